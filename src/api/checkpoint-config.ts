@@ -1,0 +1,100 @@
+/**
+ * `env.getCheckpointConfig()`: how often and how checkpoints are taken, and
+ * where they are kept (Flink's CheckpointConfig).
+ */
+import type { CheckpointSettings, CheckpointStorageConfig, CheckpointingMode } from "../checkpoint/types.ts";
+
+/** Default checkpoint settings: disabled, exactly-once, 10 min timeout, 1 concurrent, no failure tolerated, 1 retained. */
+export const DEFAULT_CHECKPOINT_SETTINGS: Readonly<CheckpointSettings> = Object.freeze<CheckpointSettings>({
+  intervalMs: 0,
+  mode: "exactly-once",
+  timeoutMs: 600_000,
+  minPauseMs: 0,
+  maxConcurrent: 1,
+  tolerableFailures: 0,
+  retained: 1,
+  storage: { type: "jobmanager" },
+});
+
+/**
+ * Checkpoint settings of a job.
+ *
+ * @example
+ * ```ts
+ * env.enableCheckpointing(1_000, "exactly-once");
+ * env.getCheckpointConfig()
+ *   .setCheckpointTimeout(60_000)
+ *   .setMinPauseBetweenCheckpoints(500)
+ *   .setTolerableCheckpointFailureNumber(3)
+ *   .setCheckpointStorage("file:///var/weir/checkpoints/orders");
+ * ```
+ */
+export class CheckpointConfig {
+  /** @internal */
+  readonly settings: CheckpointSettings = { ...DEFAULT_CHECKPOINT_SETTINGS };
+  /** @internal True once the storage was set explicitly. */
+  storageSet = false;
+
+  setCheckpointInterval(ms: number): this {
+    this.settings.intervalMs = positive("checkpoint interval", ms, true);
+    return this;
+  }
+  getCheckpointInterval(): number {
+    return this.settings.intervalMs;
+  }
+  isCheckpointingEnabled(): boolean {
+    return this.settings.intervalMs > 0;
+  }
+  setCheckpointingMode(mode: CheckpointingMode): this {
+    if (!["exactly-once", "at-least-once", "at-most-once"].includes(mode))
+      throw new RangeError(`checkpointing mode '${mode}' is not one of exactly-once, at-least-once, at-most-once`);
+    this.settings.mode = mode;
+    return this;
+  }
+  getCheckpointingMode(): CheckpointingMode {
+    return this.settings.mode;
+  }
+  /** A checkpoint not complete after `ms` is aborted. */
+  setCheckpointTimeout(ms: number): this {
+    this.settings.timeoutMs = positive("checkpoint timeout", ms);
+    return this;
+  }
+  /** At least `ms` between the end of one checkpoint and the start of the next. */
+  setMinPauseBetweenCheckpoints(ms: number): this {
+    this.settings.minPauseMs = positive("min pause", ms, true);
+    return this;
+  }
+  setMaxConcurrentCheckpoints(n: number): this {
+    this.settings.maxConcurrent = positive("max concurrent checkpoints", n);
+    return this;
+  }
+  /** Consecutive failed checkpoints tolerated before the job fails over (default 0). */
+  setTolerableCheckpointFailureNumber(n: number): this {
+    this.settings.tolerableFailures = positive("tolerable checkpoint failures", n, true);
+    return this;
+  }
+  /** Completed checkpoints kept (default 1). */
+  setNumRetainedCheckpoints(n: number): this {
+    this.settings.retained = positive("retained checkpoints", n);
+    return this;
+  }
+  /**
+   * Where checkpoints go: `"jobmanager"` (in memory, lost with the process, 5 MiB per operator state),
+   * a `file://` URI or path (durable directory), or a storage config.
+   */
+  setCheckpointStorage(storage: "jobmanager" | string | CheckpointStorageConfig): this {
+    if (typeof storage !== "string") this.settings.storage = storage;
+    else if (storage === "jobmanager") this.settings.storage = { type: "jobmanager" };
+    else this.settings.storage = { type: "filesystem", directory: storage.replace(/^file:\/\//, "") };
+    this.storageSet = true;
+    return this;
+  }
+  getCheckpointStorage(): CheckpointStorageConfig {
+    return this.settings.storage;
+  }
+}
+
+function positive(what: string, n: number, zeroOk = false): number {
+  if (!Number.isFinite(n) || n < 0 || (!zeroOk && n === 0)) throw new RangeError(`${what} must be ${zeroOk ? "≥ 0" : "> 0"}, got ${n}`);
+  return n;
+}

@@ -1,0 +1,243 @@
+/**
+ * The stream builders: DataStream, its operator-returning form
+ * SingleOutputStreamOperator (uid, name, parallelism), KeyedStream and
+ * DataStreamSink. They only add nodes to the environment's stream graph;
+ * nothing runs until `execute()`.
+ */
+import type { FilterFunction, FlatMapFunction, MapFunction, ReduceFunction } from "../core/functions.ts";
+import { reduceCall } from "../core/functions.ts";
+import type { KeyedProcessFunction, ProcessFunction } from "../core/process-function.ts";
+import type { Sink } from "../core/sink.ts";
+import type { KeySelector, Partitioning, StreamEdge, StreamNode } from "../graph/stream-graph.ts";
+import { printSink } from "../connectors/builtin/print-sink.ts";
+import { FilterOperator, FlatMapOperator, MapOperator, ProcessOperator } from "../runtime/operators/element-operators.ts";
+import { KeyedProcessOperator } from "../runtime/operators/keyed-process-operator.ts";
+import { KeyedReduceOperator, summing } from "../runtime/operators/keyed-reduce-operator.ts";
+import { SinkOperator } from "../runtime/operators/sink-operator.ts";
+import type { StreamExecutionEnvironment } from "./environment.ts";
+
+/** An input of the next operator: a node and how its records are distributed. */
+interface Upstream {
+  readonly node: number;
+  readonly partitioning?: Partitioning;
+  readonly keySelector?: KeySelector;
+}
+
+/**
+ * A stream of records of type `T`.
+ *
+ * @example
+ * ```ts
+ * env.fromSequence(1, 100)
+ *   .filter((n) => n % 2 === 0)
+ *   .map((n) => n * n)
+ *   .print();
+ * ```
+ */
+export class DataStream<T> {
+  /** @internal */
+  constructor(
+    protected readonly env: StreamExecutionEnvironment,
+    /** @internal */ readonly upstreams: readonly Upstream[],
+  ) {}
+
+  /** The environment this stream belongs to. */
+  getExecutionEnvironment(): StreamExecutionEnvironment {
+    return this.env;
+  }
+
+  /** Applies `fn` to every record. */
+  map<R>(fn: MapFunction<T, R>): SingleOutputStreamOperator<R> {
+    return this.transform("map", "Map", () => new MapOperator(cloneFunction(fn)));
+  }
+
+  /** Keeps the records for which `fn` returns true. */
+  filter(fn: FilterFunction<T>): SingleOutputStreamOperator<T> {
+    return this.transform("filter", "Filter", () => new FilterOperator(cloneFunction(fn)));
+  }
+
+  /** Zero or more records per record: return an iterable or use the collector. */
+  flatMap<R>(fn: FlatMapFunction<T, R>): SingleOutputStreamOperator<R> {
+    return this.transform("flat-map", "FlatMap", () => new FlatMapOperator(cloneFunction(fn)));
+  }
+
+  /** Low-level processing of every record. */
+  process<R>(fn: ProcessFunction<T, R>): SingleOutputStreamOperator<R> {
+    return this.transform("process", "Process", () => new ProcessOperator(cloneFunction(fn)));
+  }
+
+  /**
+   * Partitions the stream by key: records with the same key go to the same parallel
+   * instance, and keyed state is scoped to the key. Keys must be strings, numbers,
+   * bigints, booleans or arrays of those.
+   */
+  keyBy<K>(key: KeySelector<T, K>): KeyedStream<T, K> {
+    return new KeyedStream<T, K>(this.env, this.upstreams.map((u) => ({ node: u.node, partitioning: "hash", keySelector: key as KeySelector })), key);
+  }
+
+  /** Merges streams of the same type into one. */
+  union(...others: DataStream<T>[]): DataStream<T> {
+    return new DataStream<T>(this.env, [...this.upstreams, ...others.flatMap((o) => o.upstreams)]);
+  }
+
+  /** Distributes records round-robin over the next operator's instances. */
+  rebalance(): DataStream<T> {
+    return this.partitioned("rebalance");
+  }
+
+  /** Sends every record to every instance of the next operator. */
+  broadcast(): DataStream<T> {
+    return this.partitioned("broadcast");
+  }
+
+  /** Keeps records in the same instance (requires equal parallelism; allows chaining). */
+  forward(): DataStream<T> {
+    return this.partitioned("forward");
+  }
+
+  /** Writes the stream to a sink. */
+  sinkTo(sink: Sink<T>): DataStreamSink {
+    const node = this.env.addNode({
+      type: "sink",
+      name: "Sink",
+      inputs: this.edges(),
+      createOperator: () => new SinkOperator(sink),
+    });
+    return new DataStreamSink(node);
+  }
+
+  /** Prints every record to standard output (`3> record` with the subtask when parallel). Not exactly-once. */
+  print(prefix?: string): DataStreamSink {
+    const s = this.sinkTo(printSink<T>(prefix));
+    s.name("Print");
+    return s;
+  }
+
+  /** @internal */
+  protected edges(): StreamEdge[] {
+    return this.upstreams.map((u) => ({ from: u.node, partitioning: u.partitioning ?? "forward", keySelector: u.keySelector }));
+  }
+
+  /** @internal Adds a one-input operator. */
+  protected transform<R>(type: string, name: string, createOperator: () => object, keySelector?: KeySelector): SingleOutputStreamOperator<R> {
+    const node = this.env.addNode({ type, name, inputs: this.edges(), createOperator, keySelector });
+    return new SingleOutputStreamOperator<R>(this.env, node);
+  }
+
+  private partitioned(p: Partitioning): DataStream<T> {
+    return new DataStream<T>(this.env, this.upstreams.map((u) => ({ node: u.node, partitioning: p })));
+  }
+}
+
+/** The stream an operator produces; configures that operator. */
+export class SingleOutputStreamOperator<T> extends DataStream<T> {
+  /** @internal */
+  constructor(env: StreamExecutionEnvironment, private readonly node: StreamNode) {
+    super(env, [{ node: node.id }]);
+  }
+
+  /** Stable id of the operator's state: keep it when changing the job so state is restored. */
+  uid(uid: string): this {
+    this.node.uid = uid;
+    this.node.uidGenerated = false;
+    return this;
+  }
+
+  /** Name shown in logs, errors and the dashboard. */
+  name(name: string): this {
+    this.node.name = name;
+    return this;
+  }
+
+  setParallelism(parallelism: number): this {
+    this.node.parallelism = parallelism;
+    return this;
+  }
+
+  setMaxParallelism(maxParallelism: number): this {
+    this.node.maxParallelism = maxParallelism;
+    return this;
+  }
+
+  /** Runs the operator in its own task instead of chaining it to its predecessor. */
+  disableChaining(): this {
+    this.node.chainable = false;
+    return this;
+  }
+}
+
+/**
+ * A stream partitioned by key (`keyBy`), with keyed state for its operators.
+ *
+ * @example
+ * ```ts
+ * env.fromElements(["a", 1], ["b", 2], ["a", 3])
+ *   .keyBy(([k]) => k)
+ *   .sum("1")
+ *   .print();
+ * ```
+ */
+export class KeyedStream<T, K> extends DataStream<T> {
+  /** @internal */
+  constructor(env: StreamExecutionEnvironment, upstreams: readonly Upstream[], private readonly key: KeySelector<T, K>) {
+    super(env, upstreams);
+  }
+
+  /** Processes every record with keyed state scoped to its key. */
+  override process<R>(fn: KeyedProcessFunction<K, T, R> | ProcessFunction<T, R>): SingleOutputStreamOperator<R> {
+    return this.transform("keyed-process", "KeyedProcess", () => new KeyedProcessOperator(cloneFunction(fn as KeyedProcessFunction<K, T, R>)), this.key as KeySelector);
+  }
+
+  /** Rolling reduce: emits the combined value of the key after every record. */
+  reduce(fn: ReduceFunction<T>): SingleOutputStreamOperator<T> {
+    const f = reduceCall(fn);
+    return this.transform("reduce", "Reduce", () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+  }
+
+  /**
+   * Rolling sum of the records (numbers) or of one field (objects, or a tuple index as a string);
+   * the other fields are those of the key's first record.
+   */
+  sum(field?: string | number): SingleOutputStreamOperator<T> {
+    const f = summing<T>(field === undefined ? undefined : String(field));
+    return this.transform("sum", "Sum", () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+  }
+}
+
+/** The end of a stream: configures the sink operator. */
+export class DataStreamSink {
+  /** @internal */
+  constructor(private readonly node: StreamNode) {}
+
+  uid(uid: string): this {
+    this.node.uid = uid;
+    this.node.uidGenerated = false;
+    return this;
+  }
+
+  name(name: string): this {
+    this.node.name = name;
+    return this;
+  }
+
+  setParallelism(parallelism: number): this {
+    this.node.parallelism = parallelism;
+    return this;
+  }
+
+  disableChaining(): this {
+    this.node.chainable = false;
+    return this;
+  }
+}
+
+/**
+ * A copy of a function object for one parallel instance, so that fields a user
+ * keeps on `this` are not shared between instances or attempts (Flink
+ * serializes functions; here a shallow copy with the same prototype). Plain
+ * functions are returned as they are.
+ */
+export function cloneFunction<F>(fn: F): F {
+  if (typeof fn !== "object" || fn === null) return fn;
+  return Object.assign(Object.create(Object.getPrototypeOf(fn)), fn) as F;
+}

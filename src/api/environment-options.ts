@@ -1,0 +1,32 @@
+/**
+ * Settings of an execution environment that can come from the command line
+ * (`weir run` flags) or from `StreamExecutionEnvironment.create(options)`.
+ */
+import type { CheckpointingMode } from "../checkpoint/types.ts";
+import type { Clock } from "../util/clock.ts";
+
+export interface EnvironmentOptions {
+  /** Default parallelism of operators (default 1). */
+  parallelism?: number;
+  /** Key groups, the upper bound of rescaling (default 128). */
+  maxParallelism?: number;
+  /** Worker threads; 0 runs every task in the calling thread (default 0 for `create`, 1 for `weir run`). */
+  workers?: number;
+  /** Checkpoint interval in ms; 0 disables checkpointing. */
+  checkpointInterval?: number;
+  mode?: CheckpointingMode;
+  /** Directory of filesystem checkpoints; the job's checkpoints go to `<dir>` directly. */
+  checkpointDir?: string;
+  /** Ignore existing checkpoints and start over. */
+  fresh?: boolean;
+  /** Records per batch on channels (default 512). */
+  batchSize?: number;
+  /** Time source (tests). */
+  clock?: Clock;
+  /** Module that worker threads import to rebuild the job (`import.meta.url` of the job file) when `workers` > 0 outside `weir run`. */
+  jobModule?: string;
+  /** Seed of the restart jitter (tests). */
+  random?: () => number;
+  /** Where status lines go (default stderr). */
+  log?: (line: string) => void;
+}

@@ -1,0 +1,200 @@
+/**
+ * StreamExecutionEnvironment: where a job is configured and built
+ * (sources, settings) and from where it is executed.
+ */
+import { fileURLToPath } from "node:url";
+import { isAbsolute, resolve } from "node:path";
+import type { CheckpointingMode } from "../checkpoint/types.ts";
+import type { Source } from "../core/source.ts";
+import { elementsSource } from "../connectors/builtin/elements-source.ts";
+import { sequenceSource } from "../connectors/builtin/sequence-source.ts";
+import { buildJobGraph } from "../graph/job-graph.ts";
+import { fingerprintJobGraph } from "../graph/fingerprint.ts";
+import { StreamGraph, type StreamNode } from "../graph/stream-graph.ts";
+import { SourceOperator } from "../runtime/operators/source-operator.ts";
+import { RestartStrategies, type RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
+import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
+import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
+import { systemClock } from "../util/clock.ts";
+import { CheckpointConfig } from "./checkpoint-config.ts";
+import { SingleOutputStreamOperator } from "./data-stream.ts";
+import type { EnvironmentOptions } from "./environment-options.ts";
+import type { JobClient } from "./job-client.ts";
+import { currentLaunch } from "./launch-context.ts";
+import type { WatermarkStrategy } from "./watermark-strategy.ts";
+import { startJob } from "./start-job.ts";
+
+/** State backends that exist. */
+export type StateBackendName = "heap";
+
+/**
+ * The context of a streaming job.
+ *
+ * @example
+ * ```ts
+ * const env = StreamExecutionEnvironment.getExecutionEnvironment();
+ * env.enableCheckpointing(1_000, "exactly-once");
+ * env.fromSequence(1, 1_000_000)
+ *   .keyBy((n) => (n % 2 === 0 ? "even" : "odd"))
+ *   .sum()
+ *   .print();
+ * await env.execute("sums");
+ * ```
+ */
+export class StreamExecutionEnvironment {
+  /** @internal */
+  readonly graph = new StreamGraph();
+  private parallelism: number;
+  private maxParallelism: number;
+  private readonly checkpointConfig = new CheckpointConfig();
+  private restartStrategy: RestartStrategyConfig | undefined;
+  /** @internal Settings given from outside the job code (command line); they win over the job's calls. */
+  readonly overrides: EnvironmentOptions;
+
+  private constructor(readonly options: EnvironmentOptions, overrides: EnvironmentOptions) {
+    this.overrides = overrides;
+    this.parallelism = options.parallelism ?? 1;
+    this.maxParallelism = options.maxParallelism ?? DEFAULT_MAX_PARALLELISM;
+    if (options.checkpointInterval !== undefined) this.checkpointConfig.setCheckpointInterval(options.checkpointInterval);
+    if (options.mode) this.checkpointConfig.setCheckpointingMode(options.mode);
+  }
+
+  /**
+   * The environment of the current run: configured by the `weir run` flags when
+   * started with `weir run`, otherwise an in-process environment with defaults.
+   */
+  static getExecutionEnvironment(): StreamExecutionEnvironment {
+    const launch = currentLaunch();
+    return new StreamExecutionEnvironment(launch?.options ?? {}, launch?.options ?? {});
+  }
+
+  /** An environment configured in code (tests, embedding). Runs in-process unless `workers` > 0. */
+  static create(options: EnvironmentOptions = {}): StreamExecutionEnvironment {
+    return new StreamExecutionEnvironment(options, {});
+  }
+
+  /** Default parallelism of operators that do not set their own. */
+  setParallelism(parallelism: number): this {
+    this.parallelism = parallelism;
+    return this;
+  }
+  getParallelism(): number {
+    return this.overrides.parallelism ?? this.parallelism;
+  }
+
+  /** Number of key groups: the highest parallelism keyed state can be rescaled to (default 128). */
+  setMaxParallelism(maxParallelism: number): this {
+    this.maxParallelism = maxParallelism;
+    return this;
+  }
+  getMaxParallelism(): number {
+    return this.overrides.maxParallelism ?? this.maxParallelism;
+  }
+
+  /** Takes a checkpoint every `intervalMs` with the given guarantee (default exactly-once). */
+  enableCheckpointing(intervalMs: number, mode: CheckpointingMode = "exactly-once"): this {
+    this.checkpointConfig.setCheckpointInterval(intervalMs).setCheckpointingMode(mode);
+    return this;
+  }
+
+  getCheckpointConfig(): CheckpointConfig {
+    return this.checkpointConfig;
+  }
+
+  /**
+   * What happens after a failure. Default: exponential delay (1 s doubling to 1 min) when
+   * checkpointing is enabled, no restart otherwise (Flink's defaults).
+   */
+  setRestartStrategy(strategy: RestartStrategyConfig): this {
+    this.restartStrategy = strategy;
+    return this;
+  }
+
+  /** The state backend: `"heap"` (JS maps with copy-on-write snapshots). */
+  setStateBackend(backend: StateBackendName): this {
+    if (backend !== "heap") throw new RangeError(`unknown state backend '${backend as string}'; available: heap`);
+    return this;
+  }
+
+  /** A stream read from a source. */
+  fromSource<T>(source: Source<T, unknown>, _watermarks: WatermarkStrategy<T>, name: string): SingleOutputStreamOperator<T> {
+    const node = this.addNode({
+      type: "source",
+      name,
+      inputs: [],
+      isSource: true,
+      createOperator: () => new SourceOperator(source),
+    });
+    return new SingleOutputStreamOperator<T>(this, node);
+  }
+
+  /** The numbers `from` to `to` (inclusive), read in parallel; replayable. */
+  fromSequence(from: number, to: number): SingleOutputStreamOperator<number> {
+    return this.fromSource(sequenceSource(from, to), undefined as never, "Sequence");
+  }
+
+  /** The given values in order, from a single reader (parallelism 1). */
+  fromElements<T>(...values: T[]): SingleOutputStreamOperator<T> {
+    return this.fromSource(elementsSource(values), undefined as never, "Elements").setParallelism(1);
+  }
+
+  /** Runs the job and resolves with its result when it finishes (bounded jobs). */
+  async execute(jobName = "weir-job"): Promise<JobExecutionResult> {
+    const client = await this.executeAsync(jobName);
+    return client.getJobExecutionResult();
+  }
+
+  /** Starts the job and returns a client to watch, checkpoint or cancel it. */
+  async executeAsync(jobName = "weir-job"): Promise<JobClient> {
+    const launch = currentLaunch();
+    const graph = buildJobGraph(this.graph, jobName, { parallelism: this.getParallelism(), maxParallelism: this.getMaxParallelism() });
+    const fingerprint = fingerprintJobGraph(graph);
+    if (launch?.role === "worker") {
+      launch.onWorkerGraph?.(graph, fingerprint);
+      return new Promise<JobClient>(() => {}); // a worker only runs its tasks; the client owns the job
+    }
+    const o = { ...this.options, ...this.overrides };
+    const settings = { ...this.checkpointConfig.settings };
+    if (this.overrides.checkpointInterval !== undefined) settings.intervalMs = this.overrides.checkpointInterval;
+    if (this.overrides.mode) settings.mode = this.overrides.mode;
+    if (o.checkpointDir !== undefined && (!this.checkpointConfig.storageSet || this.overrides.checkpointDir !== undefined))
+      settings.storage = { type: "filesystem", directory: o.checkpointDir.replaceAll("<job>", jobName) };
+    const restartStrategy =
+      this.restartStrategy ?? (settings.intervalMs > 0 ? RestartStrategies.exponentialDelayRestart() : RestartStrategies.noRestart());
+    const client = startJob({
+      graph,
+      fingerprint,
+      checkpointing: settings,
+      restartStrategy,
+      workers: o.workers ?? 0,
+      jobModule: launch?.jobModule ?? moduleOf(o),
+      args: launch?.args ?? [],
+      launchOptions: launch?.options ?? {},
+      fresh: o.fresh ?? false,
+      batchSize: o.batchSize ?? 512,
+      clock: o.clock ?? systemClock,
+      random: o.random,
+      log: o.log ?? ((line) => void process.stderr.write(line + "\n")),
+    });
+    launch?.onJobStarted?.(client);
+    return client;
+  }
+
+  /** @internal Adds a node to the stream graph. */
+  addNode(spec: {
+    type: string;
+    name: string;
+    inputs: StreamNode["inputs"];
+    createOperator: () => object;
+    keySelector?: StreamNode["keySelector"];
+    isSource?: boolean;
+  }): StreamNode {
+    return this.graph.add({ chainable: true, isSource: false, ...spec });
+  }
+}
+
+function moduleOf(o: EnvironmentOptions): string | undefined {
+  const m = o.jobModule;
+  if (!m) return undefined;
+  return m.startsWith("file:") ? fileURLToPath(m) : isAbsolute(m) ? m : resolve(m);
+}

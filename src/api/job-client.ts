@@ -1,0 +1,63 @@
+/**
+ * A handle on a running job (`env.executeAsync()`): its status, its result,
+ * cancellation and manual checkpoints (Flink's JobClient).
+ */
+import type { CheckpointStats } from "../checkpoint/coordinator/index.ts";
+import type { CompletedCheckpoint } from "../checkpoint/types.ts";
+import type { JobMaster, JobStatus } from "../runtime/execution/job-master.ts";
+import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
+import type { TaskMetrics } from "../runtime/task/stream-task.ts";
+
+/**
+ * @example
+ * ```ts
+ * const client = await env.executeAsync("sums");
+ * console.log(client.getJobStatus());
+ * const result = await client.getJobExecutionResult();
+ * ```
+ */
+export class JobClient {
+  /** @internal */
+  constructor(
+    readonly jobName: string,
+    private readonly master: JobMaster,
+    private readonly result: Promise<JobExecutionResult>,
+  ) {
+    result.catch(() => {});
+  }
+
+  getJobStatus(): JobStatus {
+    return this.master.status;
+  }
+
+  /** Resolves when a bounded job finished; rejects when it failed for good or was cancelled. */
+  getJobExecutionResult(): Promise<JobExecutionResult> {
+    return this.result;
+  }
+
+  /** Cancels the job; the result then rejects with JobCancelledError. */
+  async cancel(): Promise<void> {
+    this.master.cancel();
+    await this.result.catch(() => {});
+  }
+
+  /** Takes a checkpoint now and resolves when it is complete. */
+  triggerCheckpoint(): Promise<CompletedCheckpoint> {
+    return this.master.triggerCheckpoint();
+  }
+
+  /** Checkpoint counts, the last completed one and the history. */
+  getCheckpointStats(): CheckpointStats | null {
+    return this.master.checkpointStats();
+  }
+
+  /** Records in/out, backpressure and status of every subtask. */
+  getTaskMetrics(): Record<string, TaskMetrics> {
+    return this.master.taskMetrics();
+  }
+
+  /** Restarts after failures so far. */
+  getRestartCount(): number {
+    return this.master.restartCount;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * How a job module learns who runs it. `weir run` (the client) and each worker
+ * thread import the same job module; the launch context, set before the
+ * import, tells `getExecutionEnvironment()` the command-line settings and
+ * tells `execute()` whether to run the job (client) or hand the rebuilt graph
+ * to the worker's runtime.
+ */
+import type { JobGraph } from "../graph/job-graph.ts";
+import type { EnvironmentOptions } from "./environment-options.ts";
+
+/** Set by `weir run` and by worker threads before they import the job module. */
+export interface LaunchContext {
+  readonly role: "client" | "worker";
+  /** Absolute path of the job module (lets the client start workers that import it again). */
+  readonly jobModule?: string;
+  /** Arguments after `--` on the command line. */
+  readonly args: readonly string[];
+  /** Settings from command-line flags; they win over the job's own calls. */
+  readonly options: EnvironmentOptions;
+  /** Worker role: receives the graph the module built. */
+  onWorkerGraph?(graph: JobGraph, fingerprint: string): void;
+  /** Client role: set by execute() so `weir run` can show progress and stop the job. */
+  onJobStarted?(job: import("./job-client.ts").JobClient): void;
+}
+
+const KEY = Symbol.for("weir.launch-context");
+
+/** The current launch context, if the module runs under `weir run` or in a worker. */
+export function currentLaunch(): LaunchContext | undefined {
+  return (globalThis as Record<symbol, LaunchContext | undefined>)[KEY];
+}
+
+/** Installs the launch context (CLI and worker bootstrap only). */
+export function setLaunch(context: LaunchContext | undefined): void {
+  (globalThis as Record<symbol, LaunchContext | undefined>)[KEY] = context;
+}
+
+/**
+ * True when the job module runs inside a Weir worker thread. Top-level code
+ * of a job module runs once in the client and once in every worker: guard
+ * side effects (creating files, printing) with it.
+ *
+ * @example
+ * ```ts
+ * if (!isWorker()) console.log("starting the job");
+ * ```
+ */
+export function isWorker(): boolean {
+  return currentLaunch()?.role === "worker";
+}
+
+/**
+ * The arguments given after `--` to `weir run job.ts -- a b`, in the client and in every worker.
+ *
+ * @example
+ * ```ts
+ * const [inputDir = "in/"] = getJobArgs();
+ * ```
+ */
+export function getJobArgs(): readonly string[] {
+  return currentLaunch()?.args ?? process.argv.slice(2);
+}

@@ -1,0 +1,78 @@
+/**
+ * Starts a built job: plans the tasks, creates the task managers (in this
+ * thread, or worker threads that import the job module again) and the job
+ * master, and returns the client.
+ */
+import type { CheckpointSettings } from "../checkpoint/types.ts";
+import type { JobGraph } from "../graph/job-graph.ts";
+import { planExecution } from "../runtime/execution/execution-plan.ts";
+import { JobMaster } from "../runtime/execution/job-master.ts";
+import { localTaskManager } from "../runtime/execution/local-task-manager.ts";
+import type { RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
+import { startWorkerTaskManagers } from "../runtime/worker/worker-task-manager.ts";
+import type { Clock } from "../util/clock.ts";
+import type { EnvironmentOptions } from "./environment-options.ts";
+import { JobClient } from "./job-client.ts";
+
+/** Everything needed to start a job. */
+export interface JobLaunch {
+  readonly graph: JobGraph;
+  readonly fingerprint: string;
+  readonly checkpointing: CheckpointSettings;
+  readonly restartStrategy: RestartStrategyConfig;
+  /** 0: every task in this thread. */
+  readonly workers: number;
+  /** Module the workers import to rebuild the graph (required when workers > 0). */
+  readonly jobModule: string | undefined;
+  readonly args: readonly string[];
+  /** The command-line settings, passed to the workers so they build the same graph. */
+  readonly launchOptions: EnvironmentOptions;
+  readonly fresh: boolean;
+  readonly batchSize: number;
+  readonly clock: Clock;
+  readonly random?: () => number;
+  readonly log: (line: string) => void;
+}
+
+/** Starts the job; the returned client resolves its result when the job ends. */
+export function startJob(j: JobLaunch): JobClient {
+  if (j.workers > 0 && !j.jobModule)
+    throw new Error(
+      "running on worker threads needs the job's module so each worker can rebuild the graph: start it with `weir run job.ts --workers N`, or pass `jobModule: import.meta.url` to StreamExecutionEnvironment.create",
+    );
+  const plan = planExecution(j.graph, Math.max(1, j.workers));
+  const master = new JobMaster({
+    graph: j.graph,
+    plan,
+    fingerprint: j.fingerprint,
+    checkpointing: j.checkpointing,
+    restartStrategy: j.restartStrategy,
+    clock: j.clock,
+    random: j.random,
+    fresh: j.fresh,
+    batchSize: j.batchSize,
+    log: j.log,
+    listener: jobListenerOf(j),
+    taskManagers: (events) =>
+      j.workers > 0
+        ? startWorkerTaskManagers({
+            workers: j.workers,
+            jobModule: j.jobModule!,
+            args: j.args,
+            options: j.launchOptions,
+            fingerprint: j.fingerprint,
+            events,
+          })
+        : [localTaskManager(plan, events, j.clock)],
+  });
+  return new JobClient(j.graph.name, master, master.run());
+}
+
+function jobListenerOf(j: JobLaunch) {
+  return {
+    onRestored: (cp: { checkpointId: number; directory?: string; completedAt: number }) =>
+      j.log(`restored from checkpoint ${cp.checkpointId} (${cp.directory ?? "in memory"}, taken ${new Date(cp.completedAt).toISOString()})`),
+    onTaskFailed: (_: string, e: Error, attempt: number) => j.log(`attempt ${attempt}: ${e.message}`),
+    onRestarting: (delayMs: number, attempt: number) => j.log(`restarting (attempt ${attempt}) in ${delayMs} ms from the latest completed checkpoint`),
+  };
+}

@@ -1,0 +1,121 @@
+import type { CancelCheckpointMarker, CheckpointBarrier } from "../types.ts";
+import type { BarrierHandlerCallbacks, CheckpointBarrierHandler } from "./barrier-handler.ts";
+import { BarrierProtocolError } from "./barrier-protocol-error.ts";
+import type { InputChannels } from "./input-channels.ts";
+
+/** One checkpoint whose barriers are being counted. */
+interface TrackedCheckpoint {
+  readonly id: number;
+  /** First barrier of the checkpoint; absent when only cancel markers arrived. */
+  barrier: CheckpointBarrier | undefined;
+  /** 1 for each channel that delivered a barrier or cancel marker of this checkpoint. */
+  readonly delivered: Uint8Array;
+  /** Channels that delivered a marker or ended. */
+  aligned: number;
+  /** Aborted here (cancel marker, overtaken, or by the task): counted to the end, never triggered. */
+  aborted: boolean;
+}
+
+/**
+ * At-least-once / at-most-once barrier handling (Flink's `CheckpointBarrierTracker`):
+ * never blocks a channel, only counts. Checkpoint n triggers (alignmentMs 0) when
+ * every channel that has not ended delivered barrier n. Several checkpoints may be
+ * in flight; when n completes, older incomplete ones are aborted and forgotten,
+ * and later barriers of forgotten ids are ignored. A cancel marker aborts its
+ * checkpoint (once); its channel counts as delivered so the entry is forgotten
+ * once every channel has sent its barrier or marker.
+ */
+export class BarrierTracker implements CheckpointBarrierHandler {
+  /** Checkpoints in flight, ascending by id. */
+  private readonly pending: TrackedCheckpoint[] = [];
+  /** Highest checkpoint id seen in a barrier or cancel marker. */
+  private latestId = -1;
+
+  constructor(
+    private readonly channels: InputChannels,
+    private readonly callbacks: BarrierHandlerCallbacks,
+  ) {}
+
+  processBarrier(channel: number, barrier: CheckpointBarrier): void {
+    this.channels.checkOpen(channel, `barrier ${barrier.id}`);
+    const entry = this.entryFor(barrier.id);
+    if (entry === undefined) return; // stale: completed or forgotten
+    entry.barrier ??= barrier;
+    this.deliver(entry, channel, `barrier ${barrier.id}`);
+  }
+
+  processCancel(channel: number, marker: CancelCheckpointMarker): void {
+    this.channels.checkOpen(channel, `cancel marker ${marker.id}`);
+    const entry = this.entryFor(marker.id);
+    if (entry === undefined) return;
+    if (!entry.aborted) {
+      entry.aborted = true;
+      this.callbacks.abortCheckpoint(marker.id, `cancel marker for checkpoint ${marker.id} arrived on input channel ${channel}`);
+    }
+    this.deliver(entry, channel, `cancel marker ${marker.id}`);
+  }
+
+  processEndOfInput(channel: number): void {
+    this.channels.markEnded(channel);
+    const snapshot = this.pending.slice();
+    for (const entry of snapshot) if (entry.delivered[channel] === 0) entry.aligned++;
+    for (const entry of snapshot) {
+      if (entry.aligned === this.channels.count && this.pending.includes(entry)) this.complete(entry);
+    }
+  }
+
+  isBlocked(_channel: number): boolean {
+    return false;
+  }
+
+  pendingCheckpointId(): number {
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const entry = this.pending[i]!;
+      if (!entry.aborted) return entry.id;
+    }
+    return -1;
+  }
+
+  abortPending(id: number): void {
+    const entry = this.pending.find((e) => e.id === id);
+    if (entry !== undefined) entry.aborted = true;
+  }
+
+  /** The entry of checkpoint `id`, created if `id` is new; undefined if `id` is stale. */
+  private entryFor(id: number): TrackedCheckpoint | undefined {
+    if (id > this.latestId) {
+      this.latestId = id;
+      const entry: TrackedCheckpoint = {
+        id,
+        barrier: undefined,
+        delivered: new Uint8Array(this.channels.count),
+        aligned: this.channels.endedCount,
+        aborted: false,
+      };
+      this.pending.push(entry);
+      return entry;
+    }
+    return this.pending.find((e) => e.id === id);
+  }
+
+  private deliver(entry: TrackedCheckpoint, channel: number, element: string): void {
+    if (entry.delivered[channel] === 1) {
+      throw new BarrierProtocolError(channel, `${element} after a barrier or cancel marker of the same checkpoint on this channel`);
+    }
+    entry.delivered[channel] = 1;
+    entry.aligned++;
+    if (entry.aligned === this.channels.count) this.complete(entry);
+  }
+
+  /** Every open channel delivered `entry`'s marker: forget it and every older one, trigger it unless aborted. */
+  private complete(entry: TrackedCheckpoint): void {
+    const removed = this.pending.splice(0, this.pending.indexOf(entry) + 1);
+    removed.pop();
+    for (const older of removed) {
+      if (older.aborted) continue;
+      older.aborted = true;
+      this.callbacks.abortCheckpoint(older.id, `barriers of newer checkpoint ${entry.id} arrived on every input channel before those of checkpoint ${older.id}`);
+    }
+    if (!entry.aborted && entry.barrier !== undefined) this.callbacks.triggerCheckpoint(entry.barrier, 0);
+  }
+}

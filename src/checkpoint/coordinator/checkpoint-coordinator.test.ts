@@ -1,0 +1,440 @@
+import { describe, expect, it } from "vitest";
+import type { CheckpointBarrier, CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../types.ts";
+import { ManualClock } from "../../util/clock.ts";
+import { CheckpointCoordinator } from "./checkpoint-coordinator.ts";
+import type { CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
+import { CheckpointAbortedError, CheckpointTriggerError, TolerableCheckpointFailuresExceeded } from "./errors.ts";
+
+/** Records every gateway and store call, in order, in one shared event list. */
+class RecordingGateway implements CoordinatorGateway {
+  readonly barriers: { taskId: string; barrier: CheckpointBarrier }[] = [];
+  constructor(private readonly events: string[]) {}
+  triggerSource(taskId: string, barrier: CheckpointBarrier): void {
+    this.barriers.push({ taskId, barrier });
+    this.events.push(`trigger ${taskId} ${barrier.id}`);
+  }
+  notifyComplete(taskId: string, checkpointId: number): void {
+    this.events.push(`complete ${taskId} ${checkpointId}`);
+  }
+  notifyAborted(taskId: string, checkpointId: number): void {
+    this.events.push(`aborted ${taskId} ${checkpointId}`);
+  }
+}
+
+/** An in-memory store; `hold()` makes the next addCompleted wait until released, `failNext()` makes it reject. */
+class InMemoryStore implements CompletedCheckpointStore {
+  readonly stored: CompletedCheckpoint[] = [];
+  private held: (() => void)[] = [];
+  private holding = false;
+  private failures: string[] = [];
+  constructor(private readonly events: string[]) {}
+  hold(): void {
+    this.holding = true;
+  }
+  release(): void {
+    this.holding = false;
+    for (const r of this.held.splice(0)) r();
+  }
+  failNext(message: string): void {
+    this.failures.push(message);
+  }
+  async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
+    if (this.holding) await new Promise<void>((r) => this.held.push(r));
+    const failure = this.failures.shift();
+    if (failure !== undefined) throw new Error(failure);
+    const result = { ...checkpoint, directory: `/cp/chk-${checkpoint.checkpointId}` };
+    this.stored.push(result);
+    this.events.push(`stored ${checkpoint.checkpointId}`);
+    return result;
+  }
+  async discardAborted(checkpointId: number): Promise<void> {
+    this.events.push(`discard ${checkpointId}`);
+  }
+}
+
+const settings = (over: Partial<CheckpointSettings> = {}): CheckpointSettings => ({
+  intervalMs: 1000,
+  mode: "exactly-once",
+  timeoutMs: 10_000,
+  minPauseMs: 0,
+  maxConcurrent: 1,
+  tolerableFailures: 0,
+  retained: 1,
+  storage: { type: "jobmanager" },
+  ...over,
+});
+
+const flush = () => new Promise<void>((r) => setImmediate(r));
+
+function setup(over: Partial<CheckpointSettings> = {}, firstCheckpointId = 1) {
+  const events: string[] = [];
+  const clock = new ManualClock(0);
+  const gateway = new RecordingGateway(events);
+  const store = new InMemoryStore(events);
+  const failures: Error[] = [];
+  const coordinator = new CheckpointCoordinator({
+    jobName: "wc",
+    graphFingerprint: "fp1",
+    settings: settings(over),
+    clock,
+    sourceTasks: ["src#0", "src#1"],
+    allTasks: ["src#0", "src#1", "sink#0"],
+    gateway,
+    store,
+    firstCheckpointId,
+    onFailure: (e) => failures.push(e),
+  });
+  const ack = (checkpointId: number, taskId: string, size = 10, alignmentMs = 0): void =>
+    coordinator.acknowledge(ackOf(checkpointId, taskId, size, alignmentMs));
+  const ackAll = (checkpointId: number): void => {
+    for (const t of ["src#0", "src#1", "sink#0"]) ack(checkpointId, t);
+  };
+  return { events, clock, gateway, store, failures, coordinator, ack, ackAll };
+}
+
+function ackOf(checkpointId: number, taskId: string, size: number, alignmentMs: number): TaskAcknowledgement {
+  const [op, idx] = taskId.split("#");
+  return {
+    checkpointId,
+    taskId,
+    states: [
+      {
+        operatorUid: op!,
+        subtaskIndex: Number(idx),
+        parallelism: 2,
+        maxParallelism: 128,
+        handle: { kind: "inline", data: new Uint8Array(size), size, crc: 0 },
+      },
+    ],
+    alignmentMs,
+    syncMs: 1,
+    asyncMs: 2,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected a rejection"),
+    (e: unknown) => e,
+  );
+}
+
+describe("CheckpointCoordinator", () => {
+  it("triggers the sources, collects acks, stores and resolves with the stored checkpoint", async () => {
+    const { coordinator, gateway, clock, ack, store } = setup({}, 7);
+    clock.set(500);
+    const done = coordinator.triggerCheckpoint();
+    expect(gateway.barriers).toEqual([
+      { taskId: "src#0", barrier: { kind: "barrier", id: 7, timestamp: 500, savepoint: false } },
+      { taskId: "src#1", barrier: { kind: "barrier", id: 7, timestamp: 500, savepoint: false } },
+    ]);
+    ack(7, "src#0", 10);
+    ack(7, "src#1", 20);
+    clock.set(540);
+    await flush();
+    expect(store.stored).toEqual([]);
+    expect(coordinator.stats().counts.inProgress).toBe(1);
+    ack(7, "sink#0", 30, 12);
+    const completed = await done;
+    expect(completed).toMatchObject({
+      version: 1,
+      jobName: "wc",
+      checkpointId: 7,
+      timestamp: 500,
+      completedAt: 540,
+      savepoint: false,
+      graphFingerprint: "fp1",
+      directory: "/cp/chk-7",
+    });
+    expect(completed.states.map((s) => s.operatorUid)).toEqual(["src", "src", "sink"]);
+    const stats = coordinator.stats();
+    expect(stats.counts).toEqual({ triggered: 1, completed: 1, failed: 0, aborted: 0, inProgress: 0 });
+    expect(stats.lastCompleted).toMatchObject({ checkpointId: 7, triggeredAt: 500, durationMs: 40, stateBytes: 60, maxAlignmentMs: 12 });
+  });
+
+  it("notifies every task of completion only after the checkpoint is stored", async () => {
+    const { coordinator, events, store, ackAll } = setup();
+    store.hold();
+    const done = coordinator.triggerCheckpoint();
+    ackAll(1);
+    await flush();
+    expect(events.filter((e) => e.startsWith("complete") || e.startsWith("stored"))).toEqual([]);
+    store.release();
+    await done;
+    expect(events.slice(2)).toEqual(["stored 1", "complete src#0 1", "complete src#1 1", "complete sink#0 1"]);
+  });
+
+  it("expires a checkpoint after timeoutMs, notifies the tasks and discards it", async () => {
+    const { coordinator, clock, events, ack } = setup({ timeoutMs: 300, tolerableFailures: 5 });
+    const done = coordinator.triggerCheckpoint();
+    ack(1, "src#0");
+    clock.advance(299);
+    expect(coordinator.stats().counts.inProgress).toBe(1);
+    clock.advance(1);
+    const error = await rejection(done);
+    expect(error).toBeInstanceOf(CheckpointAbortedError);
+    expect(error).toMatchObject({ checkpointId: 1, reason: "expired" });
+    expect(events.slice(2)).toEqual(["aborted src#0 1", "aborted src#1 1", "aborted sink#0 1", "discard 1"]);
+    expect(coordinator.stats().counts).toMatchObject({ failed: 1, inProgress: 0 });
+    ack(1, "src#1");
+    expect(coordinator.stats().counts.completed).toBe(0);
+  });
+
+  it("aborts a declined checkpoint, with the task and reason in the message", async () => {
+    const { coordinator, events } = setup({ tolerableFailures: 1 });
+    const done = coordinator.triggerCheckpoint();
+    coordinator.decline(1, "sink#0", "state too large");
+    const error = (await rejection(done)) as CheckpointAbortedError;
+    expect(error.reason).toBe("declined");
+    expect(error.message).toBe('Checkpoint 1 of job "wc" declined by task sink#0: state too large');
+    expect(events.slice(2)).toEqual(["aborted src#0 1", "aborted src#1 1", "aborted sink#0 1", "discard 1"]);
+    expect(coordinator.stats().history.failed).toEqual([
+      expect.objectContaining({ checkpointId: 1, reason: "declined", isFailure: true, message: error.message }),
+    ]);
+  });
+
+  it("rejects a manual trigger beyond maxConcurrent without using an id", async () => {
+    const { coordinator, ackAll, gateway } = setup({ maxConcurrent: 2 });
+    const first = coordinator.triggerCheckpoint();
+    const second = coordinator.triggerCheckpoint();
+    const error = await rejection(coordinator.triggerCheckpoint());
+    expect(error).toBeInstanceOf(CheckpointTriggerError);
+    expect(error).toMatchObject({ reason: "too-many-concurrent" });
+    expect((error as Error).message).toContain("maxConcurrent is 2");
+    ackAll(1);
+    ackAll(2);
+    await Promise.all([first, second]);
+    const third = coordinator.triggerCheckpoint();
+    expect(gateway.barriers.at(-1)!.barrier.id).toBe(3);
+    ackAll(3);
+    await third;
+  });
+
+  it("postpones a periodic trigger until an in-flight checkpoint leaves, then triggers at once", async () => {
+    const { coordinator, clock, gateway, ackAll } = setup({ intervalMs: 100 });
+    coordinator.startPeriodic();
+    clock.advance(99);
+    expect(gateway.barriers).toHaveLength(0);
+    clock.advance(1);
+    expect(gateway.barriers.map((b) => b.barrier.id)).toEqual([1, 1]);
+    clock.advance(250);
+    expect(gateway.barriers).toHaveLength(2);
+    expect(coordinator.stats().counts.inProgress).toBe(1);
+    ackAll(1);
+    await flush();
+    expect(gateway.barriers.map((b) => [b.barrier.id, b.barrier.timestamp])).toEqual([
+      [1, 100],
+      [1, 100],
+      [2, 350],
+      [2, 350],
+    ]);
+    clock.advance(100);
+    expect(coordinator.stats().counts.triggered).toBe(2);
+  });
+
+  it("delays the next periodic trigger until minPauseMs after the last completion", async () => {
+    const { coordinator, clock, gateway, ackAll } = setup({ intervalMs: 100, minPauseMs: 80 });
+    coordinator.startPeriodic();
+    clock.advance(100);
+    clock.advance(90);
+    ackAll(1);
+    await flush();
+    clock.advance(10);
+    expect(coordinator.stats().counts.triggered).toBe(1);
+    clock.advance(69);
+    expect(coordinator.stats().counts.triggered).toBe(1);
+    clock.advance(1);
+    expect(gateway.barriers.at(-1)!.barrier).toMatchObject({ id: 2, timestamp: 270 });
+  });
+
+  it("tolerates tolerableFailures consecutive failures and fails the job on one more", async () => {
+    const { coordinator, failures } = setup({ tolerableFailures: 2 });
+    for (const id of [1, 2]) {
+      const p = coordinator.triggerCheckpoint();
+      coordinator.decline(id, "sink#0", `reason ${id}`);
+      await rejection(p);
+    }
+    expect(failures).toEqual([]);
+    expect(coordinator.stats().consecutiveFailures).toBe(2);
+    const p = coordinator.triggerCheckpoint();
+    coordinator.decline(3, "sink#0", 'state "count" of operator "counter" exceeds 5 MiB');
+    await rejection(p);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toBeInstanceOf(TolerableCheckpointFailuresExceeded);
+    expect(failures[0]!.message).toContain('state "count" of operator "counter" exceeds 5 MiB');
+    expect(failures[0]!.message).toContain("3 consecutive");
+  });
+
+  it("resets the consecutive failures on a completed checkpoint", async () => {
+    const { coordinator, failures, ackAll } = setup({ tolerableFailures: 1 });
+    const p1 = coordinator.triggerCheckpoint();
+    coordinator.decline(1, "sink#0", "x");
+    await rejection(p1);
+    const p2 = coordinator.triggerCheckpoint();
+    ackAll(2);
+    await p2;
+    expect(coordinator.stats().consecutiveFailures).toBe(0);
+    const p3 = coordinator.triggerCheckpoint();
+    coordinator.decline(3, "sink#0", "y");
+    await rejection(p3);
+    expect(failures).toEqual([]);
+    const p4 = coordinator.triggerCheckpoint();
+    coordinator.decline(4, "sink#0", "z");
+    await rejection(p4);
+    expect(failures).toHaveLength(1);
+  });
+
+  it("stops periodic triggering once the tolerable failures are exceeded", () => {
+    const { coordinator, clock, failures } = setup({ intervalMs: 100, timeoutMs: 50 });
+    coordinator.startPeriodic();
+    clock.advance(150);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.message).toContain("expired after 50 ms");
+    clock.advance(1000);
+    expect(coordinator.stats().counts.triggered).toBe(1);
+  });
+
+  it("a newer completed checkpoint subsumes an older pending one", async () => {
+    const { coordinator, events, ack, ackAll } = setup({ maxConcurrent: 2 });
+    const older = coordinator.triggerCheckpoint();
+    const newer = coordinator.triggerCheckpoint();
+    ack(1, "src#0");
+    ackAll(2);
+    await newer;
+    const error = await rejection(older);
+    expect(error).toMatchObject({ checkpointId: 1, reason: "subsumed" });
+    expect(events.slice(4)).toEqual([
+      "stored 2",
+      "aborted src#0 1",
+      "aborted src#1 1",
+      "aborted sink#0 1",
+      "discard 1",
+      "complete src#0 2",
+      "complete src#1 2",
+      "complete sink#0 2",
+    ]);
+    expect(coordinator.stats().counts).toMatchObject({ completed: 1, failed: 0, aborted: 1 });
+    expect(coordinator.stats().consecutiveFailures).toBe(0);
+  });
+
+  it("stores checkpoints one at a time, in the order they were fully acknowledged", async () => {
+    const { coordinator, store, ackAll } = setup({ maxConcurrent: 2 });
+    store.hold();
+    const first = coordinator.triggerCheckpoint();
+    const second = coordinator.triggerCheckpoint();
+    ackAll(1);
+    ackAll(2);
+    await flush();
+    store.release();
+    await flush();
+    store.release();
+    expect((await first).checkpointId).toBe(1);
+    expect((await second).checkpointId).toBe(2);
+    expect(store.stored.map((c) => c.checkpointId)).toEqual([1, 2]);
+  });
+
+  it("ignores duplicate, late and foreign acks", async () => {
+    const logs: string[] = [];
+    const events: string[] = [];
+    const clock = new ManualClock(0);
+    const coordinator = new CheckpointCoordinator({
+      jobName: "wc",
+      graphFingerprint: "fp1",
+      settings: settings(),
+      clock,
+      sourceTasks: ["a#0"],
+      allTasks: ["a#0", "b#0"],
+      gateway: new RecordingGateway(events),
+      store: new InMemoryStore(events),
+      firstCheckpointId: 1,
+      onFailure: () => {},
+      log: (m) => logs.push(m),
+    });
+    const done = coordinator.triggerCheckpoint();
+    coordinator.acknowledge(ackOf(1, "a#0", 5, 0));
+    coordinator.acknowledge(ackOf(1, "a#0", 5, 0));
+    coordinator.acknowledge(ackOf(1, "x#0", 5, 0));
+    coordinator.acknowledge(ackOf(9, "b#0", 5, 0));
+    await flush();
+    expect(coordinator.stats().counts.inProgress).toBe(1);
+    coordinator.acknowledge(ackOf(1, "b#0", 5, 0));
+    const completed = await done;
+    expect(completed.states).toHaveLength(2);
+    coordinator.acknowledge(ackOf(1, "b#0", 5, 0));
+    expect(logs.filter((l) => l.includes("ignoring ack"))).toHaveLength(4);
+    expect(events.filter((e) => e.startsWith("complete"))).toEqual(["complete a#0 1", "complete b#0 1"]);
+  });
+
+  it("shutdown aborts pending checkpoints without counting failures and stops the timers", async () => {
+    const { coordinator, clock, events, failures } = setup({ intervalMs: 100, maxConcurrent: 2 });
+    coordinator.startPeriodic();
+    clock.advance(100);
+    const manual = coordinator.triggerCheckpoint();
+    coordinator.shutdown("job failover");
+    const error = await rejection(manual);
+    expect(error).toMatchObject({ reason: "shutdown" });
+    expect((error as Error).message).toContain("job failover");
+    expect(events.filter((e) => e.startsWith("aborted"))).toHaveLength(6);
+    expect(clock.pendingTimers()).toBe(0);
+    expect(failures).toEqual([]);
+    expect(coordinator.stats().counts).toMatchObject({ failed: 0, aborted: 2, inProgress: 0 });
+    expect(await rejection(coordinator.triggerCheckpoint())).toMatchObject({ reason: "shutdown" });
+  });
+
+  it("a checkpoint being stored at shutdown still completes, without notifications", async () => {
+    const { coordinator, store, events, ackAll } = setup();
+    store.hold();
+    const done = coordinator.triggerCheckpoint();
+    ackAll(1);
+    await flush();
+    coordinator.shutdown("job failover");
+    store.release();
+    expect((await done).checkpointId).toBe(1);
+    expect(events.slice(2)).toEqual(["stored 1"]);
+  });
+
+  it("taskFinished aborts checkpoints waiting for the task (not a failure) and stops triggering", async () => {
+    const { coordinator, clock, ack, failures } = setup({ intervalMs: 100, maxConcurrent: 2 });
+    coordinator.startPeriodic();
+    clock.advance(100);
+    const acked = coordinator.triggerCheckpoint();
+    ack(2, "src#0");
+    ack(1, "src#1");
+    coordinator.taskFinished("src#0");
+    expect(coordinator.stats().counts).toMatchObject({ aborted: 1, inProgress: 1, failed: 0 });
+    expect(coordinator.stats().history.failed[0]).toMatchObject({ checkpointId: 1, reason: "finished-tasks", isFailure: false });
+    ack(2, "src#1");
+    ack(2, "sink#0");
+    expect((await acked).checkpointId).toBe(2);
+    clock.advance(1000);
+    expect(coordinator.stats().counts.triggered).toBe(2);
+    const error = await rejection(coordinator.triggerCheckpoint());
+    expect(error).toMatchObject({ reason: "finished-tasks" });
+    expect((error as Error).message).toContain("src#0");
+    expect(failures).toEqual([]);
+  });
+
+  it("counts a checkpoint the store could not store as a failure and aborts it", async () => {
+    const { coordinator, store, events, failures, ackAll } = setup();
+    store.failNext("disk full at /cp/chk-1/_metadata");
+    const done = coordinator.triggerCheckpoint();
+    ackAll(1);
+    const error = (await rejection(done)) as CheckpointAbortedError;
+    expect(error.reason).toBe("store-failed");
+    expect(error.message).toContain("disk full at /cp/chk-1/_metadata");
+    expect(events.filter((e) => e.startsWith("complete"))).toEqual([]);
+    expect(events.filter((e) => e.startsWith("aborted"))).toHaveLength(3);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.message).toContain("disk full");
+  });
+
+  it("does not count a failed savepoint towards the tolerable failures", async () => {
+    const { coordinator, gateway, failures } = setup();
+    const done = coordinator.triggerCheckpoint({ savepoint: true });
+    expect(gateway.barriers[0]!.barrier.savepoint).toBe(true);
+    coordinator.decline(1, "sink#0", "no");
+    expect((await rejection(done)) as Error).toMatchObject({ reason: "declined", message: expect.stringMatching(/^Savepoint 1/) });
+    expect(failures).toEqual([]);
+    expect(coordinator.stats().counts.failed).toBe(1);
+  });
+});

@@ -1,0 +1,346 @@
+/**
+ * The checkpoint coordinator (DESIGN.md, "Checkpoint" steps 1, 4 and 5): triggers
+ * checkpoints at the sources, collects acknowledgements, stores completed
+ * checkpoints, notifies the tasks, and aborts on timeout, decline or failure.
+ * Single-threaded and event-driven: time comes from the injected `Clock`, tasks
+ * are reached through the injected gateway, durability through the injected store.
+ */
+import type { CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../types.ts";
+import type { Clock, TimerHandle } from "../../util/clock.ts";
+import type { CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
+import { CheckpointStatsTracker, type CheckpointStats } from "./checkpoint-stats.ts";
+import { CheckpointAbortedError, CheckpointTriggerError, isFailureReason, type CheckpointAbortReason } from "./errors.ts";
+import { PendingCheckpoint } from "./pending-checkpoint.ts";
+import { TolerableFailureCounter } from "./tolerable-failure-counter.ts";
+import { decideTrigger, type TriggerDecision } from "./trigger-decision.ts";
+
+/** Everything a `CheckpointCoordinator` needs. */
+export interface CheckpointCoordinatorOptions {
+  /** Named in every message and written into each completed checkpoint. */
+  jobName: string;
+  /** Fingerprint of the job graph, written into each completed checkpoint. */
+  graphFingerprint: string;
+  /** Uses intervalMs, timeoutMs, minPauseMs, maxConcurrent, tolerableFailures. */
+  settings: CheckpointSettings;
+  /** The only source of time: trigger timestamps, intervals, min pause, timeouts. */
+  clock: Clock;
+  /** Task ids that get `triggerSource`. */
+  sourceTasks: readonly string[];
+  /** Every task that must ack (includes sources). */
+  allTasks: readonly string[];
+  /** Reaches the tasks. */
+  gateway: CoordinatorGateway;
+  /** Makes completed checkpoints durable. */
+  store: CompletedCheckpointStore;
+  /** 1 for a fresh job; restored id + 1 after a restore. */
+  firstCheckpointId: number;
+  /** Tolerable failures exceeded: the job must fail over. Called once per exceeded limit; periodic triggering stops. */
+  onFailure(error: Error): void;
+  /** Receives one line per decision (trigger, postpone, ignore, complete, abort). */
+  log?(message: string): void;
+}
+
+/**
+ * Coordinates the checkpoints of one job run, like Flink's `CheckpointCoordinator`.
+ *
+ * @example
+ * ```ts
+ * const coordinator = new CheckpointCoordinator({
+ *   jobName: "word-count", graphFingerprint, settings, clock: systemClock,
+ *   sourceTasks: ["src#0"], allTasks: ["src#0", "count#0"],
+ *   gateway, store, firstCheckpointId: 1,
+ *   onFailure: (e) => failover(e),
+ * });
+ * coordinator.startPeriodic();
+ * // the runtime forwards task messages:
+ * coordinator.acknowledge(ack);
+ * // on failover:
+ * coordinator.shutdown("job failover");
+ * ```
+ */
+export class CheckpointCoordinator {
+  private readonly pending = new Map<number, PendingCheckpoint>();
+  private readonly stats_ = new CheckpointStatsTracker();
+  private readonly failures: TolerableFailureCounter;
+  private readonly finishedTasks = new Set<string>();
+  private readonly log: (message: string) => void;
+  private nextId: number;
+  private lastCompletedAt: number | undefined;
+  private shutDown = false;
+  private periodic = false;
+  private periodicTimer: TimerHandle | undefined;
+  private waitingForSlot = false;
+  /** Store operations run one at a time, in the order checkpoints became fully acknowledged. */
+  private storeQueue: Promise<void> = Promise.resolve();
+
+  /** @param options - see {@link CheckpointCoordinatorOptions}. */
+  constructor(private readonly options: CheckpointCoordinatorOptions) {
+    this.nextId = options.firstCheckpointId;
+    this.failures = new TolerableFailureCounter(options.jobName, options.settings.tolerableFailures);
+    const log = options.log;
+    this.log = log ? (m) => log(`[checkpoint ${options.jobName}] ${m}`) : () => {};
+  }
+
+  /** Schedules triggers every `intervalMs` (the first one after `intervalMs`). Does nothing if the interval is 0 or less. */
+  startPeriodic(): void {
+    if (this.periodic || this.shutDown || this.options.settings.intervalMs <= 0) return;
+    this.periodic = true;
+    this.schedulePeriodic(this.options.settings.intervalMs);
+  }
+
+  /** Stops periodic triggering; pending checkpoints go on. */
+  stopPeriodic(): void {
+    this.periodic = false;
+    this.waitingForSlot = false;
+    this.periodicTimer?.cancel();
+    this.periodicTimer = undefined;
+  }
+
+  /**
+   * Aborts all pending checkpoints (reason e.g. "job failover") WITHOUT counting
+   * them as failures, and stops the timers. A checkpoint already handed to the
+   * store finishes storing (it is durable and may be restored from), but no task
+   * is notified of anything after this call.
+   */
+  shutdown(reason: string): void {
+    if (this.shutDown) return;
+    this.stopPeriodic();
+    for (const p of [...this.pending.values()]) {
+      if (p.phase !== "storing") this.abort(p, "shutdown", `coordinator shut down: ${reason}`);
+    }
+    this.shutDown = true;
+  }
+
+  /**
+   * Triggers a checkpoint now (used by the periodic trigger, tests and savepoints).
+   * Resolves with the stored checkpoint; rejects with a `CheckpointAbortedError`
+   * if it is aborted, or a `CheckpointTriggerError` if it cannot be triggered
+   * (too many concurrent, some task finished, shut down).
+   */
+  triggerCheckpoint(options: { savepoint?: boolean } = {}): Promise<CompletedCheckpoint> {
+    const decision = this.decide(false);
+    // A manual request is never told to wait: it is either triggered or rejected.
+    if (decision.kind === "reject") {
+      return Promise.reject(new CheckpointTriggerError(decision.reason, this.triggerRejectionMessage(decision.reason)));
+    }
+    return this.startCheckpoint(options.savepoint ?? false).promise;
+  }
+
+  /** Records a task's acknowledgement; completes the checkpoint when all are in. Duplicates and late acks are ignored. */
+  acknowledge(ack: TaskAcknowledgement): void {
+    const p = this.pending.get(ack.checkpointId);
+    if (!p) {
+      this.log(`ignoring ack of ${ack.taskId} for checkpoint ${ack.checkpointId}: not pending (late, aborted or unknown)`);
+      return;
+    }
+    const outcome = p.acknowledge(ack);
+    if (outcome !== "accepted") {
+      this.log(`ignoring ack of ${ack.taskId} for checkpoint ${ack.checkpointId}: ${outcome === "duplicate" ? "duplicate" : "not a task of this job"}`);
+      return;
+    }
+    if (p.fullyAcknowledged) this.enqueueStore(p);
+  }
+
+  /** A task declined checkpoint `checkpointId`: it is aborted, and counts as a failure. */
+  decline(checkpointId: number, taskId: string, reason: string): void {
+    const p = this.pending.get(checkpointId);
+    if (!p || p.phase !== "awaiting-acks") {
+      this.log(`ignoring decline of ${taskId} for checkpoint ${checkpointId}: not awaiting acks`);
+      return;
+    }
+    this.abort(p, "declined", `declined by task ${taskId}: ${reason}`);
+    this.slotFreed();
+  }
+
+  /**
+   * A task reached end of input and finished: checkpoints can no longer be
+   * triggered; pending ones still waiting for it are aborted (not counted as failures).
+   */
+  taskFinished(taskId: string): void {
+    if (this.finishedTasks.has(taskId)) return;
+    this.finishedTasks.add(taskId);
+    this.stopPeriodic();
+    for (const p of [...this.pending.values()]) {
+      if (p.phase === "awaiting-acks" && !p.hasAcknowledged(taskId)) {
+        this.abort(p, "finished-tasks", `task ${taskId} finished before acknowledging`);
+      }
+    }
+  }
+
+  /** The current statistics (a copy). */
+  stats(): CheckpointStats {
+    return this.stats_.snapshot(this.pending.size, this.failures.consecutiveFailures);
+  }
+
+  private decide(periodic: boolean): TriggerDecision {
+    const s = this.options.settings;
+    return decideTrigger({
+      now: this.options.clock.now(),
+      periodic,
+      inFlight: this.pending.size,
+      maxConcurrent: s.maxConcurrent,
+      lastCompletedAt: this.lastCompletedAt,
+      minPauseMs: s.minPauseMs,
+      someTaskFinished: this.finishedTasks.size > 0,
+      shutDown: this.shutDown,
+    });
+  }
+
+  private schedulePeriodic(delayMs: number): void {
+    this.periodicTimer?.cancel();
+    this.periodicTimer = this.options.clock.setTimeout(() => {
+      this.periodicTimer = undefined;
+      this.periodicTick();
+    }, delayMs);
+  }
+
+  private periodicTick(): void {
+    if (!this.periodic) return;
+    const decision = this.decide(true);
+    switch (decision.kind) {
+      case "trigger":
+        // Errors are recorded in the stats and the log; nobody awaits a periodic checkpoint.
+        this.startCheckpoint(false).promise.catch(() => {});
+        this.schedulePeriodic(this.options.settings.intervalMs);
+        break;
+      case "wait-pause":
+        this.log(`postponing checkpoint by ${decision.delayMs} ms (min pause since last completion)`);
+        this.schedulePeriodic(decision.delayMs);
+        break;
+      case "wait-slot":
+        this.log(`postponing checkpoint until one of ${this.pending.size} in flight finishes`);
+        this.waitingForSlot = true;
+        break;
+      case "reject":
+        this.log(`stopping periodic checkpoints: ${this.triggerRejectionMessage(decision.reason)}`);
+        this.stopPeriodic();
+        break;
+    }
+  }
+
+  /** A pending checkpoint left: a periodic trigger waiting for a slot may go now. */
+  private slotFreed(): void {
+    if (!this.waitingForSlot) return;
+    this.waitingForSlot = false;
+    this.periodicTick();
+  }
+
+  private startCheckpoint(savepoint: boolean): PendingCheckpoint {
+    const { clock, settings, allTasks, sourceTasks, gateway } = this.options;
+    const id = this.nextId++;
+    const timestamp = clock.now();
+    const p = new PendingCheckpoint(id, timestamp, savepoint, allTasks);
+    this.pending.set(id, p);
+    this.stats_.recordTriggered();
+    p.timeout = clock.setTimeout(() => {
+      if (this.pending.get(id) !== p || p.phase !== "awaiting-acks") return;
+      this.abort(p, "expired", `expired after ${settings.timeoutMs} ms`);
+      this.slotFreed();
+    }, settings.timeoutMs);
+    this.log(`triggering ${savepoint ? "savepoint" : "checkpoint"} ${id}`);
+    const barrier = { kind: "barrier", id, timestamp, savepoint } as const;
+    for (const task of sourceTasks) gateway.triggerSource(task, barrier);
+    if (p.fullyAcknowledged) this.enqueueStore(p);
+    return p;
+  }
+
+  private enqueueStore(p: PendingCheckpoint): void {
+    p.phase = "queued";
+    p.timeout?.cancel();
+    const checkpoint: CompletedCheckpoint = {
+      version: 1,
+      jobName: this.options.jobName,
+      checkpointId: p.id,
+      timestamp: p.timestamp,
+      completedAt: this.options.clock.now(),
+      savepoint: p.savepoint,
+      graphFingerprint: this.options.graphFingerprint,
+      states: p.states(),
+    };
+    this.storeQueue = this.storeQueue
+      .then(() => this.store(p, checkpoint))
+      // Keeps the queue alive if a gateway or onFailure callback threw.
+      .catch((e: unknown) => this.log(`error while completing checkpoint ${p.id}: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  private async store(p: PendingCheckpoint, checkpoint: CompletedCheckpoint): Promise<void> {
+    if (this.pending.get(p.id) !== p) return; // subsumed or shut down while queued
+    p.phase = "storing";
+    let stored: CompletedCheckpoint;
+    try {
+      stored = await this.options.store.addCompleted(checkpoint);
+    } catch (error) {
+      const cause = error instanceof Error ? error.message : String(error);
+      this.abort(p, "store-failed", `could not be stored: ${cause}`, error);
+      this.slotFreed();
+      return;
+    }
+    this.complete(p, stored);
+  }
+
+  private complete(p: PendingCheckpoint, stored: CompletedCheckpoint): void {
+    const now = this.options.clock.now();
+    this.pending.delete(p.id);
+    this.lastCompletedAt = now;
+    this.failures.recordSuccess();
+    const stats = p.completedStats(now);
+    this.stats_.recordCompleted(stats);
+    this.log(`completed checkpoint ${p.id} in ${stats.durationMs} ms (${stats.stateBytes} bytes)`);
+    for (const older of [...this.pending.values()]) {
+      if (older.id < p.id) this.abort(older, "subsumed", `subsumed by completed checkpoint ${p.id}`);
+    }
+    if (!this.shutDown) {
+      for (const task of this.options.allTasks) this.options.gateway.notifyComplete(task, p.id);
+    }
+    p.resolve(stored);
+    this.slotFreed();
+  }
+
+  /**
+   * Removes `p`, notifies every task (unless shut down), discards what the tasks
+   * wrote, records it and rejects its promise. Counted failures may fail the job.
+   */
+  private abort(p: PendingCheckpoint, reason: CheckpointAbortReason, detail: string, cause?: unknown): void {
+    this.pending.delete(p.id);
+    const kind = p.savepoint ? "Savepoint" : "Checkpoint";
+    const error = new CheckpointAbortedError(p.id, reason, `${kind} ${p.id} of job "${this.options.jobName}" ${detail}`, cause);
+    this.log(`aborted: ${error.message}`);
+    if (!this.shutDown) {
+      for (const task of this.options.allTasks) this.options.gateway.notifyAborted(task, p.id, error.message);
+    }
+    this.options.store.discardAborted(p.id).catch((e: unknown) => {
+      this.log(`could not discard aborted checkpoint ${p.id}: ${e instanceof Error ? e.message : String(e)}`);
+    });
+    const isFailure = isFailureReason(reason);
+    this.stats_.recordFailed({
+      checkpointId: p.id,
+      savepoint: p.savepoint,
+      triggeredAt: p.timestamp,
+      failedAt: this.options.clock.now(),
+      reason,
+      message: error.message,
+      isFailure,
+    });
+    p.reject(error);
+    // Like Flink, a failed savepoint does not count towards the tolerable checkpoint failures;
+    // neither does anything that fails after shutdown (the job is failing over already).
+    if (!isFailure || p.savepoint || this.shutDown) return;
+    const exceeded = this.failures.recordFailure(error);
+    if (exceeded) {
+      this.stopPeriodic();
+      this.options.onFailure(exceeded);
+    }
+  }
+
+  private triggerRejectionMessage(reason: CheckpointTriggerError["reason"]): string {
+    const job = `job "${this.options.jobName}"`;
+    switch (reason) {
+      case "shutdown":
+        return `Cannot trigger a checkpoint of ${job}: the coordinator is shut down`;
+      case "finished-tasks":
+        return `Cannot trigger a checkpoint of ${job}: tasks have finished (${[...this.finishedTasks].join(", ")})`;
+      case "too-many-concurrent":
+        return `Cannot trigger a checkpoint of ${job}: ${this.pending.size} checkpoints in flight, maxConcurrent is ${this.options.settings.maxConcurrent}`;
+    }
+  }
+}

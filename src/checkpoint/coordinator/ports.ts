@@ -1,0 +1,24 @@
+/**
+ * The two edges of the checkpoint coordinator: the tasks (reached through a
+ * gateway the runtime implements) and the completed-checkpoint store (which the
+ * checkpoint storage implements).
+ */
+import type { CheckpointBarrier, CompletedCheckpoint } from "../types.ts";
+
+/** How the coordinator talks to tasks (the runtime implements it; calls are fire-and-forget). */
+export interface CoordinatorGateway {
+  /** Asks source task `taskId` to snapshot its position and emit `barrier`. */
+  triggerSource(taskId: string, barrier: CheckpointBarrier): void;
+  /** Checkpoint `checkpointId` is durable: the task may commit (two-phase-commit sinks). */
+  notifyComplete(taskId: string, checkpointId: number): void;
+  /** Checkpoint `checkpointId` was aborted: the task may abort what it prepared for it. */
+  notifyAborted(taskId: string, checkpointId: number, reason: string): void;
+}
+
+/** Where completed checkpoints go (the storage implements it). */
+export interface CompletedCheckpointStore {
+  /** Makes the checkpoint durable (e.g. writes _metadata atomically) and applies retention; resolves with the stored form. Rejects if it could not be stored. */
+  addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint>;
+  /** Deletes whatever tasks wrote for an aborted checkpoint. Best effort. */
+  discardAborted(checkpointId: number): Promise<void>;
+}

@@ -1,0 +1,48 @@
+/**
+ * Builds the checkpoint storage a `CheckpointStorageConfig` describes.
+ */
+import type { CheckpointStorageConfig } from "../types.ts";
+import type { CheckpointStorage } from "./checkpoint-storage.ts";
+import { FileSystemCheckpointStorage } from "./filesystem-storage.ts";
+import { DEFAULT_MAX_STATE_SIZE, JobManagerCheckpointStorage } from "./jobmanager-storage.ts";
+
+/** Options of `createCheckpointStorage`. */
+export interface CheckpointStorageOptions {
+  /** Completed checkpoints to keep (at least 1); older ones are deleted when a checkpoint completes. */
+  readonly retained: number;
+  /** Receives warnings (a corrupt checkpoint skipped, a failed deletion). Default `console.warn`. */
+  readonly log?: (warning: string) => void;
+}
+
+/**
+ * Creates the storage for `config`. The coordinator and every task worker
+ * call this with the same config; the instances share nothing in memory.
+ *
+ * @example
+ * ```ts
+ * const storage = createCheckpointStorage({ type: "filesystem", directory: ".weir/checkpoints/word-count" }, { retained: 1 });
+ * const handle = await storage.writeState(1, "counts", 0, bytes);       // task side
+ * await storage.addCompleted({ ...checkpoint, states: [{ ...state, handle }] }); // coordinator side
+ * const restored = await storage.latestCompleted();                     // on restart
+ * ```
+ */
+export function createCheckpointStorage(config: CheckpointStorageConfig, options: CheckpointStorageOptions): CheckpointStorage {
+  const { retained, log = (warning: string) => console.warn(warning) } = options;
+  if (!Number.isSafeInteger(retained) || retained < 1) {
+    throw new RangeError(`checkpoint storage: retained must be an integer of at least 1, got ${retained}`);
+  }
+  switch (config.type) {
+    case "jobmanager": {
+      const maxStateSize = config.maxStateSize ?? DEFAULT_MAX_STATE_SIZE;
+      if (!Number.isSafeInteger(maxStateSize) || maxStateSize < 0) {
+        throw new RangeError(`jobmanager checkpoint storage: maxStateSize must be a non-negative integer of bytes, got ${maxStateSize}`);
+      }
+      return new JobManagerCheckpointStorage({ maxStateSize, retained, log });
+    }
+    case "filesystem":
+      if (typeof config.directory !== "string" || config.directory === "") {
+        throw new RangeError("filesystem checkpoint storage: directory must be a non-empty path");
+      }
+      return new FileSystemCheckpointStorage({ directory: config.directory, retained, log });
+  }
+}

@@ -1,0 +1,176 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CheckpointStorage } from "./checkpoint-storage.ts";
+import { createCheckpointStorage } from "./create-checkpoint-storage.ts";
+import { CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
+import { completedCheckpoint } from "./test-checkpoints.ts";
+
+let root: string;
+let dir: string;
+let warnings: string[];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "weir-fs-storage-"));
+  dir = join(root, "checkpoints", "job"); // created on first write
+  warnings = [];
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function open(retained = 1): CheckpointStorage {
+  return createCheckpointStorage({ type: "filesystem", directory: dir }, { retained, log: (w) => warnings.push(w) });
+}
+
+/** Runs checkpoint `id` the way a job does: two task instances write, a coordinator instance completes. */
+async function checkpoint(coordinator: CheckpointStorage, id: number, payload = `state-${id}`) {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const handles = await Promise.all([
+    open().writeState(id, "word counts/v2", 0, enc(`${payload}-a`)),
+    open().writeState(id, "word counts/v2", 1, enc(`${payload}-b`)),
+  ]);
+  return coordinator.addCompleted(
+    completedCheckpoint(id, [
+      { uid: "word counts/v2", subtask: 0, handle: handles[0] },
+      { uid: "word counts/v2", subtask: 1, handle: handles[1] },
+    ]),
+  );
+}
+
+const chkDirs = async () => (await readdir(dir)).sort();
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+describe("filesystem checkpoint storage", () => {
+  it("round-trips written state and metadata through a fresh instance", async () => {
+    expect(await open().latestCompleted()).toBeNull();
+    expect(await open().highestCheckpointId()).toBe(0);
+    const stored = await checkpoint(open(), 1);
+    expect(stored.directory).toBe(join(dir, "chk-1"));
+    expect((await readdir(stored.directory!)).sort()).toEqual(["_metadata", "word%20counts%2Fv2-0.state", "word%20counts%2Fv2-1.state"]);
+
+    const restarted = open();
+    const latest = await restarted.latestCompleted();
+    expect(latest).toEqual(stored);
+    const states = await Promise.all(latest!.states.map((s) => restarted.readState(latest!, s.handle)));
+    expect(states.map(text)).toEqual(["state-1-a", "state-1-b"]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("retains the newest N completed checkpoints and deletes older directories", async () => {
+    const coordinator = open(2);
+    for (const id of [1, 2, 3, 4]) await checkpoint(coordinator, id);
+    expect(await chkDirs()).toEqual(["chk-3", "chk-4"]);
+    expect((await open(2).listCompleted()).map((c) => c.checkpointId)).toEqual([3, 4]);
+    expect((await open(2).latestCompleted())!.checkpointId).toBe(4);
+  });
+
+  it("removes an aborted checkpoint's directory, and retention cleans stray partial ones", async () => {
+    const coordinator = open();
+    await checkpoint(coordinator, 1);
+    await open().writeState(2, "op", 0, new Uint8Array([1]));
+    await coordinator.discardAborted(2);
+    expect(await chkDirs()).toEqual(["chk-1"]);
+
+    // A crash left chk-3 without metadata (and a stray temp file); chk-5 is still in flight.
+    await open().writeState(3, "op", 0, new Uint8Array([1]));
+    await writeFile(join(dir, "chk-3", ".op-1.state.abc.tmp"), "partial");
+    await open().writeState(5, "op", 0, new Uint8Array([1]));
+    expect(await coordinator.highestCheckpointId()).toBe(5);
+    await checkpoint(coordinator, 4);
+    expect(await chkDirs()).toEqual(["chk-4", "chk-5"]);
+  });
+
+  it("never discards a completed checkpoint as aborted", async () => {
+    const coordinator = open();
+    await checkpoint(coordinator, 1);
+    await coordinator.discardAborted(1);
+    expect(await chkDirs()).toEqual(["chk-1"]);
+    expect(warnings).toEqual([expect.stringContaining("not discarding checkpoint 1")]);
+  });
+
+  it("counts partial checkpoint directories in highestCheckpointId and ignores other names", async () => {
+    await open().writeState(7, "op", 0, new Uint8Array([1]));
+    await mkdir(join(dir, "chk-99.old"));
+    await writeFile(join(dir, "chk-50"), "a file, not a directory");
+    const storage = open();
+    expect(await storage.highestCheckpointId()).toBe(7);
+    expect(await storage.latestCompleted()).toBeNull();
+    expect(warnings).toEqual([]); // an incomplete checkpoint is not corrupt
+  });
+
+  const corruptions: [string, (chk: string) => Promise<void>, RegExp][] = [
+    [
+      "a flipped byte in _metadata",
+      async (chk) => {
+        const bytes = await readFile(join(chk, "_metadata"));
+        bytes[bytes.length - 3]! ^= 0x20;
+        await writeFile(join(chk, "_metadata"), bytes);
+      },
+      /_metadata: checksum mismatch/,
+    ],
+    ["an empty _metadata", (chk) => writeFile(join(chk, "_metadata"), ""), /_metadata: empty file/],
+    ["a truncated state file", (chk) => truncate(join(chk, "word%20counts%2Fv2-1.state"), 3), /v2-1\.state: size is 3 bytes, expected 9/],
+    ["a deleted state file", (chk) => unlink(join(chk, "word%20counts%2Fv2-0.state")), /v2-0\.state: file is missing/],
+    [
+      "a same-size altered state file",
+      (chk) => writeFile(join(chk, "word%20counts%2Fv2-0.state"), "STATE-2-a"),
+      /v2-0\.state: checksum mismatch/,
+    ],
+  ];
+
+  for (const [what, corrupt, reason] of corruptions) {
+    it(`skips the latest checkpoint with ${what}, warns, and returns the previous one`, async () => {
+      const coordinator = open(2);
+      const first = await checkpoint(coordinator, 1);
+      await checkpoint(coordinator, 2);
+      await corrupt(join(dir, "chk-2"));
+
+      expect(await open(2).latestCompleted()).toEqual(first);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`skipping checkpoint 2 at ${join(dir, "chk-2")}`);
+      expect(warnings[0]).toMatch(reason);
+      expect(await open(2).highestCheckpointId()).toBe(2);
+    });
+  }
+
+  it("returns null when every checkpoint is corrupt", async () => {
+    const coordinator = open(2);
+    await checkpoint(coordinator, 1);
+    await checkpoint(coordinator, 2);
+    await writeFile(join(dir, "chk-1", "_metadata"), "WEIR-CHECKPOINT 1 nonsense\n{}");
+    await truncate(join(dir, "chk-2", "word%20counts%2Fv2-0.state"), 0);
+    expect(await open(2).latestCompleted()).toBeNull();
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/checkpoint 2 .*size is 0 bytes/);
+    expect(warnings[1]).toMatch(/checkpoint 1 .*malformed header/);
+  });
+
+  it("readState names the file when it was damaged after the checkpoint was chosen", async () => {
+    const stored = await checkpoint(open(), 1);
+    await truncate(join(dir, "chk-1", "word%20counts%2Fv2-0.state"), 1);
+    const error = await open().readState(stored, stored.states[0]!.handle).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptCheckpointError);
+    expect((error as CorruptCheckpointError).path).toBe(join(dir, "chk-1", "word%20counts%2Fv2-0.state"));
+  });
+
+  it("refuses to fall back past a checkpoint written by a newer Weir", async () => {
+    const coordinator = open(2);
+    await checkpoint(coordinator, 1);
+    await checkpoint(coordinator, 2);
+    const path = join(dir, "chk-2", "_metadata");
+    await writeFile(path, (await readFile(path, "utf8")).replace(/^WEIR-CHECKPOINT 1 /, "WEIR-CHECKPOINT 3 "));
+    await expect(open(2).latestCompleted()).rejects.toThrow(CheckpointVersionError);
+    await expect(open(2).latestCompleted()).rejects.toThrow(`checkpoint metadata ${path} was written by a newer Weir`);
+  });
+
+  it("rejects metadata that describes another checkpoint (a copied _metadata)", async () => {
+    const coordinator = open(2);
+    const first = await checkpoint(coordinator, 1);
+    await checkpoint(coordinator, 2);
+    await writeFile(join(dir, "chk-2", "_metadata"), await readFile(join(dir, "chk-1", "_metadata")));
+    expect(await open(2).latestCompleted()).toEqual(first);
+    expect(warnings[0]).toMatch(/it describes checkpoint 1, not 2/);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * The `filesystem` checkpoint storage: a durable directory per job,
+ *
+ * ```text
+ * <directory>/chk-<id>/<safe-uid>-<subtask>.state   one per operator subtask, written by the tasks
+ * <directory>/chk-<id>/_metadata                    written last by the coordinator: the checkpoint is complete
+ * ```
+ *
+ * Every file is written to a temporary name, fsynced and renamed into place,
+ * so a crash at any moment leaves either a complete checkpoint or one without
+ * `_metadata` (ignored, and deleted by retention once a newer checkpoint completes).
+ */
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { crc32 } from "../../util/crc32.ts";
+import { fsyncDir, writeFileAtomic } from "../../util/fs-atomic.ts";
+import type { CompletedCheckpoint, StateHandle } from "../types.ts";
+import { checkpointDirName, METADATA_FILE, parseCheckpointDirName, stateFileName } from "./checkpoint-paths.ts";
+import type { CheckpointStorage } from "./checkpoint-storage.ts";
+import { CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
+import { decodeMetadata, encodeMetadata } from "./metadata-format.ts";
+import { checkpointsToDelete, type StoredCheckpointEntry } from "./retention.ts";
+import { checkpointStateProblem, readVerifiedState } from "./state-verification.ts";
+
+/**
+ * Durable checkpoint storage in a directory (created on first write). Task
+ * and coordinator instances created on the same directory cooperate through
+ * the files only.
+ *
+ * @example
+ * ```ts
+ * const storage = new FileSystemCheckpointStorage({ directory: ".weir/checkpoints/word-count", retained: 2, log: console.warn });
+ * const latest = await storage.latestCompleted(); // null on a fresh directory
+ * ```
+ */
+export class FileSystemCheckpointStorage implements CheckpointStorage {
+  /** Absolute directory of the job's checkpoints. */
+  readonly directory: string;
+  private readonly retained: number;
+  private readonly log: (warning: string) => void;
+
+  constructor(options: { directory: string; retained: number; log: (warning: string) => void }) {
+    this.directory = resolve(options.directory);
+    this.retained = options.retained;
+    this.log = options.log;
+  }
+
+  async writeState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {
+    const dir = this.checkpointDir(checkpointId);
+    await mkdir(dir, { recursive: true });
+    const name = stateFileName(operatorUid, subtaskIndex);
+    await writeFileAtomic(join(dir, name), bytes);
+    return { kind: "file", path: name, size: bytes.length, crc: crc32(bytes) };
+  }
+
+  readState(checkpoint: CompletedCheckpoint, handle: StateHandle): Promise<Uint8Array> {
+    return readVerifiedState(checkpoint, handle);
+  }
+
+  async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
+    const dir = this.checkpointDir(checkpoint.checkpointId);
+    await mkdir(dir, { recursive: true });
+    const stored: CompletedCheckpoint = { ...checkpoint, directory: dir };
+    await writeFileAtomic(join(dir, METADATA_FILE), encodeMetadata(stored));
+    await fsyncDir(this.directory); // the chk-<id> entry itself
+    await this.applyRetention();
+    return stored;
+  }
+
+  async discardAborted(checkpointId: number): Promise<void> {
+    const dir = this.checkpointDir(checkpointId);
+    if (await exists(join(dir, METADATA_FILE))) {
+      this.log(`not discarding checkpoint ${checkpointId} at ${dir}: it has completed (${METADATA_FILE} exists)`);
+      return;
+    }
+    await this.remove(dir, `aborted checkpoint ${checkpointId}`);
+  }
+
+  async latestCompleted(): Promise<CompletedCheckpoint | null> {
+    const ids = (await this.checkpointIds()).reverse();
+    for (const id of ids) {
+      const checkpoint = await this.readMetadataOrWarn(id);
+      if (!checkpoint) continue;
+      const problem = await checkpointStateProblem(checkpoint);
+      if (!problem) return checkpoint;
+      this.warnUnusable(id, problem);
+    }
+    return null;
+  }
+
+  async highestCheckpointId(): Promise<number> {
+    const ids = await this.checkpointIds();
+    return ids.length === 0 ? 0 : ids[ids.length - 1]!;
+  }
+
+  async listCompleted(): Promise<CompletedCheckpoint[]> {
+    const result: CompletedCheckpoint[] = [];
+    for (const id of await this.checkpointIds()) {
+      const checkpoint = await this.readMetadataOrWarn(id);
+      if (checkpoint) result.push(checkpoint);
+    }
+    return result;
+  }
+
+  private checkpointDir(id: number): string {
+    return join(this.directory, checkpointDirName(id));
+  }
+
+  /** Ids of every `chk-<id>` directory, ascending. */
+  private async checkpointIds(): Promise<number[]> {
+    let entries;
+    try {
+      entries = await readdir(this.directory, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    const ids: number[] = [];
+    for (const entry of entries) {
+      const id = entry.isDirectory() ? parseCheckpointDirName(entry.name) : null;
+      if (id !== null) ids.push(id);
+    }
+    return ids.sort((a, b) => a - b);
+  }
+
+  /**
+   * The verified metadata of checkpoint `id` with `directory` set; null if it
+   * has none (partial). Throws `CorruptCheckpointError` or `CheckpointVersionError`.
+   */
+  private async readMetadata(id: number): Promise<CompletedCheckpoint | null> {
+    const dir = this.checkpointDir(id);
+    const path = join(dir, METADATA_FILE);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+    const checkpoint = decodeMetadata(bytes, path);
+    if (checkpoint.checkpointId !== id) {
+      throw new CorruptCheckpointError(path, `it describes checkpoint ${checkpoint.checkpointId}, not ${id}`);
+    }
+    return { ...checkpoint, directory: dir };
+  }
+
+  private async readMetadataOrWarn(id: number): Promise<CompletedCheckpoint | null> {
+    try {
+      return await this.readMetadata(id);
+    } catch (error) {
+      if (!(error instanceof CorruptCheckpointError)) throw error;
+      this.warnUnusable(id, error);
+      return null;
+    }
+  }
+
+  private warnUnusable(id: number, problem: CorruptCheckpointError): void {
+    this.log(`skipping checkpoint ${id} at ${this.checkpointDir(id)}, falling back to an older one: ${problem.message}`);
+  }
+
+  private async applyRetention(): Promise<void> {
+    const entries: StoredCheckpointEntry[] = [];
+    for (const id of await this.checkpointIds()) {
+      entries.push({ id, complete: await this.hasUsableMetadata(id) });
+    }
+    for (const id of checkpointsToDelete(entries, this.retained)) {
+      await this.remove(this.checkpointDir(id), `checkpoint ${id}`);
+    }
+  }
+
+  /** True if checkpoint `id` completed: its metadata verifies (or was written by a newer Weir, which is not ours to delete as junk). */
+  private async hasUsableMetadata(id: number): Promise<boolean> {
+    try {
+      return (await this.readMetadata(id)) !== null;
+    } catch (error) {
+      if (error instanceof CheckpointVersionError) return true;
+      if (error instanceof CorruptCheckpointError) return false;
+      throw error;
+    }
+  }
+
+  private async remove(dir: string, what: string): Promise<void> {
+    try {
+      await rm(dir, { recursive: true, force: true });
+    } catch (error) {
+      this.log(`could not delete ${what} at ${dir}: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The `jobmanager` checkpoint storage: state travels inline in the
+ * acknowledgements and completed checkpoints live in the coordinator's memory.
+ * Everything is lost with the process, so a restarted job starts from scratch:
+ * for tests and small jobs that need no recovery across restarts.
+ */
+import { crc32 } from "../../util/crc32.ts";
+import type { CompletedCheckpoint, StateHandle } from "../types.ts";
+import type { CheckpointStorage } from "./checkpoint-storage.ts";
+import { StateSizeLimitExceededError } from "./errors.ts";
+import { checkpointsToDelete } from "./retention.ts";
+import { checkpointStateProblem, readVerifiedState } from "./state-verification.ts";
+
+/** Default largest serialized state of one operator subtask: 5 MiB. */
+export const DEFAULT_MAX_STATE_SIZE = 5 * 1024 * 1024;
+
+/**
+ * In-memory checkpoint storage. Task-side instances (in worker threads) share
+ * nothing with the coordinator's: `writeState` returns an inline handle that
+ * carries a copy of the bytes, and the coordinator keeps the completed
+ * checkpoints it is given in `addCompleted`.
+ *
+ * @example
+ * ```ts
+ * const storage = new JobManagerCheckpointStorage({ maxStateSize: 1 << 20, retained: 1, log: console.warn });
+ * const handle = await storage.writeState(1, "counts", 0, bytes);
+ * ```
+ */
+export class JobManagerCheckpointStorage implements CheckpointStorage {
+  private readonly maxStateSize: number;
+  private readonly retained: number;
+  private readonly log: (warning: string) => void;
+  /** Completed checkpoints, oldest first. */
+  private completed: CompletedCheckpoint[] = [];
+  private highestId = 0;
+
+  constructor(options: { maxStateSize: number; retained: number; log: (warning: string) => void }) {
+    this.maxStateSize = options.maxStateSize;
+    this.retained = options.retained;
+    this.log = options.log;
+  }
+
+  async writeState(_checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {
+    if (bytes.length > this.maxStateSize) {
+      throw new StateSizeLimitExceededError(operatorUid, subtaskIndex, bytes.length, this.maxStateSize);
+    }
+    return { kind: "inline", data: bytes.slice(), size: bytes.length, crc: crc32(bytes) };
+  }
+
+  readState(checkpoint: CompletedCheckpoint, handle: StateHandle): Promise<Uint8Array> {
+    return readVerifiedState(checkpoint, handle);
+  }
+
+  async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
+    this.highestId = Math.max(this.highestId, checkpoint.checkpointId);
+    const all = [...this.completed.filter((c) => c.checkpointId !== checkpoint.checkpointId), checkpoint];
+    const drop = new Set(checkpointsToDelete(all.map((c) => ({ id: c.checkpointId, complete: true })), this.retained));
+    this.completed = all.filter((c) => !drop.has(c.checkpointId)).sort((a, b) => a.checkpointId - b.checkpointId);
+    return checkpoint;
+  }
+
+  async discardAborted(checkpointId: number): Promise<void> {
+    // Inline state lives only in the aborted acknowledgements: nothing to delete.
+    this.highestId = Math.max(this.highestId, checkpointId);
+  }
+
+  async latestCompleted(): Promise<CompletedCheckpoint | null> {
+    for (const checkpoint of [...this.completed].reverse()) {
+      const problem = await checkpointStateProblem(checkpoint);
+      if (!problem) return checkpoint;
+      this.log(`skipping checkpoint ${checkpoint.checkpointId} (in memory), falling back to an older one: ${problem.message}`);
+    }
+    return null;
+  }
+
+  async highestCheckpointId(): Promise<number> {
+    return this.highestId;
+  }
+
+  async listCompleted(): Promise<CompletedCheckpoint[]> {
+    return [...this.completed];
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Test fixtures for the storage tests: a completed checkpoint built from handles.
+ */
+import type { CompletedCheckpoint, OperatorSubtaskState, StateHandle } from "../types.ts";
+
+/** A completed checkpoint `id` of job "job" holding the given operator subtask states. */
+export function completedCheckpoint(
+  id: number,
+  states: readonly { uid: string; subtask: number; handle: StateHandle }[],
+): CompletedCheckpoint {
+  return {
+    version: 1,
+    jobName: "job",
+    checkpointId: id,
+    timestamp: 1000 + id,
+    completedAt: 2000 + id,
+    savepoint: false,
+    graphFingerprint: "fp-1",
+    states: states.map(
+      (s): OperatorSubtaskState => ({
+        operatorUid: s.uid,
+        subtaskIndex: s.subtask,
+        parallelism: 2,
+        maxParallelism: 128,
+        keyGroupRange: s.subtask === 0 ? [0, 63] : [64, 127],
+        handle: s.handle,
+      }),
+    ),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Types shared by the checkpoint coordinator, the barrier handlers, the
+ * checkpoint storages and the tasks. Pure data: everything here can cross a
+ * thread boundary (structured clone or msgpack).
+ */
+
+/** The processing guarantee of a job. See docs/guarantees.md. */
+export type CheckpointingMode = "exactly-once" | "at-least-once" | "at-most-once";
+
+/** A checkpoint barrier as it travels through the channels. */
+export interface CheckpointBarrier {
+  readonly kind: "barrier";
+  /** Monotonically increasing checkpoint id, starting at 1 for a fresh job. */
+  readonly id: number;
+  /** Coordinator time when the checkpoint was triggered. */
+  readonly timestamp: number;
+  /** True for a savepoint (a user-triggered, self-contained checkpoint). */
+  readonly savepoint?: boolean;
+}
+
+/** Sent downstream instead of a barrier when a task declined checkpoint `id`. */
+export interface CancelCheckpointMarker {
+  readonly kind: "cancel";
+  readonly id: number;
+}
+
+/** Where one operator subtask's serialized state lives. */
+export type StateHandle =
+  | {
+      readonly kind: "inline";
+      readonly data: Uint8Array;
+      readonly size: number;
+      /** CRC-32 of `data`. */
+      readonly crc: number;
+    }
+  | {
+      readonly kind: "file";
+      /** Path relative to the checkpoint's directory. */
+      readonly path: string;
+      readonly size: number;
+      /** CRC-32 of the file's bytes. */
+      readonly crc: number;
+    };
+
+/** The state one parallel instance of one operator acknowledged for a checkpoint. */
+export interface OperatorSubtaskState {
+  readonly operatorUid: string;
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+  readonly maxParallelism: number;
+  /** Inclusive key-group range owned by the subtask, for keyed operators. */
+  readonly keyGroupRange?: readonly [number, number];
+  readonly handle: StateHandle;
+}
+
+/** What a subtask sends to the coordinator when it finished its part of checkpoint `checkpointId`. */
+export interface TaskAcknowledgement {
+  readonly checkpointId: number;
+  /** `vertexId#subtaskIndex`. */
+  readonly taskId: string;
+  readonly states: readonly OperatorSubtaskState[];
+  /** Time the task spent aligning barriers, in ms (0 for sources and single inputs). */
+  readonly alignmentMs: number;
+  /** Time from trigger/barrier to the end of the synchronous snapshot part, in ms. */
+  readonly syncMs: number;
+  /** Time of the asynchronous part (serialize + write), in ms. */
+  readonly asyncMs: number;
+}
+
+/** The durable description of a completed checkpoint (the `_metadata` of the filesystem storage). */
+export interface CompletedCheckpoint {
+  readonly version: 1;
+  readonly jobName: string;
+  readonly checkpointId: number;
+  /** Coordinator time of the trigger. */
+  readonly timestamp: number;
+  /** Coordinator time of completion. */
+  readonly completedAt: number;
+  readonly savepoint: boolean;
+  /** Fingerprint of the job graph that wrote it. */
+  readonly graphFingerprint: string;
+  /** Every acknowledged operator subtask state. */
+  readonly states: readonly OperatorSubtaskState[];
+  /** Absolute directory of the checkpoint for file handles; absent for in-memory checkpoints. */
+  readonly directory?: string;
+}
+
+/** Serializable configuration of where checkpoints go. */
+export type CheckpointStorageConfig =
+  | {
+      readonly type: "jobmanager";
+      /** Largest serialized state of one operator subtask, in bytes. Default 5 MiB. */
+      readonly maxStateSize?: number;
+    }
+  | {
+      readonly type: "filesystem";
+      /** Directory of the job's checkpoints, e.g. `.weir/checkpoints/<job>`. */
+      readonly directory: string;
+    };
+
+/** The checkpoint settings of a job (`env.getCheckpointConfig()`). */
+export interface CheckpointSettings {
+  /** Interval between periodic checkpoints in ms; 0 or less disables checkpointing. */
+  intervalMs: number;
+  mode: CheckpointingMode;
+  /** A checkpoint not complete after this many ms is aborted. Default 600 000. */
+  timeoutMs: number;
+  /** Minimum ms between the completion of one checkpoint and the trigger of the next. Default 0. */
+  minPauseMs: number;
+  /** Maximum checkpoints in flight at once. Default 1. */
+  maxConcurrent: number;
+  /** Consecutive failed checkpoints tolerated before the job fails. Default 0 (Flink's default). */
+  tolerableFailures: number;
+  /** Completed checkpoints kept in storage. Default 1. */
+  retained: number;
+  storage: CheckpointStorageConfig;
+}

@@ -1,0 +1,36 @@
+/**
+ * The sink SPI: a sink creates one writer per parallel instance. A writer that
+ * keeps state implements `CheckpointedFunction`; one that must act when a
+ * checkpoint completes (two-phase commit) implements `CheckpointListener`.
+ */
+
+/** What a writer knows of its parallel instance. */
+export interface SinkContext {
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+  readonly operatorUid: string;
+  readonly attempt: number;
+  /** Hands a final result to the job client (`JobExecutionResult.getCollected(name)`). */
+  reportResult(name: string, values: unknown[]): void;
+}
+
+/** Writes the records of one parallel instance. */
+export interface SinkWriter<T> {
+  write(value: T): void;
+  /** End of input: flush what is buffered. */
+  finish?(): void | Promise<void>;
+  close?(): void | Promise<void>;
+}
+
+/**
+ * A destination of records.
+ *
+ * @example
+ * ```ts
+ * const logSink: Sink<string> = { createWriter: () => ({ write: (s) => console.log(s) }) };
+ * stream.sinkTo(logSink);
+ * ```
+ */
+export interface Sink<T> {
+  createWriter(context: SinkContext): SinkWriter<T>;
+}

@@ -1,0 +1,71 @@
+/**
+ * The source SPI (after Flink's FLIP-27): a source divides its input into
+ * splits; each parallel reader reads the splits assigned to it and can report
+ * its position in them, which the engine stores in every checkpoint and hands
+ * back on restore so reading resumes exactly there.
+ *
+ * File, PostgreSQL and Kafka sources implement this interface; `fromSequence`
+ * and `fromElements` are the built-in examples.
+ */
+
+/** Whether a source ends. */
+export type Boundedness = "bounded" | "continuous";
+
+/** Result of one `pollNext` call. */
+export type PollStatus =
+  /** Records may be available right away: call again. */
+  | "more-available"
+  /** Nothing now: wait for `isAvailable()` (or a short while) before polling again. */
+  | "nothing-available"
+  /** Every split is finished and no more will come. */
+  | "end-of-input";
+
+/** Where a reader emits records. */
+export interface ReaderOutput<T> {
+  collect(value: T, timestamp?: number): void;
+}
+
+/** What a reader knows of its parallel instance. */
+export interface SourceReaderContext {
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+  /** Operator uid, for error messages. */
+  readonly operatorUid: string;
+}
+
+/**
+ * Reads the splits assigned to one parallel instance.
+ * Calls never overlap: the task calls one method at a time.
+ */
+export interface SourceReader<T, Split> {
+  /** Splits to read (initial assignment, or the positions restored from a checkpoint). */
+  addSplits(splits: Split[]): void;
+  /** Emits up to `maxRecords` records. Return a promise only for I/O; never per record. */
+  pollNext(output: ReaderOutput<T>, maxRecords: number): PollStatus | Promise<PollStatus>;
+  /** After "nothing-available": resolves when polling may produce records. */
+  isAvailable?(): Promise<void>;
+  /** The unfinished splits with their current positions; must be plain data. */
+  snapshotState(checkpointId: number): Split[];
+  notifyCheckpointComplete?(checkpointId: number): void;
+  close?(): void | Promise<void>;
+}
+
+/**
+ * A source of records.
+ *
+ * @example
+ * ```ts
+ * const numbers: Source<number, { next: number; end: number }> = {
+ *   boundedness: "bounded",
+ *   createSplits: () => [{ next: 1, end: 100 }],
+ *   createReader: () => new MyReader(),
+ * };
+ * env.fromSource(numbers, WatermarkStrategy.noWatermarks(), "numbers");
+ * ```
+ */
+export interface Source<T, Split = unknown> {
+  readonly boundedness: Boundedness;
+  /** All splits of the input for a source of the given parallelism. Deterministic: called in every thread. */
+  createSplits(parallelism: number): Split[];
+  createReader(context: SourceReaderContext): SourceReader<T, Split>;
+}

@@ -1,0 +1,76 @@
+/**
+ * The logical dataflow the API builds: one node per operator (source,
+ * transformation or sink) and one edge per input, with its partitioning.
+ * Nodes carry pure data (fingerprinted and compared between threads) plus the
+ * closures that create the operator and select keys, which never cross threads:
+ * every thread rebuilds the same graph from the job module.
+ */
+
+/** How records of an edge are distributed over the consumer's parallel subtasks. */
+export type Partitioning = "forward" | "rebalance" | "hash" | "broadcast";
+
+/** Extracts the key of a record (keyBy). */
+export type KeySelector<T = unknown, K = unknown> = (value: T) => K;
+
+/** An input of a node. */
+export interface StreamEdge {
+  readonly from: number;
+  readonly partitioning: Partitioning;
+  /** For `hash` partitioning. */
+  readonly keySelector?: KeySelector;
+}
+
+/** One operator of the logical dataflow. */
+export interface StreamNode {
+  readonly id: number;
+  /** Stable identity of the operator's state across runs (user-given with `.uid()`, or generated). */
+  uid: string;
+  /** True when `uid` was generated (changing the job may then orphan its state). */
+  uidGenerated: boolean;
+  name: string;
+  /** Operator kind, e.g. "map", "keyed-process", "source", "sink". Part of the fingerprint. */
+  readonly type: string;
+  /** Explicit parallelism, or undefined for the environment default. */
+  parallelism?: number;
+  maxParallelism?: number;
+  readonly inputs: StreamEdge[];
+  /** Whether the node may be chained to its predecessor. */
+  chainable: boolean;
+  /** True for source nodes. */
+  readonly isSource: boolean;
+  /** Set for nodes whose operator uses keyed state (its input is hash partitioned). */
+  readonly keySelector?: KeySelector;
+  /** Creates a fresh operator instance (one per parallel subtask and attempt). */
+  readonly createOperator: () => object;
+}
+
+/** The nodes of a job, in creation order (a topological order). */
+export class StreamGraph {
+  readonly nodes: StreamNode[] = [];
+
+  /** Adds a node; its id is its position. */
+  add(node: Omit<StreamNode, "id" | "uid" | "uidGenerated"> & { uid?: string }): StreamNode {
+    const id = this.nodes.length;
+    const full: StreamNode = {
+      ...node,
+      id,
+      uid: node.uid ?? `${node.type}-${id}`,
+      uidGenerated: node.uid === undefined,
+    };
+    this.nodes.push(full);
+    return full;
+  }
+
+  node(id: number): StreamNode {
+    const n = this.nodes[id];
+    if (!n) throw new Error(`no stream node ${id}`);
+    return n;
+  }
+
+  /** Ids of the nodes that consume `id`'s output, with the edge. */
+  consumers(id: number): { node: StreamNode; edge: StreamEdge }[] {
+    const out: { node: StreamNode; edge: StreamEdge }[] = [];
+    for (const n of this.nodes) for (const e of n.inputs) if (e.from === id) out.push({ node: n, edge: e });
+    return out;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The two ends of a bounded channel between a producing and a consuming
+ * subtask. A producer may send only while it holds credit; the consumer returns
+ * one credit for every message it takes, so a slow or blocked consumer stops
+ * its producer instead of letting a buffer grow (credit-based backpressure).
+ */
+import type { ChannelMessage } from "../elements.ts";
+
+/** The producer's end. */
+export interface OutputChannel {
+  /** True if a message can be sent now without exceeding the channel's capacity. */
+  hasCredit(): boolean;
+  /** Resolves when `hasCredit()` is true (at once if it already is). */
+  whenCredit(): Promise<void>;
+  /** Sends one message; the caller must have checked `hasCredit()`. */
+  send(message: ChannelMessage): void;
+  /** Releases resources after the producer is done or cancelled. */
+  close(): void;
+}
+
+/** The consumer's end. */
+export interface InputChannel {
+  /** Takes the next message, or undefined if none has arrived. Returns one credit to the producer. */
+  poll(): ChannelMessage | undefined;
+  /** True if `poll()` would return a message. */
+  hasMessage(): boolean;
+  /** Called (at most once per arrival) when a message arrives on an empty channel. Set by the input gate. */
+  onAvailable: (() => void) | null;
+  /** Number of queued messages (a backpressure metric). */
+  queued(): number;
+}
+
+/** Default capacity of a channel in messages (batches or events). */
+export const DEFAULT_CHANNEL_CAPACITY = 8;
+
+/** Number of records in a full batch. */
+export const DEFAULT_BATCH_SIZE = 512;

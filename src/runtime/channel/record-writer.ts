@@ -1,0 +1,109 @@
+/**
+ * The producer side of one output edge: picks the channel(s) of each record
+ * by the edge's partitioning, collects records into per-channel batches, and
+ * sends them when asked to flush (awaiting credit: this is where
+ * backpressure stops a producer).
+ */
+import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
+import { canonicalKey, keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
+import type { ChannelEvent } from "../elements.ts";
+import type { OutputChannel } from "./channel.ts";
+
+/** Counters of a writer, read by metrics. */
+export interface WriterCounters {
+  recordsOut: number;
+  /** Milliseconds spent waiting for credit (backpressure). */
+  backpressuredMs: number;
+}
+
+export class RecordWriter {
+  private readonly buffers: unknown[][];
+  private next: number;
+  private readonly select: (value: unknown) => void;
+
+  /**
+   * @param channels one per consumer subtask, in subtask order (a single one for forward)
+   * @param consumerMaxParallelism key groups of the consumer, for hash partitioning
+   */
+  constructor(
+    private readonly channels: readonly OutputChannel[],
+    partitioning: Partitioning,
+    keySelector: KeySelector | undefined,
+    consumerMaxParallelism: number,
+    private readonly batchSize: number,
+    private readonly counters: WriterCounters,
+    producerIndex: number,
+  ) {
+    this.buffers = channels.map(() => []);
+    this.next = producerIndex % Math.max(1, channels.length);
+    const n = channels.length;
+    const buffers = this.buffers;
+    switch (partitioning) {
+      case "forward":
+        this.select = (v) => void buffers[0]!.push(v);
+        break;
+      case "rebalance":
+        this.select = (v) => {
+          buffers[this.next]!.push(v);
+          this.next = this.next + 1 === n ? 0 : this.next + 1;
+        };
+        break;
+      case "broadcast":
+        this.select = (v) => {
+          for (let i = 0; i < n; i++) buffers[i]!.push(v);
+        };
+        break;
+      case "hash": {
+        if (!keySelector) throw new Error("hash partitioning needs a key selector");
+        this.select = (v) =>
+          void buffers[subtaskForKeyGroup(consumerMaxParallelism, n, keyGroupOf(canonicalKey(keySelector(v)), consumerMaxParallelism))]!.push(v);
+        break;
+      }
+    }
+  }
+
+  /** Hot path: buffers one record for its channel(s). */
+  emit(value: unknown): void {
+    this.select(value);
+  }
+
+  /** Sends every buffered record, in batches of at most `batchSize`. */
+  async flush(): Promise<void> {
+    for (let i = 0; i < this.channels.length; i++) {
+      const buf = this.buffers[i]!;
+      if (buf.length === 0) continue;
+      this.buffers[i] = [];
+      for (let off = 0; off < buf.length; off += this.batchSize) {
+        const values = off === 0 && buf.length <= this.batchSize ? buf : buf.slice(off, off + this.batchSize);
+        await this.sendWithCredit(i, { kind: "data", values });
+        this.counters.recordsOut += values.length;
+      }
+    }
+  }
+
+  /** Flushes, then sends `event` on every channel. */
+  async broadcastEvent(event: ChannelEvent): Promise<void> {
+    await this.flush();
+    for (let i = 0; i < this.channels.length; i++) await this.sendWithCredit(i, event);
+  }
+
+  /** True if some buffer holds a full batch. */
+  hasFullBatch(): boolean {
+    for (const b of this.buffers) if (b.length >= this.batchSize) return true;
+    return false;
+  }
+
+  close(): void {
+    for (const c of this.channels) c.close();
+  }
+
+  private async sendWithCredit(i: number, message: Parameters<OutputChannel["send"]>[0]): Promise<void> {
+    const ch = this.channels[i]!;
+    if (!ch.hasCredit()) {
+      const t0 = performance.now();
+      await ch.whenCredit();
+      this.counters.backpressuredMs += performance.now() - t0;
+    }
+    ch.send(message);
+  }
+}

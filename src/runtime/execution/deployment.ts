@@ -1,0 +1,63 @@
+/**
+ * The messages between the job master (main thread) and the task managers
+ * (the main thread itself, or worker threads). Pure data: they cross threads
+ * by structured clone. Every message carries the attempt it belongs to, so
+ * what is left of a cancelled attempt is ignored.
+ */
+import type { CheckpointBarrier, CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../../checkpoint/types.ts";
+import type { TaskMetrics } from "../task/stream-task.ts";
+import type { TaskResults } from "../task/task-services.ts";
+
+/** Start every task of a thread for attempt `attempt`. */
+export interface Deployment {
+  readonly attempt: number;
+  readonly checkpointing: CheckpointSettings;
+  readonly restore: CompletedCheckpoint | null;
+  readonly sourceOverrides?: Record<string, unknown[]>;
+  readonly batchSize: number;
+}
+
+/** An error as it crosses a thread. */
+export interface ErrorInfo {
+  readonly name: string;
+  readonly message: string;
+  readonly stack?: string;
+}
+
+/** What task managers report to the job master. */
+export interface TaskManagerEvents {
+  acknowledge(attempt: number, ack: TaskAcknowledgement): void;
+  decline(attempt: number, checkpointId: number, taskId: string, reason: string): void;
+  finished(attempt: number, taskId: string, results: TaskResults): void;
+  failed(attempt: number, taskId: string, error: ErrorInfo): void;
+  /** A thread died or could not start: the job cannot go on. */
+  fatal(error: ErrorInfo): void;
+}
+
+/** How the job master drives one task manager. */
+export interface TaskManagerHandle {
+  deploy(deployment: Deployment): void;
+  /** Cancels every task of `attempt`; resolves when all stopped, with the source positions at that moment. */
+  cancel(attempt: number): Promise<Record<string, unknown[]>>;
+  trigger(attempt: number, taskId: string, barrier: CheckpointBarrier): void;
+  notifyComplete(attempt: number, taskId: string, checkpointId: number): void;
+  notifyAborted(attempt: number, taskId: string, checkpointId: number): void;
+  /** Latest metrics of its tasks. */
+  metrics(): Record<string, TaskMetrics>;
+  /** Stops the thread (no-op in-process). */
+  shutdown(): Promise<void>;
+}
+
+/** ErrorInfo of any thrown value. */
+export function errorInfo(e: unknown): ErrorInfo {
+  if (e instanceof Error) return { name: e.name, message: e.message, stack: e.stack };
+  return { name: "Error", message: String(e) };
+}
+
+/** An Error rebuilt from ErrorInfo (keeps name, message and the original stack). */
+export function errorFromInfo(info: ErrorInfo): Error {
+  const e = new Error(info.message);
+  e.name = info.name;
+  if (info.stack) e.stack = info.stack;
+  return e;
+}

@@ -1,0 +1,255 @@
+/**
+ * The job manager role of one job: restores the latest completed checkpoint,
+ * deploys every task for an attempt, runs the checkpoint coordinator, and on a
+ * task failure cancels all tasks, asks the restart strategy, and redeploys
+ * from the latest completed checkpoint (DESIGN.md "Recovery").
+ */
+import { CheckpointCoordinator, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
+import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoint/storage/index.ts";
+import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/types.ts";
+import type { JobGraph } from "../../graph/job-graph.ts";
+import type { Clock } from "../../util/clock.ts";
+import type { TaskMetrics } from "../task/stream-task.ts";
+import type { TaskResults } from "../task/task-services.ts";
+import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from "./deployment.ts";
+import type { ExecutionPlan } from "./execution-plan.ts";
+import { JobExecutionResult } from "./job-result.ts";
+import { RestartBackoff, type RestartStrategyConfig } from "./restart-strategy.ts";
+
+/** Lifecycle of a job (Flink's JobStatus subset). */
+export type JobStatus = "CREATED" | "RUNNING" | "RESTARTING" | "FINISHED" | "FAILED" | "CANCELED";
+
+/** Thrown by `run()` when the job failed for good. */
+export class JobFailedError extends Error {
+  override name = "JobFailedError";
+}
+
+/** Thrown by `run()` when the job was cancelled. */
+export class JobCancelledError extends Error {
+  override name = "JobCancelledError";
+}
+
+/** What the job master reports while it runs (progress line, tests, demo). */
+export interface JobListener {
+  onRestored?(checkpoint: CompletedCheckpoint): void;
+  onCheckpointComplete?(checkpoint: CompletedCheckpoint): void;
+  onTaskFailed?(taskId: string, error: Error, attempt: number): void;
+  onRestarting?(delayMs: number, attempt: number): void;
+}
+
+export interface JobMasterOptions {
+  readonly graph: JobGraph;
+  readonly plan: ExecutionPlan;
+  readonly fingerprint: string;
+  readonly checkpointing: CheckpointSettings;
+  readonly restartStrategy: RestartStrategyConfig;
+  readonly clock: Clock;
+  readonly random?: () => number;
+  /** Ignore existing checkpoints and start over. */
+  readonly fresh: boolean;
+  readonly batchSize: number;
+  readonly log: (line: string) => void;
+  readonly listener?: JobListener;
+  /** Creates the task managers once the events sink exists. */
+  readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
+}
+
+type Outcome = { kind: "finished" } | { kind: "failed"; error: Error; fatal?: boolean } | { kind: "cancelled" };
+
+export class JobMaster {
+  private status_: JobStatus = "CREATED";
+  private attempt = 0;
+  private restarts = 0;
+  private readonly storage: CheckpointStorage;
+  private readonly managers: TaskManagerHandle[];
+  private coordinator: CheckpointCoordinator | null = null;
+  private settle: ((o: Outcome) => void) | null = null;
+  private finishedTasks = new Set<string>();
+  private results: Record<string, TaskResults> = {};
+  private readonly sourceTasks: string[];
+  private readonly allTasks: string[];
+  private lastStats: CheckpointStats | null = null;
+  private cancelRequested = false;
+  private fatalError: Error | null = null;
+
+  constructor(private readonly o: JobMasterOptions) {
+    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: o.log });
+    this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
+    this.allTasks = o.plan.tasks.map((t) => t.taskId);
+    this.managers = o.taskManagers(this.events());
+  }
+
+  get status(): JobStatus {
+    return this.status_;
+  }
+
+  /** Runs the job to its end. Resolves for a finished bounded job; rejects when it fails for good or is cancelled. */
+  async run(): Promise<JobExecutionResult> {
+    const started = this.o.clock.now();
+    const backoff = new RestartBackoff(this.o.restartStrategy, this.o.random);
+    let restore = this.o.fresh ? null : await this.storage.latestCompleted();
+    const restoredFrom = restore?.checkpointId ?? null;
+    if (restore) this.o.listener?.onRestored?.(restore);
+    let overrides: Record<string, unknown[]> | undefined;
+    try {
+      for (;;) {
+        const outcome = await this.runAttempt(restore, overrides);
+        if (outcome.kind === "finished") {
+          this.status_ = "FINISHED";
+          return new JobExecutionResult(this.o.graph.name, this.o.clock.now() - started, this.restarts, restoredFrom, this.checkpointStats(), this.collectResults());
+        }
+        if (outcome.kind === "cancelled") {
+          this.status_ = "CANCELED";
+          throw new JobCancelledError(`job '${this.o.graph.name}' was cancelled`);
+        }
+        const decision = backoff.onFailure(this.o.clock.now());
+        if (outcome.fatal) {
+          this.status_ = "FAILED";
+          throw new JobFailedError(`job '${this.o.graph.name}' failed: ${outcome.error.message}`, { cause: outcome.error });
+        }
+        if (!decision.restart || this.cancelRequested) {
+          this.status_ = "FAILED";
+          throw new JobFailedError(`job '${this.o.graph.name}' failed: ${outcome.error.message}${decision.reason ? ` (not restarted: ${decision.reason})` : ""}`, {
+            cause: outcome.error,
+          });
+        }
+        this.status_ = "RESTARTING";
+        this.restarts++;
+        this.o.listener?.onRestarting?.(decision.delayMs, this.attempt + 1);
+        overrides = this.o.checkpointing.mode === "at-most-once" ? this.lastSourcePositions : undefined;
+        if (decision.delayMs > 0) await new Promise<void>((r) => this.o.clock.setTimeout(r, decision.delayMs));
+        this.attempt++;
+        restore = (await this.storage.latestCompleted()) ?? null;
+      }
+    } finally {
+      await Promise.all(this.managers.map((m) => m.shutdown()));
+    }
+  }
+
+  /** Cancels the job; `run()` then rejects with JobCancelledError. */
+  cancel(): void {
+    this.cancelRequested = true;
+    this.settle?.({ kind: "cancelled" });
+  }
+
+  /** Triggers a checkpoint now; resolves when it completed. */
+  triggerCheckpoint(): Promise<CompletedCheckpoint> {
+    if (!this.coordinator) return Promise.reject(new Error(`job '${this.o.graph.name}' is ${this.status_}: no checkpoint can be taken`));
+    return this.coordinator.triggerCheckpoint();
+  }
+
+  /** Statistics of the checkpoints of the current (or last) attempt. */
+  checkpointStats(): CheckpointStats | null {
+    return this.coordinator?.stats() ?? this.lastStats;
+  }
+
+  /** Latest metrics of every task. */
+  taskMetrics(): Record<string, TaskMetrics> {
+    return Object.assign({}, ...this.managers.map((m) => m.metrics()));
+  }
+
+  /** Restarts so far. */
+  get restartCount(): number {
+    return this.restarts;
+  }
+
+  private lastSourcePositions: Record<string, unknown[]> | undefined;
+
+  private async runAttempt(restore: CompletedCheckpoint | null, overrides: Record<string, unknown[]> | undefined): Promise<Outcome> {
+    const attempt = this.attempt;
+    this.finishedTasks = new Set();
+    this.results = {};
+    const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
+    if (this.cancelRequested) return { kind: "cancelled" };
+    if (this.fatalError) return { kind: "failed", error: this.fatalError, fatal: true };
+    const highest = Math.max(await this.storage.highestCheckpointId(), restore?.checkpointId ?? 0);
+    const coordinator = new CheckpointCoordinator({
+      jobName: this.o.graph.name,
+      graphFingerprint: this.o.fingerprint,
+      settings: this.o.checkpointing,
+      clock: this.o.clock,
+      sourceTasks: this.sourceTasks,
+      allTasks: this.allTasks,
+      firstCheckpointId: highest + 1,
+      store: {
+        addCompleted: async (cp) => {
+          const stored = await this.storage.addCompleted(cp);
+          this.o.listener?.onCheckpointComplete?.(stored);
+          return stored;
+        },
+        discardAborted: (id) => this.storage.discardAborted(id),
+      },
+      gateway: {
+        triggerSource: (taskId, barrier) => this.managerOf(taskId).trigger(attempt, taskId, barrier),
+        notifyComplete: (taskId, id) => this.managerOf(taskId).notifyComplete(attempt, taskId, id),
+        notifyAborted: (taskId, id) => this.managerOf(taskId).notifyAborted(attempt, taskId, id),
+      },
+      onFailure: (error) => this.settle?.({ kind: "failed", error }),
+    });
+    this.coordinator = coordinator;
+    this.status_ = "RUNNING";
+    for (const m of this.managers)
+      m.deploy({ attempt, checkpointing: this.o.checkpointing, restore, sourceOverrides: overrides, batchSize: this.o.batchSize });
+    coordinator.startPeriodic();
+    const result = await outcome;
+    this.settle = null;
+    coordinator.shutdown(result.kind === "finished" ? "job finished" : result.kind === "failed" ? "job failover" : "job cancelled");
+    this.lastStats = coordinator.stats();
+    this.coordinator = null;
+    const positions = await Promise.all(this.managers.map((m) => m.cancel(attempt)));
+    this.lastSourcePositions = Object.assign({}, ...positions);
+    return result;
+  }
+
+  private events(): TaskManagerEvents {
+    const current = (a: number) => a === this.attempt && this.settle !== null;
+    return {
+      acknowledge: (a, ack) => {
+        if (current(a)) this.coordinator?.acknowledge(ack);
+      },
+      decline: (a, id, taskId, reason) => {
+        if (current(a)) this.coordinator?.decline(id, taskId, reason);
+      },
+      finished: (a, taskId, results) => {
+        if (!current(a)) return;
+        this.finishedTasks.add(taskId);
+        this.results[taskId] = results;
+        this.coordinator?.taskFinished(taskId);
+        if (this.finishedTasks.size === this.allTasks.length) this.settle?.({ kind: "finished" });
+      },
+      failed: (a, taskId, info) => {
+        if (!current(a)) return;
+        const error = errorFromInfo(info);
+        error.message = `task ${this.describe(taskId)} failed: ${error.message}`;
+        this.o.listener?.onTaskFailed?.(taskId, error, a);
+        this.settle?.({ kind: "failed", error });
+      },
+      fatal: (info) => {
+        this.fatalError ??= errorFromInfo(info);
+        this.settle?.({ kind: "failed", error: this.fatalError, fatal: true });
+      },
+    };
+  }
+
+  /** "name (uid) subtask i/p" of a task. */
+  private describe(taskId: string): string {
+    const t = this.o.plan.tasks.find((x) => x.taskId === taskId);
+    if (!t) return taskId;
+    const names = t.vertex.nodes.map((n) => n.name).join(" -> ");
+    return `'${names}' ${t.subtaskIndex + 1}/${t.vertex.parallelism}`;
+  }
+
+  private managerOf(taskId: string): TaskManagerHandle {
+    const t = this.o.plan.tasks.find((x) => x.taskId === taskId)!;
+    return this.managers[t.worker]!;
+  }
+
+  /** Results of every collect sink, subtasks in plan order. */
+  private collectResults(): Record<string, unknown[]> {
+    const out: Record<string, unknown[]> = {};
+    for (const t of this.o.plan.tasks) {
+      for (const [name, values] of Object.entries(this.results[t.taskId] ?? {})) (out[name] ??= []).push(...values);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * A task manager in the job master's own thread (`workers: 0`): every subtask
+ * runs in the main thread as its own mailbox loop. Fastest to start; used by
+ * tests, the demo and small jobs.
+ */
+import type { Clock } from "../../util/clock.ts";
+import type { ExecutionPlan } from "./execution-plan.ts";
+import type { TaskManagerEvents, TaskManagerHandle } from "./deployment.ts";
+import { TaskManager } from "./task-manager.ts";
+
+/** Runs every task of `plan` (planned for one worker) in this thread. */
+export function localTaskManager(plan: ExecutionPlan, events: TaskManagerEvents, clock: Clock): TaskManagerHandle {
+  // Events are delivered on a later microtask so that the job master never runs inside a task's stack.
+  const deferred: TaskManagerEvents = {
+    acknowledge: (...a) => queueMicrotask(() => events.acknowledge(...a)),
+    decline: (...a) => queueMicrotask(() => events.decline(...a)),
+    finished: (...a) => queueMicrotask(() => events.finished(...a)),
+    failed: (...a) => queueMicrotask(() => events.failed(...a)),
+    fatal: (...a) => queueMicrotask(() => events.fatal(...a)),
+  };
+  const tm = new TaskManager(0, plan, new Map(), deferred, clock);
+  return {
+    deploy: (d) => tm.deploy(d),
+    cancel: (attempt) => tm.cancel(attempt),
+    trigger: (a, t, b) => tm.trigger(a, t, b),
+    notifyComplete: (a, t, id) => tm.notifyComplete(a, t, id),
+    notifyAborted: (a, t, id) => tm.notifyAborted(a, t, id),
+    metrics: () => tm.metrics(),
+    shutdown: async () => {},
+  };
+}

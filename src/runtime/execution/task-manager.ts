@@ -1,0 +1,107 @@
+/**
+ * Runs the subtasks that the plan assigns to one thread: creates their
+ * channels (in-thread queues, or remote links to the other threads), deploys
+ * them for an attempt with the checkpoint to restore, routes the job master's
+ * triggers and notifications to them, and cancels them.
+ */
+import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoint/storage/index.ts";
+import type { CheckpointBarrier } from "../../checkpoint/types.ts";
+import type { Clock } from "../../util/clock.ts";
+import type { InputChannel, OutputChannel } from "../channel/channel.ts";
+import { LocalChannel } from "../channel/local-channel.ts";
+import type { RemoteLink } from "../channel/remote-link.ts";
+import { StreamTask, type TaskMetrics } from "../task/stream-task.ts";
+import { errorInfo, type Deployment, type TaskManagerEvents } from "./deployment.ts";
+import type { ExecutionPlan } from "./execution-plan.ts";
+
+export class TaskManager {
+  private tasks = new Map<string, StreamTask>();
+  private runs: Promise<void>[] = [];
+  private attempt = -1;
+  private storage: CheckpointStorage | null = null;
+
+  /**
+   * @param worker this thread's index in the plan
+   * @param links remote links to the other threads, by worker index
+   */
+  constructor(
+    private readonly worker: number,
+    private readonly plan: ExecutionPlan,
+    private readonly links: ReadonlyMap<number, RemoteLink>,
+    private readonly events: TaskManagerEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates and starts this thread's tasks for a new attempt. */
+  deploy(d: Deployment): void {
+    this.attempt = d.attempt;
+    const attempt = d.attempt;
+    this.storage ??= createCheckpointStorage(d.checkpointing.storage, { retained: d.checkpointing.retained });
+    for (const link of this.links.values()) link.reset(attempt);
+    const local = new Map<number, LocalChannel>();
+    const localChannel = (id: number) => {
+      let c = local.get(id);
+      if (!c) local.set(id, (c = new LocalChannel()));
+      return c;
+    };
+    const mine = this.plan.tasks.filter((t) => t.worker === this.worker);
+    const created: StreamTask[] = [];
+    for (const t of mine) {
+      const inputs: InputChannel[] = this.plan.inputsOf
+        .get(t.taskId)!
+        .map((ch) => (ch.from.worker === this.worker ? localChannel(ch.id) : this.links.get(ch.from.worker)!.input(ch.id)));
+      const outputs: OutputChannel[][] = this.plan.outputsOf
+        .get(t.taskId)!
+        .map((edge) => edge.map((ch) => (ch.to.worker === this.worker ? localChannel(ch.id) : this.links.get(ch.to.worker)!.output(ch.id))));
+      const ev = this.events;
+      const task = new StreamTask(t, inputs, outputs, {
+        attempt,
+        clock: this.clock,
+        checkpointing: d.checkpointing,
+        storage: this.storage,
+        restore: d.restore,
+        sourceOverrides: d.sourceOverrides,
+        batchSize: d.batchSize,
+        acknowledge: (ack) => ev.acknowledge(attempt, ack),
+        decline: (id, taskId, reason) => ev.decline(attempt, id, taskId, reason),
+        finished: (taskId, results) => ev.finished(attempt, taskId, results),
+        failed: (taskId, error) => ev.failed(attempt, taskId, errorInfo(error)),
+      });
+      created.push(task);
+    }
+    for (const link of this.links.values()) link.replayEarly();
+    this.tasks = new Map(created.map((t) => [t.taskId, t]));
+    this.runs = created.map((t) => t.run());
+  }
+
+  trigger(attempt: number, taskId: string, barrier: CheckpointBarrier): void {
+    if (attempt === this.attempt) this.tasks.get(taskId)?.triggerCheckpoint(barrier);
+  }
+
+  notifyComplete(attempt: number, taskId: string, checkpointId: number): void {
+    if (attempt === this.attempt) this.tasks.get(taskId)?.notifyCheckpointComplete(checkpointId);
+  }
+
+  notifyAborted(attempt: number, taskId: string, checkpointId: number): void {
+    if (attempt === this.attempt) this.tasks.get(taskId)?.notifyCheckpointAborted(checkpointId);
+  }
+
+  /** Cancels the attempt's tasks and waits for them; returns the sources' positions at that moment. */
+  async cancel(attempt: number): Promise<Record<string, unknown[]>> {
+    if (attempt !== this.attempt) return {};
+    const positions: Record<string, unknown[]> = {};
+    for (const t of this.tasks.values()) {
+      const p = t.sourcePositions();
+      if (p) positions[p[0]] = p[1];
+      t.cancel();
+    }
+    await Promise.all(this.runs);
+    return positions;
+  }
+
+  metrics(): Record<string, TaskMetrics> {
+    const m: Record<string, TaskMetrics> = {};
+    for (const [id, t] of this.tasks) m[id] = { ...t.metrics, queued: t.queued() };
+    return m;
+  }
+}

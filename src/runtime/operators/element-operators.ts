@@ -1,0 +1,44 @@
+/**
+ * The element-wise operators: map, filter, flatMap and process on a
+ * non-keyed stream.
+ */
+import type { Collector } from "../../core/collector.ts";
+import {
+  filterCall,
+  flatMapCall,
+  mapCall,
+  type FilterFunction,
+  type FlatMapFunction,
+  type MapFunction,
+} from "../../core/functions.ts";
+import type { ProcessContext, ProcessFunction } from "../../core/process-function.ts";
+import { UdfOperator } from "./udf-operator.ts";
+
+export class MapOperator<T, R> extends UdfOperator<T, R, MapFunction<T, R>> {
+  private readonly call = mapCall(this.fn);
+  processElement(value: T): void {
+    this.out.collect(this.call(value));
+  }
+}
+
+export class FilterOperator<T> extends UdfOperator<T, T, FilterFunction<T>> {
+  private readonly call = filterCall(this.fn);
+  processElement(value: T): void {
+    if (this.call(value)) this.out.collect(value);
+  }
+}
+
+export class FlatMapOperator<T, R> extends UdfOperator<T, R, FlatMapFunction<T, R>> {
+  private readonly call = flatMapCall(this.fn);
+  processElement(value: T): void {
+    const result = this.call(value, this.out);
+    if (result) for (const r of result) this.out.collect(r);
+  }
+}
+
+export class ProcessOperator<T, R> extends UdfOperator<T, R, ProcessFunction<T, R>> {
+  private readonly context: ProcessContext = { timestamp: () => undefined };
+  processElement(value: T): void {
+    this.fn.processElement(value, this.context, this.out as Collector<R>);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Rolling reduce on a keyed stream (`reduce`, `sum`): keeps the reduced value
+ * per key in ValueState and emits it after every record.
+ */
+import { reduceCall, type ReduceFunction } from "../../core/functions.ts";
+import { ValueStateDescriptor, type ValueState } from "../../state/index.ts";
+import type { KeySelector } from "../../graph/stream-graph.ts";
+import type { OperatorContext, Output } from "./stream-operator.ts";
+import { UdfOperator } from "./udf-operator.ts";
+
+export class KeyedReduceOperator<T> extends UdfOperator<T, T, ReduceFunction<T>> {
+  private readonly call = reduceCall(this.fn);
+  private key!: KeySelector;
+  private state!: ValueState<T>;
+
+  override async open(ctx: OperatorContext, output: Output<T>): Promise<void> {
+    if (!ctx.keyedState || !ctx.keySelector) throw new Error(`operator '${ctx.operatorUid}' needs a keyed input`);
+    this.key = ctx.keySelector;
+    this.state = ctx.keyedState.getState(new ValueStateDescriptor<T>("_reduce"));
+    await super.open(ctx, output);
+  }
+
+  processElement(value: T): void {
+    this.ctx.keyedState!.setCurrentKey(this.key(value));
+    const prev = this.state.value();
+    const next = prev === undefined ? value : this.call(prev, value);
+    this.state.update(next);
+    this.out.collect(next);
+  }
+}
+
+/** The reduce function of `sum(field)`: adds `field` (or the values themselves), other fields from the first record. */
+export function summing<T>(field?: string): (a: T, b: T) => T {
+  if (field === undefined) return (a, b) => ((a as unknown as number) + (b as unknown as number)) as unknown as T;
+  return (a, b) => {
+    const r = Array.isArray(a) ? ([...a] as unknown as Record<string, unknown>) : { ...(a as Record<string, unknown>) };
+    r[field] = (r[field] as number) + ((b as Record<string, unknown>)[field] as number);
+    return r as T;
+  };
+}

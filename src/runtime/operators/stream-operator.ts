@@ -1,0 +1,69 @@
+/**
+ * The operator contract inside a task. A task chains operators: each one's
+ * output is the next one's `processElement` (plain calls, no queue). The task
+ * calls the lifecycle in this order: `setup` → (state restored) → `open` →
+ * `processElement`* interleaved with checkpoint hooks → `finish` (end of input)
+ * → `close`. Operator code never runs concurrently with itself.
+ */
+import type { Clock } from "../../util/clock.ts";
+import type { HeapKeyedStateBackend, OperatorStateBackend } from "../../state/index.ts";
+import type { KeySelector } from "../../graph/stream-graph.ts";
+
+/** Where an operator emits records. */
+export interface Output<T> {
+  collect(value: T): void;
+}
+
+/** Everything the runtime gives an operator. */
+export interface OperatorContext {
+  readonly operatorUid: string;
+  readonly operatorName: string;
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+  readonly maxParallelism: number;
+  readonly attempt: number;
+  /** True if state was restored from a checkpoint. */
+  readonly isRestored: boolean;
+  /** Keyed state, for operators on a keyed stream. */
+  readonly keyedState?: HeapKeyedStateBackend;
+  /** The key selector of the operator's keyed input. */
+  readonly keySelector?: KeySelector;
+  readonly operatorState: OperatorStateBackend;
+  readonly clock: Clock;
+  /** Source positions to resume from instead of the restored ones (at-most-once failover). */
+  readonly sourceOverride?: unknown[];
+  /** Hands a final result to the job client. */
+  reportResult(name: string, values: unknown[]): void;
+}
+
+/** An operator instance of one parallel subtask. */
+export interface StreamOperator<IN = unknown, OUT = unknown> {
+  /** Called once after state was restored and before the first record. */
+  open(context: OperatorContext, output: Output<OUT>): void | Promise<void>;
+  /** Hot path: one record, synchronously. */
+  processElement(value: IN): void;
+  /** End of all input: emit what is buffered. */
+  finish?(): void | Promise<void>;
+  close?(): void | Promise<void>;
+  /** Before the barrier is forwarded: emit what must precede it. */
+  prepareSnapshotPreBarrier?(checkpointId: number): void;
+  /** Synchronous: write into the state backends what the snapshot must contain. */
+  snapshotState?(checkpointId: number): void;
+  notifyCheckpointComplete?(checkpointId: number): void | Promise<void>;
+  notifyCheckpointAborted?(checkpointId: number): void | Promise<void>;
+}
+
+/** A source operator additionally drives its reader. */
+export interface SourceOperatorLike<OUT = unknown> extends StreamOperator<never, OUT> {
+  /** Emits up to `max` records into the output. */
+  emitNext(max: number): "more-available" | "nothing-available" | "end-of-input" | Promise<"more-available" | "nothing-available" | "end-of-input">;
+  /** Resolves when `emitNext` may produce records after "nothing-available". */
+  whenAvailable(): Promise<void>;
+  /** Current positions of the reader's splits. */
+  currentSplits(): unknown[];
+}
+
+/** True for source operators. */
+export function isSourceOperator(op: StreamOperator): op is SourceOperatorLike {
+  return typeof (op as SourceOperatorLike).emitNext === "function";
+}

@@ -1,0 +1,226 @@
+/**
+ * The operators of one task, connected by plain calls (the head's output is
+ * the next operator's `processElement`, the tail's output goes to the record
+ * writers), with their state backends: created, restored from a checkpoint,
+ * opened, snapshotted and closed together.
+ */
+import type { CompletedCheckpoint, OperatorSubtaskState } from "../../checkpoint/types.ts";
+import type { StreamNode } from "../../graph/stream-graph.ts";
+import {
+  HeapKeyedStateBackend,
+  OperatorStateBackend,
+  decodeStateValue,
+  encodeStateValue,
+  keyGroupRangeForSubtask,
+  redistributeOperatorState,
+  type StateSnapshot,
+} from "../../state/index.ts";
+import type { RecordWriter } from "../channel/record-writer.ts";
+import type { TaskSpec } from "../execution/execution-plan.ts";
+import { isSourceOperator, type Output, type StreamOperator } from "../operators/stream-operator.ts";
+import type { TaskResults, TaskServices } from "./task-services.ts";
+
+/** One operator of the chain with its state. */
+interface ChainMember {
+  readonly node: StreamNode;
+  readonly operator: StreamOperator;
+  readonly keyed?: HeapKeyedStateBackend;
+  readonly keyGroupRange?: readonly [number, number];
+  readonly operatorState: OperatorStateBackend;
+}
+
+/** The synchronous part of one operator's snapshot, to be written asynchronously. */
+interface Capture {
+  readonly member: ChainMember;
+  readonly keyed?: StateSnapshot;
+  readonly operator: StateSnapshot;
+}
+
+export class OperatorChain {
+  private constructor(
+    private readonly spec: TaskSpec,
+    private readonly members: readonly ChainMember[],
+  ) {}
+
+  /** The first operator (the one fed by the input gate, or the source). */
+  get head(): StreamOperator {
+    return this.members[0]!.operator;
+  }
+
+  /** Creates the operators, restores their state and opens them (tail first). */
+  static async create(
+    spec: TaskSpec,
+    writers: readonly RecordWriter[],
+    services: TaskServices,
+    results: TaskResults,
+  ): Promise<OperatorChain> {
+    const v = spec.vertex;
+    const members: ChainMember[] = v.nodes.map((node) => {
+      const keyGroupRange = node.keySelector
+        ? keyGroupRangeForSubtask(v.maxParallelism, v.parallelism, spec.subtaskIndex)
+        : undefined;
+      return {
+        node,
+        operator: node.createOperator() as StreamOperator,
+        keyGroupRange,
+        keyed: keyGroupRange
+          ? new HeapKeyedStateBackend({ operatorUid: node.uid, maxParallelism: v.maxParallelism, keyGroupRange })
+          : undefined,
+        operatorState: new OperatorStateBackend({ operatorUid: node.uid }),
+      };
+    });
+    const chain = new OperatorChain(spec, members);
+    const restored = services.restore ? await chain.restore(services.restore, services) : false;
+    for (let i = members.length - 1; i >= 0; i--) {
+      const m = members[i]!;
+      const next = members[i + 1];
+      const output: Output<unknown> = next ? { collect: (x) => next.operator.processElement(x) } : fanOut(writers);
+      await m.operator.open(
+        {
+          operatorUid: m.node.uid,
+          operatorName: m.node.name,
+          subtaskIndex: spec.subtaskIndex,
+          parallelism: v.parallelism,
+          maxParallelism: v.maxParallelism,
+          attempt: services.attempt,
+          isRestored: restored,
+          keyedState: m.keyed,
+          keySelector: m.node.keySelector,
+          operatorState: m.operatorState,
+          clock: services.clock,
+          sourceOverride: services.sourceOverrides?.[`${m.node.uid}#${spec.subtaskIndex}`],
+          reportResult: (name, values) => {
+            results[name] = values;
+          },
+        },
+        output,
+      );
+    }
+    return chain;
+  }
+
+  /** Before the barrier goes downstream. */
+  prepareSnapshotPreBarrier(checkpointId: number): void {
+    for (const m of this.members) m.operator.prepareSnapshotPreBarrier?.(checkpointId);
+  }
+
+  /** Synchronous snapshot part: user hooks, then copy-on-write capture of every backend. */
+  capture(checkpointId: number): Capture[] {
+    return this.members.map((m) => {
+      m.operator.snapshotState?.(checkpointId);
+      return { member: m, keyed: m.keyed?.snapshot(checkpointId), operator: m.operatorState.snapshot(checkpointId) };
+    });
+  }
+
+  /** Asynchronous snapshot part: serialize and write every captured state. */
+  async write(
+    checkpointId: number,
+    captures: readonly Capture[],
+    services: TaskServices,
+  ): Promise<OperatorSubtaskState[]> {
+    const states: OperatorSubtaskState[] = [];
+    try {
+      for (const c of captures) {
+        const k = c.keyed ? await c.keyed.serialize() : undefined;
+        const o = await c.operator.serialize();
+        const blob = encodeStateValue({ k, o });
+        const uid = c.member.node.uid;
+        const handle = await services.storage.writeState(checkpointId, uid, this.spec.subtaskIndex, blob);
+        states.push({
+          operatorUid: uid,
+          subtaskIndex: this.spec.subtaskIndex,
+          parallelism: this.spec.vertex.parallelism,
+          maxParallelism: this.spec.vertex.maxParallelism,
+          keyGroupRange: c.member.keyGroupRange,
+          handle,
+        });
+      }
+    } finally {
+      for (const c of captures) {
+        c.keyed?.release();
+        c.operator.release();
+      }
+    }
+    return states;
+  }
+
+  async notifyCheckpointComplete(checkpointId: number): Promise<void> {
+    for (const m of this.members) await m.operator.notifyCheckpointComplete?.(checkpointId);
+  }
+
+  async notifyCheckpointAborted(checkpointId: number): Promise<void> {
+    for (const m of this.members) await m.operator.notifyCheckpointAborted?.(checkpointId);
+  }
+
+  /** End of input, head first (each operator's flush reaches the next one before it finishes). */
+  async finish(): Promise<void> {
+    for (const m of this.members) await m.operator.finish?.();
+  }
+
+  /** Closes every operator; the first error is rethrown after all were closed. */
+  async close(): Promise<void> {
+    let first: unknown;
+    for (const m of this.members) {
+      try {
+        await m.operator.close?.();
+      } catch (e) {
+        first ??= e;
+      }
+      m.keyed?.dispose();
+    }
+    if (first) throw first;
+  }
+
+  /** For a source chain: `uid#subtask` and the reader's current split positions. */
+  sourcePositions(): [string, unknown[]] | undefined {
+    const head = this.members[0]!;
+    return isSourceOperator(head.operator)
+      ? [`${head.node.uid}#${this.spec.subtaskIndex}`, head.operator.currentSplits()]
+      : undefined;
+  }
+
+  /** Number of keys in keyed state over the chain (metrics). */
+  numKeys(): number {
+    let n = 0;
+    for (const m of this.members) n += m.keyed?.numKeys() ?? 0;
+    return n;
+  }
+
+  private async restore(checkpoint: CompletedCheckpoint, services: TaskServices): Promise<boolean> {
+    const me = this.spec.subtaskIndex;
+    for (const m of this.members) {
+      const mine = checkpoint.states.filter((s) => s.operatorUid === m.node.uid);
+      if (mine.length === 0) continue;
+      const read = async (s: OperatorSubtaskState) =>
+        decodeStateValue(await services.storage.readState(checkpoint, s.handle)) as { k?: Uint8Array; o: Uint8Array };
+      if (m.keyed && m.keyGroupRange) {
+        const [lo, hi] = m.keyGroupRange;
+        const overlapping = mine.filter((s) => !s.keyGroupRange || (s.keyGroupRange[0] <= hi && s.keyGroupRange[1] >= lo));
+        const blobs: Uint8Array[] = [];
+        for (const s of overlapping) {
+          const k = (await read(s)).k;
+          if (k) blobs.push(k);
+        }
+        m.keyed.restore(blobs);
+      }
+      const bySubtask = [...mine].sort((a, b) => a.subtaskIndex - b.subtaskIndex);
+      const old: Uint8Array[] = [];
+      for (const s of bySubtask) old[s.subtaskIndex] = (await read(s)).o;
+      m.operatorState.restore(redistributeOperatorState(old, this.spec.vertex.parallelism)[me] ?? []);
+    }
+    return true;
+  }
+}
+
+function fanOut(writers: readonly RecordWriter[]): Output<unknown> {
+  if (writers.length === 0) return { collect: () => {} };
+  if (writers.length === 1) {
+    const w = writers[0]!;
+    return { collect: (x) => w.emit(x) };
+  }
+  return {
+    collect: (x) => {
+      for (const w of writers) w.emit(x);
+    },
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * One parallel subtask: a single-threaded mailbox loop that takes the next
+ * batch from its input gate (or its source) and pushes it through the operator
+ * chain, or runs a mail (checkpoint trigger, notification). Barriers are
+ * handled here, never by operators: the barrier handler aligns them, then the
+ * task snapshots (synchronous capture), forwards the barrier, and writes the
+ * captured state asynchronously while records flow again (DESIGN.md
+ * "Checkpoint" steps 2–4).
+ */
+import { createBarrierHandler, type CheckpointBarrierHandler } from "../../checkpoint/barrier/index.ts";
+import type { CheckpointBarrier } from "../../checkpoint/types.ts";
+import { Signal } from "../../util/signal.ts";
+import type { InputChannel, OutputChannel } from "../channel/channel.ts";
+import { InputGate } from "../channel/input-gate.ts";
+import { RecordWriter, type WriterCounters } from "../channel/record-writer.ts";
+import { END_OF_INPUT } from "../elements.ts";
+import type { TaskSpec } from "../execution/execution-plan.ts";
+import { isSourceOperator, type SourceOperatorLike } from "../operators/stream-operator.ts";
+import { Mailbox } from "./mailbox.ts";
+import { OperatorChain } from "./operator-chain.ts";
+import type { TaskResults, TaskServices } from "./task-services.ts";
+import { yieldIfBusy } from "./yield.ts";
+
+/** Live counters of a task (read by metrics). */
+export interface TaskMetrics extends WriterCounters {
+  recordsIn: number;
+  /** Messages waiting in the input channels. */
+  queued: number;
+  status: "initializing" | "running" | "finished" | "failed" | "cancelled";
+}
+
+export class StreamTask {
+  private readonly wake = new Signal();
+  readonly mailbox = new Mailbox(() => this.wake.notify());
+  readonly metrics: TaskMetrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing" };
+  private readonly writers: RecordWriter[];
+  private readonly gate: InputGate | null;
+  private readonly handler: CheckpointBarrierHandler | null;
+  private chain: OperatorChain | null = null;
+  private cancelled = false;
+  private triggered: { barrier: CheckpointBarrier; alignmentMs: number } | null = null;
+  private readonly aborted: { id: number; reason: string }[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly results: TaskResults = {};
+
+  constructor(
+    private readonly spec: TaskSpec,
+    inputs: readonly InputChannel[],
+    outputs: readonly (readonly OutputChannel[])[],
+    private readonly services: TaskServices,
+  ) {
+    const v = spec.vertex;
+    this.writers = v.outputs.map(
+      (edge, i) =>
+        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex),
+    );
+    if (inputs.length > 0) {
+      this.gate = new InputGate(inputs, () => this.wake.notify());
+      this.handler = createBarrierHandler(
+        services.checkpointing.mode,
+        inputs.length,
+        {
+          triggerCheckpoint: (barrier, alignmentMs) => void (this.triggered = { barrier, alignmentMs }),
+          abortCheckpoint: (id, reason) => void this.aborted.push({ id, reason }),
+        },
+        services.clock,
+      );
+      this.gate.setBarrierHandler(this.handler);
+    } else {
+      this.gate = null;
+      this.handler = null;
+    }
+  }
+
+  get taskId(): string {
+    return this.spec.taskId;
+  }
+
+  /** Runs the task to its end (finished, failed or cancelled). Never rejects: failures go to `services.failed`. */
+  async run(): Promise<void> {
+    try {
+      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results);
+      if (this.cancelled) return;
+      this.metrics.status = "running";
+      const head = this.chain.head;
+      if (isSourceOperator(head)) await this.runSource(head);
+      else await this.runOperators();
+      if (this.cancelled) return;
+      await this.chain.finish();
+      await this.flush();
+      for (const w of this.writers) await w.broadcastEvent(END_OF_INPUT);
+      await Promise.all(this.inFlight);
+      await this.chain.close();
+      this.chain = null;
+      this.metrics.status = "finished";
+      if (!this.cancelled) this.services.finished(this.spec.taskId, this.results);
+    } catch (e) {
+      if (this.cancelled) return;
+      this.metrics.status = "failed";
+      this.services.failed(this.spec.taskId, e instanceof Error ? e : new Error(String(e)));
+    } finally {
+      if (this.chain) await this.chain.close().catch(() => {});
+    }
+  }
+
+  /** Source tasks: starts checkpoint `barrier` (called on the coordinator's trigger). */
+  triggerCheckpoint(barrier: CheckpointBarrier): void {
+    this.mailbox.put(async () => {
+      if (this.metrics.status !== "running") {
+        this.services.decline(barrier.id, this.spec.taskId, `task ${this.spec.taskId} is ${this.metrics.status}`);
+        return;
+      }
+      await this.performCheckpoint(barrier, 0);
+    });
+  }
+
+  notifyCheckpointComplete(checkpointId: number): void {
+    this.mailbox.put(() => this.chain?.notifyCheckpointComplete(checkpointId));
+  }
+
+  notifyCheckpointAborted(checkpointId: number): void {
+    this.mailbox.put(() => this.chain?.notifyCheckpointAborted(checkpointId));
+  }
+
+  /** Messages waiting in the input channels (backpressure metric). */
+  queued(): number {
+    return this.gate?.queued() ?? 0;
+  }
+
+  /** For source tasks: `uid#subtask` and the current split positions (read at cancellation). */
+  sourcePositions(): [string, unknown[]] | undefined {
+    return this.chain?.sourcePositions();
+  }
+
+  /** Stops the loop at the next batch boundary and releases the channels; run() then resolves. */
+  cancel(): void {
+    this.cancelled = true;
+    this.metrics.status = "cancelled";
+    for (const w of this.writers) w.close();
+    this.wake.notify();
+  }
+
+  private async runSource(source: SourceOperatorLike): Promise<void> {
+    const batch = this.services.batchSize;
+    for (;;) {
+      if (await this.runMails()) continue;
+      if (this.cancelled) return;
+      const before = this.metrics.recordsOut;
+      const status = await source.emitNext(batch);
+      await this.flush();
+      this.metrics.recordsIn += this.metrics.recordsOut - before;
+      if (status === "end-of-input") return;
+      if (status === "nothing-available" && this.mailbox.size === 0) {
+        await Promise.race([source.whenAvailable(), this.wake.wait()]);
+      }
+      await yieldIfBusy();
+    }
+  }
+
+  private async runOperators(): Promise<void> {
+    const gate = this.gate!;
+    const handler = this.handler!;
+    const head = this.chain!.head;
+    for (;;) {
+      if (await this.runMails()) continue;
+      if (this.cancelled) return;
+      const next = gate.next();
+      if (!next) {
+        if (gate.allEnded()) return;
+        await this.wake.wait();
+        continue;
+      }
+      const m = next.message;
+      switch (m.kind) {
+        case "data": {
+          const values = m.values;
+          for (let i = 0; i < values.length; i++) head.processElement(values[i]);
+          this.metrics.recordsIn += values.length;
+          await this.flush();
+          break;
+        }
+        case "barrier":
+          handler.processBarrier(next.channel, m);
+          break;
+        case "cancel":
+          handler.processCancel(next.channel, m);
+          break;
+        case "end":
+          gate.markEnded(next.channel);
+          handler.processEndOfInput(next.channel);
+          break;
+        case "watermark":
+          break;
+      }
+      await this.afterHandler();
+      await yieldIfBusy();
+    }
+  }
+
+  /** Acts on what the barrier handler decided during the last element. */
+  private async afterHandler(): Promise<void> {
+    while (this.aborted.length > 0) {
+      const { id, reason } = this.aborted.shift()!;
+      for (const w of this.writers) await w.broadcastEvent({ kind: "cancel", id });
+      this.services.decline(id, this.spec.taskId, reason);
+    }
+    const t = this.triggered;
+    if (t) {
+      this.triggered = null;
+      await this.performCheckpoint(t.barrier, t.alignmentMs);
+    }
+  }
+
+  private async performCheckpoint(barrier: CheckpointBarrier, alignmentMs: number): Promise<void> {
+    const chain = this.chain!;
+    const clock = this.services.clock;
+    const t0 = clock.now();
+    chain.prepareSnapshotPreBarrier(barrier.id);
+    for (const w of this.writers) await w.broadcastEvent(barrier);
+    let captures;
+    try {
+      captures = chain.capture(barrier.id);
+    } catch (e) {
+      this.services.decline(barrier.id, this.spec.taskId, `snapshot of ${this.spec.taskId} failed: ${(e as Error).message}`);
+      return;
+    }
+    const syncMs = clock.now() - t0;
+    const t1 = clock.now();
+    const work = chain
+      .write(barrier.id, captures, this.services)
+      .then((states) =>
+        this.services.acknowledge({
+          checkpointId: barrier.id,
+          taskId: this.spec.taskId,
+          states,
+          alignmentMs,
+          syncMs,
+          asyncMs: clock.now() - t1,
+        }),
+      )
+      .catch((e: Error) => this.services.decline(barrier.id, this.spec.taskId, e.message))
+      .finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+  }
+
+  /** Runs queued mails; true if any ran. */
+  private async runMails(): Promise<boolean> {
+    let ran = false;
+    for (let mail = this.mailbox.take(); mail; mail = this.mailbox.take()) {
+      ran = true;
+      await mail();
+    }
+    return ran;
+  }
+
+  private async flush(): Promise<void> {
+    for (const w of this.writers) await w.flush();
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * What a running task reports to the job master, and the shared facilities it
+ * uses. The task manager implements it (directly in-process, or by messages
+ * from a worker thread).
+ */
+import type { CheckpointStorage } from "../../checkpoint/storage/index.ts";
+import type { CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../../checkpoint/types.ts";
+import type { Clock } from "../../util/clock.ts";
+
+/** Results a finished task hands to the job client, by name. */
+export type TaskResults = Record<string, unknown[]>;
+
+export interface TaskServices {
+  readonly attempt: number;
+  readonly clock: Clock;
+  readonly checkpointing: CheckpointSettings;
+  /** Task-side checkpoint storage of this thread. */
+  readonly storage: CheckpointStorage;
+  /** The checkpoint to restore, or null for a fresh start. */
+  readonly restore: CompletedCheckpoint | null;
+  /** Source positions to start from instead of the checkpoint's (at-most-once failover), by source operator uid and subtask. */
+  readonly sourceOverrides?: Readonly<Record<string, unknown[]>>;
+  /** Records per batch. */
+  readonly batchSize: number;
+  acknowledge(ack: TaskAcknowledgement): void;
+  decline(checkpointId: number, taskId: string, reason: string): void;
+  finished(taskId: string, results: TaskResults): void;
+  failed(taskId: string, error: Error): void;
+}

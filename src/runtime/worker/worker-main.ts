@@ -1,0 +1,84 @@
+/**
+ * A worker thread: imports the job module again (so user closures exist
+ * here), checks that the graph it built is the client's (fingerprint), and
+ * runs the subtasks the plan assigns to it as a task manager driven by the
+ * main thread's messages.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { pathToFileURL } from "node:url";
+import { setLaunch } from "../../api/launch-context.ts";
+import { RemoteLink } from "../channel/remote-link.ts";
+import { errorInfo } from "../execution/deployment.ts";
+import { planExecution } from "../execution/execution-plan.ts";
+import { TaskManager } from "../execution/task-manager.ts";
+import { systemClock } from "../../util/clock.ts";
+import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
+
+const METRICS_INTERVAL_MS = 250;
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const post = (m: FromWorker) => port.postMessage(m);
+const fatal = (message: string, e?: unknown) => post({ type: "fatal", error: { ...errorInfo(e ?? new Error(message)), message } });
+
+let manager: TaskManager | null = null;
+const early: ToWorker[] = [];
+
+function handle(m: ToWorker, tm: TaskManager): void {
+  switch (m.type) {
+    case "deploy": return tm.deploy(m.deployment);
+    case "trigger": return tm.trigger(m.attempt, m.taskId, m.barrier);
+    case "complete": return tm.notifyComplete(m.attempt, m.taskId, m.checkpointId);
+    case "aborted": return tm.notifyAborted(m.attempt, m.taskId, m.checkpointId);
+    case "cancel":
+      void tm.cancel(m.attempt).then((positions) => post({ type: "cancelled", attempt: m.attempt, positions }));
+      return;
+  }
+}
+
+port.on("message", (m: ToWorker) => (manager ? handle(m, manager) : early.push(m)));
+
+if (init.version !== WORKER_PROTOCOL_VERSION) {
+  fatal(`worker protocol ${init.version} is not ${WORKER_PROTOCOL_VERSION}`);
+} else {
+  setLaunch({
+    role: "worker",
+    jobModule: init.jobModule,
+    args: init.args,
+    options: init.options,
+    onWorkerGraph(graph, fingerprint) {
+      if (manager) return;
+      if (fingerprint !== init.fingerprint) {
+        fatal(
+          `worker ${init.workerIndex} built a different job graph than the client (fingerprint ${fingerprint} vs ${init.fingerprint}): ` +
+            "the job module must build the same graph every time it is imported (no randomness, time or environment-dependent operators)",
+        );
+        return;
+      }
+      const plan = planExecution(graph, init.workers);
+      const links = new Map(Object.entries(init.ports).map(([k, p]) => [Number(k), new RemoteLink(p)]));
+      const tm = new TaskManager(
+        init.workerIndex,
+        plan,
+        links,
+        {
+          acknowledge: (attempt, ack) => post({ type: "ack", attempt, ack }),
+          decline: (attempt, checkpointId, taskId, reason) => post({ type: "decline", attempt, checkpointId, taskId, reason }),
+          finished: (attempt, taskId, results) => post({ type: "finished", attempt, taskId, results }),
+          failed: (attempt, taskId, error) => post({ type: "failed", attempt, taskId, error }),
+          fatal: (error) => post({ type: "fatal", error }),
+        },
+        systemClock,
+      );
+      manager = tm;
+      setInterval(() => post({ type: "metrics", metrics: tm.metrics() }), METRICS_INTERVAL_MS).unref();
+      post({ type: "ready" });
+      for (const m of early.splice(0)) handle(m, tm);
+    },
+  });
+  import(pathToFileURL(init.jobModule).href).then(
+    () => {
+      if (!manager) fatal(`job module ${init.jobModule} finished without calling env.execute() in worker ${init.workerIndex}`);
+    },
+    (e) => fatal(`job module ${init.jobModule} failed in worker ${init.workerIndex}: ${(e as Error)?.message ?? e}`, e),
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * Messages between the main thread and a worker thread (version 1). Pure data.
+ */
+import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
+import type { EnvironmentOptions } from "../../api/environment-options.ts";
+import type { Deployment, ErrorInfo } from "../execution/deployment.ts";
+import type { TaskMetrics } from "../task/stream-task.ts";
+import type { TaskResults } from "../task/task-services.ts";
+import type { MessagePort } from "node:worker_threads";
+
+export const WORKER_PROTOCOL_VERSION = 1;
+
+/** `workerData` of a worker thread. */
+export interface WorkerInit {
+  readonly version: number;
+  readonly workerIndex: number;
+  readonly workers: number;
+  readonly jobModule: string;
+  readonly args: readonly string[];
+  /** Plain (cloneable) environment options of the client. */
+  readonly options: EnvironmentOptions;
+  /** Fingerprint of the client's graph; the worker's must match. */
+  readonly fingerprint: string;
+  /** Port to each other worker, by its index. */
+  readonly ports: Record<number, MessagePort>;
+}
+
+/** Main → worker. */
+export type ToWorker =
+  | { type: "deploy"; deployment: Deployment }
+  | { type: "cancel"; attempt: number }
+  | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }
+  | { type: "complete"; attempt: number; taskId: string; checkpointId: number }
+  | { type: "aborted"; attempt: number; taskId: string; checkpointId: number };
+
+/** Worker → main. */
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "ack"; attempt: number; ack: TaskAcknowledgement }
+  | { type: "decline"; attempt: number; checkpointId: number; taskId: string; reason: string }
+  | { type: "finished"; attempt: number; taskId: string; results: TaskResults }
+  | { type: "failed"; attempt: number; taskId: string; error: ErrorInfo }
+  | { type: "fatal"; error: ErrorInfo }
+  | { type: "cancelled"; attempt: number; positions: Record<string, unknown[]> }
+  | { type: "metrics"; metrics: Record<string, TaskMetrics> };

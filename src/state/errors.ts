@@ -1,0 +1,114 @@
+/**
+ * Typed errors of the state layer. Each names the place: the operator uid,
+ * the state name and, where it applies, the key.
+ */
+
+/** What keys may be made of, quoted by {@link UnsupportedKeyError}. */
+export const ALLOWED_KEYS =
+  "keys must be strings, finite numbers, bigints, booleans, or (nested) arrays of those";
+
+/** What state values may be made of, quoted by {@link StateSerializationError}. */
+export const ALLOWED_STATE_VALUES =
+  "state values must be plain data: null, undefined, booleans, numbers, strings, bigints, arrays, " +
+  "plain objects, Map, Set, Date, Uint8Array (nested)";
+
+/**
+ * A key (from `keyBy`) that cannot be hashed deterministically, such as an
+ * object, `undefined`, `NaN` or a symbol.
+ *
+ * @example
+ * ```ts
+ * try { canonicalKey({ id: 1 }); } catch (e) { if (e instanceof UnsupportedKeyError) console.error(e.message); }
+ * ```
+ */
+export class UnsupportedKeyError extends Error {
+  /**
+   * @param description - what the key is, e.g. `"a plain object"` or `"the number NaN"`
+   * @param path - where inside an array key the bad part sits (`""` for the key itself)
+   * @param operatorUid - the operator that received the key, when known
+   */
+  constructor(
+    readonly description: string,
+    readonly path: string = "",
+    readonly operatorUid?: string,
+  ) {
+    const at = path === "" ? "" : ` at ${path}`;
+    const where = operatorUid === undefined ? "" : ` in operator '${operatorUid}'`;
+    super(`unsupported key${where}: got ${description}${at}; ${ALLOWED_KEYS}`);
+    this.name = "UnsupportedKeyError";
+  }
+}
+
+/** A state value that is not plain data and so cannot be checkpointed. */
+export class StateSerializationError extends Error {
+  /**
+   * @param message - the full message, naming operator, state, key and the offending part
+   * @param operatorUid - operator whose state failed, when known
+   * @param stateName - state descriptor name, when known
+   */
+  constructor(
+    message: string,
+    readonly operatorUid?: string,
+    readonly stateName?: string,
+  ) {
+    super(message);
+    this.name = "StateSerializationError";
+  }
+}
+
+/** The same state name registered twice with different kinds (e.g. value then list). */
+export class StateKindMismatchError extends Error {
+  constructor(
+    readonly operatorUid: string,
+    readonly stateName: string,
+    readonly existingKind: string,
+    readonly requestedKind: string,
+  ) {
+    super(
+      `state '${stateName}' in operator '${operatorUid}' is already registered as ${existingKind} state; ` +
+        `it cannot also be used as ${requestedKind} state (use another name)`,
+    );
+    this.name = "StateKindMismatchError";
+  }
+}
+
+/** Keyed state accessed when no current key is set (outside `processElement` / a keyed timer). */
+export class NoCurrentKeyError extends Error {
+  constructor(
+    readonly operatorUid: string,
+    readonly stateName: string,
+  ) {
+    super(
+      `keyed state '${stateName}' in operator '${operatorUid}' was accessed with no current key; ` +
+        `keyed state is only available while processing a keyed record or timer`,
+    );
+    this.name = "NoCurrentKeyError";
+  }
+}
+
+/** A key whose key group this backend does not own: records were routed to the wrong subtask. */
+export class KeyGroupOutOfRangeError extends Error {
+  constructor(
+    readonly operatorUid: string,
+    readonly key: string,
+    readonly keyGroup: number,
+    readonly range: readonly [number, number],
+  ) {
+    super(
+      `key ${key} belongs to key group ${keyGroup}, outside the range [${range[0]}, ${range[1]}] ` +
+        `of this subtask of operator '${operatorUid}' (a partitioning bug: the record reached the wrong subtask)`,
+    );
+    this.name = "KeyGroupOutOfRangeError";
+  }
+}
+
+/** A snapshot blob that cannot be restored (corrupt, another format, or another max parallelism). */
+export class StateRestoreError extends Error {
+  constructor(
+    readonly operatorUid: string,
+    detail: string,
+  ) {
+    super(`cannot restore state of operator '${operatorUid}': ${detail}`);
+    this.name = "StateRestoreError";
+  }
+}

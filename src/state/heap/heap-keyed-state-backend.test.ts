@@ -1,0 +1,385 @@
+import { describe, expect, it } from "vitest";
+import {
+  type AggregateFunction,
+  AggregatingStateDescriptor,
+  ListStateDescriptor,
+  MapStateDescriptor,
+  ReducingStateDescriptor,
+  ValueStateDescriptor,
+} from "../descriptors.ts";
+import {
+  KeyGroupOutOfRangeError,
+  NoCurrentKeyError,
+  StateKindMismatchError,
+  StateRestoreError,
+  StateSerializationError,
+  UnsupportedKeyError,
+} from "../errors.ts";
+import { canonicalKey, keyGroupOf } from "../key-groups.ts";
+import { HeapKeyedStateBackend } from "./heap-keyed-state-backend.ts";
+
+const full = (operatorUid = "op"): HeapKeyedStateBackend =>
+  new HeapKeyedStateBackend({ operatorUid, maxParallelism: 128, keyGroupRange: [0, 127] });
+
+const sum = new ValueStateDescriptor<number>("sum", 0);
+const items = new ListStateDescriptor<string>("items");
+const perPage = new MapStateDescriptor<string, number>("per-page");
+
+const avgFn: AggregateFunction<number, { sum: number; n: number }, number> = {
+  createAccumulator: () => ({ sum: 0, n: 0 }),
+  add: (v, acc) => {
+    acc.sum += v; // mutates in place, as Flink allows
+    acc.n += 1;
+    return acc;
+  },
+  getResult: (acc) => acc.sum / acc.n,
+  merge: (a, b) => ({ sum: a.sum + b.sum, n: a.n + b.n }),
+};
+
+/** Restores serialized snapshots into a fresh full-range backend, to read what they hold. */
+async function reopen(bytes: Uint8Array): Promise<HeapKeyedStateBackend> {
+  const b = full();
+  b.restore([bytes]);
+  return b;
+}
+
+describe("HeapKeyedStateBackend state kinds", () => {
+  it("ValueState: per-key values, default value, update(undefined) clears", () => {
+    const b = full();
+    const s = b.getState(sum);
+    const plain = b.getState(new ValueStateDescriptor<string>("plain"));
+    b.setCurrentKey("a");
+    expect(s.value()).toBe(0);
+    expect(plain.value()).toBeUndefined();
+    s.update(5);
+    plain.update("x");
+    b.setCurrentKey("b");
+    expect(s.value()).toBe(0);
+    s.update(7);
+    b.setCurrentKey("a");
+    expect(s.value()).toBe(5);
+    expect(plain.value()).toBe("x");
+    s.clear();
+    expect(s.value()).toBe(0);
+    plain.update(undefined as unknown as string);
+    expect(plain.value()).toBeUndefined();
+    expect(b.numKeys()).toBe(1); // only "b" has state left
+  });
+
+  it("ListState: add, addAll, update, get returns a copy, clear", () => {
+    const b = full();
+    const l = b.getListState(items);
+    b.setCurrentKey(1);
+    expect(l.get()).toEqual([]);
+    l.add("x");
+    l.addAll(["y", "z"]);
+    const got = l.get();
+    got.push("not stored");
+    expect(l.get()).toEqual(["x", "y", "z"]);
+    l.update(["only"]);
+    expect(l.get()).toEqual(["only"]);
+    l.update([]);
+    expect(b.numKeys()).toBe(0);
+    l.add("again");
+    l.clear();
+    expect(l.get()).toEqual([]);
+  });
+
+  it("MapState: put, putAll, get, remove, contains, iteration, isEmpty, clear", () => {
+    const b = full();
+    const m = b.getMapState(perPage);
+    b.setCurrentKey(["user", 1]);
+    expect(m.isEmpty()).toBe(true);
+    m.put("/a", 1);
+    m.putAll(new Map([["/b", 2]]));
+    m.putAll([["/c", 3]]);
+    expect(m.get("/b")).toBe(2);
+    expect(m.contains("/c")).toBe(true);
+    expect([...m.keys()]).toEqual(["/a", "/b", "/c"]);
+    expect([...m.values()]).toEqual([1, 2, 3]);
+    expect([...m.entries()]).toEqual([["/a", 1], ["/b", 2], ["/c", 3]]);
+    m.remove("/a");
+    m.remove("/missing");
+    expect(m.contains("/a")).toBe(false);
+    m.remove("/b");
+    m.remove("/c");
+    expect(m.isEmpty()).toBe(true);
+    expect(b.numKeys()).toBe(0);
+    m.put("/z", 9);
+    m.clear();
+    expect(m.get("/z")).toBeUndefined();
+  });
+
+  it("ReducingState and AggregatingState fold what is added", () => {
+    const b = full();
+    const max = b.getReducingState(new ReducingStateDescriptor<number>("max", Math.max));
+    const avg = b.getAggregatingState(new AggregatingStateDescriptor("avg", avgFn));
+    b.setCurrentKey(10n);
+    expect(max.get()).toBeUndefined();
+    expect(avg.get()).toBeUndefined();
+    for (const v of [3, 9, 4]) {
+      max.add(v);
+      avg.add(v);
+    }
+    expect(max.get()).toBe(9);
+    expect(avg.get()).toBeCloseTo(16 / 3);
+    max.clear();
+    avg.clear();
+    expect(max.get()).toBeUndefined();
+    expect(avg.get()).toBeUndefined();
+  });
+
+  it("returns one handle per name and refuses a name reused with another kind", () => {
+    const b = full("running-sum");
+    expect(b.getState(sum)).toBe(b.getState(new ValueStateDescriptor<number>("sum")));
+    expect(() => b.getListState(new ListStateDescriptor<number>("sum"))).toThrow(StateKindMismatchError);
+    expect(() => b.getListState(new ListStateDescriptor<number>("sum"))).toThrow(
+      /state 'sum' in operator 'running-sum' is already registered as value state; it cannot also be used as list state/,
+    );
+  });
+
+  it("names the operator and state when no key is set, and rejects bad keys", () => {
+    const b = full("counter");
+    const s = b.getState(sum);
+    expect(() => s.value()).toThrow(NoCurrentKeyError);
+    expect(() => s.value()).toThrow(/keyed state 'sum' in operator 'counter'/);
+    expect(() => b.setCurrentKey({ id: 1 })).toThrow(UnsupportedKeyError);
+    expect(() => b.setCurrentKey({ id: 1 })).toThrow(/in operator 'counter': got a plain object/);
+  });
+
+  it("throws when a key's group is outside the backend's range", () => {
+    const key = "apple"; // key group 100
+    expect(keyGroupOf(canonicalKey(key), 128)).toBe(100);
+    const low = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 63] });
+    expect(() => low.setCurrentKey(key)).toThrow(KeyGroupOutOfRangeError);
+    expect(() => low.setCurrentKey(key)).toThrow(/key 'apple' belongs to key group 100, outside the range \[0, 63\]/);
+    const high = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [64, 127] });
+    high.setCurrentKey(key);
+    expect(high.getCurrentKey()).toBe(key);
+  });
+});
+
+describe("HeapKeyedStateBackend snapshots", () => {
+  it("round-trips every state kind and value type through serialize and restore", async () => {
+    const b = full();
+    const v = b.getState(new ValueStateDescriptor<unknown>("v"));
+    const l = b.getListState(items);
+    const m = b.getMapState(perPage);
+    const r = b.getReducingState(new ReducingStateDescriptor<number>("max", Math.max));
+    const a = b.getAggregatingState(new AggregatingStateDescriptor("avg", avgFn));
+    const rich = { m: new Map([[1, new Set(["s"])]]), d: new Date(5), u: [undefined, 1n], bytes: new Uint8Array([7]) };
+    for (const key of ["k", 2, 3n, ["x", 1]]) {
+      b.setCurrentKey(key);
+      v.update(rich);
+      l.addAll(["a", "b"]);
+      m.put("/p", 1);
+      r.add(4);
+      a.add(2);
+    }
+    const snap = b.snapshot(1);
+    const bytes = await snap.serialize();
+    snap.release();
+    const back = await reopen(bytes);
+    expect(back.numKeys()).toBe(4);
+    for (const key of ["k", 2, 3n, ["x", 1]]) {
+      back.setCurrentKey(key);
+      expect(back.getState(new ValueStateDescriptor<unknown>("v")).value()).toEqual(rich);
+      expect(back.getListState(items).get()).toEqual(["a", "b"]);
+      expect(back.getMapState(perPage).get("/p")).toBe(1);
+      expect(back.getReducingState(new ReducingStateDescriptor<number>("max", Math.max)).get()).toBe(4);
+      expect(back.getAggregatingState(new AggregatingStateDescriptor("avg", avgFn)).get()).toBe(2);
+    }
+    expect(() => back.getMapState(new MapStateDescriptor("items"))).toThrow(StateKindMismatchError);
+  });
+
+  it("does not let writes after snapshot() reach the serialized snapshot", async () => {
+    const b = full();
+    const s = b.getState(sum);
+    const l = b.getListState(items);
+    const m = b.getMapState(perPage);
+    const a = b.getAggregatingState(new AggregatingStateDescriptor("avg", avgFn));
+    const r = b.getReducingState(
+      new ReducingStateDescriptor<{ total: number }>("total", (x, y) => {
+        x.total += y.total; // mutating reduce
+        return x;
+      }),
+    );
+    for (const key of ["a", "b", "c"]) {
+      b.setCurrentKey(key);
+      s.update(1);
+      l.add("before");
+      m.put("before", 1);
+      a.add(10);
+      r.add({ total: 1 });
+    }
+    const snap = b.snapshot(1);
+    b.setCurrentKey("a");
+    s.update(2);
+    l.add("after");
+    m.put("after", 2);
+    m.put("before", 99);
+    a.add(1000);
+    r.add({ total: 100 });
+    b.setCurrentKey("b");
+    l.clear();
+    m.clear();
+    s.clear();
+    b.setCurrentKey("c");
+    l.update(["replaced"]);
+    m.remove("before");
+    b.setCurrentKey("new");
+    s.update(5);
+
+    const back = await reopen(await snap.serialize());
+    snap.release();
+    for (const key of ["a", "b", "c"]) {
+      back.setCurrentKey(key);
+      expect(back.getState(sum).value()).toBe(1);
+      expect(back.getListState(items).get()).toEqual(["before"]);
+      expect([...back.getMapState(perPage).entries()]).toEqual([["before", 1]]);
+      expect(back.getAggregatingState(new AggregatingStateDescriptor("avg", avgFn)).get()).toBe(10);
+      expect(back.getReducingState(new ReducingStateDescriptor<{ total: number }>("total", (x) => x)).get()).toEqual({
+        total: 1,
+      });
+    }
+    expect(back.numKeys()).toBe(3);
+
+    // the live state has all the later writes
+    b.setCurrentKey("a");
+    expect(s.value()).toBe(2);
+    expect(l.get()).toEqual(["before", "after"]);
+    expect(m.get("before")).toBe(99);
+    expect(a.get()).toBeCloseTo(1010 / 2);
+    expect(r.get()).toEqual({ total: 101 });
+    b.setCurrentKey("b");
+    expect(l.get()).toEqual([]);
+    expect(b.stats().maxLayers).toBe(1);
+  });
+
+  it("gives two overlapping snapshots their own views, then merges back to one layer", async () => {
+    const b = full();
+    const l = b.getListState(items);
+    b.setCurrentKey("k");
+    l.add("1");
+    const first = b.snapshot(1);
+    l.add("2");
+    const second = b.snapshot(2);
+    l.add("3");
+    expect(b.stats().maxLayers).toBe(3);
+    const secondBytes = await second.serialize();
+    second.release();
+    expect(b.stats().maxLayers).toBe(2);
+    l.add("4");
+    const firstBytes = await first.serialize();
+    first.release();
+    expect(b.stats().maxLayers).toBe(1);
+    const read = async (bytes: Uint8Array): Promise<string[]> => {
+      const r = await reopen(bytes);
+      r.setCurrentKey("k");
+      return r.getListState(items).get();
+    };
+    expect(await read(firstBytes)).toEqual(["1"]);
+    expect(await read(secondBytes)).toEqual(["1", "2"]);
+    expect(l.get()).toEqual(["1", "2", "3", "4"]);
+  });
+
+  it("merges layers after each release so repeated checkpoints do not grow memory", async () => {
+    const b = full();
+    const s = b.getState(sum);
+    for (let cp = 1; cp <= 20; cp++) {
+      const snap = b.snapshot(cp);
+      for (let i = 0; i < 100; i++) {
+        b.setCurrentKey(i);
+        s.update(cp);
+      }
+      await snap.serialize();
+      snap.release();
+      expect(b.stats().maxLayers).toBe(1);
+    }
+    expect(b.numKeys()).toBe(100);
+  });
+
+  it("captures 200k keys without copying any entry, and serializes in slices that yield", async () => {
+    const b = full();
+    const s = b.getState(sum);
+    for (let i = 0; i < 200_000; i++) {
+      b.setCurrentKey(i);
+      s.update(i);
+    }
+    const before = b.stats().copiedEntries;
+    const snap = b.snapshot(1);
+    expect(b.stats().copiedEntries).toBe(before);
+    expect(b.stats().maxLayers).toBe(2);
+
+    let ticks = 0;
+    let stop = false;
+    const tick = (): void => {
+      ticks++;
+      if (!stop) setImmediate(tick);
+    };
+    setImmediate(tick);
+    b.setCurrentKey(0);
+    s.update(-1); // one write while serializing
+    const bytes = await snap.serialize();
+    stop = true;
+    expect(ticks).toBeGreaterThanOrEqual(20); // ~25 slices of 8192 entries, each followed by a yield
+    snap.release();
+    expect(b.stats().copiedEntries).toBe(before + 1); // merging back copied only the one new write
+    const back = await reopen(bytes);
+    expect(back.numKeys()).toBe(200_000);
+    back.setCurrentKey(0);
+    expect(back.getState(sum).value()).toBe(0);
+    back.setCurrentKey(199_999);
+    expect(back.getState(sum).value()).toBe(199_999);
+  });
+
+  it("rejects serialize with an error naming descriptor, operator and key", async () => {
+    const b = full("running-sum");
+    const s = b.getState(new ValueStateDescriptor<unknown>("sum"));
+    b.setCurrentKey("ok");
+    s.update({ n: 1 });
+    b.setCurrentKey("x");
+    s.update(() => 1);
+    const snap = b.snapshot(1);
+    await expect(snap.serialize()).rejects.toThrow(StateSerializationError);
+    await expect(snap.serialize()).rejects.toThrow(
+      /value at key 'x' of state 'sum' in operator 'running-sum' is a function; state values must be plain data/,
+    );
+    snap.release();
+    expect(b.stats().maxLayers).toBe(1);
+  });
+
+  it("stops serializing when released (aborted checkpoint)", async () => {
+    const b = full("op");
+    const s = b.getState(sum);
+    for (let i = 0; i < 20_000; i++) {
+      b.setCurrentKey(i);
+      s.update(i);
+    }
+    const snap = b.snapshot(3);
+    const p = snap.serialize();
+    snap.release();
+    await expect(p).rejects.toThrow(/snapshot 3 of operator 'op' was released/);
+  });
+
+  it("refuses blobs of another max parallelism or another format", async () => {
+    const b = full("op");
+    b.getState(sum);
+    const bytes = await b.snapshot(1).serialize();
+    const other = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 256, keyGroupRange: [0, 255] });
+    expect(() => other.restore([bytes])).toThrow(StateRestoreError);
+    expect(() => other.restore([bytes])).toThrow(/operator 'op'.*maxParallelism 128, this job uses 256/);
+    expect(() => full("op").restore([new Uint8Array([0xc1])])).toThrow(/cannot restore state of operator 'op': blob #0/);
+  });
+
+  it("dispose releases snapshots and drops state", () => {
+    const b = full();
+    const s = b.getState(sum);
+    b.setCurrentKey("a");
+    s.update(3);
+    b.snapshot(1);
+    b.dispose();
+    expect(b.numKeys()).toBe(0);
+    expect(b.stats().states).toBe(0);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Keyed and operator state: key groups, state descriptors and handles, the
+ * heap keyed state backend, operator list state and state value encoding.
+ */
+
+export { canonicalKey, decodeCanonicalKey } from "./canonical-key.ts";
+export {
+  DEFAULT_MAX_PARALLELISM,
+  keyGroupOf,
+  keyGroupRangeForSubtask,
+  subtaskForKeyGroup,
+} from "./key-groups.ts";
+export {
+  type AggregateFunction,
+  AggregatingStateDescriptor,
+  type AnyStateDescriptor,
+  ListStateDescriptor,
+  MapStateDescriptor,
+  ReducingStateDescriptor,
+  type StateKind,
+  ValueStateDescriptor,
+} from "./descriptors.ts";
+export type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "./state-handles.ts";
+export type { StateSnapshot } from "./state-snapshot.ts";
+export {
+  KeyGroupOutOfRangeError,
+  NoCurrentKeyError,
+  StateKindMismatchError,
+  StateRestoreError,
+  StateSerializationError,
+  UnsupportedKeyError,
+} from "./errors.ts";
+export { decodeStateValue, encodeStateValue, type StateValueContext } from "./serializer.ts";
+export {
+  HeapKeyedStateBackend,
+  type HeapKeyedStateBackendOptions,
+  type HeapStateStats,
+} from "./heap/heap-keyed-state-backend.ts";
+export { OperatorStateBackend } from "./operator/operator-state-backend.ts";
+export { redistributeOperatorState } from "./operator/redistribute-operator-state.ts";
