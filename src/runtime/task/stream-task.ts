@@ -27,12 +27,16 @@ export interface TaskMetrics extends WriterCounters {
   /** Messages waiting in the input channels. */
   queued: number;
   status: "initializing" | "running" | "finished" | "failed" | "cancelled";
+  /** The task reads a source (its recordsIn are the records the source emitted). */
+  isSource: boolean;
+  /** The task has no outputs (its recordsIn are the records that reached the sinks). */
+  isSink: boolean;
 }
 
 export class StreamTask {
   private readonly wake = new Signal();
   readonly mailbox = new Mailbox(() => this.wake.notify());
-  readonly metrics: TaskMetrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing" };
+  readonly metrics: TaskMetrics;
   private readonly writers: RecordWriter[];
   private readonly gate: InputGate | null;
   private readonly handler: CheckpointBarrierHandler | null;
@@ -50,6 +54,7 @@ export class StreamTask {
     private readonly services: TaskServices,
   ) {
     const v = spec.vertex;
+    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, isSink: v.outputs.length === 0 };
     this.writers = v.outputs.map(
       (edge, i) =>
         new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex),

@@ -1,0 +1,2 @@
+/** Placeholder replaced below. */
+export async function runDemo(): Promise<number> { return 0; }

@@ -1,0 +1,100 @@
+/**
+ * The `weir` command line: `weir run <job>` runs a job file, `weir demo` the
+ * demo. Returns the process exit code.
+ */
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import { runJobFile, type RunOptions } from "./run-job-file.ts";
+import { CliUsageError } from "./cli-usage-error.ts";
+
+const USAGE = `Usage:
+  weir run <job.ts|job.js> [options] [-- job args]
+  weir demo
+
+Options of run:
+  --parallelism N           default parallelism of the job's operators
+  --workers N               worker threads for the tasks (0 = all in the main thread; default 1)
+  --checkpoint-interval MS  checkpoint every MS milliseconds (0 disables)
+  --mode MODE               exactly-once | at-least-once | at-most-once
+  --checkpoint-dir DIR      where checkpoints go (default .weir/checkpoints/<job>)
+  --fresh                   ignore existing checkpoints and start over
+Flags given here win over the job's own settings.`;
+
+/** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "run":
+        return await runJobFile(parseRunArgs(rest));
+      case "demo": {
+        const { runDemo } = await import("./demo.ts");
+        return await runDemo();
+      }
+      case "--version":
+      case "-v":
+        console.log(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        console.log(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new CliUsageError(`unknown command '${command}'`);
+    }
+  } catch (e) {
+    if (e instanceof CliUsageError) {
+      process.stderr.write(`weir: ${e.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+/** Parses the arguments of `weir run`. */
+export function parseRunArgs(args: string[]): RunOptions {
+  const dash = args.indexOf("--");
+  const own = dash >= 0 ? args.slice(0, dash) : args;
+  const jobArgs = dash >= 0 ? args.slice(dash + 1) : [];
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: own,
+      allowPositionals: true,
+      options: {
+        parallelism: { type: "string", short: "p" },
+        workers: { type: "string" },
+        "checkpoint-interval": { type: "string" },
+        mode: { type: "string" },
+        "checkpoint-dir": { type: "string" },
+        fresh: { type: "boolean" },
+      },
+    });
+  } catch (e) {
+    throw new CliUsageError((e as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? "run needs a job file" : `one job file expected, got ${positionals.join(" ")}`);
+  const mode = v.mode;
+  if (mode !== undefined && mode !== "exactly-once" && mode !== "at-least-once" && mode !== "at-most-once")
+    throw new CliUsageError(`--mode must be exactly-once, at-least-once or at-most-once, got '${mode}'`);
+  return {
+    job: positionals[0]!,
+    args: jobArgs,
+    parallelism: int("--parallelism", v.parallelism, 1),
+    workers: int("--workers", v.workers, 0) ?? 1,
+    checkpointInterval: int("--checkpoint-interval", v["checkpoint-interval"], 0),
+    mode,
+    checkpointDir: v["checkpoint-dir"] ?? ".weir/checkpoints/<job>",
+    fresh: v.fresh ?? false,
+  };
+}
+
+function int(flag: string, s: string | undefined, min: number): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < min) throw new CliUsageError(`${flag} must be a whole number ≥ ${min}, got '${s}'`);
+  return n;
+}

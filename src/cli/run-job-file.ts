@@ -1,0 +1,80 @@
+/**
+ * `weir run <job>`: imports the job module as the client (so its
+ * `env.execute()` runs the job with the command-line settings), shows a live
+ * progress line on a terminal, and turns the outcome into an exit code and a
+ * one-line cause.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { CheckpointingMode } from "../checkpoint/types.ts";
+import { setLaunch } from "../api/launch-context.ts";
+import type { JobClient } from "../api/job-client.ts";
+import { ProgressLine } from "./progress-line.ts";
+import { describeJobError } from "./describe-job-error.ts";
+
+/** Parsed `weir run` arguments. */
+export interface RunOptions {
+  job: string;
+  args: string[];
+  parallelism?: number;
+  workers: number;
+  checkpointInterval?: number;
+  mode?: CheckpointingMode;
+  checkpointDir: string;
+  fresh: boolean;
+}
+
+/** Runs a job file to its end; resolves with the exit code. */
+export async function runJobFile(o: RunOptions): Promise<number> {
+  const jobModule = resolve(o.job);
+  if (!existsSync(jobModule)) {
+    process.stderr.write(`weir: no such job file: ${o.job}\n`);
+    return 1;
+  }
+  let client: JobClient | undefined;
+  const progress = process.stderr.isTTY ? new ProgressLine(process.stderr) : null;
+  const stop = () => {
+    if (!client) process.exit(130);
+    process.stderr.write("\nweir: cancelling the job\n");
+    void client.cancel();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  setLaunch({
+    role: "client",
+    jobModule,
+    args: o.args,
+    options: {
+      parallelism: o.parallelism,
+      workers: o.workers,
+      checkpointInterval: o.checkpointInterval,
+      mode: o.mode,
+      checkpointDir: o.checkpointDir,
+      fresh: o.fresh,
+      log: (line) => (progress ? progress.log(line) : process.stderr.write(`weir: ${line}\n`)),
+    },
+    onJobStarted: (c) => {
+      client = c;
+      progress?.start(c);
+    },
+  });
+  process.argv = [process.argv[0]!, jobModule, ...o.args];
+  try {
+    await import(pathToFileURL(jobModule).href);
+    if (!client) {
+      process.stderr.write(`weir: ${o.job} did not call env.execute(): no job ran\n`);
+      return 1;
+    }
+    await client.getJobExecutionResult();
+    progress?.stop(`job '${client.jobName}' finished`);
+    return 0;
+  } catch (e) {
+    progress?.stop();
+    process.stderr.write(`weir: ${describeJobError(e, jobModule)}\n`);
+    return client?.getJobStatus() === "CANCELED" ? 130 : 1;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
