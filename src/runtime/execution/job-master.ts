@@ -120,6 +120,7 @@ export class JobMaster {
         if (decision.delayMs > 0) await new Promise<void>((r) => this.o.clock.setTimeout(r, decision.delayMs));
         this.attempt++;
         restore = (await this.storage.latestCompleted()) ?? null;
+        if (restore) this.o.listener?.onRestored?.(restore);
       }
     } finally {
       await Promise.all(this.managers.map((m) => m.shutdown()));
