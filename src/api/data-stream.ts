@@ -150,12 +150,12 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
   }
 
   setParallelism(parallelism: number): this {
-    this.node.parallelism = parallelism;
+    this.node.parallelism = checkParallelism("parallelism", parallelism, this.node.name);
     return this;
   }
 
   setMaxParallelism(maxParallelism: number): this {
-    this.node.maxParallelism = maxParallelism;
+    this.node.maxParallelism = checkParallelism("max parallelism", maxParallelism, this.node.name);
     return this;
   }
 
@@ -221,7 +221,7 @@ export class DataStreamSink {
   }
 
   setParallelism(parallelism: number): this {
-    this.node.parallelism = parallelism;
+    this.node.parallelism = checkParallelism("parallelism", parallelism, this.node.name);
     return this;
   }
 
@@ -229,6 +229,12 @@ export class DataStreamSink {
     this.node.chainable = false;
     return this;
   }
+}
+
+/** Validates a parallelism at the call that sets it (so the error points at that line). */
+export function checkParallelism(what: string, n: number, operator: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} of '${operator}' must be a whole number ≥ 1, got ${n}`);
+  return n;
 }
 
 /**

@@ -17,7 +17,7 @@ import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
 import { systemClock } from "../util/clock.ts";
 import { CheckpointConfig } from "./checkpoint-config.ts";
-import { SingleOutputStreamOperator } from "./data-stream.ts";
+import { SingleOutputStreamOperator, checkParallelism } from "./data-stream.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
 import type { JobClient } from "./job-client.ts";
 import { currentLaunch } from "./launch-context.ts";
@@ -75,7 +75,7 @@ export class StreamExecutionEnvironment {
 
   /** Default parallelism of operators that do not set their own. */
   setParallelism(parallelism: number): this {
-    this.parallelism = parallelism;
+    this.parallelism = checkParallelism("parallelism", parallelism, "the environment");
     return this;
   }
   getParallelism(): number {
@@ -84,7 +84,7 @@ export class StreamExecutionEnvironment {
 
   /** Number of key groups: the highest parallelism keyed state can be rescaled to (default 128). */
   setMaxParallelism(maxParallelism: number): this {
-    this.maxParallelism = maxParallelism;
+    this.maxParallelism = checkParallelism("max parallelism", maxParallelism, "the environment");
     return this;
   }
   getMaxParallelism(): number {

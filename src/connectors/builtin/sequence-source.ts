@@ -34,7 +34,7 @@ class SequenceReader implements SourceReader<number, SequenceSplit> {
   private splits: SequenceSplit[] = [];
 
   addSplits(splits: SequenceSplit[]): void {
-    this.splits.push(...splits.map((s) => ({ ...s })));
+    for (const s of splits) this.splits.push({ ...s });
   }
 
   pollNext(output: ReaderOutput<number>, maxRecords: number): PollStatus {

@@ -249,7 +249,10 @@ export class JobMaster {
   private collectResults(): Record<string, unknown[]> {
     const out: Record<string, unknown[]> = {};
     for (const t of this.o.plan.tasks) {
-      for (const [name, values] of Object.entries(this.results[t.taskId] ?? {})) (out[name] ??= []).push(...values);
+      for (const [name, values] of Object.entries(this.results[t.taskId] ?? {})) {
+        const all = (out[name] ??= []);
+        for (const v of values) all.push(v);
+      }
     }
     return out;
   }
