@@ -39,6 +39,13 @@ export class InputGate {
     return undefined;
   }
 
+  /** True if `next()` would return a message. */
+  hasMessage(): boolean {
+    for (let i = 0; i < this.channels.length; i++)
+      if (!this.ended[i] && !this.handler?.isBlocked(i) && this.channels[i]!.hasMessage()) return true;
+    return false;
+  }
+
   /** Records that channel `i` delivered end of input. */
   markEnded(i: number): void {
     if (!this.ended[i]) {

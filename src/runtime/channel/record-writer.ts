@@ -67,17 +67,23 @@ export class RecordWriter {
     this.select(value);
   }
 
-  /** Sends every buffered record, in batches of at most `batchSize`. */
-  async flush(): Promise<void> {
+  /**
+   * Sends buffered records in batches of at most `batchSize`. With `onlyFull`, sends
+   * only full batches and keeps the rest buffered (larger batches under load).
+   */
+  async flush(onlyFull = false): Promise<void> {
+    const size = this.batchSize;
     for (let i = 0; i < this.channels.length; i++) {
       const buf = this.buffers[i]!;
-      if (buf.length === 0) continue;
-      this.buffers[i] = [];
-      for (let off = 0; off < buf.length; off += this.batchSize) {
-        const values = off === 0 && buf.length <= this.batchSize ? buf : buf.slice(off, off + this.batchSize);
-        await this.sendWithCredit(i, { kind: "data", values });
-        this.counters.recordsOut += values.length;
+      if (buf.length === 0 || (onlyFull && buf.length < size)) continue;
+      if (buf.length <= size && (!onlyFull || buf.length === size)) {
+        this.buffers[i] = [];
+        await this.send(i, buf);
+        continue;
       }
+      const keep = onlyFull ? buf.length % size : 0;
+      this.buffers[i] = keep > 0 ? buf.slice(buf.length - keep) : [];
+      for (let off = 0; off < buf.length - keep; off += size) await this.send(i, buf.slice(off, Math.min(off + size, buf.length - keep)));
     }
   }
 
@@ -87,14 +93,13 @@ export class RecordWriter {
     for (let i = 0; i < this.channels.length; i++) await this.sendWithCredit(i, event);
   }
 
-  /** True if some buffer holds a full batch. */
-  hasFullBatch(): boolean {
-    for (const b of this.buffers) if (b.length >= this.batchSize) return true;
-    return false;
-  }
-
   close(): void {
     for (const c of this.channels) c.close();
+  }
+
+  private async send(i: number, values: unknown[]): Promise<void> {
+    await this.sendWithCredit(i, { kind: "data", values });
+    this.counters.recordsOut += values.length;
   }
 
   private async sendWithCredit(i: number, message: Parameters<OutputChannel["send"]>[0]): Promise<void> {

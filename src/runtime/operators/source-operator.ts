@@ -14,11 +14,18 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
   private reader!: SourceReader<T, Split>;
   private splitsState!: ListState<Split>;
   private output!: ReaderOutput<T>;
+  /** Records emitted so far. */
+  emitted = 0;
 
   constructor(private readonly source: Source<T, Split>) {}
 
   async open(ctx: OperatorContext, out: Output<T>): Promise<void> {
-    this.output = { collect: (v) => out.collect(v) };
+    this.output = {
+      collect: (v) => {
+        this.emitted++;
+        out.collect(v);
+      },
+    };
     this.splitsState = ctx.operatorState.getListState(new ListStateDescriptor<Split>("splits"));
     const splits = ctx.sourceOverride
       ? (ctx.sourceOverride as Split[])

@@ -59,6 +59,8 @@ export interface SourceOperatorLike<OUT = unknown> extends StreamOperator<never,
   emitNext(max: number): "more-available" | "nothing-available" | "end-of-input" | Promise<"more-available" | "nothing-available" | "end-of-input">;
   /** Resolves when `emitNext` may produce records after "nothing-available". */
   whenAvailable(): Promise<void>;
+  /** Records emitted so far (metrics). */
+  readonly emitted: number;
   /** Current positions of the reader's splits. */
   currentSplits(): unknown[];
 }

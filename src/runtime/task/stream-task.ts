@@ -21,6 +21,9 @@ import { OperatorChain } from "./operator-chain.ts";
 import type { TaskResults, TaskServices } from "./task-services.ts";
 import { yieldIfBusy } from "./yield.ts";
 
+/** Longest time a record may wait in a partly filled output batch while the task is busy (Flink's buffer timeout). */
+const FLUSH_INTERVAL_MS = 50;
+
 /** Live counters of a task (read by metrics). */
 export interface TaskMetrics extends WriterCounters {
   recordsIn: number;
@@ -46,6 +49,7 @@ export class StreamTask {
   private readonly aborted: { id: number; reason: string }[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly results: TaskResults = {};
+  private lastFlush = performance.now();
 
   constructor(
     private readonly spec: TaskSpec,
@@ -150,14 +154,13 @@ export class StreamTask {
     for (;;) {
       if (await this.runMails()) continue;
       if (this.cancelled) return;
-      const before = this.metrics.recordsOut;
       const status = await source.emitNext(batch);
-      await this.flush();
-      this.metrics.recordsIn += this.metrics.recordsOut - before;
+      this.metrics.recordsIn = source.emitted;
       if (status === "end-of-input") return;
-      if (status === "nothing-available" && this.mailbox.size === 0) {
-        await Promise.race([source.whenAvailable(), this.wake.wait()]);
-      }
+      if (status === "nothing-available") {
+        await this.flush();
+        if (this.mailbox.size === 0) await Promise.race([source.whenAvailable(), this.wake.wait()]);
+      } else await this.flushFull();
       await yieldIfBusy();
     }
   }
@@ -172,7 +175,8 @@ export class StreamTask {
       const next = gate.next();
       if (!next) {
         if (gate.allEnded()) return;
-        await this.wake.wait();
+        await this.flush();
+        if (!gate.hasMessage() && this.mailbox.size === 0) await this.wake.wait();
         continue;
       }
       const m = next.message;
@@ -181,7 +185,7 @@ export class StreamTask {
           const values = m.values;
           for (let i = 0; i < values.length; i++) head.processElement(values[i]);
           this.metrics.recordsIn += values.length;
-          await this.flush();
+          await this.flushFull();
           break;
         }
         case "barrier":
@@ -258,7 +262,15 @@ export class StreamTask {
     return ran;
   }
 
+  /** Sends every buffered record. */
   private async flush(): Promise<void> {
     for (const w of this.writers) await w.flush();
+    this.lastFlush = performance.now();
+  }
+
+  /** Sends full batches; everything once `FLUSH_INTERVAL_MS` passed since the last full flush (bounded latency under load). */
+  private async flushFull(): Promise<void> {
+    if (performance.now() - this.lastFlush >= FLUSH_INTERVAL_MS) return this.flush();
+    for (const w of this.writers) await w.flush(true);
   }
 }
