@@ -140,7 +140,8 @@ export async function runKeyedCount(params: KeyedCountParams): Promise<KeyedCoun
     return { params, elapsedMs, received, checkpoints: result.checkpoints };
   } finally {
     delete process.env[PARAMS_VARIABLE];
-    if (dir) await rm(dir, { recursive: true, force: true });
+    // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.
+    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }
 

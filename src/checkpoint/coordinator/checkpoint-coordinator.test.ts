@@ -388,9 +388,14 @@ describe("CheckpointCoordinator", () => {
     ackAll(1);
     await flush();
     coordinator.shutdown("job failover");
+    let settled = false;
+    const settling = coordinator.whenStoresSettled().then(() => (settled = true));
+    await flush();
+    expect(settled).toBe(false);
     store.release();
-    expect((await done).checkpointId).toBe(1);
+    await settling;
     expect(events.slice(2)).toEqual(["stored 1"]);
+    expect((await done).checkpointId).toBe(1);
   });
 
   it("taskFinished aborts checkpoints waiting for the task (not a failure) and stops triggering", async () => {

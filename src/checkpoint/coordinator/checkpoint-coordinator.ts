@@ -112,6 +112,18 @@ export class CheckpointCoordinator {
   }
 
   /**
+   * Resolves when no checkpoint is being stored any more. After `shutdown`, await it
+   * before choosing the checkpoint to restore (a checkpoint that was being stored
+   * may be the latest) or before reporting the job finished.
+   */
+  async whenStoresSettled(): Promise<void> {
+    for (let q = this.storeQueue; ; q = this.storeQueue) {
+      await q;
+      if (q === this.storeQueue) return;
+    }
+  }
+
+  /**
    * Triggers a checkpoint now (used by the periodic trigger, tests and savepoints).
    * Resolves with the stored checkpoint; rejects with a `CheckpointAbortedError`
    * if it is aborted, or a `CheckpointTriggerError` if it cannot be triggered

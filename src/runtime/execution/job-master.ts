@@ -195,6 +195,7 @@ export class JobMaster {
     const result = await outcome;
     this.settle = null;
     coordinator.shutdown(result.kind === "finished" ? "job finished" : result.kind === "failed" ? "job failover" : "job cancelled");
+    await coordinator.whenStoresSettled();
     this.lastStats = coordinator.stats();
     this.coordinator = null;
     const positions = await Promise.all(this.managers.map((m) => m.cancel(attempt)));

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { CheckpointStats } from "../src/index.ts";
+import { checkpointFigures, formatReport, reportJson, throughput, type BenchReport } from "./report.ts";
+
+function statsWith(completed: { durationMs: number; maxAlignmentMs: number }[]): CheckpointStats {
+  const entries = completed.map((c, i) => ({
+    checkpointId: i + 1,
+    savepoint: false,
+    triggeredAt: i * 1000,
+    completedAt: i * 1000 + c.durationMs,
+    durationMs: c.durationMs,
+    stateBytes: 2048,
+    maxAlignmentMs: c.maxAlignmentMs,
+    maxSyncMs: 1,
+    maxAsyncMs: 2,
+  }));
+  return {
+    counts: { triggered: entries.length + 1, completed: entries.length, failed: 1, aborted: 0, inProgress: 0 },
+    consecutiveFailures: 0,
+    ...(entries.length > 0 ? { lastCompleted: entries[entries.length - 1]! } : {}),
+    history: { completed: entries, failed: [] },
+  };
+}
+
+describe("throughput", () => {
+  it("divides the records by the time left after the start-up", () => {
+    expect(throughput(10_000_000, 2_300, 300)).toBe(5_000_000);
+    expect(throughput(1_000, 500)).toBe(2_000);
+  });
+
+  it("refuses a run not longer than its start-up", () => {
+    expect(() => throughput(1_000, 300, 300)).toThrow(/not more than its start-up/);
+  });
+});
+
+describe("checkpointFigures", () => {
+  it("takes p50 and p99 of the durations and of the alignments of the completed checkpoints", () => {
+    const f = checkpointFigures(
+      statsWith([
+        { durationMs: 100, maxAlignmentMs: 5 },
+        { durationMs: 300, maxAlignmentMs: 1 },
+        { durationMs: 200, maxAlignmentMs: 9 },
+        { durationMs: 400, maxAlignmentMs: 3 },
+      ]),
+    );
+    expect(f).toEqual({
+      completed: 4,
+      failed: 1,
+      durationP50Ms: 200,
+      durationP99Ms: 400,
+      alignmentP50Ms: 3,
+      alignmentP99Ms: 9,
+      stateBytes: 2048,
+    });
+  });
+
+  it("has no percentiles without checkpoints", () => {
+    expect(checkpointFigures(null)).toEqual({
+      completed: 0,
+      failed: 0,
+      durationP50Ms: undefined,
+      durationP99Ms: undefined,
+      alignmentP50Ms: undefined,
+      alignmentP99Ms: undefined,
+      stateBytes: undefined,
+    });
+  });
+});
+
+describe("formatReport and reportJson", () => {
+  const report: BenchReport = {
+    date: "2026-01-02T03:04:05.000Z",
+    machine: { cpuModel: "Test CPU", cores: 2, node: "v20.0.0", platform: "linux", memoryGiB: 8 },
+    parallelism: 4,
+    keys: 10_000,
+    runs: [
+      { label: "in-process, no checkpoints", workers: 0, checkpointIntervalMs: 0, records: 20e6, elapsedMs: 4000, startupMs: 0, recordsPerSecond: 5e6, checkpointsCompleted: 0 },
+      { label: "1 worker, exactly-once 1 s", workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4 },
+    ],
+    ratios: { "exactly-once / none": 0.8 },
+    checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },
+  };
+
+  it("prints the machine, one row per run, the checkpoint percentiles and the ratios", () => {
+    const text = formatReport(report);
+    expect(text).toContain("Test CPU, 2 cores, 8 GiB, linux, node v20.0.0");
+    expect(text).toMatch(/in-process, no checkpoints\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off/);
+    expect(text).toMatch(/1 worker, exactly-once 1 s\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4/);
+    expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\s+1\s+120 ms\s+120 ms\s+7 ms\s+7 ms\s+2 KiB/);
+    expect(text).toMatch(/exactly-once \/ none\s+0\.800/);
+  });
+
+  it("gives one JSON line that parses back to the same figures, rounded to 3 decimals", () => {
+    const line = reportJson({ ...report, ratios: { r: 0.123456 } });
+    expect(line).not.toContain("\n");
+    const parsed = JSON.parse(line) as BenchReport;
+    expect(parsed.ratios.r).toBe(0.123);
+    expect(parsed.runs[1]!.recordsPerSecond).toBe(4e6);
+    expect(parsed.checkpoints["1 worker, exactly-once 1 s"]!.durationP50Ms).toBe(120.4);
+  });
+});

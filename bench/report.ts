@@ -1,0 +1,154 @@
+/**
+ * The pure part of the benchmark: turns measured runs into figures (records/s,
+ * ratios, checkpoint percentiles) and the figures into a table and one JSON
+ * line. No I/O, no clock.
+ */
+import { percentile } from "../src/checkpoint/coordinator/index.ts";
+import type { CheckpointStats } from "../src/index.ts";
+
+/** One measured run as the report sees it. */
+export interface RunFigures {
+  /** Short name shown in the table, e.g. `"1 worker, exactly-once 1 s"`. */
+  readonly label: string;
+  readonly workers: number;
+  readonly checkpointIntervalMs: number;
+  readonly records: number;
+  /** Wall time of the whole run (start-up included), in ms. */
+  readonly elapsedMs: number;
+  /** Fixed cost of starting and stopping the job (threads, module import), subtracted from `elapsedMs`; 0 in-process. */
+  readonly startupMs: number;
+  /** Records per second over `elapsedMs - startupMs`. */
+  readonly recordsPerSecond: number;
+  /** Checkpoints completed during the run. */
+  readonly checkpointsCompleted: number;
+}
+
+/** Percentiles of the completed checkpoints of one run, in ms (undefined when none completed). */
+export interface CheckpointFigures {
+  readonly completed: number;
+  readonly failed: number;
+  readonly durationP50Ms: number | undefined;
+  readonly durationP99Ms: number | undefined;
+  readonly alignmentP50Ms: number | undefined;
+  readonly alignmentP99Ms: number | undefined;
+  /** Size of the last completed checkpoint's state, in bytes. */
+  readonly stateBytes: number | undefined;
+}
+
+/** The machine the bench ran on. */
+export interface MachineInfo {
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly node: string;
+  readonly platform: string;
+  readonly memoryGiB: number;
+}
+
+/** Everything one bench run reports. */
+export interface BenchReport {
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly parallelism: number;
+  readonly keys: number;
+  readonly runs: readonly RunFigures[];
+  /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
+  readonly ratios: Readonly<Record<string, number>>;
+  /** Checkpoint figures of each checkpointed run, by label. */
+  readonly checkpoints: Readonly<Record<string, CheckpointFigures>>;
+}
+
+/**
+ * Records per second of a run of `records` records that took `elapsedMs`, of
+ * which `startupMs` were a fixed start-up and tear-down cost.
+ *
+ * @example
+ * ```ts
+ * throughput(10_000_000, 2_300, 300); // 5_000_000
+ * ```
+ */
+export function throughput(records: number, elapsedMs: number, startupMs = 0): number {
+  const busyMs = elapsedMs - startupMs;
+  if (!(busyMs > 0)) throw new RangeError(`throughput: the run took ${elapsedMs} ms, not more than its start-up of ${startupMs} ms`);
+  return (records * 1000) / busyMs;
+}
+
+/** Duration and alignment percentiles (p50, p99) of the completed checkpoints in `stats`. */
+export function checkpointFigures(stats: CheckpointStats | null): CheckpointFigures {
+  const completed = stats?.history.completed ?? [];
+  const durations = completed.map((c) => c.durationMs);
+  const alignments = completed.map((c) => c.maxAlignmentMs);
+  return {
+    completed: stats?.counts.completed ?? 0,
+    failed: stats?.counts.failed ?? 0,
+    durationP50Ms: percentile(durations, 50),
+    durationP99Ms: percentile(durations, 99),
+    alignmentP50Ms: percentile(alignments, 50),
+    alignmentP99Ms: percentile(alignments, 99),
+    stateBytes: stats?.lastCompleted?.stateBytes,
+  };
+}
+
+/** Human-readable report: machine, one row per run, the checkpoint percentiles and the ratios. */
+export function formatReport(r: BenchReport): string {
+  const m = r.machine;
+  const lines = [
+    `Weir bench — ${r.date}`,
+    `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}`,
+    `job: fromSequence → keyBy(n % ${r.keys.toLocaleString("en-US")}) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
+    "",
+    table(
+      ["run", "records", "elapsed", "start-up", "records/s", "checkpoints"],
+      r.runs.map((run) => [
+        run.label,
+        millions(run.records),
+        `${(run.elapsedMs / 1000).toFixed(2)} s`,
+        run.startupMs > 0 ? `${Math.round(run.startupMs)} ms` : "-",
+        millions(run.recordsPerSecond),
+        run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+      ]),
+    ),
+  ];
+  const cps = Object.entries(r.checkpoints);
+  if (cps.length > 0) {
+    lines.push(
+      "",
+      table(
+        ["checkpoints of", "completed", "failed", "duration p50", "p99", "alignment p50", "p99", "state"],
+        cps.map(([label, c]) => [
+          label,
+          String(c.completed),
+          String(c.failed),
+          ms(c.durationP50Ms),
+          ms(c.durationP99Ms),
+          ms(c.alignmentP50Ms),
+          ms(c.alignmentP99Ms),
+          c.stateBytes === undefined ? "-" : `${(c.stateBytes / 1024).toFixed(0)} KiB`,
+        ]),
+      ),
+    );
+  }
+  lines.push("", table(["ratio", "value"], Object.entries(r.ratios).map(([name, v]) => [name, v.toFixed(3)])));
+  return lines.join("\n");
+}
+
+/** The report as one JSON line (figures rounded for reading). */
+export function reportJson(r: BenchReport): string {
+  return JSON.stringify(r, (_key, v: unknown) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v));
+}
+
+function millions(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : Math.round(n).toLocaleString("en-US");
+}
+
+function ms(v: number | undefined): string {
+  return v === undefined ? "-" : `${Math.round(v)} ms`;
+}
+
+/** Left-aligned first column, right-aligned others, columns separated by two spaces. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
+  const line = (row: readonly string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
