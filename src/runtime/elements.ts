@@ -18,16 +18,27 @@ export interface Watermark {
   readonly timestamp: number;
 }
 
+/**
+ * The producer has no more data (its input ended and its operators finished), but
+ * the channel stays open for the final checkpoint's barrier (Flink's FLIP-147).
+ */
+export interface EndOfData {
+  readonly kind: "end-of-data";
+}
+
 /** The producer of the channel finished: nothing follows. */
 export interface EndOfInput {
   readonly kind: "end";
 }
 
 /** A control element that travels in order with the data. */
-export type ChannelEvent = Watermark | CheckpointBarrier | CancelCheckpointMarker | EndOfInput;
+export type ChannelEvent = Watermark | CheckpointBarrier | CancelCheckpointMarker | EndOfData | EndOfInput;
 
 /** One unit on a channel. Every unit costs one credit (see DESIGN.md "Channels and backpressure"). */
 export type ChannelMessage = DataBatch | ChannelEvent;
+
+/** The shared end-of-data event (immutable). */
+export const END_OF_DATA: EndOfData = Object.freeze({ kind: "end-of-data" });
 
 /** The shared end-of-input event (immutable). */
 export const END_OF_INPUT: EndOfInput = Object.freeze({ kind: "end" });

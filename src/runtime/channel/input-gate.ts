@@ -10,12 +10,15 @@ import type { InputChannel } from "./channel.ts";
 export class InputGate {
   private readonly ended: boolean[];
   private endedCount = 0;
+  private readonly dataEnded: boolean[];
+  private dataEndedCount = 0;
   private cursor = 0;
   private handler: CheckpointBarrierHandler | null = null;
 
   /** @param onAvailable called when a message arrives on an empty channel */
   constructor(readonly channels: readonly InputChannel[], onAvailable: () => void) {
     this.ended = channels.map(() => false);
+    this.dataEnded = channels.map(() => false);
     for (const c of channels) c.onAvailable = onAvailable;
   }
 
@@ -44,6 +47,19 @@ export class InputGate {
     for (let i = 0; i < this.channels.length; i++)
       if (!this.ended[i] && !this.handler?.isBlocked(i) && this.channels[i]!.hasMessage()) return true;
     return false;
+  }
+
+  /** Records that channel `i` delivered end of data (it stays open for barriers). */
+  markEndOfData(i: number): void {
+    if (!this.dataEnded[i]) {
+      this.dataEnded[i] = true;
+      this.dataEndedCount++;
+    }
+  }
+
+  /** True when every channel delivered end of data. */
+  allEndOfData(): boolean {
+    return this.dataEndedCount === this.channels.length;
   }
 
   /** Records that channel `i` delivered end of input. */

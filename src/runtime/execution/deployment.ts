@@ -28,6 +28,7 @@ export interface ErrorInfo {
 export interface TaskManagerEvents {
   acknowledge(attempt: number, ack: TaskAcknowledgement): void;
   decline(attempt: number, checkpointId: number, taskId: string, reason: string): void;
+  endOfData(attempt: number, taskId: string): void;
   finished(attempt: number, taskId: string, results: TaskResults): void;
   failed(attempt: number, taskId: string, error: ErrorInfo): void;
   /** A thread died or could not start: the job cannot go on. */
@@ -42,6 +43,8 @@ export interface TaskManagerHandle {
   trigger(attempt: number, taskId: string, barrier: CheckpointBarrier): void;
   notifyComplete(attempt: number, taskId: string, checkpointId: number): void;
   notifyAborted(attempt: number, taskId: string, checkpointId: number): void;
+  /** Ends every task of `attempt` after the final checkpoint (they forward end of input and finish). */
+  terminate(attempt: number): void;
   /** Latest metrics of its tasks. */
   metrics(): Record<string, TaskMetrics>;
   /** Stops the thread (no-op in-process). */

@@ -4,7 +4,7 @@
  * task failure cancels all tasks, asks the restart strategy, and redeploys
  * from the latest completed checkpoint (DESIGN.md "Recovery").
  */
-import { CheckpointCoordinator, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
+import { CheckpointCoordinator, CheckpointTriggerError, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
 import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoint/storage/index.ts";
 import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/types.ts";
 import type { JobGraph } from "../../graph/job-graph.ts";
@@ -54,6 +54,10 @@ export interface JobMasterOptions {
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
 }
 
+/** Attempts of the final checkpoint of a bounded job before it fails. */
+const FINAL_CHECKPOINT_TRIES = 20;
+const FINAL_CHECKPOINT_RETRY_MS = 20;
+
 type Outcome = { kind: "finished" } | { kind: "failed"; error: Error; fatal?: boolean } | { kind: "cancelled" };
 
 export class JobMaster {
@@ -65,6 +69,7 @@ export class JobMaster {
   private coordinator: CheckpointCoordinator | null = null;
   private settle: ((o: Outcome) => void) | null = null;
   private finishedTasks = new Set<string>();
+  private endOfDataTasks = new Set<string>();
   private results: Record<string, TaskResults> = {};
   private readonly sourceTasks: string[];
   private readonly allTasks: string[];
@@ -159,6 +164,7 @@ export class JobMaster {
   private async runAttempt(restore: CompletedCheckpoint | null, overrides: Record<string, unknown[]> | undefined): Promise<Outcome> {
     const attempt = this.attempt;
     this.finishedTasks = new Set();
+    this.endOfDataTasks = new Set();
     this.results = {};
     const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
     if (this.cancelRequested) return { kind: "cancelled" };
@@ -212,6 +218,11 @@ export class JobMaster {
       decline: (a, id, taskId, reason) => {
         if (current(a)) this.coordinator?.decline(id, taskId, reason);
       },
+      endOfData: (a, taskId) => {
+        if (!current(a)) return;
+        this.endOfDataTasks.add(taskId);
+        if (this.endOfDataTasks.size === this.allTasks.length) void this.finalCheckpoint(a);
+      },
       finished: (a, taskId, results) => {
         if (!current(a)) return;
         this.finishedTasks.add(taskId);
@@ -231,6 +242,32 @@ export class JobMaster {
         this.settle?.({ kind: "failed", error: this.fatalError, fatal: true });
       },
     };
+  }
+
+  /**
+   * Every task processed all its input: take a final checkpoint so that what the
+   * sinks wrote since the last one is committed (Flink's FLIP-147), then end the
+   * tasks. A failed final checkpoint is retried; one that keeps failing fails the job.
+   */
+  private async finalCheckpoint(attempt: number): Promise<void> {
+    const coordinator = this.coordinator;
+    if (!coordinator) return;
+    for (let tries = 1; ; ) {
+      try {
+        await coordinator.triggerCheckpoint();
+        break;
+      } catch (e) {
+        if (attempt !== this.attempt || this.settle === null) return;
+        const busy = e instanceof CheckpointTriggerError && e.reason === "too-many-concurrent";
+        if (!busy && tries++ >= FINAL_CHECKPOINT_TRIES) {
+          this.settle({ kind: "failed", error: new Error(`the final checkpoint failed ${tries} times: ${(e as Error).message}`) });
+          return;
+        }
+        await new Promise<void>((r) => this.o.clock.setTimeout(r, FINAL_CHECKPOINT_RETRY_MS));
+      }
+    }
+    if (attempt !== this.attempt || this.settle === null) return;
+    for (const m of this.managers) m.terminate(attempt);
   }
 
   /** "name (uid) subtask i/p" of a task. */

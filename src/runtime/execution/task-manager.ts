@@ -64,6 +64,7 @@ export class TaskManager {
         batchSize: d.batchSize,
         acknowledge: (ack) => ev.acknowledge(attempt, ack),
         decline: (id, taskId, reason) => ev.decline(attempt, id, taskId, reason),
+        endOfData: (taskId) => ev.endOfData(attempt, taskId),
         finished: (taskId, results) => ev.finished(attempt, taskId, results),
         failed: (taskId, error) => ev.failed(attempt, taskId, errorInfo(error)),
       });
@@ -84,6 +85,11 @@ export class TaskManager {
 
   notifyAborted(attempt: number, taskId: string, checkpointId: number): void {
     if (attempt === this.attempt) this.tasks.get(taskId)?.notifyCheckpointAborted(checkpointId);
+  }
+
+  /** Ends the attempt's tasks after the final checkpoint. */
+  terminate(attempt: number): void {
+    if (attempt === this.attempt) for (const t of this.tasks.values()) t.terminate();
   }
 
   /** Cancels the attempt's tasks and waits for them; returns the sources' positions at that moment. */

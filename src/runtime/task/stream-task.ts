@@ -13,7 +13,7 @@ import { Signal } from "../../util/signal.ts";
 import type { InputChannel, OutputChannel } from "../channel/channel.ts";
 import { InputGate } from "../channel/input-gate.ts";
 import { RecordWriter, type WriterCounters } from "../channel/record-writer.ts";
-import { END_OF_INPUT } from "../elements.ts";
+import { END_OF_DATA, END_OF_INPUT } from "../elements.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
 import { isSourceOperator, type SourceOperatorLike } from "../operators/stream-operator.ts";
 import { Mailbox } from "./mailbox.ts";
@@ -45,6 +45,10 @@ export class StreamTask {
   private readonly handler: CheckpointBarrierHandler | null;
   private chain: OperatorChain | null = null;
   private cancelled = false;
+  /** End of data reached: operators finished, waiting for the final checkpoint. */
+  private dataEnded = false;
+  /** The job master asked the task to end after the final checkpoint. */
+  private terminating = false;
   private triggered: { barrier: CheckpointBarrier; alignmentMs: number } | null = null;
   private readonly aborted: { id: number; reason: string }[] = [];
   private readonly inFlight = new Set<Promise<void>>();
@@ -95,8 +99,6 @@ export class StreamTask {
       if (isSourceOperator(head)) await this.runSource(head);
       else await this.runOperators();
       if (this.cancelled) return;
-      await this.chain.finish();
-      await this.flush();
       for (const w of this.writers) await w.broadcastEvent(END_OF_INPUT);
       await Promise.all(this.inFlight);
       await this.chain.close();
@@ -141,6 +143,11 @@ export class StreamTask {
     return this.chain?.sourcePositions();
   }
 
+  /** Ends the task after end of data (the final checkpoint completed): it forwards end of input and finishes. */
+  terminate(): void {
+    this.mailbox.put(() => void (this.terminating = true));
+  }
+
   /** Stops the loop at the next batch boundary and releases the channels; run() then resolves. */
   cancel(): void {
     this.cancelled = true;
@@ -154,9 +161,17 @@ export class StreamTask {
     for (;;) {
       if (await this.runMails()) continue;
       if (this.cancelled) return;
+      if (this.dataEnded) {
+        if (this.terminating) return;
+        await this.wake.wait();
+        continue;
+      }
       const status = await source.emitNext(batch);
       this.metrics.recordsIn = source.emitted;
-      if (status === "end-of-input") return;
+      if (status === "end-of-input") {
+        await this.endOfData();
+        continue;
+      }
       if (status === "nothing-available") {
         await this.flush();
         if (this.mailbox.size === 0) await Promise.race([source.whenAvailable(), this.wake.wait()]);
@@ -172,9 +187,10 @@ export class StreamTask {
     for (;;) {
       if (await this.runMails()) continue;
       if (this.cancelled) return;
+      if (this.terminating && gate.allEnded()) return;
       const next = gate.next();
       if (!next) {
-        if (gate.allEnded()) return;
+        if (gate.allEnded() && !this.dataEnded) throw new Error(`task ${this.spec.taskId}: inputs ended without end of data`);
         await this.flush();
         if (!gate.hasMessage() && this.mailbox.size === 0) await this.wake.wait();
         continue;
@@ -194,6 +210,10 @@ export class StreamTask {
         case "cancel":
           handler.processCancel(next.channel, m);
           break;
+        case "end-of-data":
+          gate.markEndOfData(next.channel);
+          if (gate.allEndOfData()) await this.endOfData();
+          break;
         case "end":
           gate.markEnded(next.channel);
           handler.processEndOfInput(next.channel);
@@ -204,6 +224,14 @@ export class StreamTask {
       await this.afterHandler();
       await yieldIfBusy();
     }
+  }
+
+  /** All input processed: finish the operators, tell downstream and the job master, then wait for the final checkpoint. */
+  private async endOfData(): Promise<void> {
+    this.dataEnded = true;
+    await this.chain!.finish();
+    for (const w of this.writers) await w.broadcastEvent(END_OF_DATA);
+    this.services.endOfData(this.spec.taskId);
   }
 
   /** Acts on what the barrier handler decided during the last element. */

@@ -24,6 +24,8 @@ export interface TaskServices {
   readonly batchSize: number;
   acknowledge(ack: TaskAcknowledgement): void;
   decline(checkpointId: number, taskId: string, reason: string): void;
+  /** All input is processed and the operators finished; the task waits for the final checkpoint. */
+  endOfData(taskId: string): void;
   finished(taskId: string, results: TaskResults): void;
   failed(taskId: string, error: Error): void;
 }

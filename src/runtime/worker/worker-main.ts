@@ -26,6 +26,7 @@ const early: ToWorker[] = [];
 function handle(m: ToWorker, tm: TaskManager): void {
   switch (m.type) {
     case "deploy": return tm.deploy(m.deployment);
+    case "terminate": return tm.terminate(m.attempt);
     case "trigger": return tm.trigger(m.attempt, m.taskId, m.barrier);
     case "complete": return tm.notifyComplete(m.attempt, m.taskId, m.checkpointId);
     case "aborted": return tm.notifyAborted(m.attempt, m.taskId, m.checkpointId);
@@ -63,6 +64,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
         {
           acknowledge: (attempt, ack) => post({ type: "ack", attempt, ack }),
           decline: (attempt, checkpointId, taskId, reason) => post({ type: "decline", attempt, checkpointId, taskId, reason }),
+          endOfData: (attempt, taskId) => post({ type: "end-of-data", attempt, taskId }),
           finished: (attempt, taskId, results) => post({ type: "finished", attempt, taskId, results }),
           failed: (attempt, taskId, error) => post({ type: "failed", attempt, taskId, error }),
           fatal: (error) => post({ type: "fatal", error }),

@@ -29,6 +29,7 @@ export interface WorkerInit {
 export type ToWorker =
   | { type: "deploy"; deployment: Deployment }
   | { type: "cancel"; attempt: number }
+  | { type: "terminate"; attempt: number }
   | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }
   | { type: "complete"; attempt: number; taskId: string; checkpointId: number }
   | { type: "aborted"; attempt: number; taskId: string; checkpointId: number };
@@ -38,6 +39,7 @@ export type FromWorker =
   | { type: "ready" }
   | { type: "ack"; attempt: number; ack: TaskAcknowledgement }
   | { type: "decline"; attempt: number; checkpointId: number; taskId: string; reason: string }
+  | { type: "end-of-data"; attempt: number; taskId: string }
   | { type: "finished"; attempt: number; taskId: string; results: TaskResults }
   | { type: "failed"; attempt: number; taskId: string; error: ErrorInfo }
   | { type: "fatal"; error: ErrorInfo }

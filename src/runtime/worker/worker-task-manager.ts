@@ -60,6 +60,7 @@ function workerHandle(
     switch (m.type) {
       case "ack": return o.events.acknowledge(m.attempt, m.ack);
       case "decline": return o.events.decline(m.attempt, m.checkpointId, m.taskId, m.reason);
+      case "end-of-data": return o.events.endOfData(m.attempt, m.taskId);
       case "finished": return o.events.finished(m.attempt, m.taskId, m.results);
       case "failed": return o.events.failed(m.attempt, m.taskId, m.error);
       case "fatal": return o.events.fatal(m.error);
@@ -90,6 +91,7 @@ function workerHandle(
     trigger: (attempt, taskId, barrier) => post({ type: "trigger", attempt, taskId, barrier }),
     notifyComplete: (attempt, taskId, checkpointId) => post({ type: "complete", attempt, taskId, checkpointId }),
     notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),
+    terminate: (attempt) => post({ type: "terminate", attempt }),
     metrics: () => metrics,
     shutdown: async () => {
       stopping = true;
