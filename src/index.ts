@@ -20,6 +20,7 @@ export { WatermarkStrategy } from "./api/watermark-strategy.ts";
 export { getJobArgs, isWorker } from "./api/launch-context.ts";
 
 export type { Collector } from "./core/collector.ts";
+export { OutputTag } from "./core/output-tag.ts";
 export type { RuntimeContext } from "./core/runtime-context.ts";
 export { RichFunction } from "./core/rich-function.ts";
 export { KeyedProcessFunction, ProcessFunction, type KeyedProcessContext, type ProcessContext } from "./core/process-function.ts";

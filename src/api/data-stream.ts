@@ -8,6 +8,7 @@ import type { FilterFunction, FlatMapFunction, MapFunction, ReduceFunction } fro
 import { reduceCall } from "../core/functions.ts";
 import type { KeyedProcessFunction, ProcessFunction } from "../core/process-function.ts";
 import type { Sink } from "../core/sink.ts";
+import type { OutputTag } from "../core/output-tag.ts";
 import type { KeySelector, Partitioning, StreamEdge, StreamNode } from "../graph/stream-graph.ts";
 import { printSink } from "../connectors/builtin/print-sink.ts";
 import { FilterOperator, FlatMapOperator, MapOperator, ProcessOperator } from "../runtime/operators/element-operators.ts";
@@ -21,6 +22,8 @@ interface Upstream {
   readonly node: number;
   readonly partitioning?: Partitioning;
   readonly keySelector?: KeySelector;
+  /** A side output of the node instead of its main output. */
+  readonly sideTag?: string;
 }
 
 /**
@@ -72,7 +75,7 @@ export class DataStream<T> {
    * bigints, booleans or arrays of those.
    */
   keyBy<K>(key: KeySelector<T, K>): KeyedStream<T, K> {
-    return new KeyedStream<T, K>(this.env, this.upstreams.map((u) => ({ node: u.node, partitioning: "hash", keySelector: key as KeySelector })), key);
+    return new KeyedStream<T, K>(this.env, this.upstreams.map((u) => ({ ...u, partitioning: "hash", keySelector: key as KeySelector })), key);
   }
 
   /** Merges streams of the same type into one. */
@@ -115,7 +118,7 @@ export class DataStream<T> {
 
   /** @internal */
   protected edges(): StreamEdge[] {
-    return this.upstreams.map((u) => ({ from: u.node, partitioning: u.partitioning ?? "forward", keySelector: u.keySelector }));
+    return this.upstreams.map((u) => ({ from: u.node, partitioning: u.partitioning ?? "forward", keySelector: u.keySelector, sideTag: u.sideTag }));
   }
 
   /** @internal Adds a one-input operator. */
@@ -125,7 +128,7 @@ export class DataStream<T> {
   }
 
   private partitioned(p: Partitioning): DataStream<T> {
-    return new DataStream<T>(this.env, this.upstreams.map((u) => ({ node: u.node, partitioning: p })));
+    return new DataStream<T>(this.env, this.upstreams.map((u) => ({ node: u.node, sideTag: u.sideTag, partitioning: p })));
   }
 }
 
@@ -134,6 +137,11 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
   /** @internal */
   constructor(env: StreamExecutionEnvironment, private readonly node: StreamNode) {
     super(env, [{ node: node.id }]);
+  }
+
+  /** The records the operator emitted to the side output `tag`. */
+  getSideOutput<X>(tag: OutputTag<X>): DataStream<X> {
+    return new DataStream<X>(this.env, [{ node: this.node.id, sideTag: tag.id }]);
   }
 
   /** Stable id of the operator's state: keep it when changing the job so state is restored. */

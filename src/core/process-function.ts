@@ -5,11 +5,14 @@
  */
 import { RichFunction } from "./rich-function.ts";
 import type { Collector } from "./collector.ts";
+import type { OutputTag } from "./output-tag.ts";
 
 /** Context of `ProcessFunction.processElement`. */
 export interface ProcessContext {
   /** Event timestamp of the record, if it has one. */
   timestamp(): number | undefined;
+  /** Emits `value` to the side output `tag`. */
+  output<X>(tag: OutputTag<X>, value: X): void;
 }
 
 /**

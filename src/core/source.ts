@@ -8,6 +8,8 @@
  * and `fromElements` are the built-in examples.
  */
 
+import type { OutputTag } from "./output-tag.ts";
+
 /** Whether a source ends. */
 export type Boundedness = "bounded" | "continuous";
 
@@ -23,6 +25,8 @@ export type PollStatus =
 /** Where a reader emits records. */
 export interface ReaderOutput<T> {
   collect(value: T, timestamp?: number): void;
+  /** Emits to a side output (e.g. dead letters), read with `getSideOutput(tag)`. */
+  collectSide<S>(tag: OutputTag<S>, value: S): void;
 }
 
 /** What a reader knows of its parallel instance. */

@@ -17,6 +17,8 @@ export interface JobEdge {
   readonly targetNode: number;
   readonly partitioning: Partitioning;
   readonly keySelector?: KeySelector;
+  /** The side output the edge carries, or undefined for the main output. */
+  readonly sideTag?: string;
   /** Key groups of the consuming vertex (hash partitioning). */
   readonly targetMaxParallelism: number;
   /** Position of the edge among the target's inputs (order of `inputs` of the node). */
@@ -81,6 +83,7 @@ export function buildJobGraph(
       n.chainable &&
       pred.chainable &&
       partitioningOf(n, e) === "forward" &&
+      e.sideTag === undefined &&
       graph.consumers(pred.id).length === 1;
     chainHead.set(n.id, chain ? chainHead.get(pred!.id)! : n.id);
   }
@@ -101,6 +104,7 @@ export function buildJobGraph(
         targetNode: n.id,
         partitioning: partitioningOf(n, e),
         keySelector: e.keySelector,
+        sideTag: e.sideTag,
         targetMaxParallelism: n.maxParallelism ?? defaults.maxParallelism,
         inputIndex,
       }),

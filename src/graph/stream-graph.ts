@@ -18,6 +18,8 @@ export interface StreamEdge {
   readonly partitioning: Partitioning;
   /** For `hash` partitioning. */
   readonly keySelector?: KeySelector;
+  /** Set when the edge carries a side output of `from` instead of its main output. */
+  readonly sideTag?: string;
 }
 
 /** One operator of the logical dataflow. */

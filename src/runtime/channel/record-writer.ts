@@ -106,7 +106,7 @@ export class RecordWriter {
     const ch = this.channels[i]!;
     if (!ch.hasCredit()) {
       const t0 = performance.now();
-      await ch.whenCredit();
+      while (!ch.hasCredit()) await ch.whenCredit();
       this.counters.backpressuredMs += performance.now() - t0;
     }
     ch.send(message);

@@ -192,6 +192,7 @@ export class JobMaster {
         notifyAborted: (taskId, id) => this.managerOf(taskId).notifyAborted(attempt, taskId, id),
       },
       onFailure: (error) => this.settle?.({ kind: "failed", error }),
+      log: process.env.WEIR_DEBUG ? this.o.log : undefined,
     });
     this.coordinator = coordinator;
     this.status_ = "RUNNING";

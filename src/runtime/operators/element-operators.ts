@@ -37,7 +37,10 @@ export class FlatMapOperator<T, R> extends UdfOperator<T, R, FlatMapFunction<T, 
 }
 
 export class ProcessOperator<T, R> extends UdfOperator<T, R, ProcessFunction<T, R>> {
-  private readonly context: ProcessContext = { timestamp: () => undefined };
+  private readonly context: ProcessContext = {
+    timestamp: () => undefined,
+    output: (tag, value) => this.out.collectSide(tag.id, value),
+  };
   processElement(value: T): void {
     this.fn.processElement(value, this.context, this.out as Collector<R>);
   }

@@ -11,6 +11,7 @@ export class KeyedProcessOperator<K, I, O> extends UdfOperator<I, O, KeyedProces
   private currentKey: unknown;
   private readonly context: KeyedProcessContext<K> = {
     timestamp: () => undefined,
+    output: (tag, value) => this.out.collectSide(tag.id, value),
     getCurrentKey: () => this.currentKey as K,
   };
 

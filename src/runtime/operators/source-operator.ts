@@ -25,6 +25,7 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
         this.emitted++;
         out.collect(v);
       },
+      collectSide: (tag, v) => out.collectSide(tag.id, v),
     };
     this.splitsState = ctx.operatorState.getListState(new ListStateDescriptor<Split>("splits"));
     const splits = ctx.sourceOverride

@@ -12,6 +12,8 @@ import type { KeySelector } from "../../graph/stream-graph.ts";
 /** Where an operator emits records. */
 export interface Output<T> {
   collect(value: T): void;
+  /** Emits to the side output with this tag id (dropped if nothing consumes it). */
+  collectSide(tagId: string, value: unknown): void;
 }
 
 /** Everything the runtime gives an operator. */

@@ -74,7 +74,9 @@ export class OperatorChain {
     for (let i = members.length - 1; i >= 0; i--) {
       const m = members[i]!;
       const next = members[i + 1];
-      const output: Output<unknown> = next ? { collect: (x) => next.operator.processElement(x) } : fanOut(writers);
+      const output: Output<unknown> = next
+        ? { collect: (x) => next.operator.processElement(x), collectSide: () => {} }
+        : outputOf(v.outputs.map((e, k) => [e.sideTag, writers[k]!]));
       await m.operator.open(
         {
           operatorUid: m.node.uid,
@@ -212,15 +214,23 @@ export class OperatorChain {
   }
 }
 
-function fanOut(writers: readonly RecordWriter[]): Output<unknown> {
-  if (writers.length === 0) return { collect: () => {} };
-  if (writers.length === 1) {
-    const w = writers[0]!;
-    return { collect: (x) => w.emit(x) };
+/** The tail's output: main records to the writers of main-output edges, side records by tag. */
+function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[]): Output<unknown> {
+  const main = edges.filter(([tag]) => tag === undefined).map(([, w]) => w);
+  const side = new Map<string, RecordWriter[]>();
+  for (const [tag, w] of edges) if (tag !== undefined) side.set(tag, [...(side.get(tag) ?? []), w]);
+  const collectSide = (tagId: string, x: unknown) => {
+    const ws = side.get(tagId);
+    if (ws) for (const w of ws) w.emit(x);
+  };
+  if (main.length === 1) {
+    const w = main[0]!;
+    return { collect: (x) => w.emit(x), collectSide };
   }
   return {
     collect: (x) => {
-      for (const w of writers) w.emit(x);
+      for (const w of main) w.emit(x);
     },
+    collectSide,
   };
 }
