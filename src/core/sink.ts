@@ -4,6 +4,8 @@
  * checkpoint completes (two-phase commit) implements `CheckpointListener`.
  */
 
+import type { Clock } from "../util/clock.ts";
+
 /** What a writer knows of its parallel instance. */
 export interface SinkContext {
   readonly subtaskIndex: number;
@@ -12,6 +14,10 @@ export interface SinkContext {
   readonly attempt: number;
   /** Hands a final result to the job client (`JobExecutionResult.getCollected(name)`). */
   reportResult(name: string, values: unknown[]): void;
+  /** Time source of the job (injected in tests). */
+  readonly clock: Clock;
+  /** Prints a warning or status line of this sink (to standard error, prefixed with the operator uid). */
+  log(line: string): void;
 }
 
 /** Writes the records of one parallel instance. */

@@ -21,6 +21,8 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
       operatorUid: ctx.operatorUid,
       attempt: ctx.attempt,
       reportResult: (name, values) => ctx.reportResult(name, values),
+      clock: ctx.clock,
+      log: (line) => void process.stderr.write(`weir: [${ctx.operatorUid} ${ctx.subtaskIndex + 1}/${ctx.parallelism}] ${line}\n`),
     });
     this.fn = this.writer;
     await super.open(ctx, output);
