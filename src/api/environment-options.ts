@@ -19,6 +19,10 @@ export interface EnvironmentOptions {
   checkpointDir?: string;
   /** Ignore existing checkpoints and start over. */
   fresh?: boolean;
+  /** Start from this savepoint (a directory written by stopWithSavepoint/triggerSavepoint). */
+  fromSavepoint?: string;
+  /** With `fromSavepoint`: drop state of operators the job no longer has instead of failing. */
+  allowNonRestoredState?: boolean;
   /** Records per batch on channels (default 512). */
   batchSize?: number;
   /** Time source (tests). */

@@ -171,6 +171,8 @@ export class StreamExecutionEnvironment {
       args: launch?.args ?? [],
       launchOptions: launch?.options ?? {},
       fresh: o.fresh ?? false,
+      fromSavepoint: o.fromSavepoint,
+      allowNonRestoredState: o.allowNonRestoredState ?? false,
       batchSize: o.batchSize ?? 512,
       clock: o.clock ?? systemClock,
       random: o.random,

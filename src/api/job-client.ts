@@ -46,6 +46,28 @@ export class JobClient {
     return this.master.triggerCheckpoint();
   }
 
+  /**
+   * Takes a savepoint into `directory` while the job goes on; resolves with its path.
+   *
+   * @example
+   * ```ts
+   * const path = await client.triggerSavepoint("savepoints/");
+   * ```
+   */
+  triggerSavepoint(directory: string): Promise<string> {
+    return this.master.triggerSavepoint(directory);
+  }
+
+  /**
+   * Takes a savepoint, lets the sinks commit it, and stops the job; resolves with the
+   * savepoint's path once the job stopped. Resume with `weir run job.ts --from-savepoint PATH`.
+   */
+  async stopWithSavepoint(directory: string): Promise<string> {
+    const path = await this.master.stopWithSavepoint(directory);
+    await this.result;
+    return path;
+  }
+
   /** Checkpoint counts, the last completed one and the history. */
   getCheckpointStats(): CheckpointStats | null {
     return this.master.checkpointStats();

@@ -28,6 +28,8 @@ export interface JobLaunch {
   /** The command-line settings, passed to the workers so they build the same graph. */
   readonly launchOptions: EnvironmentOptions;
   readonly fresh: boolean;
+  readonly fromSavepoint?: string;
+  readonly allowNonRestoredState: boolean;
   readonly batchSize: number;
   readonly clock: Clock;
   readonly random?: () => number;
@@ -50,6 +52,8 @@ export function startJob(j: JobLaunch): JobClient {
     clock: j.clock,
     random: j.random,
     fresh: j.fresh,
+    fromSavepoint: j.fromSavepoint,
+    allowNonRestoredState: j.allowNonRestoredState,
     batchSize: j.batchSize,
     log: j.log,
     listener: jobListenerOf(j),
@@ -70,8 +74,10 @@ export function startJob(j: JobLaunch): JobClient {
 
 function jobListenerOf(j: JobLaunch) {
   return {
-    onRestored: (cp: { checkpointId: number; directory?: string; completedAt: number }) =>
-      j.log(`restored from checkpoint ${cp.checkpointId} (${cp.directory ?? "in memory"}, taken ${new Date(cp.completedAt).toISOString()})`),
+    onRestored: (cp: { checkpointId: number; directory?: string; completedAt: number; savepoint: boolean }) =>
+      j.log(
+        `restored from ${cp.savepoint ? "savepoint" : "checkpoint"} ${cp.checkpointId} (${cp.directory ?? "in memory"}, taken ${new Date(cp.completedAt).toISOString()})`,
+      ),
     onTaskFailed: (_: string, e: Error, attempt: number) => j.log(`attempt ${attempt}: ${e.message}`),
     onRestarting: (delayMs: number, attempt: number) => j.log(`restarting (attempt ${attempt}) in ${delayMs} ms from the latest completed checkpoint`),
   };

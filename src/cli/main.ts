@@ -18,7 +18,11 @@ Options of run:
   --mode MODE               exactly-once | at-least-once | at-most-once
   --checkpoint-dir DIR      where checkpoints go (default .weir/checkpoints/<job>)
   --fresh                   ignore existing checkpoints and start over
-Flags given here win over the job's own settings.`;
+  --from-savepoint PATH     start from a savepoint (e.g. at another --parallelism)
+  --allow-non-restored-state  with --from-savepoint: drop state of operators the job no longer has
+  --savepoint-dir DIR       where Ctrl-C / SIGTERM writes the stop savepoint (default .weir/savepoints)
+Flags given here win over the job's own settings.
+Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it.`;
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -70,6 +74,9 @@ export function parseRunArgs(args: string[]): RunOptions {
         mode: { type: "string" },
         "checkpoint-dir": { type: "string" },
         fresh: { type: "boolean" },
+        "from-savepoint": { type: "string" },
+        "allow-non-restored-state": { type: "boolean" },
+        "savepoint-dir": { type: "string" },
       },
     });
   } catch (e) {
@@ -89,6 +96,9 @@ export function parseRunArgs(args: string[]): RunOptions {
     mode,
     checkpointDir: v["checkpoint-dir"] ?? ".weir/checkpoints/<job>",
     fresh: v.fresh ?? false,
+    fromSavepoint: v["from-savepoint"],
+    allowNonRestoredState: v["allow-non-restored-state"] ?? false,
+    savepointDir: v["savepoint-dir"] ?? ".weir/savepoints",
   };
 }
 

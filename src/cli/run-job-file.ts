@@ -23,6 +23,15 @@ export interface RunOptions {
   mode?: CheckpointingMode;
   checkpointDir: string;
   fresh: boolean;
+  fromSavepoint?: string;
+  allowNonRestoredState: boolean;
+  /** Where a stop by signal writes its savepoint. */
+  savepointDir: string;
+}
+
+/** Prints where a stopped job's savepoint is and how to resume from it. */
+function reportSavepoint(jobName: string, path: string): void {
+  process.stderr.write(`weir: job '${jobName}' stopped with savepoint ${path}\nweir: resume with --from-savepoint ${path}\n`);
 }
 
 /** Runs a job file to its end; resolves with the exit code. */
@@ -34,13 +43,29 @@ export async function runJobFile(o: RunOptions): Promise<number> {
   }
   let client: JobClient | undefined;
   const progress = process.stderr.isTTY ? new ProgressLine(process.stderr) : null;
+  let stopping = false;
+  let savepoint: string | undefined;
   const stop = () => {
     if (!client) process.exit(130);
-    process.stderr.write("\nweir: cancelling the job\n");
-    void client.cancel();
+    if (stopping) {
+      progress?.stop();
+      process.stderr.write("weir: cancelling the job\n");
+      void client.cancel();
+      return;
+    }
+    stopping = true;
+    progress?.stop();
+    process.stderr.write(`weir: stopping the job with a savepoint in ${o.savepointDir} (again to cancel)\n`);
+    client.stopWithSavepoint(o.savepointDir).then(
+      (path) => (savepoint = path),
+      (e: Error) => {
+        process.stderr.write(`weir: the savepoint failed (${e.message}); cancelling the job\n`);
+        void client!.cancel();
+      },
+    );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   setLaunch({
     role: "client",
     jobModule,
@@ -52,6 +77,8 @@ export async function runJobFile(o: RunOptions): Promise<number> {
       mode: o.mode,
       checkpointDir: o.checkpointDir,
       fresh: o.fresh,
+      fromSavepoint: o.fromSavepoint,
+      allowNonRestoredState: o.allowNonRestoredState,
       log: (line) => (progress ? progress.log(line) : process.stderr.write(`weir: ${line}\n`)),
     },
     onJobStarted: (c) => {
@@ -66,11 +93,14 @@ export async function runJobFile(o: RunOptions): Promise<number> {
       process.stderr.write(`weir: ${o.job} did not call env.execute(): no job ran\n`);
       return 1;
     }
-    await client.getJobExecutionResult();
-    progress?.stop(`job '${client.jobName}' finished`);
+    const result = await client.getJobExecutionResult();
+    savepoint ??= result.savepointPath ?? undefined;
+    if (savepoint) reportSavepoint(client.jobName, savepoint);
+    else progress?.stop(`job '${client.jobName}' finished`);
     return 0;
   } catch (e) {
     progress?.stop();
+    if (savepoint && client) reportSavepoint(client.jobName, savepoint);
     process.stderr.write(`weir: ${describeJobError(e, jobModule)}\n`);
     return client?.getJobStatus() === "CANCELED" ? 130 : 1;
   } finally {

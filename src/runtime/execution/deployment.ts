@@ -38,8 +38,12 @@ export interface TaskManagerEvents {
 /** How the job master drives one task manager. */
 export interface TaskManagerHandle {
   deploy(deployment: Deployment): void;
-  /** Cancels every task of `attempt`; resolves when all stopped, with the source positions at that moment. */
-  cancel(attempt: number): Promise<Record<string, unknown[]>>;
+  /**
+   * Cancels every task of `attempt`; resolves when all stopped, with the source positions
+   * at that moment. `graceful`: each task first runs the mails already queued (e.g. the
+   * notification of a savepoint, so sinks commit it).
+   */
+  cancel(attempt: number, graceful?: boolean): Promise<Record<string, unknown[]>>;
   trigger(attempt: number, taskId: string, barrier: CheckpointBarrier): void;
   notifyComplete(attempt: number, taskId: string, checkpointId: number): void;
   notifyAborted(attempt: number, taskId: string, checkpointId: number): void;

@@ -14,6 +14,7 @@ import type { TaskResults } from "../task/task-services.ts";
 import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from "./deployment.ts";
 import type { ExecutionPlan } from "./execution-plan.ts";
 import { JobExecutionResult } from "./job-result.ts";
+import { readSavepoint, writeSavepoint } from "../../checkpoint/savepoint/savepoint.ts";
 import { RestartBackoff, type RestartStrategyConfig } from "./restart-strategy.ts";
 
 /** Lifecycle of a job (Flink's JobStatus subset). */
@@ -47,6 +48,10 @@ export interface JobMasterOptions {
   readonly random?: () => number;
   /** Ignore existing checkpoints and start over. */
   readonly fresh: boolean;
+  /** Start from this savepoint (directory or its `_metadata`) instead of the latest checkpoint. */
+  readonly fromSavepoint?: string;
+  /** Skip restored state of operators that no longer exist instead of failing. */
+  readonly allowNonRestoredState?: boolean;
   readonly batchSize: number;
   readonly log: (line: string) => void;
   readonly listener?: JobListener;
@@ -54,11 +59,18 @@ export interface JobMasterOptions {
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
 }
 
+/** Operator types that keep state (their uid matters across job changes). */
+const STATEFUL_TYPES = new Set(["source", "keyed-process", "reduce", "sum", "sink"]);
+
 /** Attempts of the final checkpoint of a bounded job before it fails. */
 const FINAL_CHECKPOINT_TRIES = 20;
 const FINAL_CHECKPOINT_RETRY_MS = 20;
 
-type Outcome = { kind: "finished" } | { kind: "failed"; error: Error; fatal?: boolean } | { kind: "cancelled" };
+type Outcome =
+  | { kind: "finished" }
+  | { kind: "stopped"; savepointPath: string }
+  | { kind: "failed"; error: Error; fatal?: boolean }
+  | { kind: "cancelled" };
 
 export class JobMaster {
   private status_: JobStatus = "CREATED";
@@ -92,16 +104,32 @@ export class JobMaster {
   async run(): Promise<JobExecutionResult> {
     const started = this.o.clock.now();
     const backoff = new RestartBackoff(this.o.restartStrategy, this.o.random);
-    let restore = this.o.fresh ? null : await this.storage.latestCompleted();
+    let restore = this.o.fromSavepoint
+      ? await readSavepoint(this.o.fromSavepoint)
+      : this.o.fresh
+        ? null
+        : await this.storage.latestCompleted();
     const restoredFrom = restore?.checkpointId ?? null;
-    if (restore) this.o.listener?.onRestored?.(restore);
+    if (restore) {
+      this.checkRestoredState(restore);
+      this.o.listener?.onRestored?.(restore);
+    }
+    this.warnGeneratedUids();
     let overrides: Record<string, unknown[]> | undefined;
     try {
       for (;;) {
         const outcome = await this.runAttempt(restore, overrides);
-        if (outcome.kind === "finished") {
+        if (outcome.kind === "finished" || outcome.kind === "stopped") {
           this.status_ = "FINISHED";
-          return new JobExecutionResult(this.o.graph.name, this.o.clock.now() - started, this.restarts, restoredFrom, this.checkpointStats(), this.collectResults());
+          return new JobExecutionResult(
+            this.o.graph.name,
+            this.o.clock.now() - started,
+            this.restarts,
+            restoredFrom,
+            this.checkpointStats(),
+            this.collectResults(),
+            outcome.kind === "stopped" ? outcome.savepointPath : null,
+          );
         }
         if (outcome.kind === "cancelled") {
           this.status_ = "CANCELED";
@@ -139,9 +167,67 @@ export class JobMaster {
   }
 
   /** Triggers a checkpoint now; resolves when it completed. */
-  triggerCheckpoint(): Promise<CompletedCheckpoint> {
-    if (!this.coordinator) return Promise.reject(new Error(`job '${this.o.graph.name}' is ${this.status_}: no checkpoint can be taken`));
-    return this.coordinator.triggerCheckpoint();
+  async triggerCheckpoint(): Promise<CompletedCheckpoint> {
+    return this.requireCoordinator().triggerCheckpoint();
+  }
+
+  private requireCoordinator(): CheckpointCoordinator {
+    if (!this.coordinator) throw new Error(`job '${this.o.graph.name}' is ${this.status_}: no checkpoint can be taken`);
+    return this.coordinator;
+  }
+
+  /** Restored state must belong to operators of this job (matched by uid), unless allowed. */
+  private checkRestoredState(restore: CompletedCheckpoint): void {
+    const uids = new Set(this.o.graph.vertices.flatMap((v) => v.nodes.map((n) => n.uid)));
+    const orphans = [...new Set(restore.states.map((s) => s.operatorUid))].filter((u) => !uids.has(u));
+    if (orphans.length === 0) return;
+    const what = `${restore.savepoint ? "savepoint" : "checkpoint"} ${restore.checkpointId}${restore.directory ? ` (${restore.directory})` : ""}`;
+    const list = orphans.map((u) => `'${u}'`).join(", ");
+    if (this.o.allowNonRestoredState) {
+      this.o.log(`skipping state of ${list} from ${what}: no operator of this job has that uid`);
+      return;
+    }
+    throw new JobFailedError(
+      `${what} has state for operator uid ${list}, which this job does not have; ` +
+        "keep the operator's .uid(...) or pass --allow-non-restored-state to drop that state",
+    );
+  }
+
+  /** One warning for stateful operators without a user uid, when their state is checkpointed. */
+  private warnGeneratedUids(): void {
+    if (this.o.checkpointing.intervalMs <= 0) return;
+    const generated = this.o.graph.vertices
+      .flatMap((v) => v.nodes)
+      .filter((n) => n.uidGenerated && STATEFUL_TYPES.has(n.type) && n.name !== "Print");
+    if (generated.length === 0) return;
+    this.o.log(
+      `operators without a uid: ${generated.map((n) => `'${n.name}' (${n.uid})`).join(", ")}; ` +
+        "their state is matched by generated ids that change when the job changes: set .uid(...) to keep it",
+    );
+  }
+
+  /** Takes a savepoint into `directory` (the job goes on); resolves with its path. */
+  async triggerSavepoint(directory: string): Promise<string> {
+    const coordinator = this.requireCoordinator();
+    return writeSavepoint(await this.triggerWhenSlotFree(coordinator, true), directory);
+  }
+
+  /**
+   * Takes a savepoint into `directory`, lets every sink commit it, and stops the job
+   * (Flink's stop-with-savepoint); `run()` then resolves with `savepointPath` set.
+   * If the savepoint fails, the job goes on and the promise rejects.
+   */
+  async stopWithSavepoint(directory: string): Promise<string> {
+    const coordinator = this.requireCoordinator();
+    coordinator.stopPeriodic();
+    try {
+      const path = await writeSavepoint(await this.triggerWhenSlotFree(coordinator, true), directory);
+      this.settle?.({ kind: "stopped", savepointPath: path });
+      return path;
+    } catch (e) {
+      if (this.coordinator === coordinator) coordinator.startPeriodic();
+      throw e;
+    }
   }
 
   /** Statistics of the checkpoints of the current (or last) attempt. */
@@ -201,11 +287,11 @@ export class JobMaster {
     coordinator.startPeriodic();
     const result = await outcome;
     this.settle = null;
-    coordinator.shutdown(result.kind === "finished" ? "job finished" : result.kind === "failed" ? "job failover" : "job cancelled");
+    coordinator.shutdown(`job ${result.kind}`);
     await coordinator.whenStoresSettled();
     this.lastStats = coordinator.stats();
     this.coordinator = null;
-    const positions = await Promise.all(this.managers.map((m) => m.cancel(attempt)));
+    const positions = await Promise.all(this.managers.map((m) => m.cancel(attempt, result.kind === "stopped")));
     this.lastSourcePositions = Object.assign({}, ...positions);
     return result;
   }
@@ -253,14 +339,13 @@ export class JobMaster {
   private async finalCheckpoint(attempt: number): Promise<void> {
     const coordinator = this.coordinator;
     if (!coordinator) return;
-    for (let tries = 1; ; ) {
+    for (let tries = 1; ; tries++) {
       try {
-        await coordinator.triggerCheckpoint();
+        await this.triggerWhenSlotFree(coordinator, false);
         break;
       } catch (e) {
         if (attempt !== this.attempt || this.settle === null) return;
-        const busy = e instanceof CheckpointTriggerError && e.reason === "too-many-concurrent";
-        if (!busy && tries++ >= FINAL_CHECKPOINT_TRIES) {
+        if (tries >= FINAL_CHECKPOINT_TRIES) {
           this.settle({ kind: "failed", error: new Error(`the final checkpoint failed ${tries} times: ${(e as Error).message}`) });
           return;
         }
@@ -269,6 +354,18 @@ export class JobMaster {
     }
     if (attempt !== this.attempt || this.settle === null) return;
     for (const m of this.managers) m.terminate(attempt);
+  }
+
+  /** Triggers a checkpoint (or savepoint), waiting while `maxConcurrent` checkpoints are in flight. */
+  private async triggerWhenSlotFree(coordinator: CheckpointCoordinator, savepoint: boolean): Promise<CompletedCheckpoint> {
+    for (;;) {
+      try {
+        return await coordinator.triggerCheckpoint({ savepoint });
+      } catch (e) {
+        if (!(e instanceof CheckpointTriggerError && e.reason === "too-many-concurrent") || this.coordinator !== coordinator) throw e;
+        await new Promise<void>((r) => this.o.clock.setTimeout(r, FINAL_CHECKPOINT_RETRY_MS));
+      }
+    }
   }
 
   /** "name (uid) subtask i/p" of a task. */

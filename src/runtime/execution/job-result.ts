@@ -15,6 +15,8 @@ export class JobExecutionResult {
     /** Statistics of the checkpoints of the last attempt (null if none ran). */
     readonly checkpoints: CheckpointStats | null,
     private readonly collected: Readonly<Record<string, unknown[]>>,
+    /** Path of the savepoint the job stopped with (`stopWithSavepoint`), else null. */
+    readonly savepointPath: string | null = null,
   ) {}
 
   /**
@@ -27,6 +29,8 @@ export class JobExecutionResult {
    */
   getCollected<T = unknown>(name: string): T[] {
     const v = this.collected[name];
+    if (!v && this.savepointPath)
+      throw new Error(`the job stopped with savepoint ${this.savepointPath} before its end: collect sinks report results only when a job finishes`);
     if (!v) throw new Error(`no collect sink named '${name}' reported results (known: ${Object.keys(this.collected).join(", ") || "none"})`);
     return v as T[];
   }

@@ -22,7 +22,7 @@ export function localTaskManager(plan: ExecutionPlan, events: TaskManagerEvents,
   const tm = new TaskManager(0, plan, new Map(), deferred, clock);
   return {
     deploy: (d) => tm.deploy(d),
-    cancel: (attempt) => tm.cancel(attempt),
+    cancel: (attempt, graceful) => tm.cancel(attempt, graceful),
     trigger: (a, t, b) => tm.trigger(a, t, b),
     notifyComplete: (a, t, id) => tm.notifyComplete(a, t, id),
     notifyAborted: (a, t, id) => tm.notifyAborted(a, t, id),

@@ -93,14 +93,21 @@ export class TaskManager {
   }
 
   /** Cancels the attempt's tasks and waits for them; returns the sources' positions at that moment. */
-  async cancel(attempt: number): Promise<Record<string, unknown[]>> {
+  async cancel(attempt: number, graceful = false): Promise<Record<string, unknown[]>> {
     if (attempt !== this.attempt) return {};
     const positions: Record<string, unknown[]> = {};
-    for (const t of this.tasks.values()) {
+    const cancel = (t: StreamTask) => {
       const p = t.sourcePositions();
       if (p) positions[p[0]] = p[1];
       t.cancel();
+    };
+    if (graceful) {
+      // Sources stop emitting, so every task drains its input and reaches its mailbox,
+      // where the queued notifications (the savepoint's) run before the cancellation.
+      for (const t of this.tasks.values()) t.suspendSource();
+      await Promise.all([...this.tasks.values()].map((t) => t.whenMailsRun()));
     }
+    for (const t of this.tasks.values()) cancel(t);
     await Promise.all(this.runs);
     return positions;
   }

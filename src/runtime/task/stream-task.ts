@@ -49,6 +49,8 @@ export class StreamTask {
   private dataEnded = false;
   /** The job master asked the task to end after the final checkpoint. */
   private terminating = false;
+  /** Stop-with-savepoint: the source reads no more. */
+  private sourceSuspended = false;
   private triggered: { barrier: CheckpointBarrier; alignmentMs: number } | null = null;
   private readonly aborted: { id: number; reason: string }[] = [];
   private readonly inFlight = new Set<Promise<void>>();
@@ -143,6 +145,17 @@ export class StreamTask {
     return this.chain?.sourcePositions();
   }
 
+  /** A source task stops reading (stop-with-savepoint); mails still run. */
+  suspendSource(): void {
+    this.mailbox.put(() => void (this.sourceSuspended = true));
+  }
+
+  /** Resolves once the mails queued before this call have run (immediately if the task ended). */
+  whenMailsRun(): Promise<void> {
+    if (this.metrics.status !== "running" && this.metrics.status !== "initializing") return Promise.resolve();
+    return new Promise((resolve) => this.mailbox.put(resolve));
+  }
+
   /** Ends the task after end of data (the final checkpoint completed): it forwards end of input and finishes. */
   terminate(): void {
     this.mailbox.put(() => void (this.terminating = true));
@@ -161,9 +174,10 @@ export class StreamTask {
     for (;;) {
       if (await this.runMails()) continue;
       if (this.cancelled) return;
-      if (this.dataEnded) {
+      if (this.dataEnded || this.sourceSuspended) {
         if (this.terminating) return;
-        await this.wake.wait();
+        await this.flush();
+        if (this.mailbox.size === 0) await this.wake.wait();
         continue;
       }
       const status = await source.emitNext(batch);

@@ -31,7 +31,7 @@ function handle(m: ToWorker, tm: TaskManager): void {
     case "complete": return tm.notifyComplete(m.attempt, m.taskId, m.checkpointId);
     case "aborted": return tm.notifyAborted(m.attempt, m.taskId, m.checkpointId);
     case "cancel":
-      void tm.cancel(m.attempt).then((positions) => post({ type: "cancelled", attempt: m.attempt, positions }));
+      void tm.cancel(m.attempt, m.graceful).then((positions) => post({ type: "cancelled", attempt: m.attempt, positions }));
       return;
   }
 }

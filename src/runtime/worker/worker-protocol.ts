@@ -28,7 +28,7 @@ export interface WorkerInit {
 /** Main → worker. */
 export type ToWorker =
   | { type: "deploy"; deployment: Deployment }
-  | { type: "cancel"; attempt: number }
+  | { type: "cancel"; attempt: number; graceful: boolean }
   | { type: "terminate"; attempt: number }
   | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }
   | { type: "complete"; attempt: number; taskId: string; checkpointId: number }

@@ -81,12 +81,12 @@ function workerHandle(
   });
   return {
     deploy: (deployment) => post({ type: "deploy", deployment }),
-    cancel: (attempt) =>
+    cancel: (attempt, graceful = false) =>
       stopping
         ? Promise.resolve({})
         : new Promise((resolve) => {
             cancels.set(attempt, resolve);
-            post({ type: "cancel", attempt });
+            post({ type: "cancel", attempt, graceful });
           }),
     trigger: (attempt, taskId, barrier) => post({ type: "trigger", attempt, taskId, barrier }),
     notifyComplete: (attempt, taskId, checkpointId) => post({ type: "complete", attempt, taskId, checkpointId }),

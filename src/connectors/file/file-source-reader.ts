@@ -1,0 +1,192 @@
+/**
+ * Reads the splits of one parallel instance of a file source: lists the input
+ * path for the buckets it holds, then reads each file in chunks (one `await`
+ * per chunk, never per record) and emits its records, tracking the byte
+ * offset and line number of the next record for checkpoints.
+ */
+
+import { open, type FileHandle } from "node:fs/promises";
+import type { PollStatus, ReaderOutput, SourceReader } from "../../core/source.ts";
+import type { OutputTag } from "../../core/output-tag.ts";
+import type { Clock } from "../../util/clock.ts";
+import { planDiscovery } from "./file-source-discovery.ts";
+import { FileSourceParseError, FileSourcePathError } from "./file-source-errors.ts";
+import type { InputPath } from "./file-source-glob.ts";
+import { listInputFiles } from "./file-source-listing.ts";
+import { copySplit, type DiscoverySplit, type FileSourceSplit, type FileSplit } from "./file-source-split.ts";
+import { LineBuffer } from "./line-buffer.ts";
+import { MalformedRecordError, NO_RECORD, type RecordFormat } from "./record-format.ts";
+
+/** A malformed record sent to the dead-letter side output. */
+export interface DeadLetter {
+  /** Path of the input file. */
+  readonly file: string;
+  /** 1-based line number. */
+  readonly line: number;
+  /** The line as read. */
+  readonly text: string;
+  /** Why it could not be parsed. */
+  readonly error: string;
+}
+
+/** What a reader needs besides its splits. */
+export interface FileSourceReaderConfig<T> {
+  readonly input: InputPath;
+  readonly format: RecordFormat<T>;
+  /** Listing interval of a continuous source; undefined for a bounded one. */
+  readonly monitorIntervalMs: number | undefined;
+  /** Where malformed records go; undefined to fail the job on them. */
+  readonly deadLetters: OutputTag<DeadLetter> | undefined;
+  readonly chunkSize: number;
+  readonly clock: Clock;
+}
+
+interface OpenFile {
+  readonly handle: FileHandle;
+  readonly lines: LineBuffer;
+}
+
+const BOM = 0xfeff;
+
+/**
+ * The reader of a file source.
+ *
+ * @example
+ * ```ts
+ * const reader = FileSource.forLines("in/").createReader({ subtaskIndex: 0, parallelism: 1, operatorUid: "lines" });
+ * reader.addSplits(FileSource.forLines("in/").createSplits(1));
+ * while ((await reader.pollNext(output, 100)) !== "end-of-input");
+ * ```
+ */
+export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
+  private readonly files: FileSplit[] = [];
+  private buckets: DiscoverySplit[] = [];
+  private finishedDeadLetters = 0;
+  private current: OpenFile | undefined;
+  private nextScanAt = Number.NEGATIVE_INFINITY;
+  private available: Promise<void> | undefined;
+
+  constructor(private readonly config: FileSourceReaderConfig<T>) {}
+
+  addSplits(splits: FileSourceSplit[]): void {
+    for (const s of splits) {
+      const copy = copySplit(s);
+      if (copy.kind === "file") this.files.push(copy);
+      else if (copy.kind === "discovery") this.buckets.push(copy);
+      else this.finishedDeadLetters += copy.deadLetters;
+    }
+  }
+
+  pollNext(output: ReaderOutput<T>, maxRecords: number): PollStatus | Promise<PollStatus> {
+    if (this.scanDue()) return this.scan().then(() => "more-available");
+    const file = this.files[0];
+    if (!file) return this.config.monitorIntervalMs === undefined && this.buckets.length === 0 ? "end-of-input" : "nothing-available";
+    if (!this.current) return this.openFile(file).then(() => this.emit(file, output, maxRecords));
+    return this.emit(file, output, maxRecords);
+  }
+
+  isAvailable(): Promise<void> {
+    const { clock, monitorIntervalMs = 0 } = this.config;
+    // a reader without buckets (after scaling up) only wakes at the interval
+    const delay = this.buckets.length > 0 ? this.nextScanAt - clock.now() : monitorIntervalMs;
+    this.available ??= new Promise<void>((resolve) => {
+      clock.setTimeout(() => {
+        this.available = undefined;
+        resolve();
+      }, delay);
+    });
+    return this.available;
+  }
+
+  snapshotState(): FileSourceSplit[] {
+    const state: FileSourceSplit[] = [...this.files.map(copySplit), ...this.buckets.map(copySplit)];
+    if (this.finishedDeadLetters > 0) state.push({ kind: "tally", deadLetters: this.finishedDeadLetters });
+    return state;
+  }
+
+  async close(): Promise<void> {
+    const c = this.current;
+    this.current = undefined;
+    await c?.handle.close();
+  }
+
+  private scanDue(): boolean {
+    if (this.buckets.length === 0) return false;
+    if (this.config.monitorIntervalMs === undefined) return true; // bounded: held buckets are unscanned
+    return this.config.clock.now() >= this.nextScanAt;
+  }
+
+  private async scan(): Promise<void> {
+    const listed = await listInputFiles(this.config.input);
+    const plan = planDiscovery(listed, this.buckets);
+    this.files.push(...plan.newSplits);
+    const interval = this.config.monitorIntervalMs;
+    if (interval === undefined) this.buckets = [];
+    else {
+      this.buckets = plan.buckets;
+      this.nextScanAt = this.config.clock.now() + interval;
+    }
+  }
+
+  private async openFile(file: FileSplit): Promise<void> {
+    try {
+      this.current = { handle: await open(file.path, "r"), lines: new LineBuffer(file.offset) };
+    } catch (e) {
+      throw new FileSourcePathError(file.path, (e as Error).message, { cause: e });
+    }
+  }
+
+  private async readChunk(file: FileSplit, c: OpenFile): Promise<void> {
+    const chunk = Buffer.allocUnsafe(this.config.chunkSize);
+    let bytesRead: number;
+    try {
+      ({ bytesRead } = await c.handle.read(chunk, 0, chunk.length, c.lines.readPosition));
+    } catch (e) {
+      throw new FileSourcePathError(file.path, (e as Error).message, { cause: e });
+    }
+    if (bytesRead === 0) c.lines.markEnd();
+    else c.lines.append(chunk.subarray(0, bytesRead));
+  }
+
+  private async finishFile(file: FileSplit, c: OpenFile): Promise<PollStatus> {
+    this.current = undefined;
+    this.files.shift();
+    this.finishedDeadLetters += file.deadLetters;
+    await c.handle.close();
+    return "more-available";
+  }
+
+  /** Emits records of the open file from buffered bytes; awaits only to read a chunk or close the file. */
+  private emit(file: FileSplit, output: ReaderOutput<T>, max: number): PollStatus | Promise<PollStatus> {
+    const c = this.current!;
+    const { format, deadLetters } = this.config;
+    let n = 0;
+    while (n < max) {
+      let text = c.lines.nextLine();
+      if (text === undefined) {
+        if (c.lines.exhausted) return this.finishFile(file, c);
+        if (n > 0) return "more-available";
+        return this.readChunk(file, c).then(() => this.emit(file, output, max));
+      }
+      const line = file.line++;
+      file.offset = c.lines.offset;
+      if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
+      if (format.skipBlankLines && text.trim() === "") continue;
+      let record: T | typeof NO_RECORD;
+      try {
+        record = format.parse(text, file);
+      } catch (e) {
+        if (!(e instanceof MalformedRecordError)) throw e;
+        if (!deadLetters) throw new FileSourceParseError(file.path, line, e.reason, text);
+        file.deadLetters++;
+        output.collectSide(deadLetters, { file: file.path, line, text, error: e.reason });
+        n++;
+        continue;
+      }
+      if (record === NO_RECORD) continue;
+      output.collect(record);
+      n++;
+    }
+    return "more-available";
+  }
+}
