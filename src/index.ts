@@ -56,6 +56,31 @@ export type { CheckpointStats } from "./checkpoint/coordinator/index.ts";
 export { StateSizeLimitExceededError, CorruptCheckpointError } from "./checkpoint/storage/index.ts";
 
 export { collectSink } from "./connectors/builtin/collect-sink.ts";
+export {
+  BucketAssigners,
+  FileSink,
+  FileSinkOptionError,
+  FileSource,
+  FileSourceParseError,
+  FileSourcePathError,
+  InvalidBucketPathError,
+  deadLetterCount,
+  type BucketAssigner,
+  type CsvSinkOptions,
+  type CsvSourceOptions,
+  type DeadLetter,
+  type FileRecordsOptions,
+  type FileSinkOptions,
+  type FileSourceOptions,
+  type RollingPolicy,
+  type RowFormat,
+} from "./connectors/file/index.ts";
+export {
+  TwoPhaseCommitSink,
+  InvalidTransactionTimeoutError,
+  type TransactionContext,
+  type TwoPhaseCommitOptions,
+} from "./connectors/transactional/index.ts";
 export { printSink } from "./connectors/builtin/print-sink.ts";
 export { sequenceSource } from "./connectors/builtin/sequence-source.ts";
 export { elementsSource } from "./connectors/builtin/elements-source.ts";
