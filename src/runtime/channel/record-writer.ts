@@ -16,6 +16,9 @@ export interface WriterCounters {
   backpressuredMs: number;
 }
 
+/** Primitive keys whose channel is cached (cleared when full). */
+const KEY_CACHE_LIMIT = 1 << 16;
+
 export class RecordWriter {
   private readonly buffers: unknown[][];
   private next: number;
@@ -55,8 +58,20 @@ export class RecordWriter {
         break;
       case "hash": {
         if (!keySelector) throw new Error("hash partitioning needs a key selector");
-        this.select = (v) =>
-          void buffers[subtaskForKeyGroup(consumerMaxParallelism, n, keyGroupOf(canonicalKey(keySelector(v)), consumerMaxParallelism))]!.push(v);
+        const channelOf = (key: unknown) => subtaskForKeyGroup(consumerMaxParallelism, n, keyGroupOf(canonicalKey(key), consumerMaxParallelism));
+        // Channel of recent primitive keys: hashing per record is the costliest part of a keyed exchange.
+        const cache = new Map<unknown, number>();
+        this.select = (v) => {
+          const key = keySelector(v);
+          if (typeof key === "object") return void buffers[channelOf(key)]!.push(v);
+          let ch = cache.get(key);
+          if (ch === undefined) {
+            ch = channelOf(key);
+            if (cache.size >= KEY_CACHE_LIMIT) cache.clear();
+            cache.set(key, ch);
+          }
+          buffers[ch]!.push(v);
+        };
         break;
       }
     }

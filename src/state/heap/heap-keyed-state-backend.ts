@@ -62,6 +62,9 @@ export interface HeapStateStats {
   readonly copiedEntries: number;
 }
 
+/** Primitive keys whose checked canonical form is cached (the cache is cleared when full). */
+const KEY_CACHE_LIMIT = 1 << 16;
+
 /**
  * Keyed state on the JavaScript heap.
  *
@@ -92,6 +95,8 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   private readonly snapshots = new Set<StateSnapshot>();
   private currentKey: unknown = undefined;
   private currentCanonical: string | undefined = undefined;
+  /** Checked canonical form of recent primitive keys: saves encoding and hashing per record (and the same string object hashes once). */
+  private readonly keyCache = new Map<unknown, string>();
 
   constructor(opts: HeapKeyedStateBackendOptions) {
     const [start, end] = opts.keyGroupRange;
@@ -114,6 +119,15 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
    */
   setCurrentKey(key: unknown): void {
     if (key === this.currentKey && this.currentCanonical !== undefined && typeof key !== "object") return;
+    const primitive = typeof key !== "object";
+    if (primitive) {
+      const cached = this.keyCache.get(key);
+      if (cached !== undefined) {
+        this.currentKey = key;
+        this.currentCanonical = cached;
+        return;
+      }
+    }
     let canonical: string;
     try {
       canonical = canonicalKey(key);
@@ -127,6 +141,10 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     }
     this.currentKey = key;
     this.currentCanonical = canonical;
+    if (primitive) {
+      if (this.keyCache.size >= KEY_CACHE_LIMIT) this.keyCache.clear();
+      this.keyCache.set(key, canonical);
+    }
   }
 
   /** The key set by the last {@link setCurrentKey}, or undefined. */
