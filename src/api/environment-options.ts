@@ -15,8 +15,10 @@ export interface EnvironmentOptions {
   /** Checkpoint interval in ms; 0 disables checkpointing. */
   checkpointInterval?: number;
   mode?: CheckpointingMode;
-  /** Directory of filesystem checkpoints; the job's checkpoints go to `<dir>` directly. */
+  /** Directory of filesystem checkpoints (wins over the job's storage); `<job>` is replaced by the job name. */
   checkpointDir?: string;
+  /** Directory of filesystem checkpoints when neither `checkpointDir` nor the job chose a storage (`weir run`: `.weir/checkpoints/<job>`). */
+  defaultCheckpointDir?: string;
   /** Ignore existing checkpoints and start over. */
   fresh?: boolean;
   /** Start from this savepoint (a directory written by stopWithSavepoint/triggerSavepoint). */

@@ -157,8 +157,8 @@ export class StreamExecutionEnvironment {
     const settings = { ...this.checkpointConfig.settings };
     if (this.overrides.checkpointInterval !== undefined) settings.intervalMs = this.overrides.checkpointInterval;
     if (this.overrides.mode) settings.mode = this.overrides.mode;
-    if (o.checkpointDir !== undefined && (!this.checkpointConfig.storageSet || this.overrides.checkpointDir !== undefined))
-      settings.storage = { type: "filesystem", directory: o.checkpointDir.replaceAll("<job>", jobName) };
+    const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
+    if (dir !== undefined) settings.storage = { type: "filesystem", directory: dir.replaceAll("<job>", jobName) };
     const restartStrategy =
       this.restartStrategy ?? (settings.intervalMs > 0 ? RestartStrategies.exponentialDelayRestart() : RestartStrategies.noRestart());
     const client = startJob({

@@ -94,7 +94,7 @@ export function parseRunArgs(args: string[]): RunOptions {
     workers: int("--workers", v.workers, 0) ?? 1,
     checkpointInterval: int("--checkpoint-interval", v["checkpoint-interval"], 0),
     mode,
-    checkpointDir: v["checkpoint-dir"] ?? ".weir/checkpoints/<job>",
+    checkpointDir: v["checkpoint-dir"],
     fresh: v.fresh ?? false,
     fromSavepoint: v["from-savepoint"],
     allowNonRestoredState: v["allow-non-restored-state"] ?? false,

@@ -11,7 +11,7 @@ import type { CheckpointingMode } from "../checkpoint/types.ts";
 import { setLaunch } from "../api/launch-context.ts";
 import type { JobClient } from "../api/job-client.ts";
 import { ProgressLine } from "./progress-line.ts";
-import { describeJobError } from "./describe-job-error.ts";
+import { describeJobError, moduleTypeHint } from "./describe-job-error.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions {
@@ -21,13 +21,17 @@ export interface RunOptions {
   workers: number;
   checkpointInterval?: number;
   mode?: CheckpointingMode;
-  checkpointDir: string;
+  /** Given with --checkpoint-dir (else the job's storage, or `.weir/checkpoints/<job>`). */
+  checkpointDir?: string;
   fresh: boolean;
   fromSavepoint?: string;
   allowNonRestoredState: boolean;
   /** Where a stop by signal writes its savepoint. */
   savepointDir: string;
 }
+
+/** Where `weir run` keeps checkpoints unless told otherwise. */
+const DEFAULT_CHECKPOINT_DIR = ".weir/checkpoints/<job>";
 
 /** Prints where a stopped job's savepoint is and how to resume from it. */
 function reportSavepoint(jobName: string, path: string): void {
@@ -76,6 +80,7 @@ export async function runJobFile(o: RunOptions): Promise<number> {
       checkpointInterval: o.checkpointInterval,
       mode: o.mode,
       checkpointDir: o.checkpointDir,
+      defaultCheckpointDir: DEFAULT_CHECKPOINT_DIR,
       fresh: o.fresh,
       fromSavepoint: o.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState,
@@ -102,6 +107,8 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     progress?.stop();
     if (savepoint && client) reportSavepoint(client.jobName, savepoint);
     process.stderr.write(`weir: ${describeJobError(e, jobModule)}\n`);
+    const hint = moduleTypeHint(jobModule);
+    if (hint) process.stderr.write(`weir: ${hint}\n`);
     return client?.getJobStatus() === "CANCELED" ? 130 : 1;
   } finally {
     process.off("SIGINT", stop);

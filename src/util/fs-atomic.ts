@@ -42,6 +42,22 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
 }
 
 /**
+ * Writes `data` to `path` and fsyncs it, without the temp-file dance: for files
+ * that only count once a later atomic step references them (checkpoint state
+ * files, made visible by `_metadata`, whose atomic write also flushes the
+ * directory entry). A crash leaves a partial file that nothing references.
+ */
+export async function writeFileDurable(path: string, data: Uint8Array): Promise<void> {
+  const file = await open(path, "w");
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/**
  * Flushes a directory's entries (created, renamed or deleted files) to disk,
  * so that they survive a power loss. A no-op on Windows, where directories
  * cannot be opened for fsync.

@@ -13,7 +13,7 @@
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { crc32 } from "../../util/crc32.ts";
-import { fsyncDir, writeFileAtomic } from "../../util/fs-atomic.ts";
+import { fsyncDir, writeFileAtomic, writeFileDurable } from "../../util/fs-atomic.ts";
 import type { CompletedCheckpoint, StateHandle } from "../types.ts";
 import { checkpointDirName, METADATA_FILE, parseCheckpointDirName, stateFileName } from "./checkpoint-paths.ts";
 import type { CheckpointStorage } from "./checkpoint-storage.ts";
@@ -49,7 +49,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     const dir = this.checkpointDir(checkpointId);
     await mkdir(dir, { recursive: true });
     const name = stateFileName(operatorUid, subtaskIndex);
-    await writeFileAtomic(join(dir, name), bytes);
+    await writeFileDurable(join(dir, name), bytes);
     return { kind: "file", path: name, size: bytes.length, crc: crc32(bytes) };
   }
 
@@ -181,7 +181,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   private async remove(dir: string, what: string): Promise<void> {
     try {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     } catch (error) {
       this.log(`could not delete ${what} at ${dir}: ${(error as Error).message}`);
     }

@@ -36,7 +36,11 @@ function handle(m: ToWorker, tm: TaskManager): void {
   }
 }
 
-port.on("message", (m: ToWorker) => (manager ? handle(m, manager) : early.push(m)));
+port.on("message", (m: ToWorker) => {
+  if (manager) handle(m, manager);
+  else if (m.type === "cancel") post({ type: "cancelled", attempt: m.attempt, positions: {} });
+  else early.push(m);
+});
 
 if (init.version !== WORKER_PROTOCOL_VERSION) {
   fatal(`worker protocol ${init.version} is not ${WORKER_PROTOCOL_VERSION}`);

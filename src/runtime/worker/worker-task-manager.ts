@@ -54,6 +54,8 @@ function workerHandle(
   const worker = new Worker(BOOTSTRAP, { workerData: init, transferList: Object.values(ports), argv: [...o.args] });
   let metrics: Record<string, TaskMetrics> = {};
   let stopping = false;
+  /** The worker reported a fatal error: it runs no tasks and answers nothing. */
+  let dead = false;
   const cancels = new Map<number, (positions: Record<string, unknown[]>) => void>();
   const post = (m: ToWorker) => worker.postMessage(m);
   worker.on("message", (m: FromWorker) => {
@@ -63,7 +65,11 @@ function workerHandle(
       case "end-of-data": return o.events.endOfData(m.attempt, m.taskId);
       case "finished": return o.events.finished(m.attempt, m.taskId, m.results);
       case "failed": return o.events.failed(m.attempt, m.taskId, m.error);
-      case "fatal": return o.events.fatal(m.error);
+      case "fatal":
+        dead = true;
+        for (const resolve of cancels.values()) resolve({});
+        cancels.clear();
+        return o.events.fatal(m.error);
       case "cancelled": cancels.get(m.attempt)?.(m.positions); cancels.delete(m.attempt); return;
       case "metrics": metrics = m.metrics; return;
       case "ready": return;
@@ -82,7 +88,7 @@ function workerHandle(
   return {
     deploy: (deployment) => post({ type: "deploy", deployment }),
     cancel: (attempt, graceful = false) =>
-      stopping
+      stopping || dead
         ? Promise.resolve({})
         : new Promise((resolve) => {
             cancels.set(attempt, resolve);

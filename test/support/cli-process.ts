@@ -1,0 +1,78 @@
+/**
+ * Runs the `weir` command line (bin/weir.mjs) in a child process for the
+ * engine suites: to completion with a deadline, or in the background to be
+ * killed.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The repository root: the working directory of every child. */
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const BIN = fileURLToPath(new URL("../../bin/weir.mjs", import.meta.url));
+
+/** How a finished child ended and what it printed. */
+export interface CliRun {
+  /** Exit code; null when killed by a signal. */
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A child still running: its output so far, and its end. */
+export interface RunningCli {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  readonly done: Promise<CliRun>;
+}
+
+/** Starts `node bin/weir.mjs ...args` in the repository root. */
+export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout!.setEncoding("utf8").on("data", (s: string) => (out += s));
+  child.stderr!.setEncoding("utf8").on("data", (s: string) => (err += s));
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
+  });
+  return { child, stdout: () => out, stderr: () => err, done };
+}
+
+/** Runs `node bin/weir.mjs ...args` to its end; kills it and rejects after `timeoutMs`. */
+export async function runCli(args: readonly string[], timeoutMs = 30_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const run = startCli(args, env);
+  const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
+  try {
+    const r = await run.done;
+    if (r.signal === "SIGKILL") throw new Error(`weir ${args.join(" ")} did not end within ${timeoutMs} ms\nstderr:\n${r.stderr}`);
+    return r;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The last line of `stdout` that parses as a JSON object (what the fixture jobs print). */
+export function jsonResult<T>(run: CliRun): T {
+  const lines = run.stdout.trim().split("\n").reverse();
+  for (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    try {
+      return JSON.parse(line) as T;
+    } catch {
+      // not the result line
+    }
+  }
+  throw new Error(`no JSON result on stdout (exit ${run.code})\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
+}
+
+/** Resolves when `condition()` is true, polling every `everyMs`; rejects with `what` after `timeoutMs`. */
+export async function waitFor(what: string, condition: () => boolean, timeoutMs = 20_000, everyMs = 10): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
