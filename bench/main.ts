@@ -6,11 +6,29 @@
  * `TARGET_RUN_MS`), the start-up cost of 1 and 2 worker threads (a job of a few
  * records), then in-process and 1 worker with checkpointing off and
  * exactly-once every second (filesystem storage), and 2 workers without
- * checkpointing. See docs/benchmarks.md for what each figure means.
+ * checkpointing. Then the file job (bench/jobs/file-copy.ts) over a generated
+ * JSON Lines input, without and with exactly-once checkpoints every second,
+ * and the recovery of a `weir run` killed with SIGKILL holding 10 and 100 MiB
+ * of keyed state (bench/recovery.ts). See docs/benchmarks.md for what each
+ * figure means.
  */
+import { rm } from "node:fs/promises";
+import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersInput } from "./jobs/file-copy.ts";
+import { measureRecovery } from "./recovery.ts";
 import { KEYS, runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
-import { checkpointFigures, formatReport, reportJson, throughput, type BenchReport, type CheckpointFigures, type RunFigures } from "./report.ts";
+import {
+  checkpointFigures,
+  fileRunFigures,
+  formatReport,
+  reportJson,
+  throughput,
+  type BenchReport,
+  type CheckpointFigures,
+  type FileRunFigures,
+  type RecoveryFigures,
+  type RunFigures,
+} from "./report.ts";
 
 const PARALLELISM = 4;
 const CHECKPOINT_INTERVAL_MS = 1_000;
@@ -22,6 +40,16 @@ const WARM_UP_REPEATS = 2;
 /** Records of the runs that measure start-up and tear-down (negligible work). */
 const STARTUP_RECORDS = 1_000;
 const STARTUP_REPEATS = 2;
+/** Size of the generated input of the file job (about 4–6 s per run on the machine of docs/benchmarks.md). */
+const FILE_INPUT_BYTES = 400e6;
+/** Label and checkpoint interval of the file-job runs. */
+const FILE_PLAN: readonly (readonly [label: string, checkpointIntervalMs: number])[] = [
+  ["file, no checkpoints", 0],
+  ["file, exactly-once 1 s", CHECKPOINT_INTERVAL_MS],
+];
+
+/** Keyed state sizes of the recovery runs. */
+const RECOVERY_STATE_BYTES = [10 * 2 ** 20, 100 * 2 ** 20];
 
 /** A bench run that lost or duplicated records. */
 export class BenchIntegrityError extends Error {
@@ -86,23 +114,59 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (checkpointIntervalMs > 0) checkpoints[label] = cp;
   }
 
+  const fileRuns = await measureFileRuns(progress, checkpoints);
+  const recovery: RecoveryFigures[] = [];
+  for (const stateBytes of RECOVERY_STATE_BYTES) {
+    progress(`recovery with ${stateBytes / 2 ** 20} MiB of keyed state`);
+    recovery.push(await measureRecovery(stateBytes));
+  }
+
   const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
+  const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: machineInfo(),
     parallelism: PARALLELISM,
     keys: KEYS,
     runs,
+    fileParallelism: FILE_PARALLELISM,
+    fileRuns,
+    recovery,
     ratios: {
       "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate("1 worker, no checkpoints"),
       "exactly-once 1 s / no checkpoints, in-process": rate("in-process, exactly-once 1 s") / rate("in-process, no checkpoints"),
       "2 workers / 1 worker": rate("2 workers, no checkpoints") / rate("1 worker, no checkpoints"),
       "1 worker / in-process": rate("1 worker, no checkpoints") / rate("in-process, no checkpoints"),
+      "file job: exactly-once 1 s / no checkpoints": fileRate(FILE_PLAN[1][0]) / fileRate(FILE_PLAN[0][0]),
     },
     checkpoints,
   };
   process.stdout.write(`\n${formatReport(report)}\n\n${reportJson(report)}\n`);
   return 0;
+}
+
+/**
+ * Generates the file job's input, runs the job once per `FILE_PLAN` entry
+ * (adding the checkpoint figures of checkpointed runs to `checkpoints`) and
+ * checks that the output has one line per input record.
+ */
+async function measureFileRuns(progress: (line: string) => void, checkpoints: Record<string, CheckpointFigures>): Promise<FileRunFigures[]> {
+  progress(`generating ${FILE_INPUT_BYTES / 1e6} MB of JSON Lines orders`);
+  const input: OrdersInput = await writeOrders(FILE_INPUT_BYTES);
+  try {
+    const figures: FileRunFigures[] = [];
+    for (const [label, checkpointIntervalMs] of FILE_PLAN) {
+      progress(`${label} (${input.records.toLocaleString("en-US")} records, ${(input.bytes / 1e6).toFixed(0)} MB)`);
+      const m = await runFileCopy({ input, checkpointIntervalMs });
+      if (m.outputLines !== input.records) throw new BenchIntegrityError(label, input.records, m.outputLines);
+      const cp = checkpointFigures(m.checkpoints);
+      figures.push(fileRunFigures(label, checkpointIntervalMs, input.records, input.bytes, m.elapsedMs, cp.completed));
+      if (checkpointIntervalMs > 0) checkpoints[label] = cp;
+    }
+    return figures;
+  } finally {
+    await rm(input.dir, { recursive: true, force: true });
+  }
 }
 
 /** Runs the job and checks that every record reached the sinks exactly once. */

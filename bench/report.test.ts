@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CheckpointStats } from "../src/index.ts";
-import { checkpointFigures, formatReport, reportJson, throughput, type BenchReport } from "./report.ts";
+import { checkpointFigures, fileRunFigures, formatReport, recoveryFigures, reportJson, throughput, type BenchReport } from "./report.ts";
 
 function statsWith(completed: { durationMs: number; maxAlignmentMs: number }[]): CheckpointStats {
   const entries = completed.map((c, i) => ({
@@ -30,6 +30,26 @@ describe("throughput", () => {
 
   it("refuses a run not longer than its start-up", () => {
     expect(() => throughput(1_000, 300, 300)).toThrow(/not more than its start-up/);
+  });
+});
+
+describe("fileRunFigures", () => {
+  it("gives input megabytes (10^6 bytes) and records per second of the run", () => {
+    const f = fileRunFigures("file, no checkpoints", 0, 2_000_000, 250e6, 5_000, 0);
+    expect(f.megabytesPerSecond).toBe(50);
+    expect(f.recordsPerSecond).toBe(400_000);
+    expect(f).toMatchObject({ label: "file, no checkpoints", records: 2_000_000, inputBytes: 250e6, elapsedMs: 5_000 });
+  });
+});
+
+describe("recoveryFigures", () => {
+  it("splits kill → first record into process start and restore", () => {
+    const r = recoveryFigures({ stateBytes: 1e7, checkpointBytes: 1.05e7, killedAt: 1_000, moduleAt: 1_600, firstRecordAt: 1_900 });
+    expect(r).toEqual({ stateBytes: 1e7, checkpointBytes: 1.05e7, processStartMs: 600, restoreMs: 300, killToFirstRecordMs: 900 });
+  });
+
+  it("refuses instants out of order", () => {
+    expect(() => recoveryFigures({ stateBytes: 1, checkpointBytes: 1, killedAt: 2_000, moduleAt: 1_600, firstRecordAt: 1_900 })).toThrow(/out of order/);
   });
 });
 
@@ -77,6 +97,9 @@ describe("formatReport and reportJson", () => {
       { label: "in-process, no checkpoints", workers: 0, checkpointIntervalMs: 0, records: 20e6, elapsedMs: 4000, startupMs: 0, recordsPerSecond: 5e6, checkpointsCompleted: 0 },
       { label: "1 worker, exactly-once 1 s", workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4 },
     ],
+    fileParallelism: 2,
+    fileRuns: [fileRunFigures("file, exactly-once 1 s", 1000, 2_500_000, 300e6, 4_000, 3)],
+    recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
     checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },
   };
@@ -88,6 +111,8 @@ describe("formatReport and reportJson", () => {
     expect(text).toMatch(/1 worker, exactly-once 1 s\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4/);
     expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\s+1\s+120 ms\s+120 ms\s+7 ms\s+7 ms\s+2 KiB/);
     expect(text).toMatch(/exactly-once \/ none\s+0\.800/);
+    expect(text).toMatch(/file, exactly-once 1 s\s+2\.50 M\s+300 MB\s+4\.00 s\s+75\.0\s+625,000\s+3/);
+    expect(text).toMatch(/100 MiB\s+101\.0 MiB\s+550 ms\s+1150 ms\s+1700 ms/);
   });
 
   it("gives one JSON line that parses back to the same figures, rounded to 3 decimals", () => {

@@ -44,6 +44,35 @@ export interface MachineInfo {
   readonly memoryGiB: number;
 }
 
+/** One measured run of the file job (FileSource → map → FileSink, JSON Lines). */
+export interface FileRunFigures {
+  readonly label: string;
+  readonly checkpointIntervalMs: number;
+  readonly records: number;
+  /** Size of the input files. */
+  readonly inputBytes: number;
+  /** Wall time of the run, until every output file was committed, in ms. */
+  readonly elapsedMs: number;
+  /** Input megabytes (10^6 bytes) per second over `elapsedMs`. */
+  readonly megabytesPerSecond: number;
+  readonly recordsPerSecond: number;
+  readonly checkpointsCompleted: number;
+}
+
+/** Recovery of a `weir run` process killed with SIGKILL, restarted with the same command. */
+export interface RecoveryFigures {
+  /** Keyed state the job was sized to hold, in bytes. */
+  readonly stateBytes: number;
+  /** Size of the checkpoint directory (state files and `_metadata`) seen complete before the kill. */
+  readonly checkpointBytes: number;
+  /** Kill → the job module starts in the new process (process start, tsx, CLI and module import). */
+  readonly processStartMs: number;
+  /** Job module start → first record processed after the restore (workers, checkpoint read, state restore, deploy). */
+  readonly restoreMs: number;
+  /** Kill → first record processed after the restore. */
+  readonly killToFirstRecordMs: number;
+}
+
 /** Everything one bench run reports. */
 export interface BenchReport {
   readonly date: string;
@@ -51,6 +80,10 @@ export interface BenchReport {
   readonly parallelism: number;
   readonly keys: number;
   readonly runs: readonly RunFigures[];
+  /** Parallelism of the file job. */
+  readonly fileParallelism: number;
+  readonly fileRuns: readonly FileRunFigures[];
+  readonly recovery: readonly RecoveryFigures[];
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
   /** Checkpoint figures of each checkpointed run, by label. */
@@ -70,6 +103,63 @@ export function throughput(records: number, elapsedMs: number, startupMs = 0): n
   const busyMs = elapsedMs - startupMs;
   if (!(busyMs > 0)) throw new RangeError(`throughput: the run took ${elapsedMs} ms, not more than its start-up of ${startupMs} ms`);
   return (records * 1000) / busyMs;
+}
+
+/**
+ * Figures of one file-job run of `records` records and `inputBytes` bytes that took `elapsedMs`.
+ *
+ * @example
+ * ```ts
+ * fileRunFigures("no checkpoints", 0, 2_000_000, 250e6, 5_000, 0).megabytesPerSecond; // 50
+ * ```
+ */
+export function fileRunFigures(
+  label: string,
+  checkpointIntervalMs: number,
+  records: number,
+  inputBytes: number,
+  elapsedMs: number,
+  checkpointsCompleted: number,
+): FileRunFigures {
+  return {
+    label,
+    checkpointIntervalMs,
+    records,
+    inputBytes,
+    elapsedMs,
+    megabytesPerSecond: throughput(inputBytes / 1e6, elapsedMs),
+    recordsPerSecond: throughput(records, elapsedMs),
+    checkpointsCompleted,
+  };
+}
+
+/**
+ * Splits a recovery into its phases from wall-clock instants (ms since the epoch):
+ * the kill, the start of the job module in the new process, the first record
+ * processed after the restore.
+ *
+ * @example
+ * ```ts
+ * recoveryFigures({ stateBytes: 1e7, checkpointBytes: 1.05e7, killedAt: 1000, moduleAt: 1600, firstRecordAt: 1900 });
+ * // { …, processStartMs: 600, restoreMs: 300, killToFirstRecordMs: 900 }
+ * ```
+ */
+export function recoveryFigures(t: {
+  readonly stateBytes: number;
+  readonly checkpointBytes: number;
+  readonly killedAt: number;
+  readonly moduleAt: number;
+  readonly firstRecordAt: number;
+}): RecoveryFigures {
+  if (!(t.killedAt <= t.moduleAt && t.moduleAt <= t.firstRecordAt))
+    throw new RangeError(`recoveryFigures: instants out of order (killed ${t.killedAt}, module ${t.moduleAt}, first record ${t.firstRecordAt})`);
+  return {
+    stateBytes: t.stateBytes,
+    checkpointBytes: t.checkpointBytes,
+    processStartMs: t.moduleAt - t.killedAt,
+    restoreMs: t.firstRecordAt - t.moduleAt,
+    killToFirstRecordMs: t.firstRecordAt - t.killedAt,
+  };
 }
 
 /** Duration and alignment percentiles (p50, p99) of the completed checkpoints in `stats`. */
@@ -108,6 +198,42 @@ export function formatReport(r: BenchReport): string {
       ]),
     ),
   ];
+  if (r.fileRuns.length > 0) {
+    lines.push(
+      "",
+      `file job: FileSource.forRecords(jsonl) → map → FileSink.forRows(jsonl), parallelism ${r.fileParallelism}, in-process`,
+      "",
+      table(
+        ["file run", "records", "input", "elapsed", "MB/s", "records/s", "checkpoints"],
+        r.fileRuns.map((run) => [
+          run.label,
+          millions(run.records),
+          `${(run.inputBytes / 1e6).toFixed(0)} MB`,
+          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          run.megabytesPerSecond.toFixed(1),
+          millions(run.recordsPerSecond),
+          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+        ]),
+      ),
+    );
+  }
+  if (r.recovery.length > 0) {
+    lines.push(
+      "",
+      "recovery: weir run (parallelism 2, 1 worker, exactly-once 1 s) killed with SIGKILL after a checkpoint of the state size, then run again",
+      "",
+      table(
+        ["state", "checkpoint", "process start", "restore", "kill → first record"],
+        r.recovery.map((x) => [
+          `${(x.stateBytes / 2 ** 20).toFixed(0)} MiB`,
+          `${(x.checkpointBytes / 2 ** 20).toFixed(1)} MiB`,
+          ms(x.processStartMs),
+          ms(x.restoreMs),
+          ms(x.killToFirstRecordMs),
+        ]),
+      ),
+    );
+  }
   const cps = Object.entries(r.checkpoints);
   if (cps.length > 0) {
     lines.push(
