@@ -16,14 +16,24 @@ export type { EnvironmentOptions } from "./api/environment-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";
 export { DataStream, DataStreamSink, KeyedStream, SingleOutputStreamOperator } from "./api/data-stream.ts";
 export { JobClient } from "./api/job-client.ts";
-export { WatermarkStrategy } from "./api/watermark-strategy.ts";
+export { WatermarkStrategy } from "./time/watermark-strategy.ts";
 export { getJobArgs, isWorker } from "./api/launch-context.ts";
 
 export type { Collector } from "./core/collector.ts";
 export { OutputTag } from "./core/output-tag.ts";
 export type { RuntimeContext } from "./core/runtime-context.ts";
 export { RichFunction } from "./core/rich-function.ts";
-export { KeyedProcessFunction, ProcessFunction, type KeyedProcessContext, type ProcessContext } from "./core/process-function.ts";
+export {
+  KeyedProcessFunction,
+  ProcessFunction,
+  type KeyedProcessContext,
+  type OnTimerContext,
+  type ProcessContext,
+  type TimeDomain,
+  type TimerService,
+} from "./core/process-function.ts";
+export type { WatermarkGenerator, WatermarkOutput } from "./time/watermark-generator.ts";
+export type { TimestampAssigner } from "./time/watermark-strategy.ts";
 export type { FilterFunction, FlatMapFunction, MapFunction, ReduceFunction } from "./core/functions.ts";
 export type {
   CheckpointListener,

@@ -9,6 +9,8 @@ import { reduceCall } from "../core/functions.ts";
 import type { KeyedProcessFunction, ProcessFunction } from "../core/process-function.ts";
 import type { Sink } from "../core/sink.ts";
 import type { OutputTag } from "../core/output-tag.ts";
+import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
+import { TimestampsAndWatermarksOperator } from "../runtime/operators/timestamps-and-watermarks-operator.ts";
 import type { KeySelector, Partitioning, StreamEdge, StreamNode } from "../graph/stream-graph.ts";
 import { printSink } from "../connectors/builtin/print-sink.ts";
 import { FilterOperator, FlatMapOperator, MapOperator, ProcessOperator } from "../runtime/operators/element-operators.ts";
@@ -52,6 +54,19 @@ export class DataStream<T> {
   /** Applies `fn` to every record. */
   map<R>(fn: MapFunction<T, R>): SingleOutputStreamOperator<R> {
     return this.transform("map", "Map", () => new MapOperator(cloneFunction(fn)));
+  }
+
+  /**
+   * Assigns event timestamps and generates watermarks here (when the source cannot).
+   *
+   * @example
+   * ```ts
+   * stream.assignTimestampsAndWatermarks(
+   *   WatermarkStrategy.forBoundedOutOfOrderness<Bid>(5_000).withTimestampAssigner((b) => b.dateTime));
+   * ```
+   */
+  assignTimestampsAndWatermarks(strategy: WatermarkStrategy<T>): SingleOutputStreamOperator<T> {
+    return this.transform("timestamps-watermarks", "Timestamps/Watermarks", () => new TimestampsAndWatermarksOperator(strategy));
   }
 
   /** Keeps the records for which `fn` returns true. */

@@ -27,6 +27,8 @@ export interface EnvironmentOptions {
   allowNonRestoredState?: boolean;
   /** Records per batch on channels (default 512). */
   batchSize?: number;
+  /** Interval of periodic source watermarks in ms (default 200; 0 disables). */
+  autoWatermarkInterval?: number;
   /** Time source (tests). */
   clock?: Clock;
   /** Module that worker threads import to rebuild the job (`import.meta.url` of the job file) when `workers` > 0 outside `weir run`. */

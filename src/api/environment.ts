@@ -21,7 +21,7 @@ import { SingleOutputStreamOperator, checkParallelism } from "./data-stream.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
 import type { JobClient } from "./job-client.ts";
 import { currentLaunch } from "./launch-context.ts";
-import type { WatermarkStrategy } from "./watermark-strategy.ts";
+import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { startJob } from "./start-job.ts";
 
 /** State backends that exist. */
@@ -48,6 +48,7 @@ export class StreamExecutionEnvironment {
   private maxParallelism: number;
   private readonly checkpointConfig = new CheckpointConfig();
   private restartStrategy: RestartStrategyConfig | undefined;
+  private autoWatermarkInterval: number;
   /** @internal Settings given from outside the job code (command line); they win over the job's calls. */
   readonly overrides: EnvironmentOptions;
 
@@ -55,6 +56,7 @@ export class StreamExecutionEnvironment {
     this.overrides = overrides;
     this.parallelism = options.parallelism ?? 1;
     this.maxParallelism = options.maxParallelism ?? DEFAULT_MAX_PARALLELISM;
+    this.autoWatermarkInterval = options.autoWatermarkInterval ?? 200;
     if (options.checkpointInterval !== undefined) this.checkpointConfig.setCheckpointInterval(options.checkpointInterval);
     if (options.mode) this.checkpointConfig.setCheckpointingMode(options.mode);
   }
@@ -91,6 +93,13 @@ export class StreamExecutionEnvironment {
     return this.overrides.maxParallelism ?? this.maxParallelism;
   }
 
+  /** Interval of periodic watermarks of the sources in ms (default 200; 0 disables periodic watermarks). */
+  setAutoWatermarkInterval(ms: number): this {
+    if (!(ms >= 0)) throw new RangeError(`auto-watermark interval must be ≥ 0 ms, got ${ms}`);
+    this.autoWatermarkInterval = ms;
+    return this;
+  }
+
   /** Takes a checkpoint every `intervalMs` with the given guarantee (default exactly-once). */
   enableCheckpointing(intervalMs: number, mode: CheckpointingMode = "exactly-once"): this {
     this.checkpointConfig.setCheckpointInterval(intervalMs).setCheckpointingMode(mode);
@@ -117,25 +126,25 @@ export class StreamExecutionEnvironment {
   }
 
   /** A stream read from a source. */
-  fromSource<T>(source: Source<T, unknown>, _watermarks: WatermarkStrategy<T>, name: string): SingleOutputStreamOperator<T> {
+  fromSource<T>(source: Source<T, unknown>, watermarks: WatermarkStrategy<T> | undefined, name: string): SingleOutputStreamOperator<T> {
     const node = this.addNode({
       type: "source",
       name,
       inputs: [],
       isSource: true,
-      createOperator: () => new SourceOperator(source),
+      createOperator: () => new SourceOperator(source, watermarks),
     });
     return new SingleOutputStreamOperator<T>(this, node);
   }
 
   /** The numbers `from` to `to` (inclusive), read in parallel; replayable. */
   fromSequence(from: number, to: number): SingleOutputStreamOperator<number> {
-    return this.fromSource(sequenceSource(from, to), undefined as never, "Sequence");
+    return this.fromSource(sequenceSource(from, to), undefined, "Sequence");
   }
 
   /** The given values in order, from a single reader (parallelism 1). */
   fromElements<T>(...values: T[]): SingleOutputStreamOperator<T> {
-    return this.fromSource(elementsSource(values), undefined as never, "Elements").setParallelism(1);
+    return this.fromSource(elementsSource(values), undefined, "Elements").setParallelism(1);
   }
 
   /** Runs the job and resolves with its result when it finishes (bounded jobs). */
@@ -174,6 +183,7 @@ export class StreamExecutionEnvironment {
       fromSavepoint: o.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState ?? false,
       batchSize: o.batchSize ?? 512,
+      autoWatermarkIntervalMs: this.autoWatermarkInterval,
       clock: o.clock ?? systemClock,
       random: o.random,
       log: o.log ?? ((line) => void process.stderr.write(line + "\n")),

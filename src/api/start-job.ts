@@ -31,6 +31,7 @@ export interface JobLaunch {
   readonly fromSavepoint?: string;
   readonly allowNonRestoredState: boolean;
   readonly batchSize: number;
+  readonly autoWatermarkIntervalMs: number;
   readonly clock: Clock;
   readonly random?: () => number;
   readonly log: (line: string) => void;
@@ -55,6 +56,7 @@ export function startJob(j: JobLaunch): JobClient {
     fromSavepoint: j.fromSavepoint,
     allowNonRestoredState: j.allowNonRestoredState,
     batchSize: j.batchSize,
+    autoWatermarkIntervalMs: j.autoWatermarkIntervalMs,
     log: j.log,
     listener: jobListenerOf(j),
     taskManagers: (events) =>

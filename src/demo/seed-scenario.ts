@@ -11,6 +11,7 @@ import { collectSink } from "../connectors/builtin/collect-sink.ts";
 import { RestartStrategies } from "../runtime/execution/restart-strategy.ts";
 import { ValueStateDescriptor, type ValueState } from "../state/index.ts";
 import { GatedIntegerSource } from "./gated-integer-source.ts";
+import { WatermarkStrategy } from "../time/watermark-strategy.ts";
 
 /** What the scenario reports. */
 export interface SeedScenarioResult {
@@ -52,7 +53,7 @@ export async function runSeedScenario(fail: boolean, say: (line: string) => void
   const env = StreamExecutionEnvironment.create({ parallelism: 1, log: (line) => say(line) });
   env.getCheckpointConfig().setCheckpointingMode("exactly-once");
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1, 0));
-  const numbers = env.fromSource(source, undefined as never, "integers").uid("integers");
+  const numbers = env.fromSource(source, WatermarkStrategy.noWatermarks(), "integers").uid("integers");
   numbers
     .filter((n) => n % 2 === 0)
     .keyBy(() => "even")

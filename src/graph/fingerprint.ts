@@ -13,7 +13,7 @@ export function describeJobGraph(graph: JobGraph): unknown {
     p: v.parallelism,
     maxP: v.maxParallelism,
     ops: v.nodes.map((n) => [n.uid, n.type, n.name]),
-    in: v.inputs.map((e) => [e.source, e.partitioning, e.inputIndex, e.sideTag ?? null]),
+    in: v.inputs.map((e) => [e.source, e.partitioning, e.inputIndex, e.sideTag ?? null, e.inputSide]),
   }));
 }
 

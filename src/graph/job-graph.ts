@@ -19,6 +19,8 @@ export interface JobEdge {
   readonly keySelector?: KeySelector;
   /** The side output the edge carries, or undefined for the main output. */
   readonly sideTag?: string;
+  /** Input of a two-input operator the edge feeds. */
+  readonly inputSide: 0 | 1;
   /** Key groups of the consuming vertex (hash partitioning). */
   readonly targetMaxParallelism: number;
   /** Position of the edge among the target's inputs (order of `inputs` of the node). */
@@ -105,6 +107,7 @@ export function buildJobGraph(
         partitioning: partitioningOf(n, e),
         keySelector: e.keySelector,
         sideTag: e.sideTag,
+        inputSide: e.inputSide ?? 0,
         targetMaxParallelism: n.maxParallelism ?? defaults.maxParallelism,
         inputIndex,
       }),

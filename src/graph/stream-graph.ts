@@ -20,6 +20,8 @@ export interface StreamEdge {
   readonly keySelector?: KeySelector;
   /** Set when the edge carries a side output of `from` instead of its main output. */
   readonly sideTag?: string;
+  /** Which input of a two-input operator the edge feeds (0, the default, or 1). */
+  readonly inputSide?: 0 | 1;
 }
 
 /** One operator of the logical dataflow. */
@@ -42,6 +44,8 @@ export interface StreamNode {
   readonly isSource: boolean;
   /** Set for nodes whose operator uses keyed state (its input is hash partitioned). */
   readonly keySelector?: KeySelector;
+  /** Key selector of the second input of a keyed two-input operator. */
+  readonly keySelector2?: KeySelector;
   /** Creates a fresh operator instance (one per parallel subtask and attempt). */
   readonly createOperator: () => object;
 }

@@ -10,6 +10,24 @@ import type { CancelCheckpointMarker, CheckpointBarrier } from "../checkpoint/ty
 export interface DataBatch {
   readonly kind: "data";
   readonly values: unknown[];
+  /** Event timestamps aligned with `values` (NO_TIMESTAMP where a record has none); absent when no record has one. */
+  readonly timestamps?: number[];
+}
+
+/** Timestamp of a record without event time (Flink's Long.MIN_VALUE marker). */
+export const NO_TIMESTAMP = Number.NEGATIVE_INFINITY;
+
+/** The watermark that ends event time: every timer and window fires. Sent at the end of bounded input. */
+export const MAX_WATERMARK = Number.POSITIVE_INFINITY;
+
+/**
+ * The timestamp of the record being processed in a task: set by the task before
+ * each record, read by the record writers (the output keeps the input's
+ * timestamp, as in Flink) and set by operators that emit with another one
+ * (windows, timers).
+ */
+export interface ElementContext {
+  timestamp: number;
 }
 
 /** Event-time progress: no record with a timestamp at or below `timestamp` follows on this channel. */
@@ -26,13 +44,19 @@ export interface EndOfData {
   readonly kind: "end-of-data";
 }
 
+/** The producer stopped (idle: true) or resumed (idle: false) emitting records and watermarks; idle channels do not hold back event time. */
+export interface WatermarkStatus {
+  readonly kind: "watermark-status";
+  readonly idle: boolean;
+}
+
 /** The producer of the channel finished: nothing follows. */
 export interface EndOfInput {
   readonly kind: "end";
 }
 
 /** A control element that travels in order with the data. */
-export type ChannelEvent = Watermark | CheckpointBarrier | CancelCheckpointMarker | EndOfData | EndOfInput;
+export type ChannelEvent = Watermark | WatermarkStatus | CheckpointBarrier | CancelCheckpointMarker | EndOfData | EndOfInput;
 
 /** One unit on a channel. Every unit costs one credit (see DESIGN.md "Channels and backpressure"). */
 export type ChannelMessage = DataBatch | ChannelEvent;

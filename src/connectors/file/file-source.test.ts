@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../api/environment.ts";
-import { WatermarkStrategy } from "../../api/watermark-strategy.ts";
+import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import type { OutputTag } from "../../core/output-tag.ts";
 import type { PollStatus, ReaderOutput, SourceReader } from "../../core/source.ts";
 import { splitContiguous } from "../../state/operator/redistribute-operator-state.ts";

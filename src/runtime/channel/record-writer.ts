@@ -1,12 +1,13 @@
 /**
  * The producer side of one output edge: picks the channel(s) of each record
- * by the edge's partitioning, collects records into per-channel batches, and
- * sends them when asked to flush (awaiting credit: this is where
- * backpressure stops a producer).
+ * by the edge's partitioning, collects records (with their timestamps) into
+ * per-channel batches, queues events (watermarks, barriers) in order with
+ * them, and sends what is queued when asked to flush (awaiting credit: this is
+ * where backpressure stops a producer).
  */
 import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
 import { canonicalKey, keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
-import type { ChannelEvent } from "../elements.ts";
+import { NO_TIMESTAMP, type ChannelEvent, type ChannelMessage, type ElementContext } from "../elements.ts";
 import type { OutputChannel } from "./channel.ts";
 
 /** Counters of a writer, read by metrics. */
@@ -20,13 +21,19 @@ export interface WriterCounters {
 const KEY_CACHE_LIMIT = 1 << 16;
 
 export class RecordWriter {
-  private readonly buffers: unknown[][];
+  /** Records of the batch being filled, per channel. */
+  private readonly values: unknown[][];
+  /** Their timestamps, per channel; null while no record of the batch has one. */
+  private readonly times: (number[] | null)[];
+  /** Sealed batches and events waiting to be sent, per channel. */
+  private readonly queues: ChannelMessage[][];
   private next: number;
   private readonly select: (value: unknown) => void;
 
   /**
    * @param channels one per consumer subtask, in subtask order (a single one for forward)
    * @param consumerMaxParallelism key groups of the consumer, for hash partitioning
+   * @param element the task's current record timestamp
    */
   constructor(
     private readonly channels: readonly OutputChannel[],
@@ -36,24 +43,26 @@ export class RecordWriter {
     private readonly batchSize: number,
     private readonly counters: WriterCounters,
     producerIndex: number,
+    private readonly element: ElementContext,
   ) {
-    this.buffers = channels.map(() => []);
+    this.values = channels.map(() => []);
+    this.times = channels.map(() => null);
+    this.queues = channels.map(() => []);
     this.next = producerIndex % Math.max(1, channels.length);
     const n = channels.length;
-    const buffers = this.buffers;
     switch (partitioning) {
       case "forward":
-        this.select = (v) => void buffers[0]!.push(v);
+        this.select = (v) => this.append(0, v);
         break;
       case "rebalance":
         this.select = (v) => {
-          buffers[this.next]!.push(v);
+          this.append(this.next, v);
           this.next = this.next + 1 === n ? 0 : this.next + 1;
         };
         break;
       case "broadcast":
         this.select = (v) => {
-          for (let i = 0; i < n; i++) buffers[i]!.push(v);
+          for (let i = 0; i < n; i++) this.append(i, v);
         };
         break;
       case "hash": {
@@ -63,61 +72,81 @@ export class RecordWriter {
         const cache = new Map<unknown, number>();
         this.select = (v) => {
           const key = keySelector(v);
-          if (typeof key === "object") return void buffers[channelOf(key)]!.push(v);
+          if (typeof key === "object") return this.append(channelOf(key), v);
           let ch = cache.get(key);
           if (ch === undefined) {
             ch = channelOf(key);
             if (cache.size >= KEY_CACHE_LIMIT) cache.clear();
             cache.set(key, ch);
           }
-          buffers[ch]!.push(v);
+          this.append(ch, v);
         };
         break;
       }
     }
   }
 
-  /** Hot path: buffers one record for its channel(s). */
+  /** Hot path: buffers one record (with the current timestamp) for its channel(s). */
   emit(value: unknown): void {
     this.select(value);
   }
 
-  /**
-   * Sends buffered records in batches of at most `batchSize`. With `onlyFull`, sends
-   * only full batches and keeps the rest buffered (larger batches under load).
-   */
-  async flush(onlyFull = false): Promise<void> {
-    const size = this.batchSize;
+  /** Queues `event` on every channel, after the records emitted so far (sent by the next flush). */
+  emitEvent(event: ChannelEvent): void {
     for (let i = 0; i < this.channels.length; i++) {
-      const buf = this.buffers[i]!;
-      if (buf.length === 0 || (onlyFull && buf.length < size)) continue;
-      if (buf.length <= size && (!onlyFull || buf.length === size)) {
-        this.buffers[i] = [];
-        await this.send(i, buf);
-        continue;
-      }
-      const keep = onlyFull ? buf.length % size : 0;
-      this.buffers[i] = keep > 0 ? buf.slice(buf.length - keep) : [];
-      for (let off = 0; off < buf.length - keep; off += size) await this.send(i, buf.slice(off, Math.min(off + size, buf.length - keep)));
+      this.seal(i);
+      this.queues[i]!.push(event);
     }
   }
 
-  /** Flushes, then sends `event` on every channel. */
+  /**
+   * Sends what is queued. Without `onlyFull`, the partly filled batches too; with it,
+   * only full batches and events (larger batches under load).
+   */
+  async flush(onlyFull = false): Promise<void> {
+    for (let i = 0; i < this.channels.length; i++) {
+      if (!onlyFull) this.seal(i);
+      const q = this.queues[i]!;
+      if (q.length === 0) continue;
+      this.queues[i] = [];
+      for (const m of q) {
+        await this.sendWithCredit(i, m);
+        if (m.kind === "data") this.counters.recordsOut += m.values.length;
+      }
+    }
+  }
+
+  /** Queues `event` after everything emitted so far and sends it all. */
   async broadcastEvent(event: ChannelEvent): Promise<void> {
+    this.emitEvent(event);
     await this.flush();
-    for (let i = 0; i < this.channels.length; i++) await this.sendWithCredit(i, event);
   }
 
   close(): void {
     for (const c of this.channels) c.close();
   }
 
-  private async send(i: number, values: unknown[]): Promise<void> {
-    await this.sendWithCredit(i, { kind: "data", values });
-    this.counters.recordsOut += values.length;
+  private append(i: number, v: unknown): void {
+    const vals = this.values[i]!;
+    const ts = this.element.timestamp;
+    let times = this.times[i]!;
+    if (ts !== NO_TIMESTAMP && times === null) times = this.times[i] = new Array<number>(vals.length).fill(NO_TIMESTAMP);
+    if (times !== null) times.push(ts);
+    vals.push(v);
+    if (vals.length >= this.batchSize) this.seal(i);
   }
 
-  private async sendWithCredit(i: number, message: Parameters<OutputChannel["send"]>[0]): Promise<void> {
+  /** Moves the batch being filled into the send queue. */
+  private seal(i: number): void {
+    const vals = this.values[i]!;
+    if (vals.length === 0) return;
+    const times = this.times[i];
+    this.queues[i]!.push(times ? { kind: "data", values: vals, timestamps: times } : { kind: "data", values: vals });
+    this.values[i] = [];
+    this.times[i] = null;
+  }
+
+  private async sendWithCredit(i: number, message: ChannelMessage): Promise<void> {
     const ch = this.channels[i]!;
     if (!ch.hasCredit()) {
       const t0 = performance.now();

@@ -14,7 +14,7 @@ import { Signal } from "../../util/signal.ts";
 import { Fifo } from "../../util/fifo.ts";
 
 type LinkMessage =
-  | { t: "d"; a: number; c: number; b: Uint8Array }
+  | { t: "d"; a: number; c: number; b: Uint8Array; ts?: true }
   | { t: "e"; a: number; c: number; e: ChannelMessage }
   | { t: "c"; a: number; c: number; n: number };
 
@@ -109,8 +109,9 @@ class RemoteOutputChannel implements OutputChannel {
     this.credits--;
     const a = this.link.currentAttempt();
     if (message.kind === "data") {
-      const bytes = new Uint8Array(this.packr.pack(message.values));
-      this.link.post({ t: "d", a, c: this.id, b: bytes }, [bytes.buffer as ArrayBuffer]);
+      const t = message.timestamps;
+      const bytes = new Uint8Array(this.packr.pack(t ? [message.values, t] : message.values));
+      this.link.post(t ? { t: "d", a, c: this.id, b: bytes, ts: true } : { t: "d", a, c: this.id, b: bytes }, [bytes.buffer as ArrayBuffer]);
     } else {
       this.link.post({ t: "e", a, c: this.id, e: message });
     }
@@ -135,8 +136,12 @@ class RemoteInputChannel implements InputChannel {
   constructor(private readonly link: RemoteLink, private readonly id: number, readonly capacity: number) {}
 
   arrive(m: LinkMessage): void {
-    const message: ChannelMessage =
-      m.t === "d" ? { kind: "data", values: this.unpackr.unpack(m.b) as unknown[] } : (m as { e: ChannelMessage }).e;
+    let message: ChannelMessage;
+    if (m.t !== "d") message = (m as { e: ChannelMessage }).e;
+    else if (m.ts) {
+      const [values, timestamps] = this.unpackr.unpack(m.b) as [unknown[], number[]];
+      message = { kind: "data", values, timestamps };
+    } else message = { kind: "data", values: this.unpackr.unpack(m.b) as unknown[] };
     const wasEmpty = this.queue.size === 0;
     this.queue.push(message);
     if (wasEmpty) this.onAvailable?.();

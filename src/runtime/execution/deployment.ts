@@ -15,6 +15,7 @@ export interface Deployment {
   readonly restore: CompletedCheckpoint | null;
   readonly sourceOverrides?: Record<string, unknown[]>;
   readonly batchSize: number;
+  readonly autoWatermarkIntervalMs: number;
 }
 
 /** An error as it crosses a thread. */

@@ -53,6 +53,7 @@ export interface JobMasterOptions {
   /** Skip restored state of operators that no longer exist instead of failing. */
   readonly allowNonRestoredState?: boolean;
   readonly batchSize: number;
+  readonly autoWatermarkIntervalMs: number;
   readonly log: (line: string) => void;
   readonly listener?: JobListener;
   /** Creates the task managers once the events sink exists. */
@@ -283,7 +284,14 @@ export class JobMaster {
     this.coordinator = coordinator;
     this.status_ = "RUNNING";
     for (const m of this.managers)
-      m.deploy({ attempt, checkpointing: this.o.checkpointing, restore, sourceOverrides: overrides, batchSize: this.o.batchSize });
+      m.deploy({
+        attempt,
+        checkpointing: this.o.checkpointing,
+        restore,
+        sourceOverrides: overrides,
+        batchSize: this.o.batchSize,
+        autoWatermarkIntervalMs: this.o.autoWatermarkIntervalMs,
+      });
     coordinator.startPeriodic();
     const result = await outcome;
     this.settle = null;

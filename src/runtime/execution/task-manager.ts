@@ -54,7 +54,8 @@ export class TaskManager {
         .get(t.taskId)!
         .map((edge) => edge.map((ch) => (ch.to.worker === this.worker ? localChannel(ch.id) : this.links.get(ch.to.worker)!.output(ch.id))));
       const ev = this.events;
-      const task = new StreamTask(t, inputs, outputs, {
+      const sides = this.plan.inputsOf.get(t.taskId)!.map((ch) => ch.edge.inputSide);
+      const task = new StreamTask(t, inputs, sides, outputs, {
         attempt,
         clock: this.clock,
         checkpointing: d.checkpointing,
@@ -62,6 +63,7 @@ export class TaskManager {
         restore: d.restore,
         sourceOverrides: d.sourceOverrides,
         batchSize: d.batchSize,
+        autoWatermarkIntervalMs: d.autoWatermarkIntervalMs,
         acknowledge: (ack) => ev.acknowledge(attempt, ack),
         decline: (id, taskId, reason) => ev.decline(attempt, id, taskId, reason),
         endOfData: (taskId) => ev.endOfData(attempt, taskId),

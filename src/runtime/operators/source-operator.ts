@@ -3,9 +3,16 @@
  * positions, are the operator's list state: captured at every checkpoint
  * (before the barrier leaves the source) and handed back to a new reader on
  * restore, so reading resumes exactly at the checkpointed positions.
+ * Event timestamps and watermarks come from the source's WatermarkStrategy:
+ * the timestamp assigner runs per record, the generator per record and every
+ * auto-watermark interval, and the end of a bounded input emits the maximal
+ * watermark so every event-time timer and window fires.
  */
 import type { PollStatus, ReaderOutput, Source, SourceReader } from "../../core/source.ts";
 import { ListStateDescriptor, type ListState } from "../../state/index.ts";
+import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
+import type { TimestampAssigner, WatermarkStrategy } from "../../time/watermark-strategy.ts";
+import { MAX_WATERMARK, NO_TIMESTAMP } from "../elements.ts";
 import type { OperatorContext, Output, SourceOperatorLike } from "./stream-operator.ts";
 
 const IDLE_POLL_MS = 10;
@@ -14,15 +21,37 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
   private reader!: SourceReader<T, Split>;
   private splitsState!: ListState<Split>;
   private output!: ReaderOutput<T>;
+  private out!: Output<T>;
+  private generator: WatermarkGenerator<T> | null = null;
+  private watermarks!: WatermarkOutput;
+  private lastWatermark = Number.NEGATIVE_INFINITY;
+  private idle = false;
   /** Records emitted so far. */
   emitted = 0;
 
-  constructor(private readonly source: Source<T, Split>) {}
+  constructor(
+    private readonly source: Source<T, Split>,
+    private readonly strategy?: WatermarkStrategy<T>,
+  ) {}
 
   async open(ctx: OperatorContext, out: Output<T>): Promise<void> {
+    this.out = out;
+    this.generator = this.strategy?.generator(() => ctx.processingTime.now()) ?? null;
+    this.watermarks = {
+      emitWatermark: (ts) => this.emitWatermark(ts),
+      markIdle: () => this.setIdle(true),
+      markActive: () => this.setIdle(false),
+    };
+    const element = ctx.element;
+    const assign: TimestampAssigner<T> | null = this.strategy?.timestampAssigner ?? null;
+    const generator = this.generator;
+    const watermarks = this.watermarks;
     this.output = {
-      collect: (v) => {
+      collect: (v, recordTimestamp) => {
         this.emitted++;
+        const ts = assign ? assign(v, recordTimestamp) : (recordTimestamp ?? NO_TIMESTAMP);
+        element.timestamp = ts;
+        generator?.onEvent(v, ts, watermarks);
         out.collect(v);
       },
       collectSide: (tag, v) => out.collectSide(tag.id, v),
@@ -31,8 +60,8 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
     const splits = ctx.sourceOverride
       ? (ctx.sourceOverride as Split[])
       : ctx.isRestored
-      ? this.splitsState.get()
-      : this.source.createSplits(ctx.parallelism).filter((_, i) => i % ctx.parallelism === ctx.subtaskIndex);
+        ? this.splitsState.get()
+        : this.source.createSplits(ctx.parallelism).filter((_, i) => i % ctx.parallelism === ctx.subtaskIndex);
     this.reader = this.source.createReader({
       subtaskIndex: ctx.subtaskIndex,
       parallelism: ctx.parallelism,
@@ -53,6 +82,15 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
     return this.reader.isAvailable?.() ?? new Promise((r) => setTimeout(r, IDLE_POLL_MS));
   }
 
+  emitPeriodicWatermark(): void {
+    this.generator?.onPeriodicEmit(this.watermarks);
+  }
+
+  /** End of input: event time ends, every timer and window downstream fires. */
+  finish(): void {
+    this.emitWatermark(MAX_WATERMARK);
+  }
+
   snapshotState(checkpointId: number): void {
     this.splitsState.update(this.reader.snapshotState(checkpointId));
   }
@@ -68,5 +106,18 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
 
   async close(): Promise<void> {
     await this.reader?.close?.();
+  }
+
+  private emitWatermark(timestamp: number): void {
+    if (timestamp <= this.lastWatermark) return;
+    this.setIdle(false);
+    this.lastWatermark = timestamp;
+    this.out.emitWatermark(timestamp);
+  }
+
+  private setIdle(idle: boolean): void {
+    if (this.idle === idle) return;
+    this.idle = idle;
+    this.out.emitWatermarkStatus(idle);
   }
 }

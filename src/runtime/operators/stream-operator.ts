@@ -8,12 +8,19 @@
 import type { Clock } from "../../util/clock.ts";
 import type { HeapKeyedStateBackend, OperatorStateBackend } from "../../state/index.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
+import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
+import type { ElementContext } from "../elements.ts";
 
 /** Where an operator emits records. */
 export interface Output<T> {
+  /** Emits a record with the task's current timestamp (`context.element.timestamp`). */
   collect(value: T): void;
   /** Emits to the side output with this tag id (dropped if nothing consumes it). */
   collectSide(tagId: string, value: unknown): void;
+  /** Forwards a watermark to the next operator (or downstream). */
+  emitWatermark(timestamp: number): void;
+  /** Forwards the idle/active status of the input downstream. */
+  emitWatermarkStatus(idle: boolean): void;
 }
 
 /** Everything the runtime gives an operator. */
@@ -28,8 +35,16 @@ export interface OperatorContext {
   readonly isRestored: boolean;
   /** Keyed state, for operators on a keyed stream. */
   readonly keyedState?: HeapKeyedStateBackend;
-  /** The key selector of the operator's keyed input. */
+  /** The key selector of the operator's keyed input (its first input for two-input operators). */
   readonly keySelector?: KeySelector;
+  /** The key selector of the second input of a keyed two-input operator. */
+  readonly keySelector2?: KeySelector;
+  /** The timestamp of the record being processed; set it before `collect` to emit with another timestamp. */
+  readonly element: ElementContext;
+  /** Processing time and callbacks in the task's mailbox (processing-time timers). */
+  readonly processingTime: ProcessingTimeService;
+  /** Interval of periodic watermarks (ms; 0: none). */
+  readonly autoWatermarkIntervalMs: number;
   readonly operatorState: OperatorStateBackend;
   readonly clock: Clock;
   /** Source positions to resume from instead of the restored ones (at-most-once failover). */
@@ -42,8 +57,16 @@ export interface OperatorContext {
 export interface StreamOperator<IN = unknown, OUT = unknown> {
   /** Called once after state was restored and before the first record. */
   open(context: OperatorContext, output: Output<OUT>): void | Promise<void>;
-  /** Hot path: one record, synchronously. */
+  /** Hot path: one record (of the first input), synchronously. */
   processElement(value: IN): void;
+  /** A record of the second input of a two-input operator. */
+  processElement2?(value: unknown): void;
+  /**
+   * The operator's watermark advanced (minimum over its inputs). An operator that
+   * implements it fires what is due (timers, windows) and must forward it with
+   * `output.emitWatermark`; otherwise the chain forwards it.
+   */
+  processWatermark?(timestamp: number): void;
   /** End of all input: emit what is buffered. */
   finish?(): void | Promise<void>;
   close?(): void | Promise<void>;
@@ -63,6 +86,8 @@ export interface SourceOperatorLike<OUT = unknown> extends StreamOperator<never,
   whenAvailable(): Promise<void>;
   /** Records emitted so far (metrics). */
   readonly emitted: number;
+  /** Emits the watermark of the reader's generator (called every auto-watermark interval). */
+  emitPeriodicWatermark(): void;
   /** Current positions of the reader's splits. */
   currentSplits(): unknown[];
 }

@@ -19,6 +19,8 @@ import type { RecordWriter } from "../channel/record-writer.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
 import { isSourceOperator, type Output, type StreamOperator } from "../operators/stream-operator.ts";
 import type { TaskResults, TaskServices } from "./task-services.ts";
+import type { ElementContext } from "../elements.ts";
+import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
 
 /** One operator of the chain with its state. */
 interface ChainMember {
@@ -40,7 +42,18 @@ export class OperatorChain {
   private constructor(
     private readonly spec: TaskSpec,
     private readonly members: readonly ChainMember[],
+    private readonly headOutput: Output<unknown>,
   ) {}
+
+  /** The task's watermark advanced: the head operator fires what is due and forwards it along the chain. */
+  processWatermark(timestamp: number): void {
+    deliverWatermark(this.head, this.headOutput, timestamp);
+  }
+
+  /** The task's inputs went idle or became active: tell downstream. */
+  emitWatermarkStatus(idle: boolean): void {
+    this.headOutput.emitWatermarkStatus(idle);
+  }
 
   /** The first operator (the one fed by the input gate, or the source). */
   get head(): StreamOperator {
@@ -53,10 +66,12 @@ export class OperatorChain {
     writers: readonly RecordWriter[],
     services: TaskServices,
     results: TaskResults,
+    element: ElementContext,
+    processingTime: ProcessingTimeService,
   ): Promise<OperatorChain> {
     const v = spec.vertex;
     const members: ChainMember[] = v.nodes.map((node) => {
-      const keyGroupRange = node.keySelector
+      const keyGroupRange = node.keySelector || node.keySelector2
         ? keyGroupRangeForSubtask(v.maxParallelism, v.parallelism, spec.subtaskIndex)
         : undefined;
       return {
@@ -69,14 +84,25 @@ export class OperatorChain {
         operatorState: new OperatorStateBackend({ operatorUid: node.uid }),
       };
     });
-    const chain = new OperatorChain(spec, members);
+    const outputs: Output<unknown>[] = [];
+    for (let i = members.length - 1; i >= 0; i--) {
+      const next = members[i + 1];
+      const nextOutput = outputs[i + 1];
+      outputs[i] =
+        next && nextOutput
+          ? {
+              collect: (x) => next.operator.processElement(x),
+              collectSide: () => {},
+              emitWatermark: (wm) => deliverWatermark(next.operator, nextOutput, wm),
+              emitWatermarkStatus: (idle) => nextOutput.emitWatermarkStatus(idle),
+            }
+          : outputOf(v.outputs.map((e, k) => [e.sideTag, writers[k]!]));
+    }
+    const chain = new OperatorChain(spec, members, outputs[0]!);
     const restored = services.restore ? await chain.restore(services.restore, services) : false;
     for (let i = members.length - 1; i >= 0; i--) {
       const m = members[i]!;
-      const next = members[i + 1];
-      const output: Output<unknown> = next
-        ? { collect: (x) => next.operator.processElement(x), collectSide: () => {} }
-        : outputOf(v.outputs.map((e, k) => [e.sideTag, writers[k]!]));
+      const output = outputs[i]!;
       await m.operator.open(
         {
           operatorUid: m.node.uid,
@@ -88,6 +114,10 @@ export class OperatorChain {
           isRestored: restored,
           keyedState: m.keyed,
           keySelector: m.node.keySelector,
+          keySelector2: m.node.keySelector2,
+          element,
+          processingTime,
+          autoWatermarkIntervalMs: services.autoWatermarkIntervalMs,
           operatorState: m.operatorState,
           clock: services.clock,
           sourceOverride: services.sourceOverrides?.[`${m.node.uid}#${spec.subtaskIndex}`],
@@ -215,6 +245,12 @@ export class OperatorChain {
   }
 }
 
+/** Gives a watermark to an operator, or forwards it when the operator has no use for it. */
+function deliverWatermark(op: StreamOperator, output: Output<unknown>, timestamp: number): void {
+  if (op.processWatermark) op.processWatermark(timestamp);
+  else output.emitWatermark(timestamp);
+}
+
 /** The tail's output: main records to the writers of main-output edges, side records by tag. */
 function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[]): Output<unknown> {
   const main = edges.filter(([tag]) => tag === undefined).map(([, w]) => w);
@@ -224,14 +260,23 @@ function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[
     const ws = side.get(tagId);
     if (ws) for (const w of ws) w.emit(x);
   };
+  const all = edges.map(([, w]) => w);
+  const emitWatermark = (timestamp: number) => {
+    for (const w of all) w.emitEvent({ kind: "watermark", timestamp });
+  };
+  const emitWatermarkStatus = (idle: boolean) => {
+    for (const w of all) w.emitEvent({ kind: "watermark-status", idle });
+  };
   if (main.length === 1) {
     const w = main[0]!;
-    return { collect: (x) => w.emit(x), collectSide };
+    return { collect: (x) => w.emit(x), collectSide, emitWatermark, emitWatermarkStatus };
   }
   return {
     collect: (x) => {
       for (const w of main) w.emit(x);
     },
     collectSide,
+    emitWatermark,
+    emitWatermarkStatus,
   };
 }

@@ -13,7 +13,10 @@ import { Signal } from "../../util/signal.ts";
 import type { InputChannel, OutputChannel } from "../channel/channel.ts";
 import { InputGate } from "../channel/input-gate.ts";
 import { RecordWriter, type WriterCounters } from "../channel/record-writer.ts";
-import { END_OF_DATA, END_OF_INPUT } from "../elements.ts";
+import { END_OF_DATA, END_OF_INPUT, NO_TIMESTAMP, type ElementContext } from "../elements.ts";
+import type { TimerHandle } from "../../util/clock.ts";
+import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
+import { WatermarkValve } from "./watermark-valve.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
 import { isSourceOperator, type SourceOperatorLike } from "../operators/stream-operator.ts";
 import { Mailbox } from "./mailbox.ts";
@@ -34,6 +37,8 @@ export interface TaskMetrics extends WriterCounters {
   isSource: boolean;
   /** The task has no outputs (its recordsIn are the records that reached the sinks). */
   isSink: boolean;
+  /** The task's current event-time watermark (-Infinity before the first). */
+  watermark: number;
 }
 
 export class StreamTask {
@@ -56,18 +61,41 @@ export class StreamTask {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly results: TaskResults = {};
   private lastFlush = performance.now();
+  /** Timestamp of the record being processed (read by writers and operators). */
+  private readonly element: ElementContext = { timestamp: NO_TIMESTAMP };
+  private readonly valve: WatermarkValve | null;
+  /** Processing-time callbacks not yet run (cancelled when the task ends). */
+  private readonly timers = new Set<TimerHandle>();
+  private readonly processingTime: ProcessingTimeService;
+  private nextPeriodicWatermark = 0;
 
+  /**
+   * @param inputSides for each input channel, the input (0 or 1) of a two-input operator it feeds
+   */
   constructor(
     private readonly spec: TaskSpec,
     inputs: readonly InputChannel[],
+    private readonly inputSides: readonly (0 | 1)[],
     outputs: readonly (readonly OutputChannel[])[],
     private readonly services: TaskServices,
   ) {
     const v = spec.vertex;
-    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, isSink: v.outputs.length === 0 };
+    const clock = services.clock;
+    this.processingTime = {
+      now: () => clock.now(),
+      scheduleAt: (timestamp, callback) => {
+        const handle = clock.setTimeout(() => {
+          this.timers.delete(handle);
+          this.mailbox.put(callback);
+        }, timestamp - clock.now());
+        this.timers.add(handle);
+      },
+    };
+    this.valve = inputs.length > 0 ? new WatermarkValve(inputs.length) : null;
+    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, isSink: v.outputs.length === 0, watermark: Number.NEGATIVE_INFINITY };
     this.writers = v.outputs.map(
       (edge, i) =>
-        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex),
+        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex, this.element),
     );
     if (inputs.length > 0) {
       this.gate = new InputGate(inputs, () => this.wake.notify());
@@ -94,7 +122,7 @@ export class StreamTask {
   /** Runs the task to its end (finished, failed or cancelled). Never rejects: failures go to `services.failed`. */
   async run(): Promise<void> {
     try {
-      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results);
+      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime);
       if (this.cancelled) return;
       this.metrics.status = "running";
       const head = this.chain.head;
@@ -112,6 +140,8 @@ export class StreamTask {
       this.metrics.status = "failed";
       this.services.failed(this.spec.taskId, e instanceof Error ? e : new Error(String(e)));
     } finally {
+      for (const t of this.timers) t.cancel();
+      this.timers.clear();
       if (this.chain) await this.chain.close().catch(() => {});
     }
   }
@@ -171,6 +201,9 @@ export class StreamTask {
 
   private async runSource(source: SourceOperatorLike): Promise<void> {
     const batch = this.services.batchSize;
+    const interval = this.services.autoWatermarkIntervalMs;
+    const clock = this.services.clock;
+    this.nextPeriodicWatermark = clock.now() + interval;
     for (;;) {
       if (await this.runMails()) continue;
       if (this.cancelled) return;
@@ -180,6 +213,10 @@ export class StreamTask {
         if (this.mailbox.size === 0) await this.wake.wait();
         continue;
       }
+      if (interval > 0 && clock.now() >= this.nextPeriodicWatermark) {
+        source.emitPeriodicWatermark();
+        this.nextPeriodicWatermark = clock.now() + interval;
+      }
       const status = await source.emitNext(batch);
       this.metrics.recordsIn = source.emitted;
       if (status === "end-of-input") {
@@ -188,7 +225,7 @@ export class StreamTask {
       }
       if (status === "nothing-available") {
         await this.flush();
-        if (this.mailbox.size === 0) await Promise.race([source.whenAvailable(), this.wake.wait()]);
+        if (this.mailbox.size === 0) await Promise.race([source.whenAvailable(), this.wake.wait(), this.untilPeriodicWatermark(interval)]);
       } else await this.flushFull();
       await yieldIfBusy();
     }
@@ -213,7 +250,22 @@ export class StreamTask {
       switch (m.kind) {
         case "data": {
           const values = m.values;
-          for (let i = 0; i < values.length; i++) head.processElement(values[i]);
+          const ts = m.timestamps;
+          const element = this.element;
+          if (this.inputSides[next.channel] === 1) {
+            for (let i = 0; i < values.length; i++) {
+              element.timestamp = ts ? ts[i]! : NO_TIMESTAMP;
+              head.processElement2!(values[i]);
+            }
+          } else if (ts) {
+            for (let i = 0; i < values.length; i++) {
+              element.timestamp = ts[i]!;
+              head.processElement(values[i]);
+            }
+          } else {
+            element.timestamp = NO_TIMESTAMP;
+            for (let i = 0; i < values.length; i++) head.processElement(values[i]);
+          }
           this.metrics.recordsIn += values.length;
           await this.flushFull();
           break;
@@ -232,12 +284,39 @@ export class StreamTask {
           gate.markEnded(next.channel);
           handler.processEndOfInput(next.channel);
           break;
-        case "watermark":
+        case "watermark": {
+          const wm = this.valve!.onWatermark(next.channel, m.timestamp);
+          if (wm !== undefined) this.advanceWatermark(wm);
           break;
+        }
+        case "watermark-status": {
+          const { watermark, allIdleChanged } = this.valve!.onStatus(next.channel, m.idle);
+          if (watermark !== undefined) this.advanceWatermark(watermark);
+          if (allIdleChanged) this.chain!.emitWatermarkStatus(this.valve!.isIdle());
+          break;
+        }
       }
       await this.afterHandler();
       await yieldIfBusy();
     }
+  }
+
+  /** The task's watermark advanced: operators fire what is due; their output keeps their own timestamps. */
+  private advanceWatermark(watermark: number): void {
+    this.metrics.watermark = watermark;
+    this.chain!.processWatermark(watermark);
+  }
+
+  /** Resolves when the next periodic watermark of a source is due (never if disabled). */
+  private untilPeriodicWatermark(interval: number): Promise<void> {
+    if (interval <= 0) return new Promise(() => {});
+    return new Promise((r) => {
+      const handle = this.services.clock.setTimeout(() => {
+        this.timers.delete(handle);
+        r();
+      }, this.nextPeriodicWatermark - this.services.clock.now());
+      this.timers.add(handle);
+    });
   }
 
   /** All input processed: finish the operators, tell downstream and the job master, then wait for the final checkpoint. */

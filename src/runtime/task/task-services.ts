@@ -22,6 +22,8 @@ export interface TaskServices {
   readonly sourceOverrides?: Readonly<Record<string, unknown[]>>;
   /** Records per batch. */
   readonly batchSize: number;
+  /** Interval of periodic source watermarks in ms (0 disables). */
+  readonly autoWatermarkIntervalMs: number;
   acknowledge(ack: TaskAcknowledgement): void;
   decline(checkpointId: number, taskId: string, reason: string): void;
   /** All input is processed and the operators finished; the task waits for the final checkpoint. */

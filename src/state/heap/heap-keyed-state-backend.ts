@@ -4,7 +4,7 @@
  * O(1) synchronous capture and an asynchronous, sliced serialization.
  */
 
-import { canonicalKey, describeCanonicalKey } from "../canonical-key.ts";
+import { canonicalKey, decodeCanonicalKey, describeCanonicalKey } from "../canonical-key.ts";
 import {
   AggregatingStateDescriptor,
   type AnyStateDescriptor,
@@ -145,6 +145,13 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
       if (this.keyCache.size >= KEY_CACHE_LIMIT) this.keyCache.clear();
       this.keyCache.set(key, canonical);
     }
+  }
+
+  /** Every key that has state `name`, with the state's stored value (timers rebuild their queues from it on restore). */
+  *entriesOf(name: string): IterableIterator<[key: unknown, value: unknown]> {
+    const t = this.tables.get(name);
+    if (!t) return;
+    for (const [k, v] of t.map.entries()) yield [decodeCanonicalKey(k), v];
   }
 
   /** The key set by the last {@link setCurrentKey}, or undefined. */
