@@ -199,6 +199,7 @@ export class StreamExecutionEnvironment {
     inputs: StreamNode["inputs"];
     createOperator: () => object;
     keySelector?: StreamNode["keySelector"];
+    keySelector2?: StreamNode["keySelector2"];
     isSource?: boolean;
   }): StreamNode {
     return this.graph.add({ chainable: true, isSource: false, ...spec });

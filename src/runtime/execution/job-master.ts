@@ -105,19 +105,19 @@ export class JobMaster {
   async run(): Promise<JobExecutionResult> {
     const started = this.o.clock.now();
     const backoff = new RestartBackoff(this.o.restartStrategy, this.o.random);
-    let restore = this.o.fromSavepoint
-      ? await readSavepoint(this.o.fromSavepoint)
-      : this.o.fresh
-        ? null
-        : await this.storage.latestCompleted();
-    const restoredFrom = restore?.checkpointId ?? null;
-    if (restore) {
-      this.checkRestoredState(restore);
-      this.o.listener?.onRestored?.(restore);
-    }
-    this.warnGeneratedUids();
     let overrides: Record<string, unknown[]> | undefined;
     try {
+      let restore = this.o.fromSavepoint
+        ? await readSavepoint(this.o.fromSavepoint)
+        : this.o.fresh
+          ? null
+          : await this.storage.latestCompleted();
+      const restoredFrom = restore?.checkpointId ?? null;
+      if (restore) {
+        this.checkRestoredState(restore);
+        this.o.listener?.onRestored?.(restore);
+      }
+      this.warnGeneratedUids();
       for (;;) {
         const outcome = await this.runAttempt(restore, overrides);
         if (outcome.kind === "finished" || outcome.kind === "stopped") {

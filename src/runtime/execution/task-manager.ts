@@ -6,13 +6,16 @@
  */
 import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoint/storage/index.ts";
 import type { CheckpointBarrier } from "../../checkpoint/types.ts";
-import type { Clock } from "../../util/clock.ts";
+import type { Clock, TimerHandle } from "../../util/clock.ts";
 import type { InputChannel, OutputChannel } from "../channel/channel.ts";
 import { LocalChannel } from "../channel/local-channel.ts";
 import type { RemoteLink } from "../channel/remote-link.ts";
 import { StreamTask, type TaskMetrics } from "../task/stream-task.ts";
 import { errorInfo, type Deployment, type TaskManagerEvents } from "./deployment.ts";
 import type { ExecutionPlan } from "./execution-plan.ts";
+
+/** Longest wait for tasks to run their queued mails in a graceful stop. */
+const GRACEFUL_STOP_TIMEOUT_MS = 10_000;
 
 export class TaskManager {
   private tasks = new Map<string, StreamTask>();
@@ -106,8 +109,15 @@ export class TaskManager {
     if (graceful) {
       // Sources stop emitting, so every task drains its input and reaches its mailbox,
       // where the queued notifications (the savepoint's) run before the cancellation.
+      // If a task cannot get there in time, it is cancelled anyway: the savepoint is complete,
+      // and a sink that missed its notification commits on restore (recoverAndCommit).
       for (const t of this.tasks.values()) t.suspendSource();
-      await Promise.all([...this.tasks.values()].map((t) => t.whenMailsRun()));
+      let timer: TimerHandle | undefined;
+      await Promise.race([
+        Promise.all([...this.tasks.values()].map((t) => t.whenMailsRun())),
+        new Promise<void>((r) => (timer = this.clock.setTimeout(r, GRACEFUL_STOP_TIMEOUT_MS))),
+      ]);
+      timer?.cancel();
     }
     for (const t of this.tasks.values()) cancel(t);
     await Promise.all(this.runs);

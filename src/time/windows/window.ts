@@ -1,0 +1,92 @@
+/**
+ * Windows: the finite buckets a keyed stream is grouped into. A
+ * {@link TimeWindow} covers `[start, end)`; the {@link GlobalWindow} holds
+ * everything. Every window has a string id (timer namespace and state key).
+ */
+
+/** A window: a bucket of records that a trigger fires. */
+export interface Window {
+  /** The largest timestamp that still belongs to the window. */
+  maxTimestamp(): number;
+  /** A stable string id, used as timer namespace and state key. */
+  id(): string;
+}
+
+/**
+ * A time interval `[start, end)` (Flink's TimeWindow).
+ *
+ * @example
+ * ```ts
+ * const w = new TimeWindow(0, 1000);
+ * w.maxTimestamp(); // 999
+ * ```
+ */
+export class TimeWindow implements Window {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  /** `end - 1`: the last millisecond of the window. */
+  maxTimestamp(): number {
+    return this.end - 1;
+  }
+
+  id(): string {
+    return `t${this.start},${this.end}`;
+  }
+
+  /** True if the two windows overlap or touch neither (Flink: `this.start <= other.end && this.end >= other.start`). */
+  intersects(other: TimeWindow): boolean {
+    return this.start <= other.end && this.end >= other.start;
+  }
+
+  /** The smallest window covering both. */
+  cover(other: TimeWindow): TimeWindow {
+    return new TimeWindow(Math.min(this.start, other.start), Math.max(this.end, other.end));
+  }
+
+  toString(): string {
+    return `TimeWindow{start=${this.start}, end=${this.end}}`;
+  }
+}
+
+/** The single window of {@link GlobalWindows}: it never ends by itself. */
+export class GlobalWindow implements Window {
+  private static readonly INSTANCE = new GlobalWindow();
+  private constructor() {}
+
+  /** The one global window. */
+  static get(): GlobalWindow {
+    return GlobalWindow.INSTANCE;
+  }
+
+  /** The largest safe integer: the global window's results carry it as their timestamp. */
+  maxTimestamp(): number {
+    return Number.MAX_SAFE_INTEGER;
+  }
+
+  id(): string {
+    return "g";
+  }
+
+  toString(): string {
+    return "GlobalWindow";
+  }
+}
+
+/** The window with id `id` (the inverse of `Window.id()`). */
+export function windowFromId(id: string): Window {
+  if (id === "g") return GlobalWindow.get();
+  const comma = id.indexOf(",");
+  return new TimeWindow(Number(id.slice(1, comma)), Number(id.slice(comma + 1)));
+}
+
+/**
+ * Start of the window of `size` (shifted by `offset`) that contains `timestamp`
+ * (Flink's `TimeWindow.getWindowStartWithOffset`).
+ */
+export function windowStartWithOffset(timestamp: number, offset: number, size: number): number {
+  const remainder = (timestamp - offset) % size;
+  return remainder < 0 ? timestamp - (remainder + size) : timestamp - remainder;
+}

@@ -1,0 +1,61 @@
+/**
+ * A crash between a checkpoint's completion and the file sink's commit,
+ * through the real command line: with WEIR_FAULT=kill-before-commit the
+ * process SIGKILLs itself right after a checkpoint completed and before the
+ * first commit of data; the checkpoint's records are still hidden. Started
+ * again without the fault, the job commits them from the restored checkpoint
+ * and the output holds every record exactly once.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, startCli } from "./support/cli-process.ts";
+import { completedCheckpointIds, finish, latestCheckpointId } from "./support/e2e-kill-loop.ts";
+import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders } from "./support/e2e-orders.ts";
+import { testSeed } from "./support/seeded-random.ts";
+
+const SEED = testSeed();
+const FILES = 4;
+const PER_FILE = 10_000;
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Lines of the hidden (in-progress or pending) files in `dir`. */
+function hiddenLines(dir: string): number {
+  return hiddenFiles(dir).reduce((n, f) => n + readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l !== "").length, 0);
+}
+
+describe(`WEIR_FAULT=kill-before-commit through weir run (seed ${SEED})`, () => {
+  it("dies after a checkpoint completed with its data uncommitted; the restart commits it exactly once", async () => {
+    const root = mkdtempSync(join(tmpdir(), "weir-commit-crash-"));
+    dirs.push(root);
+    const [input, output, checkpoints] = ["in", "out", "chk"].map((d) => join(root, d)) as [string, string, string];
+    const files = writeOrders(input, SEED, FILES, PER_FILE, 25);
+    const where = `seed ${SEED} (WEIR_SEED=${SEED})`;
+    const command = [
+      "run", "test/fixtures/e2e-running-total-job.ts",
+      "--parallelism", "2", "--workers", "2", "--checkpoint-interval", "100", "--mode", "exactly-once", "--checkpoint-dir", checkpoints,
+      "--", input, output, "2000",
+    ];
+
+    const crashed = await finish(startCli(command, { WEIR_FAULT: "kill-before-commit" }), 60_000);
+    expect(crashed.signal, `${where}: the run was not killed (exit ${crashed.code})\n${crashed.stderr}`).toBe("SIGKILL");
+    const checkpoint = latestCheckpointId(checkpoints);
+    expect(completedCheckpointIds(checkpoints).length, `${where}: no completed checkpoint before the kill`).toBeGreaterThan(0);
+    const committedBefore = committedTotals(output).length;
+    const pending = hiddenLines(output);
+    expect(pending, `${where}: no pre-committed data in hidden files after checkpoint ${checkpoint}`).toBeGreaterThan(0);
+    expect(committedBefore, `${where}: the records of checkpoint ${checkpoint} were committed before the kill`).toBeLessThan(FILES * PER_FILE);
+
+    const restarted = await runCli(command, 60_000);
+    expect(restarted.code, `${where}\n${restarted.stderr}`).toBe(0);
+    expect(restarted.stderr, where).toMatch(new RegExp(`restored from checkpoint ${checkpoint} `));
+    const actual = committedTotals(output);
+    const diff = diffTotals(expectedTotals(files), actual);
+    expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
+    expect(finalTallies(actual), where).toEqual(keySums(files));
+    expect(hiddenFiles(output), `${where}: hidden files left`).toEqual([]);
+  });
+});
