@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { BoundedOutOfOrdernessWatermarks, WatermarksWithIdleness, type WatermarkOutput } from "./watermark-generator.ts";
+import { WatermarkStrategy } from "./watermark-strategy.ts";
+
+function recorder(): WatermarkOutput & { log: string[] } {
+  const log: string[] = [];
+  return { log, emitWatermark: (t) => void log.push(`wm ${t}`), markIdle: () => void log.push("idle"), markActive: () => void log.push("active") };
+}
+
+describe("watermark generators", () => {
+  it("bounded out-of-orderness trails the highest timestamp by the bound (minus 1 ms)", () => {
+    const g = new BoundedOutOfOrdernessWatermarks<number>(100);
+    const out = recorder();
+    g.onPeriodicEmit(out); // nothing seen yet: no watermark
+    g.onEvent(0, 1000, out);
+    g.onEvent(0, 900, out); // out of order: does not lower it
+    g.onPeriodicEmit(out);
+    g.onEvent(0, 1500, out);
+    g.onPeriodicEmit(out);
+    expect(out.log).toEqual(["wm 899", "wm 1399"]);
+    expect(() => new BoundedOutOfOrdernessWatermarks(-1)).toThrow(/≥ 0/);
+  });
+
+  it("idleness marks the input idle after the timeout without events and active with the next event", () => {
+    let now = 0;
+    const g = new WatermarksWithIdleness(new BoundedOutOfOrdernessWatermarks<number>(0), 50, () => now);
+    const out = recorder();
+    g.onEvent(0, 10, out);
+    now = 40;
+    g.onPeriodicEmit(out);
+    now = 60;
+    g.onPeriodicEmit(out); // 60 - 0 ≥ 50 since the last event
+    g.onPeriodicEmit(out); // stays idle, emits nothing
+    now = 70;
+    g.onEvent(0, 20, out);
+    g.onPeriodicEmit(out);
+    expect(out.log).toEqual(["wm 9", "idle", "active", "wm 19"]);
+  });
+
+  it("the strategy builds generators with the assigner and idleness it was given", () => {
+    const s = WatermarkStrategy.forMonotonousTimestamps<{ t: number }>().withTimestampAssigner((e) => e.t).withIdleness(5);
+    expect(s.timestampAssigner!({ t: 42 }, undefined)).toBe(42);
+    expect(s.generator(() => 0)).toBeInstanceOf(WatermarksWithIdleness);
+    expect(WatermarkStrategy.noWatermarks().generator(() => 0)).toBeNull();
+    expect(() => s.withIdleness(0)).toThrow(/> 0/);
+  });
+});
