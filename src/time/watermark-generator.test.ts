@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BoundedOutOfOrdernessWatermarks, WatermarksWithIdleness, type WatermarkOutput } from "./watermark-generator.ts";
+import { BoundedOutOfOrdernessWatermarks, WatermarksWithIdleness, type WatermarkGenerator, type WatermarkOutput } from "./watermark-generator.ts";
 import { WatermarkStrategy } from "./watermark-strategy.ts";
 
 function recorder(): WatermarkOutput & { log: string[] } {
@@ -9,7 +9,7 @@ function recorder(): WatermarkOutput & { log: string[] } {
 
 describe("watermark generators", () => {
   it("bounded out-of-orderness trails the highest timestamp by the bound (minus 1 ms)", () => {
-    const g = new BoundedOutOfOrdernessWatermarks<number>(100);
+    const g: WatermarkGenerator<number> = new BoundedOutOfOrdernessWatermarks<number>(100);
     const out = recorder();
     g.onPeriodicEmit(out); // nothing seen yet: no watermark
     g.onEvent(0, 1000, out);
