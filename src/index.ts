@@ -99,3 +99,49 @@ export { RestartStrategies, type RestartStrategyConfig } from "./runtime/executi
 export { JobExecutionResult } from "./runtime/execution/job-result.ts";
 export { JobCancelledError, JobFailedError, type JobStatus } from "./runtime/execution/job-master.ts";
 export { ManualClock, systemClock, type Clock } from "./util/clock.ts";
+
+export { ConnectedStreams, NotKeyedStreamsError } from "./api/connected-streams.ts";
+export { BroadcastStream } from "./api/broadcast-stream.ts";
+export { BroadcastConnectedStream, BroadcastFunctionMismatchError } from "./api/broadcast-connected-stream.ts";
+export { IntervalJoin, IntervalJoined, InvalidIntervalJoinBoundsError } from "./api/interval-join.ts";
+export { CoProcessFunction, KeyedCoProcessFunction } from "./core/co-process-function.ts";
+export type { CoFlatMapFunction, CoMapFunction } from "./core/co-map-function.ts";
+export { ProcessJoinFunction, type ProcessJoinContext } from "./core/process-join-function.ts";
+export {
+  BroadcastProcessFunction,
+  KeyedBroadcastProcessFunction,
+  type BroadcastContext,
+  type BroadcastState,
+  type KeyedBroadcastContext,
+  type KeyedBroadcastOnTimerContext,
+  type KeyedReadOnlyBroadcastContext,
+  type KeyedStateDescriptor,
+  type KeyedStateOf,
+  type ReadOnlyBroadcastContext,
+  type ReadOnlyBroadcastState,
+} from "./core/broadcast-process-function.ts";
+export { UnknownBroadcastStateError } from "./runtime/operators/broadcast-state-store.ts";
+export { MissingTimestampError } from "./runtime/operators/interval-join-operator.ts";
+
+export { WindowedStream } from "./api/windowed-stream.ts";
+export { AllWindowedStream } from "./api/all-windowed-stream.ts";
+export { JoinedStreams, JoinWithWindow, type JoinFunction, type FlatJoinFunction } from "./api/join.ts";
+export { CoGroupedStreams, CoGroupWhereEqual, CoGroupWithWindow, type CoGroupFunction, type TaggedUnion } from "./api/co-group.ts";
+export { TimeWindow, GlobalWindow, type Window } from "./time/windows/window.ts";
+export { WindowAssigner, MergingWindowAssigner, type WindowAssignerContext, type MergeCallback } from "./time/windows/window-assigner.ts";
+export { TumblingEventTimeWindows, TumblingProcessingTimeWindows } from "./time/windows/tumbling-windows.ts";
+export { SlidingEventTimeWindows, SlidingProcessingTimeWindows } from "./time/windows/sliding-windows.ts";
+export { EventTimeSessionWindows, ProcessingTimeSessionWindows, type SessionGapExtractor } from "./time/windows/session-windows.ts";
+export { GlobalWindows } from "./time/windows/global-windows.ts";
+export { Trigger, TriggerResult, type TriggerContext, type OnMergeContext, type WindowStateStore } from "./time/windows/trigger.ts";
+export { EventTimeTrigger } from "./time/windows/event-time-trigger.ts";
+export { ProcessingTimeTrigger } from "./time/windows/processing-time-trigger.ts";
+export { CountTrigger } from "./time/windows/count-trigger.ts";
+export { ContinuousEventTimeTrigger, ContinuousProcessingTimeTrigger } from "./time/windows/continuous-triggers.ts";
+export { PurgingTrigger } from "./time/windows/purging-trigger.ts";
+export { NeverTrigger } from "./time/windows/never-trigger.ts";
+export { CountEvictor, TimeEvictor, DeltaEvictor, type Evictor, type EvictorContext, type TimestampedValue, type DeltaFunction } from "./time/windows/evictor.ts";
+export { ProcessWindowFunction, type ProcessWindowContext, type WindowFunction, type KeyedStateStore } from "./time/windows/window-functions.ts";
+export { ProcessAllWindowFunction, type AllWindowFunction } from "./time/windows/all-window-functions.ts";
+export { MissingWindowTimestampError, WindowMergeError } from "./time/windows/window-errors.ts";
+export { WINDOW_METRICS } from "./time/windows/window-operator.ts";

@@ -109,7 +109,7 @@ export class ConnectedStreams<IN1, IN2> {
  * @internal The edges from `stream`'s upstreams to input `side` of a two-input
  * operator; `partitioning` (without key selector) replaces the upstreams' own when given.
  */
-export function edgesOf(stream: DataStream<unknown>, side: 0 | 1, partitioning?: Partitioning): StreamEdge[] {
+export function edgesOf<T>(stream: DataStream<T>, side: 0 | 1, partitioning?: Partitioning): StreamEdge[] {
   return stream.upstreams.map((u) => ({
     from: u.node,
     partitioning: partitioning ?? u.partitioning ?? "forward",
@@ -120,7 +120,7 @@ export function edgesOf(stream: DataStream<unknown>, side: 0 | 1, partitioning?:
 }
 
 /** @internal The key selector of a keyed stream (every upstream hash-partitioned by one selector), or undefined. */
-export function keySelectorOf(stream: DataStream<unknown>): KeySelector | undefined {
+export function keySelectorOf<T>(stream: DataStream<T>): KeySelector | undefined {
   const first = stream.upstreams[0];
   if (!first || first.partitioning !== "hash" || !first.keySelector) return undefined;
   return stream.upstreams.every((u) => u.partitioning === "hash" && u.keySelector === first.keySelector) ? first.keySelector : undefined;

@@ -18,6 +18,17 @@ import { KeyedProcessOperator } from "../runtime/operators/keyed-process-operato
 import { KeyedReduceOperator, summing } from "../runtime/operators/keyed-reduce-operator.ts";
 import { SinkOperator } from "../runtime/operators/sink-operator.ts";
 import type { StreamExecutionEnvironment } from "./environment.ts";
+import type { Window } from "../time/windows/window.ts";
+import type { WindowAssigner } from "../time/windows/window-assigner.ts";
+import { WindowedStream } from "./windowed-stream.ts";
+import { AllWindowedStream } from "./all-windowed-stream.ts";
+import { JoinedStreams } from "./join.ts";
+import { CoGroupedStreams } from "./co-group.ts";
+import type { MapStateDescriptor } from "../state/index.ts";
+import { ConnectedStreams } from "./connected-streams.ts";
+import { BroadcastStream } from "./broadcast-stream.ts";
+import { BroadcastConnectedStream } from "./broadcast-connected-stream.ts";
+import { IntervalJoin } from "./interval-join.ts";
 
 /** An input of the next operator: a node and how its records are distributed. */
 interface Upstream {
@@ -98,14 +109,79 @@ export class DataStream<T> {
     return new DataStream<T>(this.env, [...this.upstreams, ...others.flatMap((o) => o.upstreams)]);
   }
 
+  /**
+   * Groups the whole stream into windows, in one parallel instance (Flink's windowAll).
+   *
+   * @example
+   * ```ts
+   * stream.windowAll(TumblingEventTimeWindows.of(1_000)).sum("amount");
+   * ```
+   */
+  windowAll<W extends Window>(assigner: WindowAssigner<T, W>): AllWindowedStream<T, W> {
+    return new AllWindowedStream(this, assigner);
+  }
+
+  /**
+   * Window join with another stream: `.where(k1).equalTo(k2).window(assigner).apply((a, b) => r)`.
+   *
+   * @example
+   * ```ts
+   * a.join(b).where((x) => x.id).equalTo((y) => y.id).window(TumblingEventTimeWindows.of(1_000)).apply((x, y) => [x, y]);
+   * ```
+   */
+  join<B>(other: DataStream<B>): JoinedStreams<T, B> {
+    return new JoinedStreams(this, other);
+  }
+
+  /**
+   * Window coGroup with another stream: `.where(k1).equalTo(k2).window(assigner).apply((as, bs, out) => …)`.
+   *
+   * @example
+   * ```ts
+   * a.coGroup(b).where((x) => x.id).equalTo((y) => y.id).window(TumblingEventTimeWindows.of(1_000))
+   *   .apply((xs, ys, out) => out.collect([xs.length, ys.length]));
+   * ```
+   */
+  coGroup<B>(other: DataStream<B>): CoGroupedStreams<T, B> {
+    return new CoGroupedStreams(this, other);
+  }
+
   /** Distributes records round-robin over the next operator's instances. */
   rebalance(): DataStream<T> {
     return this.partitioned("rebalance");
   }
 
-  /** Sends every record to every instance of the next operator. */
-  broadcast(): DataStream<T> {
-    return this.partitioned("broadcast");
+  /**
+   * Without arguments: sends every record to every instance of the next operator.
+   * With MapStateDescriptors: a BroadcastStream whose records maintain those
+   * broadcast states, to `connect` to another stream.
+   *
+   * @example
+   * ```ts
+   * const rules = new MapStateDescriptor<string, Rule>("rules");
+   * events.keyBy((e) => e.user).connect(ruleStream.broadcast(rules)).process(new ApplyRules());
+   * ```
+   */
+  broadcast(): DataStream<T>;
+  broadcast(...descriptors: [MapStateDescriptor<unknown, unknown>, ...MapStateDescriptor<unknown, unknown>[]]): BroadcastStream<T>;
+  broadcast(...descriptors: MapStateDescriptor<unknown, unknown>[]): DataStream<T> | BroadcastStream<T> {
+    return descriptors.length === 0 ? this.partitioned("broadcast") : new BroadcastStream(this, descriptors);
+  }
+
+  /**
+   * Connects this stream with another into one two-input operator (`ConnectedStreams`),
+   * or with a broadcast stream (`BroadcastConnectedStream`). Connect two keyed
+   * streams for keyed state and timers shared by both inputs.
+   *
+   * @example
+   * ```ts
+   * orders.keyBy((o) => o.id).connect(payments.keyBy((p) => p.orderId)).process(new MatchPayment());
+   * ```
+   */
+  connect<B>(other: BroadcastStream<B>): BroadcastConnectedStream<T, B>;
+  connect<B>(other: DataStream<B>): ConnectedStreams<T, B>;
+  connect<B>(other: DataStream<B> | BroadcastStream<B>): ConnectedStreams<T, B> | BroadcastConnectedStream<T, B> {
+    return other instanceof BroadcastStream ? new BroadcastConnectedStream(this, other) : new ConnectedStreams(this, other);
   }
 
   /** Keeps records in the same instance (requires equal parallelism; allows chaining). */
@@ -209,6 +285,30 @@ export class KeyedStream<T, K> extends DataStream<T> {
   /** Processes every record with keyed state scoped to its key. */
   override process<R>(fn: KeyedProcessFunction<K, T, R> | ProcessFunction<T, R>): SingleOutputStreamOperator<R> {
     return this.transform("keyed-process", "KeyedProcess", () => new KeyedProcessOperator(cloneFunction(fn as KeyedProcessFunction<K, T, R>)), this.key as KeySelector);
+  }
+
+  /**
+   * Interval join with another keyed stream (event time): set the bounds with `between`.
+   *
+   * @example
+   * ```ts
+   * clicks.keyBy((c) => c.user).intervalJoin(buys.keyBy((b) => b.user)).between(-5_000, 10_000).process(new Pair());
+   * ```
+   */
+  intervalJoin<R>(other: KeyedStream<R, K>): IntervalJoin<T, R, K> {
+    return new IntervalJoin(this, other);
+  }
+
+  /**
+   * Groups each key's records into windows.
+   *
+   * @example
+   * ```ts
+   * stream.keyBy((e) => e.user).window(TumblingEventTimeWindows.of(60_000)).sum("clicks");
+   * ```
+   */
+  window<W extends Window>(assigner: WindowAssigner<T, W>): WindowedStream<T, K, W> {
+    return new WindowedStream<T, K, W>(this, assigner);
   }
 
   /** Rolling reduce: emits the combined value of the key after every record. */

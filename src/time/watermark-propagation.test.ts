@@ -44,10 +44,12 @@ describe("watermark propagation", () => {
     const records = seen.filter((s): s is Extract<Seen, { ts: number }> => "ts" in s);
     const fired = seen.filter((s): s is Extract<Seen, { fired: number }> => "fired" in s);
     expect(records.length).toBe(100_000);
-    // While input 0 is below 50 000, no operator may see a watermark above it.
-    const behind = records.filter((r) => r.watermark !== Infinity);
-    expect(behind.every((r) => r.watermark < 50_000)).toBe(true);
-    expect(behind.some((r) => r.watermark > 0)).toBe(true); // watermarks did advance during the run
+    // A record of input 0 arrives before input 0's end (channels are ordered), so the operator's watermark
+    // then is held back by input 0 (below 50 000) even though input 1's event time is past 1 000 000.
+    const fromInput0 = records.filter((r) => r.ts <= 50_000);
+    expect(fromInput0.length).toBe(50_000);
+    expect(fromInput0.every((r) => r.watermark < r.ts)).toBe(true);
+    expect(fromInput0.some((r) => r.watermark > 0)).toBe(true); // watermarks did advance during the run
     // Per key (one operator subtask each), the watermark never goes back.
     for (let key = 0; key < 4; key++) {
       const wms = records.filter((r) => r.key === key).map((r) => r.watermark);

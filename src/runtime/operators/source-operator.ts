@@ -51,8 +51,9 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
         this.emitted++;
         const ts = assign ? assign(v, recordTimestamp) : (recordTimestamp ?? NO_TIMESTAMP);
         element.timestamp = ts;
-        generator?.onEvent(v, ts, watermarks);
         out.collect(v);
+        // after the record, as in Flink: a watermark derived from a record follows it
+        generator?.onEvent(v, ts, watermarks);
       },
       collectSide: (tag, v) => out.collectSide(tag.id, v),
     };

@@ -47,6 +47,8 @@ export interface OperatorContext {
   readonly autoWatermarkIntervalMs: number;
   readonly operatorState: OperatorStateBackend;
   readonly clock: Clock;
+  /** The operator's metrics (plain numbers it updates), reported in `TaskMetrics.operators[operatorUid]`. */
+  readonly metrics: Record<string, number>;
   /** Source positions to resume from instead of the restored ones (at-most-once failover). */
   readonly sourceOverride?: unknown[];
   /** Hands a final result to the job client. */

@@ -48,8 +48,10 @@ export class TimestampsAndWatermarksOperator<T> implements StreamOperator<T, T> 
     const element = this.ctx.element;
     const assign = this.strategy.timestampAssigner;
     if (assign) element.timestamp = assign(value, element.timestamp === NO_TIMESTAMP ? undefined : element.timestamp);
-    this.generator?.onEvent(value, element.timestamp, this.watermarks);
+    const ts = element.timestamp;
     this.out.collect(value);
+    // after the record, as in Flink: a watermark derived from a record follows it
+    this.generator?.onEvent(value, ts, this.watermarks);
   }
 
   processWatermark(timestamp: number): void {

@@ -68,6 +68,7 @@ export class OperatorChain {
     results: TaskResults,
     element: ElementContext,
     processingTime: ProcessingTimeService,
+    operatorMetrics: Record<string, Record<string, number>>,
   ): Promise<OperatorChain> {
     const v = spec.vertex;
     const members: ChainMember[] = v.nodes.map((node) => {
@@ -120,6 +121,7 @@ export class OperatorChain {
           autoWatermarkIntervalMs: services.autoWatermarkIntervalMs,
           operatorState: m.operatorState,
           clock: services.clock,
+          metrics: (operatorMetrics[m.node.uid] = {}),
           sourceOverride: services.sourceOverrides?.[`${m.node.uid}#${spec.subtaskIndex}`],
           reportResult: (name, values) => {
             results[name] = values;

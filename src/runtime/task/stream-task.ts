@@ -39,6 +39,8 @@ export interface TaskMetrics extends WriterCounters {
   isSink: boolean;
   /** The task's current event-time watermark (-Infinity before the first). */
   watermark: number;
+  /** Metrics of the task's operators by operator uid (e.g. a window's `numLateRecordsDropped`). */
+  operators: Record<string, Record<string, number>>;
 }
 
 export class StreamTask {
@@ -92,7 +94,7 @@ export class StreamTask {
       },
     };
     this.valve = inputs.length > 0 ? new WatermarkValve(inputs.length) : null;
-    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, isSink: v.outputs.length === 0, watermark: Number.NEGATIVE_INFINITY };
+    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, isSink: v.outputs.length === 0, watermark: Number.NEGATIVE_INFINITY, operators: {} };
     this.writers = v.outputs.map(
       (edge, i) =>
         new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex, this.element),
@@ -122,7 +124,7 @@ export class StreamTask {
   /** Runs the task to its end (finished, failed or cancelled). Never rejects: failures go to `services.failed`. */
   async run(): Promise<void> {
     try {
-      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime);
+      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime, this.metrics.operators);
       if (this.cancelled) return;
       this.metrics.status = "running";
       const head = this.chain.head;

@@ -90,18 +90,14 @@ export function fromWindowFunction<IN, OUT, K, W extends Window>(f: WindowFuncti
   };
 }
 
-/** Maps the window's single pre-aggregated value before handing it to `next` (aggregate's getResult). */
-export function mapInput<A, B, OUT, K, W extends Window>(
-  map: (a: A) => B,
+/** Folds the window's records into one value before handing it to `next` (aggregate's getResult, or reduce/aggregate over an evicting window). */
+export function preAggregated<A, B, OUT, K, W extends Window>(
+  fold: (input: A[]) => B,
   next: InternalWindowFunction<B, OUT, K, W>,
 ): InternalWindowFunction<A, OUT, K, W> {
   return {
     udf: next.udf,
-    process: (k, c, input, out) => {
-      const mapped: B[] = [];
-      for (const a of input) mapped.push(map(a));
-      next.process(k, c, mapped, out);
-    },
+    process: (k, c, input, out) => next.process(k, c, [fold([...input])], out),
     clear: (c) => next.clear(c),
   };
 }

@@ -1,0 +1,102 @@
+/**
+ * `stream.windowAll(assigner)`: windows over a whole (non-keyed) stream. As in
+ * Flink, it runs in one parallel instance: every record gets one constant key.
+ */
+import type { ReduceFunction } from "../core/functions.ts";
+import type { OutputTag } from "../core/output-tag.ts";
+import type { AggregateFunction } from "../state/index.ts";
+import { keyedApplyAll, keyedProcessAll, type AllWindowFunction, type ProcessAllWindowFunction } from "../time/windows/all-window-functions.ts";
+import type { Evictor } from "../time/windows/evictor.ts";
+import type { Trigger } from "../time/windows/trigger.ts";
+import type { Window } from "../time/windows/window.ts";
+import type { WindowAssigner } from "../time/windows/window-assigner.ts";
+import type { DataStream, SingleOutputStreamOperator } from "./data-stream.ts";
+import { WindowedStream } from "./windowed-stream.ts";
+
+/** The one key of `windowAll`. */
+const ALL = 0;
+
+/**
+ * A non-keyed stream grouped into windows (parallelism 1).
+ *
+ * @example
+ * ```ts
+ * env.fromElements(...events)
+ *   .assignTimestampsAndWatermarks(WatermarkStrategy.forMonotonousTimestamps<Ev>().withTimestampAssigner((e) => e.ts))
+ *   .windowAll(TumblingEventTimeWindows.of(1_000))
+ *   .aggregate(countAll)
+ *   .print();
+ * ```
+ */
+export class AllWindowedStream<T, W extends Window> {
+  private readonly windowed: WindowedStream<T, number, W>;
+
+  /** @internal Use `stream.windowAll(assigner)`. */
+  constructor(input: DataStream<T>, assigner: WindowAssigner<T, W>) {
+    this.windowed = new WindowedStream<T, number, W>(input.keyBy(() => ALL), assigner);
+  }
+
+  /** Replaces the assigner's default trigger. */
+  trigger(trigger: Trigger<T, W>): this {
+    this.windowed.trigger(trigger);
+    return this;
+  }
+
+  /** Removes records before/after the function runs. */
+  evictor(evictor: Evictor<T, W>): this {
+    this.windowed.evictor(evictor);
+    return this;
+  }
+
+  /** Keeps each event-time window for `ms` after its end for late records. */
+  allowedLateness(ms: number): this {
+    this.windowed.allowedLateness(ms);
+    return this;
+  }
+
+  /** Sends records later than the allowed lateness to this side output. */
+  sideOutputLateData(tag: OutputTag<T>): this {
+    this.windowed.sideOutputLateData(tag);
+    return this;
+  }
+
+  /** Incremental reduce per window, optionally followed by a window function. */
+  reduce(fn: ReduceFunction<T>): SingleOutputStreamOperator<T>;
+  reduce<R>(fn: ReduceFunction<T>, windowFn: ProcessAllWindowFunction<T, R, W> | AllWindowFunction<T, R, W>): SingleOutputStreamOperator<R>;
+  reduce<R>(fn: ReduceFunction<T>, windowFn?: ProcessAllWindowFunction<T, R, W> | AllWindowFunction<T, R, W>): SingleOutputStreamOperator<R> {
+    const r = windowFn ? this.windowed.reduce(fn, keyed(windowFn)) : this.windowed.reduce(fn);
+    return single(r as SingleOutputStreamOperator<R>);
+  }
+
+  /** Incremental aggregation per window, optionally followed by a window function. */
+  aggregate<ACC, V>(agg: AggregateFunction<T, ACC, V>): SingleOutputStreamOperator<V>;
+  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn: ProcessAllWindowFunction<V, R, W> | AllWindowFunction<V, R, W>): SingleOutputStreamOperator<R>;
+  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn?: ProcessAllWindowFunction<V, R, W> | AllWindowFunction<V, R, W>): SingleOutputStreamOperator<R> {
+    const r = windowFn ? this.windowed.aggregate(agg, keyed(windowFn)) : this.windowed.aggregate(agg);
+    return single(r as SingleOutputStreamOperator<R>);
+  }
+
+  /** Processes all records of each window when it fires. */
+  process<R>(fn: ProcessAllWindowFunction<T, R, W>): SingleOutputStreamOperator<R> {
+    return single(this.windowed.process(keyedProcessAll(fn)));
+  }
+
+  /** Applies an AllWindowFunction to all records of each window. */
+  apply<R>(fn: AllWindowFunction<T, R, W>): SingleOutputStreamOperator<R> {
+    return single(this.windowed.apply(keyedApplyAll(fn)));
+  }
+
+  /** Sum of the records (numbers) or of one field per window. */
+  sum(field?: string | number): SingleOutputStreamOperator<T> {
+    return single(this.windowed.sum(field));
+  }
+}
+
+function keyed<IN, OUT, W extends Window>(f: ProcessAllWindowFunction<IN, OUT, W> | AllWindowFunction<IN, OUT, W>) {
+  return typeof f === "object" && "process" in f ? keyedProcessAll(f) : keyedApplyAll(f);
+}
+
+/** windowAll runs in one instance. */
+function single<R>(op: SingleOutputStreamOperator<R>): SingleOutputStreamOperator<R> {
+  return op.setParallelism(1);
+}
