@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCli, startCli } from "./support/cli-process.ts";
 import { completedCheckpointIds, finish, latestCheckpointId } from "./support/e2e-kill-loop.ts";
 import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders } from "./support/e2e-orders.ts";
-import { testSeed } from "./support/seeded-random.ts";
+import { testSeed } from "../src/util/seeded-random.ts";
 
 const SEED = testSeed();
 const FILES = 4;

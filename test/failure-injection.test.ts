@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RestartStrategies, StreamExecutionEnvironment, type CheckpointingMode } from "../src/index.ts";
 import { jsonResult, runCli } from "./support/cli-process.ts";
-import { randomInt, seededRandom, testSeed } from "./support/seeded-random.ts";
+import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { buildKeyedCount, expectedCounts, finalCounts, type Counts } from "./fixtures/keyed-count.ts";
 
 const RECORDS = 100_000;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { killLoop, type KillLoopReport } from "./support/e2e-kill-loop.ts";
 import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders } from "./support/e2e-orders.ts";
-import { randomInt, seededRandom, testSeed } from "./support/seeded-random.ts";
+import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 
 const SEED = testSeed();
 const FILES = 4;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCli, waitFor } from "./support/cli-process.ts";
 import { finish, latestCheckpointId } from "./support/e2e-kill-loop.ts";
 import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders, type E2eOrder } from "./support/e2e-orders.ts";
-import { testSeed } from "./support/seeded-random.ts";
+import { testSeed } from "../src/util/seeded-random.ts";
 
 const SEED = testSeed();
 const WHERE = `seed ${SEED} (WEIR_SEED=${SEED})`;

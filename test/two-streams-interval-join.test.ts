@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
-import { testSeed } from "./support/seeded-random.ts";
+import { testSeed } from "../src/util/seeded-random.ts";
 import { oraclePairs, joinInputs } from "./fixtures/two-streams-join-data.ts";
 
 const SEED = testSeed();

@@ -8,7 +8,7 @@ import { PurgingTrigger } from "../src/time/windows/purging-trigger.ts";
 import { TumblingEventTimeWindows } from "../src/time/windows/tumbling-windows.ts";
 import type { TimeWindow } from "../src/time/windows/window.ts";
 import { MissingWindowTimestampError } from "../src/time/windows/window-errors.ts";
-import { seededRandom, testSeed } from "./support/seeded-random.ts";
+import { seededRandom, testSeed } from "../src/util/seeded-random.ts";
 
 interface Side {
   id: number;

@@ -9,7 +9,7 @@ import { TumblingEventTimeWindows } from "../src/time/windows/tumbling-windows.t
 import type { TimeWindow } from "../src/time/windows/window.ts";
 import type { WindowAssigner } from "../src/time/windows/window-assigner.ts";
 import { ProcessWindowFunction, type ProcessWindowContext } from "../src/time/windows/window-functions.ts";
-import { seededRandom, testSeed } from "./support/seeded-random.ts";
+import { seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { punctuatedWatermarks, randomEvents, windowOracle, type Ev, type WindowKind } from "./support/window-oracle.ts";
 
 /** Emits `key|start|end|sorted ids` per firing. */

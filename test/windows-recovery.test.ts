@@ -9,7 +9,7 @@ import { SlidingEventTimeWindows } from "../src/time/windows/sliding-windows.ts"
 import type { TimeWindow } from "../src/time/windows/window.ts";
 import type { WindowAssigner } from "../src/time/windows/window-assigner.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
-import { randomInt, seededRandom, testSeed } from "./support/seeded-random.ts";
+import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { embeddedWatermarks, randomEvents, windowOracle, type Ev, type WindowKind } from "./support/window-oracle.ts";
 
 const BOUND = 200;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
-import { seededRandom, testSeed } from "./support/seeded-random.ts";
+import { seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { randomEvents, windowOracle } from "./support/window-oracle.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "weir-windows-"));

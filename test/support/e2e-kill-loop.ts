@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startCli, waitFor, type CliRun, type RunningCli } from "./cli-process.ts";
-import { randomInt } from "./seeded-random.ts";
+import { randomInt } from "../../src/util/seeded-random.ts";
 
 /** Ids of the completed checkpoints (`chk-N/_metadata`) in `directory`, ascending. */
 export function completedCheckpointIds(directory: string): number[] {

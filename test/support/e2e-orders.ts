@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { randomInt, seededRandom } from "./seeded-random.ts";
+import { randomInt, seededRandom } from "../../src/util/seeded-random.ts";
 
 /** One input record. */
 export interface E2eOrder {

@@ -6,19 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../util/clock.ts";
 import type { CheckpointingMode } from "../types.ts";
+import { seededRandom as prng } from "../../util/seeded-random.ts";
 import { END, TestGate, type TestElement, barrier, cancel, rec } from "./test-gate.ts";
-
-/** Small seeded PRNG (mulberry32), uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Slot = "barrier" | "cancel" | "missing";
 

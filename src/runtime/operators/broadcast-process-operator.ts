@@ -10,15 +10,13 @@ import type {
 } from "../../core/broadcast-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { MapStateDescriptor } from "../../state/index.ts";
-import { NO_TIMESTAMP } from "../elements.ts";
 import { BroadcastStateStore } from "./broadcast-state-store.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
-import { UdfOperator } from "./udf-operator.ts";
+import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
 /** The operator of `stream.connect(broadcastStream).process(BroadcastProcessFunction)`. */
-export class BroadcastProcessOperator<IN, BC, OUT> extends UdfOperator<IN, OUT, BroadcastProcessFunction<IN, BC, OUT>> {
+export class BroadcastProcessOperator<IN, BC, OUT> extends UnkeyedProcessOperator<IN, OUT, BroadcastProcessFunction<IN, BC, OUT>> {
   private state!: BroadcastStateStore;
-  private watermark = Number.NEGATIVE_INFINITY;
   private readContext!: ReadOnlyBroadcastContext;
   private writeContext!: BroadcastContext;
 
@@ -31,16 +29,15 @@ export class BroadcastProcessOperator<IN, BC, OUT> extends UdfOperator<IN, OUT, 
 
   override async open(ctx: OperatorContext, output: Output<OUT>): Promise<void> {
     this.state = new BroadcastStateStore(ctx.operatorUid, ctx.subtaskIndex, ctx.operatorState, this.descriptors);
-    const element = ctx.element;
+    await super.open(ctx, output);
     const base = {
-      timestamp: () => (element.timestamp === NO_TIMESTAMP ? undefined : element.timestamp),
-      output: <X>(tag: { id: string }, value: X) => this.out.collectSide(tag.id, value),
+      timestamp: this.context.timestamp,
+      output: this.context.output,
       currentProcessingTime: () => ctx.processingTime.now(),
       currentWatermark: () => this.watermark,
     };
     this.readContext = { ...base, getBroadcastState: (d) => this.state.readOnly(d) };
     this.writeContext = { ...base, getBroadcastState: (d) => this.state.writable(d) };
-    await super.open(ctx, output);
   }
 
   processElement(value: IN): void {
@@ -49,11 +46,6 @@ export class BroadcastProcessOperator<IN, BC, OUT> extends UdfOperator<IN, OUT, 
 
   processElement2(value: unknown): void {
     this.fn.processBroadcastElement(value as BC, this.writeContext, this.out as Collector<OUT>);
-  }
-
-  processWatermark(timestamp: number): void {
-    this.watermark = timestamp;
-    this.out.emitWatermark(timestamp);
   }
 
   override snapshotState(checkpointId: number): void {

@@ -11,11 +11,9 @@ import {
   type FlatMapFunction,
   type MapFunction,
 } from "../../core/functions.ts";
-import type { ProcessContext, ProcessFunction } from "../../core/process-function.ts";
+import type { ProcessFunction } from "../../core/process-function.ts";
 import { UdfOperator } from "./udf-operator.ts";
-import { NO_TIMESTAMP } from "../elements.ts";
-import type { OperatorContext, Output } from "./stream-operator.ts";
-import { unkeyedTimerService } from "./timer-service-view.ts";
+import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
 export class MapOperator<T, R> extends UdfOperator<T, R, MapFunction<T, R>> {
   private readonly call = mapCall(this.fn);
@@ -39,26 +37,7 @@ export class FlatMapOperator<T, R> extends UdfOperator<T, R, FlatMapFunction<T, 
   }
 }
 
-export class ProcessOperator<T, R> extends UdfOperator<T, R, ProcessFunction<T, R>> {
-  private context!: ProcessContext;
-  private watermark = Number.NEGATIVE_INFINITY;
-
-  override async open(ctx: OperatorContext, output: Output<R>): Promise<void> {
-    const element = ctx.element;
-    const timers = unkeyedTimerService(ctx.processingTime, () => this.watermark);
-    this.context = {
-      timestamp: () => (element.timestamp === NO_TIMESTAMP ? undefined : element.timestamp),
-      output: (tag, value) => this.out.collectSide(tag.id, value),
-      timerService: () => timers,
-    };
-    await super.open(ctx, output);
-  }
-
-  processWatermark(timestamp: number): void {
-    this.watermark = timestamp;
-    this.out.emitWatermark(timestamp);
-  }
-
+export class ProcessOperator<T, R> extends UnkeyedProcessOperator<T, R, ProcessFunction<T, R>> {
   processElement(value: T): void {
     this.fn.processElement(value, this.context, this.out as Collector<R>);
   }

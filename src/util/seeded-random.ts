@@ -1,5 +1,5 @@
 /**
- * A seeded pseudo-random generator for failure points that reproduce:
+ * A seeded pseudo-random generator (randomized tests, failure points, jitter) that reproduces:
  * the seed comes from `WEIR_SEED` when set, otherwise it is drawn at random,
  * and tests print it in their assertion messages.
  */
