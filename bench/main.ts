@@ -8,11 +8,15 @@
  * exactly-once every second (filesystem storage), and 2 workers without
  * checkpointing. Then the file job (bench/jobs/file-copy.ts) over a generated
  * JSON Lines input, without and with exactly-once checkpoints every second,
- * and the recovery of a `weir run` killed with SIGKILL holding 10 and 100 MiB
+ * the event-time jobs (bench/event-time.ts: a keyed sliding-window count and
+ * an interval join, in-process, each without and with exactly-once
+ * checkpoints every second), and the recovery of a `weir run` killed with SIGKILL holding 10 and 100 MiB
  * of keyed state (bench/recovery.ts). See docs/benchmarks.md for what each
  * figure means.
  */
 import { rm } from "node:fs/promises";
+import { EVENT_TIME_PARALLELISM, JOIN_PLAN, WINDOW_PLAN, measureEventTimeRuns } from "./event-time.ts";
+import { BenchIntegrityError } from "./integrity-error.ts";
 import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersInput } from "./jobs/file-copy.ts";
 import { measureRecovery } from "./recovery.ts";
 import { KEYS, runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
@@ -51,17 +55,9 @@ const FILE_PLAN: readonly (readonly [label: string, checkpointIntervalMs: number
 /** Keyed state sizes of the recovery runs. */
 const RECOVERY_STATE_BYTES = [10 * 2 ** 20, 100 * 2 ** 20];
 
-/** A bench run that lost or duplicated records. */
-export class BenchIntegrityError extends Error {
-  constructor(label: string, expected: number, received: number) {
-    super(`bench run '${label}': the sinks received ${received} records, expected ${expected}`);
-    this.name = "BenchIntegrityError";
-  }
-}
-
 /**
  * Runs the benchmark and prints its report; resolves with the exit code (0).
- * Rejects with `BenchIntegrityError` when a run lost or duplicated records.
+ * Rejects with `BenchIntegrityError` when a run lost, duplicated or dropped (late) records.
  *
  * @example
  * ```ts
@@ -115,6 +111,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 
   const fileRuns = await measureFileRuns(progress, checkpoints);
+  const eventTimeRuns = await measureEventTimeRuns(progress, checkpoints);
   const recovery: RecoveryFigures[] = [];
   for (const stateBytes of RECOVERY_STATE_BYTES) {
     progress(`recovery with ${stateBytes / 2 ** 20} MiB of keyed state`);
@@ -123,6 +120,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
   const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
+  const eventRate = (label: string) => eventTimeRuns.find((r) => r.label === label)!.eventsPerSecond;
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: machineInfo(),
@@ -131,6 +129,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     runs,
     fileParallelism: FILE_PARALLELISM,
     fileRuns,
+    eventTimeParallelism: EVENT_TIME_PARALLELISM,
+    eventTimeRuns,
     recovery,
     ratios: {
       "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate("1 worker, no checkpoints"),
@@ -138,6 +138,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       "2 workers / 1 worker": rate("2 workers, no checkpoints") / rate("1 worker, no checkpoints"),
       "1 worker / in-process": rate("1 worker, no checkpoints") / rate("in-process, no checkpoints"),
       "file job: exactly-once 1 s / no checkpoints": fileRate(FILE_PLAN[1][0]) / fileRate(FILE_PLAN[0][0]),
+      "sliding window: exactly-once 1 s / no checkpoints": eventRate(WINDOW_PLAN[1][0]) / eventRate(WINDOW_PLAN[0][0]),
+      "interval join: exactly-once 1 s / no checkpoints": eventRate(JOIN_PLAN[1][0]) / eventRate(JOIN_PLAN[0][0]),
+      "sliding window / keyed count, in-process, no checkpoints": eventRate(WINDOW_PLAN[0][0]) / rate("in-process, no checkpoints"),
     },
     checkpoints,
   };
@@ -158,7 +161,7 @@ async function measureFileRuns(progress: (line: string) => void, checkpoints: Re
     for (const [label, checkpointIntervalMs] of FILE_PLAN) {
       progress(`${label} (${input.records.toLocaleString("en-US")} records, ${(input.bytes / 1e6).toFixed(0)} MB)`);
       const m = await runFileCopy({ input, checkpointIntervalMs });
-      if (m.outputLines !== input.records) throw new BenchIntegrityError(label, input.records, m.outputLines);
+      if (m.outputLines !== input.records) throw new BenchIntegrityError(label, "lines in the committed output", input.records, m.outputLines);
       const cp = checkpointFigures(m.checkpoints);
       figures.push(fileRunFigures(label, checkpointIntervalMs, input.records, input.bytes, m.elapsedMs, cp.completed));
       if (checkpointIntervalMs > 0) checkpoints[label] = cp;
@@ -172,7 +175,7 @@ async function measureFileRuns(progress: (line: string) => void, checkpoints: Re
 /** Runs the job and checks that every record reached the sinks exactly once. */
 async function measured(label: string, params: KeyedCountParams): Promise<KeyedCountMeasurement> {
   const m = await runKeyedCount(params);
-  if (m.received !== params.records) throw new BenchIntegrityError(label, params.records, m.received);
+  if (m.received !== params.records) throw new BenchIntegrityError(label, "records the sinks received", params.records, m.received);
   return m;
 }
 

@@ -99,6 +99,11 @@ describe("formatReport and reportJson", () => {
     ],
     fileParallelism: 2,
     fileRuns: [fileRunFigures("file, exactly-once 1 s", 1000, 2_500_000, 300e6, 4_000, 3)],
+    eventTimeParallelism: 4,
+    eventTimeRuns: [
+      { label: "window, exactly-once 1 s", job: "sliding window", checkpointIntervalMs: 1000, events: 80_000, elapsedMs: 4_000, eventsPerSecond: 20_000, outputs: 370_000, checkpointsCompleted: 3 },
+      { label: "join, no checkpoints", job: "interval join", checkpointIntervalMs: 0, events: 2_400_000, elapsedMs: 4_000, eventsPerSecond: 600_000, outputs: 1_200_000, checkpointsCompleted: 1 },
+    ],
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
     checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },
@@ -112,6 +117,9 @@ describe("formatReport and reportJson", () => {
     expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\s+1\s+120 ms\s+120 ms\s+7 ms\s+7 ms\s+2 KiB/);
     expect(text).toMatch(/exactly-once \/ none\s+0\.800/);
     expect(text).toMatch(/file, exactly-once 1 s\s+2\.50 M\s+300 MB\s+4\.00 s\s+75\.0\s+625,000\s+3/);
+    expect(text).toContain("event-time jobs, in-process, parallelism 4");
+    expect(text).toMatch(/window, exactly-once 1 s\s+80,000\s+4\.00 s\s+20,000\s+370,000\s+3/);
+    expect(text).toMatch(/join, no checkpoints\s+2\.40 M\s+4\.00 s\s+600,000\s+1\.20 M\s+off/);
     expect(text).toMatch(/100 MiB\s+101\.0 MiB\s+550 ms\s+1150 ms\s+1700 ms/);
   });
 

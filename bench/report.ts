@@ -59,6 +59,22 @@ export interface FileRunFigures {
   readonly checkpointsCompleted: number;
 }
 
+/** One measured run of an event-time job (in-process). */
+export interface EventTimeRunFigures {
+  readonly label: string;
+  readonly job: "sliding window" | "interval join";
+  readonly checkpointIntervalMs: number;
+  /** Input events (for the join: orders plus payments). */
+  readonly events: number;
+  /** Wall time of the run, in ms. */
+  readonly elapsedMs: number;
+  /** Input events per second over `elapsedMs`. */
+  readonly eventsPerSecond: number;
+  /** Records the job emitted: window results, or join pairs. */
+  readonly outputs: number;
+  readonly checkpointsCompleted: number;
+}
+
 /** Recovery of a `weir run` process killed with SIGKILL, restarted with the same command. */
 export interface RecoveryFigures {
   /** Keyed state the job was sized to hold, in bytes. */
@@ -83,6 +99,9 @@ export interface BenchReport {
   /** Parallelism of the file job. */
   readonly fileParallelism: number;
   readonly fileRuns: readonly FileRunFigures[];
+  /** Parallelism of the event-time jobs. */
+  readonly eventTimeParallelism: number;
+  readonly eventTimeRuns: readonly EventTimeRunFigures[];
   readonly recovery: readonly RecoveryFigures[];
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
@@ -212,6 +231,26 @@ export function formatReport(r: BenchReport): string {
           `${(run.elapsedMs / 1000).toFixed(2)} s`,
           run.megabytesPerSecond.toFixed(1),
           millions(run.recordsPerSecond),
+          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+        ]),
+      ),
+    );
+  }
+  if (r.eventTimeRuns.length > 0) {
+    lines.push(
+      "",
+      `event-time jobs, in-process, parallelism ${r.eventTimeParallelism}, 10,000 keys:`,
+      "  sliding window: fromSequence → map (seeded disorder < 5 s) → watermarks (bounded 5 s) → keyBy → SlidingEventTimeWindows.of(10 s, 2 s).aggregate(count)",
+      "  interval join: orders ⋈ payments (one per order, offset ≤ 3 s), intervalJoin.between(-5 s, +5 s); events = orders + payments",
+      "",
+      table(
+        ["event-time run", "events", "elapsed", "events/s", "outputs", "checkpoints"],
+        r.eventTimeRuns.map((run) => [
+          run.label,
+          millions(run.events),
+          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          millions(run.eventsPerSecond),
+          millions(run.outputs),
           run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
         ]),
       ),
