@@ -7,8 +7,8 @@
  * checkpointed, restored and redistributed by key group with the rest of the
  * state; the in-memory queues are rebuilt from that state on restore.
  */
-import type { HeapKeyedStateBackend, ValueState } from "../state/index.ts";
-import { ValueStateDescriptor } from "../state/index.ts";
+import type { HeapKeyedStateBackend, MapState } from "../state/index.ts";
+import { MapStateDescriptor } from "../state/index.ts";
 import type { ProcessingTimeService } from "./processing-time-service.ts";
 import { TimerHeap } from "./timer-heap.ts";
 
@@ -17,12 +17,16 @@ import type { TimeDomain } from "../core/process-function.ts";
 /** Called for a due timer, with its key already set as the current key. */
 export type TimerCallback = (timestamp: number, key: unknown, namespace: string, domain: TimeDomain) => void;
 
-/** The timers of one key, as stored in keyed state: [timestamp, namespace] pairs. */
-type StoredTimers = [number, string][];
+/**
+ * The timers of one key, as stored in keyed map state: namespace → its timestamps.
+ * Keyed by the namespace string itself (a window id the operator already holds), so a
+ * lookup does not build and hash a new string.
+ */
+type StoredTimers = MapState<string, number[]>;
 
 export class KeyedTimerService {
-  private readonly eventState: ValueState<StoredTimers>;
-  private readonly procState: ValueState<StoredTimers>;
+  private readonly eventState: StoredTimers;
+  private readonly procState: StoredTimers;
   private readonly eventQueue = new TimerHeap();
   private readonly procQueue = new TimerHeap();
   private watermark = Number.NEGATIVE_INFINITY;
@@ -36,8 +40,8 @@ export class KeyedTimerService {
     private readonly onTimer: TimerCallback,
     private readonly name = "timers",
   ) {
-    this.eventState = backend.getState(new ValueStateDescriptor<StoredTimers>(`_${name}:event`));
-    this.procState = backend.getState(new ValueStateDescriptor<StoredTimers>(`_${name}:processing`));
+    this.eventState = backend.getMapState(new MapStateDescriptor<string, number[]>(`_${name}:event`));
+    this.procState = backend.getMapState(new MapStateDescriptor<string, number[]>(`_${name}:processing`));
   }
 
   /** The last watermark the operator received. */
@@ -82,7 +86,8 @@ export class KeyedTimerService {
       [`_${this.name}:processing`, this.procQueue],
     ] as const) {
       for (const [key, timers] of this.backend.entriesOf(state))
-        for (const [timestamp, namespace] of timers as StoredTimers) queue.push({ timestamp, key, namespace });
+        for (const [namespace, timestamps] of timers as Map<string, number[]>)
+          for (const timestamp of timestamps) queue.push({ timestamp, key, namespace });
     }
     this.schedule();
   }
@@ -91,11 +96,11 @@ export class KeyedTimerService {
   numTimers(): number {
     let n = 0;
     for (const state of [`_${this.name}:event`, `_${this.name}:processing`])
-      for (const [, timers] of this.backend.entriesOf(state)) n += (timers as StoredTimers).length;
+      for (const [, timers] of this.backend.entriesOf(state)) for (const ts of (timers as Map<string, number[]>).values()) n += ts.length;
     return n;
   }
 
-  private fire(queue: TimerHeap, state: ValueState<StoredTimers>, upTo: number, domain: TimeDomain): void {
+  private fire(queue: TimerHeap, state: StoredTimers, upTo: number, domain: TimeDomain): void {
     if (this.firing) return; // a timer registered by onTimer at or below `upTo` fires in this same loop
     this.firing = true;
     try {
@@ -121,20 +126,19 @@ export class KeyedTimerService {
   }
 
   /** Adds the timer to the current key's state; false if it was there. */
-  private add(state: ValueState<StoredTimers>, timestamp: number, namespace: string): boolean {
-    const timers = state.value() ?? [];
-    if (timers.some(([t, n]) => t === timestamp && n === namespace)) return false;
-    state.update([...timers, [timestamp, namespace]]);
+  private add(state: StoredTimers, timestamp: number, namespace: string): boolean {
+    const timestamps = state.get(namespace);
+    if (timestamps?.includes(timestamp)) return false;
+    state.put(namespace, timestamps ? [...timestamps, timestamp] : [timestamp]);
     return true;
   }
 
   /** Removes the timer from the current key's state; false if it was not there. */
-  private remove(state: ValueState<StoredTimers>, timestamp: number, namespace: string): boolean {
-    const timers = state.value();
-    if (!timers) return false;
-    const rest = timers.filter(([t, n]) => !(t === timestamp && n === namespace));
-    if (rest.length === timers.length) return false;
-    state.update(rest.length > 0 ? rest : (undefined as unknown as StoredTimers));
+  private remove(state: StoredTimers, timestamp: number, namespace: string): boolean {
+    const timestamps = state.get(namespace);
+    if (!timestamps?.includes(timestamp)) return false;
+    if (timestamps.length === 1) state.remove(namespace);
+    else state.put(namespace, timestamps.filter((t) => t !== timestamp));
     return true;
   }
 }

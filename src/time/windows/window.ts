@@ -22,10 +22,16 @@ export interface Window {
  * ```
  */
 export class TimeWindow implements Window {
+  /** The id, built once (window state, triggers and timers ask for it many times per record). */
+  private cachedId: string | undefined;
+
   constructor(
     readonly start: number,
     readonly end: number,
-  ) {}
+    id?: string,
+  ) {
+    this.cachedId = id;
+  }
 
   /** `end - 1`: the last millisecond of the window. */
   maxTimestamp(): number {
@@ -33,7 +39,7 @@ export class TimeWindow implements Window {
   }
 
   id(): string {
-    return `t${this.start},${this.end}`;
+    return (this.cachedId ??= `t${this.start},${this.end}`);
   }
 
   /** True if the two windows overlap or touch neither (Flink: `this.start <= other.end && this.end >= other.start`). */
@@ -79,7 +85,7 @@ export class GlobalWindow implements Window {
 export function windowFromId(id: string): Window {
   if (id === "g") return GlobalWindow.get();
   const comma = id.indexOf(",");
-  return new TimeWindow(Number(id.slice(1, comma)), Number(id.slice(comma + 1)));
+  return new TimeWindow(Number(id.slice(1, comma)), Number(id.slice(comma + 1)), id);
 }
 
 /**
