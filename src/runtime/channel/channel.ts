@@ -30,8 +30,8 @@ export interface InputChannel {
   queued(): number;
 }
 
-/** Default capacity of a channel in messages (batches or events). */
-export const DEFAULT_CHANNEL_CAPACITY = 8;
+/** Default capacity of a channel in messages (batches or events): small, so that a barrier waits behind little data. */
+export const DEFAULT_CHANNEL_CAPACITY = 4;
 
 /** Number of records in a full batch. */
 export const DEFAULT_BATCH_SIZE = 512;
