@@ -26,6 +26,7 @@ import {
 } from "../../src/index.ts";
 import { EVENT_TIME_BASE, eventIndex, seededOffset } from "./event-time-data.ts";
 import { runInProcess, type InProcessRunParams } from "./in-process-run.ts";
+import { countingSink } from "./counting-sink.ts";
 
 /** Distinct keys. */
 export const JOIN_KEYS = 10_000;
@@ -97,19 +98,6 @@ const pairSink: Sink<boolean> = {
   },
 };
 
-/** Drops late records; reports how many arrived. */
-const lateSink: Sink<unknown> = {
-  createWriter(context) {
-    let late = 0;
-    return {
-      write() {
-        late++;
-      },
-      finish: () => context.reportResult(LATE, [late]),
-    };
-  },
-};
-
 /** Builds the job's graph on `env`. */
 function build(env: StreamExecutionEnvironment, p: IntervalJoinParams): void {
   const lateOrders = new OutputTag<Order>("late-orders");
@@ -143,8 +131,8 @@ function build(env: StreamExecutionEnvironment, p: IntervalJoinParams): void {
     .process(new PairOrderWithPayment())
     .uid("join");
   pairs.sinkTo(pairSink).uid("pairs");
-  pairs.getSideOutput(lateOrders).sinkTo(lateSink).uid("late-orders");
-  pairs.getSideOutput(latePayments).sinkTo(lateSink).uid("late-payments");
+  pairs.getSideOutput(lateOrders).sinkTo(countingSink(LATE)).uid("late-orders");
+  pairs.getSideOutput(latePayments).sinkTo(countingSink(LATE)).uid("late-payments");
 }
 
 /**

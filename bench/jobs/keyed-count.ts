@@ -22,9 +22,9 @@ import {
   type CheckpointStats,
   type Collector,
   type KeyedProcessContext,
-  type Sink,
   type ValueState,
 } from "../../src/index.ts";
+import { countingSink } from "./counting-sink.ts";
 
 /** Distinct keys of the job. */
 export const KEYS = 10_000;
@@ -73,21 +73,6 @@ class RunningCount extends KeyedProcessFunction<number, number, number> {
   }
 }
 
-/** A sink that drops every record and reports, at the end, how many it saw. */
-const countingSink: Sink<number> = {
-  createWriter(context) {
-    let received = 0;
-    return {
-      write() {
-        received++;
-      },
-      finish() {
-        context.reportResult(RECEIVED, [received]);
-      },
-    };
-  },
-};
-
 /** Builds the job's graph on `env`. */
 function buildKeyedCount(env: StreamExecutionEnvironment, records: number): void {
   env
@@ -96,7 +81,7 @@ function buildKeyedCount(env: StreamExecutionEnvironment, records: number): void
     .keyBy((n) => n % KEYS)
     .process(new RunningCount())
     .uid("running-count")
-    .sinkTo(countingSink)
+    .sinkTo(countingSink<number>(RECEIVED))
     .uid("discard");
 }
 

@@ -24,6 +24,7 @@ import {
 } from "../../src/index.ts";
 import { EVENT_TIME_BASE, eventIndex, seededOffset } from "./event-time-data.ts";
 import { runInProcess, type InProcessRunParams } from "./in-process-run.ts";
+import { countingSink } from "./counting-sink.ts";
 
 /** Distinct keys. */
 export const WINDOW_KEYS = 10_000;
@@ -85,19 +86,6 @@ const countSumSink: Sink<number> = {
   },
 };
 
-/** Drops late events; reports how many arrived. */
-const lateSink: Sink<KeyedEvent> = {
-  createWriter(context) {
-    let late = 0;
-    return {
-      write() {
-        late++;
-      },
-      finish: () => context.reportResult(LATE, [late]),
-    };
-  },
-};
-
 /** Builds the job's graph on `env`. */
 function build(env: StreamExecutionEnvironment, p: SlidingWindowParams): void {
   const lateTag = new OutputTag<KeyedEvent>("late");
@@ -117,7 +105,7 @@ function build(env: StreamExecutionEnvironment, p: SlidingWindowParams): void {
     .aggregate(count)
     .uid("sliding-count");
   counts.sinkTo(countSumSink).uid("counts");
-  counts.getSideOutput(lateTag).sinkTo(lateSink).uid("late");
+  counts.getSideOutput(lateTag).sinkTo(countingSink(LATE)).uid("late");
 }
 
 /**
