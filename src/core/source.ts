@@ -27,6 +27,15 @@ export interface ReaderOutput<T> {
   collect(value: T, timestamp?: number): void;
   /** Emits to a side output (e.g. dead letters), read with `getSideOutput(tag)`. */
   collectSide<S>(tag: OutputTag<S>, value: S): void;
+  /**
+   * An output for the records of one split, with a watermark generator of its own:
+   * the source's watermark is then the minimum over its active splits, so a split that
+   * is behind in event time holds it back (Flink's per-split watermarks). Call it when
+   * a split starts being read; the same id returns the same output.
+   */
+  createOutputForSplit(splitId: string): ReaderOutput<T>;
+  /** The split is finished: it no longer holds back the watermark. */
+  releaseOutputForSplit(splitId: string): void;
 }
 
 /** What a reader knows of its parallel instance. */

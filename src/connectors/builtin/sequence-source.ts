@@ -40,10 +40,15 @@ class SequenceReader implements SourceReader<number, SequenceSplit> {
   pollNext(output: ReaderOutput<number>, maxRecords: number): PollStatus {
     const s = this.splits[0];
     if (!s) return "end-of-input";
+    const id = `..${s.end}`;
+    const out = output.createOutputForSplit(id);
     const stop = Math.min(s.end, s.next + maxRecords - 1);
-    for (let n = s.next; n <= stop; n++) output.collect(n);
+    for (let n = s.next; n <= stop; n++) out.collect(n);
     s.next = stop + 1;
-    if (s.next > s.end) this.splits.shift();
+    if (s.next > s.end) {
+      this.splits.shift();
+      output.releaseOutputForSplit(id);
+    }
     return this.splits.length > 0 ? "more-available" : "end-of-input";
   }
 

@@ -27,6 +27,15 @@ class Collected<T> implements ReaderOutput<T> {
     expect(tag).toBe(FileSource.DEAD_LETTERS);
     this.side.push(value as DeadLetter);
   }
+  /** Splits opened and not yet released, in order of opening. */
+  readonly openSplits: string[] = [];
+  createOutputForSplit(id: string): ReaderOutput<T> {
+    if (!this.openSplits.includes(id)) this.openSplits.push(id);
+    return this;
+  }
+  releaseOutputForSplit(id: string): void {
+    this.openSplits.splice(this.openSplits.indexOf(id), 1);
+  }
 }
 
 function open<T>(source: FileSource<T>, splits: FileSourceSplit[] = source.createSplits(1)): SourceReader<T, FileSourceSplit> {
@@ -100,6 +109,19 @@ describe("FileSource reading", () => {
     await writeFile(join(dir, "_SUCCESS"), "marker\n");
     await writeFile(join(dir, ".hidden", "d.txt"), "hidden dir\n");
     expect(await readAll(FileSource.forLines(dir))).toEqual(["a", "b", "c"]);
+  });
+
+  it("reads each file as a split with its own watermark output, released when the file is finished", async () => {
+    await writeFile(join(dir, "a.txt"), "a1\na2\na3\n");
+    await writeFile(join(dir, "b.txt"), "b1\n");
+    const reader = open(FileSource.forLines(dir));
+    const out = new Collected<string>();
+    await read(reader, out, 2, 2);
+    expect(out.openSplits).toEqual([join(dir, "a.txt")]);
+    await read(reader, out);
+    expect(out.records).toEqual(["a1", "a2", "a3", "b1"]);
+    expect(out.openSplits).toEqual([]);
+    await reader.close?.();
   });
 
   it("reads the files a glob matches", async () => {

@@ -81,8 +81,10 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
     if (this.scanDue()) return this.scan().then(() => "more-available");
     const file = this.files[0];
     if (!file) return this.config.monitorIntervalMs === undefined && this.buckets.length === 0 ? "end-of-input" : "nothing-available";
-    if (!this.current) return this.openFile(file).then(() => this.emit(file, output, maxRecords));
-    return this.emit(file, output, maxRecords);
+    // each file is a split with its own watermark generator: a file behind in event time holds the source back
+    const out = output.createOutputForSplit(file.path);
+    if (!this.current) return this.openFile(file).then(() => this.emit(file, out, output, maxRecords));
+    return this.emit(file, out, output, maxRecords);
   }
 
   isAvailable(): Promise<void> {
@@ -148,25 +150,26 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
     else c.lines.append(chunk.subarray(0, bytesRead));
   }
 
-  private async finishFile(file: FileSplit, c: OpenFile): Promise<PollStatus> {
+  private async finishFile(file: FileSplit, c: OpenFile, reader: ReaderOutput<T>): Promise<PollStatus> {
     this.current = undefined;
     this.files.shift();
     this.finishedDeadLetters += file.deadLetters;
+    reader.releaseOutputForSplit(file.path);
     await c.handle.close();
     return "more-available";
   }
 
   /** Emits records of the open file from buffered bytes; awaits only to read a chunk or close the file. */
-  private emit(file: FileSplit, output: ReaderOutput<T>, max: number): PollStatus | Promise<PollStatus> {
+  private emit(file: FileSplit, output: ReaderOutput<T>, reader: ReaderOutput<T>, max: number): PollStatus | Promise<PollStatus> {
     const c = this.current!;
     const { format, deadLetters } = this.config;
     let n = 0;
     while (n < max) {
       let text = c.lines.nextLine();
       if (text === undefined) {
-        if (c.lines.exhausted) return this.finishFile(file, c);
+        if (c.lines.exhausted) return this.finishFile(file, c, reader);
         if (n > 0) return "more-available";
-        return this.readChunk(file, c).then(() => this.emit(file, output, max));
+        return this.readChunk(file, c).then(() => this.emit(file, output, reader, max));
       }
       const line = file.line++;
       file.offset = c.lines.offset;

@@ -31,6 +31,10 @@ class Lines implements ReaderOutput<string> {
   collectSide<S>(_tag: OutputTag<S>, _value: S): void {
     throw new Error("no side output expected");
   }
+  createOutputForSplit(): ReaderOutput<string> {
+    return this;
+  }
+  releaseOutputForSplit(): void {}
 }
 
 /**

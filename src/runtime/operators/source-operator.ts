@@ -10,10 +10,10 @@
  */
 import type { PollStatus, ReaderOutput, Source, SourceReader } from "../../core/source.ts";
 import { ListStateDescriptor, type ListState } from "../../state/index.ts";
-import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
 import type { TimestampAssigner, WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { MAX_WATERMARK, NO_TIMESTAMP } from "../elements.ts";
 import type { OperatorContext, Output, SourceOperatorLike } from "./stream-operator.ts";
+import { SplitWatermarks } from "./split-watermarks.ts";
 
 const IDLE_POLL_MS = 10;
 
@@ -22,8 +22,7 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
   private splitsState!: ListState<Split>;
   private output!: ReaderOutput<T>;
   private out!: Output<T>;
-  private generator: WatermarkGenerator<T> | null = null;
-  private watermarks!: WatermarkOutput;
+  private watermarks: SplitWatermarks<T> | null = null;
   private lastWatermark = Number.NEGATIVE_INFINITY;
   private idle = false;
   /** Records emitted so far. */
@@ -36,26 +35,52 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
 
   async open(ctx: OperatorContext, out: Output<T>): Promise<void> {
     this.out = out;
-    this.generator = this.strategy?.generator(() => ctx.processingTime.now()) ?? null;
-    this.watermarks = {
-      emitWatermark: (ts) => this.emitWatermark(ts),
-      markIdle: () => this.setIdle(true),
-      markActive: () => this.setIdle(false),
-    };
+    const strategy = this.strategy;
+    const now = () => ctx.processingTime.now();
+    const watermarks = strategy?.createGenerator
+      ? new SplitWatermarks<T>(
+          () => strategy.generator(now)!,
+          (ts) => this.emitWatermark(ts),
+          (idle) => this.setIdle(idle),
+        )
+      : null;
+    this.watermarks = watermarks;
     const element = ctx.element;
-    const assign: TimestampAssigner<T> | null = this.strategy?.timestampAssigner ?? null;
-    const generator = this.generator;
-    const watermarks = this.watermarks;
+    const assign: TimestampAssigner<T> | null = strategy?.timestampAssigner ?? null;
+    const emit = (v: T, recordTimestamp: number | undefined): number => {
+      this.emitted++;
+      const ts = assign ? assign(v, recordTimestamp) : (recordTimestamp ?? NO_TIMESTAMP);
+      element.timestamp = ts;
+      out.collect(v);
+      return ts;
+    };
+    const splitOutputs = new Map<string, ReaderOutput<T>>();
     this.output = {
       collect: (v, recordTimestamp) => {
-        this.emitted++;
-        const ts = assign ? assign(v, recordTimestamp) : (recordTimestamp ?? NO_TIMESTAMP);
-        element.timestamp = ts;
-        out.collect(v);
+        const ts = emit(v, recordTimestamp);
         // after the record, as in Flink: a watermark derived from a record follows it
-        generator?.onEvent(v, ts, watermarks);
+        watermarks?.onMainEvent(v, ts);
       },
       collectSide: (tag, v) => out.collectSide(tag.id, v),
+      createOutputForSplit: (id) => {
+        let o = splitOutputs.get(id);
+        if (!o) {
+          watermarks?.split(id);
+          o = {
+            ...this.output,
+            collect: (v, recordTimestamp) => {
+              const ts = emit(v, recordTimestamp);
+              watermarks?.onSplitEvent(id, v, ts);
+            },
+          };
+          splitOutputs.set(id, o);
+        }
+        return o;
+      },
+      releaseOutputForSplit: (id) => {
+        splitOutputs.delete(id);
+        watermarks?.release(id);
+      },
     };
     this.splitsState = ctx.operatorState.getListState(new ListStateDescriptor<Split>("splits"));
     const splits = ctx.sourceOverride
@@ -84,7 +109,7 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
   }
 
   emitPeriodicWatermark(): void {
-    this.generator?.onPeriodicEmit(this.watermarks);
+    this.watermarks?.onPeriodicEmit();
   }
 
   /** End of input: event time ends, every timer and window downstream fires. */
