@@ -114,7 +114,8 @@ export class TaskManager {
       for (const t of this.tasks.values()) t.suspendSource();
       let timer: TimerHandle | undefined;
       await Promise.race([
-        Promise.all([...this.tasks.values()].map((t) => t.whenMailsRun())),
+        // a task whose loop already ended runs no more mails: its end counts as done
+        Promise.all([...this.tasks.values()].map((t, i) => Promise.race([t.whenMailsRun(), this.runs[i]]))),
         new Promise<void>((r) => (timer = this.clock.setTimeout(r, GRACEFUL_STOP_TIMEOUT_MS))),
       ]);
       timer?.cancel();
