@@ -23,6 +23,7 @@ import type { JobClient } from "./job-client.ts";
 import { currentLaunch } from "./launch-context.ts";
 import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { startJob } from "./start-job.ts";
+import { DEFAULT_BATCH_SIZE } from "../runtime/channel/channel.ts";
 
 /** State backends that exist. */
 export type StateBackendName = "heap";
@@ -182,7 +183,7 @@ export class StreamExecutionEnvironment {
       fresh: o.fresh ?? false,
       fromSavepoint: o.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState ?? false,
-      batchSize: o.batchSize ?? 512,
+      batchSize: o.batchSize ?? DEFAULT_BATCH_SIZE,
       autoWatermarkIntervalMs: this.autoWatermarkInterval,
       clock: o.clock ?? systemClock,
       random: o.random,
