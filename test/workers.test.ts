@@ -1,13 +1,15 @@
 /**
  * Worker threads: the same job gives the same results on one or two workers,
- * and a job module that builds another graph in the workers than in the
- * client is refused with a fingerprint error.
+ * a job module that builds another graph in the workers than in the client is
+ * refused with a fingerprint error, and a worker thread that dies is started
+ * again and the job recovers from its checkpoint.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
+import { expectedCounts } from "./fixtures/keyed-count.ts";
 
 const RECORDS = 20_000;
 const dirs: string[] = [];
@@ -55,5 +57,18 @@ describe("worker threads", () => {
     );
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/worker \d built a different job graph than the client \(fingerprint \S+ vs \S+\)/);
+  });
+
+  it("a worker thread killed by an uncaught error is started again and the job recovers exactly once", async () => {
+    const run = await runCli(
+      ["run", "test/fixtures/worker-crash-job.ts", "--parallelism", "2", "--workers", "2", "--checkpoint-interval", "50", "--checkpoint-dir", tempDir(), "--", "20000", "10"],
+      60_000,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/worker thread \d died: uncaught error in a timer callback/);
+    expect(run.stderr).toMatch(/restored from checkpoint \d+/);
+    const out = jsonResult<{ counts: Record<string, number>; restarts: number }>(run);
+    expect(out.restarts).toBe(1);
+    expect(out.counts).toEqual(expectedCounts(20_000, 10));
   });
 });

@@ -22,11 +22,17 @@ const fatal = (message: string, e?: unknown) => post({ type: "fatal", error: { .
 
 let manager: TaskManager | null = null;
 const early: ToWorker[] = [];
+/** Links to the other workers, by index (replaced when a worker is started again). */
+const links = new Map<number, RemoteLink>();
 
 function handle(m: ToWorker, tm: TaskManager): void {
   switch (m.type) {
     case "deploy": return tm.deploy(m.deployment);
     case "terminate": return tm.terminate(m.attempt);
+    case "relink":
+      links.get(m.peer)?.close();
+      links.set(m.peer, new RemoteLink(m.port));
+      return;
     case "trigger": return tm.trigger(m.attempt, m.taskId, m.barrier);
     case "complete": return tm.notifyComplete(m.attempt, m.taskId, m.checkpointId);
     case "aborted": return tm.notifyAborted(m.attempt, m.taskId, m.checkpointId);
@@ -60,7 +66,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
         return;
       }
       const plan = planExecution(graph, init.workers);
-      const links = new Map(Object.entries(init.ports).map(([k, p]) => [Number(k), new RemoteLink(p)]));
+      for (const [k, p] of Object.entries(init.ports)) links.set(Number(k), new RemoteLink(p));
       const tm = new TaskManager(
         init.workerIndex,
         plan,

@@ -30,6 +30,8 @@ export type ToWorker =
   | { type: "deploy"; deployment: Deployment }
   | { type: "cancel"; attempt: number; graceful: boolean }
   | { type: "terminate"; attempt: number }
+  /** Worker `peer` was started again: this port replaces the link to it. */
+  | { type: "relink"; peer: number; port: MessagePort }
   | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }
   | { type: "complete"; attempt: number; taskId: string; checkpointId: number }
   | { type: "aborted"; attempt: number; taskId: string; checkpointId: number };

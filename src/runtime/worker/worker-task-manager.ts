@@ -1,8 +1,8 @@
 /**
  * The main thread's side of worker threads: starts N workers (each imports the
  * job module again and rebuilds the graph), connects every pair of workers
- * with a MessagePort for their channels, and drives each one as a task
- * manager by messages.
+ * with a MessagePort for their channels, drives each one as a task manager by
+ * messages, and starts a worker again after it died.
  */
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
@@ -15,93 +15,145 @@ const BOOTSTRAP = new URL("./worker-bootstrap.mjs", import.meta.url);
 /** Options that can cross to a worker (functions cannot). */
 const PLAIN_OPTIONS = ["parallelism", "maxParallelism", "workers", "checkpointInterval", "mode", "checkpointDir", "fresh", "batchSize"] as const;
 
-/** Starts `workers` worker threads for the job in `jobModule`. */
-export function startWorkerTaskManagers(o: {
+/** What the pool needs to start (and restart) a worker. */
+interface PoolOptions {
   workers: number;
   jobModule: string;
   args: readonly string[];
   options: EnvironmentOptions;
   fingerprint: string;
   events: TaskManagerEvents;
-}): TaskManagerHandle[] {
-  const ports: Record<number, MessagePort>[] = Array.from({ length: o.workers }, () => ({}));
-  for (let i = 0; i < o.workers; i++)
-    for (let j = i + 1; j < o.workers; j++) {
-      const { port1, port2 } = new MessageChannel();
-      ports[i]![j] = port1;
-      ports[j]![i] = port2;
-    }
-  const options: EnvironmentOptions = {};
-  for (const k of PLAIN_OPTIONS) if (o.options[k] !== undefined) (options as Record<string, unknown>)[k] = o.options[k];
-  return ports.map((p, i) => workerHandle(i, { ...o, options }, p));
 }
 
-function workerHandle(
-  index: number,
-  o: { workers: number; jobModule: string; args: readonly string[]; options: EnvironmentOptions; fingerprint: string; events: TaskManagerEvents },
-  ports: Record<number, MessagePort>,
-): TaskManagerHandle {
-  const init: WorkerInit = {
-    version: WORKER_PROTOCOL_VERSION,
-    workerIndex: index,
-    workers: o.workers,
-    jobModule: o.jobModule,
-    args: o.args,
-    options: o.options,
-    fingerprint: o.fingerprint,
-    ports,
-  };
-  const worker = new Worker(BOOTSTRAP, { workerData: init, transferList: Object.values(ports), argv: [...o.args] });
-  let metrics: Record<string, TaskMetrics> = {};
-  let stopping = false;
-  /** The worker reported a fatal error: it runs no tasks and answers nothing. */
-  let dead = false;
-  const cancels = new Map<number, (positions: Record<string, unknown[]>) => void>();
-  const post = (m: ToWorker) => worker.postMessage(m);
-  worker.on("message", (m: FromWorker) => {
-    switch (m.type) {
-      case "ack": return o.events.acknowledge(m.attempt, m.ack);
-      case "decline": return o.events.decline(m.attempt, m.checkpointId, m.taskId, m.reason);
-      case "end-of-data": return o.events.endOfData(m.attempt, m.taskId);
-      case "finished": return o.events.finished(m.attempt, m.taskId, m.results);
-      case "failed": return o.events.failed(m.attempt, m.taskId, m.error);
-      case "fatal":
-        dead = true;
-        for (const resolve of cancels.values()) resolve({});
-        cancels.clear();
-        return o.events.fatal(m.error);
-      case "cancelled": cancels.get(m.attempt)?.(m.positions); cancels.delete(m.attempt); return;
-      case "metrics": metrics = m.metrics; return;
-      case "ready": return;
+/** Starts `workers` worker threads for the job in `jobModule`. */
+export function startWorkerTaskManagers(o: PoolOptions): TaskManagerHandle[] {
+  const options: EnvironmentOptions = {};
+  for (const k of PLAIN_OPTIONS) if (o.options[k] !== undefined) (options as Record<string, unknown>)[k] = o.options[k];
+  const pool = new WorkerPool({ ...o, options });
+  return Array.from({ length: o.workers }, (_, i) => pool.handle(i));
+}
+
+/** One worker thread and what the main thread knows of it. */
+interface Slot {
+  worker: Worker;
+  metrics: Record<string, TaskMetrics>;
+  cancels: Map<number, (positions: Record<string, unknown[]>) => void>;
+  /** crashed: died with an error (restarted at the next deploy); fatal: cannot run the job; stopped: shut down. */
+  state: "alive" | "crashed" | "fatal" | "stopped";
+  /** Attempt of its last deployment (a crash fails that attempt). */
+  attempt: number;
+}
+
+/**
+ * The worker threads of a job. A worker that dies (an uncaught error outside task
+ * code) fails the current attempt like a task failure; it is started again, with new
+ * ports to every other worker, before the next attempt is deployed.
+ */
+class WorkerPool {
+  private readonly slots: Slot[] = [];
+
+  constructor(private readonly o: PoolOptions) {
+    const ports: Record<number, MessagePort>[] = Array.from({ length: o.workers }, () => ({}));
+    for (let i = 0; i < o.workers; i++)
+      for (let j = i + 1; j < o.workers; j++) {
+        const { port1, port2 } = new MessageChannel();
+        ports[i]![j] = port1;
+        ports[j]![i] = port2;
+      }
+    for (let i = 0; i < o.workers; i++) this.slots.push(this.spawn(i, ports[i]!));
+  }
+
+  handle(index: number): TaskManagerHandle {
+    const slot = () => this.slots[index]!;
+    const post = (m: ToWorker) => slot().worker.postMessage(m);
+    return {
+      deploy: (deployment) => {
+        if (slot().state === "crashed") this.respawn(index);
+        slot().attempt = deployment.attempt;
+        post({ type: "deploy", deployment });
+      },
+      cancel: (attempt, graceful = false) =>
+        slot().state !== "alive"
+          ? Promise.resolve({})
+          : new Promise((resolve) => {
+              slot().cancels.set(attempt, resolve);
+              post({ type: "cancel", attempt, graceful });
+            }),
+      trigger: (attempt, taskId, barrier) => post({ type: "trigger", attempt, taskId, barrier }),
+      notifyComplete: (attempt, taskId, checkpointId) => post({ type: "complete", attempt, taskId, checkpointId }),
+      notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),
+      terminate: (attempt) => post({ type: "terminate", attempt }),
+      metrics: () => slot().metrics,
+      shutdown: async () => {
+        const s = slot();
+        s.state = "stopped";
+        await s.worker.terminate();
+      },
+    };
+  }
+
+  private spawn(index: number, ports: Record<number, MessagePort>): Slot {
+    const o = this.o;
+    const init: WorkerInit = {
+      version: WORKER_PROTOCOL_VERSION,
+      workerIndex: index,
+      workers: o.workers,
+      jobModule: o.jobModule,
+      args: o.args,
+      options: o.options,
+      fingerprint: o.fingerprint,
+      ports,
+    };
+    const worker = new Worker(BOOTSTRAP, { workerData: init, transferList: Object.values(ports), argv: [...o.args] });
+    const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1 };
+    const settleCancels = () => {
+      for (const resolve of slot.cancels.values()) resolve({});
+      slot.cancels.clear();
+    };
+    worker.on("message", (m: FromWorker) => {
+      switch (m.type) {
+        case "ack": return o.events.acknowledge(m.attempt, m.ack);
+        case "decline": return o.events.decline(m.attempt, m.checkpointId, m.taskId, m.reason);
+        case "end-of-data": return o.events.endOfData(m.attempt, m.taskId);
+        case "finished": return o.events.finished(m.attempt, m.taskId, m.results);
+        case "failed": return o.events.failed(m.attempt, m.taskId, m.error);
+        case "fatal":
+          slot.state = "fatal";
+          settleCancels();
+          return o.events.fatal(m.error);
+        case "cancelled":
+          slot.cancels.get(m.attempt)?.(m.positions);
+          slot.cancels.delete(m.attempt);
+          return;
+        case "metrics":
+          slot.metrics = m.metrics;
+          return;
+        case "ready":
+          return;
+      }
+    });
+    const crashed = (error: Error) => {
+      if (slot.state !== "alive") return;
+      slot.state = "crashed";
+      settleCancels();
+      o.events.failed(slot.attempt, `worker-${index}`, { name: error.name, message: `worker thread ${index} died: ${error.message}`, stack: error.stack });
+    };
+    worker.on("error", crashed);
+    worker.on("exit", (code) => crashed(new Error(`it exited with code ${code}`)));
+    return slot;
+  }
+
+  /** Starts worker `index` again, with new ports to every other worker (which replace their old link to it). */
+  private respawn(index: number): void {
+    const ports: Record<number, MessagePort> = {};
+    for (let j = 0; j < this.o.workers; j++) {
+      if (j === index) continue;
+      const { port1, port2 } = new MessageChannel();
+      ports[j] = port1;
+      const peer = this.slots[j]!;
+      if (peer.state === "alive") peer.worker.postMessage({ type: "relink", peer: index, port: port2 } satisfies ToWorker, [port2]);
+      else port2.close();
     }
-  });
-  const died = (error: Error) => {
-    for (const resolve of cancels.values()) resolve({});
-    cancels.clear();
-    if (!stopping) o.events.fatal({ name: error.name, message: `worker thread ${index} died: ${error.message}`, stack: error.stack });
-  };
-  worker.on("error", died);
-  worker.on("exit", (code) => {
-    if (!stopping) died(new Error(`exited with code ${code}`));
-    stopping = true;
-  });
-  return {
-    deploy: (deployment) => post({ type: "deploy", deployment }),
-    cancel: (attempt, graceful = false) =>
-      stopping || dead
-        ? Promise.resolve({})
-        : new Promise((resolve) => {
-            cancels.set(attempt, resolve);
-            post({ type: "cancel", attempt, graceful });
-          }),
-    trigger: (attempt, taskId, barrier) => post({ type: "trigger", attempt, taskId, barrier }),
-    notifyComplete: (attempt, taskId, checkpointId) => post({ type: "complete", attempt, taskId, checkpointId }),
-    notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),
-    terminate: (attempt) => post({ type: "terminate", attempt }),
-    metrics: () => metrics,
-    shutdown: async () => {
-      stopping = true;
-      await worker.terminate();
-    },
-  };
+    this.slots[index] = this.spawn(index, ports);
+  }
 }
