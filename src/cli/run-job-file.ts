@@ -89,6 +89,9 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     onJobStarted: (c) => {
       client = c;
       progress?.start(c);
+      // clear the line before the job module prints its results
+      const clear = () => progress?.stop();
+      c.getJobExecutionResult().then(clear, clear);
     },
   });
   process.argv = [process.argv[0]!, jobModule, ...o.args];
