@@ -15,20 +15,12 @@ import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from ".
 import type { ExecutionPlan } from "./execution-plan.ts";
 import { JobExecutionResult } from "./job-result.ts";
 import { readSavepoint, writeSavepoint } from "../../checkpoint/savepoint/savepoint.ts";
+import { checkRestoredState, generatedUidWarning } from "./restore-checks.ts";
+import { JobCancelledError, JobFailedError } from "./job-errors.ts";
 import { RestartBackoff, type RestartStrategyConfig } from "./restart-strategy.ts";
 
 /** Lifecycle of a job (Flink's JobStatus subset). */
 export type JobStatus = "CREATED" | "RUNNING" | "RESTARTING" | "FINISHED" | "FAILED" | "CANCELED";
-
-/** Thrown by `run()` when the job failed for good. */
-export class JobFailedError extends Error {
-  override name = "JobFailedError";
-}
-
-/** Thrown by `run()` when the job was cancelled. */
-export class JobCancelledError extends Error {
-  override name = "JobCancelledError";
-}
 
 /** What the job master reports while it runs (progress line, tests, demo). */
 export interface JobListener {
@@ -59,9 +51,6 @@ export interface JobMasterOptions {
   /** Creates the task managers once the events sink exists. */
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
 }
-
-/** Operator types that keep state (their uid matters across job changes). */
-const STATEFUL_TYPES = new Set(["source", "keyed-process", "reduce", "sum", "sink"]);
 
 /** Attempts of the final checkpoint of a bounded job before it fails. */
 const FINAL_CHECKPOINT_TRIES = 20;
@@ -114,10 +103,12 @@ export class JobMaster {
           : await this.storage.latestCompleted();
       const restoredFrom = restore?.checkpointId ?? null;
       if (restore) {
-        this.checkRestoredState(restore);
+        const skipped = checkRestoredState(this.o.graph, restore, this.o.allowNonRestoredState ?? false);
+        if (skipped) this.o.log(skipped);
         this.o.listener?.onRestored?.(restore);
       }
-      this.warnGeneratedUids();
+      const warning = this.o.checkpointing.intervalMs > 0 ? generatedUidWarning(this.o.graph) : undefined;
+      if (warning) this.o.log(warning);
       for (;;) {
         const outcome = await this.runAttempt(restore, overrides);
         if (outcome.kind === "finished" || outcome.kind === "stopped") {
@@ -177,35 +168,7 @@ export class JobMaster {
     return this.coordinator;
   }
 
-  /** Restored state must belong to operators of this job (matched by uid), unless allowed. */
-  private checkRestoredState(restore: CompletedCheckpoint): void {
-    const uids = new Set(this.o.graph.vertices.flatMap((v) => v.nodes.map((n) => n.uid)));
-    const orphans = [...new Set(restore.states.map((s) => s.operatorUid))].filter((u) => !uids.has(u));
-    if (orphans.length === 0) return;
-    const what = `${restore.savepoint ? "savepoint" : "checkpoint"} ${restore.checkpointId}${restore.directory ? ` (${restore.directory})` : ""}`;
-    const list = orphans.map((u) => `'${u}'`).join(", ");
-    if (this.o.allowNonRestoredState) {
-      this.o.log(`skipping state of ${list} from ${what}: no operator of this job has that uid`);
-      return;
-    }
-    throw new JobFailedError(
-      `${what} has state for operator uid ${list}, which this job does not have; ` +
-        "keep the operator's .uid(...) or pass --allow-non-restored-state to drop that state",
-    );
-  }
 
-  /** One warning for stateful operators without a user uid, when their state is checkpointed. */
-  private warnGeneratedUids(): void {
-    if (this.o.checkpointing.intervalMs <= 0) return;
-    const generated = this.o.graph.vertices
-      .flatMap((v) => v.nodes)
-      .filter((n) => n.uidGenerated && STATEFUL_TYPES.has(n.type) && n.name !== "Print");
-    if (generated.length === 0) return;
-    this.o.log(
-      `operators without a uid: ${generated.map((n) => `'${n.name}' (${n.uid})`).join(", ")}; ` +
-        "their state is matched by generated ids that change when the job changes: set .uid(...) to keep it",
-    );
-  }
 
   /** Takes a savepoint into `directory` (the job goes on); resolves with its path. */
   async triggerSavepoint(directory: string): Promise<string> {
