@@ -68,7 +68,7 @@ export class SlidingEventTimeWindows extends WindowAssigner<unknown, TimeWindow>
  *
  * @example
  * ```ts
- * stream.keyBy((r) => r.sensor).window(SlidingProcessingTimeWindows.of(10_000, 1_000)).max("value");
+ * stream.keyBy((r) => r.sensor).window(SlidingProcessingTimeWindows.of(10_000, 1_000)).sum("value");
  * ```
  */
 export class SlidingProcessingTimeWindows extends WindowAssigner<unknown, TimeWindow> {
