@@ -90,6 +90,26 @@ export class AllWindowedStream<T, W extends Window> {
   sum(field?: string | number): SingleOutputStreamOperator<T> {
     return single(this.windowed.sum(field));
   }
+
+  /** Minimum of the records or of one field per window. */
+  min(field?: string | number): SingleOutputStreamOperator<T> {
+    return single(this.windowed.min(field));
+  }
+
+  /** Maximum of the records or of one field per window. */
+  max(field?: string | number): SingleOutputStreamOperator<T> {
+    return single(this.windowed.max(field));
+  }
+
+  /** The record with the smallest value in `field` per window. */
+  minBy(field?: string | number): SingleOutputStreamOperator<T> {
+    return single(this.windowed.minBy(field));
+  }
+
+  /** The record with the largest value in `field` per window. */
+  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
+    return single(this.windowed.maxBy(field));
+  }
 }
 
 function keyed<IN, OUT, W extends Window>(f: ProcessAllWindowFunction<IN, OUT, W> | AllWindowFunction<IN, OUT, W>) {

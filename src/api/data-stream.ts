@@ -15,7 +15,8 @@ import type { KeySelector, Partitioning, StreamEdge, StreamNode } from "../graph
 import { printSink } from "../connectors/builtin/print-sink.ts";
 import { FilterOperator, FlatMapOperator, MapOperator, ProcessOperator } from "../runtime/operators/element-operators.ts";
 import { KeyedProcessOperator } from "../runtime/operators/keyed-process-operator.ts";
-import { KeyedReduceOperator, summing } from "../runtime/operators/keyed-reduce-operator.ts";
+import { KeyedReduceOperator } from "../runtime/operators/keyed-reduce-operator.ts";
+import { extremum, summing, type ExtremumKind } from "./built-in-aggregations.ts";
 import { SinkOperator } from "../runtime/operators/sink-operator.ts";
 import type { StreamExecutionEnvironment } from "./environment.ts";
 import type { Window } from "../time/windows/window.ts";
@@ -324,6 +325,31 @@ export class KeyedStream<T, K> extends DataStream<T> {
   sum(field?: string | number): SingleOutputStreamOperator<T> {
     const f = summing<T>(field === undefined ? undefined : String(field));
     return this.transform("sum", "Sum", () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+  }
+
+  /** Rolling minimum of the records or of one field; the other fields are those of the key's first record. */
+  min(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.extremum("min", field);
+  }
+
+  /** Rolling maximum of the records or of one field; the other fields are those of the key's first record. */
+  max(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.extremum("max", field);
+  }
+
+  /** Rolling record with the smallest value in `field` (the first one on ties). */
+  minBy(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.extremum("minBy", field);
+  }
+
+  /** Rolling record with the largest value in `field` (the first one on ties). */
+  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.extremum("maxBy", field);
+  }
+
+  private extremum(kind: ExtremumKind, field: string | number | undefined): SingleOutputStreamOperator<T> {
+    const f = extremum<T>(kind, field === undefined ? undefined : String(field));
+    return this.transform(kind, kind[0]!.toUpperCase() + kind.slice(1), () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
   }
 }
 

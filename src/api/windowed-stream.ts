@@ -7,7 +7,7 @@ import type { ReduceFunction } from "../core/functions.ts";
 import { reduceCall } from "../core/functions.ts";
 import type { OutputTag } from "../core/output-tag.ts";
 import type { KeySelector } from "../graph/stream-graph.ts";
-import { summing } from "../runtime/operators/keyed-reduce-operator.ts";
+import { extremum, summing } from "./built-in-aggregations.ts";
 import type { AggregateFunction } from "../state/index.ts";
 import type { Evictor } from "../time/windows/evictor.ts";
 import type { Trigger } from "../time/windows/trigger.ts";
@@ -161,6 +161,26 @@ export class WindowedStream<T, K, W extends Window> {
   /** Sum of the records (numbers) or of one field per window; other fields are the first record's. */
   sum(field?: string | number): SingleOutputStreamOperator<T> {
     return this.reduce(summing<T>(field === undefined ? undefined : String(field)));
+  }
+
+  /** Minimum of the records or of one field per window; other fields are the first record's. */
+  min(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.reduce(extremum<T>("min", field === undefined ? undefined : String(field)));
+  }
+
+  /** Maximum of the records or of one field per window; other fields are the first record's. */
+  max(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.reduce(extremum<T>("max", field === undefined ? undefined : String(field)));
+  }
+
+  /** The record with the smallest value in `field` per window (the first one on ties). */
+  minBy(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.reduce(extremum<T>("minBy", field === undefined ? undefined : String(field)));
+  }
+
+  /** The record with the largest value in `field` per window (the first one on ties). */
+  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
+    return this.reduce(extremum<T>("maxBy", field === undefined ? undefined : String(field)));
   }
 
   /** @internal Adds the window operator node. */

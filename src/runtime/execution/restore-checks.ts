@@ -8,7 +8,7 @@ import type { JobGraph } from "../../graph/job-graph.ts";
 import { JobFailedError } from "./job-errors.ts";
 
 /** Operator types that keep state (their uid matters across job changes). */
-const STATEFUL_TYPES = new Set(["source", "keyed-process", "reduce", "sum", "sink"]);
+const STATEFUL_TYPES = new Set(["source", "keyed-process", "reduce", "sum", "min", "max", "minBy", "maxBy", "sink"]);
 
 /**
  * Throws JobFailedError if `restore` has state of uids the job does not have, unless

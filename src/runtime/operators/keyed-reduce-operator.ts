@@ -28,13 +28,3 @@ export class KeyedReduceOperator<T> extends UdfOperator<T, T, ReduceFunction<T>>
     this.out.collect(next);
   }
 }
-
-/** The reduce function of `sum(field)`: adds `field` (or the values themselves), other fields from the first record. */
-export function summing<T>(field?: string): (a: T, b: T) => T {
-  if (field === undefined) return (a, b) => ((a as unknown as number) + (b as unknown as number)) as unknown as T;
-  return (a, b) => {
-    const r = Array.isArray(a) ? ([...a] as unknown as Record<string, unknown>) : { ...(a as Record<string, unknown>) };
-    r[field] = (r[field] as number) + ((b as Record<string, unknown>)[field] as number);
-    return r as T;
-  };
-}
