@@ -15,6 +15,7 @@ export { StreamExecutionEnvironment, type StateBackendName } from "./api/environ
 export type { EnvironmentOptions } from "./api/environment-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";
 export { DataStream, DataStreamSink, KeyedStream, SingleOutputStreamOperator } from "./api/data-stream.ts";
+export { OperatorSettings } from "./api/operator-settings.ts";
 export { JobClient } from "./api/job-client.ts";
 export { WatermarkStrategy } from "./time/watermark-strategy.ts";
 export { getJobArgs, isWorker } from "./api/launch-context.ts";

@@ -9,6 +9,7 @@ import { reduceCall } from "../core/functions.ts";
 import type { KeyedProcessFunction, ProcessFunction } from "../core/process-function.ts";
 import type { Sink } from "../core/sink.ts";
 import type { OutputTag } from "../core/output-tag.ts";
+import { OperatorSettings } from "./operator-settings.ts";
 import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { TimestampsAndWatermarksOperator } from "../runtime/operators/timestamps-and-watermarks-operator.ts";
 import type { KeySelector, Partitioning, StreamEdge, StreamNode } from "../graph/stream-graph.ts";
@@ -227,8 +228,11 @@ export class DataStream<T> {
 /** The stream an operator produces; configures that operator. */
 export class SingleOutputStreamOperator<T> extends DataStream<T> {
   /** @internal */
+  private readonly settings: OperatorSettings;
+
   constructor(env: StreamExecutionEnvironment, private readonly node: StreamNode) {
     super(env, [{ node: node.id }]);
+    this.settings = new OperatorSettings(node);
   }
 
   /** The records the operator emitted to the side output `tag`. */
@@ -238,30 +242,29 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
 
   /** Stable id of the operator's state: keep it when changing the job so state is restored. */
   uid(uid: string): this {
-    this.node.uid = uid;
-    this.node.uidGenerated = false;
+    this.settings.uid(uid);
     return this;
   }
 
   /** Name shown in logs, errors and the dashboard. */
   name(name: string): this {
-    this.node.name = name;
+    this.settings.name(name);
     return this;
   }
 
   setParallelism(parallelism: number): this {
-    this.node.parallelism = checkParallelism("parallelism", parallelism, this.node.name);
+    this.settings.setParallelism(parallelism);
     return this;
   }
 
   setMaxParallelism(maxParallelism: number): this {
-    this.node.maxParallelism = checkParallelism("max parallelism", maxParallelism, this.node.name);
+    this.settings.setMaxParallelism(maxParallelism);
     return this;
   }
 
   /** Runs the operator in its own task instead of chaining it to its predecessor. */
   disableChaining(): this {
-    this.node.chainable = false;
+    this.settings.disableChaining();
     return this;
   }
 }
@@ -353,38 +356,8 @@ export class KeyedStream<T, K> extends DataStream<T> {
   }
 }
 
-/** The end of a stream: configures the sink operator. */
-export class DataStreamSink {
-  /** @internal */
-  constructor(private readonly node: StreamNode) {}
-
-  uid(uid: string): this {
-    this.node.uid = uid;
-    this.node.uidGenerated = false;
-    return this;
-  }
-
-  name(name: string): this {
-    this.node.name = name;
-    return this;
-  }
-
-  setParallelism(parallelism: number): this {
-    this.node.parallelism = checkParallelism("parallelism", parallelism, this.node.name);
-    return this;
-  }
-
-  disableChaining(): this {
-    this.node.chainable = false;
-    return this;
-  }
-}
-
-/** Validates a parallelism at the call that sets it (so the error points at that line). */
-export function checkParallelism(what: string, n: number, operator: string): number {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} of '${operator}' must be a whole number ≥ 1, got ${n}`);
-  return n;
-}
+/** The end of a stream: configures the sink operator (uid, name, parallelism, chaining). */
+export class DataStreamSink extends OperatorSettings {}
 
 /**
  * A copy of a function object for one parallel instance, so that fields a user
