@@ -2,11 +2,9 @@
  * Sliding windows: windows of `size` ms starting every `slide` ms, so a record
  * belongs to `size / slide` windows (rounded up), on event or processing time.
  */
-import { EventTimeTrigger } from "./event-time-trigger.ts";
-import { ProcessingTimeTrigger } from "./processing-time-trigger.ts";
-import type { Trigger } from "./trigger.ts";
+import { TimeWindowAssigner } from "./time-window-assigner.ts";
 import { TimeWindow, windowStartWithOffset } from "./window.ts";
-import { checkOffset, checkPositiveMs, WindowAssigner, type WindowAssignerContext } from "./window-assigner.ts";
+import { checkOffset, checkPositiveMs } from "./window-assigner.ts";
 
 /** The windows of `size` every `slide` (shifted by `offset`) that contain `t`, latest first (Flink's order). */
 export function slidingWindowsOf(t: number, size: number, slide: number, offset: number): TimeWindow[] {
@@ -16,10 +14,27 @@ export function slidingWindowsOf(t: number, size: number, slide: number, offset:
   return windows;
 }
 
-function checkSlide(size: number, slide: number, offset: number): void {
-  checkPositiveMs("window size", size);
-  checkPositiveMs("window slide", slide);
-  checkOffset(offset, slide);
+/** Windows of `size` ms every `slide` ms, shifted by `offset` ms (|offset| < slide). */
+abstract class SlidingWindows extends TimeWindowAssigner {
+  protected constructor(
+    eventTime: boolean,
+    private readonly size: number,
+    private readonly slide: number,
+    private readonly offset: number,
+  ) {
+    super(eventTime);
+    checkPositiveMs("window size", size);
+    checkPositiveMs("window slide", slide);
+    checkOffset(offset, slide);
+  }
+
+  protected windowsAt(time: number): TimeWindow[] {
+    return slidingWindowsOf(time, this.size, this.slide, this.offset);
+  }
+
+  override toString(): string {
+    return `${this.constructor.name}(${this.size}, ${this.slide})`;
+  }
 }
 
 /**
@@ -31,35 +46,10 @@ function checkSlide(size: number, slide: number, offset: number): void {
  * stream.keyBy((r) => r.sensor).window(SlidingEventTimeWindows.of(10_000, 1_000)).aggregate(average);
  * ```
  */
-export class SlidingEventTimeWindows extends WindowAssigner<unknown, TimeWindow> {
-  private constructor(
-    private readonly size: number,
-    private readonly slide: number,
-    private readonly offset: number,
-  ) {
-    super();
-  }
-
+export class SlidingEventTimeWindows extends SlidingWindows {
   /** Windows of `size` ms every `slide` ms, shifted by `offset` ms (|offset| < slide). */
   static of(size: number, slide: number, offset = 0): SlidingEventTimeWindows {
-    checkSlide(size, slide, offset);
-    return new SlidingEventTimeWindows(size, slide, offset);
-  }
-
-  assignWindows(_element: unknown, timestamp: number): TimeWindow[] {
-    return slidingWindowsOf(timestamp, this.size, this.slide, this.offset);
-  }
-
-  getDefaultTrigger(): Trigger<unknown, TimeWindow> {
-    return EventTimeTrigger.create();
-  }
-
-  isEventTime(): boolean {
-    return true;
-  }
-
-  override toString(): string {
-    return `SlidingEventTimeWindows(${this.size}, ${this.slide})`;
+    return new SlidingEventTimeWindows(true, size, slide, offset);
   }
 }
 
@@ -71,34 +61,9 @@ export class SlidingEventTimeWindows extends WindowAssigner<unknown, TimeWindow>
  * stream.keyBy((r) => r.sensor).window(SlidingProcessingTimeWindows.of(10_000, 1_000)).sum("value");
  * ```
  */
-export class SlidingProcessingTimeWindows extends WindowAssigner<unknown, TimeWindow> {
-  private constructor(
-    private readonly size: number,
-    private readonly slide: number,
-    private readonly offset: number,
-  ) {
-    super();
-  }
-
+export class SlidingProcessingTimeWindows extends SlidingWindows {
   /** Windows of `size` ms every `slide` ms, shifted by `offset` ms. */
   static of(size: number, slide: number, offset = 0): SlidingProcessingTimeWindows {
-    checkSlide(size, slide, offset);
-    return new SlidingProcessingTimeWindows(size, slide, offset);
-  }
-
-  assignWindows(_element: unknown, _timestamp: number, context: WindowAssignerContext): TimeWindow[] {
-    return slidingWindowsOf(context.currentProcessingTime(), this.size, this.slide, this.offset);
-  }
-
-  getDefaultTrigger(): Trigger<unknown, TimeWindow> {
-    return ProcessingTimeTrigger.create();
-  }
-
-  isEventTime(): boolean {
-    return false;
-  }
-
-  override toString(): string {
-    return `SlidingProcessingTimeWindows(${this.size}, ${this.slide})`;
+    return new SlidingProcessingTimeWindows(false, size, slide, offset);
   }
 }

@@ -2,54 +2,49 @@
  * Tumbling windows: fixed-size, non-overlapping windows aligned to the epoch
  * (plus an optional offset), on event time or processing time.
  */
-import { EventTimeTrigger } from "./event-time-trigger.ts";
-import { ProcessingTimeTrigger } from "./processing-time-trigger.ts";
-import type { Trigger } from "./trigger.ts";
+import { TimeWindowAssigner } from "./time-window-assigner.ts";
 import { TimeWindow, windowStartWithOffset } from "./window.ts";
-import { checkOffset, checkPositiveMs, WindowAssigner, type WindowAssignerContext } from "./window-assigner.ts";
+import { checkOffset, checkPositiveMs } from "./window-assigner.ts";
+
+/** Windows of `size` ms (shifted by `offset`): a time `t` falls in `[t - (t - offset) % size, … + size)`. */
+abstract class TumblingWindows extends TimeWindowAssigner {
+  protected constructor(
+    eventTime: boolean,
+    private readonly size: number,
+    private readonly offset: number,
+  ) {
+    super(eventTime);
+    checkPositiveMs("window size", size);
+    checkOffset(offset, size);
+  }
+
+  protected windowsAt(time: number): TimeWindow[] {
+    const start = windowStartWithOffset(time, this.offset, this.size);
+    return [new TimeWindow(start, start + this.size)];
+  }
+
+  override toString(): string {
+    return `${this.constructor.name}(${this.size})`;
+  }
+}
 
 /**
- * Event-time windows of `size` ms: a record with timestamp `ts` goes to
- * `[ts - (ts - offset) % size, … + size)`.
+ * Event-time tumbling windows: a record goes to the window of its timestamp.
  *
  * @example
  * ```ts
  * stream.keyBy((e) => e.user).window(TumblingEventTimeWindows.of(60_000)).sum("clicks");
  * ```
  */
-export class TumblingEventTimeWindows extends WindowAssigner<unknown, TimeWindow> {
-  private constructor(
-    private readonly size: number,
-    private readonly offset: number,
-  ) {
-    super();
-  }
-
+export class TumblingEventTimeWindows extends TumblingWindows {
   /** Windows of `size` ms, shifted by `offset` ms (e.g. a time zone). */
   static of(size: number, offset = 0): TumblingEventTimeWindows {
-    return new TumblingEventTimeWindows(checkPositiveMs("window size", size), checkOffset(offset, size));
-  }
-
-  assignWindows(_element: unknown, timestamp: number): TimeWindow[] {
-    const start = windowStartWithOffset(timestamp, this.offset, this.size);
-    return [new TimeWindow(start, start + this.size)];
-  }
-
-  getDefaultTrigger(): Trigger<unknown, TimeWindow> {
-    return EventTimeTrigger.create();
-  }
-
-  isEventTime(): boolean {
-    return true;
-  }
-
-  override toString(): string {
-    return `TumblingEventTimeWindows(${this.size})`;
+    return new TumblingEventTimeWindows(true, size, offset);
   }
 }
 
 /**
- * Processing-time windows of `size` ms: a record goes to the window that contains
+ * Processing-time tumbling windows: a record goes to the window that contains
  * the task's processing time when it arrives.
  *
  * @example
@@ -57,34 +52,9 @@ export class TumblingEventTimeWindows extends WindowAssigner<unknown, TimeWindow
  * stream.keyBy((e) => e.user).window(TumblingProcessingTimeWindows.of(1_000)).reduce((a, b) => a + b);
  * ```
  */
-export class TumblingProcessingTimeWindows extends WindowAssigner<unknown, TimeWindow> {
-  private constructor(
-    private readonly size: number,
-    private readonly offset: number,
-  ) {
-    super();
-  }
-
+export class TumblingProcessingTimeWindows extends TumblingWindows {
   /** Windows of `size` ms, shifted by `offset` ms. */
   static of(size: number, offset = 0): TumblingProcessingTimeWindows {
-    return new TumblingProcessingTimeWindows(checkPositiveMs("window size", size), checkOffset(offset, size));
-  }
-
-  assignWindows(_element: unknown, _timestamp: number, context: WindowAssignerContext): TimeWindow[] {
-    const now = context.currentProcessingTime();
-    const start = windowStartWithOffset(now, this.offset, this.size);
-    return [new TimeWindow(start, start + this.size)];
-  }
-
-  getDefaultTrigger(): Trigger<unknown, TimeWindow> {
-    return ProcessingTimeTrigger.create();
-  }
-
-  isEventTime(): boolean {
-    return false;
-  }
-
-  override toString(): string {
-    return `TumblingProcessingTimeWindows(${this.size})`;
+    return new TumblingProcessingTimeWindows(false, size, offset);
   }
 }

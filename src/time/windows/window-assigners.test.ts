@@ -11,7 +11,7 @@ describe("window assigners", () => {
   it("tumbling windows contain their timestamps, also before the epoch and with an offset", () => {
     for (const ts of [-1501, -1, 0, 999, 1000, 123_456]) {
       for (const offset of [0, 250, -250]) {
-        const [w] = TumblingEventTimeWindows.of(1000, offset).assignWindows(null, ts);
+        const [w] = TumblingEventTimeWindows.of(1000, offset).assignWindows(null, ts, ctx);
         expect(w!.start <= ts && ts < w!.end && w!.end - w!.start === 1000).toBe(true);
         expect((((w!.start - offset) % 1000) + 1000) % 1000).toBe(0);
       }
@@ -20,7 +20,7 @@ describe("window assigners", () => {
   });
 
   it("sliding windows: size/slide windows per record, each containing it", () => {
-    const ws = SlidingEventTimeWindows.of(1000, 300).assignWindows(null, 2050);
+    const ws = SlidingEventTimeWindows.of(1000, 300).assignWindows(null, 2050, ctx);
     expect(ws.map((w) => w.start)).toEqual([1800, 1500, 1200]);
     for (const w of ws) expect(w.start <= 2050 && 2050 < w.end).toBe(true);
     expect(SlidingProcessingTimeWindows.of(100, 50).assignWindows(null, 0, ctx).map((w) => w.start)).toEqual([12_300, 12_250]);
