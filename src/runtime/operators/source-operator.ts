@@ -14,6 +14,7 @@ import type { TimestampAssigner, WatermarkStrategy } from "../../time/watermark-
 import { MAX_WATERMARK, NO_TIMESTAMP } from "../elements.ts";
 import type { OperatorContext, Output, SourceOperatorLike } from "./stream-operator.ts";
 import { SplitWatermarks } from "./split-watermarks.ts";
+import { WatermarkState } from "./watermark-state.ts";
 
 const IDLE_POLL_MS = 10;
 
@@ -24,6 +25,7 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
   private out!: Output<T>;
   private watermarks: SplitWatermarks<T> | null = null;
   private lastWatermark = Number.NEGATIVE_INFINITY;
+  private watermarkState!: WatermarkState;
   private idle = false;
   /** Records emitted so far. */
   emitted = 0;
@@ -94,6 +96,8 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
       operatorUid: ctx.operatorUid,
     });
     this.reader.addSplits(splits);
+    this.watermarkState = new WatermarkState(ctx.operatorState);
+    if (ctx.isRestored) this.emitWatermark(this.watermarkState.restored());
   }
 
   processElement(): void {
@@ -119,6 +123,7 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
 
   snapshotState(checkpointId: number): void {
     this.splitsState.update(this.reader.snapshotState(checkpointId));
+    this.watermarkState.save(this.lastWatermark);
   }
 
   notifyCheckpointComplete(checkpointId: number): void {

@@ -8,6 +8,7 @@ import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-g
 import type { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { MAX_WATERMARK, NO_TIMESTAMP } from "../elements.ts";
 import type { OperatorContext, Output, StreamOperator } from "./stream-operator.ts";
+import { WatermarkState } from "./watermark-state.ts";
 
 export class TimestampsAndWatermarksOperator<T> implements StreamOperator<T, T> {
   private ctx!: OperatorContext;
@@ -15,6 +16,7 @@ export class TimestampsAndWatermarksOperator<T> implements StreamOperator<T, T> 
   private generator: WatermarkGenerator<T> | null = null;
   private watermarks!: WatermarkOutput;
   private last = Number.NEGATIVE_INFINITY;
+  private watermarkState!: WatermarkState;
   private idle = false;
 
   constructor(private readonly strategy: WatermarkStrategy<T>) {}
@@ -34,6 +36,8 @@ export class TimestampsAndWatermarksOperator<T> implements StreamOperator<T, T> 
       markIdle: () => this.setIdle(true),
       markActive: () => this.setIdle(false),
     };
+    this.watermarkState = new WatermarkState(ctx.operatorState);
+    if (ctx.isRestored) this.watermarks.emitWatermark(this.watermarkState.restored());
     const interval = ctx.autoWatermarkIntervalMs;
     if (this.generator && interval > 0) {
       const tick = () => {
@@ -52,6 +56,10 @@ export class TimestampsAndWatermarksOperator<T> implements StreamOperator<T, T> 
     this.out.collect(value);
     // after the record, as in Flink: a watermark derived from a record follows it
     this.generator?.onEvent(value, ts, this.watermarks);
+  }
+
+  snapshotState(): void {
+    this.watermarkState.save(this.last);
   }
 
   processWatermark(timestamp: number): void {
