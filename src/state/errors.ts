@@ -10,7 +10,7 @@ export const ALLOWED_KEYS =
 /** What state values may be made of, quoted by {@link StateSerializationError}. */
 export const ALLOWED_STATE_VALUES =
   "state values must be plain data: null, undefined, booleans, numbers, strings, bigints, arrays, " +
-  "plain objects, Map, Set, Date, Uint8Array (nested)";
+  "plain objects, Map, Set, Date, Uint8Array (nested, without cycles)";
 
 /**
  * A key (from `keyBy`) that cannot be hashed deterministically, such as an

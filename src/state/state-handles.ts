@@ -6,9 +6,9 @@
 /**
  * One value per key.
  *
- * As in Flink's heap backend, the value is stored by reference: mutating an
- * object returned by `value()` without calling `update` has undefined
- * behaviour (the change may or may not reach a checkpoint in progress).
+ * State holds its own copy: `value()` returns a copy and `update(v)` stores a
+ * copy of `v`. Mutating either object afterwards changes nothing in state;
+ * call `update` to change it. This holds for every handle below.
  */
 export interface ValueState<T> {
   /** The value for the current key, or the descriptor's default value, or undefined. */

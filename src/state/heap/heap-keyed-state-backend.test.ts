@@ -333,20 +333,25 @@ describe("HeapKeyedStateBackend snapshots", () => {
     expect(back.getState(sum).value()).toBe(199_999);
   });
 
-  it("rejects serialize with an error naming descriptor, operator and key", async () => {
+  it("refuses a value that is not plain data at update, naming descriptor, operator, key and path; state is unchanged", () => {
     const b = full("running-sum");
     const s = b.getState(new ValueStateDescriptor<unknown>("sum"));
     b.setCurrentKey("ok");
     s.update({ n: 1 });
     b.setCurrentKey("x");
-    s.update(() => 1);
-    const snap = b.snapshot(1);
-    await expect(snap.serialize()).rejects.toThrow(StateSerializationError);
-    await expect(snap.serialize()).rejects.toThrow(
-      /value at key 'x' of state 'sum' in operator 'running-sum' is a function; state values must be plain data/,
+    s.update({ n: 2 });
+    expect(() => s.update(() => 1)).toThrow(StateSerializationError);
+    expect(() => s.update({ n: 3, f: () => 1 })).toThrow(
+      /value at key 'x' of state 'sum' in operator 'running-sum' contains a function at \.f; state values must be plain data/,
     );
-    snap.release();
-    expect(b.stats().maxLayers).toBe(1);
+    class Money {
+      constructor(readonly cents: number) {}
+    }
+    expect(() => s.update({ m: new Money(1) })).toThrow(/an instance of class Money at \.m/);
+    const cyclic: Record<string, unknown> = { n: 4 };
+    cyclic.self = cyclic;
+    expect(() => s.update(cyclic)).toThrow(/a circular structure/);
+    expect(s.value()).toEqual({ n: 2 });
   });
 
   it("stops serializing when released (aborted checkpoint)", async () => {

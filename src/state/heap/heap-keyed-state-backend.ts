@@ -15,12 +15,15 @@ import {
   ValueStateDescriptor,
 } from "../descriptors.ts";
 import {
+  ALLOWED_STATE_VALUES,
   KeyGroupOutOfRangeError,
   NoCurrentKeyError,
   StateKindMismatchError,
   StateRestoreError,
+  StateSerializationError,
   UnsupportedKeyError,
 } from "../errors.ts";
+import type { PlainDataError } from "../plain-copy.ts";
 import { keyGroupOf } from "../key-groups.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
@@ -68,10 +71,11 @@ const KEY_CACHE_LIMIT = 1 << 16;
 /**
  * Keyed state on the JavaScript heap.
  *
- * Values are stored by reference: as in Flink's heap backend, mutating an
- * object returned by `ValueState.value()` without calling `update` has
- * undefined behaviour. Lists, maps and accumulators are copied out of a
- * snapshot's frozen layers before they are mutated, so they are safe.
+ * State holds its own copies of object values: what user code passes to
+ * `update`/`add`/`put` is copied in (and checked to be plain data), what it
+ * reads is a copy, so mutating either never changes the state or a snapshot
+ * in progress; only the handles' write methods change state (as with a
+ * serializing backend in Flink). Primitive values are not copied.
  *
  * @example
  * ```ts
@@ -164,6 +168,16 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     const k = this.currentCanonical;
     if (k === undefined) throw new NoCurrentKeyError(this.operatorUid, stateName);
     return k;
+  }
+
+  /** @internal Used by the state handles: a value that is not plain data, located. */
+  valueError(stateName: string, e: PlainDataError): Error {
+    const key = this.currentCanonical === undefined ? "" : ` at key ${describeCanonicalKey(this.currentCanonical)}`;
+    return new StateSerializationError(
+      `value${key} of state '${stateName}' in operator '${this.operatorUid}' ${e.message}; ${ALLOWED_STATE_VALUES}`,
+      this.operatorUid,
+      stateName,
+    );
   }
 
   private table(d: AnyStateDescriptor): StateTable {

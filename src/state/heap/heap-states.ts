@@ -1,24 +1,50 @@
 /**
  * The heap implementations of the keyed state handles. Each reads and writes
- * one {@link LayeredMap} at the backend's current key. Values that a handle
- * mutates in place (lists, maps, accumulators) are first taken out of frozen
- * layers with `getOwned`, so a snapshot in progress never sees the mutation.
+ * one {@link LayeredMap} at the backend's current key.
+ *
+ * Object semantics: state holds its own copies. A value enters state as a
+ * copy (`update`, `add`, `put`) and leaves it as a copy (`value`, `get`,
+ * `entries`), so user code may mutate, keep or return any object it handed to
+ * or received from state without changing the stored value or a snapshot in
+ * progress. Primitives are never copied. Accumulators and reduced values are
+ * handed to the user's function as owned copies (copy-on-write from a
+ * snapshot's frozen layers) and their result is copied in.
  */
 
 import type { AggregateFunction } from "../descriptors.ts";
+import { copyPlainData, PlainDataError } from "../plain-copy.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
 import type { LayeredMap } from "./layered-map.ts";
 
-/** What a handle needs from its backend: the current key. */
+/** What a handle needs from its backend: the current key, and where errors happen. */
 export interface CurrentKeySource {
   /** Canonical current key; throws `NoCurrentKeyError` naming `stateName` when none is set. */
   currentKeyFor(stateName: string): string;
+  /** The error for a value of state `stateName` at the current key that is not plain data. */
+  valueError(stateName: string, e: PlainDataError): Error;
 }
 
+/** Copies a value entering state; refuses what is not plain data with an error naming operator, state and key. */
+function copyIn<T>(ctx: CurrentKeySource, name: string, v: T): T {
+  try {
+    return copyPlainData(v);
+  } catch (e) {
+    throw e instanceof PlainDataError ? ctx.valueError(name, e) : e;
+  }
+}
+
+const copyOut = copyPlainData;
 const copyList = <T>(l: T[]): T[] => l.slice();
 const copyMap = <K, V>(m: Map<K, V>): Map<K, V> => new Map(m);
-const deepCopy = <T>(v: T): T => (typeof v === "object" && v !== null ? structuredClone(v) : v);
 const EMPTY: ReadonlyMap<never, never> = new Map<never, never>();
+
+function* copiedValues<V>(it: IterableIterator<V>): IterableIterator<V> {
+  for (const v of it) yield copyOut(v);
+}
+
+function* copiedEntries<K, V>(it: IterableIterator<[K, V]>): IterableIterator<[K, V]> {
+  for (const [k, v] of it) yield [k, copyOut(v)];
+}
 
 /** Heap {@link ValueState}. */
 export class HeapValueState<T> implements ValueState<T> {
@@ -30,10 +56,11 @@ export class HeapValueState<T> implements ValueState<T> {
   ) {}
   value(): T | undefined {
     const v = this.table.get(this.ctx.currentKeyFor(this.name));
-    return v === undefined ? this.defaultValue : v;
+    return copyOut(v === undefined ? this.defaultValue : v);
   }
   update(v: T): void {
-    this.table.set(this.ctx.currentKeyFor(this.name), v);
+    const k = this.ctx.currentKeyFor(this.name);
+    this.table.set(k, copyIn(this.ctx, this.name, v));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));
@@ -49,23 +76,26 @@ export class HeapListState<T> implements ListState<T> {
   ) {}
   get(): T[] {
     const l = this.table.get(this.ctx.currentKeyFor(this.name));
-    return l === undefined ? [] : l.slice();
+    return l === undefined ? [] : l.map(copyOut);
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
+    const own = copyIn(this.ctx, this.name, v);
     const l = this.table.getOwned(k, copyList);
-    if (l === undefined) this.table.set(k, [v]);
-    else l.push(v);
+    if (l === undefined) this.table.set(k, [own]);
+    else l.push(own);
   }
   addAll(vs: T[]): void {
     if (vs.length === 0) return;
     const k = this.ctx.currentKeyFor(this.name);
+    const own = vs.map((v) => copyIn(this.ctx, this.name, v));
     const l = this.table.getOwned(k, copyList);
-    if (l === undefined) this.table.set(k, vs.slice());
-    else for (const v of vs) l.push(v);
+    if (l === undefined) this.table.set(k, own);
+    else for (const v of own) l.push(v);
   }
   update(vs: T[]): void {
-    this.table.set(this.ctx.currentKeyFor(this.name), vs.length === 0 ? undefined : vs.slice());
+    const k = this.ctx.currentKeyFor(this.name);
+    this.table.set(k, vs.length === 0 ? undefined : vs.map((v) => copyIn(this.ctx, this.name, v)));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));
@@ -92,14 +122,17 @@ export class HeapMapState<K, V> implements MapState<K, V> {
     return m;
   }
   get(k: K): V | undefined {
-    return this.read().get(k);
+    return copyOut(this.read().get(k));
   }
   put(k: K, v: V): void {
-    this.own().set(k, v);
+    const own = copyIn(this.ctx, this.name, v);
+    this.own().set(copyIn(this.ctx, this.name, k), own);
   }
   putAll(entries: Iterable<[K, V]> | Map<K, V>): void {
+    const copies: [K, V][] = [];
+    for (const [k, v] of entries) copies.push([copyIn(this.ctx, this.name, k), copyIn(this.ctx, this.name, v)]);
     const m = this.own();
-    for (const [k, v] of entries) m.set(k, v);
+    for (const [k, v] of copies) m.set(k, v);
     if (m.size === 0) this.clear();
   }
   remove(k: K): void {
@@ -112,13 +145,13 @@ export class HeapMapState<K, V> implements MapState<K, V> {
     return this.read().has(k);
   }
   entries(): IterableIterator<[K, V]> {
-    return this.read().entries();
+    return copiedEntries(this.read().entries());
   }
   keys(): IterableIterator<K> {
     return this.read().keys();
   }
   values(): IterableIterator<V> {
-    return this.read().values();
+    return copiedValues(this.read().values());
   }
   isEmpty(): boolean {
     return this.read().size === 0;
@@ -137,12 +170,12 @@ export class HeapReducingState<T> implements ReducingState<T> {
     private readonly reduce: (a: T, b: T) => T,
   ) {}
   get(): T | undefined {
-    return this.table.get(this.ctx.currentKeyFor(this.name));
+    return copyOut(this.table.get(this.ctx.currentKeyFor(this.name)));
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const cur = this.table.getOwned(k, deepCopy);
-    this.table.set(k, cur === undefined ? v : this.reduce(cur, v));
+    const cur = this.table.getOwned(k, copyOut);
+    this.table.set(k, copyIn(this.ctx, this.name, cur === undefined ? v : this.reduce(cur, v)));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));
@@ -159,12 +192,12 @@ export class HeapAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, 
   ) {}
   get(): OUT | undefined {
     const acc = this.table.get(this.ctx.currentKeyFor(this.name));
-    return acc === undefined ? undefined : this.agg.getResult(acc);
+    return acc === undefined ? undefined : this.agg.getResult(copyOut(acc));
   }
   add(v: IN): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const acc = this.table.getOwned(k, deepCopy) ?? this.agg.createAccumulator();
-    this.table.set(k, this.agg.add(v, acc));
+    const acc = this.table.getOwned(k, copyOut) ?? this.agg.createAccumulator();
+    this.table.set(k, copyIn(this.ctx, this.name, this.agg.add(v, acc)));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));

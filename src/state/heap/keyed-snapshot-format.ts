@@ -11,12 +11,10 @@
  * only the key groups it owns.
  */
 
-import { describeCanonicalKey } from "../canonical-key.ts";
 import type { StateKind } from "../descriptors.ts";
 import { StateRestoreError } from "../errors.ts";
 import { keyGroupOf } from "../key-groups.ts";
-import { findNonPlainData } from "../plain-data.ts";
-import { assertPlainData, decodeStateValue, packPlainData } from "../serializer.ts";
+import { decodeStateValue, packPlainData } from "../serializer.ts";
 
 /** Entries serialized between two yields to the event loop. */
 export const SLICE_ENTRIES = 8192;
@@ -79,7 +77,6 @@ export async function serializeKeyedSnapshot(
         throw new Error(`snapshot ${header.checkpointId} of operator '${header.operatorUid}' was released while serializing`);
       }
       const flat: unknown[] = [];
-      const seen = new Set<object>();
       let done = false;
       while (flat.length < SLICE_ENTRIES * 3) {
         const next = state.entries.next();
@@ -87,11 +84,8 @@ export async function serializeKeyedSnapshot(
           done = true;
           break;
         }
+        // Values were checked to be plain data when they entered state (heap-states.ts).
         const [key, value] = next.value;
-        if (findNonPlainData(value, seen) !== undefined) {
-          // Re-run with the full context only on failure: describing the key costs a decode.
-          assertPlainData(value, { operatorUid: header.operatorUid, stateName: state.name, key: describeCanonicalKey(key) });
-        }
         flat.push(keyGroupOf(key, header.maxParallelism), key, value);
       }
       if (flat.length > 0) chunks.push(packPlainData(flat));

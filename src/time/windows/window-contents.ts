@@ -154,13 +154,10 @@ export class ReducingWindowContents<IN> extends FoldedWindowContents<IN, IN> {
 
 /**
  * Incremental aggregation: the window holds the accumulator. `add` and `merge`
- * may mutate the accumulator (Flink's contract), so an accumulator that a
- * checkpoint may still be serializing is copied before its first mutation
- * after each snapshot (call {@link onSnapshot} from the operator's snapshotState).
+ * may mutate the accumulator (Flink's contract): they get the copy that the
+ * state handed out, never the stored one.
  */
 export class AggregatingWindowContents<IN, ACC> extends FoldedWindowContents<IN, ACC> {
-  private owned = new WeakSet<object>();
-
   constructor(
     backend: HeapKeyedStateBackend,
     private readonly agg: AggregateFunction<IN, ACC, unknown>,
@@ -168,26 +165,11 @@ export class AggregatingWindowContents<IN, ACC> extends FoldedWindowContents<IN,
     super(backend);
   }
 
-  /** Every accumulator is shared with the snapshot just taken: copy before mutating. */
-  onSnapshot(): void {
-    this.owned = new WeakSet();
-  }
-
   protected fold(acc: ACC | undefined, value: IN): ACC {
-    return this.own(this.agg.add(value, acc === undefined ? this.own(this.agg.createAccumulator()) : this.writable(acc)));
+    return this.agg.add(value, acc === undefined ? this.agg.createAccumulator() : acc);
   }
 
   protected combine(a: ACC, b: ACC): ACC {
-    return this.own(this.agg.merge(this.writable(a), b));
-  }
-
-  private writable(acc: ACC): ACC {
-    if (typeof acc !== "object" || acc === null || this.owned.has(acc)) return acc;
-    return this.own(structuredClone(acc));
-  }
-
-  private own(acc: ACC): ACC {
-    if (typeof acc === "object" && acc !== null) this.owned.add(acc);
-    return acc;
+    return this.agg.merge(a, b);
   }
 }

@@ -120,11 +120,6 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.out.emitWatermark(timestamp);
   }
 
-  override snapshotState(checkpointId: number): void {
-    (this.contents as { onSnapshot?: () => void }).onSnapshot?.();
-    super.snapshotState(checkpointId);
-  }
-
   private onTimer(time: number, key: unknown, namespace: string, domain: TimeDomain): void {
     this.currentKey = key;
     const window = windowFromId(namespace) as W;
