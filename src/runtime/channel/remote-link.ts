@@ -18,7 +18,12 @@ type LinkMessage =
   | { t: "e"; a: number; c: number; e: ChannelMessage }
   | { t: "c"; a: number; c: number; n: number };
 
-const codecOptions = { sequential: true, useRecords: true, moreTypes: true } as const;
+/**
+ * Fresh options for each encoder or decoder: msgpackr keeps its record-structure
+ * table in the options object it is given, so a shared object would make every
+ * channel of the thread share (and corrupt) one table.
+ */
+const codecOptions = () => ({ sequential: true, useRecords: true, moreTypes: true });
 
 /** Both directions of the channels between this thread and one other thread. */
 export class RemoteLink {
@@ -89,7 +94,7 @@ export class RemoteLink {
 class RemoteOutputChannel implements OutputChannel {
   private credits: number;
   private readonly creditSignal = new Signal();
-  private readonly packr = new Packr(codecOptions);
+  private readonly packr = new Packr(codecOptions());
   private closed = false;
 
   constructor(private readonly link: RemoteLink, private readonly id: number, capacity: number) {
@@ -130,7 +135,7 @@ class RemoteOutputChannel implements OutputChannel {
 
 class RemoteInputChannel implements InputChannel {
   private readonly queue = new Fifo<ChannelMessage>();
-  private readonly unpackr = new Unpackr(codecOptions);
+  private readonly unpackr = new Unpackr(codecOptions());
   onAvailable: (() => void) | null = null;
 
   constructor(private readonly link: RemoteLink, private readonly id: number, readonly capacity: number) {}
