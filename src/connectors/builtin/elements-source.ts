@@ -1,8 +1,21 @@
 /**
  * `env.fromElements(...values)`: the given values, in order, from a single
- * reader. Its position is the index of the next value.
+ * reader. Its position is the index of the next value. Each emission is a
+ * copy of the value (when it is plain data), so code downstream that mutates
+ * what it receives cannot change what a restart replays.
  */
 import type { PollStatus, ReaderOutput, Source, SourceReader } from "../../core/source.ts";
+import { copyPlainData, PlainDataError } from "../../state/plain-copy.ts";
+
+/** A copy of plain data; anything else (a class instance the next chained operator converts) as it is. */
+function emitted<T>(v: T): T {
+  try {
+    return copyPlainData(v);
+  } catch (e) {
+    if (e instanceof PlainDataError) return v;
+    throw e;
+  }
+}
 
 /** The index of the next element to emit. */
 export interface ElementsSplit {
@@ -31,7 +44,7 @@ class ElementsReader<T> implements SourceReader<T, ElementsSplit> {
     const s = this.split;
     if (!s) return "end-of-input";
     const stop = Math.min(this.values.length, s.index + maxRecords);
-    for (; s.index < stop; s.index++) output.collect(this.values[s.index]!);
+    for (; s.index < stop; s.index++) output.collect(emitted(this.values[s.index]!));
     if (s.index >= this.values.length) {
       this.split = undefined;
       return "end-of-input";

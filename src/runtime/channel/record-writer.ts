@@ -4,9 +4,17 @@
  * per-channel batches, queues events (watermarks, barriers) in order with
  * them, and sends what is queued when asked to flush (awaiting credit: this is
  * where backpressure stops a producer).
+ *
+ * Records leave the task here, so this is where the record contract holds:
+ * each record is checked to be plain data (the same check for a consumer in
+ * this thread or another), and where one record goes to several consumers
+ * (a broadcast edge, or one of several edges of the same output), each but
+ * one gets its own copy, so no consumer's mutation reaches another.
  */
 import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
 import { canonicalKey, keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
+import { checkPlainData, copyPlainData, PlainDataError } from "../../state/plain-copy.ts";
+import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
 import { NO_TIMESTAMP, type ChannelEvent, type ChannelMessage, type ElementContext } from "../elements.ts";
 import type { OutputChannel } from "./channel.ts";
 
@@ -15,6 +23,14 @@ export interface WriterCounters {
   recordsOut: number;
   /** Milliseconds spent waiting for credit (backpressure). */
   backpressuredMs: number;
+}
+
+/** Who writes, for errors, and whether records are shared with another edge. */
+export interface RecordWriterOrigin {
+  /** The emitting operator, e.g. `operator 'Map' (uid 'parse')`. */
+  readonly producer: string;
+  /** True when the same records also go to another edge: this writer sends copies. */
+  readonly copy: boolean;
 }
 
 /** Primitive keys whose channel is cached (cleared when full). */
@@ -44,6 +60,7 @@ export class RecordWriter {
     private readonly counters: WriterCounters,
     producerIndex: number,
     private readonly element: ElementContext,
+    private readonly origin: RecordWriterOrigin,
   ) {
     this.values = channels.map(() => []);
     this.times = channels.map(() => null);
@@ -62,7 +79,8 @@ export class RecordWriter {
         break;
       case "broadcast":
         this.select = (v) => {
-          for (let i = 0; i < n; i++) this.append(i, v);
+          for (let i = 0; i < n - 1; i++) this.append(i, copyPlainData(v));
+          this.append(n - 1, v);
         };
         break;
       case "hash": {
@@ -86,8 +104,18 @@ export class RecordWriter {
     }
   }
 
-  /** Hot path: buffers one record (with the current timestamp) for its channel(s). */
+  /**
+   * Hot path: buffers one record (with the current timestamp) for its channel(s).
+   *
+   * @throws RecordNotPlainDataError when the record is not plain data
+   */
   emit(value: unknown): void {
+    try {
+      if (this.origin.copy) value = copyPlainData(value);
+      else checkPlainData(value);
+    } catch (e) {
+      throw e instanceof PlainDataError ? new RecordNotPlainDataError(this.origin.producer, e) : e;
+    }
     this.select(value);
   }
 

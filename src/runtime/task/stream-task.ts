@@ -95,9 +95,15 @@ export class StreamTask {
     };
     this.valve = inputs.length > 0 ? new WatermarkValve(inputs.length) : null;
     this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, isSink: v.outputs.length === 0, watermark: Number.NEGATIVE_INFINITY, operators: {} };
+    const tail = v.nodes[v.nodes.length - 1]!;
+    const producer = `operator '${tail.name}' (uid '${tail.uid}')`;
     this.writers = v.outputs.map(
       (edge, i) =>
-        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex, this.element),
+        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex, this.element, {
+          producer,
+          // Every edge of one output but the last sends copies (fan-out).
+          copy: v.outputs.slice(i + 1).some((later) => later.sideTag === edge.sideTag),
+        }),
     );
     if (inputs.length > 0) {
       this.gate = new InputGate(inputs, () => this.wake.notify());
