@@ -14,6 +14,8 @@
 export { StreamExecutionEnvironment, type StateBackendName } from "./api/environment.ts";
 export type { EnvironmentOptions } from "./api/environment-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";
+export { ExecutionConfig } from "./api/execution-config.ts";
+export { RecordNotPlainDataError } from "./runtime/record-not-plain-data-error.ts";
 export { DataStream, DataStreamSink, KeyedStream, SingleOutputStreamOperator } from "./api/data-stream.ts";
 export { OperatorSettings } from "./api/operator-settings.ts";
 export { JobClient } from "./api/job-client.ts";

@@ -17,6 +17,7 @@ import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
 import { systemClock } from "../util/clock.ts";
 import { CheckpointConfig } from "./checkpoint-config.ts";
+import { ExecutionConfig } from "./execution-config.ts";
 import { SingleOutputStreamOperator } from "./data-stream.ts";
 import { checkParallelism } from "./operator-settings.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
@@ -49,6 +50,7 @@ export class StreamExecutionEnvironment {
   private parallelism: number;
   private maxParallelism: number;
   private readonly checkpointConfig = new CheckpointConfig();
+  private readonly config = new ExecutionConfig();
   private restartStrategy: RestartStrategyConfig | undefined;
   private autoWatermarkInterval: number;
   /** @internal Settings given from outside the job code (command line); they win over the job's calls. */
@@ -100,6 +102,11 @@ export class StreamExecutionEnvironment {
     if (!(ms >= 0)) throw new RangeError(`auto-watermark interval must be ≥ 0 ms, got ${ms}`);
     this.autoWatermarkInterval = ms;
     return this;
+  }
+
+  /** Job-wide record handling, e.g. `getConfig().enableObjectReuse()` (see {@link ExecutionConfig}). */
+  getConfig(): ExecutionConfig {
+    return this.config;
   }
 
   /** Takes a checkpoint every `intervalMs` with the given guarantee (default exactly-once). */
@@ -158,7 +165,11 @@ export class StreamExecutionEnvironment {
   /** Starts the job and returns a client to watch, checkpoint or cancel it. */
   async executeAsync(jobName = "weir-job"): Promise<JobClient> {
     const launch = currentLaunch();
-    const graph = buildJobGraph(this.graph, jobName, { parallelism: this.getParallelism(), maxParallelism: this.getMaxParallelism() });
+    const graph = buildJobGraph(this.graph, jobName, {
+      parallelism: this.getParallelism(),
+      maxParallelism: this.getMaxParallelism(),
+      objectReuse: this.config.isObjectReuseEnabled(),
+    });
     const fingerprint = fingerprintJobGraph(graph);
     if (launch?.role === "worker") {
       launch.onWorkerGraph?.(graph, fingerprint);

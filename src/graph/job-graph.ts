@@ -36,6 +36,8 @@ export interface JobVertex {
   readonly parallelism: number;
   readonly maxParallelism: number;
   readonly isSource: boolean;
+  /** Consumers of one record share it (`ExecutionConfig.enableObjectReuse`): no copies at fan-out. */
+  readonly objectReuse: boolean;
   readonly inputs: readonly JobEdge[];
   readonly outputs: readonly JobEdge[];
 }
@@ -56,7 +58,7 @@ export class InvalidJobError extends Error {
 export function buildJobGraph(
   graph: StreamGraph,
   name: string,
-  defaults: { parallelism: number; maxParallelism: number },
+  defaults: { parallelism: number; maxParallelism: number; objectReuse?: boolean },
 ): JobGraph {
   if (graph.nodes.length === 0) throw new InvalidJobError("the job has no operators: add a source and a sink before execute()");
   const parallelism = new Map<number, number>();
@@ -122,6 +124,7 @@ export function buildJobGraph(
       parallelism: parallelism.get(head)!,
       maxParallelism: h.maxParallelism ?? defaults.maxParallelism,
       isSource: h.isSource,
+      objectReuse: defaults.objectReuse ?? false,
       inputs: edges.filter((e) => e.target === `v${head}`),
       outputs: edges.filter((e) => e.source === `v${head}`),
     });

@@ -31,6 +31,8 @@ export interface RecordWriterOrigin {
   readonly producer: string;
   /** True when the same records also go to another edge: this writer sends copies. */
   readonly copy: boolean;
+  /** Consumers share records (object reuse): a broadcast edge sends one object to every channel. */
+  readonly reuse?: boolean;
 }
 
 /** Primitive keys whose channel is cached (cleared when full). */
@@ -79,7 +81,7 @@ export class RecordWriter {
         break;
       case "broadcast":
         this.select = (v) => {
-          for (let i = 0; i < n - 1; i++) this.append(i, copyPlainData(v));
+          for (let i = 0; i < n - 1; i++) this.append(i, origin.reuse ? v : copyPlainData(v));
           this.append(n - 1, v);
         };
         break;

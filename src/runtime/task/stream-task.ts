@@ -101,8 +101,9 @@ export class StreamTask {
       (edge, i) =>
         new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex, this.element, {
           producer,
-          // Every edge of one output but the last sends copies (fan-out).
-          copy: v.outputs.slice(i + 1).some((later) => later.sideTag === edge.sideTag),
+          // Every edge of one output but the last sends copies (fan-out), unless the job reuses objects.
+          copy: !v.objectReuse && v.outputs.slice(i + 1).some((later) => later.sideTag === edge.sideTag),
+          reuse: v.objectReuse,
         }),
     );
     if (inputs.length > 0) {

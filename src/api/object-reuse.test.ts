@@ -1,0 +1,50 @@
+/**
+ * Flink's default object semantics in a job (no object reuse): an operator
+ * may mutate what it receives without effect on another operator's state or
+ * another consumer's records.
+ */
+import { describe, expect, it } from "vitest";
+import { StreamExecutionEnvironment } from "./environment.ts";
+import { collectSink } from "../connectors/builtin/collect-sink.ts";
+
+interface Sum {
+  k: string;
+  sum: number;
+}
+
+describe("object semantics in a job", () => {
+  it("a map that mutates what a reduce emits does not change the reduce's state", async () => {
+    const env = StreamExecutionEnvironment.create();
+    env
+      .fromElements(1, 2, 3, 4, 5)
+      .map((n): Sum => ({ k: "a", sum: n }))
+      .keyBy((s) => s.k)
+      .reduce((a, b) => {
+        a.sum += b.sum;
+        return a;
+      })
+      .map((s) => {
+        const seen = s.sum;
+        s.sum = 0;
+        return seen;
+      })
+      .sinkTo(collectSink("sums"));
+    const result = await env.execute();
+    expect(result.getCollected<number>("sums")).toEqual([1, 3, 6, 10, 15]);
+  });
+
+  it("consumers of one stream each get their own records", async () => {
+    const env = StreamExecutionEnvironment.create();
+    const records = env.fromElements({ n: 1 }, { n: 2 }, { n: 3 }).map((r) => ({ n: r.n * 10 }));
+    records
+      .rebalance()
+      .map((r) => {
+        r.n = -1;
+        return r.n;
+      })
+      .sinkTo(collectSink("first"));
+    records.rebalance().map((r) => r.n).sinkTo(collectSink("second"));
+    const result = await env.execute();
+    expect(result.getCollected<number>("second")).toEqual([10, 20, 30]);
+  });
+});

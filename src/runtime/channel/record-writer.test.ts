@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
+import { LocalChannel } from "./local-channel.ts";
+import { RecordWriter } from "./record-writer.ts";
+
+function writer(partitioning: "broadcast" | "forward", channels: LocalChannel[], origin: { copy: boolean; reuse?: boolean }) {
+  const counters = { recordsOut: 0, backpressuredMs: 0 };
+  return new RecordWriter(channels, partitioning, undefined, 128, 16, counters, 0, { timestamp: Number.NaN }, { producer: "operator 'Map' (uid 'm')", ...origin });
+}
+
+async function received(w: RecordWriter, channels: LocalChannel[]): Promise<unknown[][]> {
+  await w.flush();
+  return channels.map((c) => {
+    const m = c.poll();
+    return m?.kind === "data" ? m.values : [];
+  });
+}
+
+describe("RecordWriter record contract", () => {
+  it("a broadcast edge gives every channel its own copy; with object reuse one shared object", async () => {
+    const chans = [new LocalChannel(), new LocalChannel(), new LocalChannel()];
+    const w = writer("broadcast", chans, { copy: false });
+    const r = { n: 1, nested: [1] };
+    w.emit(r);
+    const [a, b, c] = await received(w, chans);
+    expect(a![0]).toEqual(r);
+    expect(new Set([a![0], b![0], c![0]]).size).toBe(3);
+    expect((a![0] as typeof r).nested).not.toBe((b![0] as typeof r).nested);
+
+    const reused = [new LocalChannel(), new LocalChannel()];
+    const wr = writer("broadcast", reused, { copy: false, reuse: true });
+    wr.emit(r);
+    const [x, y] = await received(wr, reused);
+    expect(x![0]).toBe(r);
+    expect(y![0]).toBe(r);
+  });
+
+  it("an edge that shares its output with another edge sends copies; a single edge sends the record itself", async () => {
+    const r = { n: 1 };
+    const shared = [new LocalChannel()];
+    const w = writer("forward", shared, { copy: true });
+    w.emit(r);
+    const [got] = await received(w, shared);
+    expect(got![0]).toEqual(r);
+    expect(got![0]).not.toBe(r);
+    const single = [new LocalChannel()];
+    const ws = writer("forward", single, { copy: false });
+    ws.emit(r);
+    expect((await received(ws, single))[0]![0]).toBe(r);
+  });
+
+  it("refuses a record that is not plain data, naming the producer and the path", () => {
+    const w = writer("forward", [new LocalChannel()], { copy: false });
+    expect(() => w.emit({ a: { f: () => 1 } })).toThrow(RecordNotPlainDataError);
+    expect(() => w.emit({ a: { f: () => 1 } })).toThrow(/^operator 'Map' \(uid 'm'\) emitted a record that contains a function at \.a\.f;/);
+  });
+});
