@@ -42,7 +42,7 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
 }
 
 /** Runs `node bin/weir.mjs ...args` to its end; kills it and rejects after `timeoutMs`. */
-export async function runCli(args: readonly string[], timeoutMs = 30_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export async function runCli(args: readonly string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   const run = startCli(args, env);
   const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
   try {
