@@ -75,6 +75,8 @@ export {
   FileSourceParseError,
   FileSourcePathError,
   InvalidBucketPathError,
+  PartFileExistsError,
+  PendingPartFileMissingError,
   deadLetterCount,
   type BucketAssigner,
   type CsvSinkOptions,
