@@ -77,6 +77,8 @@ export {
   FileSourceParseError,
   FileSourcePathError,
   InvalidBucketPathError,
+  PartFileExistsError,
+  PendingPartFileMissingError,
   deadLetterCount,
   type BucketAssigner,
   type CsvSinkOptions,

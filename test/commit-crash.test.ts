@@ -4,9 +4,10 @@
  * process SIGKILLs itself right after a checkpoint completed and before the
  * first commit of data; the checkpoint's records are still hidden. Started
  * again without the fault, the job commits them from the restored checkpoint
- * and the output holds every record exactly once.
+ * and the output holds every record exactly once. If the hidden files are
+ * gone by then, the restarted job fails, naming the lost file.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -58,4 +59,29 @@ describe(`WEIR_FAULT=kill-before-commit through weir run (seed ${SEED})`, () => 
     expect(finalTallies(actual), where).toEqual(keySums(files));
     expect(hiddenFiles(output), `${where}: hidden files left`).toEqual([]);
   });
+});
+
+describe("WEIR_FAULT=kill-before-commit, then the pending files are deleted", () => {
+  it("the restarted job fails (PendingPartFileMissingError) naming the file, the sink uid and the checkpoint", async () => {
+    const root = mkdtempSync(join(tmpdir(), "weir-commit-lost-"));
+    dirs.push(root);
+    const [output, checkpoints] = ["out", "chk"].map((d) => join(root, d)) as [string, string];
+    const command = ["run", "test/fixtures/file-sink-lines-job.ts", "--checkpoint-interval", "100", "--checkpoint-dir", checkpoints, "--", output, "1000"];
+
+    const crashed = await finish(startCli(command, { WEIR_FAULT: "kill-before-commit" }), 60_000);
+    expect(crashed.signal, `the run was not killed (exit ${crashed.code})\n${crashed.stderr}`).toBe("SIGKILL");
+    const pending = hiddenFiles(output);
+    expect(pending.length, "no pending part file after the kill").toBeGreaterThan(0);
+    for (const f of pending) rmSync(join(output, f));
+
+    const restarted = await runCli(command, 60_000);
+    expect(restarted.code, restarted.stderr).not.toBe(0);
+    const restoredFrom = /restored from checkpoint (\d+) /.exec(restarted.stderr);
+    expect(restoredFrom, restarted.stderr).not.toBeNull();
+    const lost = /failed: file sink 'lines': the pending part file '([^']+)' of checkpoint (\d+) is missing and was never committed/.exec(restarted.stderr);
+    expect(lost, restarted.stderr).not.toBeNull();
+    expect(pending.map((f) => join(output, f))).toContain(lost![1]);
+    expect(Number(lost![2])).toBeLessThanOrEqual(Number(restoredFrom![1]));
+    expect(readdirSync(output)).toEqual([]);
+  }, 90_000);
 });

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fsyncDir, writeFileAtomic } from "./fs-atomic.ts";
+import { fsyncDir, fsyncDirSync, moveNoReplace, writeFileAtomic } from "./fs-atomic.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -47,5 +47,41 @@ describe("fsyncDir", () => {
   it("syncs an existing directory and rejects a missing one", async () => {
     await expect(fsyncDir(dir)).resolves.toBeUndefined();
     await expect(fsyncDir(join(dir, "nope"))).rejects.toMatchObject({ code: "ENOENT" });
+    expect(() => fsyncDirSync(dir)).not.toThrow();
+    expect(() => fsyncDirSync(join(dir, "nope"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
+  });
+});
+
+describe("moveNoReplace", () => {
+  const [from, to] = [".a.pending", "a"];
+
+  it("moves a file to a free name", async () => {
+    await writeFile(join(dir, from), "new");
+    expect(await moveNoReplace(join(dir, from), join(dir, to))).toBe("moved");
+    expect(await readdir(dir)).toEqual([to]);
+    expect(await readFile(join(dir, to), "utf8")).toBe("new");
+  });
+
+  it("never replaces another file at the target, and changes nothing", async () => {
+    await writeFile(join(dir, from), "new");
+    await writeFile(join(dir, to), "old");
+    expect(await moveNoReplace(join(dir, from), join(dir, to))).toBe("target-exists");
+    expect((await readdir(dir)).sort()).toEqual([from, to]);
+    expect(await readFile(join(dir, to), "utf8")).toBe("old");
+  });
+
+  it("finishes a move interrupted between its link and its unlink", async () => {
+    await writeFile(join(dir, from), "new");
+    await link(join(dir, from), join(dir, to));
+    expect(await moveNoReplace(join(dir, from), join(dir, to))).toBe("moved");
+    expect(await readdir(dir)).toEqual([to]);
+    expect((await stat(join(dir, to))).nlink).toBe(1);
+  });
+
+  it("reports a move done before, and a source that is gone with no target", async () => {
+    await writeFile(join(dir, to), "new");
+    expect(await moveNoReplace(join(dir, from), join(dir, to))).toBe("already-moved");
+    expect(await moveNoReplace(join(dir, ".b.pending"), join(dir, "b"))).toBe("source-missing");
+    expect(await readdir(dir)).toEqual([to]);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Crash-safe file replacement: a reader (or a process restarted after a
  * crash) sees either the previous content of a file or the complete new one,
- * never a torn write. Used by the checkpoint storage and by file sinks.
+ * never a torn write. Also a move that never replaces a file, and directory
+ * fsyncs. Used by the checkpoint storage and by file sinks.
  */
 import { randomBytes } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
+import { closeSync, fsyncSync, openSync } from "node:fs";
+import { link, lstat, open, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -75,5 +77,63 @@ export async function fsyncDir(path: string): Promise<void> {
     await dir.sync();
   } finally {
     await dir.close();
+  }
+}
+
+/** {@link fsyncDir} for synchronous code paths (e.g. a sink's pre-commit at a barrier). */
+export function fsyncDirSync(path: string): void {
+  if (process.platform === "win32") return;
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What {@link moveNoReplace} found and did:
+ * - `moved`: `to` holds the file now and `from` is gone (also when an earlier
+ *   move was interrupted between its link and its unlink: both names were the same file);
+ * - `already-moved`: `from` was gone and `to` exists: a move done before, nothing changed;
+ * - `target-exists`: `to` is another file: nothing changed;
+ * - `source-missing`: neither `from` nor `to` exists: nothing changed.
+ */
+export type MoveOutcome = "moved" | "already-moved" | "target-exists" | "source-missing";
+
+/**
+ * Moves the file `from` to `to` (same file system) without ever replacing
+ * what is at `to`: a hard link `to` is created (which fails if `to` exists),
+ * then `from` is unlinked. Safe to repeat after a crash at any point. Does not
+ * fsync the directory: call {@link fsyncDir} after the moves. Needs a file
+ * system with hard links (any local POSIX one; NTFS).
+ *
+ * @example
+ * ```ts
+ * if ((await moveNoReplace("out/.part-0.inprogress", "out/part-0")) === "target-exists") throw new Error("out/part-0 exists");
+ * await fsyncDir("out");
+ * ```
+ */
+export async function moveNoReplace(from: string, to: string): Promise<MoveOutcome> {
+  try {
+    await link(from, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return (await lstatOrNull(to)) === null ? "source-missing" : "already-moved";
+    if (code !== "EEXIST") throw e;
+    const [source, target] = await Promise.all([lstatOrNull(from), lstatOrNull(to)]);
+    if (source === null) return target === null ? "source-missing" : "already-moved";
+    if (target === null || source.ino !== target.ino || source.dev !== target.dev) return "target-exists";
+  }
+  await unlink(from);
+  return "moved";
+}
+
+async function lstatOrNull(path: string): Promise<{ ino: number; dev: number } | null> {
+  try {
+    return await lstat(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
   }
 }

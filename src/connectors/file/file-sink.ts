@@ -3,19 +3,19 @@
  * durable at each checkpoint barrier and renamed into place when the
  * checkpoint completes (built on `TwoPhaseCommitSink`).
  */
-import { randomBytes } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { readdir, rename, rm, stat } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { SinkContext } from "../../core/sink.ts";
 import type { RestoredUserContext, TransactionContext } from "../transactional/transaction-context.ts";
 import { caresFor } from "../transactional/transaction-state.ts";
 import { TwoPhaseCommitSink, type TwoPhaseCommitOptions } from "../transactional/two-phase-commit-sink.ts";
-import { fsyncDir } from "../../util/fs-atomic.ts";
+import { fsyncDir, fsyncDirSync, moveNoReplace } from "../../util/fs-atomic.ts";
 import { bucketDirectory, toBucketAssigner, type BucketAssigner, type BucketAssignerLike } from "./bucket-assigner.ts";
 import { rowEncoder, type CsvOptions, type RowEncoder, type RowFormat } from "./file-sink-encoder.ts";
-import { FileSinkOptionError } from "./file-sink-errors.ts";
-import { inProgressFileName, parseInProgressFileName, partFileName, partFileNaming, type PartFileNaming } from "./part-file-names.ts";
+import { FileSinkOptionError, PartFileExistsError, PendingPartFileMissingError } from "./file-sink-errors.ts";
+import { inProgressFileName, parseInProgressFileName, partFileName, partFileNaming, partRunId, type PartFileNaming } from "./part-file-names.ts";
 import { InProgressPartFile } from "./part-file-writer.ts";
 import { exceedsPartSize, isInactive, resolveRollingPolicy, type RollingPolicy } from "./rolling-policy.ts";
 
@@ -31,6 +31,14 @@ export interface FileSinkOptions<T> extends TwoPhaseCommitOptions {
   partPrefix?: string;
   /** Extension of part files (default by format: none, ".jsonl", ".csv"). */
   partSuffix?: string;
+  /**
+   * Random source of the run ids in part file names: numbers in [0, 1)
+   * (default: cryptographically random). Inject a seeded generator for
+   * reproducible names in tests only: it draws the same ids in every run, so
+   * a second run into the same directory fails with `PartFileExistsError`
+   * instead of adding its files.
+   */
+  random?: () => number;
 }
 
 /** A part file of a transaction, as kept in checkpoints. */
@@ -48,8 +56,11 @@ export interface FileTransaction {
   readonly parts: FilePartRef[];
 }
 
-/** Per-subtask data in checkpoints: next part number of each subtask index this subtask cares for. */
+/** Per-subtask data in checkpoints. */
 export interface FileSinkUserContext {
+  /** Run id in this subtask's part names: a UUID drawn whenever the subtask starts, restored or not. */
+  readonly runId: string;
+  /** Next part number of each subtask index this subtask cares for (continued after a restore). */
   readonly nextPart: Record<string, number>;
 }
 
@@ -67,17 +78,23 @@ interface OpenTransaction {
  * Writes rows to files under a base path with exactly-once guarantees.
  *
  * The two-phase commit on files (as in the seed design): begin = nothing yet
- * (a part file is created hidden, `.part-<uid>-<subtask>-<n><ext>.inprogress.<token>`,
+ * (a part file is created hidden, `.part-<uid>-<subtask>-<run id>-<n><ext>.inprogress`,
  * at the first record of a bucket); pre-commit at a checkpoint barrier = flush,
- * fsync and close every part (still hidden: pending); commit when the
- * checkpoint completes = rename each part to `part-<uid>-<subtask>-<n><ext>`
- * and fsync the directory (idempotent: an already renamed part is skipped);
- * abort = delete the hidden files. Readers see only committed parts, each
- * complete, and every record exactly once, across crashes and restarts.
+ * fsync and close every part and fsync its directory (still hidden: pending);
+ * commit when the checkpoint completes = move each part to
+ * `part-<uid>-<subtask>-<run id>-<n><ext>` without ever replacing a file
+ * (hard link, then unlink of the hidden name) and fsync the directory;
+ * abort = delete the hidden files. Commit is idempotent: a part already moved
+ * is skipped. Another file under the committed name fails the job with
+ * `PartFileExistsError`; a pending file that is gone and was never committed
+ * fails it with `PendingPartFileMissingError`. Readers see only committed
+ * parts, each complete, and every record exactly once, across crashes and restarts.
  *
  * Parts roll at every checkpoint, and also by size and inactivity
- * (`rollingPolicy`). Part numbers are kept in checkpoints, so names never
- * collide after a restore, even at another parallelism. After a restore,
+ * (`rollingPolicy`). The run id (a UUID, see the `random` option) is new
+ * whenever a subtask starts, so two runs into one directory never share a
+ * name; part numbers are kept in checkpoints and continue after a restore,
+ * even at another parallelism. After a restore,
  * hidden files of this sink that no restored transaction owns (written after
  * the restored checkpoint) are deleted, including those of subtask indexes
  * that no longer exist. Records appear only when a checkpoint completes: enable
@@ -109,6 +126,7 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
   private readonly rolling: RollingPolicy;
   private readonly prefix: string;
   private readonly suffix: string;
+  private readonly random: () => number;
   private readonly open = new WeakMap<FileTransaction, OpenTransaction>();
 
   private constructor(basePath: string, options: FileSinkOptions<T>) {
@@ -124,6 +142,7 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
     }
     this.suffix = options.partSuffix ?? this.encoder.extension;
     if (/[/\\]/.test(this.suffix)) throw new FileSinkOptionError(this.basePath, `partSuffix must not contain a path separator, got '${this.suffix}'`);
+    this.random = options.random ?? (() => randomInt(2 ** 32) / 2 ** 32);
   }
 
   /**
@@ -157,7 +176,7 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
         if (caresFor(ctx.subtaskIndex, ctx.parallelism, Number(index))) nextPart[index] = Math.max(nextPart[index] ?? 0, n);
       }
     }
-    return { nextPart };
+    return { runId: partRunId(this.random), nextPart };
   }
 
   beginTransaction(): FileTransaction {
@@ -182,28 +201,39 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
     if (exceedsPartSize(part.file.bytes, this.rolling)) this.roll(open, bucket, part);
   }
 
-  preCommit(txn: FileTransaction): void {
+  /** Closes every part durably and fsyncs the directories holding them, so the pending files survive a power loss. */
+  preCommit(txn: FileTransaction, ctx: TransactionContext<FileSinkUserContext>): void {
     const open = this.open.get(txn);
     if (open === undefined) return;
     for (const part of open.parts.values()) part.file.closeDurably();
     this.open.delete(txn);
+    for (const dir of new Set(txn.parts.map((ref) => bucketDirectory(this.basePath, ref.bucket, ctx.operatorUid)))) fsyncDirSync(dir);
   }
 
-  async commit(txn: FileTransaction, ctx: TransactionContext<FileSinkUserContext>): Promise<void> {
+  /**
+   * Moves every part to its committed name without replacing any file, then fsyncs the directories.
+   *
+   * @throws PartFileExistsError when another file has a part's committed name
+   * @throws PendingPartFileMissingError when a pending file is gone and was never committed
+   */
+  async commit(txn: FileTransaction, ctx: TransactionContext<FileSinkUserContext>, checkpointId: number): Promise<void> {
     const dirs = new Set<string>();
     for (const ref of txn.parts) {
       const dir = bucketDirectory(this.basePath, ref.bucket, ctx.operatorUid);
-      const target = join(dir, ref.name);
-      try {
-        await rename(join(dir, ref.tmp), target);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-        if (!(await exists(target))) ctx.log(`part file ${target} is neither pending nor committed (removed by someone else?): skipped`);
-        continue; // committed before (commit is idempotent)
+      const [pending, target] = [join(dir, ref.tmp), join(dir, ref.name)];
+      switch (await moveNoReplace(pending, target)) {
+        case "moved":
+          dirs.add(dir);
+          break;
+        case "already-moved":
+          break; // committed before (commit is idempotent)
+        case "target-exists":
+          throw new PartFileExistsError(target, ctx.operatorUid, checkpointId);
+        case "source-missing":
+          throw new PendingPartFileMissingError(pending, target, ctx.operatorUid, checkpointId);
       }
-      dirs.add(dir);
     }
-    for (const dir of dirs) await this.fsyncUpToBase(dir);
+    for (const dir of dirs) await fsyncDir(dir);
   }
 
   async abort(txn: FileTransaction, ctx: TransactionContext<FileSinkUserContext>): Promise<void> {
@@ -253,12 +283,13 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
     now: number,
   ): OpenPart {
     const dir = bucketDirectory(this.basePath, bucket, ctx.operatorUid);
-    mkdirSync(dir, { recursive: true });
+    const created = mkdirSync(dir, { recursive: true });
+    if (created !== undefined) fsyncParentsOfNew(dir, created);
     const key = String(ctx.subtaskIndex);
     const n = ctx.userContext.nextPart[key] ?? 0;
     ctx.userContext.nextPart[key] = n + 1;
-    const name = partFileName(this.naming(ctx), ctx.subtaskIndex, n);
-    const ref: FilePartRef = { bucket, name, tmp: inProgressFileName(name, `${ctx.attempt}x${randomBytes(4).toString("hex")}`) };
+    const name = partFileName(this.naming(ctx), ctx.subtaskIndex, ctx.userContext.runId, n);
+    const ref: FilePartRef = { bucket, name, tmp: inProgressFileName(name) };
     const part: OpenPart = { ref, file: new InProgressPartFile(join(dir, ref.tmp), now) };
     txn.parts.push(ref);
     open.parts.set(bucket, part);
@@ -272,19 +303,18 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
     part.file.closeDurably();
     open.parts.delete(bucket);
   }
-
-  /** fsyncs `dir` and its parents up to the base path, so renames and new directories survive a power loss. */
-  private async fsyncUpToBase(dir: string): Promise<void> {
-    for (let d = dir; ; d = dirname(d)) {
-      await fsyncDir(d);
-      if (d === this.basePath || d === dirname(d)) return;
-    }
-  }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+/**
+ * After `mkdir -p dir` created `created` (the topmost new directory) and
+ * everything below it: fsyncs the parent of every new directory, from `dir`'s
+ * parent up to `created`'s, so the new directories survive a power loss (`dir`
+ * itself is fsynced at pre-commit, with the part files in it).
+ */
+function fsyncParentsOfNew(dir: string, created: string): void {
+  const top = dirname(created);
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    fsyncDirSync(d);
+    if (d === top || d === dirname(d)) return;
+  }
 }

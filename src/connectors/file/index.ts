@@ -7,7 +7,7 @@ export { FileSink, type FilePartRef, type FileSinkOptions, type FileSinkUserCont
 export { BucketAssigners, formatDateTime, type BucketAssigner, type BucketAssignerLike, type DateTimeBucketOptions } from "./bucket-assigner.ts";
 export { DEFAULT_ROLLING_POLICY, type RollingPolicy } from "./rolling-policy.ts";
 export { csvField, type CsvOptions as CsvSinkOptions, type RowFormat } from "./file-sink-encoder.ts";
-export { FileSinkOptionError, InvalidBucketPathError } from "./file-sink-errors.ts";
+export { FileSinkOptionError, InvalidBucketPathError, PartFileExistsError, PendingPartFileMissingError } from "./file-sink-errors.ts";
 export { FileSource, type FileRecordsOptions, type FileSourceOptions } from "./file-source.ts";
 export type { CsvOptions as CsvSourceOptions } from "./csv-format.ts";
 export type { DeadLetter } from "./file-source-reader.ts";

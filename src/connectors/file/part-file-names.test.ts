@@ -1,18 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { inProgressFileName, parseInProgressFileName, partFileName, partFileNaming } from "./part-file-names.ts";
+import { seededRandom } from "../../util/seeded-random.ts";
+import { inProgressFileName, parseInProgressFileName, partFileName, partFileNaming, partRunId } from "./part-file-names.ts";
+
+const RUN = "0f8e5c4a-8d2b-4c4e-9a51-3b1f2d6e7a90";
 
 describe("part file names", () => {
   it("round-trips the hidden name of a part and ignores committed parts and other sinks' files", () => {
     const naming = partFileNaming("part", "sink-1", ".csv");
-    const name = partFileName(naming, 3, 12);
-    expect(name).toBe("part-sink-1-3-12.csv");
-    expect(parseInProgressFileName(naming, inProgressFileName(name, "0xab12"))).toEqual({ subtask: 3, n: 12 });
+    const name = partFileName(naming, 3, RUN, 12);
+    expect(name).toBe(`part-sink-1-3-${RUN}-12.csv`);
+    expect(inProgressFileName(name)).toBe(`.part-sink-1-3-${RUN}-12.csv.inprogress`);
+    expect(parseInProgressFileName(naming, inProgressFileName(name))).toEqual({ subtask: 3, runId: RUN, n: 12 });
     expect(parseInProgressFileName(naming, name)).toBeNull();
     const other = partFileNaming("part", "sink", ".csv"); // a uid that is a prefix of ours
-    expect(parseInProgressFileName(other, inProgressFileName(name, "0xab12"))).toBeNull();
+    expect(parseInProgressFileName(other, inProgressFileName(name))).toBeNull();
+    const longer = partFileNaming("part", "sink-1-3", ".csv"); // a uid that ends where our subtask begins
+    expect(parseInProgressFileName(longer, inProgressFileName(name))).toBeNull();
   });
 
   it("makes the operator uid safe for file names", () => {
-    expect(partFileName(partFileNaming("p", "a/b c", ""), 0, 0)).toBe("p-a_b_c-0-0");
+    expect(partFileName(partFileNaming("p", "a/b c", ""), 0, RUN, 0)).toBe(`p-a_b_c-0-${RUN}-0`);
+  });
+
+  it("draws run ids as version 4 UUIDs, reproducible from a seeded random source", () => {
+    const a = partRunId(seededRandom(9));
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(partRunId(seededRandom(9))).toBe(a);
+    expect(partRunId(seededRandom(10))).not.toBe(a);
+    expect(partRunId(() => 0.999999)).toBe("ffffffff-ffff-4fff-bfff-ffffffffffff");
   });
 });

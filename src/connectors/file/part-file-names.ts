@@ -1,6 +1,7 @@
 /**
- * Names of the file sink's part files: committed `part-<uid>-<subtask>-<n><ext>`
- * and hidden in-progress/pending `.part-<uid>-<subtask>-<n><ext>.inprogress.<token>`.
+ * Names of the file sink's part files: committed `part-<uid>-<subtask>-<run id>-<n><ext>`
+ * and hidden in-progress/pending `.part-<uid>-<subtask>-<run id>-<n><ext>.inprogress`,
+ * where the run id is a UUID drawn whenever a sink subtask starts.
  */
 
 /** What makes the part file names of one sink. */
@@ -16,30 +17,50 @@ export function partFileNaming(prefix: string, uid: string, extension: string): 
   return { prefix, uid: uid.replace(/[^A-Za-z0-9_.-]/g, "_"), extension };
 }
 
+/** The shape of a run id (a version 4 UUID, lower case). */
+const RUN_ID = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
+
 /**
- * The committed name of part `n` of `subtask`.
+ * A new run id: a version 4 UUID from 16 bytes of `random` (numbers in [0, 1)).
  *
  * @example
  * ```ts
- * partFileName(partFileNaming("part", "sink-3", ".csv"), 1, 7); // "part-sink-3-1-7.csv"
+ * partRunId(seededRandom(1)); // the same UUID on every call with seed 1
  * ```
  */
-export function partFileName(naming: PartFileNaming, subtask: number, n: number): string {
-  return `${naming.prefix}-${naming.uid}-${subtask}-${n}${naming.extension}`;
-}
-
-/** The hidden name of a part while in progress or pending; `token` makes every attempt's file distinct. */
-export function inProgressFileName(finalName: string, token: string): string {
-  return `.${finalName}.inprogress.${token}`;
+export function partRunId(random: () => number): string {
+  const bytes = Array.from({ length: 16 }, () => Math.floor(random() * 256) & 0xff);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
- * The subtask and part number of a hidden in-progress/pending file of this
- * sink, or null for any other file (committed parts, other sinks' files).
+ * The committed name of part `n` of `subtask` in the run `runId`.
+ *
+ * @example
+ * ```ts
+ * partFileName(partFileNaming("part", "sink-3", ".csv"), 1, "0f8e5c4a-8d2b-4c4e-9a51-3b1f2d6e7a90", 7);
+ * // "part-sink-3-1-0f8e5c4a-8d2b-4c4e-9a51-3b1f2d6e7a90-7.csv"
+ * ```
  */
-export function parseInProgressFileName(naming: PartFileNaming, fileName: string): { subtask: number; n: number } | null {
+export function partFileName(naming: PartFileNaming, subtask: number, runId: string, n: number): string {
+  return `${naming.prefix}-${naming.uid}-${subtask}-${runId}-${n}${naming.extension}`;
+}
+
+/** The hidden name of a part while in progress or pending (unique, as its committed name is). */
+export function inProgressFileName(finalName: string): string {
+  return `.${finalName}.inprogress`;
+}
+
+/**
+ * The subtask, run id and part number of a hidden in-progress/pending file of
+ * this sink, or null for any other file (committed parts, other sinks' files).
+ */
+export function parseInProgressFileName(naming: PartFileNaming, fileName: string): { subtask: number; runId: string; n: number } | null {
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const re = new RegExp(`^\\.${esc(naming.prefix)}-${esc(naming.uid)}-(\\d+)-(\\d+)${esc(naming.extension)}\\.inprogress\\.[A-Za-z0-9]+$`);
+  const re = new RegExp(`^\\.${esc(naming.prefix)}-${esc(naming.uid)}-(\\d+)-(${RUN_ID})-(\\d+)${esc(naming.extension)}\\.inprogress$`);
   const m = re.exec(fileName);
-  return m ? { subtask: Number(m[1]), n: Number(m[2]) } : null;
+  return m ? { subtask: Number(m[1]), runId: m[2]!, n: Number(m[3]) } : null;
 }

@@ -80,3 +80,15 @@ export function committedLines(dir: string): string[] {
     .flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l !== ""))
     .sort();
 }
+
+/** `files` with the run id (a UUID) of each part name replaced by `<run>`, sorted: names to compare without their randomness. */
+export function withoutRunIds(files: readonly string[]): string[] {
+  return files.map((f) => f.replace(/-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-/, "-<run>-")).sort();
+}
+
+/** The content of the one committed part under `dir` named `name` once its run id is replaced by `<run>` (see {@link withoutRunIds}). */
+export function readPart(dir: string, name: string): string {
+  const found = committedFiles(dir).filter((f) => withoutRunIds([f])[0] === name);
+  if (found.length !== 1) throw new Error(`${found.length} committed parts named ${name} under ${dir}: ${committedFiles(dir).join(", ")}`);
+  return readFileSync(join(dir, found[0]!), "utf8");
+}

@@ -58,7 +58,10 @@ export class InvalidTransactionTimeoutError extends Error {
  *   (objects, arrays, strings, numbers); keep live resources (file descriptors,
  *   connections, buffers) elsewhere, e.g. in a `WeakMap` keyed by the handle;
  * - `commit` and `recoverAndCommit` must be idempotent: after a crash the same
- *   transaction may be committed again, possibly by another subtask;
+ *   transaction may be committed again, possibly by another subtask. They get the
+ *   id of the checkpoint that pre-committed the transaction (to name it in errors);
+ *   one that throws fails the job, which restores and commits again: throw when
+ *   a transaction cannot be committed without losing or replacing data;
  * - `beginTransaction`, `invoke` and `preCommit` are synchronous (they run
  *   between two records); `commit`, `abort` and the recovery hooks may be async;
  * - state is kept in a union list state: after a rescale the new subtask `s`
@@ -124,15 +127,15 @@ export abstract class TwoPhaseCommitSink<IN, TXN, CTX = null> implements Sink<IN
   /** At a barrier: flush and make the transaction durable, still invisible. Synchronous. */
   abstract preCommit(txn: TXN, ctx: TransactionContext<CTX>): void;
 
-  /** Makes a pre-committed transaction visible. Must be idempotent. */
-  abstract commit(txn: TXN, ctx: TransactionContext<CTX>): void | Promise<void>;
+  /** Makes a pre-committed transaction visible (`checkpointId`: the checkpoint that pre-committed it). Must be idempotent. */
+  abstract commit(txn: TXN, ctx: TransactionContext<CTX>, checkpointId: number): void | Promise<void>;
 
   /** Discards a transaction and whatever it wrote. */
   abstract abort(txn: TXN, ctx: TransactionContext<CTX>): void | Promise<void>;
 
   /** Commits a pending transaction found in the restored checkpoint (default: `commit`). */
-  recoverAndCommit(txn: TXN, ctx: TransactionContext<CTX>): void | Promise<void> {
-    return this.commit(txn, ctx);
+  recoverAndCommit(txn: TXN, ctx: TransactionContext<CTX>, checkpointId: number): void | Promise<void> {
+    return this.commit(txn, ctx, checkpointId);
   }
 
   /** Aborts the open transaction found in the restored checkpoint (default: `abort`). */

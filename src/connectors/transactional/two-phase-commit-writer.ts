@@ -62,7 +62,7 @@ export class TwoPhaseCommitWriter<IN, TXN, CTX>
     this.txCtx = transactionContext(this.ctx, userContext);
     const mine = restored.filter((r) => caresFor(this.ctx.subtaskIndex, this.ctx.parallelism, r.subtask));
     for (const r of mine) {
-      for (const p of [...r.pending].sort((a, b) => a.checkpointId - b.checkpointId)) await this.sink.recoverAndCommit(p.txn, this.txCtx);
+      for (const p of [...r.pending].sort((a, b) => a.checkpointId - b.checkpointId)) await this.sink.recoverAndCommit(p.txn, this.txCtx, p.checkpointId);
     }
     for (const r of mine) if (r.current !== null) await this.sink.recoverAndAbort(r.current, this.txCtx);
     const all = restored.flatMap((r) => (r.current === null ? r.pending.map((p) => p.txn) : [...r.pending.map((p) => p.txn), r.current]));
@@ -119,7 +119,7 @@ export class TwoPhaseCommitWriter<IN, TXN, CTX>
       const txn = this.pending.get(id);
       if (txn === undefined) continue;
       if (this.withData.has(txn) && faultRequested("kill-before-commit")) killProcess();
-      await this.sink.commit(txn, this.txCtx);
+      await this.sink.commit(txn, this.txCtx, id);
       this.pending.delete(id);
       this.withData.delete(txn);
       this.warnings.get(txn)?.cancel();
