@@ -65,7 +65,8 @@ export class CheckpointCoordinator {
   private readonly finishedTasks = new Set<string>();
   private readonly log: (message: string) => void;
   private nextId: number;
-  private lastCompletedAt: number | undefined;
+  /** When the last checkpoint completed or was aborted: the min pause counts from there. */
+  private lastEndedAt: number | undefined;
   private shutDown = false;
   private periodic = false;
   private periodicTimer: TimerHandle | undefined;
@@ -124,18 +125,38 @@ export class CheckpointCoordinator {
   }
 
   /**
-   * Triggers a checkpoint now (used by the periodic trigger, tests and savepoints).
+   * Triggers a checkpoint now (the final checkpoint of a bounded job, manual
+   * requests): not subject to `maxConcurrent` nor to the min pause, so a periodic
+   * trigger waiting for a slot can never starve it (Flink's forced checkpoints).
    * Resolves with the stored checkpoint; rejects with a `CheckpointAbortedError`
    * if it is aborted, or a `CheckpointTriggerError` if it cannot be triggered
-   * (too many concurrent, some task finished, shut down).
+   * (some task finished, shut down).
    */
-  triggerCheckpoint(options: { savepoint?: boolean } = {}): Promise<CompletedCheckpoint> {
-    const decision = this.decide(false);
-    // A manual request is never told to wait: it is either triggered or rejected.
-    if (decision.kind === "reject") {
-      return Promise.reject(new CheckpointTriggerError(decision.reason, this.triggerRejectionMessage(decision.reason)));
-    }
-    return this.startCheckpoint(options.savepoint ?? false).promise;
+  triggerCheckpoint(): Promise<CompletedCheckpoint> {
+    const rejected = this.rejectRequest();
+    return rejected ?? this.startCheckpoint(false).promise;
+  }
+
+  /**
+   * Triggers a savepoint now, like `triggerCheckpoint`. Once it is stored,
+   * `write` copies it where it belongs (e.g. `writeSavepoint`); no later
+   * checkpoint is stored until `write` settled, so retention cannot delete the
+   * savepoint's files while they are copied. Resolves with what `write` returns;
+   * rejects like `triggerCheckpoint`, or with the error of `write`.
+   */
+  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>): Promise<T> {
+    const rejected = this.rejectRequest();
+    if (rejected) return rejected;
+    const p = this.startCheckpoint(true);
+    let written!: Promise<T>;
+    p.whileStored = (savepoint) => {
+      written = write(savepoint);
+      return written.then(
+        () => {},
+        () => {},
+      );
+    };
+    return p.promise.then(() => written);
   }
 
   /** Records a task's acknowledgement; completes the checkpoint when all are in. Duplicates and late acks are ignored. */
@@ -184,6 +205,13 @@ export class CheckpointCoordinator {
     return this.stats_.snapshot(this.pending.size, this.failures.consecutiveFailures);
   }
 
+  /** A rejected promise if a requested checkpoint cannot be triggered now, else undefined. */
+  private rejectRequest(): Promise<never> | undefined {
+    const decision = this.decide(false);
+    if (decision.kind !== "reject") return undefined;
+    return Promise.reject(new CheckpointTriggerError(decision.reason, this.triggerRejectionMessage(decision.reason)));
+  }
+
   private decide(periodic: boolean): TriggerDecision {
     const s = this.options.settings;
     return decideTrigger({
@@ -191,7 +219,7 @@ export class CheckpointCoordinator {
       periodic,
       inFlight: this.pending.size,
       maxConcurrent: s.maxConcurrent,
-      lastCompletedAt: this.lastCompletedAt,
+      lastEndedAt: this.lastEndedAt,
       minPauseMs: s.minPauseMs,
       someTaskFinished: this.finishedTasks.size > 0,
       shutDown: this.shutDown,
@@ -216,7 +244,7 @@ export class CheckpointCoordinator {
         this.schedulePeriodic(this.options.settings.intervalMs);
         break;
       case "wait-pause":
-        this.log(`postponing checkpoint by ${decision.delayMs} ms (min pause since last completion)`);
+        this.log(`postponing checkpoint by ${decision.delayMs} ms (min pause since the end of the last one)`);
         this.schedulePeriodic(decision.delayMs);
         break;
       case "wait-slot":
@@ -288,12 +316,14 @@ export class CheckpointCoordinator {
       return;
     }
     this.complete(p, stored);
+    await p.whileStored?.(stored);
+    p.resolve(stored);
   }
 
   private complete(p: PendingCheckpoint, stored: CompletedCheckpoint): void {
     const now = this.options.clock.now();
     this.pending.delete(p.id);
-    this.lastCompletedAt = now;
+    this.lastEndedAt = now;
     this.failures.recordSuccess();
     const stats = p.completedStats(now);
     this.stats_.recordCompleted(stats);
@@ -304,7 +334,6 @@ export class CheckpointCoordinator {
     if (!this.shutDown) {
       for (const task of this.options.allTasks) this.options.gateway.notifyComplete(task, p.id);
     }
-    p.resolve(stored);
     this.slotFreed();
   }
 
@@ -314,6 +343,7 @@ export class CheckpointCoordinator {
    */
   private abort(p: PendingCheckpoint, reason: CheckpointAbortReason, detail: string, cause?: unknown): void {
     this.pending.delete(p.id);
+    this.lastEndedAt = this.options.clock.now();
     const kind = p.savepoint ? "Savepoint" : "Checkpoint";
     const error = new CheckpointAbortedError(p.id, reason, `${kind} ${p.id} of job "${this.options.jobName}" ${detail}`, cause);
     this.log(`aborted: ${error.message}`);
@@ -351,8 +381,6 @@ export class CheckpointCoordinator {
         return `Cannot trigger a checkpoint of ${job}: the coordinator is shut down`;
       case "finished-tasks":
         return `Cannot trigger a checkpoint of ${job}: tasks have finished (${[...this.finishedTasks].join(", ")})`;
-      case "too-many-concurrent":
-        return `Cannot trigger a checkpoint of ${job}: ${this.pending.size} checkpoints in flight, maxConcurrent is ${this.options.settings.maxConcurrent}`;
     }
   }
 }
