@@ -296,6 +296,21 @@ describe("CheckpointCoordinator", () => {
     expect(gateway.barriers.at(-1)!.barrier).toMatchObject({ id: 2, timestamp: 90 });
   });
 
+  it("discards again what a task wrote for a checkpoint after its abort (late ack or decline)", async () => {
+    const { coordinator, clock, events, ack } = setup({ timeoutMs: 100, tolerableFailures: 5 });
+    const done = coordinator.triggerCheckpoint();
+    ack(1, "src#0");
+    clock.advance(100);
+    await rejection(done);
+    await flush();
+    expect(events.filter((e) => e === "discard 1")).toHaveLength(1);
+    ack(1, "src#1");
+    coordinator.decline(1, "sink#0", "write failed: chk-1 was deleted");
+    await coordinator.whenStoresSettled();
+    expect(events.filter((e) => e === "discard 1")).toHaveLength(3);
+    expect(coordinator.stats().counts).toMatchObject({ completed: 0, failed: 1 });
+  });
+
   it("postpones a periodic trigger until an in-flight checkpoint leaves, then triggers at once", async () => {
     const { coordinator, clock, gateway, ackAll } = setup({ intervalMs: 100 });
     coordinator.startPeriodic();
@@ -389,15 +404,16 @@ describe("CheckpointCoordinator", () => {
     await newer;
     const error = await rejection(older);
     expect(error).toMatchObject({ checkpointId: 1, reason: "subsumed" });
+    await coordinator.whenStoresSettled();
     expect(events.slice(4)).toEqual([
       "stored 2",
       "aborted src#0 1",
       "aborted src#1 1",
       "aborted sink#0 1",
-      "discard 1",
       "complete src#0 2",
       "complete src#1 2",
       "complete sink#0 2",
+      "discard 1",
     ]);
     expect(coordinator.stats().counts).toMatchObject({ completed: 1, failed: 0, aborted: 1 });
     expect(coordinator.stats().consecutiveFailures).toBe(0);
@@ -419,7 +435,7 @@ describe("CheckpointCoordinator", () => {
     expect(store.stored.map((c) => c.checkpointId)).toEqual([1, 2]);
   });
 
-  it("ignores duplicate, late and foreign acks", async () => {
+  it("ignores duplicate, foreign and unknown acks", async () => {
     const logs: string[] = [];
     const events: string[] = [];
     const clock = new ManualClock(0);
@@ -446,8 +462,7 @@ describe("CheckpointCoordinator", () => {
     coordinator.acknowledge(ackOf(1, "b#0", 5, 0));
     const completed = await done;
     expect(completed.states).toHaveLength(2);
-    coordinator.acknowledge(ackOf(1, "b#0", 5, 0));
-    expect(logs.filter((l) => l.includes("ignoring ack"))).toHaveLength(4);
+    expect(logs.filter((l) => l.includes("ignoring ack"))).toHaveLength(3);
     expect(events.filter((e) => e.startsWith("complete"))).toEqual(["complete a#0 1", "complete b#0 1"]);
   });
 

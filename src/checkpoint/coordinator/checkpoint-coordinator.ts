@@ -71,7 +71,7 @@ export class CheckpointCoordinator {
   private periodic = false;
   private periodicTimer: TimerHandle | undefined;
   private waitingForSlot = false;
-  /** Store operations run one at a time, in the order checkpoints became fully acknowledged. */
+  /** Store operations (stores and discards) run one at a time, stores in the order checkpoints became fully acknowledged. */
   private storeQueue: Promise<void> = Promise.resolve();
 
   /** @param options - see {@link CheckpointCoordinatorOptions}. */
@@ -113,9 +113,9 @@ export class CheckpointCoordinator {
   }
 
   /**
-   * Resolves when no checkpoint is being stored any more. After `shutdown`, await it
-   * before choosing the checkpoint to restore (a checkpoint that was being stored
-   * may be the latest) or before reporting the job finished.
+   * Resolves when no checkpoint is being stored or discarded any more. After
+   * `shutdown`, await it before choosing the checkpoint to restore (a checkpoint
+   * that was being stored may be the latest) or before reporting the job finished.
    */
   async whenStoresSettled(): Promise<void> {
     for (let q = this.storeQueue; ; q = this.storeQueue) {
@@ -159,11 +159,15 @@ export class CheckpointCoordinator {
     return p.promise.then(() => written);
   }
 
-  /** Records a task's acknowledgement; completes the checkpoint when all are in. Duplicates and late acks are ignored. */
+  /**
+   * Records a task's acknowledgement; completes the checkpoint when all are in.
+   * Duplicates are ignored; a late ack of an aborted checkpoint has its state
+   * discarded (the task wrote it after the abort had deleted the checkpoint's files).
+   */
   acknowledge(ack: TaskAcknowledgement): void {
     const p = this.pending.get(ack.checkpointId);
     if (!p) {
-      this.log(`ignoring ack of ${ack.taskId} for checkpoint ${ack.checkpointId}: not pending (late, aborted or unknown)`);
+      this.lateMessage(ack.checkpointId, `ack of ${ack.taskId}`);
       return;
     }
     const outcome = p.acknowledge(ack);
@@ -177,7 +181,11 @@ export class CheckpointCoordinator {
   /** A task declined checkpoint `checkpointId`: it is aborted, and counts as a failure. */
   decline(checkpointId: number, taskId: string, reason: string): void {
     const p = this.pending.get(checkpointId);
-    if (!p || p.phase !== "awaiting-acks") {
+    if (!p) {
+      this.lateMessage(checkpointId, `decline of ${taskId}`);
+      return;
+    }
+    if (p.phase !== "awaiting-acks") {
       this.log(`ignoring decline of ${taskId} for checkpoint ${checkpointId}: not awaiting acks`);
       return;
     }
@@ -350,9 +358,7 @@ export class CheckpointCoordinator {
     if (!this.shutDown) {
       for (const task of this.options.allTasks) this.options.gateway.notifyAborted(task, p.id, error.message);
     }
-    this.options.store.discardAborted(p.id).catch((e: unknown) => {
-      this.log(`could not discard aborted checkpoint ${p.id}: ${e instanceof Error ? e.message : String(e)}`);
-    });
+    this.discard(p.id);
     const isFailure = isFailureReason(reason);
     this.stats_.recordFailed({
       checkpointId: p.id,
@@ -372,6 +378,28 @@ export class CheckpointCoordinator {
       this.stopPeriodic();
       this.options.onFailure(exceeded);
     }
+  }
+
+  /**
+   * An ack or decline of a checkpoint that is not pending. For one this coordinator
+   * triggered, that is an aborted one (a completed checkpoint had every ack before it
+   * completed): the task may have written state after the abort discarded the
+   * checkpoint's files, so they are discarded again.
+   */
+  private lateMessage(checkpointId: number, what: string): void {
+    if (checkpointId < this.options.firstCheckpointId || checkpointId >= this.nextId) {
+      this.log(`ignoring ${what} for checkpoint ${checkpointId}: not triggered by this coordinator`);
+      return;
+    }
+    this.log(`${what} for checkpoint ${checkpointId} came after its abort: discarding what it wrote`);
+    this.discard(checkpointId);
+  }
+
+  /** Deletes what the tasks wrote for aborted checkpoint `id`, in the store queue (so `whenStoresSettled` waits for it). */
+  private discard(id: number): void {
+    this.storeQueue = this.storeQueue
+      .then(() => this.options.store.discardAborted(id))
+      .catch((e: unknown) => this.log(`could not discard aborted checkpoint ${id}: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   private triggerRejectionMessage(reason: CheckpointTriggerError["reason"]): string {
