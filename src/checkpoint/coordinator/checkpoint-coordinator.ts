@@ -150,7 +150,7 @@ export class CheckpointCoordinator {
     const p = this.startCheckpoint(true);
     let written!: Promise<T>;
     p.whileStored = (savepoint) => {
-      written = write(savepoint);
+      written = Promise.resolve(savepoint).then(write);
       return written.then(
         () => {},
         () => {},
