@@ -62,7 +62,8 @@ describe("filesystem storage", () => {
   function countEnv(directory: string, log: string[]) {
     const env = StreamExecutionEnvironment.create({ parallelism: 2, checkpointInterval: 20, checkpointDir: directory, log: (l) => log.push(l) });
     env.getCheckpointConfig().setNumRetainedCheckpoints(3);
-    buildKeyedCount(env, { records: RECORDS, keys: 10, throttle: { perPoll: 100, pauseMs: 2 } });
+    // At least 4 completed checkpoints, so that retention has one to delete, however slow the machine.
+    buildKeyedCount(env, { records: RECORDS, keys: 10, throttle: { perPoll: 100, pauseMs: 2, endAfterCheckpoints: 4 } });
     return env;
   }
 

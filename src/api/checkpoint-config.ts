@@ -59,11 +59,15 @@ export class CheckpointConfig {
     this.settings.timeoutMs = positive("checkpoint timeout", ms);
     return this;
   }
-  /** At least `ms` between the end of one checkpoint and the start of the next. */
+  /**
+   * At least `ms` between the end (completion or abort) of one checkpoint and the start of the next periodic one.
+   * Savepoints and the final checkpoint of a bounded job do not wait for it.
+   */
   setMinPauseBetweenCheckpoints(ms: number): this {
     this.settings.minPauseMs = positive("min pause", ms, true);
     return this;
   }
+  /** Periodic checkpoints in flight at once (default 1). Savepoints and the final checkpoint of a bounded job are not counted against it. */
   setMaxConcurrentCheckpoints(n: number): this {
     this.settings.maxConcurrent = positive("max concurrent checkpoints", n);
     return this;

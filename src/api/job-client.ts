@@ -41,7 +41,7 @@ export class JobClient {
     await this.result.catch(() => {});
   }
 
-  /** Takes a checkpoint now and resolves when it is complete. */
+  /** Takes a checkpoint now, even while periodic ones are in flight, and resolves when it is complete. */
   triggerCheckpoint(): Promise<CompletedCheckpoint> {
     return this.master.triggerCheckpoint();
   }

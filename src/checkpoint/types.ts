@@ -105,9 +105,9 @@ export interface CheckpointSettings {
   mode: CheckpointingMode;
   /** A checkpoint not complete after this many ms is aborted. Default 600 000. */
   timeoutMs: number;
-  /** Minimum ms between the completion of one checkpoint and the trigger of the next. Default 0. */
+  /** Minimum ms between the end (completion or abort) of one checkpoint and the trigger of the next periodic one. Default 0. */
   minPauseMs: number;
-  /** Maximum checkpoints in flight at once. Default 1. */
+  /** Maximum checkpoints in flight at once for the periodic trigger (savepoints and final checkpoints go at once). Default 1. */
   maxConcurrent: number;
   /** Consecutive failed checkpoints tolerated before the job fails. Default 0 (Flink's default). */
   tolerableFailures: number;

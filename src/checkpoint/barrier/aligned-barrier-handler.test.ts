@@ -127,16 +127,43 @@ describe("aligned barrier handler (exactly-once)", () => {
     expect(g.triggers).toEqual([{ id: 1, alignmentMs: 0 }]);
   });
 
-  it("abortPending clears the alignment without calling abortCheckpoint; later barriers of the id are ignored", () => {
-    const g = gate(2).push(0, barrier(1), rec("a"));
+  it("releases the alignment of a checkpoint the coordinator aborted: records flow before its barriers arrive", () => {
+    const g = gate(3).push(0, barrier(1), rec("a1"), rec("a2"));
     g.drain();
-    g.handler.abortPending(7); // not pending: no effect
     expect(g.blocked()).toEqual([0]);
-    g.handler.abortPending(1);
+    g.abortByCoordinator(7); // not the one aligning: channel 0 stays blocked
+    expect(g.blocked()).toEqual([0]);
+
+    g.abortByCoordinator(1);
     expect(g.blocked()).toEqual([]);
     expect(g.handler.pendingCheckpointId()).toBe(-1);
-    g.push(1, barrier(1), rec("b")).drain();
-    expect(g.log).toEqual(["a", "b"]);
+    g.drain();
+    expect(g.log).toEqual(["X7", "X1", "a1", "a2"]);
+
+    // The late barriers of 1 start no new alignment and trigger nothing.
+    g.push(1, rec("b1"), barrier(1), rec("b2")).push(2, barrier(1), rec("c1"));
+    while (g.step()) expect(g.blocked()).toEqual([]);
+    expect(g.log).toEqual(["X7", "X1", "a1", "a2", "b1", "c1", "b2"]);
+    expect(g.aborts).toEqual([]);
+  });
+
+  it("ignores the barriers and cancel markers of a checkpoint aborted before any of them arrived", () => {
+    const g = gate(2).abortByCoordinator(2);
+    g.push(0, rec("a1"), barrier(2), rec("a2")).push(1, rec("b1"), cancel(2), rec("b2"));
+    while (g.step()) expect(g.blocked()).toEqual([]);
+    expect(g.log).toEqual(["X2", "a1", "b1", "a2", "b2"]);
+    g.push(0, barrier(3)).push(1, barrier(3)).drain();
+    expect(g.log).toEqual(["X2", "a1", "b1", "a2", "b2", "T3"]);
+  });
+
+  it("an abort of a newer checkpoint does not disturb the alignment of an older one", () => {
+    const g = gate(2).push(0, barrier(1), rec("a"));
+    g.drain();
+    g.abortByCoordinator(2);
+    expect(g.blocked()).toEqual([0]);
+    g.push(1, barrier(1), barrier(2)).push(0, barrier(2)).drain();
+    expect(g.log).toEqual(["X2", "T1", "a"]);
+    expect(g.blocked()).toEqual([]);
   });
 
   it("rejects elements from a blocked or ended channel and channels out of range", () => {

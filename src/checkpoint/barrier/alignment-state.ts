@@ -6,7 +6,7 @@
  * Waiting ─────────────────────▶ Aligning(n) ───────────────────────────────▶ Waiting (trigger n)
  *                                  │  newer barrier m  ─▶ Aligning(m) (abort n)
  *                                  │  cancel n / newer cancel ─▶ Waiting (abort n)
- *                                  │  abortPending(n) by the task ─▶ Waiting (no callback)
+ *                                  │  checkpointAborted(n) (coordinator) ─▶ Waiting (no action)
  * ```
  */
 

@@ -62,13 +62,15 @@ describe("barrier tracker (at-least-once, at-most-once)", () => {
     expect(g.log).toEqual(["c", "T1", "T2", "T3"]);
   });
 
-  it("abortPending suppresses the trigger without calling abortCheckpoint", () => {
-    const g = gate(2).push(0, barrier(1));
+  it("forgets a checkpoint the coordinator aborted, in flight or not yet seen, and never triggers it", () => {
+    const g = gate(2).push(0, barrier(1), rec("a"));
     g.drain();
-    g.handler.abortPending(1);
+    g.abortByCoordinator(1).abortByCoordinator(2);
     expect(g.handler.pendingCheckpointId()).toBe(-1);
-    g.push(1, barrier(1)).drain();
-    expect(g.log).toEqual([]);
+    g.push(1, barrier(1), barrier(2), rec("b")).push(0, barrier(2), cancel(3)).drain();
+    expect(g.log).toEqual(["a", "X1", "X2", "A3", "b"]);
+    g.push(0, barrier(4)).push(1, barrier(4)).drain();
+    expect(g.log).toEqual(["a", "X1", "X2", "A3", "b", "T4"]);
   });
 
   it("rejects a second marker of one checkpoint on one channel", () => {

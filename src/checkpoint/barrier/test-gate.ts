@@ -2,14 +2,15 @@
  * Test support (not part of the engine): a tiny input gate with one queue per
  * channel that reads round-robin (or with a given picker) from the channels its
  * barrier handler does not block, hands barriers, cancel markers and
- * end-of-input to the handler, and logs what the "task" sees.
+ * end-of-input to the handler, carries out its decisions, and logs what the
+ * "task" sees.
  *
  * @internal
  */
 
 import type { Clock } from "../../util/clock.ts";
 import type { CancelCheckpointMarker, CheckpointBarrier, CheckpointingMode } from "../types.ts";
-import type { BarrierHandlerCallbacks, CheckpointBarrierHandler } from "./barrier-handler.ts";
+import type { BarrierDecision, CheckpointBarrierHandler } from "./barrier-handler.ts";
 import { createBarrierHandler } from "./create-barrier-handler.ts";
 
 /** A data record on a test channel. */
@@ -35,17 +36,23 @@ export const cancel = (id: number): CancelCheckpointMarker => ({ kind: "cancel",
 /** End-of-input. */
 export const END: TestEnd = { kind: "end" };
 
+/** Hooks run when the gate carries out a decision of the handler, after logging. */
+export interface TestGateHooks {
+  triggerCheckpoint?(barrier: CheckpointBarrier, alignmentMs: number): void;
+  abortCheckpoint?(id: number, reason: string): void;
+}
+
 /** Options of a `TestGate`. */
 export interface TestGateOptions {
   /** Chooses the next channel among the readable ones (ascending); default round-robin. */
   pick?: (readable: readonly number[]) => number;
-  /** Extra hooks run inside the handler's callbacks, after logging. */
-  hooks?: Partial<BarrierHandlerCallbacks>;
+  hooks?: TestGateHooks;
 }
 
 /**
- * The gate. `log` holds, in order, record values, `T<id>` for each trigger and
- * `A<id>` for each abort.
+ * The gate. `log` holds, in order, record values, `T<id>` for each trigger,
+ * `A<id>` for each abort the handler decided and `X<id>` for each abort by the
+ * coordinator (`abortByCoordinator`).
  */
 export class TestGate {
   readonly handler: CheckpointBarrierHandler;
@@ -56,30 +63,22 @@ export class TestGate {
   readonly consumed: number[];
   private readonly queues: TestElement[][];
   private readonly pick: (readable: readonly number[]) => number;
+  private readonly hooks: TestGateHooks;
   private nextChannel = 0;
 
   constructor(mode: CheckpointingMode, numChannels: number, clock: Clock, options: TestGateOptions = {}) {
     this.queues = Array.from({ length: numChannels }, () => []);
     this.consumed = new Array<number>(numChannels).fill(0);
     this.pick = options.pick ?? ((readable) => this.roundRobin(readable));
-    const hooks = options.hooks ?? {};
-    this.handler = createBarrierHandler(
-      mode,
-      numChannels,
-      {
-        triggerCheckpoint: (b, alignmentMs) => {
-          this.log.push(`T${b.id}`);
-          this.triggers.push({ id: b.id, alignmentMs });
-          hooks.triggerCheckpoint?.(b, alignmentMs);
-        },
-        abortCheckpoint: (id, reason) => {
-          this.log.push(`A${id}`);
-          this.aborts.push({ id, reason });
-          hooks.abortCheckpoint?.(id, reason);
-        },
-      },
-      clock,
-    );
+    this.hooks = options.hooks ?? {};
+    this.handler = createBarrierHandler(mode, numChannels, clock);
+  }
+
+  /** The coordinator aborted checkpoint `id`: tells the handler, logs `X<id>`. */
+  abortByCoordinator(id: number): this {
+    this.log.push(`X${id}`);
+    this.handler.checkpointAborted(id);
+    return this;
   }
 
   /** Appends elements to `channel`'s queue. */
@@ -119,16 +118,31 @@ export class TestGate {
         this.log.push(element.value);
         break;
       case "barrier":
-        this.handler.processBarrier(channel, element);
+        this.carryOut(this.handler.processBarrier(channel, element));
         break;
       case "cancel":
-        this.handler.processCancel(channel, element);
+        this.carryOut(this.handler.processCancel(channel, element));
         break;
       case "end":
-        this.handler.processEndOfInput(channel);
+        this.carryOut(this.handler.processEndOfInput(channel));
         break;
     }
     return true;
+  }
+
+  /** Logs a decision of the handler and runs the hooks. */
+  private carryOut(decision: BarrierDecision): void {
+    for (const action of decision) {
+      if (action.kind === "trigger") {
+        this.log.push(`T${action.barrier.id}`);
+        this.triggers.push({ id: action.barrier.id, alignmentMs: action.alignmentMs });
+        this.hooks.triggerCheckpoint?.(action.barrier, action.alignmentMs);
+      } else {
+        this.log.push(`A${action.id}`);
+        this.aborts.push({ id: action.id, reason: action.reason });
+        this.hooks.abortCheckpoint?.(action.id, action.reason);
+      }
+    }
   }
 
   /** Reads until no channel is readable. */

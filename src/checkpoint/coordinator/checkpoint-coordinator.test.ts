@@ -193,21 +193,122 @@ describe("CheckpointCoordinator", () => {
     ]);
   });
 
-  it("rejects a manual trigger beyond maxConcurrent without using an id", async () => {
-    const { coordinator, ackAll, gateway } = setup({ maxConcurrent: 2 });
+  it("triggers a requested checkpoint at once, beyond maxConcurrent", async () => {
+    const { coordinator, ackAll, gateway } = setup({ maxConcurrent: 1 });
     const first = coordinator.triggerCheckpoint();
     const second = coordinator.triggerCheckpoint();
-    const error = await rejection(coordinator.triggerCheckpoint());
-    expect(error).toBeInstanceOf(CheckpointTriggerError);
-    expect(error).toMatchObject({ reason: "too-many-concurrent" });
-    expect((error as Error).message).toContain("maxConcurrent is 2");
+    const savepoint = coordinator.triggerSavepoint(async (c) => c);
+    expect(gateway.barriers.map((b) => b.barrier.id)).toEqual([1, 1, 2, 2, 3, 3]);
+    expect(coordinator.stats().counts.inProgress).toBe(3);
     ackAll(1);
     ackAll(2);
-    await Promise.all([first, second]);
-    const third = coordinator.triggerCheckpoint();
-    expect(gateway.barriers.at(-1)!.barrier.id).toBe(3);
     ackAll(3);
-    await third;
+    expect((await Promise.all([first, second, savepoint])).map((c) => c.checkpointId)).toEqual([1, 2, 3]);
+  });
+
+  it("a savepoint is not starved by periodic checkpoints slower than the interval", async () => {
+    const { coordinator, clock, gateway, ackAll } = setup({ intervalMs: 100 });
+    coordinator.startPeriodic();
+    clock.advance(250); // checkpoint 1 at 100; the tick at 200 waits for a slot
+    const savepoint = coordinator.triggerSavepoint(async (c) => c);
+    expect(gateway.barriers.map((b) => [b.barrier.id, b.barrier.timestamp, b.barrier.savepoint])).toEqual([
+      [1, 100, false],
+      [1, 100, false],
+      [2, 250, true],
+      [2, 250, true],
+    ]);
+    ackAll(1);
+    await flush();
+    // The freed slot does not go to the waiting periodic trigger while the savepoint is in flight.
+    expect(coordinator.stats().counts.triggered).toBe(2);
+    clock.advance(10);
+    ackAll(2);
+    expect((await savepoint).checkpointId).toBe(2);
+    await flush();
+    expect(gateway.barriers.at(-1)!.barrier).toMatchObject({ id: 3, timestamp: 260, savepoint: false });
+  });
+
+  it("stores no later checkpoint while a savepoint is being copied, and resolves with what the copy returns", async () => {
+    const { coordinator, store, ackAll } = setup({ maxConcurrent: 2 });
+    let copied!: () => void;
+    const copying = new Promise<void>((r) => (copied = r));
+    const savepoint = coordinator.triggerSavepoint(async (c) => {
+      await copying;
+      return `/savepoints/savepoint-wc-${c.checkpointId}`;
+    });
+    const later = coordinator.triggerCheckpoint();
+    ackAll(1);
+    ackAll(2);
+    await flush();
+    expect(store.stored.map((c) => c.checkpointId)).toEqual([1]);
+    copied();
+    expect(await savepoint).toBe("/savepoints/savepoint-wc-1");
+    expect((await later).checkpointId).toBe(2);
+    expect(store.stored.map((c) => c.checkpointId)).toEqual([1, 2]);
+  });
+
+  it("rejects a savepoint with the error of its copy; the checkpoint itself completed", async () => {
+    const { coordinator, ackAll, events } = setup();
+    const savepoint = coordinator.triggerSavepoint(async () => {
+      throw new Error("disk full at /savepoints");
+    });
+    ackAll(1);
+    expect(((await rejection(savepoint)) as Error).message).toBe("disk full at /savepoints");
+    expect(events).toContain("complete sink#0 1");
+    expect(coordinator.stats().counts).toMatchObject({ completed: 1, failed: 0 });
+  });
+
+  it("rejects a savepoint once a task finished", async () => {
+    const { coordinator } = setup();
+    coordinator.taskFinished("src#0");
+    const error = await rejection(coordinator.triggerSavepoint(async (c) => c));
+    expect(error).toBeInstanceOf(CheckpointTriggerError);
+    expect(error).toMatchObject({ reason: "finished-tasks" });
+  });
+
+  it("runs periodic checkpoints slower than the interval back to back, minPauseMs apart, one at a time", async () => {
+    // Interval 30 ms, every checkpoint takes 80 ms, min pause 20 ms: a trigger 20 ms after each end.
+    const { coordinator, clock, gateway, ackAll } = setup({ intervalMs: 30, minPauseMs: 20 });
+    coordinator.startPeriodic();
+    const seen = new Set<number>();
+    for (let t = 0; t < 1000; t++) {
+      clock.advance(1);
+      for (const { barrier } of gateway.barriers) {
+        if (seen.has(barrier.id)) continue;
+        seen.add(barrier.id);
+        clock.setTimeout(() => ackAll(barrier.id), 80);
+      }
+      expect(coordinator.stats().counts.inProgress).toBeLessThanOrEqual(1);
+      await flush();
+    }
+    const triggeredAt = [...new Set(gateway.barriers.map((b) => b.barrier.timestamp))];
+    expect(triggeredAt).toEqual([30, 130, 230, 330, 430, 530, 630, 730, 830, 930]);
+  });
+
+  it("counts the min pause from the end of an aborted checkpoint too", async () => {
+    const { coordinator, clock, gateway } = setup({ intervalMs: 10, minPauseMs: 50, timeoutMs: 30, tolerableFailures: 5 });
+    coordinator.startPeriodic();
+    clock.advance(40); // checkpoint 1 at 10 expires at 40
+    expect(coordinator.stats().counts).toMatchObject({ triggered: 1, failed: 1 });
+    clock.advance(49);
+    expect(coordinator.stats().counts.triggered).toBe(1);
+    clock.advance(1);
+    expect(gateway.barriers.at(-1)!.barrier).toMatchObject({ id: 2, timestamp: 90 });
+  });
+
+  it("discards again what a task wrote for a checkpoint after its abort (late ack or decline)", async () => {
+    const { coordinator, clock, events, ack } = setup({ timeoutMs: 100, tolerableFailures: 5 });
+    const done = coordinator.triggerCheckpoint();
+    ack(1, "src#0");
+    clock.advance(100);
+    await rejection(done);
+    await flush();
+    expect(events.filter((e) => e === "discard 1")).toHaveLength(1);
+    ack(1, "src#1");
+    coordinator.decline(1, "sink#0", "write failed: chk-1 was deleted");
+    await coordinator.whenStoresSettled();
+    expect(events.filter((e) => e === "discard 1")).toHaveLength(3);
+    expect(coordinator.stats().counts).toMatchObject({ completed: 0, failed: 1 });
   });
 
   it("postpones a periodic trigger until an in-flight checkpoint leaves, then triggers at once", async () => {
@@ -303,15 +404,16 @@ describe("CheckpointCoordinator", () => {
     await newer;
     const error = await rejection(older);
     expect(error).toMatchObject({ checkpointId: 1, reason: "subsumed" });
+    await coordinator.whenStoresSettled();
     expect(events.slice(4)).toEqual([
       "stored 2",
       "aborted src#0 1",
       "aborted src#1 1",
       "aborted sink#0 1",
-      "discard 1",
       "complete src#0 2",
       "complete src#1 2",
       "complete sink#0 2",
+      "discard 1",
     ]);
     expect(coordinator.stats().counts).toMatchObject({ completed: 1, failed: 0, aborted: 1 });
     expect(coordinator.stats().consecutiveFailures).toBe(0);
@@ -333,7 +435,7 @@ describe("CheckpointCoordinator", () => {
     expect(store.stored.map((c) => c.checkpointId)).toEqual([1, 2]);
   });
 
-  it("ignores duplicate, late and foreign acks", async () => {
+  it("ignores duplicate, foreign and unknown acks", async () => {
     const logs: string[] = [];
     const events: string[] = [];
     const clock = new ManualClock(0);
@@ -360,8 +462,7 @@ describe("CheckpointCoordinator", () => {
     coordinator.acknowledge(ackOf(1, "b#0", 5, 0));
     const completed = await done;
     expect(completed.states).toHaveLength(2);
-    coordinator.acknowledge(ackOf(1, "b#0", 5, 0));
-    expect(logs.filter((l) => l.includes("ignoring ack"))).toHaveLength(4);
+    expect(logs.filter((l) => l.includes("ignoring ack"))).toHaveLength(3);
     expect(events.filter((e) => e.startsWith("complete"))).toEqual(["complete a#0 1", "complete b#0 1"]);
   });
 
@@ -435,7 +536,7 @@ describe("CheckpointCoordinator", () => {
 
   it("does not count a failed savepoint towards the tolerable failures", async () => {
     const { coordinator, gateway, failures } = setup();
-    const done = coordinator.triggerCheckpoint({ savepoint: true });
+    const done = coordinator.triggerSavepoint(async (c) => c);
     expect(gateway.barriers[0]!.barrier.savepoint).toBe(true);
     coordinator.decline(1, "sink#0", "no");
     expect((await rejection(done)) as Error).toMatchObject({ reason: "declined", message: expect.stringMatching(/^Savepoint 1/) });

@@ -65,12 +65,13 @@ export class CheckpointCoordinator {
   private readonly finishedTasks = new Set<string>();
   private readonly log: (message: string) => void;
   private nextId: number;
-  private lastCompletedAt: number | undefined;
+  /** When the last checkpoint completed or was aborted: the min pause counts from there. */
+  private lastEndedAt: number | undefined;
   private shutDown = false;
   private periodic = false;
   private periodicTimer: TimerHandle | undefined;
   private waitingForSlot = false;
-  /** Store operations run one at a time, in the order checkpoints became fully acknowledged. */
+  /** Store operations (stores and discards) run one at a time, stores in the order checkpoints became fully acknowledged. */
   private storeQueue: Promise<void> = Promise.resolve();
 
   /** @param options - see {@link CheckpointCoordinatorOptions}. */
@@ -112,9 +113,9 @@ export class CheckpointCoordinator {
   }
 
   /**
-   * Resolves when no checkpoint is being stored any more. After `shutdown`, await it
-   * before choosing the checkpoint to restore (a checkpoint that was being stored
-   * may be the latest) or before reporting the job finished.
+   * Resolves when no checkpoint is being stored or discarded any more. After
+   * `shutdown`, await it before choosing the checkpoint to restore (a checkpoint
+   * that was being stored may be the latest) or before reporting the job finished.
    */
   async whenStoresSettled(): Promise<void> {
     for (let q = this.storeQueue; ; q = this.storeQueue) {
@@ -124,25 +125,49 @@ export class CheckpointCoordinator {
   }
 
   /**
-   * Triggers a checkpoint now (used by the periodic trigger, tests and savepoints).
+   * Triggers a checkpoint now (the final checkpoint of a bounded job, manual
+   * requests): not subject to `maxConcurrent` nor to the min pause, so a periodic
+   * trigger waiting for a slot can never starve it (Flink's forced checkpoints).
    * Resolves with the stored checkpoint; rejects with a `CheckpointAbortedError`
    * if it is aborted, or a `CheckpointTriggerError` if it cannot be triggered
-   * (too many concurrent, some task finished, shut down).
+   * (some task finished, shut down).
    */
-  triggerCheckpoint(options: { savepoint?: boolean } = {}): Promise<CompletedCheckpoint> {
-    const decision = this.decide(false);
-    // A manual request is never told to wait: it is either triggered or rejected.
-    if (decision.kind === "reject") {
-      return Promise.reject(new CheckpointTriggerError(decision.reason, this.triggerRejectionMessage(decision.reason)));
-    }
-    return this.startCheckpoint(options.savepoint ?? false).promise;
+  triggerCheckpoint(): Promise<CompletedCheckpoint> {
+    const rejected = this.rejectRequest();
+    return rejected ?? this.startCheckpoint(false).promise;
   }
 
-  /** Records a task's acknowledgement; completes the checkpoint when all are in. Duplicates and late acks are ignored. */
+  /**
+   * Triggers a savepoint now, like `triggerCheckpoint`. Once it is stored,
+   * `write` copies it where it belongs (e.g. `writeSavepoint`); no later
+   * checkpoint is stored until `write` settled, so retention cannot delete the
+   * savepoint's files while they are copied. Resolves with what `write` returns;
+   * rejects like `triggerCheckpoint`, or with the error of `write`.
+   */
+  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>): Promise<T> {
+    const rejected = this.rejectRequest();
+    if (rejected) return rejected;
+    const p = this.startCheckpoint(true);
+    let written!: Promise<T>;
+    p.whileStored = (savepoint) => {
+      written = Promise.resolve(savepoint).then(write);
+      return written.then(
+        () => {},
+        () => {},
+      );
+    };
+    return p.promise.then(() => written);
+  }
+
+  /**
+   * Records a task's acknowledgement; completes the checkpoint when all are in.
+   * Duplicates are ignored; a late ack of an aborted checkpoint has its state
+   * discarded (the task wrote it after the abort had deleted the checkpoint's files).
+   */
   acknowledge(ack: TaskAcknowledgement): void {
     const p = this.pending.get(ack.checkpointId);
     if (!p) {
-      this.log(`ignoring ack of ${ack.taskId} for checkpoint ${ack.checkpointId}: not pending (late, aborted or unknown)`);
+      this.lateMessage(ack.checkpointId, `ack of ${ack.taskId}`);
       return;
     }
     const outcome = p.acknowledge(ack);
@@ -156,7 +181,11 @@ export class CheckpointCoordinator {
   /** A task declined checkpoint `checkpointId`: it is aborted, and counts as a failure. */
   decline(checkpointId: number, taskId: string, reason: string): void {
     const p = this.pending.get(checkpointId);
-    if (!p || p.phase !== "awaiting-acks") {
+    if (!p) {
+      this.lateMessage(checkpointId, `decline of ${taskId}`);
+      return;
+    }
+    if (p.phase !== "awaiting-acks") {
       this.log(`ignoring decline of ${taskId} for checkpoint ${checkpointId}: not awaiting acks`);
       return;
     }
@@ -184,6 +213,13 @@ export class CheckpointCoordinator {
     return this.stats_.snapshot(this.pending.size, this.failures.consecutiveFailures);
   }
 
+  /** A rejected promise if a requested checkpoint cannot be triggered now, else undefined. */
+  private rejectRequest(): Promise<never> | undefined {
+    const decision = this.decide(false);
+    if (decision.kind !== "reject") return undefined;
+    return Promise.reject(new CheckpointTriggerError(decision.reason, this.triggerRejectionMessage(decision.reason)));
+  }
+
   private decide(periodic: boolean): TriggerDecision {
     const s = this.options.settings;
     return decideTrigger({
@@ -191,7 +227,7 @@ export class CheckpointCoordinator {
       periodic,
       inFlight: this.pending.size,
       maxConcurrent: s.maxConcurrent,
-      lastCompletedAt: this.lastCompletedAt,
+      lastEndedAt: this.lastEndedAt,
       minPauseMs: s.minPauseMs,
       someTaskFinished: this.finishedTasks.size > 0,
       shutDown: this.shutDown,
@@ -216,7 +252,7 @@ export class CheckpointCoordinator {
         this.schedulePeriodic(this.options.settings.intervalMs);
         break;
       case "wait-pause":
-        this.log(`postponing checkpoint by ${decision.delayMs} ms (min pause since last completion)`);
+        this.log(`postponing checkpoint by ${decision.delayMs} ms (min pause since the end of the last one)`);
         this.schedulePeriodic(decision.delayMs);
         break;
       case "wait-slot":
@@ -288,12 +324,14 @@ export class CheckpointCoordinator {
       return;
     }
     this.complete(p, stored);
+    await p.whileStored?.(stored);
+    p.resolve(stored);
   }
 
   private complete(p: PendingCheckpoint, stored: CompletedCheckpoint): void {
     const now = this.options.clock.now();
     this.pending.delete(p.id);
-    this.lastCompletedAt = now;
+    this.lastEndedAt = now;
     this.failures.recordSuccess();
     const stats = p.completedStats(now);
     this.stats_.recordCompleted(stats);
@@ -304,7 +342,6 @@ export class CheckpointCoordinator {
     if (!this.shutDown) {
       for (const task of this.options.allTasks) this.options.gateway.notifyComplete(task, p.id);
     }
-    p.resolve(stored);
     this.slotFreed();
   }
 
@@ -314,15 +351,14 @@ export class CheckpointCoordinator {
    */
   private abort(p: PendingCheckpoint, reason: CheckpointAbortReason, detail: string, cause?: unknown): void {
     this.pending.delete(p.id);
+    this.lastEndedAt = this.options.clock.now();
     const kind = p.savepoint ? "Savepoint" : "Checkpoint";
     const error = new CheckpointAbortedError(p.id, reason, `${kind} ${p.id} of job "${this.options.jobName}" ${detail}`, cause);
     this.log(`aborted: ${error.message}`);
     if (!this.shutDown) {
       for (const task of this.options.allTasks) this.options.gateway.notifyAborted(task, p.id, error.message);
     }
-    this.options.store.discardAborted(p.id).catch((e: unknown) => {
-      this.log(`could not discard aborted checkpoint ${p.id}: ${e instanceof Error ? e.message : String(e)}`);
-    });
+    this.discard(p.id);
     const isFailure = isFailureReason(reason);
     this.stats_.recordFailed({
       checkpointId: p.id,
@@ -344,6 +380,28 @@ export class CheckpointCoordinator {
     }
   }
 
+  /**
+   * An ack or decline of a checkpoint that is not pending. For one this coordinator
+   * triggered, that is an aborted one (a completed checkpoint had every ack before it
+   * completed): the task may have written state after the abort discarded the
+   * checkpoint's files, so they are discarded again.
+   */
+  private lateMessage(checkpointId: number, what: string): void {
+    if (checkpointId < this.options.firstCheckpointId || checkpointId >= this.nextId) {
+      this.log(`ignoring ${what} for checkpoint ${checkpointId}: not triggered by this coordinator`);
+      return;
+    }
+    this.log(`${what} for checkpoint ${checkpointId} came after its abort: discarding what it wrote`);
+    this.discard(checkpointId);
+  }
+
+  /** Deletes what the tasks wrote for aborted checkpoint `id`, in the store queue (so `whenStoresSettled` waits for it). */
+  private discard(id: number): void {
+    this.storeQueue = this.storeQueue
+      .then(() => this.options.store.discardAborted(id))
+      .catch((e: unknown) => this.log(`could not discard aborted checkpoint ${id}: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
   private triggerRejectionMessage(reason: CheckpointTriggerError["reason"]): string {
     const job = `job "${this.options.jobName}"`;
     switch (reason) {
@@ -351,8 +409,6 @@ export class CheckpointCoordinator {
         return `Cannot trigger a checkpoint of ${job}: the coordinator is shut down`;
       case "finished-tasks":
         return `Cannot trigger a checkpoint of ${job}: tasks have finished (${[...this.finishedTasks].join(", ")})`;
-      case "too-many-concurrent":
-        return `Cannot trigger a checkpoint of ${job}: ${this.pending.size} checkpoints in flight, maxConcurrent is ${this.options.settings.maxConcurrent}`;
     }
   }
 }

@@ -57,11 +57,10 @@ export class CheckpointAbortedError extends Error {
 /**
  * Why a checkpoint could not be triggered at all.
  *
- * - `too-many-concurrent`: `maxConcurrent` checkpoints are already in flight.
  * - `finished-tasks`: some task has finished, so no barrier can pass through the whole graph any more.
  * - `shutdown`: the coordinator was shut down.
  */
-export type CheckpointTriggerRejection = "too-many-concurrent" | "finished-tasks" | "shutdown";
+export type CheckpointTriggerRejection = "finished-tasks" | "shutdown";
 
 /** `triggerCheckpoint` was refused; no checkpoint id was used. */
 export class CheckpointTriggerError extends Error {

@@ -22,6 +22,8 @@ export class PendingCheckpoint {
   phase: PendingCheckpointPhase = "awaiting-acks";
   /** The expiry timer, cancelled once all acks are in. */
   timeout: TimerHandle | undefined;
+  /** Runs once it is stored, before the next store operation and before the promise resolves (a savepoint's copy). Never rejects. */
+  whileStored: ((stored: CompletedCheckpoint) => Promise<void>) | undefined;
   /** Settles when it completes (with the stored form) or is aborted. */
   readonly promise: Promise<CompletedCheckpoint>;
   private readonly acks = new Map<string, TaskAcknowledgement>();

@@ -4,7 +4,7 @@
  * task failure cancels all tasks, asks the restart strategy, and redeploys
  * from the latest completed checkpoint (DESIGN.md "Recovery").
  */
-import { CheckpointCoordinator, CheckpointTriggerError, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
+import { CheckpointCoordinator, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
 import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoint/storage/index.ts";
 import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/types.ts";
 import type { JobGraph } from "../../graph/job-graph.ts";
@@ -173,7 +173,7 @@ export class JobMaster {
   /** Takes a savepoint into `directory` (the job goes on); resolves with its path. */
   async triggerSavepoint(directory: string): Promise<string> {
     const coordinator = this.requireCoordinator();
-    return writeSavepoint(await this.triggerWhenSlotFree(coordinator, true), directory);
+    return coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory));
   }
 
   /**
@@ -185,7 +185,7 @@ export class JobMaster {
     const coordinator = this.requireCoordinator();
     coordinator.stopPeriodic();
     try {
-      const path = await writeSavepoint(await this.triggerWhenSlotFree(coordinator, true), directory);
+      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory));
       this.settle?.({ kind: "stopped", savepointPath: path });
       return path;
     } catch (e) {
@@ -310,9 +310,10 @@ export class JobMaster {
   private async finalCheckpoint(attempt: number): Promise<void> {
     const coordinator = this.coordinator;
     if (!coordinator) return;
+    coordinator.stopPeriodic();
     for (let tries = 1; ; tries++) {
       try {
-        await this.triggerWhenSlotFree(coordinator, false);
+        await coordinator.triggerCheckpoint();
         break;
       } catch (e) {
         if (attempt !== this.attempt || this.settle === null) return;
@@ -325,18 +326,6 @@ export class JobMaster {
     }
     if (attempt !== this.attempt || this.settle === null) return;
     for (const m of this.managers) m.terminate(attempt);
-  }
-
-  /** Triggers a checkpoint (or savepoint), waiting while `maxConcurrent` checkpoints are in flight. */
-  private async triggerWhenSlotFree(coordinator: CheckpointCoordinator, savepoint: boolean): Promise<CompletedCheckpoint> {
-    for (;;) {
-      try {
-        return await coordinator.triggerCheckpoint({ savepoint });
-      } catch (e) {
-        if (!(e instanceof CheckpointTriggerError && e.reason === "too-many-concurrent") || this.coordinator !== coordinator) throw e;
-        await new Promise<void>((r) => this.o.clock.setTimeout(r, FINAL_CHECKPOINT_RETRY_MS));
-      }
-    }
   }
 
   /** "name (uid) subtask i/p" of a task. */

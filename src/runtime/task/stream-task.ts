@@ -7,7 +7,7 @@
  * captured state asynchronously while records flow again (DESIGN.md
  * "Checkpoint" steps 2–4).
  */
-import { createBarrierHandler, type CheckpointBarrierHandler } from "../../checkpoint/barrier/index.ts";
+import { AbortedAhead, createBarrierHandler, type BarrierDecision, type CheckpointBarrierHandler } from "../../checkpoint/barrier/index.ts";
 import type { CheckpointBarrier } from "../../checkpoint/types.ts";
 import { Signal } from "../../util/signal.ts";
 import type { InputChannel, OutputChannel } from "../channel/channel.ts";
@@ -58,8 +58,8 @@ export class StreamTask {
   private terminating = false;
   /** Stop-with-savepoint: the source reads no more. */
   private sourceSuspended = false;
-  private triggered: { barrier: CheckpointBarrier; alignmentMs: number } | null = null;
-  private readonly aborted: { id: number; reason: string }[] = [];
+  /** Source tasks: checkpoints the coordinator aborted before their trigger ran (the barrier handler keeps its own). */
+  private readonly abortedAhead = new AbortedAhead();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly results: TaskResults = {};
   private lastFlush = performance.now();
@@ -108,15 +108,7 @@ export class StreamTask {
     );
     if (inputs.length > 0) {
       this.gate = new InputGate(inputs, () => this.wake.notify());
-      this.handler = createBarrierHandler(
-        services.checkpointing.mode,
-        inputs.length,
-        {
-          triggerCheckpoint: (barrier, alignmentMs) => void (this.triggered = { barrier, alignmentMs }),
-          abortCheckpoint: (id, reason) => void this.aborted.push({ id, reason }),
-        },
-        services.clock,
-      );
+      this.handler = createBarrierHandler(services.checkpointing.mode, inputs.length, services.clock);
       this.gate.setBarrierHandler(this.handler);
     } else {
       this.gate = null;
@@ -155,9 +147,10 @@ export class StreamTask {
     }
   }
 
-  /** Source tasks: starts checkpoint `barrier` (called on the coordinator's trigger). */
+  /** Source tasks: starts checkpoint `barrier` (called on the coordinator's trigger), unless it was aborted meanwhile. */
   triggerCheckpoint(barrier: CheckpointBarrier): void {
     this.mailbox.put(async () => {
+      if (this.abortedAhead.reach(barrier.id)) return;
       if (this.metrics.status !== "running") {
         this.services.decline(barrier.id, this.spec.taskId, `task ${this.spec.taskId} is ${this.metrics.status}`);
         return;
@@ -170,7 +163,15 @@ export class StreamTask {
     this.mailbox.put(() => this.chain?.notifyCheckpointComplete(checkpointId));
   }
 
+  /**
+   * The coordinator aborted checkpoint `checkpointId` (expired, declined elsewhere, …).
+   * At once, not as a mail: an alignment for it is released (records flow again
+   * before its barriers arrive), and its barriers or trigger that come later take
+   * no snapshot. Then the operators are told, as a mail.
+   */
   notifyCheckpointAborted(checkpointId: number): void {
+    if (this.handler) this.handler.checkpointAborted(checkpointId);
+    else this.abortedAhead.add(checkpointId);
     this.mailbox.put(() => this.chain?.notifyCheckpointAborted(checkpointId));
   }
 
@@ -280,10 +281,10 @@ export class StreamTask {
           break;
         }
         case "barrier":
-          handler.processBarrier(next.channel, m);
+          await this.carryOut(handler.processBarrier(next.channel, m));
           break;
         case "cancel":
-          handler.processCancel(next.channel, m);
+          await this.carryOut(handler.processCancel(next.channel, m));
           break;
         case "end-of-data":
           gate.markEndOfData(next.channel);
@@ -291,7 +292,7 @@ export class StreamTask {
           break;
         case "end":
           gate.markEnded(next.channel);
-          handler.processEndOfInput(next.channel);
+          await this.carryOut(handler.processEndOfInput(next.channel));
           break;
         case "watermark": {
           const wm = this.valve!.onWatermark(next.channel, m.timestamp);
@@ -305,7 +306,6 @@ export class StreamTask {
           break;
         }
       }
-      await this.afterHandler();
       await yieldIfBusy();
     }
   }
@@ -336,17 +336,13 @@ export class StreamTask {
     this.services.endOfData(this.spec.taskId);
   }
 
-  /** Acts on what the barrier handler decided during the last element. */
-  private async afterHandler(): Promise<void> {
-    while (this.aborted.length > 0) {
-      const { id, reason } = this.aborted.shift()!;
-      for (const w of this.writers) await w.broadcastEvent({ kind: "cancel", id });
-      this.services.decline(id, this.spec.taskId, reason);
-    }
-    const t = this.triggered;
-    if (t) {
-      this.triggered = null;
-      await this.performCheckpoint(t.barrier, t.alignmentMs);
+  /** Does what the barrier handler decided: forward a cancel marker and decline, or snapshot. */
+  private async carryOut(decision: BarrierDecision): Promise<void> {
+    for (const action of decision) {
+      if (action.kind === "abort") {
+        for (const w of this.writers) await w.broadcastEvent({ kind: "cancel", id: action.id });
+        this.services.decline(action.id, this.spec.taskId, action.reason);
+      } else await this.performCheckpoint(action.barrier, action.alignmentMs);
     }
   }
 
