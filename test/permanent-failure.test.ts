@@ -70,7 +70,7 @@ describe("a job whose input can never be read", () => {
       const ended = await run.done.finally(() => clearTimeout(deadline));
       expect(ended.signal, `still waiting out the back-off:\n${ended.stderr}`).toBeNull();
       expect(ended.code, ended.stderr).toBe(130);
-      expect(ended.stderr).toMatch(/the job is waiting to restart after a failure: stopping it without a savepoint/);
+      expect(ended.stderr).toMatch(/the job is waiting to restart after a failure: stopping it now, without a savepoint/);
       expect(ended.stderr).toMatch(/JobCancelledError: job 'failing-input' was cancelled after a failure, before its restart: task 'records -> Map' 1\/1 failed: \S*records\.jsonl:2: invalid JSON/);
       expect(ended.stderr).not.toMatch(/the savepoint failed/);
     } finally {

@@ -62,7 +62,7 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     stopping = true;
     progress?.stop();
     if (client.getJobStatus() === "RESTARTING") {
-      process.stderr.write("weir: the job is waiting to restart after a failure: stopping it without a savepoint (run the same command to resume)\n");
+      process.stderr.write("weir: the job is waiting to restart after a failure: stopping it now, without a savepoint\n");
       void client.cancel();
       return;
     }
