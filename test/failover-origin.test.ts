@@ -10,13 +10,28 @@
  *   checkpoint of another run restarts from the savepoint.
  *
  * Either way the counts are exact; restoring the other run's checkpoint
- * would give that run's counts.
+ * would give that run's counts. And a failover never reuses the id of a
+ * checkpoint the failed attempt had started (its late state writes would
+ * land in the new checkpoint of that id).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { RestartStrategies, StreamExecutionEnvironment, type EnvironmentOptions } from "../src/index.ts";
+import {
+  collectSink,
+  KeyedProcessFunction,
+  RestartStrategies,
+  StreamExecutionEnvironment,
+  ValueStateDescriptor,
+  WatermarkStrategy,
+  type CheckpointListener,
+  type Collector,
+  type EnvironmentOptions,
+  type KeyedProcessContext,
+  type ValueState,
+} from "../src/index.ts";
+import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
 import { buildKeyedCount, expectedCounts, finalCounts, type KeyedCountOptions } from "./fixtures/keyed-count.ts";
 
@@ -94,5 +109,59 @@ describe("failover before the run's first own checkpoint", () => {
     expect(context).toMatch(/restarting \(attempt 1\) in 0 ms from savepoint \d+ \(.*savepoint-counts-\d+\), where this run started/);
     expect(log.filter((l) => /^restored from savepoint \d+/.test(l)), context).toHaveLength(2);
     expect(context).not.toMatch(/restored from checkpoint/);
+  });
+});
+
+/**
+ * Counts per key like the keyed count; in attempt 0, after a checkpoint completed, it puts a
+ * function into its state, so that the next checkpoint is declined (a function is not plain
+ * data) and, with no checkpoint failure tolerated, the job fails over.
+ */
+class PoisonedCount extends KeyedProcessFunction<number, number, [number, number]> implements CheckpointListener {
+  private count!: ValueState<number>;
+  private poison!: ValueState<unknown>;
+  private checkpointed = false;
+
+  open(): void {
+    this.count = this.getRuntimeContext().getState(new ValueStateDescriptor<number>("count", 0));
+    this.poison = this.getRuntimeContext().getState(new ValueStateDescriptor<unknown>("poison"));
+  }
+
+  notifyCheckpointComplete(): void {
+    this.checkpointed = true;
+  }
+
+  processElement(_: number, ctx: KeyedProcessContext<number>, out: Collector<[number, number]>): void {
+    if (this.checkpointed && this.getRuntimeContext().getAttemptNumber() === 0) this.poison.update(() => "not plain data");
+    const c = this.count.value()! + 1;
+    this.count.update(c);
+    out.collect([ctx.getCurrentKey(), c]);
+  }
+}
+
+describe("checkpoint ids across attempts", () => {
+  it("a failover starts above the id of the checkpoint the failed attempt had started and discarded", async () => {
+    const log: string[] = [];
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, checkpointInterval: 20, checkpointDir: tempDir(), log: (l) => log.push(l) });
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1, 0));
+    env
+      .fromSource(throttledSequence(1, 3_000, 50, 2), WatermarkStrategy.noWatermarks(), "Numbers")
+      .uid("numbers")
+      .keyBy((n) => n % KEYS)
+      .process(new PoisonedCount())
+      .uid("count")
+      .sinkTo(collectSink("counts"))
+      .uid("counts-sink");
+    const result = await env.execute("ids");
+    const context = log.join("\n");
+    const declined = /attempt 0 failed: .*Checkpoint (\d+) of job "ids" declined by task .*a function/.exec(context);
+    expect(declined, context).not.toBeNull();
+    const discarded = Number(declined![1]);
+    expect(result.restarts, context).toBe(1);
+    const stats = result.checkpoints!;
+    const ids = [...stats.history.completed, ...stats.history.failed].map((c) => c.checkpointId);
+    expect(stats.history.completed.length, context).toBeGreaterThan(0);
+    expect(Math.min(...ids), `${context}\nids of attempt 1: ${ids.join(", ")}`).toBeGreaterThan(discarded);
+    expect(finalCounts(result)).toEqual(expectedCounts(3_000, KEYS));
   });
 });
