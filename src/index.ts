@@ -102,7 +102,7 @@ export { elementsSource } from "./connectors/builtin/elements-source.ts";
 
 export { RestartStrategies, type RestartStrategyConfig } from "./runtime/execution/restart-strategy.ts";
 export { JobExecutionResult } from "./runtime/execution/job-result.ts";
-export { JobCancelledError, JobFailedError } from "./runtime/execution/job-errors.ts";
+export { DamagedCheckpointError, JobCancelledError, JobFailedError } from "./runtime/execution/job-errors.ts";
 export type { JobStatus } from "./runtime/execution/job-master.ts";
 export { InvalidJobError } from "./graph/job-graph.ts";
 export { ManualClock, systemClock, type Clock } from "./util/clock.ts";

@@ -25,6 +25,12 @@ export interface EnvironmentOptions {
   fromSavepoint?: string;
   /** With `fromSavepoint`: drop state of operators the job no longer has instead of failing. */
   allowNonRestoredState?: boolean;
+  /**
+   * Restarts allowed after failures in a row, with exponential back-off (1 s, 2 s, 4 s …);
+   * 0: none. Wins over `setRestartStrategy` (`weir run --restart-attempts N`).
+   * Default: the job's strategy, else 3 with checkpointing and none without.
+   */
+  restartAttempts?: number;
   /** Records per batch on channels (default 512). */
   batchSize?: number;
   /** Interval of periodic source watermarks in ms (default 200; 0 disables). */

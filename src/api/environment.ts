@@ -12,7 +12,7 @@ import { buildJobGraph } from "../graph/job-graph.ts";
 import { fingerprintJobGraph } from "../graph/fingerprint.ts";
 import { StreamGraph, type StreamNode } from "../graph/stream-graph.ts";
 import { SourceOperator } from "../runtime/operators/source-operator.ts";
-import { RestartStrategies, type RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
+import { defaultRestartStrategy, type RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
 import { systemClock } from "../util/clock.ts";
@@ -120,8 +120,14 @@ export class StreamExecutionEnvironment {
   }
 
   /**
-   * What happens after a failure. Default: exponential delay (1 s doubling to 1 min) when
-   * checkpointing is enabled, no restart otherwise (Flink's defaults).
+   * What happens after a failure. Default: with checkpointing, exponential delay (1 s, 2 s,
+   * 4 s) for at most 3 restarts in a row, then the job fails with the last error; without
+   * checkpointing, no restart. `weir run --restart-attempts N` wins over this.
+   *
+   * @example
+   * ```ts
+   * env.setRestartStrategy(RestartStrategies.exponentialDelayRestart({ attempts: 10 }));
+   * ```
    */
   setRestartStrategy(strategy: RestartStrategyConfig): this {
     this.restartStrategy = strategy;
@@ -182,7 +188,9 @@ export class StreamExecutionEnvironment {
     const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
     if (dir !== undefined) settings.storage = { type: "filesystem", directory: dir.replaceAll("<job>", jobName) };
     const restartStrategy =
-      this.restartStrategy ?? (settings.intervalMs > 0 ? RestartStrategies.exponentialDelayRestart() : RestartStrategies.noRestart());
+      o.restartAttempts === undefined && this.restartStrategy
+        ? this.restartStrategy
+        : defaultRestartStrategy(settings.intervalMs > 0, o.restartAttempts);
     const client = startJob({
       graph,
       fingerprint,

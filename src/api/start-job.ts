@@ -6,7 +6,7 @@
 import type { CheckpointSettings } from "../checkpoint/types.ts";
 import type { JobGraph } from "../graph/job-graph.ts";
 import { planExecution } from "../runtime/execution/execution-plan.ts";
-import { JobMaster } from "../runtime/execution/job-master.ts";
+import { JobMaster, type JobListener } from "../runtime/execution/job-master.ts";
 import { localTaskManager } from "../runtime/execution/local-task-manager.ts";
 import type { RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
 import { startWorkerTaskManagers } from "../runtime/worker/worker-task-manager.ts";
@@ -74,13 +74,18 @@ export function startJob(j: JobLaunch): JobClient {
   return new JobClient(j.graph.name, master, master.run());
 }
 
-function jobListenerOf(j: JobLaunch) {
+function jobListenerOf(j: JobLaunch): JobListener {
   return {
-    onRestored: (cp: { checkpointId: number; directory?: string; completedAt: number; savepoint: boolean }) =>
+    onRestored: (cp) =>
       j.log(
         `restored from ${cp.savepoint ? "savepoint" : "checkpoint"} ${cp.checkpointId} (${cp.directory ?? "in memory"}, taken ${new Date(cp.completedAt).toISOString()})`,
       ),
-    onTaskFailed: (_: string, e: Error, attempt: number) => j.log(`attempt ${attempt}: ${e.message}`),
-    onRestarting: (delayMs: number, attempt: number) => j.log(`restarting (attempt ${attempt}) in ${delayMs} ms from the latest completed checkpoint`),
+    onAttemptFailed: (attempt, cause, repeats) =>
+      j.log(
+        repeats > 1
+          ? `attempt ${attempt} failed again with the same error at the same place (${repeats} attempts in a row): ${cause.description}`
+          : `attempt ${attempt} failed: ${cause.description}`,
+      ),
+    onRestarting: (delayMs, attempt, from) => j.log(`restarting (attempt ${attempt}) in ${delayMs} ms from ${from}`),
   };
 }

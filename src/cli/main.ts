@@ -21,8 +21,11 @@ Options of run:
   --from-savepoint PATH     start from a savepoint (e.g. at another --parallelism)
   --allow-non-restored-state  with --from-savepoint: drop state of operators the job no longer has
   --savepoint-dir DIR       where Ctrl-C / SIGTERM writes the stop savepoint (default .weir/savepoints)
+  --restart-attempts N      restarts after failures in a row, 1 s, 2 s, 4 s … apart (0: none);
+                            default: the job's strategy, else 3 with checkpointing, none without
 Flags given here win over the job's own settings.
-Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it.`;
+Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it.
+While the job waits to restart after a failure, it stops at once without a savepoint (exit 130).`;
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -77,6 +80,7 @@ export function parseRunArgs(args: string[]): RunOptions {
         "from-savepoint": { type: "string" },
         "allow-non-restored-state": { type: "boolean" },
         "savepoint-dir": { type: "string" },
+        "restart-attempts": { type: "string" },
       },
     });
   } catch (e) {
@@ -99,6 +103,7 @@ export function parseRunArgs(args: string[]): RunOptions {
     fromSavepoint: v["from-savepoint"],
     allowNonRestoredState: v["allow-non-restored-state"] ?? false,
     savepointDir: v["savepoint-dir"] ?? ".weir/savepoints",
+    restartAttempts: int("--restart-attempts", v["restart-attempts"], 0),
   };
 }
 

@@ -28,6 +28,8 @@ export interface RunOptions {
   allowNonRestoredState: boolean;
   /** Where a stop by signal writes its savepoint. */
   savepointDir: string;
+  /** Restarts after failures in a row (wins over the job's restart strategy). */
+  restartAttempts?: number;
 }
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
@@ -59,6 +61,11 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     }
     stopping = true;
     progress?.stop();
+    if (client.getJobStatus() === "RESTARTING") {
+      process.stderr.write("weir: the job is waiting to restart after a failure: stopping it now, without a savepoint\n");
+      void client.cancel();
+      return;
+    }
     process.stderr.write(`weir: stopping the job with a savepoint in ${o.savepointDir} (again to cancel)\n`);
     client.stopWithSavepoint(o.savepointDir).then(
       (path) => (savepoint = path),
@@ -84,6 +91,7 @@ export async function runJobFile(o: RunOptions): Promise<number> {
       fresh: o.fresh,
       fromSavepoint: o.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState,
+      restartAttempts: o.restartAttempts,
       log: (line) => (progress ? progress.log(line) : process.stderr.write(`weir: ${line}\n`)),
     },
     onJobStarted: (c) => {

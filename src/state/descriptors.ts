@@ -1,8 +1,10 @@
 /**
  * State descriptors: the name and kind of a piece of state, plus what the kind
  * needs (a default value, a reduce function, an aggregate function). Names are
- * unique per operator; registering one name with two kinds is an error.
+ * unique per operator; registering one name with two kinds, or with the same
+ * kind but another default value or function, is an error.
  */
+import { isDeepStrictEqual } from "node:util";
 
 /** The kinds of state, as recorded in snapshots. */
 export type StateKind = "value" | "list" | "map" | "reducing" | "aggregating";
@@ -134,3 +136,50 @@ export type AnyStateDescriptor =
   | MapStateDescriptor<unknown, unknown>
   | ReducingStateDescriptor<unknown>
   | AggregatingStateDescriptor<unknown, unknown, unknown>;
+
+/** Same function: the same object, or the same source text (a lambda written anew at each call). */
+function sameFunction(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === "function" && typeof b === "function" && String(a) === String(b));
+}
+
+/**
+ * How two descriptors of one name and kind differ, such that they cannot
+ * share one state (it would silently keep the first one's default or
+ * function), as the end of "registered with …"; undefined if they describe
+ * the same state.
+ *
+ * @example
+ * ```ts
+ * descriptorDifference(new ValueStateDescriptor("n", 0), new ValueStateDescriptor("n", ""));
+ * // 'default value 0 and again with default value ""'
+ * ```
+ */
+export function descriptorDifference(registered: AnyStateDescriptor, requested: AnyStateDescriptor): string | undefined {
+  if (registered === requested) return undefined;
+  if (registered.kind === "value" && requested.kind === "value") {
+    const [a, b] = [registered.defaultValue, requested.defaultValue];
+    return isDeepStrictEqual(a, b) ? undefined : `default value ${show(a)} and again with default value ${show(b)}`;
+  }
+  if (registered.kind === "reducing" && requested.kind === "reducing") {
+    return sameFunction(registered.reduce, requested.reduce) ? undefined : "a reduce function and again with another one";
+  }
+  if (registered.kind === "aggregating" && requested.kind === "aggregating") {
+    const [a, b] = [registered.agg, requested.agg];
+    const same =
+      a === b ||
+      (Object.getPrototypeOf(a) === Object.getPrototypeOf(b) &&
+        (["createAccumulator", "add", "getResult", "merge"] as const).every((m) => sameFunction(a[m], b[m])));
+    return same ? undefined : "an aggregate function and again with another one";
+  }
+  return undefined;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "bigint") return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -72,6 +72,26 @@ export class StateKindMismatchError extends Error {
   }
 }
 
+/**
+ * The same state name registered twice in one operator with the same kind but
+ * another default value, reduce function or aggregate function: both would
+ * silently share the state of the first registration.
+ */
+export class StateDescriptorMismatchError extends Error {
+  constructor(
+    readonly operatorUid: string,
+    readonly stateName: string,
+    /** How, e.g. `default value 0 and again with default value ""`. */
+    readonly difference: string,
+  ) {
+    super(
+      `state '${stateName}' in operator '${operatorUid}' was registered with ${difference}: ` +
+        "one name is one state; use the same descriptor, or another name",
+    );
+    this.name = "StateDescriptorMismatchError";
+  }
+}
+
 /** Keyed state accessed when no current key is set (outside `processElement` / a keyed timer). */
 export class NoCurrentKeyError extends Error {
   constructor(

@@ -25,6 +25,7 @@ export type { StateSnapshot } from "./state-snapshot.ts";
 export {
   KeyGroupOutOfRangeError,
   NoCurrentKeyError,
+  StateDescriptorMismatchError,
   StateKindMismatchError,
   StateRestoreError,
   StateSerializationError,

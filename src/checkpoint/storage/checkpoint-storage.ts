@@ -2,6 +2,24 @@
  * The contract shared by the two checkpoint storages (jobmanager, filesystem).
  */
 import type { CompletedCheckpoint, StateHandle } from "../types.ts";
+import type { CorruptCheckpointError } from "./errors.ts";
+
+/** A completed checkpoint that does not verify, as `latestCompleted` found it. */
+export interface DamagedCheckpoint {
+  readonly checkpointId: number;
+  /** Where the checkpoint is: its directory, or "in memory". */
+  readonly location: string;
+  /** The damaged file (or inline state) and what is wrong with it. */
+  readonly error: CorruptCheckpointError;
+}
+
+/** What `latestCompleted` found. */
+export interface LatestCompleted {
+  /** The newest completed checkpoint that fully verifies, or null if none. */
+  readonly checkpoint: CompletedCheckpoint | null;
+  /** Completed checkpoints newer than `checkpoint` that do not verify, newest first. */
+  readonly damaged: readonly DamagedCheckpoint[];
+}
 
 /**
  * Where checkpoint state and metadata go. One instance lives in the
@@ -38,12 +56,14 @@ export interface CheckpointStorage {
   discardAborted(checkpointId: number): Promise<void>;
 
   /**
-   * The newest completed checkpoint that fully verifies (metadata checksum,
-   * size and CRC of every state). Corrupt ones are skipped with a warning
-   * naming them and why; null if none. Throws `CheckpointVersionError` if a
+   * The newest completed checkpoint with an id of at least `minId` (default 1)
+   * that fully verifies (metadata checksum, size and CRC of every state), and
+   * the damaged ones newer than it, each naming the bad file and why. A
+   * partial checkpoint (no metadata) is neither. The caller decides whether
+   * to fall back past damaged ones. Throws `CheckpointVersionError` if a
    * checkpoint was written by a newer Weir.
    */
-  latestCompleted(): Promise<CompletedCheckpoint | null>;
+  latestCompleted(minId?: number): Promise<LatestCompleted>;
 
   /**
    * Highest checkpoint id present in storage in any form (complete, corrupt

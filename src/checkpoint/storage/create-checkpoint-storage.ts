@@ -10,7 +10,7 @@ import { DEFAULT_MAX_STATE_SIZE, JobManagerCheckpointStorage } from "./jobmanage
 export interface CheckpointStorageOptions {
   /** Completed checkpoints to keep (at least 1); older ones are deleted when a checkpoint completes. */
   readonly retained: number;
-  /** Receives warnings (a corrupt checkpoint skipped, a failed deletion). Default `console.warn`. */
+  /** Receives warnings of the filesystem storage (a failed deletion, a corrupt checkpoint left out of a listing). Default `console.warn`. */
   readonly log?: (warning: string) => void;
 }
 
@@ -23,7 +23,7 @@ export interface CheckpointStorageOptions {
  * const storage = createCheckpointStorage({ type: "filesystem", directory: ".weir/checkpoints/word-count" }, { retained: 1 });
  * const handle = await storage.writeState(1, "counts", 0, bytes);       // task side
  * await storage.addCompleted({ ...checkpoint, states: [{ ...state, handle }] }); // coordinator side
- * const restored = await storage.latestCompleted();                     // on restart
+ * const { checkpoint } = await storage.latestCompleted();              // on restart
  * ```
  */
 export function createCheckpointStorage(config: CheckpointStorageConfig, options: CheckpointStorageOptions): CheckpointStorage {
@@ -37,7 +37,7 @@ export function createCheckpointStorage(config: CheckpointStorageConfig, options
       if (!Number.isSafeInteger(maxStateSize) || maxStateSize < 0) {
         throw new RangeError(`jobmanager checkpoint storage: maxStateSize must be a non-negative integer of bytes, got ${maxStateSize}`);
       }
-      return new JobManagerCheckpointStorage({ maxStateSize, retained, log });
+      return new JobManagerCheckpointStorage({ maxStateSize, retained });
     }
     case "filesystem":
       if (typeof config.directory !== "string" || config.directory === "") {

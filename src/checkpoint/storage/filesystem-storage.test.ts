@@ -44,14 +44,14 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 describe("filesystem checkpoint storage", () => {
   it("round-trips written state and metadata through a fresh instance", async () => {
-    expect(await open().latestCompleted()).toBeNull();
+    expect(await open().latestCompleted()).toEqual({ checkpoint: null, damaged: [] });
     expect(await open().highestCheckpointId()).toBe(0);
     const stored = await checkpoint(open(), 1);
     expect(stored.directory).toBe(join(dir, "chk-1"));
     expect((await readdir(stored.directory!)).sort()).toEqual(["_metadata", "word%20counts%2Fv2-0.state", "word%20counts%2Fv2-1.state"]);
 
     const restarted = open();
-    const latest = await restarted.latestCompleted();
+    const { checkpoint: latest } = await restarted.latestCompleted();
     expect(latest).toEqual(stored);
     const states = await Promise.all(latest!.states.map((s) => restarted.readState(latest!, s.handle)));
     expect(states.map(text)).toEqual(["state-1-a", "state-1-b"]);
@@ -63,7 +63,9 @@ describe("filesystem checkpoint storage", () => {
     for (const id of [1, 2, 3, 4]) await checkpoint(coordinator, id);
     expect(await chkDirs()).toEqual(["chk-3", "chk-4"]);
     expect((await open(2).listCompleted()).map((c) => c.checkpointId)).toEqual([3, 4]);
-    expect((await open(2).latestCompleted())!.checkpointId).toBe(4);
+    expect((await open(2).latestCompleted()).checkpoint!.checkpointId).toBe(4);
+    expect((await open(2).latestCompleted(4)).checkpoint!.checkpointId).toBe(4);
+    expect(await open(2).latestCompleted(5)).toEqual({ checkpoint: null, damaged: [] });
   });
 
   it("removes an aborted checkpoint's directory, and retention cleans stray partial ones", async () => {
@@ -96,8 +98,8 @@ describe("filesystem checkpoint storage", () => {
     await writeFile(join(dir, "chk-50"), "a file, not a directory");
     const storage = open();
     expect(await storage.highestCheckpointId()).toBe(7);
-    expect(await storage.latestCompleted()).toBeNull();
-    expect(warnings).toEqual([]); // an incomplete checkpoint is not corrupt
+    expect(await storage.latestCompleted()).toEqual({ checkpoint: null, damaged: [] }); // an incomplete checkpoint is not damaged
+    expect(warnings).toEqual([]);
   });
 
   const corruptions: [string, (chk: string) => Promise<void>, RegExp][] = [
@@ -121,30 +123,33 @@ describe("filesystem checkpoint storage", () => {
   ];
 
   for (const [what, corrupt, reason] of corruptions) {
-    it(`skips the latest checkpoint with ${what}, warns, and returns the previous one`, async () => {
+    it(`skips the latest checkpoint with ${what}, reports why, and returns the previous one`, async () => {
       const coordinator = open(2);
       const first = await checkpoint(coordinator, 1);
       await checkpoint(coordinator, 2);
       await corrupt(join(dir, "chk-2"));
 
-      expect(await open(2).latestCompleted()).toEqual(first);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain(`skipping checkpoint 2 at ${join(dir, "chk-2")}`);
-      expect(warnings[0]).toMatch(reason);
+      const { checkpoint: latest, damaged } = await open(2).latestCompleted();
+      expect(latest).toEqual(first);
+      expect(damaged).toEqual([{ checkpointId: 2, location: join(dir, "chk-2"), error: expect.any(CorruptCheckpointError) }]);
+      expect(damaged[0]!.error.message).toContain(join(dir, "chk-2"));
+      expect(damaged[0]!.error.message).toMatch(reason);
+      expect(await open(2).latestCompleted(2)).toMatchObject({ checkpoint: null, damaged: [{ checkpointId: 2 }] });
       expect(await open(2).highestCheckpointId()).toBe(2);
     });
   }
 
-  it("returns null when every checkpoint is corrupt", async () => {
+  it("returns no checkpoint and every damaged one, newest first, when every checkpoint is corrupt", async () => {
     const coordinator = open(2);
     await checkpoint(coordinator, 1);
     await checkpoint(coordinator, 2);
     await writeFile(join(dir, "chk-1", "_metadata"), "WEIR-CHECKPOINT 1 nonsense\n{}");
     await truncate(join(dir, "chk-2", "word%20counts%2Fv2-0.state"), 0);
-    expect(await open(2).latestCompleted()).toBeNull();
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/checkpoint 2 .*size is 0 bytes/);
-    expect(warnings[1]).toMatch(/checkpoint 1 .*malformed header/);
+    const { checkpoint: latest, damaged } = await open(2).latestCompleted();
+    expect(latest).toBeNull();
+    expect(damaged.map((d) => d.checkpointId)).toEqual([2, 1]);
+    expect(damaged[0]!.error.message).toMatch(/chk-2\/word%20counts%2Fv2-0\.state: size is 0 bytes/);
+    expect(damaged[1]!.error.message).toMatch(/chk-1\/_metadata: malformed header/);
   });
 
   it("readState names the file when it was damaged after the checkpoint was chosen", async () => {
@@ -170,7 +175,8 @@ describe("filesystem checkpoint storage", () => {
     const first = await checkpoint(coordinator, 1);
     await checkpoint(coordinator, 2);
     await writeFile(join(dir, "chk-2", "_metadata"), await readFile(join(dir, "chk-1", "_metadata")));
-    expect(await open(2).latestCompleted()).toEqual(first);
-    expect(warnings[0]).toMatch(/it describes checkpoint 1, not 2/);
+    const { checkpoint: latest, damaged } = await open(2).latestCompleted();
+    expect(latest).toEqual(first);
+    expect(damaged[0]!.error.message).toMatch(/it describes checkpoint 1, not 2/);
   });
 });

@@ -16,7 +16,7 @@ import { crc32 } from "../../util/crc32.ts";
 import { fsyncDir, writeFileAtomic, writeFileDurable } from "../../util/fs-atomic.ts";
 import type { CompletedCheckpoint, StateHandle } from "../types.ts";
 import { checkpointDirName, METADATA_FILE, parseCheckpointDirName, stateFileName } from "./checkpoint-paths.ts";
-import type { CheckpointStorage } from "./checkpoint-storage.ts";
+import type { CheckpointStorage, DamagedCheckpoint, LatestCompleted } from "./checkpoint-storage.ts";
 import { CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
 import { decodeMetadata, encodeMetadata } from "./metadata-format.ts";
 import { checkpointsToDelete, type StoredCheckpointEntry } from "./retention.ts";
@@ -76,16 +76,23 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     await this.remove(dir, `aborted checkpoint ${checkpointId}`);
   }
 
-  async latestCompleted(): Promise<CompletedCheckpoint | null> {
-    const ids = (await this.checkpointIds()).reverse();
-    for (const id of ids) {
-      const checkpoint = await this.readMetadataOrWarn(id);
+  async latestCompleted(minId = 1): Promise<LatestCompleted> {
+    const damaged: DamagedCheckpoint[] = [];
+    for (const id of (await this.checkpointIds()).filter((i) => i >= minId).reverse()) {
+      let checkpoint: CompletedCheckpoint | null;
+      try {
+        checkpoint = await this.readMetadata(id);
+      } catch (error) {
+        if (!(error instanceof CorruptCheckpointError)) throw error;
+        damaged.push({ checkpointId: id, location: this.checkpointDir(id), error });
+        continue;
+      }
       if (!checkpoint) continue;
       const problem = await checkpointStateProblem(checkpoint);
-      if (!problem) return checkpoint;
-      this.warnUnusable(id, problem);
+      if (!problem) return { checkpoint, damaged };
+      damaged.push({ checkpointId: id, location: this.checkpointDir(id), error: problem });
     }
-    return null;
+    return { checkpoint: null, damaged };
   }
 
   async highestCheckpointId(): Promise<number> {
@@ -149,13 +156,9 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
       return await this.readMetadata(id);
     } catch (error) {
       if (!(error instanceof CorruptCheckpointError)) throw error;
-      this.warnUnusable(id, error);
+      this.log(`skipping checkpoint ${id} at ${this.checkpointDir(id)}: ${error.message}`);
       return null;
     }
-  }
-
-  private warnUnusable(id: number, problem: CorruptCheckpointError): void {
-    this.log(`skipping checkpoint ${id} at ${this.checkpointDir(id)}, falling back to an older one: ${problem.message}`);
   }
 
   private async applyRetention(): Promise<void> {

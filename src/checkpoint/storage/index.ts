@@ -2,7 +2,7 @@
  * Checkpoint storages: where operator state and completed-checkpoint metadata
  * are kept (`jobmanager`: in memory; `filesystem`: a durable directory).
  */
-export type { CheckpointStorage } from "./checkpoint-storage.ts";
+export type { CheckpointStorage, DamagedCheckpoint, LatestCompleted } from "./checkpoint-storage.ts";
 export { createCheckpointStorage, type CheckpointStorageOptions } from "./create-checkpoint-storage.ts";
 export { CheckpointVersionError, CorruptCheckpointError, StateSizeLimitExceededError } from "./errors.ts";
 export { FileSystemCheckpointStorage } from "./filesystem-storage.ts";

@@ -21,8 +21,9 @@ describe("jobmanager checkpoint storage", () => {
     input[0] = 99; // the caller reusing its buffer must not change the checkpoint
     expect(handle).toMatchObject({ kind: "inline", size: 3 });
     const stored = await coordinator.addCompleted(completedCheckpoint(1, [{ uid: "counts", subtask: 0, handle }]));
-    const latest = await coordinator.latestCompleted();
+    const { checkpoint: latest, damaged } = await coordinator.latestCompleted();
     expect(latest).toEqual(stored);
+    expect(damaged).toEqual([]);
     expect([...(await task.readState(latest!, latest!.states[0]!.handle))]).toEqual([1, 2, 3]);
   });
 
@@ -50,18 +51,22 @@ describe("jobmanager checkpoint storage", () => {
     }
     await s.discardAborted(4);
     expect((await s.listCompleted()).map((c) => c.checkpointId)).toEqual([2, 3]);
-    expect((await s.latestCompleted())!.checkpointId).toBe(3);
+    expect((await s.latestCompleted()).checkpoint!.checkpointId).toBe(3);
+    expect((await s.latestCompleted(4)).checkpoint).toBeNull();
     expect(await s.highestCheckpointId()).toBe(4);
   });
 
-  it("skips a checkpoint whose inline state does not verify, and rejects reading it", async () => {
-    const { s, warnings } = storage(undefined, 2);
+  it("skips a checkpoint whose inline state does not verify, reports it, and rejects reading it", async () => {
+    const { s } = storage(undefined, 2);
     const good = await s.writeState(1, "op", 0, bytes(1));
     await s.addCompleted(completedCheckpoint(1, [{ uid: "op", subtask: 0, handle: good }]));
     const bad: StateHandle = { kind: "inline", data: bytes(2), size: 1, crc: 12345 };
     const badCheckpoint = await s.addCompleted(completedCheckpoint(2, [{ uid: "op", subtask: 0, handle: bad }]));
-    expect((await s.latestCompleted())!.checkpointId).toBe(1);
-    expect(warnings).toEqual([expect.stringMatching(/skipping checkpoint 2 .*inline state of operator 'op' \(subtask 0\).*checksum mismatch/)]);
+    const { checkpoint, damaged } = await s.latestCompleted();
+    expect(checkpoint!.checkpointId).toBe(1);
+    expect(damaged).toEqual([{ checkpointId: 2, location: "in memory", error: expect.any(CorruptCheckpointError) }]);
+    expect(damaged[0]!.error.message).toMatch(/inline state of operator 'op' \(subtask 0\) of checkpoint 2: checksum mismatch/);
+    expect(await s.latestCompleted(2)).toMatchObject({ checkpoint: null, damaged: [{ checkpointId: 2 }] });
     await expect(s.readState(badCheckpoint, bad)).rejects.toThrow(CorruptCheckpointError);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { crc32 } from "../../util/crc32.ts";
 import type { CompletedCheckpoint, StateHandle } from "../types.ts";
-import type { CheckpointStorage } from "./checkpoint-storage.ts";
+import type { CheckpointStorage, DamagedCheckpoint, LatestCompleted } from "./checkpoint-storage.ts";
 import { StateSizeLimitExceededError } from "./errors.ts";
 import { checkpointsToDelete } from "./retention.ts";
 import { checkpointStateProblem, readVerifiedState } from "./state-verification.ts";
@@ -22,22 +22,20 @@ export const DEFAULT_MAX_STATE_SIZE = 5 * 1024 * 1024;
  *
  * @example
  * ```ts
- * const storage = new JobManagerCheckpointStorage({ maxStateSize: 1 << 20, retained: 1, log: console.warn });
+ * const storage = new JobManagerCheckpointStorage({ maxStateSize: 1 << 20, retained: 1 });
  * const handle = await storage.writeState(1, "counts", 0, bytes);
  * ```
  */
 export class JobManagerCheckpointStorage implements CheckpointStorage {
   private readonly maxStateSize: number;
   private readonly retained: number;
-  private readonly log: (warning: string) => void;
   /** Completed checkpoints, oldest first. */
   private completed: CompletedCheckpoint[] = [];
   private highestId = 0;
 
-  constructor(options: { maxStateSize: number; retained: number; log: (warning: string) => void }) {
+  constructor(options: { maxStateSize: number; retained: number }) {
     this.maxStateSize = options.maxStateSize;
     this.retained = options.retained;
-    this.log = options.log;
   }
 
   async writeState(_checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {
@@ -64,13 +62,14 @@ export class JobManagerCheckpointStorage implements CheckpointStorage {
     this.highestId = Math.max(this.highestId, checkpointId);
   }
 
-  async latestCompleted(): Promise<CompletedCheckpoint | null> {
-    for (const checkpoint of [...this.completed].reverse()) {
+  async latestCompleted(minId = 1): Promise<LatestCompleted> {
+    const damaged: DamagedCheckpoint[] = [];
+    for (const checkpoint of this.completed.filter((c) => c.checkpointId >= minId).reverse()) {
       const problem = await checkpointStateProblem(checkpoint);
-      if (!problem) return checkpoint;
-      this.log(`skipping checkpoint ${checkpoint.checkpointId} (in memory), falling back to an older one: ${problem.message}`);
+      if (!problem) return { checkpoint, damaged };
+      damaged.push({ checkpointId: checkpoint.checkpointId, location: "in memory", error: problem });
     }
-    return null;
+    return { checkpoint: null, damaged };
   }
 
   async highestCheckpointId(): Promise<number> {

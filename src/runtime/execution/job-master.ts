@@ -1,8 +1,9 @@
 /**
- * The job manager role of one job: restores the latest completed checkpoint,
- * deploys every task for an attempt, runs the checkpoint coordinator, and on a
- * task failure cancels all tasks, asks the restart strategy, and redeploys
- * from the latest completed checkpoint (DESIGN.md "Recovery").
+ * The job manager role of one job: decides where the run starts (savepoint,
+ * latest checkpoint, or empty), deploys every task for an attempt, runs the
+ * checkpoint coordinator, and on a failure cancels all tasks, asks the restart
+ * strategy, and redeploys from the run's latest own checkpoint, or before it
+ * has one from where it started (DESIGN.md "Recovery", "Failover origin").
  */
 import { CheckpointCoordinator, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
 import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoint/storage/index.ts";
@@ -18,6 +19,12 @@ import { readSavepoint, writeSavepoint } from "../../checkpoint/savepoint/savepo
 import { checkRestoredState, generatedUidWarning } from "./restore-checks.ts";
 import { JobCancelledError, JobFailedError } from "./job-errors.ts";
 import { RestartBackoff, type RestartStrategyConfig } from "./restart-strategy.ts";
+import { describeRestore, failoverRestore, nextCheckpointId, runOrigin, type Decided } from "./restore-decision.ts";
+import { failureCause, type FailureCause } from "./failure-cause.ts";
+import { fileURLToPath } from "node:url";
+
+/** Weir's own source directory: stack frames in it are not user code. */
+const OWN_SOURCE = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Lifecycle of a job (Flink's JobStatus subset). */
 export type JobStatus = "CREATED" | "RUNNING" | "RESTARTING" | "FINISHED" | "FAILED" | "CANCELED";
@@ -26,8 +33,10 @@ export type JobStatus = "CREATED" | "RUNNING" | "RESTARTING" | "FINISHED" | "FAI
 export interface JobListener {
   onRestored?(checkpoint: CompletedCheckpoint): void;
   onCheckpointComplete?(checkpoint: CompletedCheckpoint): void;
-  onTaskFailed?(taskId: string, error: Error, attempt: number): void;
-  onRestarting?(delayMs: number, attempt: number): void;
+  /** Attempt `attempt` failed; `repeats`: how many attempts in a row failed with this same cause (1: a new one). */
+  onAttemptFailed?(attempt: number, cause: FailureCause, repeats: number): void;
+  /** Attempt `attempt` starts after `delayMs`, restoring `from` (in words). */
+  onRestarting?(delayMs: number, attempt: number, from: string): void;
 }
 
 export interface JobMasterOptions {
@@ -59,7 +68,7 @@ const FINAL_CHECKPOINT_RETRY_MS = 20;
 type Outcome =
   | { kind: "finished" }
   | { kind: "stopped"; savepointPath: string }
-  | { kind: "failed"; error: Error; fatal?: boolean }
+  | { kind: "failed"; error: Error; fatal?: boolean; taskId?: string }
   | { kind: "cancelled" };
 
 export class JobMaster {
@@ -78,6 +87,10 @@ export class JobMaster {
   private lastStats: CheckpointStats | null = null;
   private cancelRequested = false;
   private fatalError: Error | null = null;
+  /** Highest checkpoint id any attempt of this run triggered (a cancelled attempt may still write state for it). */
+  private highestUsedId = 0;
+  /** Ends the restart back-off early (cancel). */
+  private wake: (() => void) | null = null;
 
   constructor(private readonly o: JobMasterOptions) {
     this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: o.log });
@@ -96,20 +109,29 @@ export class JobMaster {
     const backoff = new RestartBackoff(this.o.restartStrategy, this.o.random);
     let overrides: Record<string, unknown[]> | undefined;
     try {
-      let restore = this.o.fromSavepoint
-        ? await readSavepoint(this.o.fromSavepoint)
-        : this.o.fresh
-          ? null
-          : await this.storage.latestCompleted();
+      const origin = this.logged(
+        runOrigin(
+          this.o.fromSavepoint
+            ? { kind: "savepoint", savepoint: await readSavepoint(this.o.fromSavepoint) }
+            : this.o.fresh
+              ? { kind: "fresh" }
+              : { kind: "resume", stored: await this.storage.latestCompleted() },
+        ),
+      );
+      let restore = origin.kind === "empty" ? null : origin.checkpoint;
       const restoredFrom = restore?.checkpointId ?? null;
-      if (restore) {
-        const skipped = checkRestoredState(this.o.graph, restore, this.o.allowNonRestoredState ?? false);
-        if (skipped) this.o.log(skipped);
-        this.o.listener?.onRestored?.(restore);
-      }
+      // Checkpoints of this run are numbered from here on: anything below is from before it.
+      const firstOwnId = nextCheckpointId(await this.storage.highestCheckpointId(), 0, restore?.checkpointId);
       const warning = this.o.checkpointing.intervalMs > 0 ? generatedUidWarning(this.o.graph) : undefined;
       if (warning) this.o.log(warning);
+      let previous: FailureCause | undefined;
+      let repeats = 0;
       for (;;) {
+        if (restore) {
+          const skipped = checkRestoredState(this.o.graph, restore, this.o.allowNonRestoredState ?? false);
+          if (skipped) this.o.log(skipped);
+          this.o.listener?.onRestored?.(restore);
+        }
         const outcome = await this.runAttempt(restore, overrides);
         if (outcome.kind === "finished" || outcome.kind === "stopped") {
           this.status_ = "FINISHED";
@@ -123,39 +145,65 @@ export class JobMaster {
             outcome.kind === "stopped" ? outcome.savepointPath : null,
           );
         }
-        if (outcome.kind === "cancelled") {
-          this.status_ = "CANCELED";
-          throw new JobCancelledError(`job '${this.o.graph.name}' was cancelled`);
-        }
+        if (outcome.kind === "cancelled") throw this.cancelled();
+        const cause = failureCause(outcome.error, outcome.taskId, OWN_SOURCE, process.cwd());
+        repeats = previous?.key === cause.key ? repeats + 1 : 1;
+        previous = cause;
+        this.o.listener?.onAttemptFailed?.(this.attempt, cause, repeats);
+        if (this.cancelRequested) throw this.cancelled(cause);
         const decision = backoff.onFailure(this.o.clock.now());
-        if (outcome.fatal) {
-          this.status_ = "FAILED";
-          throw new JobFailedError(`job '${this.o.graph.name}' failed: ${outcome.error.message}`, { cause: outcome.error });
-        }
-        if (!decision.restart || this.cancelRequested) {
-          this.status_ = "FAILED";
-          throw new JobFailedError(`job '${this.o.graph.name}' failed: ${outcome.error.message}${decision.reason ? ` (not restarted: ${decision.reason})` : ""}`, {
-            cause: outcome.error,
-          });
+        if (outcome.fatal || !decision.restart) {
+          const why = [decision.restart ? undefined : decision.reason, repeats > 1 ? `the same failure ${repeats} times in a row` : undefined];
+          const note = outcome.fatal ? "" : ` (not restarted: ${why.filter(Boolean).join("; ")})`;
+          throw new JobFailedError(`job '${this.o.graph.name}' failed: ${cause.description}${note}`, { cause: outcome.error });
         }
         this.status_ = "RESTARTING";
+        restore = this.logged(failoverRestore(origin, await this.storage.latestCompleted(firstOwnId)));
         this.restarts++;
-        this.o.listener?.onRestarting?.(decision.delayMs, this.attempt + 1);
+        this.o.listener?.onRestarting?.(decision.delayMs, this.attempt + 1, describeRestore(restore, origin));
         overrides = this.o.checkpointing.mode === "at-most-once" ? this.lastSourcePositions : undefined;
-        if (decision.delayMs > 0) await new Promise<void>((r) => this.o.clock.setTimeout(r, decision.delayMs));
+        await this.backoffWait(decision.delayMs);
+        if (this.cancelRequested) throw this.cancelled(cause);
         this.attempt++;
-        restore = (await this.storage.latestCompleted()) ?? null;
-        if (restore) this.o.listener?.onRestored?.(restore);
       }
+    } catch (e) {
+      if (this.status_ !== "CANCELED") this.status_ = "FAILED";
+      throw e;
     } finally {
       await Promise.all(this.managers.map((m) => m.shutdown()));
     }
+  }
+
+  /** The decided value, after logging its warnings. */
+  private logged<T>(decided: Decided<T>): T {
+    for (const w of decided.warnings) this.o.log(w);
+    return decided.value;
+  }
+
+  /** Waits out a restart back-off; `cancel()` ends it at once. */
+  private async backoffWait(delayMs: number): Promise<void> {
+    if (delayMs <= 0 || this.cancelRequested) return;
+    await new Promise<void>((resolve) => {
+      const timer = this.o.clock.setTimeout(() => resolve(), delayMs);
+      this.wake = () => {
+        timer.cancel();
+        resolve();
+      };
+    });
+    this.wake = null;
+  }
+
+  private cancelled(lastFailure?: FailureCause): JobCancelledError {
+    this.status_ = "CANCELED";
+    const during = lastFailure ? ` after a failure, before its restart: ${lastFailure.description}` : "";
+    return new JobCancelledError(`job '${this.o.graph.name}' was cancelled${during}`);
   }
 
   /** Cancels the job; `run()` then rejects with JobCancelledError. */
   cancel(): void {
     this.cancelRequested = true;
     this.settle?.({ kind: "cancelled" });
+    this.wake?.();
   }
 
   /** Triggers a checkpoint now; resolves when it completed. */
@@ -167,8 +215,6 @@ export class JobMaster {
     if (!this.coordinator) throw new Error(`job '${this.o.graph.name}' is ${this.status_}: no checkpoint can be taken`);
     return this.coordinator;
   }
-
-
 
   /** Takes a savepoint into `directory` (the job goes on); resolves with its path. */
   async triggerSavepoint(directory: string): Promise<string> {
@@ -219,7 +265,7 @@ export class JobMaster {
     const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
     if (this.cancelRequested) return { kind: "cancelled" };
     if (this.fatalError) return { kind: "failed", error: this.fatalError, fatal: true };
-    const highest = Math.max(await this.storage.highestCheckpointId(), restore?.checkpointId ?? 0);
+    const firstCheckpointId = nextCheckpointId(await this.storage.highestCheckpointId(), this.highestUsedId, restore?.checkpointId);
     const coordinator = new CheckpointCoordinator({
       jobName: this.o.graph.name,
       graphFingerprint: this.o.fingerprint,
@@ -227,7 +273,7 @@ export class JobMaster {
       clock: this.o.clock,
       sourceTasks: this.sourceTasks,
       allTasks: this.allTasks,
-      firstCheckpointId: highest + 1,
+      firstCheckpointId,
       store: {
         addCompleted: async (cp) => {
           const stored = await this.storage.addCompleted(cp);
@@ -237,7 +283,10 @@ export class JobMaster {
         discardAborted: (id) => this.storage.discardAborted(id),
       },
       gateway: {
-        triggerSource: (taskId, barrier) => this.managerOf(taskId).trigger(attempt, taskId, barrier),
+        triggerSource: (taskId, barrier) => {
+          this.highestUsedId = Math.max(this.highestUsedId, barrier.id);
+          this.managerOf(taskId).trigger(attempt, taskId, barrier);
+        },
         notifyComplete: (taskId, id) => this.managerOf(taskId).notifyComplete(attempt, taskId, id),
         notifyAborted: (taskId, id) => this.managerOf(taskId).notifyAborted(attempt, taskId, id),
       },
@@ -292,8 +341,7 @@ export class JobMaster {
         if (!current(a)) return;
         const error = errorFromInfo(info);
         error.message = `task ${this.describe(taskId)} failed: ${error.message}`;
-        this.o.listener?.onTaskFailed?.(taskId, error, a);
-        this.settle?.({ kind: "failed", error });
+        this.settle?.({ kind: "failed", error, taskId });
       },
       fatal: (info) => {
         this.fatalError ??= errorFromInfo(info);

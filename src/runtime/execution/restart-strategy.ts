@@ -17,7 +17,10 @@ export type RestartStrategyConfig =
       readonly resetBackoffThresholdMs: number;
       /** 0..1: the delay varies randomly by up to this fraction. */
       readonly jitterFactor: number;
-      /** Restarts allowed in all (default unlimited). */
+      /**
+       * Restarts allowed before the job fails (default unlimited); counted
+       * again from 0 when the backoff resets (Flink's attempts-before-reset-backoff).
+       */
       readonly attempts?: number;
     }
   | {
@@ -26,6 +29,12 @@ export type RestartStrategyConfig =
       readonly failureRateIntervalMs: number;
       readonly delayMs: number;
     };
+
+/**
+ * Restarts of the default strategy when checkpointing is on: a failure that
+ * comes back this many times in a row fails the job.
+ */
+export const DEFAULT_RESTART_ATTEMPTS = 3;
 
 /**
  * Builders of restart strategies.
@@ -40,7 +49,11 @@ export const RestartStrategies = {
   noRestart: (): RestartStrategyConfig => ({ type: "none" }),
   /** Up to `attempts` restarts, `delayMs` apart. */
   fixedDelayRestart: (attempts: number, delayMs: number): RestartStrategyConfig => ({ type: "fixed-delay", attempts, delayMs }),
-  /** Delays growing from `initialBackoffMs` by `backoffMultiplier` up to `maxBackoffMs`. */
+  /**
+   * Delays growing from `initialBackoffMs` (default 1 s) by `backoffMultiplier` (2) up to
+   * `maxBackoffMs` (1 min), ±`jitterFactor` (10 %); after `resetBackoffThresholdMs` (1 h)
+   * without failure the delay and the count of `attempts` (default unlimited) start over.
+   */
   exponentialDelayRestart: (
     options: Partial<Omit<Extract<RestartStrategyConfig, { type: "exponential-delay" }>, "type">> = {},
   ): RestartStrategyConfig => ({
@@ -60,6 +73,25 @@ export const RestartStrategies = {
     delayMs,
   }),
 };
+
+/**
+ * The restart strategy of a job that sets none, or of `weir run --restart-attempts N`
+ * (`attempts`, which wins over the job's own): exponential delay (1 s, 2 s, 4 s … ±10 %)
+ * for at most `attempts` restarts in a row, counted again after an hour without
+ * failure. Without `attempts`: {@link DEFAULT_RESTART_ATTEMPTS} with checkpointing,
+ * no restart without (Flink's rule: a restart without a checkpoint replays everything).
+ *
+ * @example
+ * ```ts
+ * defaultRestartStrategy(true);     // exponential delay, 3 attempts
+ * defaultRestartStrategy(false, 5); // exponential delay, 5 attempts
+ * defaultRestartStrategy(true, 0);  // no restart
+ * ```
+ */
+export function defaultRestartStrategy(checkpointing: boolean, attempts?: number): RestartStrategyConfig {
+  const n = attempts ?? (checkpointing ? DEFAULT_RESTART_ATTEMPTS : 0);
+  return n > 0 ? RestartStrategies.exponentialDelayRestart({ attempts: n }) : RestartStrategies.noRestart();
+}
 
 /** The decision after one failure. */
 export interface RestartDecision {
@@ -99,9 +131,11 @@ export class RestartBackoff {
         return { restart: true, delayMs: c.delayMs };
       }
       case "exponential-delay": {
+        const reset = now - this.lastFailure >= c.resetBackoffThresholdMs;
+        if (reset) this.restarts = 0;
         if (c.attempts !== undefined && this.restarts >= c.attempts)
           return { restart: false, delayMs: 0, reason: `restarted ${this.restarts} times (limit ${c.attempts})` };
-        if (now - this.lastFailure >= c.resetBackoffThresholdMs) this.backoff = c.initialBackoffMs;
+        if (reset) this.backoff = c.initialBackoffMs;
         else this.backoff = Math.min(c.maxBackoffMs, this.backoff * c.backoffMultiplier);
         this.lastFailure = now;
         this.restarts++;

@@ -10,6 +10,7 @@ import {
 import {
   KeyGroupOutOfRangeError,
   NoCurrentKeyError,
+  StateDescriptorMismatchError,
   StateKindMismatchError,
   StateRestoreError,
   StateSerializationError,
@@ -131,10 +132,32 @@ describe("HeapKeyedStateBackend state kinds", () => {
 
   it("returns one handle per name and refuses a name reused with another kind", () => {
     const b = full("running-sum");
-    expect(b.getState(sum)).toBe(b.getState(new ValueStateDescriptor<number>("sum")));
+    expect(b.getState(sum)).toBe(b.getState(new ValueStateDescriptor<number>("sum", 0)));
     expect(() => b.getListState(new ListStateDescriptor<number>("sum"))).toThrow(StateKindMismatchError);
     expect(() => b.getListState(new ListStateDescriptor<number>("sum"))).toThrow(
       /state 'sum' in operator 'running-sum' is already registered as value state; it cannot also be used as list state/,
+    );
+  });
+
+  it("refuses a name reused with the same kind but another default or function, accepts an equal one", () => {
+    const b = full("running-sum");
+    b.getState(sum);
+    expect(() => b.getState(new ValueStateDescriptor<number>("sum"))).toThrow(StateDescriptorMismatchError);
+    expect(() => b.getState(new ValueStateDescriptor<string>("sum", ""))).toThrow(
+      /state 'sum' in operator 'running-sum' was registered with default value 0 and again with default value "": one name is one state/,
+    );
+    b.getState(new ValueStateDescriptor("tally", { count: 0 }));
+    expect(() => b.getState(new ValueStateDescriptor("tally", { count: 0 }))).not.toThrow();
+    expect(() => b.getState(new ValueStateDescriptor("tally", { count: 1 }))).toThrow(/default value \{"count":0\} and again with default value \{"count":1\}/);
+
+    const max = () => new ReducingStateDescriptor<number>("max", (x, y) => Math.max(x, y));
+    expect(b.getReducingState(max())).toBe(b.getReducingState(max())); // the same lambda written anew
+    expect(() => b.getReducingState(new ReducingStateDescriptor<number>("max", Math.min))).toThrow(
+      /'max' .* was registered with a reduce function and again with another one/,
+    );
+    b.getAggregatingState(new AggregatingStateDescriptor("avg", avgFn));
+    expect(() => b.getAggregatingState(new AggregatingStateDescriptor("avg", { ...avgFn, getResult: (acc) => acc.sum }))).toThrow(
+      StateDescriptorMismatchError,
     );
   });
 

@@ -8,6 +8,7 @@ import { canonicalKey, decodeCanonicalKey, describeCanonicalKey } from "../canon
 import {
   AggregatingStateDescriptor,
   type AnyStateDescriptor,
+  descriptorDifference,
   ListStateDescriptor,
   MapStateDescriptor,
   ReducingStateDescriptor,
@@ -18,6 +19,7 @@ import {
   ALLOWED_STATE_VALUES,
   KeyGroupOutOfRangeError,
   NoCurrentKeyError,
+  StateDescriptorMismatchError,
   StateKindMismatchError,
   StateRestoreError,
   StateSerializationError,
@@ -53,6 +55,8 @@ interface StateTable {
   readonly kind: StateKind;
   readonly map: LayeredMap<unknown>;
   handle?: unknown;
+  /** The descriptor of the first registration (a restored state has none until registered). */
+  descriptor?: AnyStateDescriptor;
 }
 
 /** Layer and copy counters of a backend, for metrics and tests. */
@@ -193,6 +197,9 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
 
   private handle<H>(d: AnyStateDescriptor, make: (map: LayeredMap<never>) => H): H {
     const t = this.table(d);
+    const difference = t.descriptor && descriptorDifference(t.descriptor, d);
+    if (difference) throw new StateDescriptorMismatchError(this.operatorUid, d.name, difference);
+    t.descriptor ??= d;
     t.handle ??= make(t.map as LayeredMap<never>);
     return t.handle as H;
   }
