@@ -21,12 +21,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   collectSink,
   KeyedProcessFunction,
+  ListStateDescriptor,
   RestartStrategies,
   StreamExecutionEnvironment,
   ValueStateDescriptor,
   WatermarkStrategy,
+  type CheckpointedFunction,
   type CheckpointListener,
   type Collector,
+  type FunctionInitializationContext,
+  type ListState,
   type EnvironmentOptions,
   type KeyedProcessContext,
   type ValueState,
@@ -114,17 +118,25 @@ describe("failover before the run's first own checkpoint", () => {
 
 /**
  * Counts per key like the keyed count; in attempt 0, after a checkpoint completed, it puts a
- * function into its state, so that the next checkpoint is declined (a function is not plain
- * data) and, with no checkpoint failure tolerated, the job fails over.
+ * function into its operator state when snapshotting, so that the checkpoint is declined (a
+ * function is not plain data; keyed state would refuse it at `update`) and, with no checkpoint
+ * failure tolerated, the job fails over.
  */
-class PoisonedCount extends KeyedProcessFunction<number, number, [number, number]> implements CheckpointListener {
+class PoisonedCount extends KeyedProcessFunction<number, number, [number, number]> implements CheckpointListener, CheckpointedFunction {
   private count!: ValueState<number>;
-  private poison!: ValueState<unknown>;
+  private poison!: ListState<unknown>;
   private checkpointed = false;
 
   open(): void {
     this.count = this.getRuntimeContext().getState(new ValueStateDescriptor<number>("count", 0));
-    this.poison = this.getRuntimeContext().getState(new ValueStateDescriptor<unknown>("poison"));
+  }
+
+  initializeState(context: FunctionInitializationContext): void {
+    this.poison = context.getOperatorStateStore().getListState(new ListStateDescriptor<unknown>("poison"));
+  }
+
+  snapshotState(): void {
+    if (this.checkpointed && this.getRuntimeContext().getAttemptNumber() === 0) this.poison.update([() => "not plain data"]);
   }
 
   notifyCheckpointComplete(): void {
@@ -132,7 +144,6 @@ class PoisonedCount extends KeyedProcessFunction<number, number, [number, number
   }
 
   processElement(_: number, ctx: KeyedProcessContext<number>, out: Collector<[number, number]>): void {
-    if (this.checkpointed && this.getRuntimeContext().getAttemptNumber() === 0) this.poison.update(() => "not plain data");
     const c = this.count.value()! + 1;
     this.count.update(c);
     out.collect([ctx.getCurrentKey(), c]);
