@@ -10,9 +10,12 @@
  * JSON Lines input, without and with exactly-once checkpoints every second,
  * the event-time jobs (bench/event-time.ts: a keyed sliding-window count and
  * an interval join, in-process, each without and with exactly-once
- * checkpoints every second), and the recovery of a `weir run` killed with SIGKILL holding 10 and 100 MiB
- * of keyed state (bench/recovery.ts). See docs/benchmarks.md for what each
- * figure means.
+ * checkpoints every second), the keyed running aggregate over object values
+ * (bench/object-state.ts: 10 000 and 1 000 000 keys, in-process, each without
+ * and with exactly-once checkpoints every second), and the recovery of a
+ * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
+ * (bench/recovery.ts). `--only a,b` runs only the named sections
+ * (bench/options.ts). See docs/benchmarks.md for what each figure means.
  */
 import { rm } from "node:fs/promises";
 import { EVENT_TIME_PARALLELISM, JOIN_PLAN, WINDOW_PLAN, measureEventTimeRuns } from "./event-time.ts";
@@ -21,6 +24,8 @@ import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersInput } from "./
 import { measureRecovery } from "./recovery.ts";
 import { KEYS, runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
+import { OBJECT_STATE_PLAN, measureObjectStateRuns } from "./object-state.ts";
+import { parseBenchOptions } from "./options.ts";
 import {
   checkpointFigures,
   fileRunFigures,
@@ -62,12 +67,83 @@ const RECOVERY_STATE_BYTES = [10 * 2 ** 20, 100 * 2 ** 20];
  * @example
  * ```ts
  * process.exitCode = await main(["--records", "10000000"]);
+ * process.exitCode = await main(["--only", "object-state"]);
  * ```
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  const fixedRecords = recordsArgument(argv);
+  const options = parseBenchOptions(argv);
   const progress = (line: string) => void process.stderr.write(`bench: ${line}\n`);
+  const checkpoints: Record<string, CheckpointFigures> = {};
+  const ratios: Record<string, number> = {};
 
+  const runs = options.sections.has("keyed-count") ? await measureKeyedCountRuns(progress, checkpoints, options.records) : [];
+  const fileRuns = options.sections.has("file") ? await measureFileRuns(progress, checkpoints) : [];
+  const eventTimeRuns = options.sections.has("event-time") ? await measureEventTimeRuns(progress, checkpoints) : [];
+  const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
+  const recovery: RecoveryFigures[] = [];
+  if (options.sections.has("recovery")) {
+    for (const stateBytes of RECOVERY_STATE_BYTES) {
+      progress(`recovery with ${stateBytes / 2 ** 20} MiB of keyed state`);
+      recovery.push(await measureRecovery(stateBytes));
+    }
+  }
+
+  const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
+  const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
+  const eventRate = (label: string) => eventTimeRuns.find((r) => r.label === label)!.eventsPerSecond;
+  const objectRate = (label: string) => objectStateRuns.find((r) => r.label === label)!.recordsPerSecond;
+  if (runs.length > 0) {
+    Object.assign(ratios, {
+      "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate("1 worker, no checkpoints"),
+      "exactly-once 1 s / no checkpoints, in-process": rate("in-process, exactly-once 1 s") / rate("in-process, no checkpoints"),
+      "2 workers / 1 worker": rate("2 workers, no checkpoints") / rate("1 worker, no checkpoints"),
+      "1 worker / in-process": rate("1 worker, no checkpoints") / rate("in-process, no checkpoints"),
+    });
+  }
+  if (fileRuns.length > 0) ratios["file job: exactly-once 1 s / no checkpoints"] = fileRate(FILE_PLAN[1][0]) / fileRate(FILE_PLAN[0][0]);
+  if (eventTimeRuns.length > 0) {
+    ratios["sliding window: exactly-once 1 s / no checkpoints"] = eventRate(WINDOW_PLAN[1][0]) / eventRate(WINDOW_PLAN[0][0]);
+    ratios["interval join: exactly-once 1 s / no checkpoints"] = eventRate(JOIN_PLAN[1][0]) / eventRate(JOIN_PLAN[0][0]);
+    if (runs.length > 0) ratios["sliding window / keyed count, in-process, no checkpoints"] = eventRate(WINDOW_PLAN[0][0]) / rate("in-process, no checkpoints");
+  }
+  if (objectStateRuns.length > 0) {
+    const [small, smallEo, large, largeEo] = OBJECT_STATE_PLAN.map(([label]) => objectRate(label)) as [number, number, number, number];
+    ratios["object state, 10k keys: exactly-once 1 s / no checkpoints"] = smallEo / small;
+    ratios["object state, 1M keys: exactly-once 1 s / no checkpoints"] = largeEo / large;
+    ratios["object state 1M keys / 10k keys, no checkpoints"] = large / small;
+    if (runs.length > 0) ratios["object state 10k keys / keyed count, in-process, no checkpoints"] = small / rate("in-process, no checkpoints");
+  }
+
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    parallelism: PARALLELISM,
+    keys: KEYS,
+    runs,
+    fileParallelism: FILE_PARALLELISM,
+    fileRuns,
+    eventTimeParallelism: EVENT_TIME_PARALLELISM,
+    eventTimeRuns,
+    objectStateParallelism: PARALLELISM,
+    objectStateRuns,
+    recovery,
+    ratios,
+    checkpoints,
+  };
+  process.stdout.write(`\n${formatReport(report)}\n\n${reportJson(report)}\n`);
+  return 0;
+}
+
+/**
+ * The keyed count: warm-up (which sizes the runs unless `fixedRecords` is
+ * given), start-up cost of the worker threads, then the runs of the plan;
+ * adds the checkpoint figures of checkpointed runs to `checkpoints`.
+ */
+async function measureKeyedCountRuns(
+  progress: (line: string) => void,
+  checkpoints: Record<string, CheckpointFigures>,
+  fixedRecords: number | undefined,
+): Promise<RunFigures[]> {
   progress(`warm-up (${WARM_UP_REPEATS} × ${WARM_UP_RECORDS.toLocaleString("en-US")} records in-process)`);
   let warmUpMs = 0;
   for (let i = 0; i < WARM_UP_REPEATS; i++)
@@ -91,7 +167,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     ["2 workers, no checkpoints", 2, 0],
   ];
   const runs: RunFigures[] = [];
-  const checkpoints: Record<string, CheckpointFigures> = {};
   for (const [label, workers, checkpointIntervalMs] of plan) {
     progress(`${label} (${records.toLocaleString("en-US")} records)`);
     const m = await measured(label, { records, parallelism: PARALLELISM, workers, checkpointIntervalMs });
@@ -109,43 +184,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     if (checkpointIntervalMs > 0) checkpoints[label] = cp;
   }
-
-  const fileRuns = await measureFileRuns(progress, checkpoints);
-  const eventTimeRuns = await measureEventTimeRuns(progress, checkpoints);
-  const recovery: RecoveryFigures[] = [];
-  for (const stateBytes of RECOVERY_STATE_BYTES) {
-    progress(`recovery with ${stateBytes / 2 ** 20} MiB of keyed state`);
-    recovery.push(await measureRecovery(stateBytes));
-  }
-
-  const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
-  const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
-  const eventRate = (label: string) => eventTimeRuns.find((r) => r.label === label)!.eventsPerSecond;
-  const report: BenchReport = {
-    date: new Date().toISOString(),
-    machine: machineInfo(),
-    parallelism: PARALLELISM,
-    keys: KEYS,
-    runs,
-    fileParallelism: FILE_PARALLELISM,
-    fileRuns,
-    eventTimeParallelism: EVENT_TIME_PARALLELISM,
-    eventTimeRuns,
-    recovery,
-    ratios: {
-      "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate("1 worker, no checkpoints"),
-      "exactly-once 1 s / no checkpoints, in-process": rate("in-process, exactly-once 1 s") / rate("in-process, no checkpoints"),
-      "2 workers / 1 worker": rate("2 workers, no checkpoints") / rate("1 worker, no checkpoints"),
-      "1 worker / in-process": rate("1 worker, no checkpoints") / rate("in-process, no checkpoints"),
-      "file job: exactly-once 1 s / no checkpoints": fileRate(FILE_PLAN[1][0]) / fileRate(FILE_PLAN[0][0]),
-      "sliding window: exactly-once 1 s / no checkpoints": eventRate(WINDOW_PLAN[1][0]) / eventRate(WINDOW_PLAN[0][0]),
-      "interval join: exactly-once 1 s / no checkpoints": eventRate(JOIN_PLAN[1][0]) / eventRate(JOIN_PLAN[0][0]),
-      "sliding window / keyed count, in-process, no checkpoints": eventRate(WINDOW_PLAN[0][0]) / rate("in-process, no checkpoints"),
-    },
-    checkpoints,
-  };
-  process.stdout.write(`\n${formatReport(report)}\n\n${reportJson(report)}\n`);
-  return 0;
+  return runs;
 }
 
 /**
@@ -182,13 +221,4 @@ async function measured(label: string, params: KeyedCountParams): Promise<KeyedC
 /** Records for a run of about `TARGET_RUN_MS` at `recordsPerSecond`, rounded to a million (at least one million). */
 function sizeRuns(recordsPerSecond: number): number {
   return Math.max(1, Math.round((recordsPerSecond * TARGET_RUN_MS) / 1000 / 1e6)) * 1e6;
-}
-
-/** `--records N` fixes the size of the measured runs. */
-function recordsArgument(argv: readonly string[]): number | undefined {
-  const i = argv.indexOf("--records");
-  if (i < 0) return undefined;
-  const n = Number(argv[i + 1]);
-  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`--records must be a positive integer, got '${argv[i + 1] ?? ""}'`);
-  return n;
 }

@@ -104,6 +104,11 @@ describe("formatReport and reportJson", () => {
       { label: "window, exactly-once 1 s", job: "sliding window", checkpointIntervalMs: 1000, events: 80_000, elapsedMs: 4_000, eventsPerSecond: 20_000, outputs: 370_000, checkpointsCompleted: 3 },
       { label: "join, no checkpoints", job: "interval join", checkpointIntervalMs: 0, events: 2_400_000, elapsedMs: 4_000, eventsPerSecond: 600_000, outputs: 1_200_000, checkpointsCompleted: 1 },
     ],
+    objectStateParallelism: 4,
+    objectStateRuns: [
+      { label: "object 10k keys, no checkpoints", keys: 10_000, checkpointIntervalMs: 0, records: 4_000_000, elapsedMs: 4_000, recordsPerSecond: 1e6, checkpointsCompleted: 1 },
+      { label: "object 1M keys, exactly-once 1 s", keys: 1_000_000, checkpointIntervalMs: 1000, records: 2_000_000, elapsedMs: 5_000, recordsPerSecond: 400_000, checkpointsCompleted: 3 },
+    ],
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
     checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },
@@ -121,6 +126,28 @@ describe("formatReport and reportJson", () => {
     expect(text).toMatch(/window, exactly-once 1 s\s+80,000\s+4\.00 s\s+20,000\s+370,000\s+3/);
     expect(text).toMatch(/join, no checkpoints\s+2\.40 M\s+4\.00 s\s+600,000\s+1\.20 M\s+off/);
     expect(text).toMatch(/100 MiB\s+101\.0 MiB\s+550 ms\s+1150 ms\s+1700 ms/);
+    expect(text).toContain("object state, in-process, parallelism 4:");
+    expect(text).toMatch(/object 10k keys, no checkpoints\s+10,000\s+4\.00 M\s+4\.00 s\s+1\.00 M\s+off/);
+    expect(text).toMatch(/object 1M keys, exactly-once 1 s\s+1\.00 M\s+2\.00 M\s+5\.00 s\s+400,000\s+3/);
+  });
+
+  it("prints only the sections that ran, and states of 10 MiB and more in MiB", () => {
+    const text = formatReport({
+      ...report,
+      runs: [],
+      fileRuns: [],
+      eventTimeRuns: [],
+      recovery: [],
+      ratios: {},
+      checkpoints: { "object 1M keys, exactly-once 1 s": { ...checkpointFigures(statsWith([{ durationMs: 1_500, maxAlignmentMs: 40 }])), stateBytes: 27.5 * 2 ** 20 } },
+    });
+    expect(text).not.toContain("ValueState running count");
+    expect(text).not.toContain("file job");
+    expect(text).not.toContain("event-time jobs");
+    expect(text).not.toContain("recovery:");
+    expect(text).not.toMatch(/^ratio\s+value/m);
+    expect(text).toContain("object state, in-process, parallelism 4:");
+    expect(text).toMatch(/object 1M keys, exactly-once 1 s\s+1\s+1\s+1500 ms\s+1500 ms\s+40 ms\s+40 ms\s+27\.5 MiB/);
   });
 
   it("gives one JSON line that parses back to the same figures, rounded to 3 decimals", () => {
@@ -130,5 +157,6 @@ describe("formatReport and reportJson", () => {
     expect(parsed.ratios.r).toBe(0.123);
     expect(parsed.runs[1]!.recordsPerSecond).toBe(4e6);
     expect(parsed.checkpoints["1 worker, exactly-once 1 s"]!.durationP50Ms).toBe(120.4);
+    expect(parsed.objectStateRuns[1]).toEqual(report.objectStateRuns[1]);
   });
 });

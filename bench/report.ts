@@ -75,6 +75,20 @@ export interface EventTimeRunFigures {
   readonly checkpointsCompleted: number;
 }
 
+/** One measured run of the object-state job (in-process): a running aggregate object per key in `ValueState`. */
+export interface ObjectStateRunFigures {
+  readonly label: string;
+  /** Distinct keys of the run. */
+  readonly keys: number;
+  readonly checkpointIntervalMs: number;
+  readonly records: number;
+  /** Wall time of the run, in ms. */
+  readonly elapsedMs: number;
+  /** Records per second over `elapsedMs`. */
+  readonly recordsPerSecond: number;
+  readonly checkpointsCompleted: number;
+}
+
 /** Recovery of a `weir run` process killed with SIGKILL, restarted with the same command. */
 export interface RecoveryFigures {
   /** Keyed state the job was sized to hold, in bytes. */
@@ -93,8 +107,11 @@ export interface RecoveryFigures {
 export interface BenchReport {
   readonly date: string;
   readonly machine: MachineInfo;
+  /** Parallelism of the keyed count (and the bench's default). */
   readonly parallelism: number;
+  /** Keys of the keyed count. */
   readonly keys: number;
+  /** Runs of the keyed count (empty when that section did not run). */
   readonly runs: readonly RunFigures[];
   /** Parallelism of the file job. */
   readonly fileParallelism: number;
@@ -102,6 +119,9 @@ export interface BenchReport {
   /** Parallelism of the event-time jobs. */
   readonly eventTimeParallelism: number;
   readonly eventTimeRuns: readonly EventTimeRunFigures[];
+  /** Parallelism of the object-state job. */
+  readonly objectStateParallelism: number;
+  readonly objectStateRuns: readonly ObjectStateRunFigures[];
   readonly recovery: readonly RecoveryFigures[];
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
@@ -197,26 +217,30 @@ export function checkpointFigures(stats: CheckpointStats | null): CheckpointFigu
   };
 }
 
-/** Human-readable report: machine, one row per run, the checkpoint percentiles and the ratios. */
+/**
+ * Human-readable report: machine, one table per section that ran, the
+ * checkpoint percentiles and the ratios.
+ */
 export function formatReport(r: BenchReport): string {
   const m = r.machine;
-  const lines = [
-    `Weir bench — ${r.date}`,
-    `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}`,
-    `job: fromSequence → keyBy(n % ${r.keys.toLocaleString("en-US")}) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
-    "",
-    table(
-      ["run", "records", "elapsed", "start-up", "records/s", "checkpoints"],
-      r.runs.map((run) => [
-        run.label,
-        millions(run.records),
-        `${(run.elapsedMs / 1000).toFixed(2)} s`,
-        run.startupMs > 0 ? `${Math.round(run.startupMs)} ms` : "-",
-        millions(run.recordsPerSecond),
-        run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
-      ]),
-    ),
-  ];
+  const lines = [`Weir bench — ${r.date}`, `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}`];
+  if (r.runs.length > 0) {
+    lines.push(
+      `job: fromSequence → keyBy(n % ${r.keys.toLocaleString("en-US")}) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
+      "",
+      table(
+        ["run", "records", "elapsed", "start-up", "records/s", "checkpoints"],
+        r.runs.map((run) => [
+          run.label,
+          millions(run.records),
+          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          run.startupMs > 0 ? `${Math.round(run.startupMs)} ms` : "-",
+          millions(run.recordsPerSecond),
+          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+        ]),
+      ),
+    );
+  }
   if (r.fileRuns.length > 0) {
     lines.push(
       "",
@@ -256,6 +280,25 @@ export function formatReport(r: BenchReport): string {
       ),
     );
   }
+  if (r.objectStateRuns.length > 0) {
+    lines.push(
+      "",
+      `object state, in-process, parallelism ${r.objectStateParallelism}:`,
+      "  fromSequence → keyBy(n % keys) → ValueState<{count, sum, min, max}> (value(), mutated in place, update()) → {key, count} → counting sink",
+      "",
+      table(
+        ["object-state run", "keys", "records", "elapsed", "records/s", "checkpoints"],
+        r.objectStateRuns.map((run) => [
+          run.label,
+          millions(run.keys),
+          millions(run.records),
+          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          millions(run.recordsPerSecond),
+          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+        ]),
+      ),
+    );
+  }
   if (r.recovery.length > 0) {
     lines.push(
       "",
@@ -287,12 +330,13 @@ export function formatReport(r: BenchReport): string {
           ms(c.durationP99Ms),
           ms(c.alignmentP50Ms),
           ms(c.alignmentP99Ms),
-          c.stateBytes === undefined ? "-" : `${(c.stateBytes / 1024).toFixed(0)} KiB`,
+          stateSize(c.stateBytes),
         ]),
       ),
     );
   }
-  lines.push("", table(["ratio", "value"], Object.entries(r.ratios).map(([name, v]) => [name, v.toFixed(3)])));
+  const ratios = Object.entries(r.ratios);
+  if (ratios.length > 0) lines.push("", table(["ratio", "value"], ratios.map(([name, v]) => [name, v.toFixed(3)])));
   return lines.join("\n");
 }
 
@@ -303,6 +347,12 @@ export function reportJson(r: BenchReport): string {
 
 function millions(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : Math.round(n).toLocaleString("en-US");
+}
+
+/** KiB below 10 MiB, MiB above. */
+function stateSize(bytes: number | undefined): string {
+  if (bytes === undefined) return "-";
+  return bytes < 10 * 2 ** 20 ? `${(bytes / 1024).toFixed(0)} KiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
 function ms(v: number | undefined): string {

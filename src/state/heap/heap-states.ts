@@ -9,10 +9,13 @@
  * progress. Primitives are never copied. Accumulators and reduced values are
  * handed to the user's function as owned copies (copy-on-write from a
  * snapshot's frozen layers) and their result is copied in.
+ *
+ * Each handle copies its values with its own {@link PlainDataCopier}: the
+ * values of one state mostly share one key list, which the copier compiles.
  */
 
 import type { AggregateFunction } from "../descriptors.ts";
-import { copyPlainData, PlainDataError } from "../plain-copy.ts";
+import { PlainDataCopier, PlainDataError } from "../plain-copy.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
 import type { LayeredMap } from "./layered-map.ts";
 
@@ -24,26 +27,25 @@ export interface CurrentKeySource {
   valueError(stateName: string, e: PlainDataError): Error;
 }
 
-/** Copies a value entering state; refuses what is not plain data with an error naming operator, state and key. */
-function copyIn<T>(ctx: CurrentKeySource, name: string, v: T): T {
+/** Copies a value entering state with `copier`; refuses what is not plain data with an error naming operator, state and key. */
+function copyIn<T>(ctx: CurrentKeySource, name: string, copier: PlainDataCopier, v: T): T {
   try {
-    return copyPlainData(v);
+    return copier.copy(v);
   } catch (e) {
     throw e instanceof PlainDataError ? ctx.valueError(name, e) : e;
   }
 }
 
-const copyOut = copyPlainData;
 const copyList = <T>(l: T[]): T[] => l.slice();
 const copyMap = <K, V>(m: Map<K, V>): Map<K, V> => new Map(m);
 const EMPTY: ReadonlyMap<never, never> = new Map<never, never>();
 
-function* copiedValues<V>(it: IterableIterator<V>): IterableIterator<V> {
-  for (const v of it) yield copyOut(v);
+function* copiedValues<V>(copier: PlainDataCopier, it: IterableIterator<V>): IterableIterator<V> {
+  for (const v of it) yield copier.copy(v);
 }
 
-function* copiedEntries<K, V>(it: IterableIterator<[K, V]>): IterableIterator<[K, V]> {
-  for (const [k, v] of it) yield [k, copyOut(v)];
+function* copiedEntries<K, V>(copier: PlainDataCopier, it: IterableIterator<[K, V]>): IterableIterator<[K, V]> {
+  for (const [k, v] of it) yield [k, copier.copy(v)];
 }
 
 /** Heap {@link ValueState}. */
@@ -54,13 +56,14 @@ export class HeapValueState<T> implements ValueState<T> {
     private readonly table: LayeredMap<T>,
     private readonly defaultValue: T | undefined,
   ) {}
+  private readonly copier = new PlainDataCopier();
   value(): T | undefined {
     const v = this.table.get(this.ctx.currentKeyFor(this.name));
-    return copyOut(v === undefined ? this.defaultValue : v);
+    return this.copier.copy(v === undefined ? this.defaultValue : v);
   }
   update(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.set(k, copyIn(this.ctx, this.name, v));
+    this.table.set(k, copyIn(this.ctx, this.name, this.copier, v));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));
@@ -74,13 +77,14 @@ export class HeapListState<T> implements ListState<T> {
     private readonly name: string,
     private readonly table: LayeredMap<T[]>,
   ) {}
+  private readonly copier = new PlainDataCopier();
   get(): T[] {
     const l = this.table.get(this.ctx.currentKeyFor(this.name));
-    return l === undefined ? [] : l.map(copyOut);
+    return l === undefined ? [] : l.map((v) => this.copier.copy(v));
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const own = copyIn(this.ctx, this.name, v);
+    const own = copyIn(this.ctx, this.name, this.copier, v);
     const l = this.table.getOwned(k, copyList);
     if (l === undefined) this.table.set(k, [own]);
     else l.push(own);
@@ -88,14 +92,14 @@ export class HeapListState<T> implements ListState<T> {
   addAll(vs: T[]): void {
     if (vs.length === 0) return;
     const k = this.ctx.currentKeyFor(this.name);
-    const own = vs.map((v) => copyIn(this.ctx, this.name, v));
+    const own = vs.map((v) => copyIn(this.ctx, this.name, this.copier, v));
     const l = this.table.getOwned(k, copyList);
     if (l === undefined) this.table.set(k, own);
     else for (const v of own) l.push(v);
   }
   update(vs: T[]): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.set(k, vs.length === 0 ? undefined : vs.map((v) => copyIn(this.ctx, this.name, v)));
+    this.table.set(k, vs.length === 0 ? undefined : vs.map((v) => copyIn(this.ctx, this.name, this.copier, v)));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));
@@ -109,6 +113,8 @@ export class HeapMapState<K, V> implements MapState<K, V> {
     private readonly name: string,
     private readonly table: LayeredMap<Map<K, V>>,
   ) {}
+  private readonly copier = new PlainDataCopier();
+  private readonly keyCopier = new PlainDataCopier();
   private read(): ReadonlyMap<K, V> {
     return this.table.get(this.ctx.currentKeyFor(this.name)) ?? EMPTY;
   }
@@ -122,15 +128,15 @@ export class HeapMapState<K, V> implements MapState<K, V> {
     return m;
   }
   get(k: K): V | undefined {
-    return copyOut(this.read().get(k));
+    return this.copier.copy(this.read().get(k));
   }
   put(k: K, v: V): void {
-    const own = copyIn(this.ctx, this.name, v);
-    this.own().set(copyIn(this.ctx, this.name, k), own);
+    const own = copyIn(this.ctx, this.name, this.copier, v);
+    this.own().set(copyIn(this.ctx, this.name, this.keyCopier, k), own);
   }
   putAll(entries: Iterable<[K, V]> | Map<K, V>): void {
     const copies: [K, V][] = [];
-    for (const [k, v] of entries) copies.push([copyIn(this.ctx, this.name, k), copyIn(this.ctx, this.name, v)]);
+    for (const [k, v] of entries) copies.push([copyIn(this.ctx, this.name, this.keyCopier, k), copyIn(this.ctx, this.name, this.copier, v)]);
     const m = this.own();
     for (const [k, v] of copies) m.set(k, v);
     if (m.size === 0) this.clear();
@@ -145,13 +151,13 @@ export class HeapMapState<K, V> implements MapState<K, V> {
     return this.read().has(k);
   }
   entries(): IterableIterator<[K, V]> {
-    return copiedEntries(this.read().entries());
+    return copiedEntries(this.copier, this.read().entries());
   }
   keys(): IterableIterator<K> {
     return this.read().keys();
   }
   values(): IterableIterator<V> {
-    return copiedValues(this.read().values());
+    return copiedValues(this.copier, this.read().values());
   }
   isEmpty(): boolean {
     return this.read().size === 0;
@@ -169,13 +175,15 @@ export class HeapReducingState<T> implements ReducingState<T> {
     private readonly table: LayeredMap<T>,
     private readonly reduce: (a: T, b: T) => T,
   ) {}
+  private readonly copier = new PlainDataCopier();
+  private readonly copyOut = (v: T): T => this.copier.copy(v);
   get(): T | undefined {
-    return copyOut(this.table.get(this.ctx.currentKeyFor(this.name)));
+    return this.copier.copy(this.table.get(this.ctx.currentKeyFor(this.name)));
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const cur = this.table.getOwned(k, copyOut);
-    this.table.set(k, copyIn(this.ctx, this.name, cur === undefined ? v : this.reduce(cur, v)));
+    const cur = this.table.getOwned(k, this.copyOut);
+    this.table.set(k, copyIn(this.ctx, this.name, this.copier, cur === undefined ? v : this.reduce(cur, v)));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));
@@ -190,14 +198,16 @@ export class HeapAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, 
     private readonly table: LayeredMap<ACC>,
     private readonly agg: AggregateFunction<IN, ACC, OUT>,
   ) {}
+  private readonly copier = new PlainDataCopier();
+  private readonly copyOut = (acc: ACC): ACC => this.copier.copy(acc);
   get(): OUT | undefined {
     const acc = this.table.get(this.ctx.currentKeyFor(this.name));
-    return acc === undefined ? undefined : this.agg.getResult(copyOut(acc));
+    return acc === undefined ? undefined : this.agg.getResult(this.copier.copy(acc));
   }
   add(v: IN): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const acc = this.table.getOwned(k, copyOut) ?? this.agg.createAccumulator();
-    this.table.set(k, copyIn(this.ctx, this.name, this.agg.add(v, acc)));
+    const acc = this.table.getOwned(k, this.copyOut) ?? this.agg.createAccumulator();
+    this.table.set(k, copyIn(this.ctx, this.name, this.copier, this.agg.add(v, acc)));
   }
   clear(): void {
     this.table.delete(this.ctx.currentKeyFor(this.name));

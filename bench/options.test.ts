@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { BENCH_SECTIONS, parseBenchOptions } from "./options.ts";
+
+describe("parseBenchOptions", () => {
+  it("runs every section, sized from the warm-up, without arguments", () => {
+    const o = parseBenchOptions([]);
+    expect([...o.sections]).toEqual([...BENCH_SECTIONS]);
+    expect(o.records).toBeUndefined();
+  });
+
+  it("runs only the sections named by --only", () => {
+    expect([...parseBenchOptions(["--only", "object-state"]).sections]).toEqual(["object-state"]);
+    expect([...parseBenchOptions(["--only", "file,recovery", "--records", "5"]).sections]).toEqual(["file", "recovery"]);
+  });
+
+  it("refuses an unknown or missing section, naming the known ones", () => {
+    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of keyed-count, file, event-time, object-state, recovery; got 'object-state,nope'/);
+    expect(() => parseBenchOptions(["--only"])).toThrow(RangeError);
+  });
+
+  it("fixes the keyed-count records with --records", () => {
+    expect(parseBenchOptions(["--records", "20000000"]).records).toBe(20_000_000);
+    expect(() => parseBenchOptions(["--records", "0"])).toThrow(/--records must be a positive integer, got '0'/);
+  });
+});
