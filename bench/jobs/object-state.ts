@@ -100,18 +100,9 @@ const countSumSink: Sink<KeyCount> = {
  */
 const IN_MEMORY_STATE_LIMIT = 256 * 2 ** 20;
 
-/**
- * Pause after each completed checkpoint. With a million keys a checkpoint
- * takes longer than the interval, so the next periodic one would start the
- * moment the last one ends and the final checkpoint of the bounded job, which
- * polls for a free slot, could wait behind them indefinitely.
- */
-const MIN_PAUSE_MS = 100;
-
 /** Builds the job's graph on `env`. */
 function build(env: StreamExecutionEnvironment, p: ObjectStateParams): void {
   if (p.checkpointIntervalMs === 0) env.getCheckpointConfig().setCheckpointStorage({ type: "jobmanager", maxStateSize: IN_MEMORY_STATE_LIMIT });
-  else env.getCheckpointConfig().setMinPauseBetweenCheckpoints(MIN_PAUSE_MS);
   env
     .fromSequence(1, p.records)
     .uid("sequence")
