@@ -7,10 +7,9 @@
  * and nothing of n may stay in the checkpoint directory, even when a task's
  * write for n ends after the abort.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ListStateDescriptor,
   RichFunction,
@@ -29,15 +28,9 @@ import { CheckpointCoordinator } from "../src/checkpoint/coordinator/index.ts";
 import { createCheckpointStorage } from "../src/checkpoint/storage/index.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { waitFor } from "./support/cli-process.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-aborted-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-aborted-");
 
 /** A's records: `a:1`..`a:100` before its first snapshot, `a:101`..`a:200` after it. */
 const A_BEFORE = 100;

@@ -2,20 +2,13 @@
  * The `weir` command line as a user meets it: exit codes, output, and where
  * an error in a job file is.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-cli-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-cli-");
 
 describe("weir run", () => {
   it("runs a tiny bounded job: exit 0 and its output", async () => {

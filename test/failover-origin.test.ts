@@ -14,10 +14,8 @@
  * checkpoint the failed attempt had started (its late state writes would
  * land in the new checkpoint of that id).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   collectSink,
   KeyedProcessFunction,
@@ -38,6 +36,7 @@ import {
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
 import { buildKeyedCount, expectedCounts, finalCounts, type KeyedCountOptions } from "./fixtures/keyed-count.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
 const KEYS = 10;
 const RECORDS = 20_000;
@@ -46,14 +45,7 @@ const OTHER_RECORDS = 5_000;
 /** No periodic checkpoint within the test: the failure comes before the run's first own checkpoint. */
 const NEVER = 600_000;
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-failover-origin-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-failover-origin-");
 
 /** An environment of the keyed count on filesystem checkpoints in `checkpointDir`. */
 function keyedCount(options: EnvironmentOptions, job: KeyedCountOptions): StreamExecutionEnvironment {

@@ -4,14 +4,12 @@
  * from the latest completed checkpoint, and ends with counts that match the
  * delivery guarantee. Reproduce a failing run with `WEIR_SEED=<seed>`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RestartStrategies, StreamExecutionEnvironment, type CheckpointingMode } from "../src/index.ts";
 import { jsonResult, runCli } from "./support/cli-process.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { buildKeyedCount, expectedCounts, finalCounts, type Counts } from "./fixtures/keyed-count.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
 const RECORDS = 100_000;
 const KEYS = 10;
@@ -21,15 +19,8 @@ const seed = testSeed();
 const random = seededRandom(seed);
 const repro = `reproduce with WEIR_SEED=${seed}`;
 const truth = expectedCounts(RECORDS, KEYS);
-const dirs: string[] = [];
 
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-failure-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-failure-");
 
 function failPoint(): number {
   return randomInt(random, Math.ceil(RECORDS * 0.4), Math.floor(RECORDS * 0.7));

@@ -5,19 +5,16 @@
  * injected failure at a random point, in the main thread and on worker
  * threads, gives the results its definition says.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
 import { canon, shapeOf } from "./support/record-shapes.ts";
 import { seededRandom } from "../src/util/seeded-random.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
 const RECORDS = 30_000;
 const KEYS = 10_000;
 const SHAPE_SEED = 7;
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs("weir-objects-");
 
 interface Output {
   acc: string[];
@@ -86,8 +83,7 @@ function checkAgainstDefinition(out: Output): void {
 }
 
 async function run(workers: number, failAt: number): Promise<Output> {
-  const dir = mkdtempSync(join(tmpdir(), "weir-objects-"));
-  dirs.push(dir);
+  const dir = tempDir();
   const r = await runCli(
     ["run", "test/fixtures/object-semantics-job.ts", "--parallelism", "3", "--workers", String(workers), "--checkpoint-interval", "50",
       "--checkpoint-dir", dir, "--", String(RECORDS), String(KEYS), String(failAt), String(SHAPE_SEED)],

@@ -5,22 +5,15 @@
  * the job ends with exit 1 and the error. A stop (SIGTERM) while the job
  * waits to restart ends it at once, without waiting out the back-off.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_RESTART_ATTEMPTS } from "../src/runtime/execution/restart-strategy.ts";
 import { runCli, startCli, waitFor } from "./support/cli-process.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
 const JOB = "test/fixtures/failing-input-job.ts";
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-permanent-failure-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-permanent-failure-");
 
 /** An input directory whose second line is not JSON. */
 function malformedInput(): string {

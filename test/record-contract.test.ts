@@ -3,18 +3,14 @@
  * one task to another must be plain data, and the rule is enforced the same
  * way in the main thread and on worker threads; inside a chain anything goes.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs("weir-records-");
 
 function run(workers: number, variant: string) {
-  const dir = mkdtempSync(join(tmpdir(), "weir-records-"));
-  dirs.push(dir);
+  const dir = tempDir();
   return runCli(
     ["run", "test/fixtures/class-records-job.ts", "--parallelism", "2", "--workers", String(workers), "--checkpoint-dir", dir, "--", variant],
     120_000,

@@ -4,29 +4,20 @@
  * trigger is always waiting when a checkpoint ends. The final checkpoint of a
  * bounded job and savepoints must still be taken at once, not starved.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment, WatermarkStrategy, collectSink, type JobClient } from "../src/index.ts";
 import { Count, expectedCounts, finalCounts } from "./fixtures/keyed-count.ts";
 import { SlowSnapshotMap } from "./fixtures/slow-snapshot-map.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
 const INTERVAL_MS = 10;
 const SNAPSHOT_MS = 40;
 const KEYS = 5;
 /** Generous: these jobs take well under a second of work. */
 const DEADLINE_MS = 40_000;
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-slow-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-slow-");
 
 /** Throttled numbers → slow-snapshot map → keyed count → collect sink, with checkpoints every 10 ms that take ≥ 40 ms. */
 async function startSlowJob(records: number, log: string[]): Promise<JobClient> {

@@ -3,22 +3,15 @@
  * limit (declined checkpoints, tolerable failures), and the filesystem
  * storage's retention and its fallback past a corrupt latest checkpoint.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JobFailedError, RestartStrategies, StreamExecutionEnvironment } from "../src/index.ts";
 import { buildBallastJob } from "./fixtures/ballast-job.ts";
 import { buildKeyedCount, expectedCounts, finalCounts } from "./fixtures/keyed-count.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-storage-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-storage-");
 
 describe("jobmanager storage size limit", () => {
   function ballastEnv(tolerable: number, log: string[]) {

@@ -4,23 +4,14 @@
  * refused with a fingerprint error, and a worker thread that dies is started
  * again and the job recovers from its checkpoint.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
 import { expectedCounts } from "./fixtures/keyed-count.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
 
 const RECORDS = 20_000;
-const dirs: string[] = [];
 
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "weir-workers-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("weir-workers-");
 
 /** What pipeline-job.ts must output: every kept number (and the negated fifth ones), doubled, tagged with its key. */
 function expectedPipeline(records: number): [number, number][] {
