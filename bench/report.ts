@@ -233,10 +233,10 @@ export function formatReport(r: BenchReport): string {
         r.runs.map((run) => [
           run.label,
           millions(run.records),
-          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          elapsedCell(run),
           run.startupMs > 0 ? `${Math.round(run.startupMs)} ms` : "-",
           millions(run.recordsPerSecond),
-          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+          checkpointsCell(run),
         ]),
       ),
     );
@@ -252,10 +252,10 @@ export function formatReport(r: BenchReport): string {
           run.label,
           millions(run.records),
           `${(run.inputBytes / 1e6).toFixed(0)} MB`,
-          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          elapsedCell(run),
           run.megabytesPerSecond.toFixed(1),
           millions(run.recordsPerSecond),
-          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+          checkpointsCell(run),
         ]),
       ),
     );
@@ -272,10 +272,10 @@ export function formatReport(r: BenchReport): string {
         r.eventTimeRuns.map((run) => [
           run.label,
           millions(run.events),
-          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          elapsedCell(run),
           millions(run.eventsPerSecond),
           millions(run.outputs),
-          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+          checkpointsCell(run),
         ]),
       ),
     );
@@ -292,9 +292,9 @@ export function formatReport(r: BenchReport): string {
           run.label,
           millions(run.keys),
           millions(run.records),
-          `${(run.elapsedMs / 1000).toFixed(2)} s`,
+          elapsedCell(run),
           millions(run.recordsPerSecond),
-          run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off",
+          checkpointsCell(run),
         ]),
       ),
     );
@@ -343,6 +343,16 @@ export function formatReport(r: BenchReport): string {
 /** The report as one JSON line (figures rounded for reading). */
 export function reportJson(r: BenchReport): string {
   return JSON.stringify(r, (_key, v: unknown) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v));
+}
+
+/** A run's wall time in seconds, for a table cell. */
+function elapsedCell(run: { elapsedMs: number }): string {
+  return `${(run.elapsedMs / 1000).toFixed(2)} s`;
+}
+
+/** A run's completed checkpoints, or "off" without checkpointing, for a table cell. */
+function checkpointsCell(run: { checkpointIntervalMs: number; checkpointsCompleted: number }): string {
+  return run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off";
 }
 
 function millions(n: number): string {
