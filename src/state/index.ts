@@ -34,6 +34,7 @@ export {
 export { decodeStateValue, encodeStateValue, type StateValueContext } from "./serializer.ts";
 export {
   HeapKeyedStateBackend,
+  type EngineKeyedState,
   type HeapKeyedStateBackendOptions,
   type HeapStateStats,
 } from "./heap/heap-keyed-state-backend.ts";

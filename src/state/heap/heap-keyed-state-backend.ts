@@ -69,6 +69,20 @@ export interface HeapStateStats {
   readonly copiedEntries: number;
 }
 
+/**
+ * @internal Keyed state owned by the engine (window contents, timers): values
+ * that user code never receives, so they are not copied on access. `get`
+ * returns the stored value (read only); `getOwned` returns it for in-place
+ * mutation, first copied with the state's `copy` when a pending snapshot
+ * still shares it (copy-on-write); `set(undefined)` removes it. Values must
+ * be plain data (they are serialized unchecked).
+ */
+export interface EngineKeyedState<V> {
+  get(): V | undefined;
+  getOwned(): V | undefined;
+  set(value: V | undefined): void;
+}
+
 /** Primitive keys whose checked canonical form is cached (the cache is cleared when full). */
 const KEY_CACHE_LIMIT = 1 << 16;
 
@@ -160,6 +174,20 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     const t = this.tables.get(name);
     if (!t) return;
     for (const [k, v] of t.map.entries()) yield [decodeCanonicalKey(k), v];
+  }
+
+  /**
+   * @internal Engine-owned keyed state `name` at the current key, without copies
+   * (see {@link EngineKeyedState}); `copy` must deep-copy whatever the engine
+   * mutates in place. Stored as value state.
+   */
+  getEngineState<V>(name: string, copy: (value: V) => V): EngineKeyedState<V> {
+    const map = this.table({ name, kind: "value" } as AnyStateDescriptor).map as LayeredMap<V>;
+    return {
+      get: () => map.get(this.currentKeyFor(name)),
+      getOwned: () => map.getOwned(this.currentKeyFor(name), copy),
+      set: (value) => map.set(this.currentKeyFor(name), value),
+    };
   }
 
   /** The key set by the last {@link setCurrentKey}, or undefined. */
