@@ -151,4 +151,4 @@ export { CountEvictor, TimeEvictor, DeltaEvictor, type Evictor, type EvictorCont
 export { ProcessWindowFunction, type ProcessWindowContext, type WindowFunction, type KeyedStateStore } from "./time/windows/window-functions.ts";
 export { ProcessAllWindowFunction, type AllWindowFunction } from "./time/windows/all-window-functions.ts";
 export { MissingWindowTimestampError, WindowMergeError } from "./time/windows/window-errors.ts";
-export { WINDOW_METRICS } from "./time/windows/window-operator.ts";
+export { WINDOW_METRICS } from "./runtime/operators/window-operator.ts";

@@ -17,7 +17,7 @@ import {
   AggregatingWindowContents,
   ListWindowContents,
   ReducingWindowContents,
-  type WindowContents,
+  type WindowContentsFactory,
 } from "../time/windows/window-contents.ts";
 import {
   fromProcessWindowFunction,
@@ -28,7 +28,7 @@ import {
   type ProcessWindowFunction,
   type WindowFunction,
 } from "../time/windows/window-functions.ts";
-import { WindowOperator } from "../time/windows/window-operator.ts";
+import { WindowOperator } from "../runtime/operators/window-operator.ts";
 import { cloneFunction, SingleOutputStreamOperator, type DataStream } from "./data-stream.ts";
 
 /** Creates the window function of one parallel instance. */
@@ -105,8 +105,8 @@ export class WindowedStream<T, K, W extends Window> {
     const reduce = reduceCall(fn);
     const next = (): InternalWindowFunction<T, R, K, W> => (windowFn ? adapt(windowFn) : (passThrough<T>() as unknown as InternalWindowFunction<T, R, K, W>));
     if (this.windowEvictor)
-      return this.build("Reduce", (b) => new ListWindowContents(b), () => preAggregated((xs: T[]) => xs.reduce((a, b) => reduce(a, b)), next()));
-    return this.build("Reduce", (b) => new ReducingWindowContents<T>(b, reduce), next as FunctionFactory<R, K, W>);
+      return this.build("Reduce", (b, uid) => new ListWindowContents(b, uid), () => preAggregated((xs: T[]) => xs.reduce((a, b) => reduce(a, b)), next()));
+    return this.build("Reduce", (b, uid) => new ReducingWindowContents<T>(b, uid, reduce), next as FunctionFactory<R, K, W>);
   }
 
   /**
@@ -128,9 +128,9 @@ export class WindowedStream<T, K, W extends Window> {
     const next = (): InternalWindowFunction<V, R, K, W> => (windowFn ? adapt(windowFn) : (passThrough<V>() as unknown as InternalWindowFunction<V, R, K, W>));
     if (this.windowEvictor) {
       const all = (xs: T[]) => agg.getResult(xs.reduce((acc, x) => agg.add(x, acc), agg.createAccumulator()));
-      return this.build("Aggregate", (b) => new ListWindowContents(b), () => preAggregated(all, next()));
+      return this.build("Aggregate", (b, uid) => new ListWindowContents(b, uid), () => preAggregated(all, next()));
     }
-    return this.build("Aggregate", (b) => new AggregatingWindowContents<T, ACC>(b, agg), () => preAggregated((accs: ACC[]) => agg.getResult(accs[0]!), next()));
+    return this.build("Aggregate", (b, uid) => new AggregatingWindowContents<T, ACC>(b, uid, agg), () => preAggregated((accs: ACC[]) => agg.getResult(accs[0]!), next()));
   }
 
   /**
@@ -142,7 +142,7 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   process<R>(fn: ProcessWindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
-    return this.build("Process", (b) => new ListWindowContents(b), () => adapt(fn));
+    return this.build("Process", (b, uid) => new ListWindowContents(b, uid), () => adapt(fn));
   }
 
   /**
@@ -155,7 +155,7 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   apply<R>(fn: WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
-    return this.build("Apply", (b) => new ListWindowContents(b), () => adapt(fn));
+    return this.build("Apply", (b, uid) => new ListWindowContents(b, uid), () => adapt(fn));
   }
 
   /** Sum of the records (numbers) or of one field per window; other fields are the first record's. */
@@ -184,7 +184,7 @@ export class WindowedStream<T, K, W extends Window> {
   }
 
   /** @internal Adds the window operator node. */
-  private build<R>(what: string, contents: (b: ConstructorParameters<typeof ListWindowContents>[0]) => WindowContents<T>, fn: () => InternalWindowFunction<never, R, K, W>): SingleOutputStreamOperator<R> {
+  private build<R>(what: string, contents: WindowContentsFactory<T>, fn: () => InternalWindowFunction<never, R, K, W>): SingleOutputStreamOperator<R> {
     const assigner = this.assigner;
     const trigger = this.windowTrigger ?? assigner.getDefaultTrigger();
     const evictor = this.windowEvictor;

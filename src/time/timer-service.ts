@@ -7,28 +7,35 @@
  * checkpointed, restored and redistributed by key group with the rest of the
  * state; the in-memory queues are rebuilt from that state on restore.
  */
-import type { HeapKeyedStateBackend, MapState } from "../state/index.ts";
-import { MapStateDescriptor } from "../state/index.ts";
+import type { EngineKeyedState, HeapKeyedStateBackend } from "../state/index.ts";
 import type { ProcessingTimeService } from "./processing-time-service.ts";
-import { TimerHeap } from "./timer-heap.ts";
+import { TimerQueue, type TimerNamespace } from "./timer-queue.ts";
 
 import type { TimeDomain } from "../core/process-function.ts";
 
+export type { TimerNamespace } from "./timer-queue.ts";
+
 /** Called for a due timer, with its key already set as the current key. */
-export type TimerCallback = (timestamp: number, key: unknown, namespace: string, domain: TimeDomain) => void;
+export type TimerCallback = (timestamp: number, key: unknown, namespace: TimerNamespace, domain: TimeDomain) => void;
 
 /**
- * The timers of one key, as stored in keyed map state: namespace → its timestamps.
- * Keyed by the namespace string itself (a window id the operator already holds), so a
- * lookup does not build and hash a new string.
+ * The timers of one key: namespace → its timestamps. Engine-owned keyed state
+ * (no copies on access): the lists are changed in place, and copied only when a
+ * pending snapshot still shares them.
  */
-type StoredTimers = MapState<string, number[]>;
+type KeyTimers = Map<TimerNamespace, number[]>;
+
+function copyKeyTimers(timers: KeyTimers): KeyTimers {
+  const copy: KeyTimers = new Map();
+  for (const [namespace, timestamps] of timers) copy.set(namespace, timestamps.slice());
+  return copy;
+}
 
 export class KeyedTimerService {
-  private readonly eventState: StoredTimers;
-  private readonly procState: StoredTimers;
-  private readonly eventQueue = new TimerHeap();
-  private readonly procQueue = new TimerHeap();
+  private readonly eventState: EngineKeyedState<KeyTimers>;
+  private readonly procState: EngineKeyedState<KeyTimers>;
+  private readonly eventQueue = new TimerQueue();
+  private readonly procQueue = new TimerQueue();
   private watermark = Number.NEGATIVE_INFINITY;
   private scheduledFor = Number.POSITIVE_INFINITY;
   private firing = false;
@@ -40,8 +47,8 @@ export class KeyedTimerService {
     private readonly onTimer: TimerCallback,
     private readonly name = "timers",
   ) {
-    this.eventState = backend.getMapState(new MapStateDescriptor<string, number[]>(`_${name}:event`));
-    this.procState = backend.getMapState(new MapStateDescriptor<string, number[]>(`_${name}:processing`));
+    this.eventState = backend.getEngineState(`_${name}:event`, copyKeyTimers);
+    this.procState = backend.getEngineState(`_${name}:processing`, copyKeyTimers);
   }
 
   /** The last watermark the operator received. */
@@ -54,23 +61,23 @@ export class KeyedTimerService {
   }
 
   /** Fires `onTimer` for the current key when the watermark reaches `timestamp`. Registering twice is a no-op. */
-  registerEventTimeTimer(timestamp: number, namespace = ""): void {
-    if (this.add(this.eventState, timestamp, namespace)) this.eventQueue.push({ timestamp, key: this.backend.getCurrentKey(), namespace });
+  registerEventTimeTimer(timestamp: number, namespace: TimerNamespace = ""): void {
+    if (add(this.eventState, timestamp, namespace)) this.eventQueue.push(timestamp, this.backend.getCurrentKey(), namespace);
   }
 
-  deleteEventTimeTimer(timestamp: number, namespace = ""): void {
-    this.remove(this.eventState, timestamp, namespace);
+  deleteEventTimeTimer(timestamp: number, namespace: TimerNamespace = ""): void {
+    remove(this.eventState, timestamp, namespace);
   }
 
   /** Fires `onTimer` for the current key when processing time reaches `timestamp`. */
-  registerProcessingTimeTimer(timestamp: number, namespace = ""): void {
-    if (!this.add(this.procState, timestamp, namespace)) return;
-    this.procQueue.push({ timestamp, key: this.backend.getCurrentKey(), namespace });
+  registerProcessingTimeTimer(timestamp: number, namespace: TimerNamespace = ""): void {
+    if (!add(this.procState, timestamp, namespace)) return;
+    this.procQueue.push(timestamp, this.backend.getCurrentKey(), namespace);
     this.schedule();
   }
 
-  deleteProcessingTimeTimer(timestamp: number, namespace = ""): void {
-    this.remove(this.procState, timestamp, namespace);
+  deleteProcessingTimeTimer(timestamp: number, namespace: TimerNamespace = ""): void {
+    remove(this.procState, timestamp, namespace);
   }
 
   /** Fires every event-time timer at or below `watermark`, in order. */
@@ -86,8 +93,7 @@ export class KeyedTimerService {
       [`_${this.name}:processing`, this.procQueue],
     ] as const) {
       for (const [key, timers] of this.backend.entriesOf(state))
-        for (const [namespace, timestamps] of timers as Map<string, number[]>)
-          for (const timestamp of timestamps) queue.push({ timestamp, key, namespace });
+        for (const [namespace, timestamps] of timers as KeyTimers) for (const timestamp of timestamps) queue.push(timestamp, key, namespace);
     }
     this.schedule();
   }
@@ -96,18 +102,21 @@ export class KeyedTimerService {
   numTimers(): number {
     let n = 0;
     for (const state of [`_${this.name}:event`, `_${this.name}:processing`])
-      for (const [, timers] of this.backend.entriesOf(state)) for (const ts of (timers as Map<string, number[]>).values()) n += ts.length;
+      for (const [, timers] of this.backend.entriesOf(state)) for (const ts of (timers as KeyTimers).values()) n += ts.length;
     return n;
   }
 
-  private fire(queue: TimerHeap, state: StoredTimers, upTo: number, domain: TimeDomain): void {
+  private fire(queue: TimerQueue, state: EngineKeyedState<KeyTimers>, upTo: number, domain: TimeDomain): void {
     if (this.firing) return; // a timer registered by onTimer at or below `upTo` fires in this same loop
     this.firing = true;
     try {
-      for (let t = queue.peek(); t !== undefined && t.timestamp <= upTo; t = queue.peek()) {
-        queue.pop();
-        this.backend.setCurrentKey(t.key);
-        if (this.remove(state, t.timestamp, t.namespace)) this.onTimer(t.timestamp, t.key, t.namespace, domain);
+      for (let ts = queue.nextTimestamp(); ts !== undefined && ts <= upTo; ts = queue.nextTimestamp()) {
+        const { keys, namespaces } = queue.pop();
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i];
+          this.backend.setCurrentKey(key);
+          if (remove(state, ts, namespaces[i]!)) this.onTimer(ts, key, namespaces[i]!, domain);
+        }
       }
     } finally {
       this.firing = false;
@@ -115,7 +124,7 @@ export class KeyedTimerService {
   }
 
   private schedule(): void {
-    const next = this.procQueue.peek()?.timestamp;
+    const next = this.procQueue.nextTimestamp();
     if (next === undefined || next >= this.scheduledFor) return;
     this.scheduledFor = next;
     this.time.scheduleAt(next, () => {
@@ -124,21 +133,33 @@ export class KeyedTimerService {
       this.schedule();
     });
   }
+}
 
-  /** Adds the timer to the current key's state; false if it was there. */
-  private add(state: StoredTimers, timestamp: number, namespace: string): boolean {
-    const timestamps = state.get(namespace);
-    if (timestamps?.includes(timestamp)) return false;
-    state.put(namespace, timestamps ? [...timestamps, timestamp] : [timestamp]);
+/** Adds the timer to the current key's state; false if it was there. */
+function add(state: EngineKeyedState<KeyTimers>, timestamp: number, namespace: TimerNamespace): boolean {
+  const timers = state.getOwned();
+  if (timers === undefined) {
+    state.set(new Map([[namespace, [timestamp]]]));
     return true;
   }
+  const timestamps = timers.get(namespace);
+  if (timestamps === undefined) timers.set(namespace, [timestamp]);
+  else if (timestamps.includes(timestamp)) return false;
+  else timestamps.push(timestamp);
+  return true;
+}
 
-  /** Removes the timer from the current key's state; false if it was not there. */
-  private remove(state: StoredTimers, timestamp: number, namespace: string): boolean {
-    const timestamps = state.get(namespace);
-    if (!timestamps?.includes(timestamp)) return false;
-    if (timestamps.length === 1) state.remove(namespace);
-    else state.put(namespace, timestamps.filter((t) => t !== timestamp));
-    return true;
-  }
+/** Removes the timer from the current key's state; false if it was not there. */
+function remove(state: EngineKeyedState<KeyTimers>, timestamp: number, namespace: TimerNamespace): boolean {
+  const timers = state.getOwned();
+  const timestamps = timers?.get(namespace);
+  if (timestamps === undefined) return false;
+  if (timestamps.length > 1) {
+    const at = timestamps.indexOf(timestamp);
+    if (at < 0) return false;
+    timestamps.splice(at, 1);
+  } else if (timestamps[0] !== timestamp) return false;
+  else if (timers!.size > 1) timers!.delete(namespace);
+  else state.set(undefined);
+  return true;
 }

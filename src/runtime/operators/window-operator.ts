@@ -6,23 +6,37 @@
  * windows are all past that point are late: sent to the late-data side output,
  * or dropped and counted. Session windows (merging assigners) merge their
  * contents, trigger state and timers.
+ *
+ * Hot path. Tumbling and sliding windows (one size) are named by their start
+ * in state and timers, and a record is placed by computing those numbers: no
+ * window object or id string per record. A window's cleanup timer is
+ * registered once, when its contents are created. With event time and the
+ * default EventTimeTrigger, the operator does what the trigger would do
+ * without calling it per record: one timer per window at its end (the same
+ * timer as the cleanup without allowed lateness), an immediate firing for a
+ * record in a window the watermark already passed.
  */
 import type { KeySelector } from "../../graph/stream-graph.ts";
-import { NO_TIMESTAMP } from "../../runtime/elements.ts";
-import type { OperatorContext, Output } from "../../runtime/operators/stream-operator.ts";
-import { runtimeContextOf, UdfOperator } from "../../runtime/operators/udf-operator.ts";
-import { ValueStateDescriptor, type ReducingStateDescriptor, type ValueState } from "../../state/index.ts";
 import type { TimeDomain } from "../../core/process-function.ts";
-import { KeyedTimerService } from "../timer-service.ts";
-import type { Evictor, EvictorContext } from "./evictor.ts";
-import { MergingWindowSet } from "./merging-window-set.ts";
-import { isFire, isPurge, type OnMergeContext, type Trigger, type TriggerResult } from "./trigger.ts";
-import { windowFromId, type Window } from "./window.ts";
-import { isMergingAssigner, type MergingWindowAssigner, type WindowAssigner } from "./window-assigner.ts";
-import { ListWindowContents, type WindowContents } from "./window-contents.ts";
-import { MissingWindowTimestampError, WindowMergeError } from "./window-errors.ts";
-import type { InternalWindowFunction, ProcessWindowContext } from "./window-functions.ts";
-import { WindowScopedState } from "./window-scoped-state.ts";
+import type { HeapKeyedStateBackend, ReducingStateDescriptor, ValueState } from "../../state/index.ts";
+import { ValueStateDescriptor } from "../../state/index.ts";
+import { KeyedTimerService } from "../../time/timer-service.ts";
+import { TimerQueue } from "../../time/timer-queue.ts";
+import { EventTimeTrigger } from "../../time/windows/event-time-trigger.ts";
+import type { Evictor, EvictorContext } from "../../time/windows/evictor.ts";
+import { MergingWindowSet, type MergeFunction } from "../../time/windows/merging-window-set.ts";
+import { TimeWindowAssigner } from "../../time/windows/time-window-assigner.ts";
+import { isFire, isPurge, TriggerResult, type OnMergeContext, type Trigger } from "../../time/windows/trigger.ts";
+import type { Window } from "../../time/windows/window.ts";
+import { isMergingAssigner, type MergingWindowAssigner, type WindowAssigner, type WindowAssignerContext } from "../../time/windows/window-assigner.ts";
+import { ListWindowContents, type WindowContents, type WindowContentsFactory } from "../../time/windows/window-contents.ts";
+import { MissingWindowTimestampError, WindowMergeError } from "../../time/windows/window-errors.ts";
+import type { InternalWindowFunction, ProcessWindowContext } from "../../time/windows/window-functions.ts";
+import { FixedSizeWindows, windowIds, type WindowNamespace, type WindowNamespaces } from "../../time/windows/window-namespaces.ts";
+import { WindowScopedState } from "../../time/windows/window-scoped-state.ts";
+import { NO_TIMESTAMP } from "../elements.ts";
+import type { OperatorContext, Output } from "./stream-operator.ts";
+import { runtimeContextOf, UdfOperator } from "./udf-operator.ts";
 
 /** Everything a window operator is built from (by WindowedStream). */
 export interface WindowOperatorSpec<IN, OUT, W extends Window> {
@@ -34,15 +48,19 @@ export interface WindowOperatorSpec<IN, OUT, W extends Window> {
   /** Side output id for records later than that; undefined: drop and count them. */
   readonly lateDataTag?: string;
   /** Creates the contents store on the operator's keyed state (must be a list store with an evictor). */
-  readonly contents: (backend: NonNullable<OperatorContext["keyedState"]>) => WindowContents<IN>;
+  readonly contents: WindowContentsFactory<IN>;
   readonly fn: InternalWindowFunction<unknown, OUT, unknown, W>;
 }
 
 /** Names of the operator's metrics in `TaskMetrics.operators[uid]`. */
 export const WINDOW_METRICS = { lateDropped: "numLateRecordsDropped", inWindows: "numRecordsInWindows" } as const;
+const LATE_DROPPED = WINDOW_METRICS.lateDropped;
+const IN_WINDOWS = WINDOW_METRICS.inWindows;
 
 export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, OUT, unknown> {
   private key!: KeySelector;
+  private backend!: HeapKeyedStateBackend;
+  private metrics!: Record<string, number>;
   private currentKey: unknown;
   private timers!: KeyedTimerService;
   private contents!: WindowContents<IN>;
@@ -51,17 +69,42 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
   private mergingState?: ValueState<[string, string][]>;
   private readonly merging: MergingWindowAssigner<IN, W> | undefined;
   private readonly eventTime: boolean;
-  /** The window the trigger context refers to, and (during onMerge) the windows merged into it. */
+  /** Tumbling and sliding windows: a window is its start, and records are placed by number. */
+  private readonly fixed: TimeWindowAssigner | undefined;
+  private readonly namespaces: WindowNamespaces<W>;
+  /** Event-time tumbling/sliding windows with the EventTimeTrigger: the operator does what the trigger would. */
+  private readonly builtInTrigger: boolean;
+  /**
+   * With the built-in trigger, no allowed lateness and no evictor, a window has one timer, at its end, from
+   * its first record to its removal: implied by its contents, queued here and not kept as timer state
+   * (rebuilt from the contents on restore).
+   */
+  private readonly windowEnds: TimerQueue | undefined;
+  private readonly lateness: number;
+  /** The starts of the current record's windows (fixed-size windows). */
+  private readonly starts: number[] = [];
+  /** The window the trigger and process contexts refer to, its namespace, and (during onMerge) the namespaces merged into it. */
   private window!: W;
-  private mergedWindowIds: string[] = [];
+  private ns: WindowNamespace = "";
+  private mergedNamespaces: WindowNamespace[] = [];
   private triggerCtx!: OnMergeContext;
   private processCtx!: ProcessWindowContext<W>;
   private evictorCtx!: EvictorContext;
+  private assignerCtx!: WindowAssignerContext;
+  /** The session set of the current key, loaded for one record or timer (undefined for non-merging assigners). */
+  private activeSet: MergingWindowSet<W> | undefined;
+  private readonly mergeFn: MergeFunction<W> = (result, merged, stateResult, mergedState) => this.mergeWindows(result, merged, stateResult, mergedState);
 
   constructor(private readonly spec: WindowOperatorSpec<IN, OUT, W>) {
     super(spec.fn.udf ?? {}); // reduce/aggregate without a window function have no user function with a lifecycle
     this.merging = isMergingAssigner(spec.assigner) ? spec.assigner : undefined;
     this.eventTime = spec.assigner.isEventTime();
+    const assigner: unknown = spec.assigner;
+    this.fixed = assigner instanceof TimeWindowAssigner ? assigner : undefined;
+    this.namespaces = (this.fixed ? new FixedSizeWindows(this.fixed.size) : windowIds) as unknown as WindowNamespaces<W>;
+    this.builtInTrigger = this.eventTime && this.fixed !== undefined && spec.trigger instanceof EventTimeTrigger;
+    this.lateness = spec.allowedLateness;
+    this.windowEnds = this.builtInTrigger && this.lateness === 0 && !spec.evictor ? new TimerQueue() : undefined;
   }
 
   override async open(ctx: OperatorContext, output: Output<OUT>): Promise<void> {
@@ -69,198 +112,280 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     if (this.merging && !this.spec.trigger.canMerge())
       throw new Error(`window operator '${ctx.operatorUid}': trigger ${this.spec.trigger.toString()} cannot be used with merging windows (${this.spec.assigner.toString()})`);
     const backend = ctx.keyedState;
+    this.backend = backend;
     this.key = ctx.keySelector;
-    this.contents = this.spec.contents(backend);
+    this.contents = this.spec.contents(backend, ctx.operatorUid);
     if (this.spec.evictor && !(this.contents instanceof ListWindowContents)) throw new Error(`window operator '${ctx.operatorUid}': an evictor needs all records kept`);
     this.triggerState = new WindowScopedState(backend, "_trigger-state");
     this.windowState = new WindowScopedState(backend, "_window-state");
     if (this.merging) this.mergingState = backend.getState(new ValueStateDescriptor<[string, string][]>("_merging-windows"));
     this.timers = new KeyedTimerService(backend, ctx.processingTime, (ts, key, ns, domain) => this.onTimer(ts, key, ns, domain), "window-timers");
     this.timers.restore();
-    ctx.metrics[WINDOW_METRICS.lateDropped] = 0;
-    ctx.metrics[WINDOW_METRICS.inWindows] = this.contents.totalSize(backend);
+    const fixed = this.fixed;
+    if (this.windowEnds && fixed) this.contents.forEachWindow((key, start) => this.windowEnds!.push((start as number) + fixed.size - 1, key, start));
+    this.metrics = ctx.metrics;
+    this.metrics[LATE_DROPPED] = 0;
+    this.metrics[IN_WINDOWS] = this.contents.totalSize();
     this.createContexts(ctx, output);
     await super.open(ctx, output);
   }
 
   processElement(value: IN): void {
     const key = this.key(value);
-    this.ctx.keyedState!.setCurrentKey(key);
+    this.backend.setCurrentKey(key);
     this.currentKey = key;
     const timestamp = this.ctx.element.timestamp;
     if (this.eventTime && timestamp === NO_TIMESTAMP) throw new MissingWindowTimestampError(this.ctx.operatorUid, this.spec.assigner.toString());
-    const windows = this.spec.assigner.assignWindows(value, timestamp, { currentProcessingTime: () => this.ctx.processingTime.now() });
-    let skipped = true;
-    const set = this.loadMergingSet();
-    for (const assigned of windows) {
-      const window = set ? set.addWindow(assigned, (r, m, sr, sm) => this.mergeWindows(r, m, sr, sm)) : assigned;
-      if (this.isWindowLate(window)) {
-        set?.retireWindow(window);
-        continue;
-      }
-      skipped = false;
-      const stateWindow = set ? set.getStateWindow(window) : window;
-      if (!stateWindow) throw new Error(`window operator '${this.ctx.operatorUid}': window ${String(window)} is not in the in-flight window set`);
-      this.contents.add(stateWindow.id(), value, timestamp);
-      this.ctx.metrics[WINDOW_METRICS.inWindows]!++;
-      this.setTriggerWindow(window);
-      this.react(this.spec.trigger.onElement(value, timestamp, window, this.triggerCtx), window, stateWindow);
-      this.registerCleanupTimer(window);
-    }
-    set?.persist();
-    if (skipped && this.isElementLate(timestamp)) {
+    const accepted = this.fixed ? this.addToFixedWindows(value, timestamp, this.fixed) : this.addToWindows(value, timestamp);
+    if (!accepted && this.isElementLate(timestamp)) {
       this.ctx.element.timestamp = timestamp;
       if (this.spec.lateDataTag !== undefined) this.out.collectSide(this.spec.lateDataTag, value);
-      else this.ctx.metrics[WINDOW_METRICS.lateDropped]!++;
+      else this.metrics[LATE_DROPPED]!++;
     }
   }
 
   processWatermark(timestamp: number): void {
     this.timers.advanceWatermark(timestamp);
+    if (this.windowEnds) this.fireWindowEnds(this.windowEnds, timestamp);
     this.out.emitWatermark(timestamp);
   }
 
-  private onTimer(time: number, key: unknown, namespace: string, domain: TimeDomain): void {
+  override snapshotState(checkpointId: number): void {
+    this.contents.beforeSnapshot();
+    super.snapshotState(checkpointId);
+  }
+
+  /** Tumbling and sliding windows: the record's windows by their starts. Returns false if every one was late. */
+  private addToFixedWindows(value: IN, timestamp: number, fixed: TimeWindowAssigner): boolean {
+    const starts = this.starts;
+    const n = fixed.windowStarts(this.eventTime ? timestamp : this.ctx.processingTime.now(), starts);
+    const last = fixed.size - 1;
+    const watermark = this.timers.currentWatermark();
+    let accepted = false;
+    for (let i = 0; i < n; i++) {
+      const start = starts[i]!;
+      const maxTimestamp = start + last;
+      const cleanup = this.cleanupTimeOf(maxTimestamp);
+      if (this.eventTime && cleanup <= watermark) continue;
+      accepted = true;
+      const created = this.contents.add(start, value, timestamp, i < n - 1);
+      this.metrics[IN_WINDOWS]!++;
+      if (created) {
+        if (this.windowEnds) this.windowEnds.push(maxTimestamp, this.currentKey, start);
+        else this.registerCleanupTimer(cleanup, start);
+      }
+      if (this.builtInTrigger) {
+        // EventTimeTrigger.onElement: fire now if the watermark passed the window's end, else a timer at the
+        // end, registered with the contents (without allowed lateness it is the cleanup timer)
+        if (maxTimestamp <= watermark) this.fire(this.namespaces.windowOf(start), start, start);
+        else if (created && cleanup !== maxTimestamp) this.timers.registerEventTimeTimer(maxTimestamp, start);
+      } else {
+        const window = this.namespaces.windowOf(start);
+        this.setTriggerWindow(window, start);
+        this.react(this.spec.trigger.onElement(value, timestamp, window, this.triggerCtx), window, start, start);
+      }
+    }
+    return accepted;
+  }
+
+  /** Any other assigner (sessions, global, user assigners): window objects named by their ids. */
+  private addToWindows(value: IN, timestamp: number): boolean {
+    const windows = this.spec.assigner.assignWindows(value, timestamp, this.assignerCtx);
+    const set = this.loadMergingSet();
+    let accepted = false;
+    for (let i = 0; i < windows.length; i++) {
+      const assigned = windows[i]!;
+      const window = set ? set.addWindow(assigned, this.mergeFn) : assigned;
+      if (this.isWindowLate(window)) {
+        set?.retireWindow(window);
+        continue;
+      }
+      accepted = true;
+      const stateWindow = set ? set.getStateWindow(window) : window;
+      if (!stateWindow) throw new Error(`window operator '${this.ctx.operatorUid}': window ${String(window)} is not in the in-flight window set`);
+      const ns = this.namespaces.namespaceOf(window);
+      const sns = set ? this.namespaces.namespaceOf(stateWindow) : ns;
+      const created = this.contents.add(sns, value, timestamp, i < windows.length - 1);
+      this.metrics[IN_WINDOWS]!++;
+      this.setTriggerWindow(window, ns);
+      this.react(this.spec.trigger.onElement(value, timestamp, window, this.triggerCtx), window, ns, sns);
+      if (created || set) this.registerCleanupTimer(this.cleanupTimeOf(window.maxTimestamp()), ns); // merging may move a window's end
+    }
+    set?.persist();
+    return accepted;
+  }
+
+  private onTimer(time: number, key: unknown, ns: WindowNamespace, domain: TimeDomain): void {
     this.currentKey = key;
-    const window = windowFromId(namespace) as W;
+    if (this.builtInTrigger) return this.onBuiltInTimer(time, ns as number);
+    const window = this.namespaces.windowOf(ns);
     const set = this.loadMergingSet();
     const stateWindow = set ? set.getStateWindow(window) : window;
     if (!stateWindow) return; // a timer of a window merged away whose trigger did not delete it
-    this.setTriggerWindow(window);
+    const sns = set ? this.namespaces.namespaceOf(stateWindow) : ns;
+    this.setTriggerWindow(window, ns);
     const result =
       domain === "event-time"
         ? this.spec.trigger.onEventTime(time, window, this.triggerCtx)
         : this.spec.trigger.onProcessingTime(time, window, this.triggerCtx);
-    this.react(result, window, stateWindow);
-    if ((domain === "event-time") === this.eventTime && time === this.cleanupTime(window)) this.clearAllState(window, stateWindow);
+    this.react(result, window, ns, sns);
+    if ((domain === "event-time") === this.eventTime && time === this.cleanupTimeOf(window.maxTimestamp())) this.clearAllState(window, ns, sns);
     set?.persist();
   }
 
-  /** Fires and/or purges as the trigger said. */
-  private react(result: TriggerResult, window: W, stateWindow: W): void {
-    const sid = stateWindow.id();
-    if (isFire(result)) {
-      if (this.spec.evictor) this.fireEvicting(window, sid, this.spec.evictor);
-      else {
-        const contents = this.contents.get(sid);
-        if (contents !== undefined) this.emit(window, contents);
+  /** Fires and removes the windows (with their timers implied) whose end the watermark reached. */
+  private fireWindowEnds(queue: TimerQueue, watermark: number): void {
+    for (let end = queue.nextTimestamp(); end !== undefined && end <= watermark; end = queue.nextTimestamp()) {
+      const { keys, namespaces } = queue.pop();
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        this.backend.setCurrentKey(key);
+        this.currentKey = key;
+        const start = namespaces[i]!;
+        const window = this.namespaces.windowOf(start);
+        this.fire(window, start, start);
+        this.clearAllState(window, start, start);
       }
     }
-    if (isPurge(result)) this.clearContents(sid);
   }
 
-  private fireEvicting(window: W, sid: string, evictor: Evictor<IN, W>): void {
+  /** With the built-in trigger: a window fires at its end and is removed at its cleanup time (both at once without allowed lateness). */
+  private onBuiltInTimer(time: number, start: number): void {
+    const window = this.namespaces.windowOf(start);
+    const maxTimestamp = window.maxTimestamp();
+    if (time === maxTimestamp) this.fire(window, start, start);
+    if (time === this.cleanupTimeOf(maxTimestamp)) this.clearAllState(window, start, start);
+  }
+
+  /** Fires and/or purges as the trigger said. */
+  private react(result: TriggerResult, window: W, ns: WindowNamespace, sns: WindowNamespace): void {
+    if (isFire(result)) this.fire(window, ns, sns);
+    if (isPurge(result)) this.clearContents(sns);
+  }
+
+  /** Emits the window's result (window `ns`, contents in `sns`). */
+  private fire(window: W, ns: WindowNamespace, sns: WindowNamespace): void {
+    if (this.spec.evictor) return this.fireEvicting(window, ns, sns, this.spec.evictor);
+    const contents = this.contents.get(sns);
+    if (contents !== undefined) this.emit(window, ns, contents);
+  }
+
+  private fireEvicting(window: W, ns: WindowNamespace, sns: WindowNamespace, evictor: Evictor<IN, W>): void {
     const list = this.contents as ListWindowContents<IN>;
-    const all = list.elements(sid);
+    const all = list.elements(sns);
     if (all.length === 0) return;
     const kept = evictor.evictBefore(all, window, this.evictorCtx);
-    this.emit(window, kept.map((e) => e.value));
+    this.emit(window, ns, kept.map((e) => e.value));
     const after = evictor.evictAfter(kept, window, this.evictorCtx);
-    list.replace(sid, after);
-    this.ctx.metrics[WINDOW_METRICS.inWindows]! += after.length - all.length;
+    list.replace(sns, after);
+    this.metrics[IN_WINDOWS]! += after.length - all.length;
   }
 
-  private emit(window: W, contents: unknown[]): void {
+  private emit(window: W, ns: WindowNamespace, contents: unknown[]): void {
     this.ctx.element.timestamp = window.maxTimestamp();
     this.window = window;
-    this.windowState.setWindow(window.id());
+    this.ns = ns;
+    this.windowState.setWindow(ns);
     this.spec.fn.process(this.currentKey, this.processCtx, contents, this.out);
   }
 
-  private clearContents(sid: string): void {
-    this.ctx.metrics[WINDOW_METRICS.inWindows]! -= this.contents.size(sid);
-    this.contents.clear(sid);
+  private clearContents(sns: WindowNamespace): void {
+    this.metrics[IN_WINDOWS]! -= this.contents.size(sns);
+    this.contents.clear(sns);
   }
 
   /** The window can no longer change: remove its contents, trigger and window state, and its place in the session set. */
-  private clearAllState(window: W, stateWindow: W): void {
-    this.clearContents(stateWindow.id());
-    this.setTriggerWindow(window);
-    this.spec.trigger.clear(window, this.triggerCtx);
-    this.triggerState.clearWindow(window.id());
-    this.window = window;
-    this.windowState.setWindow(window.id());
+  private clearAllState(window: W, ns: WindowNamespace, sns: WindowNamespace): void {
+    this.clearContents(sns);
+    this.setTriggerWindow(window, ns);
+    // the built-in trigger's one timer fired before (at the window's end, never after its cleanup time)
+    if (!this.builtInTrigger) this.spec.trigger.clear(window, this.triggerCtx);
+    this.triggerState.clearWindow(ns);
+    this.windowState.setWindow(ns);
     this.spec.fn.clear(this.processCtx);
-    this.windowState.clearWindow(window.id());
+    this.windowState.clearWindow(ns);
     this.activeSet?.retireWindow(window);
   }
 
   private mergeWindows(mergeResult: W, mergedWindows: W[], stateWindowResult: W, mergedStateWindows: W[]): void {
-    if (this.eventTime ? this.cleanupTime(mergeResult) <= this.timers.currentWatermark() : mergeResult.maxTimestamp() <= this.ctx.processingTime.now())
+    if (this.eventTime ? this.cleanupTimeOf(mergeResult.maxTimestamp()) <= this.timers.currentWatermark() : mergeResult.maxTimestamp() <= this.ctx.processingTime.now())
       throw new WindowMergeError(this.ctx.operatorUid, `the end of a window cannot become earlier than the current time by merging (window ${String(mergeResult)})`);
-    this.setTriggerWindow(mergeResult);
-    this.mergedWindowIds = mergedWindows.map((w) => w.id());
+    const names = this.namespaces;
+    this.setTriggerWindow(mergeResult, names.namespaceOf(mergeResult));
+    this.mergedNamespaces = mergedWindows.map((w) => names.namespaceOf(w));
     this.spec.trigger.onMerge(mergeResult, this.triggerCtx);
-    this.mergedWindowIds = [];
+    this.mergedNamespaces = [];
     for (const m of mergedWindows) {
-      this.setTriggerWindow(m);
+      const ns = names.namespaceOf(m);
+      this.setTriggerWindow(m, ns);
       this.spec.trigger.clear(m, this.triggerCtx);
-      this.triggerState.clearWindow(m.id());
-      this.deleteCleanupTimer(m);
+      this.triggerState.clearWindow(ns);
+      this.deleteCleanupTimer(this.cleanupTimeOf(m.maxTimestamp()), ns);
     }
-    this.contents.merge(stateWindowResult.id(), mergedStateWindows.map((w) => w.id()));
+    this.contents.merge(
+      names.namespaceOf(stateWindowResult),
+      mergedStateWindows.map((w) => names.namespaceOf(w)),
+    );
   }
-
-  /** The session set of the current key, loaded for one record or timer (undefined for non-merging assigners). */
-  private activeSet: MergingWindowSet<W> | undefined;
 
   private loadMergingSet(): MergingWindowSet<W> | undefined {
     this.activeSet = this.merging ? new MergingWindowSet(this.merging as MergingWindowAssigner<unknown, W>, this.mergingState!) : undefined;
     return this.activeSet;
   }
 
-  private setTriggerWindow(window: W): void {
+  private setTriggerWindow(window: W, ns: WindowNamespace): void {
     this.window = window;
-    this.triggerState.setWindow(window.id());
+    this.ns = ns;
+    this.triggerState.setWindow(ns);
   }
 
-  private cleanupTime(window: W): number {
-    const end = window.maxTimestamp();
-    return this.eventTime ? Math.min(end + this.spec.allowedLateness, Number.MAX_SAFE_INTEGER) : end;
+  /** When a window ending at `maxTimestamp` is removed: its end plus the allowed lateness (event time), its end (processing time). */
+  private cleanupTimeOf(maxTimestamp: number): number {
+    return this.eventTime ? Math.min(maxTimestamp + this.lateness, Number.MAX_SAFE_INTEGER) : maxTimestamp;
   }
 
-  private registerCleanupTimer(window: W): void {
-    const t = this.cleanupTime(window);
-    if (t >= Number.MAX_SAFE_INTEGER) return; // the global window is never cleaned up
-    if (this.eventTime) this.timers.registerEventTimeTimer(t, window.id());
-    else this.timers.registerProcessingTimeTimer(t, window.id());
+  private registerCleanupTimer(time: number, ns: WindowNamespace): void {
+    if (time >= Number.MAX_SAFE_INTEGER) return; // the global window is never cleaned up
+    if (this.eventTime) this.timers.registerEventTimeTimer(time, ns);
+    else this.timers.registerProcessingTimeTimer(time, ns);
   }
 
-  private deleteCleanupTimer(window: W): void {
-    const t = this.cleanupTime(window);
-    if (this.eventTime) this.timers.deleteEventTimeTimer(t, window.id());
-    else this.timers.deleteProcessingTimeTimer(t, window.id());
+  private deleteCleanupTimer(time: number, ns: WindowNamespace): void {
+    if (this.eventTime) this.timers.deleteEventTimeTimer(time, ns);
+    else this.timers.deleteProcessingTimeTimer(time, ns);
   }
 
   private isWindowLate(window: W): boolean {
-    return this.eventTime && this.cleanupTime(window) <= this.timers.currentWatermark();
+    return this.eventTime && this.cleanupTimeOf(window.maxTimestamp()) <= this.timers.currentWatermark();
   }
 
   private isElementLate(timestamp: number): boolean {
-    return this.eventTime && timestamp + this.spec.allowedLateness <= this.timers.currentWatermark();
+    return this.eventTime && timestamp + this.lateness <= this.timers.currentWatermark();
   }
 
   private createContexts(ctx: OperatorContext, output: Output<OUT>): void {
     const timers = this.timers;
-    const wid = () => this.window.id();
     const triggerState = this.triggerState;
+    const now = () => ctx.processingTime.now();
+    const watermark = () => timers.currentWatermark();
     this.triggerCtx = {
-      getCurrentProcessingTime: () => ctx.processingTime.now(),
-      getCurrentWatermark: () => timers.currentWatermark(),
-      registerEventTimeTimer: (t) => timers.registerEventTimeTimer(t, wid()),
-      registerProcessingTimeTimer: (t) => timers.registerProcessingTimeTimer(t, wid()),
-      deleteEventTimeTimer: (t) => timers.deleteEventTimeTimer(t, wid()),
-      deleteProcessingTimeTimer: (t) => timers.deleteProcessingTimeTimer(t, wid()),
+      getCurrentProcessingTime: now,
+      getCurrentWatermark: watermark,
+      registerEventTimeTimer: (t) => timers.registerEventTimeTimer(t, this.ns),
+      registerProcessingTimeTimer: (t) => timers.registerProcessingTimeTimer(t, this.ns),
+      deleteEventTimeTimer: (t) => timers.deleteEventTimeTimer(t, this.ns),
+      deleteProcessingTimeTimer: (t) => timers.deleteProcessingTimeTimer(t, this.ns),
       getPartitionedState: (d) => triggerState.getPartitionedState(d),
       getReducingState: (d) => triggerState.getReducingState(d),
-      mergePartitionedState: <T>(d: ReducingStateDescriptor<T>) => triggerState.mergeReducing(d, this.mergedWindowIds),
+      mergePartitionedState: <T>(d: ReducingStateDescriptor<T>) => triggerState.mergeReducing(d, this.mergedNamespaces),
     };
-    this.evictorCtx = { getCurrentProcessingTime: () => ctx.processingTime.now(), getCurrentWatermark: () => timers.currentWatermark() };
+    this.evictorCtx = { getCurrentProcessingTime: now, getCurrentWatermark: watermark };
+    this.assignerCtx = { currentProcessingTime: now };
     const global = runtimeContextOf(ctx);
     this.processCtx = {
       window: () => this.window,
-      currentProcessingTime: () => ctx.processingTime.now(),
-      currentWatermark: () => timers.currentWatermark(),
+      currentProcessingTime: now,
+      currentWatermark: watermark,
       windowState: () => {
         if (this.merging) throw new Error(`window operator '${ctx.operatorUid}': per-window state is not supported with merging windows`);
         return this.windowState;

@@ -3,33 +3,27 @@
  * belongs to `size / slide` windows (rounded up), on event or processing time.
  */
 import { TimeWindowAssigner } from "./time-window-assigner.ts";
-import { TimeWindow, windowStartWithOffset } from "./window.ts";
+import { windowStartWithOffset } from "./window.ts";
 import { checkOffset, checkPositiveMs } from "./window-assigner.ts";
-
-/** The windows of `size` every `slide` (shifted by `offset`) that contain `t`, latest first (Flink's order). */
-export function slidingWindowsOf(t: number, size: number, slide: number, offset: number): TimeWindow[] {
-  const windows: TimeWindow[] = [];
-  const lastStart = windowStartWithOffset(t, offset, slide);
-  for (let start = lastStart; start > t - size; start -= slide) windows.push(new TimeWindow(start, start + size));
-  return windows;
-}
 
 /** Windows of `size` ms every `slide` ms, shifted by `offset` ms (|offset| < slide). */
 abstract class SlidingWindows extends TimeWindowAssigner {
   protected constructor(
     eventTime: boolean,
-    private readonly size: number,
+    size: number,
     private readonly slide: number,
     private readonly offset: number,
   ) {
-    super(eventTime);
-    checkPositiveMs("window size", size);
+    super(eventTime, size);
     checkPositiveMs("window slide", slide);
     checkOffset(offset, slide);
   }
 
-  protected windowsAt(time: number): TimeWindow[] {
-    return slidingWindowsOf(time, this.size, this.slide, this.offset);
+  /** The windows of `size` every `slide` (shifted by `offset`) that contain `time`, latest first (Flink's order). */
+  windowStarts(time: number, starts: number[]): number {
+    let n = 0;
+    for (let start = windowStartWithOffset(time, this.offset, this.slide); start > time - this.size; start -= this.slide) starts[n++] = start;
+    return n;
   }
 
   override toString(): string {

@@ -3,24 +3,23 @@
  * (plus an optional offset), on event time or processing time.
  */
 import { TimeWindowAssigner } from "./time-window-assigner.ts";
-import { TimeWindow, windowStartWithOffset } from "./window.ts";
-import { checkOffset, checkPositiveMs } from "./window-assigner.ts";
+import { windowStartWithOffset } from "./window.ts";
+import { checkOffset } from "./window-assigner.ts";
 
 /** Windows of `size` ms (shifted by `offset`): a time `t` falls in `[t - (t - offset) % size, … + size)`. */
 abstract class TumblingWindows extends TimeWindowAssigner {
   protected constructor(
     eventTime: boolean,
-    private readonly size: number,
+    size: number,
     private readonly offset: number,
   ) {
-    super(eventTime);
-    checkPositiveMs("window size", size);
+    super(eventTime, size);
     checkOffset(offset, size);
   }
 
-  protected windowsAt(time: number): TimeWindow[] {
-    const start = windowStartWithOffset(time, this.offset, this.size);
-    return [new TimeWindow(start, start + this.size)];
+  windowStarts(time: number, starts: number[]): number {
+    starts[0] = windowStartWithOffset(time, this.offset, this.size);
+    return 1;
   }
 
   override toString(): string {

@@ -1,136 +1,279 @@
 /**
- * Where a window operator keeps the contents of its windows: keyed state
- * (so it is checkpointed, restored and redistributed by key group), with one
- * MapState per key whose entries are keyed by window id — the heap backend has
- * no namespaces, so the window id plays that role. Three forms: all records
+ * Where a window operator keeps the contents of its windows: keyed state of
+ * the operator (so it is checkpointed, restored and redistributed by key
+ * group), one table per key of its windows' contents (window-table.ts).
+ * The tables are engine-owned state: no user code receives them, so they are
+ * updated in place without a copy per access (a table a pending snapshot still
+ * shares is copied once, on its first change). Three forms: all records
  * (process/apply/evictors), a reduced value, an aggregate accumulator.
+ *
+ * Object semantics: what the window function gets is a copy; a record that
+ * goes to several windows (`shared`) is stored as a copy in all but the last,
+ * so no two windows hold the same object; everything stored is plain data.
  */
-import type { AggregateFunction, HeapKeyedStateBackend, MapState } from "../../state/index.ts";
-import { MapStateDescriptor } from "../../state/index.ts";
+import type { AggregateFunction, EngineKeyedState, HeapKeyedStateBackend } from "../../state/index.ts";
+import { StateSerializationError } from "../../state/index.ts";
+import { ALLOWED_STATE_VALUES } from "../../state/errors.ts";
+import { checkPlainData, PlainDataCopier, PlainDataError } from "../../state/plain-copy.ts";
 import type { TimestampedValue } from "./evictor.ts";
+import type { WindowNamespace } from "./window-namespaces.ts";
+import { indexOfWindow, insertWindow, removeWindowAt, type WindowTable } from "./window-table.ts";
 
-/** The contents of the current key's windows, addressed by window id. */
+/** The contents of the current key's windows, addressed by window namespace. */
 export interface WindowContents<IN> {
-  /** Adds a record (with its timestamp) to window `wid`. */
-  add(wid: string, value: IN, timestamp: number): void;
-  /** What the window function gets: all records, or the one pre-aggregated value; undefined when empty. */
-  get(wid: string): unknown[] | undefined;
+  /**
+   * Adds a record (with its timestamp) to window `ns`. `shared`: the record also
+   * goes to another window of this key. Returns true if the window had no contents.
+   */
+  add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
+  /** What the window function gets (its own copy): all records, or the one pre-aggregated value; undefined when empty. */
+  get(ns: WindowNamespace): unknown[] | undefined;
   /** Number of records added to the window since it was last purged. */
-  size(wid: string): number;
+  size(ns: WindowNamespace): number;
   /** Moves the contents of `sources` into `target` (merging session windows). */
-  merge(target: string, sources: readonly string[]): void;
-  clear(wid: string): void;
+  merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void;
+  clear(ns: WindowNamespace): void;
   /** Records buffered over all keys (restored state included): for the metric. */
-  totalSize(backend: HeapKeyedStateBackend): number;
+  totalSize(): number;
+  /** Calls `fn` for every window with contents, of every key (restored state included). */
+  forEachWindow(fn: (key: unknown, ns: WindowNamespace) => void): void;
+  /** A snapshot is being taken: tables in use now become the snapshot's (call before the backend's snapshot). */
+  beforeSnapshot(): void;
 }
+
+/** Creates the contents store of a window operator on its keyed state. */
+export type WindowContentsFactory<IN> = (backend: HeapKeyedStateBackend, operatorUid: string) => WindowContents<IN>;
 
 const STATE = "_window-contents";
 
-/** All records of each window: entry `wid` holds the count, `wid#i` the i-th record as [value, timestamp]. */
-export class ListWindowContents<IN> implements WindowContents<IN> {
-  private readonly map: MapState<string, unknown>;
+/** The windows of one key and their contents (`S`). */
+type Table<S> = WindowTable<S>;
 
-  constructor(backend: HeapKeyedStateBackend) {
-    this.map = backend.getMapState(new MapStateDescriptor<string, unknown>(STATE));
+/** The per-key tables and what every form shares. */
+abstract class TableContents<IN, S> implements WindowContents<IN> {
+  private readonly state: EngineKeyedState<Table<S>>;
+  protected readonly copier = new PlainDataCopier();
+  /**
+   * The current key's table, owned for changes in place, looked up once for all
+   * the windows of a record or timer: valid while the key stays the same (by
+   * identity) and no snapshot was taken.
+   */
+  private table: Table<S> | undefined;
+  private tableKey: unknown;
+  private tableValid = false;
+
+  constructor(
+    private readonly backend: HeapKeyedStateBackend,
+    private readonly operatorUid: string,
+  ) {
+    this.state = backend.getEngineState<Table<S>>(STATE, ([namespaces, slots]) => [namespaces.slice(), slots.map((s) => this.copySlot(s))]);
   }
 
-  add(wid: string, value: IN, timestamp: number): void {
-    const n = this.size(wid);
-    this.map.put(`${wid}#${n}`, [value, timestamp]);
-    this.map.put(wid, n + 1);
+  abstract add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
+  abstract get(ns: WindowNamespace): unknown[] | undefined;
+  abstract merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void;
+  /** A copy of a window's contents that may be changed in place without changing `s`. */
+  protected abstract copySlot(s: S): S;
+  /** Records in a window's contents. */
+  protected abstract count(s: S): number;
+
+  size(ns: WindowNamespace): number {
+    const s = this.slot(ns);
+    return s === undefined ? 0 : this.count(s);
   }
 
-  /** The records with their timestamps, in arrival order. */
-  elements(wid: string): TimestampedValue<IN>[] {
-    const n = this.size(wid);
-    const out: TimestampedValue<IN>[] = [];
-    for (let i = 0; i < n; i++) {
-      const [value, timestamp] = this.map.get(`${wid}#${i}`) as [IN, number];
-      out.push({ value, timestamp });
-    }
-    return out;
+  clear(ns: WindowNamespace): void {
+    const table = this.owned();
+    const at = table === undefined ? -1 : indexOfWindow(table, ns);
+    if (at < 0) return;
+    if (table![0].length > 1) return removeWindowAt(table!, at);
+    this.state.set(undefined);
+    this.table = undefined;
   }
 
-  get(wid: string): unknown[] | undefined {
-    const n = this.size(wid);
-    return n === 0 ? undefined : this.elements(wid).map((e) => e.value);
-  }
-
-  /** Replaces the window's records (after eviction). */
-  replace(wid: string, elements: readonly TimestampedValue<IN>[]): void {
-    this.clear(wid);
-    for (const e of elements) this.add(wid, e.value, e.timestamp);
-  }
-
-  size(wid: string): number {
-    return (this.map.get(wid) as number | undefined) ?? 0;
-  }
-
-  merge(target: string, sources: readonly string[]): void {
-    for (const s of sources) {
-      for (const e of this.elements(s)) this.add(target, e.value, e.timestamp);
-      this.clear(s);
-    }
-  }
-
-  clear(wid: string): void {
-    const n = this.size(wid);
-    for (let i = 0; i < n; i++) this.map.remove(`${wid}#${i}`);
-    this.map.remove(wid);
-  }
-
-  totalSize(backend: HeapKeyedStateBackend): number {
+  totalSize(): number {
     let n = 0;
-    for (const [, m] of backend.entriesOf(STATE))
-      for (const [k, v] of m as Map<string, unknown>) if (!k.includes("#")) n += v as number;
+    for (const [, table] of this.backend.entriesOf(STATE)) for (const s of (table as Table<S>)[1]) n += this.count(s);
     return n;
+  }
+
+  forEachWindow(fn: (key: unknown, ns: WindowNamespace) => void): void {
+    for (const [key, table] of this.backend.entriesOf(STATE)) for (const ns of (table as Table<S>)[0]) fn(key, ns);
+  }
+
+  beforeSnapshot(): void {
+    this.tableValid = false;
+  }
+
+  /** The contents of window `ns` of the current key, which may be changed in place. */
+  protected slot(ns: WindowNamespace): S | undefined {
+    const table = this.owned();
+    if (table === undefined) return undefined;
+    const at = indexOfWindow(table, ns);
+    return at < 0 ? undefined : table[1][at];
+  }
+
+  /** Stores `s` as the contents of window `ns` of the current key. */
+  protected put(ns: WindowNamespace, s: S): void {
+    const table = this.owned();
+    if (table === undefined) {
+      this.state.set((this.table = [[ns], [s]]));
+      return;
+    }
+    const at = indexOfWindow(table, ns);
+    if (at < 0) insertWindow(table, ns, s);
+    else table[1][at] = s;
+  }
+
+  /** The current key's table (see `table`). */
+  private owned(): Table<S> | undefined {
+    const key = this.backend.getCurrentKey();
+    if (!this.tableValid || key !== this.tableKey) {
+      this.table = this.state.getOwned();
+      this.tableKey = key;
+      this.tableValid = true;
+    }
+    return this.table;
+  }
+
+  /** A copy of `v` (which must be plain data): what is stored apart from what user code holds, or handed to it. */
+  protected copy<T>(v: T): T {
+    try {
+      return this.copier.copy(v);
+    } catch (e) {
+      throw this.refused(e);
+    }
+  }
+
+  /** Refuses what is not plain data (snapshots could not hold it) without copying it. */
+  protected check(v: unknown): void {
+    try {
+      checkPlainData(v);
+    } catch (e) {
+      throw this.refused(e);
+    }
+  }
+
+  private refused(e: unknown): unknown {
+    if (!(e instanceof PlainDataError)) return e;
+    return new StateSerializationError(
+      `window contents of key ${JSON.stringify(this.backend.getCurrentKey())} in operator '${this.operatorUid}' ${e.message}; ${ALLOWED_STATE_VALUES}`,
+      this.operatorUid,
+      STATE,
+    );
   }
 }
 
-/** One folded value per window, stored as [count, value]. */
-abstract class FoldedWindowContents<IN, ACC> implements WindowContents<IN> {
-  protected readonly map: MapState<string, [number, ACC]>;
+/** All records of a window, in arrival order, and their timestamps. */
+type RecordsSlot<IN> = [values: IN[], timestamps: number[]];
 
-  constructor(backend: HeapKeyedStateBackend) {
-    this.map = backend.getMapState(new MapStateDescriptor<string, [number, ACC]>(STATE));
+/** All records of each window (process/apply, and any window with an evictor). */
+export class ListWindowContents<IN> extends TableContents<IN, RecordsSlot<IN>> {
+  add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean {
+    let own = value;
+    if (shared) own = this.copy(value);
+    else if (typeof value === "object") this.check(value);
+    const s = this.slot(ns);
+    if (s !== undefined) {
+      s[0].push(own);
+      s[1].push(timestamp);
+      return false;
+    }
+    this.put(ns, [[own], [timestamp]]);
+    return true;
   }
 
-  protected abstract fold(acc: ACC | undefined, value: IN): ACC;
+  /** The records with their timestamps, in arrival order (copies). */
+  elements(ns: WindowNamespace): TimestampedValue<IN>[] {
+    const s = this.slot(ns);
+    if (s === undefined) return [];
+    const [values, timestamps] = s;
+    return values.map((v, i) => ({ value: this.copy(v), timestamp: timestamps[i]! }));
+  }
+
+  get(ns: WindowNamespace): unknown[] | undefined {
+    const s = this.slot(ns);
+    return s === undefined ? undefined : s[0].map((v) => this.copy(v));
+  }
+
+  /** Replaces the window's records (after eviction) with copies of `elements`. */
+  replace(ns: WindowNamespace, elements: readonly TimestampedValue<IN>[]): void {
+    if (elements.length === 0) return this.clear(ns);
+    this.put(ns, [elements.map((e) => this.copy(e.value)), elements.map((e) => e.timestamp)]);
+  }
+
+  merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
+    for (const source of sources) {
+      const s = this.slot(source);
+      if (s === undefined) continue;
+      this.clear(source);
+      const t = this.slot(target);
+      if (t === undefined) this.put(target, s);
+      else {
+        for (const v of s[0]) t[0].push(v);
+        for (const ts of s[1]) t[1].push(ts);
+      }
+    }
+  }
+
+  protected copySlot([values, timestamps]: RecordsSlot<IN>): RecordsSlot<IN> {
+    return [values.slice(), timestamps.slice()]; // stored records are never changed in place
+  }
+
+  protected count(s: RecordsSlot<IN>): number {
+    return s[0].length;
+  }
+}
+
+/** One folded value per window and the number of records folded into it, changed in place. */
+type FoldedSlot<ACC> = [count: number, acc: ACC];
+
+/** One folded value per window. */
+abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlot<ACC>> {
+  /** The folded value of a window's first record. */
+  protected abstract first(value: IN): ACC;
+  protected abstract fold(acc: ACC, value: IN): ACC;
   protected abstract combine(a: ACC, b: ACC): ACC;
 
-  add(wid: string, value: IN): void {
-    const cur = this.map.get(wid);
-    this.map.put(wid, [(cur?.[0] ?? 0) + 1, this.fold(cur?.[1], value)]);
-  }
-
-  get(wid: string): unknown[] | undefined {
-    const cur = this.map.get(wid);
-    return cur === undefined ? undefined : [cur[1]];
-  }
-
-  size(wid: string): number {
-    return this.map.get(wid)?.[0] ?? 0;
-  }
-
-  merge(target: string, sources: readonly string[]): void {
-    let acc = this.map.get(target);
-    for (const s of sources) {
-      const src = this.map.get(s);
-      if (src === undefined) continue;
-      acc = acc === undefined ? src : [acc[0] + src[0], this.combine(acc[1], src[1])];
-      this.map.remove(s);
+  add(ns: WindowNamespace, value: IN, _timestamp: number, shared: boolean): boolean {
+    const s = this.slot(ns);
+    if (s === undefined) {
+      // the first value is copied when it is an object: checked once per window, and apart from the record
+      this.put(ns, [1, this.copy(this.first(value))]);
+      return true;
     }
-    if (acc !== undefined) this.map.put(target, acc);
+    s[0]++;
+    const acc = this.fold(s[1], value);
+    // an object result may hold the record: copied when another window gets the record too
+    s[1] = shared && typeof acc === "object" ? this.copy(acc) : acc;
+    return false;
   }
 
-  clear(wid: string): void {
-    this.map.remove(wid);
+  get(ns: WindowNamespace): unknown[] | undefined {
+    const s = this.slot(ns);
+    return s === undefined ? undefined : [this.copy(s[1])];
   }
 
-  totalSize(backend: HeapKeyedStateBackend): number {
-    let n = 0;
-    for (const [, m] of backend.entriesOf(STATE)) for (const [c] of (m as Map<string, [number, ACC]>).values()) n += c;
-    return n;
+  merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
+    for (const source of sources) {
+      const s = this.slot(source);
+      if (s === undefined) continue;
+      this.clear(source);
+      const t = this.slot(target);
+      if (t === undefined) this.put(target, s);
+      else {
+        t[0] += s[0];
+        t[1] = this.combine(t[1], s[1]);
+      }
+    }
+  }
+
+  protected copySlot([count, acc]: FoldedSlot<ACC>): FoldedSlot<ACC> {
+    return [count, this.copy(acc)]; // user functions may change an accumulator in place
+  }
+
+  protected count(s: FoldedSlot<ACC>): number {
+    return s[0];
   }
 }
 
@@ -138,13 +281,18 @@ abstract class FoldedWindowContents<IN, ACC> implements WindowContents<IN> {
 export class ReducingWindowContents<IN> extends FoldedWindowContents<IN, IN> {
   constructor(
     backend: HeapKeyedStateBackend,
+    operatorUid: string,
     private readonly reduce: (a: IN, b: IN) => IN,
   ) {
-    super(backend);
+    super(backend, operatorUid);
   }
 
-  protected fold(acc: IN | undefined, value: IN): IN {
-    return acc === undefined ? value : this.reduce(acc, value);
+  protected first(value: IN): IN {
+    return value;
+  }
+
+  protected fold(acc: IN, value: IN): IN {
+    return this.reduce(acc, value);
   }
 
   protected combine(a: IN, b: IN): IN {
@@ -154,19 +302,23 @@ export class ReducingWindowContents<IN> extends FoldedWindowContents<IN, IN> {
 
 /**
  * Incremental aggregation: the window holds the accumulator. `add` and `merge`
- * may mutate the accumulator (Flink's contract): they get the copy that the
- * state handed out, never the stored one.
+ * may mutate the accumulator (Flink's contract): it belongs to the window.
  */
 export class AggregatingWindowContents<IN, ACC> extends FoldedWindowContents<IN, ACC> {
   constructor(
     backend: HeapKeyedStateBackend,
+    operatorUid: string,
     private readonly agg: AggregateFunction<IN, ACC, unknown>,
   ) {
-    super(backend);
+    super(backend, operatorUid);
   }
 
-  protected fold(acc: ACC | undefined, value: IN): ACC {
-    return this.agg.add(value, acc === undefined ? this.agg.createAccumulator() : acc);
+  protected first(value: IN): ACC {
+    return this.agg.add(value, this.agg.createAccumulator());
+  }
+
+  protected fold(acc: ACC, value: IN): ACC {
+    return this.agg.add(value, acc);
   }
 
   protected combine(a: ACC, b: ACC): ACC {
