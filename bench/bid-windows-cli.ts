@@ -14,15 +14,12 @@ if ((job !== "hop" && job !== "tumble") || !Number.isSafeInteger(bids) || bids <
   process.exit(2);
 }
 for (let i = 0; i < runs; i++) {
-  const cpu = process.cpuUsage();
   const m = await runBidWindows({ job, bids, checkpointIntervalMs: interval });
-  const { user, system } = process.cpuUsage(cpu);
-  const cpuMs = (user + system) / 1000;
   const cps = m.checkpoints?.history.completed ?? [];
   const ms = (xs: number[]) => xs.map((x) => Math.round(x)).join("/");
   console.log(
     `${job} ${bids} bids, checkpoints ${interval > 0 ? `${interval} ms` : "off"}: ${Math.round((bids / m.elapsedMs) * 1000).toLocaleString("en-US")} bids/s` +
-      ` (${Math.round(m.elapsedMs)} ms; ${Math.round((bids / cpuMs) * 1000).toLocaleString("en-US")} per CPU second), results ${m.results}, check ${m.check}, late ${m.lateBids}` +
+      ` (${Math.round(m.elapsedMs)} ms; ${Math.round((bids / m.cpuMs) * 1000).toLocaleString("en-US")} per CPU second), results ${m.results}, check ${m.check}, late ${m.lateBids}` +
       (cps.length > 0
         ? `; ${cps.length} checkpoints: duration ${ms(cps.map((c) => c.durationMs))} ms, sync ${ms(cps.map((c) => c.maxSyncMs))}, async ${ms(cps.map((c) => c.maxAsyncMs))}, align ${ms(cps.map((c) => c.maxAlignmentMs))}, state ${ms(cps.map((c) => c.stateBytes / 1024))} KiB`
         : ""),

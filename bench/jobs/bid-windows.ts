@@ -4,7 +4,7 @@
  *
  * ```
  * hop (q5-like):    bids → watermarks (bounded 1 s) → keyBy(auction) → HOP 10 s / 2 s count
- *                        → keyBy(window end) → TUMBLE 2 s maxBy(count) → sink
+ *                        → keyBy(window end) → TUMBLE 2 s reduce (the hottest auction, and the sum of the counts) → sink
  * tumble (q7-like): bids → watermarks (bounded 1 s) → windowAll(TUMBLE 10 s) maxBy(price) → sink
  * ```
  *
@@ -12,11 +12,13 @@
  * 1 ms per bid with a seeded lag in [0, 1 s) (within the watermark bound, so
  * nothing is late); its auction is one of `BID_AUCTIONS`, hot-skewed (3 bids
  * in 4 go to the 10 hottest). Each run is checked against closed forms: the
- * hop job's counts over all auctions and windows sum to 5 × N, the tumble
- * job emits one maximum per 10 s of event time.
+ * hop job's counts over all auctions and windows sum to 5 × N (the second
+ * stage carries their sum along with the hottest auction), the tumble job
+ * emits one maximum per 10 s of event time.
  */
 import { OutputTag, SlidingEventTimeWindows, TumblingEventTimeWindows, WatermarkStrategy, type AggregateFunction, type CheckpointStats, type Sink, type StreamExecutionEnvironment } from "../../src/index.ts";
 import type { TimeWindow } from "../../src/time/windows/window.ts";
+import { BenchIntegrityError } from "../integrity-error.ts";
 import { countingSink } from "./counting-sink.ts";
 import { EVENT_TIME_BASE, seededOffset } from "./event-time-data.ts";
 import { runInProcess } from "./in-process-run.ts";
@@ -33,7 +35,6 @@ export const TUMBLE_SIZE_MS = 10_000;
 
 const SEED = 5;
 const RESULTS = "bid-window-results";
-const COUNTS = "bid-window-counts";
 const LATE = "late-bids";
 
 /** A generated bid. */
@@ -61,7 +62,9 @@ export interface BidWindowParams {
 /** What one run measured. */
 export interface BidWindowMeasurement {
   readonly elapsedMs: number;
-  /** Records the sink received (hottest auctions per window, or maxima per window). */
+  /** CPU time of the process during the run (all of the job runs in this thread; on a shared machine steadier than wall time). */
+  readonly cpuMs: number;
+  /** Records the sink received (the hottest auction of each window, or the maximum of each window). */
   readonly results: number;
   /** hop: sum of the counts the first stage emitted (5 × bids when nothing was lost or duplicated); tumble: the largest price. */
   readonly check: number;
@@ -73,6 +76,14 @@ interface AuctionCount {
   readonly auction: number;
   readonly count: number;
   readonly end: number;
+  /** The sum of the counts reduced into this one (its own count before the second stage). */
+  readonly sum: number;
+}
+
+/** The hottest of two auction counts of one window, with the sum of all counts. */
+function hottest(a: AuctionCount, b: AuctionCount): AuctionCount {
+  const top = b.count > a.count ? b : a;
+  return { auction: top.auction, count: top.count, end: top.end, sum: a.sum + b.sum };
 }
 
 const countBids: AggregateFunction<Bid, number, number> = {
@@ -114,17 +125,16 @@ function build(env: StreamExecutionEnvironment, p: BidWindowParams): void {
       .window(SlidingEventTimeWindows.of(HOP_SIZE_MS, HOP_SLIDE_MS))
       .sideOutputLateData(late)
       .aggregate<number, number, AuctionCount>(countBids, (auction: number, w: TimeWindow, cs: Iterable<number>, out) => {
-        for (const count of cs) out.collect({ auction, count, end: w.end });
+        for (const count of cs) out.collect({ auction, count, end: w.end, sum: count });
       })
       .uid("hop-count");
     counts.getSideOutput(late).sinkTo(countingSink(LATE)).uid("late");
-    counts.sinkTo(resultSink<AuctionCount>((acc, c) => acc + c.count, COUNTS)).uid("count-sum");
     counts
       .keyBy((c: AuctionCount) => c.end)
       .window(TumblingEventTimeWindows.of(HOP_SLIDE_MS))
-      .maxBy("count")
+      .reduce(hottest)
       .uid("hottest")
-      .sinkTo(resultSink<AuctionCount>((acc, c) => Math.max(acc, c.count), RESULTS))
+      .sinkTo(resultSink<AuctionCount>((acc, c) => acc + c.sum, RESULTS))
       .uid("sink");
   } else {
     const maxima = bids.windowAll(TumblingEventTimeWindows.of(TUMBLE_SIZE_MS)).sideOutputLateData(late).maxBy("price").uid("tumble-max");
@@ -134,23 +144,49 @@ function build(env: StreamExecutionEnvironment, p: BidWindowParams): void {
 }
 
 /**
- * Runs one bid-window job at parallelism 1 in the calling thread and measures it.
+ * Runs one bid-window job at parallelism 1 in the calling thread, measures it
+ * and checks its result.
  *
+ * @throws BenchIntegrityError when a bid was late, or the result is not the expected one
  * @example
  * ```ts
  * const m = await runBidWindows({ job: "hop", bids: 1_000_000, checkpointIntervalMs: 0 });
- * console.log(m.check === 5 * 1_000_000, m.bids / m.elapsedMs);
+ * console.log(1_000_000 / m.elapsedMs, "bids per ms");
  * ```
  */
 export async function runBidWindows(p: BidWindowParams): Promise<BidWindowMeasurement> {
+  const cpu = process.cpuUsage();
   const run = await runInProcess(`bench-bid-${p.job}`, { parallelism: 1, checkpointIntervalMs: p.checkpointIntervalMs }, (env) => build(env, p));
-  const [results, largest] = run.result.getCollected<[number, number]>(RESULTS)[0]!;
-  const countSum = p.job === "hop" ? run.result.getCollected<[number, number]>(COUNTS)[0]![1] : largest;
+  const { user, system } = process.cpuUsage(cpu);
+  const [results, check] = run.result.getCollected<[number, number]>(RESULTS)[0]!;
+  const label = `${p.job}, ${p.bids} bids`;
+  const lateBids = run.result.getCollected<number>(LATE).reduce((a, b) => a + b, 0);
+  if (lateBids !== 0) throw new BenchIntegrityError(label, "late bids", 0, lateBids);
+  const expected = expectedResult(p);
+  if (results !== expected.results) throw new BenchIntegrityError(label, "results", expected.results, results);
+  if (check !== expected.check) throw new BenchIntegrityError(label, p.job === "hop" ? "sum of the counts" : "largest price", expected.check, check);
   return {
     elapsedMs: run.elapsedMs,
+    cpuMs: (user + system) / 1000,
     results,
-    check: countSum,
-    lateBids: run.result.getCollected<number>(LATE).reduce((a, b) => a + b, 0),
+    check,
+    lateBids,
     checkpoints: run.checkpoints,
   };
+}
+
+/** What a run must produce: computed from the bids themselves (their windows, their largest price). */
+function expectedResult(p: BidWindowParams): { results: number; check: number } {
+  const windows = new Set<number>();
+  let largest = 0;
+  const unit = p.job === "hop" ? HOP_SLIDE_MS : TUMBLE_SIZE_MS;
+  for (let s = 0; s < p.bids; s++) {
+    const b = bidOf(s);
+    largest = Math.max(largest, b.price);
+    // hop: the hottest of every slide-aligned window end that some bid's windows reach (all 5 ends per bid)
+    const first = Math.floor(b.ts / unit);
+    const last = p.job === "hop" ? first + HOP_SIZE_MS / HOP_SLIDE_MS - 1 : first;
+    for (let w = first; w <= last; w++) windows.add(w);
+  }
+  return p.job === "hop" ? { results: windows.size, check: (HOP_SIZE_MS / HOP_SLIDE_MS) * p.bids } : { results: windows.size, check: largest };
 }
