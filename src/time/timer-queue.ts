@@ -1,19 +1,12 @@
 /**
- * The in-memory queue of a timer service: timers grouped by timestamp, the
- * distinct timestamps in a binary min-heap. Timers often share a timestamp
- * (the windows of many keys end together): such a group costs one heap entry,
- * and its timers are kept in two parallel arrays (no object per timer).
+ * The in-memory queue of a timer service: a binary min-heap by timestamp kept
+ * in three parallel arrays (timestamps, keys, namespaces): no object per
+ * timer, and the timestamps it compares lie next to each other in memory.
  * Timers deleted from the service's state stay queued and are skipped when due.
  */
 
 /** What a timer belongs to besides its key: a window (its start, or its id), a join side, or "" for none. */
 export type TimerNamespace = string | number;
-
-/** The timers of one timestamp, in registration order. */
-export interface TimerGroup {
-  readonly keys: unknown[];
-  readonly namespaces: TimerNamespace[];
-}
 
 /**
  * @example
@@ -21,65 +14,73 @@ export interface TimerGroup {
  * const q = new TimerQueue();
  * q.push(20, "a", 0);
  * q.push(10, "b", 0);
- * q.push(20, "c", 0);
  * q.nextTimestamp(); // 10
- * q.pop().keys;      // ["b"]
- * q.pop().keys;      // ["a", "c"]
+ * q.pop();           // removes it; then q.key === "b", q.namespace === 0
  * ```
  */
 export class TimerQueue {
-  private readonly heap: number[] = [];
-  private readonly groups = new Map<number, TimerGroup>();
+  private readonly timestamps: number[] = [];
+  private readonly keys: unknown[] = [];
+  private readonly namespaces: TimerNamespace[] = [];
+  /** The key and namespace of the timer the last `pop` removed. */
+  key: unknown;
+  namespace: TimerNamespace = "";
 
   push(timestamp: number, key: unknown, namespace: TimerNamespace): void {
-    let group = this.groups.get(timestamp);
-    if (group === undefined) {
-      group = { keys: [], namespaces: [] };
-      this.groups.set(timestamp, group);
-      this.siftUp(timestamp);
+    const ts = this.timestamps;
+    const keys = this.keys;
+    const nss = this.namespaces;
+    let i = ts.length;
+    ts.push(timestamp);
+    keys.push(key);
+    nss.push(namespace);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (ts[p]! <= timestamp) break;
+      ts[i] = ts[p]!;
+      keys[i] = keys[p];
+      nss[i] = nss[p]!;
+      i = p;
     }
-    group.keys.push(key);
-    group.namespaces.push(namespace);
+    ts[i] = timestamp;
+    keys[i] = key;
+    nss[i] = namespace;
   }
 
   /** The earliest timestamp queued, or undefined. */
   nextTimestamp(): number | undefined {
-    return this.heap[0];
+    return this.timestamps[0];
   }
 
-  /** Removes the timers of the earliest timestamp and returns them (call only when `nextTimestamp()` is defined). */
-  pop(): TimerGroup {
-    const h = this.heap;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
+  /** Removes the earliest timer (the queue must not be empty) and returns its timestamp; its key and namespace are then in `key` and `namespace`. */
+  pop(): number {
+    const ts = this.timestamps;
+    const keys = this.keys;
+    const nss = this.namespaces;
+    const top = ts[0]!;
+    this.key = keys[0];
+    this.namespace = nss[0]!;
+    const last = ts.pop()!;
+    const lastKey = keys.pop();
+    const lastNs = nss.pop()!;
+    const n = ts.length;
+    if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
-        if (l >= h.length) break;
+        if (l >= n) break;
         const r = l + 1;
-        const c = r < h.length && h[r]! < h[l]! ? r : l;
-        if (h[c]! >= last) break;
-        h[i] = h[c]!;
+        const c = r < n && ts[r]! < ts[l]! ? r : l;
+        if (ts[c]! >= last) break;
+        ts[i] = ts[c]!;
+        keys[i] = keys[c];
+        nss[i] = nss[c]!;
         i = c;
       }
-      h[i] = last;
+      ts[i] = last;
+      keys[i] = lastKey;
+      nss[i] = lastNs;
     }
-    const group = this.groups.get(top)!;
-    this.groups.delete(top);
-    return group;
-  }
-
-  private siftUp(timestamp: number): void {
-    const h = this.heap;
-    h.push(timestamp);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (h[p]! <= timestamp) break;
-      h[i] = h[p]!;
-      i = p;
-    }
-    h[i] = timestamp;
+    return top;
   }
 }

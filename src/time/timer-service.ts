@@ -110,13 +110,11 @@ export class KeyedTimerService {
     if (this.firing) return; // a timer registered by onTimer at or below `upTo` fires in this same loop
     this.firing = true;
     try {
-      for (let ts = queue.nextTimestamp(); ts !== undefined && ts <= upTo; ts = queue.nextTimestamp()) {
-        const { keys, namespaces } = queue.pop();
-        for (let i = 0; i < keys.length; i++) {
-          const key = keys[i];
-          this.backend.setCurrentKey(key);
-          if (remove(state, ts, namespaces[i]!)) this.onTimer(ts, key, namespaces[i]!, domain);
-        }
+      for (let next = queue.nextTimestamp(); next !== undefined && next <= upTo; next = queue.nextTimestamp()) {
+        const timestamp = queue.pop();
+        const { key, namespace } = queue;
+        this.backend.setCurrentKey(key);
+        if (remove(state, timestamp, namespace)) this.onTimer(timestamp, key, namespace, domain);
       }
     } finally {
       this.firing = false;

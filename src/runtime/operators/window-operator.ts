@@ -21,7 +21,6 @@ import type { TimeDomain } from "../../core/process-function.ts";
 import type { HeapKeyedStateBackend, ReducingStateDescriptor, ValueState } from "../../state/index.ts";
 import { ValueStateDescriptor } from "../../state/index.ts";
 import { KeyedTimerService } from "../../time/timer-service.ts";
-import { TimerQueue } from "../../time/timer-queue.ts";
 import { EventTimeTrigger } from "../../time/windows/event-time-trigger.ts";
 import type { Evictor, EvictorContext } from "../../time/windows/evictor.ts";
 import { MergingWindowSet, type MergeFunction } from "../../time/windows/merging-window-set.ts";
@@ -29,6 +28,7 @@ import { TimeWindowAssigner } from "../../time/windows/time-window-assigner.ts";
 import { isFire, isPurge, TriggerResult, type OnMergeContext, type Trigger } from "../../time/windows/trigger.ts";
 import type { Window } from "../../time/windows/window.ts";
 import { isMergingAssigner, type MergingWindowAssigner, type WindowAssigner, type WindowAssignerContext } from "../../time/windows/window-assigner.ts";
+import { WindowEndQueue } from "../../time/windows/window-end-queue.ts";
 import { ListWindowContents, type WindowContents, type WindowContentsFactory } from "../../time/windows/window-contents.ts";
 import { MissingWindowTimestampError, WindowMergeError } from "../../time/windows/window-errors.ts";
 import type { InternalWindowFunction, ProcessWindowContext } from "../../time/windows/window-functions.ts";
@@ -79,7 +79,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
    * its first record to its removal: implied by its contents, queued here and not kept as timer state
    * (rebuilt from the contents on restore).
    */
-  private readonly windowEnds: TimerQueue | undefined;
+  private readonly windowEnds: WindowEndQueue | undefined;
   private readonly lateness: number;
   /** The starts of the current record's windows (fixed-size windows). */
   private readonly starts: number[] = [];
@@ -104,7 +104,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.namespaces = (this.fixed ? new FixedSizeWindows(this.fixed.size) : windowIds) as unknown as WindowNamespaces<W>;
     this.builtInTrigger = this.eventTime && this.fixed !== undefined && spec.trigger instanceof EventTimeTrigger;
     this.lateness = spec.allowedLateness;
-    this.windowEnds = this.builtInTrigger && this.lateness === 0 && !spec.evictor ? new TimerQueue() : undefined;
+    this.windowEnds = this.builtInTrigger && this.lateness === 0 && !spec.evictor ? new WindowEndQueue() : undefined;
   }
 
   override async open(ctx: OperatorContext, output: Output<OUT>): Promise<void> {
@@ -122,7 +122,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.timers = new KeyedTimerService(backend, ctx.processingTime, (ts, key, ns, domain) => this.onTimer(ts, key, ns, domain), "window-timers");
     this.timers.restore();
     const fixed = this.fixed;
-    if (this.windowEnds && fixed) this.contents.forEachWindow((key, start) => this.windowEnds!.push((start as number) + fixed.size - 1, key, start));
+    if (this.windowEnds && fixed) this.contents.forEachWindow((key, start) => this.windowEnds!.push((start as number) + fixed.size - 1, key));
     this.metrics = ctx.metrics;
     this.metrics[LATE_DROPPED] = 0;
     this.metrics[IN_WINDOWS] = this.contents.totalSize();
@@ -171,7 +171,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
       const created = this.contents.add(start, value, timestamp, i < n - 1);
       this.metrics[IN_WINDOWS]!++;
       if (created) {
-        if (this.windowEnds) this.windowEnds.push(maxTimestamp, this.currentKey, start);
+        if (this.windowEnds) this.windowEnds.push(maxTimestamp, this.currentKey);
         else this.registerCleanupTimer(cleanup, start);
       }
       if (this.builtInTrigger) {
@@ -234,17 +234,21 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
   }
 
   /** Fires and removes the windows (with their timers implied) whose end the watermark reached. */
-  private fireWindowEnds(queue: TimerQueue, watermark: number): void {
-    for (let end = queue.nextTimestamp(); end !== undefined && end <= watermark; end = queue.nextTimestamp()) {
-      const { keys, namespaces } = queue.pop();
+  private fireWindowEnds(queue: WindowEndQueue, watermark: number): void {
+    const size = this.fixed!.size;
+    for (let end = queue.nextEnd(); end !== undefined && end <= watermark; end = queue.nextEnd()) {
+      const { keys } = queue.pop();
+      const start = end - size + 1;
+      const window = this.namespaces.windowOf(start);
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
         this.backend.setCurrentKey(key);
         this.currentKey = key;
-        const start = namespaces[i]!;
-        const window = this.namespaces.windowOf(start);
-        this.fire(window, start, start);
-        this.clearAllState(window, start, start);
+        // fire and remove at once: the contents are taken out of the window, not copied
+        this.metrics[IN_WINDOWS]! -= this.contents.size(start);
+        const contents = this.contents.take(start);
+        if (contents !== undefined) this.emit(window, start, contents);
+        this.clearWindowState(window, start);
       }
     }
   }
@@ -300,11 +304,18 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.setTriggerWindow(window, ns);
     // the built-in trigger's one timer fired before (at the window's end, never after its cleanup time)
     if (!this.builtInTrigger) this.spec.trigger.clear(window, this.triggerCtx);
+    this.clearWindowState(window, ns);
+    this.activeSet?.retireWindow(window);
+  }
+
+  /** Removes the trigger and window state of window `ns` (the function's `clear` first). */
+  private clearWindowState(window: W, ns: WindowNamespace): void {
     this.triggerState.clearWindow(ns);
+    this.window = window;
+    this.ns = ns;
     this.windowState.setWindow(ns);
     this.spec.fn.clear(this.processCtx);
     this.windowState.clearWindow(ns);
-    this.activeSet?.retireWindow(window);
   }
 
   private mergeWindows(mergeResult: W, mergedWindows: W[], stateWindowResult: W, mergedStateWindows: W[]): void {

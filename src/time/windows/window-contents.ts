@@ -28,6 +28,8 @@ export interface WindowContents<IN> {
   add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
   /** What the window function gets (its own copy): all records, or the one pre-aggregated value; undefined when empty. */
   get(ns: WindowNamespace): unknown[] | undefined;
+  /** Removes window `ns` and returns what `get` would have; it may be the stored value itself (the window no longer holds it). */
+  take(ns: WindowNamespace): unknown[] | undefined;
   /** Number of records added to the window since it was last purged. */
   size(ns: WindowNamespace): number;
   /** Moves the contents of `sources` into `target` (merging session windows). */
@@ -71,6 +73,7 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
 
   abstract add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
   abstract get(ns: WindowNamespace): unknown[] | undefined;
+  abstract take(ns: WindowNamespace): unknown[] | undefined;
   abstract merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void;
   /** A copy of a window's contents that may be changed in place without changing `s`. */
   protected abstract copySlot(s: S): S;
@@ -196,6 +199,12 @@ export class ListWindowContents<IN> extends TableContents<IN, RecordsSlot<IN>> {
     return s === undefined ? undefined : s[0].map((v) => this.copy(v));
   }
 
+  take(ns: WindowNamespace): unknown[] | undefined {
+    const values = this.get(ns); // copies: a pending snapshot may share the records
+    this.clear(ns);
+    return values;
+  }
+
   /** Replaces the window's records (after eviction) with copies of `elements`. */
   replace(ns: WindowNamespace, elements: readonly TimestampedValue<IN>[]): void {
     if (elements.length === 0) return this.clear(ns);
@@ -252,6 +261,13 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
   get(ns: WindowNamespace): unknown[] | undefined {
     const s = this.slot(ns);
     return s === undefined ? undefined : [this.copy(s[1])];
+  }
+
+  take(ns: WindowNamespace): unknown[] | undefined {
+    const s = this.slot(ns);
+    if (s === undefined) return undefined;
+    this.clear(ns);
+    return [s[1]]; // no copy: the table is owned (copied when a snapshot shares it), so is the accumulator
   }
 
   merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
