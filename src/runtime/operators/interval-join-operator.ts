@@ -2,17 +2,31 @@
  * The interval join (Flink's `IntervalJoinOperator`): on equal keys, joins a
  * left record `l` with every right record `r` such that
  * `l.ts + lower <= r.ts <= l.ts + upper`. Both sides are buffered in keyed
- * MapState by timestamp; an event-time timer per side and timestamp drops a
- * bucket once the watermark makes a new match impossible. A pair is emitted
- * with the larger of both timestamps. A record whose timestamp is below the
- * watermark when it arrives is late: it is dropped (or sent to the side output
- * configured for its side).
+ * state; a record is dropped from its buffer once the watermark makes a new
+ * match impossible (its cleanup time). A pair is emitted with the larger of
+ * both timestamps. A record whose timestamp is below the watermark when it
+ * arrives is late: it is dropped (or sent to the side output configured for
+ * its side).
+ *
+ * Hot path. The buffers of a key (both sides in one entry) are engine-owned
+ * state (no copy per access): each side's records in timestamp order, so the
+ * matches of a record are a range found by binary search, and the expired
+ * ones are a prefix. One timer
+ * per key and side, at the cleanup time of the buffer's earliest record,
+ * removes every expired record when it fires (as Flink's timer per timestamp
+ * would have by then) and is set again for the next one. These timers are
+ * implied by the buffers, so they are not state: an in-memory queue, rebuilt
+ * from the buffers on restore (a queued timer that is no longer the cleanup
+ * time of its buffer's earliest record is stale and skipped). What user code
+ * receives from a buffer is a copy; a record is buffered as it came unless the
+ * function saw it.
  */
 import type { Collector } from "../../core/collector.ts";
 import type { ProcessJoinContext, ProcessJoinFunction } from "../../core/process-join-function.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
-import { MapStateDescriptor, type MapState } from "../../state/index.ts";
-import { KeyedTimerService } from "../../time/timer-service.ts";
+import type { EngineKeyedState, HeapKeyedStateBackend } from "../../state/index.ts";
+import { copyPlainData } from "../../state/plain-copy.ts";
+import { TimerQueue } from "../../time/timer-queue.ts";
 import { NO_TIMESTAMP } from "../elements.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
 import { UdfOperator } from "./udf-operator.ts";
@@ -39,11 +53,20 @@ export class MissingTimestampError extends Error {
 
 type Side = "left" | "right";
 
-/** The timestamp of the bucket a side's cleanup timer at `timerTs` removes. */
-export function bucketOfCleanupTimer(side: Side, timerTs: number, b: IntervalJoinBounds): number {
-  if (side === "left") return b.upper <= 0 ? timerTs : timerTs - b.upper;
-  return b.lower <= 0 ? timerTs + b.lower : timerTs;
-}
+/**
+ * The buffered records of a key: of each side, the timestamps and the records,
+ * index for index, in timestamp order (arrival order among equal timestamps).
+ * Both sides in one entry: a record reads the other side and writes its own
+ * with one lookup.
+ */
+type Buffers = [leftTimes: number[], lefts: unknown[], rightTimes: number[], rights: unknown[]];
+/** Where a side's timestamps are in {@link Buffers} (its records follow). */
+const LEFT = 0;
+const RIGHT = 2;
+
+const STATE = "_interval-join";
+
+const copyBuffers = (b: Buffers): Buffers => [b[0].slice(), b[1].slice(), b[2].slice(), b[3].slice()]; // records are never changed in place
 
 /** When a side's record at `ts` can no longer match: its cleanup timer. */
 export function cleanupTimeOf(side: Side, ts: number, b: IntervalJoinBounds): number {
@@ -55,9 +78,11 @@ export function cleanupTimeOf(side: Side, ts: number, b: IntervalJoinBounds): nu
 export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, ProcessJoinFunction<L, R, OUT>> {
   private key1!: KeySelector;
   private key2!: KeySelector;
-  private left!: MapState<number, L[]>;
-  private right!: MapState<number, R[]>;
-  private timers!: KeyedTimerService;
+  private buffers!: EngineKeyedState<Buffers>;
+  private backend!: HeapKeyedStateBackend;
+  /** The cleanup timers (key, side) by time. */
+  private readonly cleanups = new TimerQueue();
+  private watermark = Number.NEGATIVE_INFINITY;
   private leftTs = 0;
   private rightTs = 0;
   private readonly context: ProcessJoinContext = {
@@ -79,10 +104,13 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
       throw new Error(`operator '${ctx.operatorUid}' needs two keyed inputs: a.keyBy(...).intervalJoin(b.keyBy(...))`);
     this.key1 = ctx.keySelector;
     this.key2 = ctx.keySelector2;
-    this.left = ctx.keyedState.getMapState(new MapStateDescriptor<number, L[]>("_interval-join:left"));
-    this.right = ctx.keyedState.getMapState(new MapStateDescriptor<number, R[]>("_interval-join:right"));
-    this.timers = new KeyedTimerService(ctx.keyedState, ctx.processingTime, (ts, _key, ns) => this.cleanUp(ns as Side, ts));
-    this.timers.restore();
+    this.backend = ctx.keyedState;
+    this.buffers = ctx.keyedState.getEngineState<Buffers>(STATE, copyBuffers);
+    for (const [key, b] of ctx.keyedState.entriesOf(STATE)) {
+      const [leftTimes, , rightTimes] = b as Buffers;
+      if (leftTimes.length > 0) this.cleanups.push(cleanupTimeOf("left", leftTimes[0]!, this.bounds), key, "left");
+      if (rightTimes.length > 0) this.cleanups.push(cleanupTimeOf("right", rightTimes[0]!, this.bounds), key, "right");
+    }
     await super.open(ctx, output);
   }
 
@@ -90,13 +118,18 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
     const ts = this.timestampOf("left", value, this.bounds.leftLateTag);
     if (ts === undefined) return;
     this.ctx.keyedState!.setCurrentKey(this.key1(value));
-    add(this.left, ts, value);
     const { lower, upper } = this.bounds;
-    for (const [rts, rights] of this.right.entries()) {
-      if (rts < ts + lower || rts > ts + upper) continue;
-      for (const r of rights) this.emit(value, ts, r, rts);
+    const buffers = this.buffers.getOwned();
+    let matched = false;
+    if (buffers !== undefined) {
+      const times = buffers[RIGHT];
+      const rights = buffers[RIGHT + 1] as R[];
+      for (let i = firstAtOrAfter(times, ts + lower); i < times.length && times[i]! <= ts + upper; i++) {
+        matched = true;
+        this.emit(value, ts, copyPlainData(rights[i]!), times[i]!);
+      }
     }
-    this.timers.registerEventTimeTimer(cleanupTimeOf("left", ts, this.bounds), "left");
+    this.buffer(buffers, "left", ts, matched ? copyPlainData(value) : value);
   }
 
   processElement2(value: unknown): void {
@@ -104,17 +137,28 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
     if (ts === undefined) return;
     const r = value as R;
     this.ctx.keyedState!.setCurrentKey(this.key2(r));
-    add(this.right, ts, r);
     const { lower, upper } = this.bounds;
-    for (const [lts, lefts] of this.left.entries()) {
-      if (ts < lts + lower || ts > lts + upper) continue;
-      for (const l of lefts) this.emit(l, lts, r, ts);
+    const buffers = this.buffers.getOwned();
+    let matched = false;
+    if (buffers !== undefined) {
+      const times = buffers[LEFT];
+      const lefts = buffers[LEFT + 1] as L[];
+      for (let i = firstAtOrAfter(times, ts - upper); i < times.length && times[i]! <= ts - lower; i++) {
+        matched = true;
+        this.emit(copyPlainData(lefts[i]!), times[i]!, r, ts);
+      }
     }
-    this.timers.registerEventTimeTimer(cleanupTimeOf("right", ts, this.bounds), "right");
+    this.buffer(buffers, "right", ts, matched ? copyPlainData(r) : r);
   }
 
   processWatermark(timestamp: number): void {
-    this.timers.advanceWatermark(timestamp);
+    this.watermark = timestamp;
+    const queue = this.cleanups;
+    for (let next = queue.nextTimestamp(); next !== undefined && next <= timestamp; next = queue.nextTimestamp()) {
+      const time = queue.pop();
+      this.backend.setCurrentKey(queue.key);
+      this.cleanUp(queue.namespace as Side, time);
+    }
     this.out.emitWatermark(timestamp);
   }
 
@@ -122,7 +166,7 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
   private timestampOf(side: Side, value: unknown, lateTag: string | undefined): number | undefined {
     const ts = this.ctx.element.timestamp;
     if (ts === NO_TIMESTAMP) throw new MissingTimestampError(this.ctx.operatorUid, side);
-    if (ts >= this.timers.currentWatermark()) return ts;
+    if (ts >= this.watermark) return ts;
     if (lateTag !== undefined) this.out.collectSide(lateTag, value);
     return undefined;
   }
@@ -134,13 +178,60 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
     this.fn.processElement(l, r, this.context, this.out as Collector<OUT>);
   }
 
-  private cleanUp(side: Side, timerTs: number): void {
-    const bucket = bucketOfCleanupTimer(side, timerTs, this.bounds);
-    (side === "left" ? this.left : this.right).remove(bucket);
+  /** Adds a record to `side` of the current key's `buffers` (owned, or none yet); a new earliest record gets the side's cleanup timer. */
+  private buffer(buffers: Buffers | undefined, side: Side, ts: number, record: unknown): void {
+    if (buffers === undefined) {
+      this.buffers.set(side === "left" ? [[ts], [record], [], []] : [[], [], [ts], [record]]);
+      this.registerCleanup(side, ts);
+      return;
+    }
+    const offset = side === "left" ? LEFT : RIGHT;
+    const times = buffers[offset] as number[];
+    const records = buffers[offset + 1] as unknown[];
+    let at = times.length;
+    times.push(ts);
+    records.push(record);
+    for (; at > 0 && times[at - 1]! > ts; at--) {
+      // mostly in order: rarely moves anything
+      times[at] = times[at - 1]!;
+      records[at] = records[at - 1];
+    }
+    times[at] = ts;
+    records[at] = record;
+    if (at === 0) this.registerCleanup(side, ts);
+  }
+
+  private registerCleanup(side: Side, ts: number): void {
+    this.cleanups.push(cleanupTimeOf(side, ts, this.bounds), this.backend.getCurrentKey(), side);
+  }
+
+  /** A cleanup timer of `side` fired at `time`: drops the records that can no longer match, then sets the timer for the next one. */
+  private cleanUp(side: Side, time: number): void {
+    const offset = side === "left" ? LEFT : RIGHT;
+    const buffers = this.buffers.get();
+    if (buffers === undefined) return;
+    const times = buffers[offset] as number[];
+    if (times.length === 0 || cleanupTimeOf(side, times[0]!, this.bounds) !== time) return; // stale: not the earliest record's
+    let expired = 0;
+    while (expired < times.length && cleanupTimeOf(side, times[expired]!, this.bounds) <= this.watermark) expired++;
+    const other = buffers[offset === LEFT ? RIGHT : LEFT] as number[];
+    if (expired === times.length && other.length === 0) return this.buffers.set(undefined);
+    const next = times[expired];
+    const own = this.buffers.getOwned()!;
+    (own[offset] as number[]).splice(0, expired);
+    (own[offset + 1] as unknown[]).splice(0, expired);
+    if (next !== undefined) this.registerCleanup(side, next);
   }
 }
 
-function add<T>(buffer: MapState<number, T[]>, ts: number, value: T): void {
-  const bucket = buffer.get(ts);
-  buffer.put(ts, bucket ? [...bucket, value] : [value]);
+/** The index of the first of the ascending `times` at or after `t` (`times.length` if none). */
+function firstAtOrAfter(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
