@@ -6,6 +6,8 @@ import { OutputTag } from "../src/core/output-tag.ts";
 import { RichFunction } from "../src/core/rich-function.ts";
 import { EventTimeSessionWindows } from "../src/time/windows/session-windows.ts";
 import { SlidingEventTimeWindows } from "../src/time/windows/sliding-windows.ts";
+import { TumblingEventTimeWindows } from "../src/time/windows/tumbling-windows.ts";
+import type { AggregateFunction } from "../src/state/index.ts";
 import type { TimeWindow } from "../src/time/windows/window.ts";
 import type { WindowAssigner } from "../src/time/windows/window-assigner.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
@@ -33,13 +35,33 @@ class FailOnce extends RichFunction implements CheckpointListener {
   }
 }
 
-const cases: [string, WindowKind, WindowAssigner<Ev, TimeWindow>, number][] = [
-  ["session windows", { type: "session", gap: 150 }, EventTimeSessionWindows.withGap(150), 800],
-  ["sliding windows", { type: "sliding", size: 600, slide: 200 }, SlidingEventTimeWindows.of(600, 200), 1000],
+/** All records of each window (apply), or an aggregate whose accumulator is changed in place. */
+type Contents = "records" | "aggregate";
+
+const cases: [string, WindowKind, WindowAssigner<Ev, TimeWindow>, number, Contents][] = [
+  ["session windows", { type: "session", gap: 150 }, EventTimeSessionWindows.withGap(150), 800, "records"],
+  ["sliding windows", { type: "sliding", size: 600, slide: 200 }, SlidingEventTimeWindows.of(600, 200), 1000, "records"],
+  // without allowed lateness a window's end is no timer state: it is queued again from the restored contents
+  ["sliding windows without allowed lateness", { type: "sliding", size: 600, slide: 200 }, SlidingEventTimeWindows.of(600, 200), 0, "records"],
+  ["sliding windows, an accumulator changed in place", { type: "sliding", size: 600, slide: 200 }, SlidingEventTimeWindows.of(600, 200), 1000, "aggregate"],
+  ["tumbling windows with an offset, an accumulator changed in place", { type: "tumbling", size: 500, offset: 70 }, TumblingEventTimeWindows.of(500, 70), 0, "aggregate"],
 ];
 
+/** The window's ids, in an accumulator changed in place (a snapshot must not see later changes). */
+const collectIds: AggregateFunction<Ev, { ids: number[] }, number[]> = {
+  createAccumulator: () => ({ ids: [] }),
+  add: (e, acc) => {
+    acc.ids.push(e.id);
+    return acc;
+  },
+  getResult: (acc) => acc.ids,
+  merge: (a, b) => ({ ids: [...a.ids, ...b.ids] }),
+};
+
+const describeWindow = (key: string, w: TimeWindow, ids: readonly number[]) => `${key}|${w.start}|${w.end}|${[...ids].sort((a, b) => a - b).join(",")}`;
+
 describe("a failure amid open windows and pending timers leaves no trace (exactly-once)", () => {
-  for (const [name, kind, assigner, lateness] of cases) {
+  for (const [name, kind, assigner, lateness, contents] of cases) {
     it(name, async () => {
       const seed = testSeed();
       const random = seededRandom(seed);
@@ -49,7 +71,7 @@ describe("a failure amid open windows and pending timers leaves no trace (exactl
       const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
       env.enableCheckpointing(50, "exactly-once");
       env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
-      const windowed = env
+      const windows = env
         .fromSource(throttledSequence(0, N - 1, 15, 2), WatermarkStrategy.noWatermarks(), "numbers")
         .setParallelism(1)
         .map(new FailOnce(events, failAt))
@@ -59,9 +81,14 @@ describe("a failure amid open windows and pending timers leaves no trace (exactl
         .keyBy((e) => e.key)
         .window(assigner)
         .allowedLateness(lateness)
-        .sideOutputLateData(late)
-        .apply((key: string, w: TimeWindow, es: Iterable<Ev>, out) => out.collect(`${key}|${w.start}|${w.end}|${[...es].map((e) => e.id).sort((a, b) => a - b).join(",")}`))
-        .uid("windows");
+        .sideOutputLateData(late);
+      const windowed = (
+        contents === "records"
+          ? windows.apply((key: string, w: TimeWindow, es: Iterable<Ev>, out) => out.collect(describeWindow(key, w, [...es].map((e) => e.id))))
+          : windows.aggregate(collectIds, (key: string, w: TimeWindow, ids: Iterable<number[]>, out) => {
+              for (const i of ids) out.collect(describeWindow(key, w, i));
+            })
+      ).uid("windows");
       windowed.sinkTo(collectSink("results"));
       windowed.getSideOutput(late).sinkTo(collectSink("late"));
       const result = await env.execute("windows-recovery");

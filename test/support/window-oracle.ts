@@ -16,8 +16,11 @@ export interface Ev {
   readonly wm: number;
 }
 
-/** Window kinds the model knows. */
-export type WindowKind = { type: "tumbling"; size: number } | { type: "sliding"; size: number; slide: number } | { type: "session"; gap: number };
+/** Window kinds the model knows (tumbling and sliding windows shifted by `offset` ms, 0 when absent). */
+export type WindowKind =
+  | { type: "tumbling"; size: number; offset?: number }
+  | { type: "sliding"; size: number; slide: number; offset?: number }
+  | { type: "session"; gap: number };
 
 interface Pane {
   start: number;
@@ -85,7 +88,8 @@ export function windowOracle(events: readonly Ev[], kind: WindowKind, bound: num
     } else {
       const size = kind.size;
       const slide = kind.type === "sliding" ? kind.slide : kind.size;
-      for (let start = floorTo(e.ts, slide); start > e.ts - size; start -= slide) {
+      const offset = kind.offset ?? 0;
+      for (let start = floorTo(e.ts - offset, slide) + offset; start > e.ts - size; start -= slide) {
         const end = start + size;
         if (end - 1 + lateness <= wm) continue;
         accepted = true;

@@ -1,0 +1,105 @@
+/**
+ * Window contents on the real heap backend: accumulators and reduced values
+ * changed in place, records shared by several windows, and snapshots taken
+ * between records of one key (the contents keep the current key's table
+ * between calls) equal the state at the moment they were taken.
+ */
+import { describe, expect, it } from "vitest";
+import { HeapKeyedStateBackend } from "../../state/index.ts";
+import { AggregatingWindowContents, ListWindowContents, ReducingWindowContents, type WindowContents } from "./window-contents.ts";
+
+interface Rec {
+  id: number;
+  seen: number[];
+}
+
+const backend = (): HeapKeyedStateBackend => new HeapKeyedStateBackend({ operatorUid: "w", maxParallelism: 128, keyGroupRange: [0, 127] });
+
+/** Each form, built on a backend; `ids` reads what the window function would get as the sorted ids of a window. */
+const forms: [string, (b: HeapKeyedStateBackend) => WindowContents<Rec>, (got: unknown[]) => number[]][] = [
+  ["records", (b) => new ListWindowContents<Rec>(b, "w"), (got) => (got as Rec[]).map((r) => r.id).sort((a, b) => a - b)],
+  [
+    "aggregate changing its accumulator",
+    (b) =>
+      new AggregatingWindowContents<Rec, { ids: number[] }>(b, "w", {
+        createAccumulator: () => ({ ids: [] }),
+        add: (r, acc) => {
+          acc.ids.push(r.id);
+          return acc;
+        },
+        getResult: (acc) => acc,
+        merge: (x, y) => ({ ids: [...x.ids, ...y.ids] }),
+      }),
+    (got) => [...(got[0] as { ids: number[] }).ids].sort((a, b) => a - b),
+  ],
+  [
+    "reduce changing and returning its first argument",
+    (b) =>
+      new ReducingWindowContents<Rec>(b, "w", (x, y) => {
+        x.seen.push(y.id);
+        return x;
+      }),
+    (got) => {
+      const r = got[0] as Rec;
+      return [r.id, ...r.seen].sort((a, b) => a - b);
+    },
+  ],
+];
+
+const rec = (id: number): Rec => ({ id, seen: [] });
+
+describe("window contents", () => {
+  for (const [name, make, ids] of forms) {
+    it(`${name}: a snapshot between two records of the same key keeps the first`, async () => {
+      const b = backend();
+      const contents = make(b);
+      for (let k = 0; k < 50; k++) {
+        b.setCurrentKey(k);
+        contents.add(1000, rec(k), 0, true); // the record also goes to window 2000
+        contents.add(2000, rec(k), 0, false);
+      }
+      contents.beforeSnapshot();
+      const snap = b.snapshot(1);
+      // the same key as the last record (49) first: its table must not be changed in place
+      for (let k = 49; k >= 0; k--) {
+        b.setCurrentKey(k);
+        contents.add(1000, rec(100 + k), 0, false);
+        contents.add(2000, rec(200 + k), 0, false);
+      }
+      const bytes = await snap.serialize();
+      snap.release();
+      const restored = backend();
+      restored.restore([bytes]);
+      const again = make(restored);
+      for (let k = 0; k < 50; k++) {
+        restored.setCurrentKey(k);
+        expect(ids(again.get(1000)!)).toEqual([k]);
+        expect(ids(again.get(2000)!)).toEqual([k]);
+        b.setCurrentKey(k);
+        expect(ids(contents.get(1000)!)).toEqual([k, 100 + k]);
+        expect(ids(contents.get(2000)!)).toEqual([k, 200 + k]);
+        expect(contents.size(2000)).toBe(2);
+      }
+      expect(again.totalSize()).toBe(100);
+    });
+
+    it(`${name}: one record in two windows, what the function gets and changes, and taking a window out`, () => {
+      const b = backend();
+      const contents = make(b);
+      b.setCurrentKey("k");
+      const shared = rec(1);
+      expect(contents.add(10, shared, 0, true)).toBe(true);
+      expect(contents.add(20, shared, 0, false)).toBe(true);
+      expect(contents.add(10, rec(2), 0, false)).toBe(false);
+      const got = contents.get(20)!;
+      expect(ids(got)).toEqual([1]);
+      (got[0] as Rec).seen?.push(98); // what the function got is its own too
+      expect(ids(contents.get(10)!)).toEqual([1, 2]);
+      expect(ids(contents.take(20)!)).toEqual([1]);
+      expect(contents.get(20)).toBeUndefined();
+      expect(contents.size(10)).toBe(2);
+      contents.clear(10);
+      expect(contents.totalSize()).toBe(0);
+    });
+  }
+});
