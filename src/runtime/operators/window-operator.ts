@@ -161,15 +161,14 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     const n = fixed.windowStarts(this.eventTime ? timestamp : this.ctx.processingTime.now(), starts);
     const last = fixed.size - 1;
     const watermark = this.timers.currentWatermark();
-    let accepted = false;
+    let added = 0;
     for (let i = 0; i < n; i++) {
       const start = starts[i]!;
       const maxTimestamp = start + last;
       const cleanup = this.cleanupTimeOf(maxTimestamp);
       if (this.eventTime && cleanup <= watermark) continue;
-      accepted = true;
       const created = this.contents.add(start, value, timestamp, i < n - 1);
-      this.metrics[IN_WINDOWS]!++;
+      added++;
       if (created) {
         if (this.windowEnds) this.windowEnds.push(maxTimestamp, this.currentKey);
         else this.registerCleanupTimer(cleanup, start);
@@ -185,7 +184,8 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
         this.react(this.spec.trigger.onElement(value, timestamp, window, this.triggerCtx), window, start, start);
       }
     }
-    return accepted;
+    this.metrics[IN_WINDOWS]! += added;
+    return added > 0;
   }
 
   /** Any other assigner (sessions, global, user assigners): window objects named by their ids. */

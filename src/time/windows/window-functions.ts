@@ -97,7 +97,7 @@ export function preAggregated<A, B, OUT, K, W extends Window>(
 ): InternalWindowFunction<A, OUT, K, W> {
   return {
     udf: next.udf,
-    process: (k, c, input, out) => next.process(k, c, [fold([...input])], out),
+    process: (k, c, input, out) => next.process(k, c, [fold(Array.isArray(input) ? input : [...input])], out),
     clear: (c) => next.clear(c),
   };
 }
