@@ -57,8 +57,8 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
   protected readonly copier = new PlainDataCopier();
   /**
    * The current key's table, owned for changes in place, looked up once for all
-   * the windows of a record or timer: valid while the key stays the same (by
-   * identity) and no snapshot was taken.
+   * the windows of a record or timer: valid while the (primitive) key stays the
+   * same and no snapshot was taken.
    */
   private table: Table<S> | undefined;
   private tableKey: unknown;
@@ -128,10 +128,10 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
     else table[1][at] = s;
   }
 
-  /** The current key's table (see `table`). */
+  /** The current key's table (see `table`; an object key is looked up every time: it may have been changed in place). */
   private owned(): Table<S> | undefined {
     const key = this.backend.getCurrentKey();
-    if (!this.tableValid || key !== this.tableKey) {
+    if (!this.tableValid || key !== this.tableKey || typeof key === "object") {
       this.table = this.state.getOwned();
       this.tableKey = key;
       this.tableValid = true;
