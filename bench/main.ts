@@ -12,7 +12,9 @@
  * an interval join, in-process, each without and with exactly-once
  * checkpoints every second), the keyed running aggregate over object values
  * (bench/object-state.ts: 10 000 and 1 000 000 keys, in-process, each without
- * and with exactly-once checkpoints every second), and the recovery of a
+ * and with exactly-once checkpoints every second), the Nexmark queries
+ * (bench/nexmark.ts: q0–q3, q5, q7, q8 on the engine, in-process and on 1
+ * and 2 workers, against a hand-fused loop and RxJS), and the recovery of a
  * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
  * (bench/recovery.ts). `--only a,b` runs only the named sections
  * (bench/options.ts). See docs/benchmarks.md for what each figure means.
@@ -24,6 +26,8 @@ import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersInput } from "./
 import { measureRecovery } from "./recovery.ts";
 import { KEYS, runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
+import { measureNexmark } from "./nexmark.ts";
+import { formatNexmark } from "./nexmark-report.ts";
 import { OBJECT_STATE_PLAN, measureObjectStateRuns } from "./object-state.ts";
 import { parseBenchOptions } from "./options.ts";
 import {
@@ -80,6 +84,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const fileRuns = options.sections.has("file") ? await measureFileRuns(progress, checkpoints) : [];
   const eventTimeRuns = options.sections.has("event-time") ? await measureEventTimeRuns(progress, checkpoints) : [];
   const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
+  const nexmark = options.sections.has("nexmark") ? await measureNexmark(progress) : null;
   const recovery: RecoveryFigures[] = [];
   if (options.sections.has("recovery")) {
     for (const stateBytes of RECOVERY_STATE_BYTES) {
@@ -126,11 +131,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     eventTimeRuns,
     objectStateParallelism: PARALLELISM,
     objectStateRuns,
+    nexmark,
     recovery,
     ratios,
     checkpoints,
   };
-  process.stdout.write(`\n${formatReport(report)}\n\n${reportJson(report)}\n`);
+  const nexmarkTables = nexmark ? `\n\n${formatNexmark(nexmark)}` : "";
+  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}\n\n${reportJson(report)}\n`);
   return 0;
 }
 

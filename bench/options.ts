@@ -4,7 +4,7 @@
  */
 
 /** The sections of the bench, in the order they run. */
-export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "recovery"] as const;
+export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "nexmark", "recovery"] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** What one `npm run bench` should do. */

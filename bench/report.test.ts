@@ -109,6 +109,7 @@ describe("formatReport and reportJson", () => {
       { label: "object 10k keys, no checkpoints", keys: 10_000, checkpointIntervalMs: 0, records: 4_000_000, elapsedMs: 4_000, recordsPerSecond: 1e6, checkpointsCompleted: 1 },
       { label: "object 1M keys, exactly-once 1 s", keys: 1_000_000, checkpointIntervalMs: 1000, records: 2_000_000, elapsedMs: 5_000, recordsPerSecond: 400_000, checkpointsCompleted: 3 },
     ],
+    nexmark: null,
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
     checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },
