@@ -1,0 +1,203 @@
+/**
+ * The entries of one keyed state: one JavaScript `Map` from state key to
+ * value per key group of the backend's range, and snapshots of them that
+ * cost nothing to take and that encode each key group at most once per
+ * change.
+ *
+ * `capture()` copies nothing: it notes each key group's version (a counter
+ * bumped by the first write after a capture) and marks the group captured.
+ * The first write to a captured group first encodes the group for every
+ * snapshot that still needs it (encode-on-write), so the snapshot holds the
+ * group's bytes and the write may change the map in place; groups nobody
+ * writes are encoded by the snapshot's serializer, between batches. A group's
+ * encoding is kept with its version, so the next snapshot reuses it when the
+ * group did not change (incremental encoding). No map is ever shared between
+ * the live state and a snapshot, so values may be mutated in place once
+ * written through this map.
+ */
+
+import type { StateKey } from "../state-key.ts";
+
+/** The map of a group that has none yet: never written to (writes go through `prepareWrite`, which replaces it). */
+const NO_ENTRIES: Map<StateKey, never> = new Map<StateKey, never>();
+
+/** The encoding of one version of a key group's entries. */
+interface EncodedGroup {
+  readonly version: number;
+  readonly bytes: Uint8Array;
+}
+
+/** What a snapshot of a {@link KeyGroupedMap} holds: the encoded key groups, filled in as they are encoded. */
+export interface KeyGroupedView {
+  /** Version of each group (by index in the range) at the capture. */
+  readonly versions: Float64Array;
+  /** Per group index: its encoding once done, null when it had no entries, undefined while pending. */
+  readonly chunks: (Uint8Array | null | undefined)[];
+  released: boolean;
+}
+
+/** Counters of a {@link KeyGroupedMap}, for tests and metrics. */
+export interface KeyGroupedMapStats {
+  /** Snapshots not yet released. */
+  readonly liveViews: number;
+  /** Key groups encoded by a write (encode-on-write). */
+  readonly encodedOnWrite: number;
+  /** Key groups encoded by a serializer. */
+  readonly encodedBySerializer: number;
+  /** Key groups whose encoding of an earlier snapshot was reused. */
+  readonly reused: number;
+}
+
+/**
+ * Key-grouped copy-on-write map (copy = encoding).
+ *
+ * @example
+ * ```ts
+ * const m = new KeyGroupedMap<number>(0, 128, encodeKeyGroupChunk);
+ * m.set(5, "a", 1);
+ * const view = m.capture();
+ * m.set(5, "a", 2);                // encodes group 5 for the view first
+ * m.encodePending(view, 5);       // 0: already encoded
+ * view.chunks[5];                 // the bytes of { a → 1 }
+ * m.release(view);
+ * ```
+ */
+export class KeyGroupedMap<V> {
+  private readonly maps: Map<StateKey, V>[];
+  /** 1 while the next write to the group must go through `prepareWrite` (captured since its last write, or no map yet). */
+  private readonly captured: Uint8Array;
+  private readonly versions: Float64Array;
+  private readonly encoded: (EncodedGroup | undefined)[];
+  private readonly views: KeyGroupedView[] = [];
+  private encodedOnWrite = 0;
+  private encodedBySerializer = 0;
+  private reused = 0;
+
+  /**
+   * @param firstKeyGroup key group of index 0
+   * @param groups number of key groups
+   * @param encode encodes a group's entries (called on a write or by a serializer)
+   */
+  constructor(
+    readonly firstKeyGroup: number,
+    readonly groups: number,
+    private readonly encode: (entries: ReadonlyMap<StateKey, unknown>) => Uint8Array,
+  ) {
+    this.maps = new Array<Map<StateKey, V>>(groups).fill(NO_ENTRIES);
+    this.captured = new Uint8Array(groups).fill(1);
+    this.versions = new Float64Array(groups);
+    this.encoded = new Array<EncodedGroup | undefined>(groups).fill(undefined);
+  }
+
+  /** The value of `k` in group index `g`, or undefined. Never stores undefined. */
+  get(g: number, k: StateKey): V | undefined {
+    return this.maps[g]!.get(k);
+  }
+
+  /** The value of `k` in group index `g`, which the caller may mutate in place (as a write). */
+  getForUpdate(g: number, k: StateKey): V | undefined {
+    const m = this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g);
+    return m.get(k);
+  }
+
+  /** Sets `k` in group index `g`; `undefined` deletes. */
+  set(g: number, k: StateKey, v: V | undefined): void {
+    if (v === undefined) this.delete(g, k);
+    else (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).set(k, v);
+  }
+
+  delete(g: number, k: StateKey): void {
+    if (!this.maps[g]!.has(k)) return;
+    (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).delete(k);
+  }
+
+  /** Makes group `g` writable: encodes it for the views that captured this version and lack it, bumps its version. */
+  private prepareWrite(g: number): Map<StateKey, V> {
+    let m = this.maps[g]!;
+    if (m === NO_ENTRIES) m = this.maps[g] = new Map();
+    else {
+      for (const view of this.views) {
+        if (view.chunks[g] === undefined && view.versions[g] === this.versions[g]) {
+          if (this.encodeCurrent(g)) this.encodedOnWrite++;
+          view.chunks[g] = this.encoded[g]!.bytes;
+        }
+      }
+    }
+    this.versions[g]!++;
+    this.captured[g] = 0;
+    return m;
+  }
+
+  /** Makes `encoded[g]` the encoding of group `g`'s current version; true when it had to encode (false: reused). */
+  private encodeCurrent(g: number): boolean {
+    const version = this.versions[g]!;
+    if (this.encoded[g]?.version === version) {
+      this.reused++;
+      return false;
+    }
+    this.encoded[g] = { version, bytes: this.encode(this.maps[g]!) };
+    return true;
+  }
+
+  /** Captures the current content in O(groups), copying and encoding nothing. Release the view when done. */
+  capture(): KeyGroupedView {
+    const chunks = new Array<Uint8Array | null | undefined>(this.groups);
+    for (let g = 0; g < this.groups; g++) {
+      this.captured[g] = 1;
+      chunks[g] = this.maps[g]!.size === 0 ? null : undefined;
+    }
+    const view: KeyGroupedView = { versions: this.versions.slice(), chunks, released: false };
+    this.views.push(view);
+    return view;
+  }
+
+  /**
+   * Encodes group index `g` for `view` unless it already has it.
+   * Returns the number of entries encoded (0 when done before or reused).
+   *
+   * @throws Error when the view was released
+   */
+  encodePending(view: KeyGroupedView, g: number): number {
+    if (view.released) throw new Error("weir: a released snapshot view was serialized");
+    if (view.chunks[g] !== undefined) return 0;
+    const encodedNow = this.encodeCurrent(g);
+    view.chunks[g] = this.encoded[g]!.bytes;
+    if (!encodedNow) return 0;
+    this.encodedBySerializer++;
+    return this.maps[g]!.size;
+  }
+
+  /** Drops a view (idempotent); its groups are no longer encoded on write. */
+  release(view: KeyGroupedView): void {
+    if (view.released) return;
+    view.released = true;
+    this.views.splice(this.views.indexOf(view), 1);
+  }
+
+  /** The live entries with their group index, group by group. */
+  *entries(): IterableIterator<[g: number, k: StateKey, v: V]> {
+    for (let g = 0; g < this.groups; g++) for (const [k, v] of this.maps[g]!) yield [g, k, v];
+  }
+
+  /** Counters (for tests and metrics). */
+  stats(): KeyGroupedMapStats {
+    return {
+      liveViews: this.views.length,
+      encodedOnWrite: this.encodedOnWrite,
+      encodedBySerializer: this.encodedBySerializer,
+      reused: this.reused,
+    };
+  }
+
+  /** Drops all content; outstanding views keep what they encoded and get nothing more. */
+  clearAll(): void {
+    for (const view of this.views) view.released = true;
+    this.views.length = 0;
+    for (let g = 0; g < this.groups; g++) {
+      this.maps[g] = NO_ENTRIES;
+      this.captured[g] = 1;
+      this.versions[g]!++;
+    }
+    this.encoded.fill(undefined);
+  }
+}
