@@ -27,12 +27,36 @@ function numberHashCode(n: number): number {
 }
 
 /**
- * The key group of a state key (see {@link stateKeyOf}), then Flink's
- * `murmurHash(hashCode) % maxParallelism`, where the hash code of a number
- * is numeric (an int32 is its own hash code, as an `Integer` key in Flink),
- * and that of any other key is murmur3-32 (seed 0) over the UTF-8 bytes of
- * its canonical string (a plain string is its own canonical string).
- * Deterministic across threads and processes.
+ * The 32-bit hash code of a state key (see {@link stateKeyOf}): numeric for
+ * a number (an int32 is its own hash code, as an `Integer` key in Flink),
+ * murmur3-32 (seed 0) over the UTF-8 bytes of the canonical string for any
+ * other key (a plain string is its own canonical string). Deterministic
+ * across threads and processes.
+ *
+ * @example
+ * ```ts
+ * hashCodeOfStateKey(42);     // 42
+ * hashCodeOfStateKey("word"); // murmur3String("word") | 0
+ * ```
+ */
+export function hashCodeOfStateKey(k: StateKey): number {
+  switch (typeof k) {
+    case "number":
+      return numberHashCode(k);
+    case "string":
+      return murmur3String(k) | 0;
+    default:
+      return murmur3String(canonicalKey(k)) | 0;
+  }
+}
+
+/** The key group of a hash code: Flink's `murmurHash(hashCode) % maxParallelism`. */
+export function keyGroupOfHashCode(code: number, maxParallelism: number): number {
+  return flinkMurmurHash(code) % maxParallelism;
+}
+
+/**
+ * The key group of a state key: {@link keyGroupOfHashCode} of its {@link hashCodeOfStateKey}.
  *
  * @example
  * ```ts
@@ -40,14 +64,7 @@ function numberHashCode(n: number): number {
  * ```
  */
 export function keyGroupOfStateKey(k: StateKey, maxParallelism: number): number {
-  switch (typeof k) {
-    case "number":
-      return flinkMurmurHash(numberHashCode(k)) % maxParallelism;
-    case "string":
-      return flinkMurmurHash(murmur3String(k) | 0) % maxParallelism;
-    default:
-      return flinkMurmurHash(murmur3String(canonicalKey(k)) | 0) % maxParallelism;
-  }
+  return keyGroupOfHashCode(hashCodeOfStateKey(k), maxParallelism);
 }
 
 /**

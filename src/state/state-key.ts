@@ -28,7 +28,7 @@ export type StateKey = number | bigint | boolean | string;
 export function stateKeyOf(key: unknown): StateKey {
   switch (typeof key) {
     case "number":
-      if (Number.isFinite(key)) return key;
+      if (Number.isFinite(key)) return key === 0 ? 0 : key; // -0 is 0
       break;
     case "string":
       if (key.length === 0 || key.charCodeAt(0) !== 0) return key;

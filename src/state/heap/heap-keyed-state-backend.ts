@@ -27,7 +27,7 @@ import {
   UnsupportedKeyError,
 } from "../errors.ts";
 import type { PlainDataError } from "../plain-copy.ts";
-import { keyGroupOfStateKey } from "../key-groups.ts";
+import { hashCodeOfStateKey, keyGroupOfHashCode } from "../key-groups.ts";
 import { describeStateKey, keyOfStateKey, stateKeyOf, type StateKey } from "../state-key.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
@@ -114,6 +114,8 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   private currentStateKey: StateKey | undefined = undefined;
   /** Index of the current key's group in this backend's range (valid while a key is set). */
   currentGroup = 0;
+  /** Hash code of the current key (valid while a key is set). */
+  currentCode = 0;
 
   constructor(opts: HeapKeyedStateBackendOptions) {
     const [start, end] = opts.keyGroupRange;
@@ -143,20 +145,24 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
       if (e instanceof UnsupportedKeyError) throw new UnsupportedKeyError(e.description, e.path, this.operatorUid);
       throw e;
     }
-    const kg = keyGroupOfStateKey(k, this.maxParallelism);
+    const code = hashCodeOfStateKey(k);
+    const kg = keyGroupOfHashCode(code, this.maxParallelism);
     if (kg < this.rangeStart || kg > this.rangeEnd) {
       throw new KeyGroupOutOfRangeError(this.operatorUid, describeStateKey(k), kg, [this.rangeStart, this.rangeEnd]);
     }
     this.currentKey = key;
     this.currentStateKey = k;
     this.currentGroup = kg - this.rangeStart;
+    this.currentCode = code;
   }
 
   /** Every key that has state `name`, with the state's stored value (timers rebuild their queues from it on restore). */
   *entriesOf(name: string): IterableIterator<[key: unknown, value: unknown]> {
     const t = this.tables.get(name);
     if (!t) return;
-    for (const [, k, v] of t.map.entries()) yield [keyOfStateKey(k), v];
+    const entries: [unknown, unknown][] = [];
+    t.map.forEach((v, k) => entries.push([keyOfStateKey(k), v]));
+    yield* entries;
   }
 
   /** The key set by the last {@link setCurrentKey}, or undefined. */
@@ -291,7 +297,7 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
           if (group.keyGroup < this.rangeStart || group.keyGroup > this.rangeEnd) continue;
           const g = group.keyGroup - this.rangeStart;
           const [keys, values] = group.read();
-          for (let i = 0; i < keys.length; i++) map.set(g, keys[i]!, values[i]);
+          for (let i = 0; i < keys.length; i++) map.set(g, keys[i]!, hashCodeOfStateKey(keys[i]!), values[i]);
         }
       }
     });
@@ -300,7 +306,7 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   /** Number of distinct keys with any state. O(entries): for metrics and tests. */
   numKeys(): number {
     const keys = new Set<StateKey>();
-    for (const t of this.tables.values()) for (const [, k] of t.map.entries()) keys.add(k);
+    for (const t of this.tables.values()) t.map.forEach((_, k) => keys.add(k));
     return keys.size;
   }
 

@@ -28,6 +28,8 @@ export interface CurrentKeySource {
   currentKeyFor(stateName: string): StateKey;
   /** Index of the current key's group in the backend's range (valid once `currentKeyFor` returned). */
   readonly currentGroup: number;
+  /** Hash code of the current key (valid once `currentKeyFor` returned). */
+  readonly currentCode: number;
   /** The error for a value of state `stateName` at the current key that is not plain data. */
   valueError(stateName: string, e: PlainDataError): Error;
 }
@@ -62,16 +64,16 @@ export class HeapValueState<T> implements ValueState<T> {
   private readonly copier = new PlainDataCopier();
   value(): T | undefined {
     const k = this.ctx.currentKeyFor(this.name);
-    const v = this.table.get(this.ctx.currentGroup, k);
+    const v = this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode);
     return this.copier.copy(v === undefined ? this.defaultValue : v);
   }
   update(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.set(this.ctx.currentGroup, k, copyIn(this.ctx, this.name, this.copier, v));
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, copyIn(this.ctx, this.name, this.copier, v));
   }
   clear(): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.delete(this.ctx.currentGroup, k);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -85,32 +87,32 @@ export class HeapListState<T> implements ListState<T> {
   private readonly copier = new PlainDataCopier();
   get(): T[] {
     const k = this.ctx.currentKeyFor(this.name);
-    const l = this.table.get(this.ctx.currentGroup, k);
+    const l = this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode);
     return l === undefined ? [] : l.map((v) => this.copier.copy(v));
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
     const own = copyIn(this.ctx, this.name, this.copier, v);
-    const l = this.table.getForUpdate(this.ctx.currentGroup, k);
-    if (l === undefined) this.table.set(this.ctx.currentGroup, k, [own]);
+    const l = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
+    if (l === undefined) this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, [own]);
     else l.push(own);
   }
   addAll(vs: T[]): void {
     if (vs.length === 0) return;
     const k = this.ctx.currentKeyFor(this.name);
     const own = vs.map((v) => copyIn(this.ctx, this.name, this.copier, v));
-    const l = this.table.getForUpdate(this.ctx.currentGroup, k);
-    if (l === undefined) this.table.set(this.ctx.currentGroup, k, own);
+    const l = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
+    if (l === undefined) this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, own);
     else for (const v of own) l.push(v);
   }
   update(vs: T[]): void {
     const k = this.ctx.currentKeyFor(this.name);
     const own = vs.length === 0 ? undefined : vs.map((v) => copyIn(this.ctx, this.name, this.copier, v));
-    this.table.set(this.ctx.currentGroup, k, own);
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, own);
   }
   clear(): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.delete(this.ctx.currentGroup, k);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -125,14 +127,14 @@ export class HeapMapState<K, V> implements MapState<K, V> {
   private readonly keyCopier = new PlainDataCopier();
   private read(): ReadonlyMap<K, V> {
     const k = this.ctx.currentKeyFor(this.name);
-    return this.table.get(this.ctx.currentGroup, k) ?? EMPTY;
+    return this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode) ?? EMPTY;
   }
   private own(): Map<K, V> {
     const k = this.ctx.currentKeyFor(this.name);
-    let m = this.table.getForUpdate(this.ctx.currentGroup, k);
+    let m = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
     if (m === undefined) {
       m = new Map();
-      this.table.set(this.ctx.currentGroup, k, m);
+      this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, m);
     }
     return m;
   }
@@ -173,7 +175,7 @@ export class HeapMapState<K, V> implements MapState<K, V> {
   }
   clear(): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.delete(this.ctx.currentGroup, k);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -188,16 +190,16 @@ export class HeapReducingState<T> implements ReducingState<T> {
   private readonly copier = new PlainDataCopier();
   get(): T | undefined {
     const k = this.ctx.currentKeyFor(this.name);
-    return this.copier.copy(this.table.get(this.ctx.currentGroup, k));
+    return this.copier.copy(this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode));
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const cur = this.table.getForUpdate(this.ctx.currentGroup, k);
-    this.table.set(this.ctx.currentGroup, k, copyIn(this.ctx, this.name, this.copier, cur === undefined ? v : this.reduce(cur, v)));
+    const cur = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, copyIn(this.ctx, this.name, this.copier, cur === undefined ? v : this.reduce(cur, v)));
   }
   clear(): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.delete(this.ctx.currentGroup, k);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -212,16 +214,16 @@ export class HeapAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, 
   private readonly copier = new PlainDataCopier();
   get(): OUT | undefined {
     const k = this.ctx.currentKeyFor(this.name);
-    const acc = this.table.get(this.ctx.currentGroup, k);
+    const acc = this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode);
     return acc === undefined ? undefined : this.agg.getResult(this.copier.copy(acc));
   }
   add(v: IN): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const acc = this.table.getForUpdate(this.ctx.currentGroup, k) ?? this.agg.createAccumulator();
-    this.table.set(this.ctx.currentGroup, k, copyIn(this.ctx, this.name, this.copier, this.agg.add(v, acc)));
+    const acc = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode) ?? this.agg.createAccumulator();
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, copyIn(this.ctx, this.name, this.copier, this.agg.add(v, acc)));
   }
   clear(): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.delete(this.ctx.currentGroup, k);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }

@@ -19,48 +19,46 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 export type Column<T> = ArrayLike<T>;
 
 /**
- * The numbers of `items` (`n` of them) as an `Int32Array` when all are
- * int32 (`-0` is not), a `Float64Array` when all are numbers, else undefined.
+ * The numbers of `items` as an `Int32Array` when all are int32 (`-0` is
+ * not), a `Float64Array` when all are numbers, else undefined.
  */
-function numberColumn(items: IterableIterator<unknown>, n: number): Int32Array | Float64Array | undefined {
+function numberColumn(items: readonly unknown[]): Int32Array | Float64Array | undefined {
   if (!LITTLE_ENDIAN) return undefined;
+  const n = items.length;
   const ints = new Int32Array(n);
-  let i = 0;
-  for (;;) {
-    const next = items.next();
-    if (next.done === true) return ints;
-    const x = next.value;
+  for (let i = 0; i < n; i++) {
+    const x = items[i];
     if (typeof x !== "number") return undefined;
     if ((x | 0) !== x || (x === 0 && 1 / x < 0)) {
       const floats = new Float64Array(n);
       floats.set(ints.subarray(0, i));
-      floats[i++] = x;
-      for (const y of items) {
+      for (; i < n; i++) {
+        const y = items[i];
         if (typeof y !== "number") return undefined;
-        floats[i++] = y;
+        floats[i] = y;
       }
       return floats;
     }
-    ints[i++] = x;
+    ints[i] = x;
   }
+  return ints;
 }
 
 /**
- * Encodes the entries of one key group (values already checked to be plain
- * data when they entered state) into a buffer of their own.
+ * Encodes the entries of one key group, given as key and value columns
+ * (values already checked to be plain data when they entered state), into
+ * a buffer of its own.
  *
  * @example
  * ```ts
- * const bytes = encodeKeyGroupChunk(new Map([[1, 10], [2, 20]])); // two Int32Array columns
- * decodeKeyGroupChunk(bytes, "op", "count"); // [Int32Array [1, 2], Int32Array [10, 20]]
+ * const bytes = encodeKeyGroupChunk([1, 2], [10, 20]); // two Int32Array columns
+ * decodeKeyGroupChunk(bytes, "op", "count");           // [Int32Array [1, 2], Int32Array [10, 20]]
  * ```
  */
-export function encodeKeyGroupChunk(entries: ReadonlyMap<StateKey, unknown>): Uint8Array {
-  const n = entries.size;
-  const keys = numberColumn(entries.keys(), n) ?? [...entries.keys()];
-  const values = numberColumn(entries.values(), n) ?? [...entries.values()];
+export function encodeKeyGroupChunk(keys: readonly StateKey[], values: readonly unknown[]): Uint8Array {
+  const chunk = [numberColumn(keys) ?? keys, numberColumn(values) ?? values];
   // A copy of its own: the encoder's buffer is shared with later encodings, and chunks are kept across snapshots.
-  return Uint8Array.prototype.slice.call(packPlainData([keys, values]));
+  return Uint8Array.prototype.slice.call(packPlainData(chunk));
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * The entries of one keyed state: one JavaScript `Map` from state key to
- * value per key group of the backend's range, and snapshots of them that
- * cost nothing to take and that encode each key group at most once per
- * change.
+ * The entries of one keyed state: one {@link KeyTable} from state key to
+ * value per key group of the backend's range (each access passes the key's
+ * hash code, computed once per record), and snapshots of them that cost
+ * nothing to take and that encode each key group at most once per change.
  *
  * `capture()` copies nothing: it notes each key group's version (a counter
  * bumped by the first write after a capture) and marks the group captured.
@@ -17,9 +17,10 @@
  */
 
 import type { StateKey } from "../state-key.ts";
+import { KeyTable } from "./key-table.ts";
 
-/** The map of a group that has none yet: never written to (writes go through `prepareWrite`, which replaces it). */
-const NO_ENTRIES: Map<StateKey, never> = new Map<StateKey, never>();
+/** The table of a group that has none yet: never written to (writes go through `prepareWrite`, which replaces it). */
+const NO_ENTRIES = new KeyTable<never>();
 
 /** The encoding of one version of a key group's entries. */
 interface EncodedGroup {
@@ -54,16 +55,17 @@ export interface KeyGroupedMapStats {
  * @example
  * ```ts
  * const m = new KeyGroupedMap<number>(0, 128, encodeKeyGroupChunk);
- * m.set(5, "a", 1);
+ * const a = hashCodeOfStateKey("a");
+ * m.set(5, "a", a, 1);
  * const view = m.capture();
- * m.set(5, "a", 2);                // encodes group 5 for the view first
+ * m.set(5, "a", a, 2);             // encodes group 5 for the view first
  * m.encodePending(view, 5);       // 0: already encoded
  * view.chunks[5];                 // the bytes of { a → 1 }
  * m.release(view);
  * ```
  */
 export class KeyGroupedMap<V> {
-  private readonly maps: Map<StateKey, V>[];
+  private readonly maps: KeyTable<V>[];
   /** 1 while the next write to the group must go through `prepareWrite` (captured since its last write, or no map yet). */
   private readonly captured: Uint8Array;
   private readonly versions: Float64Array;
@@ -81,40 +83,40 @@ export class KeyGroupedMap<V> {
   constructor(
     readonly firstKeyGroup: number,
     readonly groups: number,
-    private readonly encode: (entries: ReadonlyMap<StateKey, unknown>) => Uint8Array,
+    private readonly encode: (keys: readonly StateKey[], values: readonly unknown[]) => Uint8Array,
   ) {
-    this.maps = new Array<Map<StateKey, V>>(groups).fill(NO_ENTRIES);
+    this.maps = new Array<KeyTable<V>>(groups).fill(NO_ENTRIES);
     this.captured = new Uint8Array(groups).fill(1);
     this.versions = new Float64Array(groups);
     this.encoded = new Array<EncodedGroup | undefined>(groups).fill(undefined);
   }
 
-  /** The value of `k` in group index `g`, or undefined. Never stores undefined. */
-  get(g: number, k: StateKey): V | undefined {
-    return this.maps[g]!.get(k);
+  /** The value of `k` (hash code `code`) in group index `g`, or undefined. Never stores undefined. */
+  get(g: number, k: StateKey, code: number): V | undefined {
+    return this.maps[g]!.get(k, code);
   }
 
   /** The value of `k` in group index `g`, which the caller may mutate in place (as a write). */
-  getForUpdate(g: number, k: StateKey): V | undefined {
+  getForUpdate(g: number, k: StateKey, code: number): V | undefined {
     const m = this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g);
-    return m.get(k);
+    return m.get(k, code);
   }
 
   /** Sets `k` in group index `g`; `undefined` deletes. */
-  set(g: number, k: StateKey, v: V | undefined): void {
-    if (v === undefined) this.delete(g, k);
-    else (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).set(k, v);
+  set(g: number, k: StateKey, code: number, v: V | undefined): void {
+    if (v === undefined) this.delete(g, k, code);
+    else (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).set(k, code, v);
   }
 
-  delete(g: number, k: StateKey): void {
-    if (!this.maps[g]!.has(k)) return;
-    (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).delete(k);
+  delete(g: number, k: StateKey, code: number): void {
+    if (!this.maps[g]!.has(k, code)) return;
+    (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).delete(k, code);
   }
 
   /** Makes group `g` writable: encodes it for the views that captured this version and lack it, bumps its version. */
-  private prepareWrite(g: number): Map<StateKey, V> {
+  private prepareWrite(g: number): KeyTable<V> {
     let m = this.maps[g]!;
-    if (m === NO_ENTRIES) m = this.maps[g] = new Map();
+    if (m === NO_ENTRIES) m = this.maps[g] = new KeyTable();
     else {
       for (const view of this.views) {
         if (view.chunks[g] === undefined && view.versions[g] === this.versions[g]) {
@@ -135,7 +137,8 @@ export class KeyGroupedMap<V> {
       this.reused++;
       return false;
     }
-    this.encoded[g] = { version, bytes: this.encode(this.maps[g]!) };
+    const [keys, values] = this.maps[g]!.columns();
+    this.encoded[g] = { version, bytes: this.encode(keys, values) };
     return true;
   }
 
@@ -174,9 +177,9 @@ export class KeyGroupedMap<V> {
     this.views.splice(this.views.indexOf(view), 1);
   }
 
-  /** The live entries with their group index, group by group. */
-  *entries(): IterableIterator<[g: number, k: StateKey, v: V]> {
-    for (let g = 0; g < this.groups; g++) for (const [k, v] of this.maps[g]!) yield [g, k, v];
+  /** Calls `fn` for every live entry, group by group. */
+  forEach(fn: (v: V, k: StateKey, g: number) => void): void {
+    for (let g = 0; g < this.groups; g++) this.maps[g]!.forEach((v, k) => fn(v, k, g));
   }
 
   /** Counters (for tests and metrics). */
