@@ -336,6 +336,18 @@ describe("HeapKeyedStateBackend snapshots", () => {
     restored[1]!.setCurrentKey(7);
     expect(restored[1]!.getState(sum).value()).toBe(-7);
     expect(restored[1]!.numKeys()).toBe(10_000);
+
+    b.setCurrentKey(9); // a write while no snapshot is pending: its group's old encoding must not be reused
+    s.update(-9);
+    const third = b.snapshot(3);
+    const thirdBytes = await third.serialize();
+    third.release();
+    expect(b.stats()).toMatchObject({ groupsEncodedBySerializer: 129, groupsReused: 254 });
+    const last = await reopen(thirdBytes);
+    for (const [i, expected] of [[7, -7], [9, -9], [10, 10]] as const) {
+      last.setCurrentKey(i);
+      expect(last.getState(sum).value()).toBe(expected);
+    }
   });
 
   it("captures 200k keys without copying or encoding any entry, and serializes in slices that yield", async () => {

@@ -8,13 +8,13 @@
  * bumped by the first write after a capture) and marks the group captured.
  * The first write to a captured group first encodes the group for every
  * snapshot that still needs it (encode-on-write), so the snapshot holds the
- * group's bytes and the write may change the map in place; groups nobody
- * writes are encoded by the snapshot's serializer, between batches. A group's
- * encoding is kept with its version, so the next snapshot reuses it when the
- * group did not change (incremental encoding). No map is ever shared between
- * the live state and a snapshot, so values may be mutated in place once
- * written through this map.
- */
+ * group's bytes and the write may change the table in place; groups nobody
+ * writes are encoded by the snapshot's serializer, between batches. A
+ * group's encoding is kept until the group changes, so the next snapshot
+ * reuses it when the group did not change (incremental encoding; it takes
+ * the memory of the unchanged groups' share of a checkpoint). No table is
+ * ever shared between the live state and a snapshot, so values may be
+ * mutated in place once obtained through `getForUpdate`. */
 
 import type { StateKey } from "../state-key.ts";
 import { KeyTable } from "./key-table.ts";
@@ -65,8 +65,8 @@ export interface KeyGroupedMapStats {
  * ```
  */
 export class KeyGroupedMap<V> {
-  private readonly maps: KeyTable<V>[];
-  /** 1 while the next write to the group must go through `prepareWrite` (captured since its last write, or no map yet). */
+  private readonly tables: KeyTable<V>[];
+  /** 1 while the next write to the group must go through `prepareWrite` (captured since its last write, or no table yet). */
   private readonly captured: Uint8Array;
   private readonly versions: Float64Array;
   private readonly encoded: (EncodedGroup | undefined)[];
@@ -85,7 +85,7 @@ export class KeyGroupedMap<V> {
     readonly groups: number,
     private readonly encode: (keys: readonly StateKey[], values: readonly unknown[]) => Uint8Array,
   ) {
-    this.maps = new Array<KeyTable<V>>(groups).fill(NO_ENTRIES);
+    this.tables = new Array<KeyTable<V>>(groups).fill(NO_ENTRIES);
     this.captured = new Uint8Array(groups).fill(1);
     this.versions = new Float64Array(groups);
     this.encoded = new Array<EncodedGroup | undefined>(groups).fill(undefined);
@@ -93,30 +93,30 @@ export class KeyGroupedMap<V> {
 
   /** The value of `k` (hash code `code`) in group index `g`, or undefined. Never stores undefined. */
   get(g: number, k: StateKey, code: number): V | undefined {
-    return this.maps[g]!.get(k, code);
+    return this.tables[g]!.get(k, code);
   }
 
   /** The value of `k` in group index `g`, which the caller may mutate in place (as a write). */
   getForUpdate(g: number, k: StateKey, code: number): V | undefined {
-    const m = this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g);
+    const m = this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g);
     return m.get(k, code);
   }
 
   /** Sets `k` in group index `g`; `undefined` deletes. */
   set(g: number, k: StateKey, code: number, v: V | undefined): void {
     if (v === undefined) this.delete(g, k, code);
-    else (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).set(k, code, v);
+    else (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).set(k, code, v);
   }
 
   delete(g: number, k: StateKey, code: number): void {
-    if (!this.maps[g]!.has(k, code)) return;
-    (this.captured[g] === 0 ? this.maps[g]! : this.prepareWrite(g)).delete(k, code);
+    if (!this.tables[g]!.has(k, code)) return;
+    (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).delete(k, code);
   }
 
   /** Makes group `g` writable: encodes it for the views that captured this version and lack it, bumps its version. */
   private prepareWrite(g: number): KeyTable<V> {
-    let m = this.maps[g]!;
-    if (m === NO_ENTRIES) m = this.maps[g] = new KeyTable();
+    let m = this.tables[g]!;
+    if (m === NO_ENTRIES) m = this.tables[g] = new KeyTable();
     else {
       for (const view of this.views) {
         if (view.chunks[g] === undefined && view.versions[g] === this.versions[g]) {
@@ -124,6 +124,7 @@ export class KeyGroupedMap<V> {
           view.chunks[g] = this.encoded[g]!.bytes;
         }
       }
+      this.encoded[g] = undefined; // outdated by this write: only unchanged groups keep their encoding
     }
     this.versions[g]!++;
     this.captured[g] = 0;
@@ -137,7 +138,7 @@ export class KeyGroupedMap<V> {
       this.reused++;
       return false;
     }
-    const [keys, values] = this.maps[g]!.columns();
+    const [keys, values] = this.tables[g]!.columns();
     this.encoded[g] = { version, bytes: this.encode(keys, values) };
     return true;
   }
@@ -147,7 +148,7 @@ export class KeyGroupedMap<V> {
     const chunks = new Array<Uint8Array | null | undefined>(this.groups);
     for (let g = 0; g < this.groups; g++) {
       this.captured[g] = 1;
-      chunks[g] = this.maps[g]!.size === 0 ? null : undefined;
+      chunks[g] = this.tables[g]!.size === 0 ? null : undefined;
     }
     const view: KeyGroupedView = { versions: this.versions.slice(), chunks, released: false };
     this.views.push(view);
@@ -167,7 +168,7 @@ export class KeyGroupedMap<V> {
     view.chunks[g] = this.encoded[g]!.bytes;
     if (!encodedNow) return 0;
     this.encodedBySerializer++;
-    return this.maps[g]!.size;
+    return this.tables[g]!.size;
   }
 
   /** Drops a view (idempotent); its groups are no longer encoded on write. */
@@ -179,7 +180,7 @@ export class KeyGroupedMap<V> {
 
   /** Calls `fn` for every live entry, group by group. */
   forEach(fn: (v: V, k: StateKey, g: number) => void): void {
-    for (let g = 0; g < this.groups; g++) this.maps[g]!.forEach((v, k) => fn(v, k, g));
+    for (let g = 0; g < this.groups; g++) this.tables[g]!.forEach((v, k) => fn(v, k, g));
   }
 
   /** Counters (for tests and metrics). */
@@ -197,7 +198,7 @@ export class KeyGroupedMap<V> {
     for (const view of this.views) view.released = true;
     this.views.length = 0;
     for (let g = 0; g < this.groups; g++) {
-      this.maps[g] = NO_ENTRIES;
+      this.tables[g] = NO_ENTRIES;
       this.captured[g] = 1;
       this.versions[g]!++;
     }
