@@ -112,10 +112,8 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   private readonly snapshots = new Set<StateSnapshot>();
   private currentKey: unknown = undefined;
   private currentStateKey: StateKey | undefined = undefined;
-  /** Index of the current key's group in this backend's range (valid while a key is set). */
-  currentGroup = 0;
-  /** Hash code of the current key (valid while a key is set). */
-  currentCode = 0;
+  private group = 0;
+  private code = 0;
 
   constructor(opts: HeapKeyedStateBackendOptions) {
     const [start, end] = opts.keyGroupRange;
@@ -152,8 +150,18 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     }
     this.currentKey = key;
     this.currentStateKey = k;
-    this.currentGroup = kg - this.rangeStart;
-    this.currentCode = code;
+    this.group = kg - this.rangeStart;
+    this.code = code;
+  }
+
+  /** @internal Used by the state handles: index of the current key's group in this backend's range. */
+  get currentGroup(): number {
+    return this.group;
+  }
+
+  /** @internal Used by the state handles: hash code of the current key. */
+  get currentCode(): number {
+    return this.code;
   }
 
   /** Every key that has state `name`, with the state's stored value (timers rebuild their queues from it on restore). */
