@@ -46,11 +46,43 @@ describe("key-group chunks", () => {
     expect(values).toEqual([rich, [1, 2], "x", 4, null]);
   });
 
+  it("writes plain objects of one shape as a record column, one column per field, and rebuilds them in field order", () => {
+    const entries: [StateKey, unknown][] = Array.from({ length: 500 }, (_, i) => [i, { count: i, sum: i * 1.5, tag: `t${i}`, nested: { a: [i] }, "1": i % 2 === 0 }]);
+    const bytes = encode(entries);
+    expect(bytes.length).toBeLessThan(500 * 40); // fields are not repeated per object
+    const [, values] = decodeKeyGroupChunk(bytes, "op", "s");
+    expect(Array.from(values)).toEqual(entries.map(([, v]) => v));
+    expect(Object.keys(values[7] as object)).toEqual(["1", "count", "sum", "tag", "nested"]);
+  });
+
+  it("keeps records of field lists that only differ in where a field name splits", () => {
+    const [, a] = roundTrip([[1, { "a\u0000b": 1 }]]);
+    const [, b] = roundTrip([[1, { a: 1, b: 2 }]]);
+    expect(Array.from(a)).toEqual([{ "a\u0000b": 1 }]);
+    expect(Array.from(b)).toEqual([{ a: 1, b: 2 }]);
+  });
+
+  it("writes objects of different shapes, empty objects, Maps and class-less objects as plain msgpack", () => {
+    const shapes: unknown[][] = [
+      [{ a: 1 }, { b: 2 }],
+      [{ a: 1, b: 2 }, { b: 2, a: 1 }],
+      [{}, {}],
+      [{ a: 1 }, new Map([["a", 1]])],
+      [Object.assign(Object.create(null) as object, { a: 1 }), { a: 1 }],
+      [{ a: 1 }, null],
+    ];
+    for (const values of shapes) {
+      const [, back] = roundTrip(values.map((v, i) => [i, v]));
+      expect(Array.from(back)).toEqual(values);
+    }
+  });
+
   it("refuses malformed chunks naming operator and state", () => {
     expect(() => decodeKeyGroupChunk(new Uint8Array([0xc1]), "op", "count")).toThrow(StateRestoreError);
     expect(() => decodeKeyGroupChunk(packPlainData([[1, 2], [3]]), "op", "count")).toThrow(
       /operator 'op'.*a key group of state 'count' is malformed/,
     );
     expect(() => decodeKeyGroupChunk(packPlainData({ keys: [] }), "op", "count")).toThrow(/malformed/);
+    expect(() => decodeKeyGroupChunk(packPlainData([[1, 2], { fields: ["a"], columns: [[1]] }]), "op", "count")).toThrow(/malformed/);
   });
 });

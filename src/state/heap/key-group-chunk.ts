@@ -3,9 +3,13 @@
  * `[keys, values]` of two columns of equal length. A column whose elements
  * are all int32 numbers is an `Int32Array`, one of other numbers a
  * `Float64Array` (both written by msgpackr as typed arrays, in little-endian
- * byte order), any other an array of the state keys or values (msgpack with
- * structured-clone extensions). A running count keyed by numbers thus takes
- * 8 bytes an entry and encodes at memory speed.
+ * byte order); a column of plain objects that all have the same keys in the
+ * same order (records, the usual state value) is a record column
+ * `{ fields, columns }` with one such column per field; any other column is
+ * an array of the state keys or values (msgpack with structured-clone
+ * extensions). A running count keyed by numbers thus takes 8 bytes an entry
+ * and encodes at memory speed, and an aggregate `{count, sum, min, max}`
+ * about twenty times faster than as msgpack objects.
  */
 
 import { StateRestoreError } from "../errors.ts";
@@ -17,6 +21,58 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A decoded column: the state keys or values of a key group, in order. */
 export type Column<T> = ArrayLike<T>;
+
+/** A column of plain objects with the same keys: one column per field. */
+interface RecordColumn {
+  readonly fields: readonly string[];
+  readonly columns: readonly (Int32Array | Float64Array | unknown[])[];
+}
+
+/** Objects with more keys than this are not written as records (dictionaries rather than records). */
+const MAX_RECORD_FIELDS = 64;
+
+/** The compiled conversions of one field list between records and field columns. */
+interface RecordCodec {
+  /** `items` → one array per field. */
+  readonly split: (items: readonly unknown[]) => unknown[][];
+  /** Field columns → `n` records (an object literal each, fields in order). */
+  readonly join: (columns: readonly ArrayLike<unknown>[], n: number) => Record<string, unknown>[];
+}
+
+/** Compiled codecs by field list (as JSON); cleared when full. */
+const codecs = new Map<string, RecordCodec>();
+const MAX_CODECS = 256;
+
+/**
+ * The {@link RecordCodec} of `fields`, compiled so that each field is a
+ * named (monomorphic) load or an object-literal property rather than a keyed
+ * access. Fields enter the source only as JSON string literals.
+ */
+function codecOf(fields: readonly string[]): RecordCodec {
+  const id = JSON.stringify(fields);
+  let codec = codecs.get(id);
+  if (codec === undefined) {
+    const names = fields.map((name) => JSON.stringify(name));
+    const cols = fields.map((_, f) => `c${f}`).join(", ");
+    const split = `"use strict";
+const n = items.length;
+${fields.map((_, f) => `const c${f} = new Array(n);`).join("\n")}
+for (let i = 0; i < n; i++) {
+  const v = items[i];
+  ${names.map((name, f) => `c${f}[i] = v[${name}];`).join("\n  ")}
+}
+return [${cols}];`;
+    const join = `"use strict";
+const [${cols}] = columns;
+const out = new Array(n);
+for (let i = 0; i < n; i++) out[i] = { ${names.map((name, f) => `${name}: c${f}[i]`).join(", ")} };
+return out;`;
+    codec = { split: new Function("items", split) as RecordCodec["split"], join: new Function("columns", "n", join) as RecordCodec["join"] };
+    if (codecs.size >= MAX_CODECS) codecs.clear();
+    codecs.set(id, codec);
+  }
+  return codec;
+}
 
 /**
  * The numbers of `items` as an `Int32Array` when all are int32 (`-0` is
@@ -44,6 +100,38 @@ function numberColumn(items: readonly unknown[]): Int32Array | Float64Array | un
   return ints;
 }
 
+/** True when `for…in` over `v` gives exactly `fields`, in order. */
+function hasFields(v: object, fields: readonly string[]): boolean {
+  let i = 0;
+  for (const k in v) {
+    if (k !== fields[i]) return false;
+    i++;
+  }
+  return i === fields.length;
+}
+
+/** `items` as a {@link RecordColumn} when all are plain objects with the keys of the first, in the same order; else undefined. */
+function recordColumn(items: readonly unknown[]): RecordColumn | undefined {
+  const first = items[0];
+  if (typeof first !== "object" || first === null || Object.getPrototypeOf(first) !== Object.prototype) return undefined;
+  const fields: string[] = [];
+  for (const k in first) {
+    if (k === "__proto__" || fields.length === MAX_RECORD_FIELDS) return undefined; // rebuilding would set the prototype
+    fields.push(k);
+  }
+  if (fields.length === 0) return undefined;
+  for (const v of items) {
+    if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype || !hasFields(v, fields)) return undefined;
+  }
+  const columns = codecOf(fields).split(items).map((column) => numberColumn(column) ?? column);
+  return { fields, columns };
+}
+
+/** The objects of a record column back (fields in their order, so `for…in` gives the same order). */
+function objectsOf(records: RecordColumn, n: number): Record<string, unknown>[] {
+  return codecOf(records.fields).join(records.columns, n);
+}
+
 /**
  * Encodes the entries of one key group, given as key and value columns
  * (values already checked to be plain data when they entered state), into
@@ -56,7 +144,7 @@ function numberColumn(items: readonly unknown[]): Int32Array | Float64Array | un
  * ```
  */
 export function encodeKeyGroupChunk(keys: readonly StateKey[], values: readonly unknown[]): Uint8Array {
-  const chunk = [numberColumn(keys) ?? keys, numberColumn(values) ?? values];
+  const chunk = [numberColumn(keys) ?? keys, numberColumn(values) ?? recordColumn(values) ?? values];
   // A copy of its own: the encoder's buffer is shared with later encodings, and chunks are kept across snapshots.
   return Uint8Array.prototype.slice.call(packPlainData(chunk));
 }
@@ -73,14 +161,30 @@ export function decodeKeyGroupChunk(bytes: Uint8Array, operatorUid: string, stat
   } catch (e) {
     throw new StateRestoreError(operatorUid, `a key group of state '${stateName}' is not valid msgpack (${(e as Error).message})`);
   }
-  const [keys, values] = Array.isArray(decoded) && decoded.length === 2 ? (decoded as [unknown, unknown]) : [undefined, undefined];
+  const [keys, rawValues] = Array.isArray(decoded) && decoded.length === 2 ? (decoded as [unknown, unknown]) : [undefined, undefined];
+  const records = isRecordColumn(rawValues) ? rawValues : undefined;
+  const values = records ? objectsOf(records, records.columns[0]!.length) : rawValues;
   if (!isColumn(keys) || !isColumn(values) || keys.length !== values.length) {
     throw new StateRestoreError(operatorUid, `a key group of state '${stateName}' is malformed (two columns of equal length expected)`);
   }
-  if (!LITTLE_ENDIAN && !(Array.isArray(keys) && Array.isArray(values))) {
+  if (!LITTLE_ENDIAN && [keys, ...(records ? records.columns : [rawValues])].some((c) => ArrayBuffer.isView(c))) {
     throw new StateRestoreError(operatorUid, `state '${stateName}' has number columns in little-endian order, which this big-endian machine cannot read`);
   }
   return [keys as Column<StateKey>, values];
+}
+
+/** A record column with at least one field, all of one length. */
+function isRecordColumn(c: unknown): c is RecordColumn {
+  if (typeof c !== "object" || c === null || Array.isArray(c) || ArrayBuffer.isView(c)) return false;
+  const { fields, columns } = c as Partial<RecordColumn>;
+  return (
+    Array.isArray(fields) &&
+    Array.isArray(columns) &&
+    fields.length > 0 &&
+    fields.length === columns.length &&
+    fields.every((f) => typeof f === "string" && f !== "__proto__") &&
+    columns.every((col) => isColumn(col) && col.length === columns[0]!.length)
+  );
 }
 
 function isColumn(c: unknown): c is Column<unknown> {
