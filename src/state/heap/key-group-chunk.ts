@@ -33,8 +33,8 @@ const MAX_RECORD_FIELDS = 64;
 
 /** The compiled conversions of one field list between records and field columns. */
 interface RecordCodec {
-  /** `items` → one array per field. */
-  readonly split: (items: readonly unknown[]) => unknown[][];
+  /** `items` → one array per field; undefined when one of them is not a plain object with exactly these fields, in order. */
+  readonly split: (items: readonly unknown[]) => unknown[][] | undefined;
   /** Field columns → `n` records (an object literal each, fields in order). */
   readonly join: (columns: readonly ArrayLike<unknown>[], n: number) => Record<string, unknown>[];
 }
@@ -54,11 +54,21 @@ function codecOf(fields: readonly string[]): RecordCodec {
   if (codec === undefined) {
     const names = fields.map((name) => JSON.stringify(name));
     const cols = fields.map((_, f) => `c${f}`).join(", ");
+    // One pass, each object read once: checking its keys with for…in (the same walk as hasKeys in plain-copy.ts), then loading them.
     const split = `"use strict";
 const n = items.length;
 ${fields.map((_, f) => `const c${f} = new Array(n);`).join("\n")}
 for (let i = 0; i < n; i++) {
   const v = items[i];
+  if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype) return undefined;
+  let k = 0;
+  for (const key in v) {
+    switch (k++) {
+      ${names.map((name, f) => `case ${f}: if (key !== ${name}) return undefined; break;`).join("\n      ")}
+      default: return undefined;
+    }
+  }
+  if (k !== ${fields.length}) return undefined;
   ${names.map((name, f) => `c${f}[i] = v[${name}];`).join("\n  ")}
 }
 return [${cols}];`;
@@ -100,31 +110,18 @@ function numberColumn(items: readonly unknown[]): Int32Array | Float64Array | un
   return ints;
 }
 
-/** True when `for…in` over `v` gives exactly `fields`, in order. */
-function hasFields(v: object, fields: readonly string[]): boolean {
-  let i = 0;
-  for (const k in v) {
-    if (k !== fields[i]) return false;
-    i++;
-  }
-  return i === fields.length;
-}
-
 /** `items` as a {@link RecordColumn} when all are plain objects with the keys of the first, in the same order; else undefined. */
 function recordColumn(items: readonly unknown[]): RecordColumn | undefined {
   const first = items[0];
-  if (typeof first !== "object" || first === null || Object.getPrototypeOf(first) !== Object.prototype) return undefined;
+  if (typeof first !== "object" || first === null) return undefined;
   const fields: string[] = [];
   for (const k in first) {
     if (k === "__proto__" || fields.length === MAX_RECORD_FIELDS) return undefined; // rebuilding would set the prototype
     fields.push(k);
   }
   if (fields.length === 0) return undefined;
-  for (const v of items) {
-    if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype || !hasFields(v, fields)) return undefined;
-  }
-  const columns = codecOf(fields).split(items).map((column) => numberColumn(column) ?? column);
-  return { fields, columns };
+  const split = codecOf(fields).split(items);
+  return split && { fields, columns: split.map((column) => numberColumn(column) ?? column) };
 }
 
 /** The objects of a record column back (fields in their order, so `for…in` gives the same order). */
