@@ -9,7 +9,7 @@
  * an array of the state keys or values (msgpack with structured-clone
  * extensions). A running count keyed by numbers thus takes 8 bytes an entry
  * and encodes at memory speed, and an aggregate `{count, sum, min, max}`
- * about twenty times faster than as msgpack objects.
+ * about three times faster than as msgpack objects (and restores faster).
  */
 
 import { StateRestoreError } from "../errors.ts";
@@ -178,6 +178,7 @@ function isRecordColumn(c: unknown): c is RecordColumn {
     Array.isArray(fields) &&
     Array.isArray(columns) &&
     fields.length > 0 &&
+    fields.length <= MAX_RECORD_FIELDS &&
     fields.length === columns.length &&
     fields.every((f) => typeof f === "string" && f !== "__proto__") &&
     columns.every((col) => isColumn(col) && col.length === columns[0]!.length)
