@@ -11,6 +11,8 @@ import type { NexmarkFigures } from "./nexmark-report.ts";
 export interface RunFigures {
   /** Short name shown in the table, e.g. `"1 worker, exactly-once 1 s"`. */
   readonly label: string;
+  /** Distinct keys of the run. */
+  readonly keys: number;
   readonly workers: number;
   readonly checkpointIntervalMs: number;
   readonly records: number;
@@ -110,8 +112,6 @@ export interface BenchReport {
   readonly machine: MachineInfo;
   /** Parallelism of the keyed count (and the bench's default). */
   readonly parallelism: number;
-  /** Keys of the keyed count. */
-  readonly keys: number;
   /** Runs of the keyed count (empty when that section did not run). */
   readonly runs: readonly RunFigures[];
   /** Parallelism of the file job. */
@@ -229,12 +229,13 @@ export function formatReport(r: BenchReport): string {
   const lines = [`Weir bench — ${r.date}`, `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}`];
   if (r.runs.length > 0) {
     lines.push(
-      `job: fromSequence → keyBy(n % ${r.keys.toLocaleString("en-US")}) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
+      `job: fromSequence → keyBy(n % keys) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
       "",
       table(
-        ["run", "records", "elapsed", "start-up", "records/s", "checkpoints"],
+        ["run", "keys", "records", "elapsed", "start-up", "records/s", "checkpoints"],
         r.runs.map((run) => [
           run.label,
+          millions(run.keys),
           millions(run.records),
           elapsedCell(run),
           run.startupMs > 0 ? `${Math.round(run.startupMs)} ms` : "-",
