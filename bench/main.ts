@@ -12,7 +12,9 @@
  * an interval join, in-process, each without and with exactly-once
  * checkpoints every second), the keyed running aggregate over object values
  * (bench/object-state.ts: 10 000 and 1 000 000 keys, in-process, each without
- * and with exactly-once checkpoints every second), and the recovery of a
+ * and with exactly-once checkpoints every second), the Nexmark queries
+ * (bench/nexmark.ts: q0–q3, q5, q7, q8 on the engine, in-process and on 1
+ * and 2 workers, against a hand-fused loop and RxJS), and the recovery of a
  * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
  * (bench/recovery.ts). `--only a,b` runs only the named sections
  * (bench/options.ts). See docs/benchmarks.md for what each figure means.
@@ -22,8 +24,10 @@ import { EVENT_TIME_PARALLELISM, JOIN_PLAN, WINDOW_PLAN, measureEventTimeRuns } 
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersInput } from "./jobs/file-copy.ts";
 import { measureRecovery } from "./recovery.ts";
-import { KEYS, runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
+import { runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
+import { measureNexmark } from "./nexmark.ts";
+import { formatNexmark } from "./nexmark-report.ts";
 import { OBJECT_STATE_PLAN, measureObjectStateRuns } from "./object-state.ts";
 import { parseBenchOptions } from "./options.ts";
 import {
@@ -76,10 +80,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const checkpoints: Record<string, CheckpointFigures> = {};
   const ratios: Record<string, number> = {};
 
-  const runs = options.sections.has("keyed-count") ? await measureKeyedCountRuns(progress, checkpoints, options.records) : [];
+  const runs = options.sections.has("keyed-count") ? await measureKeyedCountRuns(progress, checkpoints, options.records, options.keys) : [];
   const fileRuns = options.sections.has("file") ? await measureFileRuns(progress, checkpoints) : [];
   const eventTimeRuns = options.sections.has("event-time") ? await measureEventTimeRuns(progress, checkpoints) : [];
   const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
+  const nexmark = options.sections.has("nexmark") ? await measureNexmark(progress) : null;
   const recovery: RecoveryFigures[] = [];
   if (options.sections.has("recovery")) {
     for (const stateBytes of RECOVERY_STATE_BYTES) {
@@ -99,6 +104,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       "2 workers / 1 worker": rate("2 workers, no checkpoints") / rate("1 worker, no checkpoints"),
       "1 worker / in-process": rate("1 worker, no checkpoints") / rate("in-process, no checkpoints"),
     });
+    for (const keys of options.keys.slice(1)) {
+      const k = keysLabel(keys);
+      ratios[`exactly-once 1 s / no checkpoints, in-process, ${k} keys`] = rate(`${k} keys, in-process, exactly-once 1 s`) / rate(`${k} keys, in-process, no checkpoints`);
+      ratios[`${k} keys / ${keysLabel(options.keys[0]!)} keys, in-process, no checkpoints`] = rate(`${k} keys, in-process, no checkpoints`) / rate("in-process, no checkpoints");
+    }
   }
   if (fileRuns.length > 0) ratios["file job: exactly-once 1 s / no checkpoints"] = fileRate(FILE_PLAN[1][0]) / fileRate(FILE_PLAN[0][0]);
   if (eventTimeRuns.length > 0) {
@@ -118,7 +128,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     date: new Date().toISOString(),
     machine: machineInfo(),
     parallelism: PARALLELISM,
-    keys: KEYS,
     runs,
     fileParallelism: FILE_PARALLELISM,
     fileRuns,
@@ -126,28 +135,34 @@ export async function main(argv: readonly string[]): Promise<number> {
     eventTimeRuns,
     objectStateParallelism: PARALLELISM,
     objectStateRuns,
+    nexmark,
     recovery,
     ratios,
     checkpoints,
   };
-  process.stdout.write(`\n${formatReport(report)}\n\n${reportJson(report)}\n`);
+  const nexmarkTables = nexmark ? `\n\n${formatNexmark(nexmark)}` : "";
+  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}\n\n${reportJson(report)}\n`);
   return 0;
 }
 
 /**
  * The keyed count: warm-up (which sizes the runs unless `fixedRecords` is
- * given), start-up cost of the worker threads, then the runs of the plan;
- * adds the checkpoint figures of checkpointed runs to `checkpoints`.
+ * given), start-up cost of the worker threads, then the runs of the plan at
+ * the first of `keyCounts`; at each further key count a sizing run, then the
+ * in-process runs (labels prefixed with the key count, e.g. `1M keys, `).
+ * Adds the checkpoint figures of checkpointed runs to `checkpoints`.
  */
 async function measureKeyedCountRuns(
   progress: (line: string) => void,
   checkpoints: Record<string, CheckpointFigures>,
   fixedRecords: number | undefined,
+  keyCounts: readonly number[],
 ): Promise<RunFigures[]> {
-  progress(`warm-up (${WARM_UP_REPEATS} × ${WARM_UP_RECORDS.toLocaleString("en-US")} records in-process)`);
+  const keys = keyCounts[0]!;
+  progress(`warm-up (${WARM_UP_REPEATS} × ${WARM_UP_RECORDS.toLocaleString("en-US")} records in-process, ${keys.toLocaleString("en-US")} keys)`);
   let warmUpMs = 0;
   for (let i = 0; i < WARM_UP_REPEATS; i++)
-    warmUpMs = (await measured("warm-up", { records: WARM_UP_RECORDS, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: 0 })).elapsedMs;
+    warmUpMs = (await measured("warm-up", { records: WARM_UP_RECORDS, keys, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: 0 })).elapsedMs;
   const records = fixedRecords ?? sizeRuns(throughput(WARM_UP_RECORDS, warmUpMs));
 
   const startup: Record<number, number> = {};
@@ -155,7 +170,7 @@ async function measureKeyedCountRuns(
     progress(`start-up cost of ${workers} worker(s)`);
     const times: number[] = [];
     for (let i = 0; i < STARTUP_REPEATS; i++)
-      times.push((await measured("start-up", { records: STARTUP_RECORDS, parallelism: PARALLELISM, workers, checkpointIntervalMs: 0 })).elapsedMs);
+      times.push((await measured("start-up", { records: STARTUP_RECORDS, keys, parallelism: PARALLELISM, workers, checkpointIntervalMs: 0 })).elapsedMs);
     startup[workers] = Math.min(...times);
   }
 
@@ -167,13 +182,25 @@ async function measureKeyedCountRuns(
     ["2 workers, no checkpoints", 2, 0],
   ];
   const runs: RunFigures[] = [];
-  for (const [label, workers, checkpointIntervalMs] of plan) {
-    progress(`${label} (${records.toLocaleString("en-US")} records)`);
-    const m = await measured(label, { records, parallelism: PARALLELISM, workers, checkpointIntervalMs });
+  for (const [label, workers, checkpointIntervalMs] of plan) await run(label, keys, records, workers, checkpointIntervalMs);
+  for (const more of keyCounts.slice(1)) {
+    const sizingRecords = Math.max(WARM_UP_RECORDS, more);
+    progress(`${more.toLocaleString("en-US")} keys: sizing run (${sizingRecords.toLocaleString("en-US")} records in-process)`);
+    const sizing = await measured("sizing", { records: sizingRecords, keys: more, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: 0 });
+    const moreRecords = fixedRecords ?? Math.max(more, sizeRuns(throughput(sizingRecords, sizing.elapsedMs)));
+    for (const [label, workers, checkpointIntervalMs] of plan.filter(([, w]) => w === 0))
+      await run(`${keysLabel(more)} keys, ${label}`, more, moreRecords, workers, checkpointIntervalMs);
+  }
+  return runs;
+
+  async function run(label: string, keys: number, records: number, workers: number, checkpointIntervalMs: number): Promise<void> {
+    progress(`${label} (${records.toLocaleString("en-US")} records, ${keys.toLocaleString("en-US")} keys)`);
+    const m = await measured(label, { records, keys, parallelism: PARALLELISM, workers, checkpointIntervalMs });
     const startupMs = startup[workers] ?? 0;
     const cp = checkpointFigures(m.checkpoints);
     runs.push({
       label,
+      keys,
       workers,
       checkpointIntervalMs,
       records,
@@ -184,7 +211,13 @@ async function measureKeyedCountRuns(
     });
     if (checkpointIntervalMs > 0) checkpoints[label] = cp;
   }
-  return runs;
+}
+
+/** A key count for a label: `10k`, `1M`, `1.5M`, `250`. */
+function keysLabel(keys: number): string {
+  if (keys >= 1e6) return `${keys / 1e6}M`;
+  if (keys >= 1e3) return `${keys / 1e3}k`;
+  return String(keys);
 }
 
 /**

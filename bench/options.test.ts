@@ -6,6 +6,7 @@ describe("parseBenchOptions", () => {
     const o = parseBenchOptions([]);
     expect([...o.sections]).toEqual([...BENCH_SECTIONS]);
     expect(o.records).toBeUndefined();
+    expect(o.keys).toEqual([10_000, 1_000_000]);
   });
 
   it("runs only the sections named by --only", () => {
@@ -14,12 +15,20 @@ describe("parseBenchOptions", () => {
   });
 
   it("refuses an unknown or missing section, naming the known ones", () => {
-    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of keyed-count, file, event-time, object-state, recovery; got 'object-state,nope'/);
+    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of keyed-count, file, event-time, object-state, nexmark, recovery; got 'object-state,nope'/);
     expect(() => parseBenchOptions(["--only"])).toThrow(RangeError);
   });
 
   it("fixes the keyed-count records with --records", () => {
     expect(parseBenchOptions(["--records", "20000000"]).records).toBe(20_000_000);
     expect(() => parseBenchOptions(["--records", "0"])).toThrow(/--records must be a positive integer, got '0'/);
+  });
+
+  it("sets the keyed-count key counts with --keys", () => {
+    expect(parseBenchOptions(["--keys", "1000000"]).keys).toEqual([1_000_000]);
+    expect(parseBenchOptions(["--keys", "5,7"]).keys).toEqual([5, 7]);
+    expect(() => parseBenchOptions(["--keys", "5,x"])).toThrow(/--keys takes a comma-separated list of distinct positive integers, got '5,x'/);
+    expect(() => parseBenchOptions(["--keys", "5,5"])).toThrow(RangeError);
+    expect(() => parseBenchOptions(["--keys"])).toThrow(RangeError);
   });
 });

@@ -1,16 +1,22 @@
 /**
  * The command line of `npm run bench`: `--records N` fixes the size of the
- * keyed-count runs, `--only a,b` runs only the named sections.
+ * keyed-count runs, `--keys a,b` sets their key counts, `--only a,b` runs
+ * only the named sections.
  */
 
 /** The sections of the bench, in the order they run. */
-export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "recovery"] as const;
+export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "nexmark", "recovery"] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
+
+/** Key counts of the keyed-count runs without `--keys`: a state that fits the CPU caches, and a large one. */
+export const DEFAULT_KEYED_COUNT_KEYS: readonly number[] = [10_000, 1_000_000];
 
 /** What one `npm run bench` should do. */
 export interface BenchOptions {
   /** Records of each measured keyed-count run; undefined sizes them from the warm-up. */
   readonly records: number | undefined;
+  /** Key counts of the keyed-count runs: the whole plan runs at the first, in-process runs at the others. */
+  readonly keys: readonly number[];
   /** Sections to run (all of them without `--only`). */
   readonly sections: ReadonlySet<BenchSection>;
 }
@@ -18,15 +24,25 @@ export interface BenchOptions {
 /**
  * Reads the bench's arguments.
  *
- * @throws RangeError for a `--records` that is not a positive integer, or an unknown section in `--only`
+ * @throws RangeError for a `--records` that is not a positive integer, a `--keys` that is not a list of them, or an unknown section in `--only`
  * @example
  * ```ts
  * parseBenchOptions(["--only", "object-state"]).sections; // Set { "object-state" }
  * parseBenchOptions(["--records", "20000000"]).records;   // 20_000_000
+ * parseBenchOptions(["--keys", "1000000"]).keys;           // [1_000_000]
  * ```
  */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
-  return { records: recordsOption(argv), sections: sectionsOption(argv) };
+  return { records: recordsOption(argv), keys: keysOption(argv), sections: sectionsOption(argv) };
+}
+
+function keysOption(argv: readonly string[]): readonly number[] {
+  const i = argv.indexOf("--keys");
+  if (i < 0) return DEFAULT_KEYED_COUNT_KEYS;
+  const keys = (argv[i + 1] ?? "").split(",").map(Number);
+  if (!keys.every((n) => Number.isSafeInteger(n) && n >= 1) || new Set(keys).size !== keys.length)
+    throw new RangeError(`--keys takes a comma-separated list of distinct positive integers, got '${argv[i + 1] ?? ""}'`);
+  return keys;
 }
 
 function recordsOption(argv: readonly string[]): number | undefined {

@@ -92,10 +92,9 @@ describe("formatReport and reportJson", () => {
     date: "2026-01-02T03:04:05.000Z",
     machine: { cpuModel: "Test CPU", cores: 2, node: "v20.0.0", platform: "linux", memoryGiB: 8 },
     parallelism: 4,
-    keys: 10_000,
     runs: [
-      { label: "in-process, no checkpoints", workers: 0, checkpointIntervalMs: 0, records: 20e6, elapsedMs: 4000, startupMs: 0, recordsPerSecond: 5e6, checkpointsCompleted: 0 },
-      { label: "1 worker, exactly-once 1 s", workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4 },
+      { label: "in-process, no checkpoints", keys: 10_000, workers: 0, checkpointIntervalMs: 0, records: 20e6, elapsedMs: 4000, startupMs: 0, recordsPerSecond: 5e6, checkpointsCompleted: 0 },
+      { label: "1 worker, exactly-once 1 s", keys: 1_000_000, workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4 },
     ],
     fileParallelism: 2,
     fileRuns: [fileRunFigures("file, exactly-once 1 s", 1000, 2_500_000, 300e6, 4_000, 3)],
@@ -109,6 +108,7 @@ describe("formatReport and reportJson", () => {
       { label: "object 10k keys, no checkpoints", keys: 10_000, checkpointIntervalMs: 0, records: 4_000_000, elapsedMs: 4_000, recordsPerSecond: 1e6, checkpointsCompleted: 1 },
       { label: "object 1M keys, exactly-once 1 s", keys: 1_000_000, checkpointIntervalMs: 1000, records: 2_000_000, elapsedMs: 5_000, recordsPerSecond: 400_000, checkpointsCompleted: 3 },
     ],
+    nexmark: null,
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
     checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },
@@ -117,8 +117,8 @@ describe("formatReport and reportJson", () => {
   it("prints the machine, one row per run, the checkpoint percentiles and the ratios", () => {
     const text = formatReport(report);
     expect(text).toContain("Test CPU, 2 cores, 8 GiB, linux, node v20.0.0");
-    expect(text).toMatch(/in-process, no checkpoints\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off/);
-    expect(text).toMatch(/1 worker, exactly-once 1 s\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4/);
+    expect(text).toMatch(/in-process, no checkpoints\s+10,000\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off/);
+    expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\.00 M\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4/);
     expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\s+1\s+120 ms\s+120 ms\s+7 ms\s+7 ms\s+2 KiB/);
     expect(text).toMatch(/exactly-once \/ none\s+0\.800/);
     expect(text).toMatch(/file, exactly-once 1 s\s+2\.50 M\s+300 MB\s+4\.00 s\s+75\.0\s+625,000\s+3/);

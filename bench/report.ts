@@ -5,11 +5,14 @@
  */
 import { percentile } from "../src/checkpoint/coordinator/index.ts";
 import type { CheckpointStats } from "../src/index.ts";
+import type { NexmarkFigures } from "./nexmark-report.ts";
 
 /** One measured run as the report sees it. */
 export interface RunFigures {
   /** Short name shown in the table, e.g. `"1 worker, exactly-once 1 s"`. */
   readonly label: string;
+  /** Distinct keys of the run. */
+  readonly keys: number;
   readonly workers: number;
   readonly checkpointIntervalMs: number;
   readonly records: number;
@@ -109,8 +112,6 @@ export interface BenchReport {
   readonly machine: MachineInfo;
   /** Parallelism of the keyed count (and the bench's default). */
   readonly parallelism: number;
-  /** Keys of the keyed count. */
-  readonly keys: number;
   /** Runs of the keyed count (empty when that section did not run). */
   readonly runs: readonly RunFigures[];
   /** Parallelism of the file job. */
@@ -122,6 +123,8 @@ export interface BenchReport {
   /** Parallelism of the object-state job. */
   readonly objectStateParallelism: number;
   readonly objectStateRuns: readonly ObjectStateRunFigures[];
+  /** The Nexmark section (bench/nexmark.ts; its tables by `formatNexmark`), null when it did not run. */
+  readonly nexmark: NexmarkFigures | null;
   readonly recovery: readonly RecoveryFigures[];
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
@@ -226,12 +229,13 @@ export function formatReport(r: BenchReport): string {
   const lines = [`Weir bench — ${r.date}`, `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}`];
   if (r.runs.length > 0) {
     lines.push(
-      `job: fromSequence → keyBy(n % ${r.keys.toLocaleString("en-US")}) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
+      `job: fromSequence → keyBy(n % keys) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
       "",
       table(
-        ["run", "records", "elapsed", "start-up", "records/s", "checkpoints"],
+        ["run", "keys", "records", "elapsed", "start-up", "records/s", "checkpoints"],
         r.runs.map((run) => [
           run.label,
+          millions(run.keys),
           millions(run.records),
           elapsedCell(run),
           run.startupMs > 0 ? `${Math.round(run.startupMs)} ms` : "-",
@@ -346,31 +350,33 @@ export function reportJson(r: BenchReport): string {
 }
 
 /** A run's wall time in seconds, for a table cell. */
-function elapsedCell(run: { elapsedMs: number }): string {
+export function elapsedCell(run: { elapsedMs: number }): string {
   return `${(run.elapsedMs / 1000).toFixed(2)} s`;
 }
 
 /** A run's completed checkpoints, or "off" without checkpointing, for a table cell. */
-function checkpointsCell(run: { checkpointIntervalMs: number; checkpointsCompleted: number }): string {
+export function checkpointsCell(run: { checkpointIntervalMs: number; checkpointsCompleted: number }): string {
   return run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off";
 }
 
-function millions(n: number): string {
+/** Millions with two decimals from a million on, a whole number with thousands separators below. */
+export function millions(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : Math.round(n).toLocaleString("en-US");
 }
 
 /** KiB below 10 MiB, MiB above. */
-function stateSize(bytes: number | undefined): string {
+export function stateSize(bytes: number | undefined): string {
   if (bytes === undefined) return "-";
   return bytes < 10 * 2 ** 20 ? `${(bytes / 1024).toFixed(0)} KiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
-function ms(v: number | undefined): string {
+/** Whole milliseconds, or "-". */
+export function ms(v: number | undefined): string {
   return v === undefined ? "-" : `${Math.round(v)} ms`;
 }
 
 /** Left-aligned first column, right-aligned others, columns separated by two spaces. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
   const line = (row: readonly string[]) =>

@@ -99,6 +99,23 @@ export {
 export { printSink } from "./connectors/builtin/print-sink.ts";
 export { sequenceSource } from "./connectors/builtin/sequence-source.ts";
 export { elementsSource } from "./connectors/builtin/elements-source.ts";
+export {
+  NEXMARK_DEFAULT_BASE_TIME,
+  NexmarkEventType,
+  NexmarkGenerator,
+  NexmarkOptionError,
+  NexmarkSource,
+  nexmarkEventTime,
+  type Auction,
+  type AuctionEvent,
+  type Bid,
+  type BidEvent,
+  type NexmarkEvent,
+  type NexmarkOptions,
+  type NexmarkSplit,
+  type Person,
+  type PersonEvent,
+} from "./connectors/nexmark/index.ts";
 
 export { RestartStrategies, type RestartStrategyConfig } from "./runtime/execution/restart-strategy.ts";
 export { JobExecutionResult } from "./runtime/execution/job-result.ts";

@@ -1,6 +1,6 @@
 /**
  * The benchmark job: a keyed running count. `fromSequence(1, records)` →
- * `keyBy(n % 10_000)` → a `KeyedProcessFunction` that counts per key in a
+ * `keyBy(n % keys)` → a `KeyedProcessFunction` that counts per key in a
  * `ValueState<number>` and emits the count → a sink that only counts what it
  * receives (so the bench can check that every record arrived).
  *
@@ -26,9 +26,6 @@ import {
 } from "../../src/index.ts";
 import { countingSink } from "./counting-sink.ts";
 
-/** Distinct keys of the job. */
-export const KEYS = 10_000;
-
 /** Name under which the sink reports how many records it received. */
 const RECEIVED = "received";
 
@@ -39,6 +36,8 @@ const PARAMS_VARIABLE = "WEIR_BENCH_KEYED_COUNT";
 export interface KeyedCountParams {
   /** Numbers the source emits (1..records). */
   readonly records: number;
+  /** Distinct keys (`n % keys`). */
+  readonly keys: number;
   /** Parallelism of every operator. */
   readonly parallelism: number;
   /** Worker threads; 0 runs every task in this thread. */
@@ -58,6 +57,13 @@ export interface KeyedCountMeasurement {
   readonly checkpoints: CheckpointStats | null;
 }
 
+/**
+ * Largest state of one subtask kept in memory by the final checkpoint that
+ * ends every bounded job, in runs without checkpoint storage (the default
+ * 5 MiB is too small for many millions of keys).
+ */
+const IN_MEMORY_STATE_LIMIT = 256 * 2 ** 20;
+
 /** Counts the records of each key in keyed state and emits the running count. */
 class RunningCount extends KeyedProcessFunction<number, number, number> {
   private count!: ValueState<number>;
@@ -74,11 +80,11 @@ class RunningCount extends KeyedProcessFunction<number, number, number> {
 }
 
 /** Builds the job's graph on `env`. */
-function buildKeyedCount(env: StreamExecutionEnvironment, records: number): void {
+function buildKeyedCount(env: StreamExecutionEnvironment, records: number, keys: number): void {
   env
     .fromSequence(1, records)
     .uid("sequence")
-    .keyBy((n) => n % KEYS)
+    .keyBy((n) => n % keys)
     .process(new RunningCount())
     .uid("running-count")
     .sinkTo(countingSink<number>(RECEIVED))
@@ -97,8 +103,8 @@ function environmentOf(p: KeyedCountParams, checkpointDir: string | undefined): 
   if (p.checkpointIntervalMs > 0) {
     env.enableCheckpointing(p.checkpointIntervalMs, "exactly-once");
     if (checkpointDir) env.getCheckpointConfig().setCheckpointStorage(checkpointDir);
-  }
-  buildKeyedCount(env, p.records);
+  } else env.getCheckpointConfig().setCheckpointStorage({ type: "jobmanager", maxStateSize: IN_MEMORY_STATE_LIMIT });
+  buildKeyedCount(env, p.records, p.keys);
   return env;
 }
 
@@ -108,7 +114,7 @@ function environmentOf(p: KeyedCountParams, checkpointDir: string | undefined): 
  *
  * @example
  * ```ts
- * const m = await runKeyedCount({ records: 1_000_000, parallelism: 4, workers: 0, checkpointIntervalMs: 0 });
+ * const m = await runKeyedCount({ records: 1_000_000, keys: 10_000, parallelism: 4, workers: 0, checkpointIntervalMs: 0 });
  * console.log(`${Math.round(m.records / (m.elapsedMs / 1000))} records/s`);
  * ```
  */

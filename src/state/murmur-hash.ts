@@ -28,11 +28,6 @@ function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
 function murmur3Bytes(b: Uint8Array): number {
   const n = b.length;
   const blocks = n & ~3;
@@ -53,7 +48,7 @@ function murmur3Bytes(b: Uint8Array): number {
 /**
  * MurmurHash3_x86_32 with seed 0 over the UTF-8 encoding of `s` (lone
  * surrogates encode as U+FFFD, as `TextEncoder` does). Returns an unsigned
- * 32-bit integer. ASCII strings are hashed without allocating.
+ * 32-bit integer. ASCII strings are hashed in one pass without allocating.
  *
  * @example
  * ```ts
@@ -61,22 +56,24 @@ function murmur3Bytes(b: Uint8Array): number {
  * ```
  */
 export function murmur3String(s: string): number {
-  if (!isAscii(s)) return murmur3Bytes(utf8.encode(s));
   const n = s.length;
   const blocks = n & ~3;
   let h = 0;
   for (let i = 0; i < blocks; i += 4) {
-    h = mixH(
-      h,
-      s.charCodeAt(i) | (s.charCodeAt(i + 1) << 8) | (s.charCodeAt(i + 2) << 16) | (s.charCodeAt(i + 3) << 24),
-    );
+    const a = s.charCodeAt(i);
+    const b = s.charCodeAt(i + 1);
+    const c = s.charCodeAt(i + 2);
+    const d = s.charCodeAt(i + 3);
+    if ((a | b | c | d) > 0x7f) return murmur3Bytes(utf8.encode(s));
+    h = mixH(h, a | (b << 8) | (c << 16) | (d << 24));
   }
   const rem = n & 3;
   if (rem > 0) {
-    let k = s.charCodeAt(blocks);
-    if (rem > 1) k |= s.charCodeAt(blocks + 1) << 8;
-    if (rem > 2) k |= s.charCodeAt(blocks + 2) << 16;
-    h ^= mixK(k);
+    const a = s.charCodeAt(blocks);
+    const b = rem > 1 ? s.charCodeAt(blocks + 1) : 0;
+    const c = rem > 2 ? s.charCodeAt(blocks + 2) : 0;
+    if ((a | b | c) > 0x7f) return murmur3Bytes(utf8.encode(s));
+    h ^= mixK(a | (b << 8) | (c << 16));
   }
   return fmix(h ^ n) >>> 0;
 }

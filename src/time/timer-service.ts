@@ -20,16 +20,9 @@ export type TimerCallback = (timestamp: number, key: unknown, namespace: TimerNa
 
 /**
  * The timers of one key: namespace → its timestamps. Engine-owned keyed state
- * (no copies on access): the lists are changed in place, and copied only when a
- * pending snapshot still shares them.
+ * (no copies on access): the lists are changed in place.
  */
 type KeyTimers = Map<TimerNamespace, number[]>;
-
-function copyKeyTimers(timers: KeyTimers): KeyTimers {
-  const copy: KeyTimers = new Map();
-  for (const [namespace, timestamps] of timers) copy.set(namespace, timestamps.slice());
-  return copy;
-}
 
 export class KeyedTimerService {
   private readonly eventState: EngineKeyedState<KeyTimers>;
@@ -47,8 +40,8 @@ export class KeyedTimerService {
     private readonly onTimer: TimerCallback,
     private readonly name = "timers",
   ) {
-    this.eventState = backend.getEngineState(`_${name}:event`, copyKeyTimers);
-    this.procState = backend.getEngineState(`_${name}:processing`, copyKeyTimers);
+    this.eventState = backend.getEngineState(`_${name}:event`);
+    this.procState = backend.getEngineState(`_${name}:processing`);
   }
 
   /** The last watermark the operator received. */

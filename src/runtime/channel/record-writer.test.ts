@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HeapKeyedStateBackend, keyGroupRangeForSubtask } from "../../state/index.ts";
 import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
 import { LocalChannel } from "./local-channel.ts";
 import { RecordWriter } from "./record-writer.ts";
@@ -53,5 +54,30 @@ describe("RecordWriter record contract", () => {
     const w = writer("forward", [new LocalChannel()], { copy: false });
     expect(() => w.emit({ a: { f: () => 1 } })).toThrow(RecordNotPlainDataError);
     expect(() => w.emit({ a: { f: () => 1 } })).toThrow(/^operator 'Map' \(uid 'm'\) emitted a record that contains a function at \.a\.f;/);
+  });
+});
+
+describe("RecordWriter hash partitioning", () => {
+  it("sends every kind of key to the subtask whose keyed state owns the key's group", async () => {
+    const parallelism = 3;
+    const chans = Array.from({ length: parallelism }, () => new LocalChannel(1_000));
+    const counters = { recordsOut: 0, backpressuredMs: 0 };
+    const keyOf = (r: unknown): unknown => (r as { key: unknown }).key;
+    const w = new RecordWriter(chans, "hash", keyOf, 128, 64, counters, 0, { timestamp: Number.NaN }, { producer: "p", copy: false });
+    const keys: unknown[] = [];
+    for (let i = 0; i < 500; i++) keys.push(i, -i - 1, i / 3, 2 ** 35 + i, `k${i}`, `\u0000${i}`, BigInt(i), [i, "a"], [[`${i}`]]);
+    keys.push(true, false, "");
+    for (const key of keys) w.emit({ key });
+    await w.flush();
+    let received = 0;
+    for (let s = 0; s < parallelism; s++) {
+      const backend = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: keyGroupRangeForSubtask(128, parallelism, s) });
+      for (let m = chans[s]!.poll(); m !== undefined; m = chans[s]!.poll()) {
+        if (m.kind !== "data") continue;
+        for (const r of m.values) backend.setCurrentKey(keyOf(r)); // throws KeyGroupOutOfRangeError when routed elsewhere
+        received += m.values.length;
+      }
+    }
+    expect(received).toBe(keys.length);
   });
 });

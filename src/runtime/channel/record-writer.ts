@@ -12,7 +12,7 @@
  * one gets its own copy, so no consumer's mutation reaches another.
  */
 import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
-import { canonicalKey, keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
+import { keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
 import { checkPlainData, copyPlainData, PlainDataError } from "../../state/plain-copy.ts";
 import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
 import { NO_TIMESTAMP, type ChannelEvent, type ChannelMessage, type ElementContext } from "../elements.ts";
@@ -34,9 +34,6 @@ export interface RecordWriterOrigin {
   /** Consumers share records (object reuse): a broadcast edge sends one object to every channel. */
   readonly reuse?: boolean;
 }
-
-/** Primitive keys whose channel is cached (cleared when full). */
-const KEY_CACHE_LIMIT = 1 << 16;
 
 export class RecordWriter {
   /** Records of the batch being filled, per channel. */
@@ -87,20 +84,9 @@ export class RecordWriter {
         break;
       case "hash": {
         if (!keySelector) throw new Error("hash partitioning needs a key selector");
-        const channelOf = (key: unknown) => subtaskForKeyGroup(consumerMaxParallelism, n, keyGroupOf(canonicalKey(key), consumerMaxParallelism));
-        // Channel of recent primitive keys: hashing per record is the costliest part of a keyed exchange.
-        const cache = new Map<unknown, number>();
-        this.select = (v) => {
-          const key = keySelector(v);
-          if (typeof key === "object") return this.append(channelOf(key), v);
-          let ch = cache.get(key);
-          if (ch === undefined) {
-            ch = channelOf(key);
-            if (cache.size >= KEY_CACHE_LIMIT) cache.clear();
-            cache.set(key, ch);
-          }
-          this.append(ch, v);
-        };
+        // The key group as keyed state computes it (a numeric hash for number keys, no string built): no cache, so no cliff at many keys.
+        this.select = (v) =>
+          this.append(subtaskForKeyGroup(consumerMaxParallelism, n, keyGroupOf(keySelector(v), consumerMaxParallelism)), v);
         break;
       }
     }

@@ -66,7 +66,6 @@ const RIGHT = 2;
 
 const STATE = "_interval-join";
 
-const copyBuffers = (b: Buffers): Buffers => [b[0].slice(), b[1].slice(), b[2].slice(), b[3].slice()]; // records are never changed in place
 
 /** When a side's record at `ts` can no longer match: its cleanup timer. */
 export function cleanupTimeOf(side: Side, ts: number, b: IntervalJoinBounds): number {
@@ -105,7 +104,7 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
     this.key1 = ctx.keySelector;
     this.key2 = ctx.keySelector2;
     this.backend = ctx.keyedState;
-    this.buffers = ctx.keyedState.getEngineState<Buffers>(STATE, copyBuffers);
+    this.buffers = ctx.keyedState.getEngineState<Buffers>(STATE);
     for (const [key, b] of ctx.keyedState.entriesOf(STATE)) {
       const [leftTimes, , rightTimes] = b as Buffers;
       if (leftTimes.length > 0) this.cleanups.push(cleanupTimeOf("left", leftTimes[0]!, this.bounds), key, "left");

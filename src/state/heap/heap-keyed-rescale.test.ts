@@ -1,47 +1,94 @@
+/**
+ * Rescaling oracle: state written by subtasks at one parallelism, each key
+ * placed where the `keyBy` partitioner sends it (`keyGroupOf`), restored at
+ * other parallelisms and again from there. Every key of every kind (int32,
+ * other numbers, strings, escaped strings, bigints, booleans, arrays) must
+ * come back exactly once, in the subtask the partitioner picks, with its
+ * value, list and map.
+ */
 import { describe, expect, it } from "vitest";
-import { ListStateDescriptor, ValueStateDescriptor } from "../descriptors.ts";
-import { canonicalKey, keyGroupOf, keyGroupRangeForSubtask, subtaskForKeyGroup } from "../key-groups.ts";
+import { ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor } from "../descriptors.ts";
+import { keyGroupOf, keyGroupRangeForSubtask, subtaskForKeyGroup } from "../key-groups.ts";
 import { HeapKeyedStateBackend } from "./heap-keyed-state-backend.ts";
 
+const MAX = 128;
 const sum = new ValueStateDescriptor<number>("sum", 0);
 const items = new ListStateDescriptor<string>("items");
+const tags = new MapStateDescriptor<string, { n: number }>("tags");
+
+/** Keys of every kind the backend stores directly (primitives) or as canonical strings (arrays, escaped strings). */
+function oracleKeys(): unknown[] {
+  const keys: unknown[] = [];
+  for (let i = 0; i < 300; i++) {
+    keys.push(i, -i - 1, i + 0.5, 2 ** 40 + i, `key-${i}`, BigInt(i) * 1_000_000_007n, [i, `k${i}`], [[i], [true, 1n]]);
+  }
+  keys.push("", "\u0000escaped", "\u0000", "héllo ✓ 😀", true, false, 2 ** 31, -(2 ** 31), Number.MAX_SAFE_INTEGER, 1e300, -1e-300, []);
+  return keys;
+}
+
+const backends = (parallelism: number): HeapKeyedStateBackend[] =>
+  Array.from(
+    { length: parallelism },
+    (_, i) => new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: MAX, keyGroupRange: keyGroupRangeForSubtask(MAX, parallelism, i) }),
+  );
+
+/** The backend the `keyBy` partitioner routes `key` to. */
+const ownerOf = (all: HeapKeyedStateBackend[], key: unknown): HeapKeyedStateBackend => all[subtaskForKeyGroup(MAX, all.length, keyGroupOf(key, MAX))]!;
+
+async function snapshotAll(all: HeapKeyedStateBackend[]): Promise<Uint8Array[]> {
+  return Promise.all(all.map((b) => b.snapshot(1).serialize()));
+}
+
+function restoreAt(parallelism: number, blobs: Uint8Array[]): HeapKeyedStateBackend[] {
+  const all = backends(parallelism);
+  for (const b of all) b.restore(blobs);
+  return all;
+}
+
+function expectOracle(all: HeapKeyedStateBackend[], keys: unknown[]): void {
+  expect(all.reduce((n, b) => n + b.numKeys(), 0)).toBe(keys.length);
+  keys.forEach((key, i) => {
+    const owner = ownerOf(all, key);
+    owner.setCurrentKey(key); // throws when the key's group is not the owner's
+    expect(owner.getState(sum).value(), `key ${String(key)}`).toBe(i);
+    expect(owner.getListState(items).get()).toEqual([`v${i}`, `w${i}`]);
+    expect([...owner.getMapState(tags).entries()]).toEqual([[`t${i}`, { n: i }]]);
+  });
+}
 
 describe("HeapKeyedStateBackend rescaling", () => {
-  async function writeAtParallelism2(keys: number): Promise<Uint8Array[]> {
-    const old = [0, 1].map(
-      (i) => new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: keyGroupRangeForSubtask(128, 2, i) }),
-    );
-    for (let k = 0; k < keys; k++) {
-      const key = `key-${k}`;
-      const owner = old[subtaskForKeyGroup(128, 2, keyGroupOf(canonicalKey(key), 128))]!;
+  const keys = oracleKeys();
+
+  async function writeAtParallelism2(): Promise<Uint8Array[]> {
+    const old = backends(2);
+    keys.forEach((key, i) => {
+      const owner = ownerOf(old, key);
       owner.setCurrentKey(key);
-      owner.getState(sum).update(k);
-      owner.getListState(items).add(key);
-    }
-    return Promise.all(old.map((b) => b.snapshot(1).serialize()));
+      owner.getState(sum).update(i);
+      owner.getListState(items).addAll([`v${i}`, `w${i}`]);
+      owner.getMapState(tags).put(`t${i}`, { n: i });
+    });
+    return snapshotAll(old);
   }
 
   for (const parallelism of [3, 1, 128]) {
-    it(`restores state written at parallelism 2 at parallelism ${parallelism}: each key exactly once, in its owner`, async () => {
-      const keys = 1000;
-      const blobs = await writeAtParallelism2(keys);
-      const restored = Array.from({ length: parallelism }, (_, i) => {
-        const b = new HeapKeyedStateBackend({
-          operatorUid: "op",
-          maxParallelism: 128,
-          keyGroupRange: keyGroupRangeForSubtask(128, parallelism, i),
-        });
-        b.restore(blobs);
-        return b;
-      });
-      expect(restored.reduce((n, b) => n + b.numKeys(), 0)).toBe(keys);
-      for (let k = 0; k < keys; k++) {
-        const key = `key-${k}`;
-        const owner = restored[subtaskForKeyGroup(128, parallelism, keyGroupOf(canonicalKey(key), 128))]!;
-        owner.setCurrentKey(key);
-        expect(owner.getState(sum).value()).toBe(k);
-        expect(owner.getListState(items).get()).toEqual([key]);
-      }
+    it(`restores every kind of key written at parallelism 2 at parallelism ${parallelism}: each exactly once, where keyBy routes it`, async () => {
+      expectOracle(restoreAt(parallelism, await writeAtParallelism2()), keys);
     });
   }
+
+  it("restores again after a restore: parallelism 2 → 3 → 1 → 4", async () => {
+    let blobs = await writeAtParallelism2();
+    for (const parallelism of [3, 1, 4]) {
+      const all = restoreAt(parallelism, blobs);
+      expectOracle(all, keys);
+      blobs = await snapshotAll(all);
+    }
+  });
+
+  it("refuses a key routed to the wrong subtask", () => {
+    const all = backends(2);
+    const key = keys.find((k) => subtaskForKeyGroup(MAX, 2, keyGroupOf(k, MAX)) === 1)!;
+    expect(() => all[0]!.setCurrentKey(key)).toThrow(/outside the range \[0, 63\]/);
+  });
 });

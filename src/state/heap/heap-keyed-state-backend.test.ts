@@ -16,7 +16,9 @@ import {
   StateSerializationError,
   UnsupportedKeyError,
 } from "../errors.ts";
-import { canonicalKey, keyGroupOf } from "../key-groups.ts";
+import { canonicalKey as canonicalKeyOf } from "../canonical-key.ts";
+import { keyGroupOf } from "../key-groups.ts";
+import { packPlainData } from "../serializer.ts";
 import { HeapKeyedStateBackend } from "./heap-keyed-state-backend.ts";
 
 const full = (operatorUid = "op"): HeapKeyedStateBackend =>
@@ -172,7 +174,7 @@ describe("HeapKeyedStateBackend state kinds", () => {
 
   it("throws when a key's group is outside the backend's range", () => {
     const key = "apple"; // key group 100
-    expect(keyGroupOf(canonicalKey(key), 128)).toBe(100);
+    expect(keyGroupOf(key, 128)).toBe(100);
     const low = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 63] });
     expect(() => low.setCurrentKey(key)).toThrow(KeyGroupOutOfRangeError);
     expect(() => low.setCurrentKey(key)).toThrow(/key 'apple' belongs to key group 100, outside the range \[0, 63\]/);
@@ -276,10 +278,10 @@ describe("HeapKeyedStateBackend snapshots", () => {
     expect(r.get()).toEqual({ total: 101 });
     b.setCurrentKey("b");
     expect(l.get()).toEqual([]);
-    expect(b.stats().maxLayers).toBe(1);
+    expect(b.stats().liveSnapshots).toBe(0);
   });
 
-  it("gives two overlapping snapshots their own views, then merges back to one layer", async () => {
+  it("gives two overlapping snapshots their own views", async () => {
     const b = full();
     const l = b.getListState(items);
     b.setCurrentKey("k");
@@ -288,14 +290,14 @@ describe("HeapKeyedStateBackend snapshots", () => {
     l.add("2");
     const second = b.snapshot(2);
     l.add("3");
-    expect(b.stats().maxLayers).toBe(3);
+    expect(b.stats().liveSnapshots).toBe(2);
     const secondBytes = await second.serialize();
     second.release();
-    expect(b.stats().maxLayers).toBe(2);
+    expect(b.stats().liveSnapshots).toBe(1);
     l.add("4");
     const firstBytes = await first.serialize();
     first.release();
-    expect(b.stats().maxLayers).toBe(1);
+    expect(b.stats().liveSnapshots).toBe(0);
     const read = async (bytes: Uint8Array): Promise<string[]> => {
       const r = await reopen(bytes);
       r.setCurrentKey("k");
@@ -306,33 +308,57 @@ describe("HeapKeyedStateBackend snapshots", () => {
     expect(l.get()).toEqual(["1", "2", "3", "4"]);
   });
 
-  it("merges layers after each release so repeated checkpoints do not grow memory", async () => {
+  it("encodes a key group once per change: on the first write after a capture, or in the serializer, and reuses unchanged ones", async () => {
     const b = full();
     const s = b.getState(sum);
-    for (let cp = 1; cp <= 20; cp++) {
-      const snap = b.snapshot(cp);
-      for (let i = 0; i < 100; i++) {
-        b.setCurrentKey(i);
-        s.update(cp);
-      }
-      await snap.serialize();
-      snap.release();
-      expect(b.stats().maxLayers).toBe(1);
+    for (let i = 0; i < 10_000; i++) {
+      b.setCurrentKey(i);
+      s.update(i);
     }
-    expect(b.numKeys()).toBe(100);
+    const first = b.snapshot(1);
+    b.setCurrentKey(7);
+    s.update(-7); // encodes key 7's group for the snapshot, then writes
+    expect(b.stats().groupsEncodedOnWrite).toBe(1);
+    const firstBytes = await first.serialize();
+    first.release();
+    expect(b.stats()).toMatchObject({ groupsEncodedOnWrite: 1, groupsEncodedBySerializer: 127, groupsReused: 0 });
+
+    const second = b.snapshot(2);
+    const secondBytes = await second.serialize();
+    second.release();
+    expect(b.stats()).toMatchObject({ groupsEncodedBySerializer: 128, groupsReused: 127 }); // only key 7's group changed
+
+    const restored = [await reopen(firstBytes), await reopen(secondBytes)];
+    for (const [i, expected] of [[0, 0], [7, 7], [9_999, 9_999]] as const) {
+      restored[0]!.setCurrentKey(i);
+      expect(restored[0]!.getState(sum).value()).toBe(expected);
+    }
+    restored[1]!.setCurrentKey(7);
+    expect(restored[1]!.getState(sum).value()).toBe(-7);
+    expect(restored[1]!.numKeys()).toBe(10_000);
+
+    b.setCurrentKey(9); // a write while no snapshot is pending: its group's old encoding must not be reused
+    s.update(-9);
+    const third = b.snapshot(3);
+    const thirdBytes = await third.serialize();
+    third.release();
+    expect(b.stats()).toMatchObject({ groupsEncodedBySerializer: 129, groupsReused: 254 });
+    const last = await reopen(thirdBytes);
+    for (const [i, expected] of [[7, -7], [9, -9], [10, 10]] as const) {
+      last.setCurrentKey(i);
+      expect(last.getState(sum).value()).toBe(expected);
+    }
   });
 
-  it("captures 200k keys without copying any entry, and serializes in slices that yield", async () => {
+  it("captures 200k keys without copying or encoding any entry, and serializes in slices that yield", async () => {
     const b = full();
     const s = b.getState(sum);
     for (let i = 0; i < 200_000; i++) {
       b.setCurrentKey(i);
       s.update(i);
     }
-    const before = b.stats().copiedEntries;
     const snap = b.snapshot(1);
-    expect(b.stats().copiedEntries).toBe(before);
-    expect(b.stats().maxLayers).toBe(2);
+    expect(b.stats()).toMatchObject({ liveSnapshots: 1, groupsEncodedOnWrite: 0, groupsEncodedBySerializer: 0 });
 
     let ticks = 0;
     let stop = false;
@@ -342,12 +368,12 @@ describe("HeapKeyedStateBackend snapshots", () => {
     };
     setImmediate(tick);
     b.setCurrentKey(0);
-    s.update(-1); // one write while serializing
+    s.update(-1); // one write while serializing: its group is encoded first
     const bytes = await snap.serialize();
     stop = true;
     expect(ticks).toBeGreaterThanOrEqual(20); // ~25 slices of 8192 entries, each followed by a yield
     snap.release();
-    expect(b.stats().copiedEntries).toBe(before + 1); // merging back copied only the one new write
+    expect(b.stats()).toMatchObject({ liveSnapshots: 0, groupsEncodedOnWrite: 1, groupsEncodedBySerializer: 127 });
     const back = await reopen(bytes);
     expect(back.numKeys()).toBe(200_000);
     back.setCurrentKey(0);
@@ -398,6 +424,33 @@ describe("HeapKeyedStateBackend snapshots", () => {
     expect(() => other.restore([bytes])).toThrow(StateRestoreError);
     expect(() => other.restore([bytes])).toThrow(/operator 'op'.*maxParallelism 128, this job uses 256/);
     expect(() => full("op").restore([new Uint8Array([0xc1])])).toThrow(/cannot restore state of operator 'op': blob #0/);
+    const future = packPlainData({ format: "weir-heap-keyed", version: 3, maxParallelism: 128, states: [] });
+    expect(() => full("op").restore([future])).toThrow(/blob #0 has format version 3; this version of weir reads versions 1 and 2/);
+  });
+
+  it("restores a format-1 blob without number keys, and refuses one with number keys naming the key", () => {
+    // Format 1: flat [keyGroup, canonicalKey, value] chunks, key groups hashed from the canonical string.
+    const v1 = (entries: [unknown, unknown][]): Uint8Array => {
+      const flat = entries.flatMap(([key, value]) => [keyGroupOf(key, 128), canonicalKeyOf(key), value]);
+      return packPlainData({
+        format: "weir-heap-keyed", version: 1, operatorUid: "op", checkpointId: 1, maxParallelism: 128, keyGroupRange: [0, 127],
+        states: [{ name: "sum", kind: "value", chunks: [packPlainData(flat)] }],
+      });
+    };
+    const low = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 63] });
+    const high = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [64, 127] });
+    const keys: unknown[] = ["apple", "banana", "\u0000x", 3n, true, ["a", 1]];
+    const blob = v1(keys.map((k, i) => [k, i + 1]));
+    low.restore([blob]);
+    high.restore([blob]);
+    expect(low.numKeys() + high.numKeys()).toBe(keys.length);
+    keys.forEach((k, i) => {
+      const owner = keyGroupOf(k, 128) < 64 ? low : high;
+      owner.setCurrentKey(k);
+      expect(owner.getState(sum).value()).toBe(i + 1);
+    });
+    expect(() => full("op").restore([v1([["a", 1], [42, 2]])])).toThrow(StateRestoreError);
+    expect(() => full("op").restore([v1([[42, 2]])])).toThrow(/format-1 snapshot with number keys \(state 'sum', key 42\)/);
   });
 
   it("dispose releases snapshots and drops state", () => {

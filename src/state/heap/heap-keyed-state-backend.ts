@@ -1,10 +1,11 @@
 /**
  * The heap keyed state backend: keyed state in JavaScript maps, one
- * copy-on-write {@link LayeredMap} per registered state, checkpointed with an
- * O(1) synchronous capture and an asynchronous, sliced serialization.
+ * {@link KeyGroupedMap} per registered state (a map per key group), keyed by
+ * the primitive key itself where it is one, checkpointed with an O(key
+ * groups) synchronous capture, encode-on-write and an asynchronous, sliced
+ * encoding of the rest that reuses unchanged key groups.
  */
 
-import { canonicalKey, decodeCanonicalKey, describeCanonicalKey } from "../canonical-key.ts";
 import {
   AggregatingStateDescriptor,
   type AnyStateDescriptor,
@@ -26,7 +27,8 @@ import {
   UnsupportedKeyError,
 } from "../errors.ts";
 import type { PlainDataError } from "../plain-copy.ts";
-import { keyGroupOf } from "../key-groups.ts";
+import { hashCodeOfStateKey, keyGroupOfHashCode } from "../key-groups.ts";
+import { describeStateKey, keyOfStateKey, stateKeyOf, type StateKey } from "../state-key.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
 import {
@@ -37,8 +39,9 @@ import {
   HeapReducingState,
   HeapValueState,
 } from "./heap-states.ts";
-import { decodeKeyedSnapshot, forEachChunkEntry, serializeKeyedSnapshot } from "./keyed-snapshot-format.ts";
-import { LayeredMap, type LayerView } from "./layered-map.ts";
+import { encodeKeyGroupChunk } from "./key-group-chunk.ts";
+import { KeyGroupedMap, type KeyGroupedView } from "./key-grouped-map.ts";
+import { decodeKeyedSnapshot, serializeKeyedSnapshot } from "./keyed-snapshot-format.ts";
 
 /** Options of a {@link HeapKeyedStateBackend}. */
 export interface HeapKeyedStateBackendOptions {
@@ -53,38 +56,39 @@ export interface HeapKeyedStateBackendOptions {
 interface StateTable {
   readonly name: string;
   readonly kind: StateKind;
-  readonly map: LayeredMap<unknown>;
+  readonly map: KeyGroupedMap<unknown>;
   handle?: unknown;
   /** The descriptor of the first registration (a restored state has none until registered). */
   descriptor?: AnyStateDescriptor;
 }
 
-/** Layer and copy counters of a backend, for metrics and tests. */
+/** Snapshot and encoding counters of a backend, over all states, for metrics and tests. */
 export interface HeapStateStats {
   /** Registered states. */
   readonly states: number;
-  /** Largest number of layers of any state (1 when no snapshot holds a view). */
-  readonly maxLayers: number;
-  /** Entries copied so far by copy-on-write and layer merges, over all states. */
-  readonly copiedEntries: number;
+  /** Snapshots not yet released (the most over the states). */
+  readonly liveSnapshots: number;
+  /** Key groups encoded by a write to a group a snapshot had captured and not yet encoded. */
+  readonly groupsEncodedOnWrite: number;
+  /** Key groups encoded by snapshot serializers. */
+  readonly groupsEncodedBySerializer: number;
+  /** Key groups whose encoding of an earlier snapshot was reused (unchanged since). */
+  readonly groupsReused: number;
 }
 
 /**
- * @internal Keyed state owned by the engine (window contents, timers): values
- * that user code never receives, so they are not copied on access. `get`
- * returns the stored value (read only); `getOwned` returns it for in-place
- * mutation, first copied with the state's `copy` when a pending snapshot
- * still shares it (copy-on-write); `set(undefined)` removes it. Values must
- * be plain data (they are serialized unchecked).
+ * @internal Keyed state owned by the engine (window contents, timers, join
+ * buffers): values that user code never receives, so they are not copied on
+ * access. `get` returns the stored value (read only); `getOwned` returns it for
+ * changes in place (as `getForUpdate`: a key group a pending snapshot still
+ * needs is encoded before its first change); `set(undefined)` removes it.
+ * Values must be plain data.
  */
 export interface EngineKeyedState<V> {
   get(): V | undefined;
   getOwned(): V | undefined;
   set(value: V | undefined): void;
 }
-
-/** Primitive keys whose checked canonical form is cached (the cache is cleared when full). */
-const KEY_CACHE_LIMIT = 1 << 16;
 
 /**
  * Keyed state on the JavaScript heap.
@@ -95,13 +99,18 @@ const KEY_CACHE_LIMIT = 1 << 16;
  * in progress; only the handles' write methods change state (as with a
  * serializing backend in Flink). Primitive values are not copied.
  *
+ * Keys: a number, bigint, boolean or string key is the map key itself
+ * (see state-key.ts); the key group is computed once per `setCurrentKey`,
+ * with a numeric hash for numbers (the same function as the `keyBy`
+ * partitioner, key-groups.ts).
+ *
  * @example
  * ```ts
  * const backend = new HeapKeyedStateBackend({ operatorUid: "count", maxParallelism: 128, keyGroupRange: [0, 127] });
  * const count = backend.getState(new ValueStateDescriptor<number>("count", 0));
  * backend.setCurrentKey("apple");
  * count.update(count.value()! + 1);
- * const snap = backend.snapshot(1);         // synchronous, O(number of states)
+ * const snap = backend.snapshot(1);         // synchronous, O(states × key groups)
  * const bytes = await snap.serialize();     // asynchronous, sliced
  * snap.release();
  * const restored = new HeapKeyedStateBackend({ operatorUid: "count", maxParallelism: 128, keyGroupRange: [0, 63] });
@@ -116,9 +125,9 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   private readonly tables = new Map<string, StateTable>();
   private readonly snapshots = new Set<StateSnapshot>();
   private currentKey: unknown = undefined;
-  private currentCanonical: string | undefined = undefined;
-  /** Checked canonical form of recent primitive keys: saves encoding and hashing per record (and the same string object hashes once). */
-  private readonly keyCache = new Map<unknown, string>();
+  private currentStateKey: StateKey | undefined = undefined;
+  private group = 0;
+  private code = 0;
 
   constructor(opts: HeapKeyedStateBackendOptions) {
     const [start, end] = opts.keyGroupRange;
@@ -140,53 +149,63 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
    * @throws KeyGroupOutOfRangeError when the key's group is not owned by this backend
    */
   setCurrentKey(key: unknown): void {
-    if (key === this.currentKey && this.currentCanonical !== undefined && typeof key !== "object") return;
-    const primitive = typeof key !== "object";
-    if (primitive) {
-      const cached = this.keyCache.get(key);
-      if (cached !== undefined) {
-        this.currentKey = key;
-        this.currentCanonical = cached;
-        return;
-      }
-    }
-    let canonical: string;
+    if (key === this.currentKey && this.currentStateKey !== undefined && typeof key !== "object") return;
+    let k: StateKey;
     try {
-      canonical = canonicalKey(key);
+      k = stateKeyOf(key);
     } catch (e) {
       if (e instanceof UnsupportedKeyError) throw new UnsupportedKeyError(e.description, e.path, this.operatorUid);
       throw e;
     }
-    const kg = keyGroupOf(canonical, this.maxParallelism);
+    const code = hashCodeOfStateKey(k);
+    const kg = keyGroupOfHashCode(code, this.maxParallelism);
     if (kg < this.rangeStart || kg > this.rangeEnd) {
-      throw new KeyGroupOutOfRangeError(this.operatorUid, describeCanonicalKey(canonical), kg, [this.rangeStart, this.rangeEnd]);
+      throw new KeyGroupOutOfRangeError(this.operatorUid, describeStateKey(k), kg, [this.rangeStart, this.rangeEnd]);
     }
     this.currentKey = key;
-    this.currentCanonical = canonical;
-    if (primitive) {
-      if (this.keyCache.size >= KEY_CACHE_LIMIT) this.keyCache.clear();
-      this.keyCache.set(key, canonical);
-    }
+    this.currentStateKey = k;
+    this.group = kg - this.rangeStart;
+    this.code = code;
+  }
+
+  /** @internal Used by the state handles: index of the current key's group in this backend's range. */
+  get currentGroup(): number {
+    return this.group;
+  }
+
+  /** @internal Used by the state handles: hash code of the current key. */
+  get currentCode(): number {
+    return this.code;
   }
 
   /** Every key that has state `name`, with the state's stored value (timers rebuild their queues from it on restore). */
   *entriesOf(name: string): IterableIterator<[key: unknown, value: unknown]> {
     const t = this.tables.get(name);
     if (!t) return;
-    for (const [k, v] of t.map.entries()) yield [decodeCanonicalKey(k), v];
+    const entries: [unknown, unknown][] = [];
+    t.map.forEach((v, k) => entries.push([keyOfStateKey(k), v]));
+    yield* entries;
   }
 
   /**
    * @internal Engine-owned keyed state `name` at the current key, without copies
-   * (see {@link EngineKeyedState}); `copy` must deep-copy whatever the engine
-   * mutates in place. Stored as value state.
+   * (see {@link EngineKeyedState}). Stored as value state.
    */
-  getEngineState<V>(name: string, copy: (value: V) => V): EngineKeyedState<V> {
-    const map = this.table({ name, kind: "value" } as AnyStateDescriptor).map as LayeredMap<V>;
+  getEngineState<V>(name: string): EngineKeyedState<V> {
+    const map = this.table({ name, kind: "value" } as AnyStateDescriptor).map as KeyGroupedMap<V>;
     return {
-      get: () => map.get(this.currentKeyFor(name)),
-      getOwned: () => map.getOwned(this.currentKeyFor(name), copy),
-      set: (value) => map.set(this.currentKeyFor(name), value),
+      get: () => {
+        const k = this.currentKeyFor(name);
+        return map.get(this.group, k, this.code);
+      },
+      getOwned: () => {
+        const k = this.currentKeyFor(name);
+        return map.getForUpdate(this.group, k, this.code);
+      },
+      set: (value) => {
+        const k = this.currentKeyFor(name);
+        map.set(this.group, k, this.code, value);
+      },
     };
   }
 
@@ -196,15 +215,15 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   }
 
   /** @internal Used by the state handles. */
-  currentKeyFor(stateName: string): string {
-    const k = this.currentCanonical;
+  currentKeyFor(stateName: string): StateKey {
+    const k = this.currentStateKey;
     if (k === undefined) throw new NoCurrentKeyError(this.operatorUid, stateName);
     return k;
   }
 
   /** @internal Used by the state handles: a value that is not plain data, located. */
   valueError(stateName: string, e: PlainDataError): Error {
-    const key = this.currentCanonical === undefined ? "" : ` at key ${describeCanonicalKey(this.currentCanonical)}`;
+    const key = this.currentStateKey === undefined ? "" : ` at key ${describeStateKey(this.currentStateKey)}`;
     return new StateSerializationError(
       `value${key} of state '${stateName}' in operator '${this.operatorUid}' ${e.message}; ${ALLOWED_STATE_VALUES}`,
       this.operatorUid,
@@ -218,17 +237,21 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
       if (existing.kind !== d.kind) throw new StateKindMismatchError(this.operatorUid, d.name, existing.kind, d.kind);
       return existing;
     }
-    const created: StateTable = { name: d.name, kind: d.kind, map: new LayeredMap() };
+    const created: StateTable = {
+      name: d.name,
+      kind: d.kind,
+      map: new KeyGroupedMap(this.rangeStart, this.rangeEnd - this.rangeStart + 1, encodeKeyGroupChunk),
+    };
     this.tables.set(d.name, created);
     return created;
   }
 
-  private handle<H>(d: AnyStateDescriptor, make: (map: LayeredMap<never>) => H): H {
+  private handle<H>(d: AnyStateDescriptor, make: (map: KeyGroupedMap<never>) => H): H {
     const t = this.table(d);
     const difference = t.descriptor && descriptorDifference(t.descriptor, d);
     if (difference) throw new StateDescriptorMismatchError(this.operatorUid, d.name, difference);
     t.descriptor ??= d;
-    t.handle ??= make(t.map as LayeredMap<never>);
+    t.handle ??= make(t.map as unknown as KeyGroupedMap<never>);
     return t.handle as H;
   }
 
@@ -261,12 +284,14 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   }
 
   /**
-   * Synchronous part of a checkpoint: captures every state in O(1) each (no
-   * entry is copied). Writes after this call do not change what the snapshot
-   * serializes. Call `release()` on the result when done or aborted.
+   * Synchronous part of a checkpoint: captures every state in O(key groups)
+   * each (no entry is copied or encoded). Writes after this call do not
+   * change what the snapshot serializes: the first write to a captured key
+   * group encodes it for the snapshot first. Call `release()` on the result
+   * when done or aborted.
    */
   snapshot(checkpointId: number): StateSnapshot {
-    const captured = [...this.tables.values()].map((t) => ({ t, view: t.map.capture() as LayerView<unknown> }));
+    const captured = [...this.tables.values()].map((t) => ({ t, view: t.map.capture() as KeyGroupedView }));
     let released = false;
     let serialized: Promise<Uint8Array> | undefined;
     const header = {
@@ -279,7 +304,7 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
       serialize: () =>
         (serialized ??= serializeKeyedSnapshot(
           header,
-          captured.map(({ t, view }) => ({ name: t.name, kind: t.kind, entries: t.map.viewEntries(view) })),
+          captured.map(({ t, view }) => ({ name: t.name, kind: t.kind, map: t.map, view })),
           () => released,
         )),
       release: () => {
@@ -295,10 +320,10 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
 
   /**
    * Restores from serialized snapshots (of any subtasks, at any previous
-   * parallelism), keeping only the entries whose key group is in this
-   * backend's range. Entries are added to the current content.
+   * parallelism), decoding only the key groups in this backend's range.
+   * Entries are added to the current content.
    *
-   * @throws StateRestoreError on a corrupt blob or a different max parallelism
+   * @throws StateRestoreError on a corrupt blob, a different max parallelism, or a format-1 blob with number keys
    * @throws StateKindMismatchError when a restored state's kind differs from a registered one
    */
   restore(blobs: readonly Uint8Array[]): void {
@@ -311,11 +336,12 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
         );
       }
       for (const s of blob.states) {
-        const table = this.table({ name: s.name, kind: s.kind } as AnyStateDescriptor);
-        for (const chunk of s.chunks) {
-          forEachChunkEntry(chunk, (kg, key, value) => {
-            if (kg >= this.rangeStart && kg <= this.rangeEnd) table.map.set(key, value);
-          });
+        const { map } = this.table({ name: s.name, kind: s.kind } as AnyStateDescriptor);
+        for (const group of s.groups) {
+          if (group.keyGroup < this.rangeStart || group.keyGroup > this.rangeEnd) continue;
+          const g = group.keyGroup - this.rangeStart;
+          const [keys, values] = group.read();
+          for (let i = 0; i < keys.length; i++) map.set(g, keys[i]!, hashCodeOfStateKey(keys[i]!), values[i]);
         }
       }
     });
@@ -323,20 +349,25 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
 
   /** Number of distinct keys with any state. O(entries): for metrics and tests. */
   numKeys(): number {
-    const keys = new Set<string>();
-    for (const t of this.tables.values()) for (const [k] of t.map.entries()) keys.add(k);
+    const keys = new Set<StateKey>();
+    for (const t of this.tables.values()) t.map.forEach((_, k) => keys.add(k));
     return keys.size;
   }
 
-  /** Layer and copy counters (for metrics and tests). */
+  /** Snapshot and encoding counters (for metrics and tests). */
   stats(): HeapStateStats {
-    let maxLayers = 0;
-    let copiedEntries = 0;
+    let liveSnapshots = 0;
+    let groupsEncodedOnWrite = 0;
+    let groupsEncodedBySerializer = 0;
+    let groupsReused = 0;
     for (const t of this.tables.values()) {
-      maxLayers = Math.max(maxLayers, t.map.layerCount());
-      copiedEntries += t.map.copiedEntries();
+      const m = t.map.stats();
+      liveSnapshots = Math.max(liveSnapshots, m.liveViews);
+      groupsEncodedOnWrite += m.encodedOnWrite;
+      groupsEncodedBySerializer += m.encodedBySerializer;
+      groupsReused += m.reused;
     }
-    return { states: this.tables.size, maxLayers, copiedEntries };
+    return { states: this.tables.size, liveSnapshots, groupsEncodedOnWrite, groupsEncodedBySerializer, groupsReused };
   }
 
   /** Releases outstanding snapshots and drops all state. */
@@ -345,6 +376,6 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     for (const t of this.tables.values()) t.map.clearAll();
     this.tables.clear();
     this.currentKey = undefined;
-    this.currentCanonical = undefined;
+    this.currentStateKey = undefined;
   }
 }

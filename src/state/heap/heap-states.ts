@@ -1,14 +1,16 @@
 /**
  * The heap implementations of the keyed state handles. Each reads and writes
- * one {@link LayeredMap} at the backend's current key.
+ * one {@link KeyGroupedMap} at the backend's current key and key group.
  *
  * Object semantics: state holds its own copies. A value enters state as a
  * copy (`update`, `add`, `put`) and leaves it as a copy (`value`, `get`,
  * `entries`), so user code may mutate, keep or return any object it handed to
  * or received from state without changing the stored value or a snapshot in
- * progress. Primitives are never copied. Accumulators and reduced values are
- * handed to the user's function as owned copies (copy-on-write from a
- * snapshot's frozen layers) and their result is copied in.
+ * progress. Primitives are never copied. Lists and maps grow in place, and
+ * accumulators and reduced values are handed to the user's function as
+ * stored, with their result copied in: the map encodes a key group for
+ * pending snapshots before the first write to it (`getForUpdate`), so no
+ * snapshot sees such a mutation.
  *
  * Each handle copies its values with its own {@link PlainDataCopier}: the
  * values of one state mostly share one key list, which the copier compiles.
@@ -17,12 +19,17 @@
 import type { AggregateFunction } from "../descriptors.ts";
 import { PlainDataCopier, PlainDataError } from "../plain-copy.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
-import type { LayeredMap } from "./layered-map.ts";
+import type { StateKey } from "../state-key.ts";
+import type { KeyGroupedMap } from "./key-grouped-map.ts";
 
-/** What a handle needs from its backend: the current key, and where errors happen. */
+/** What a handle needs from its backend: the current key and its group, and where errors happen. */
 export interface CurrentKeySource {
-  /** Canonical current key; throws `NoCurrentKeyError` naming `stateName` when none is set. */
-  currentKeyFor(stateName: string): string;
+  /** The current state key; throws `NoCurrentKeyError` naming `stateName` when none is set. */
+  currentKeyFor(stateName: string): StateKey;
+  /** Index of the current key's group in the backend's range (valid once `currentKeyFor` returned). */
+  readonly currentGroup: number;
+  /** Hash code of the current key (valid once `currentKeyFor` returned). */
+  readonly currentCode: number;
   /** The error for a value of state `stateName` at the current key that is not plain data. */
   valueError(stateName: string, e: PlainDataError): Error;
 }
@@ -36,8 +43,6 @@ function copyIn<T>(ctx: CurrentKeySource, name: string, copier: PlainDataCopier,
   }
 }
 
-const copyList = <T>(l: T[]): T[] => l.slice();
-const copyMap = <K, V>(m: Map<K, V>): Map<K, V> => new Map(m);
 const EMPTY: ReadonlyMap<never, never> = new Map<never, never>();
 
 function* copiedValues<V>(copier: PlainDataCopier, it: IterableIterator<V>): IterableIterator<V> {
@@ -53,20 +58,22 @@ export class HeapValueState<T> implements ValueState<T> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: LayeredMap<T>,
+    private readonly table: KeyGroupedMap<T>,
     private readonly defaultValue: T | undefined,
   ) {}
   private readonly copier = new PlainDataCopier();
   value(): T | undefined {
-    const v = this.table.get(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    const v = this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode);
     return this.copier.copy(v === undefined ? this.defaultValue : v);
   }
   update(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.set(k, copyIn(this.ctx, this.name, this.copier, v));
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, copyIn(this.ctx, this.name, this.copier, v));
   }
   clear(): void {
-    this.table.delete(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -75,34 +82,37 @@ export class HeapListState<T> implements ListState<T> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: LayeredMap<T[]>,
+    private readonly table: KeyGroupedMap<T[]>,
   ) {}
   private readonly copier = new PlainDataCopier();
   get(): T[] {
-    const l = this.table.get(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    const l = this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode);
     return l === undefined ? [] : l.map((v) => this.copier.copy(v));
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
     const own = copyIn(this.ctx, this.name, this.copier, v);
-    const l = this.table.getOwned(k, copyList);
-    if (l === undefined) this.table.set(k, [own]);
+    const l = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
+    if (l === undefined) this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, [own]);
     else l.push(own);
   }
   addAll(vs: T[]): void {
     if (vs.length === 0) return;
     const k = this.ctx.currentKeyFor(this.name);
     const own = vs.map((v) => copyIn(this.ctx, this.name, this.copier, v));
-    const l = this.table.getOwned(k, copyList);
-    if (l === undefined) this.table.set(k, own);
+    const l = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
+    if (l === undefined) this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, own);
     else for (const v of own) l.push(v);
   }
   update(vs: T[]): void {
     const k = this.ctx.currentKeyFor(this.name);
-    this.table.set(k, vs.length === 0 ? undefined : vs.map((v) => copyIn(this.ctx, this.name, this.copier, v)));
+    const own = vs.length === 0 ? undefined : vs.map((v) => copyIn(this.ctx, this.name, this.copier, v));
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, own);
   }
   clear(): void {
-    this.table.delete(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -111,19 +121,20 @@ export class HeapMapState<K, V> implements MapState<K, V> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: LayeredMap<Map<K, V>>,
+    private readonly table: KeyGroupedMap<Map<K, V>>,
   ) {}
   private readonly copier = new PlainDataCopier();
   private readonly keyCopier = new PlainDataCopier();
   private read(): ReadonlyMap<K, V> {
-    return this.table.get(this.ctx.currentKeyFor(this.name)) ?? EMPTY;
+    const k = this.ctx.currentKeyFor(this.name);
+    return this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode) ?? EMPTY;
   }
   private own(): Map<K, V> {
     const k = this.ctx.currentKeyFor(this.name);
-    let m = this.table.getOwned(k, copyMap);
+    let m = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
     if (m === undefined) {
       m = new Map();
-      this.table.set(k, m);
+      this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, m);
     }
     return m;
   }
@@ -163,7 +174,8 @@ export class HeapMapState<K, V> implements MapState<K, V> {
     return this.read().size === 0;
   }
   clear(): void {
-    this.table.delete(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -172,21 +184,22 @@ export class HeapReducingState<T> implements ReducingState<T> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: LayeredMap<T>,
+    private readonly table: KeyGroupedMap<T>,
     private readonly reduce: (a: T, b: T) => T,
   ) {}
   private readonly copier = new PlainDataCopier();
-  private readonly copyOut = (v: T): T => this.copier.copy(v);
   get(): T | undefined {
-    return this.copier.copy(this.table.get(this.ctx.currentKeyFor(this.name)));
+    const k = this.ctx.currentKeyFor(this.name);
+    return this.copier.copy(this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode));
   }
   add(v: T): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const cur = this.table.getOwned(k, this.copyOut);
-    this.table.set(k, copyIn(this.ctx, this.name, this.copier, cur === undefined ? v : this.reduce(cur, v)));
+    const cur = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode);
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, copyIn(this.ctx, this.name, this.copier, cur === undefined ? v : this.reduce(cur, v)));
   }
   clear(): void {
-    this.table.delete(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }
 
@@ -195,21 +208,22 @@ export class HeapAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, 
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: LayeredMap<ACC>,
+    private readonly table: KeyGroupedMap<ACC>,
     private readonly agg: AggregateFunction<IN, ACC, OUT>,
   ) {}
   private readonly copier = new PlainDataCopier();
-  private readonly copyOut = (acc: ACC): ACC => this.copier.copy(acc);
   get(): OUT | undefined {
-    const acc = this.table.get(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    const acc = this.table.get(this.ctx.currentGroup, k, this.ctx.currentCode);
     return acc === undefined ? undefined : this.agg.getResult(this.copier.copy(acc));
   }
   add(v: IN): void {
     const k = this.ctx.currentKeyFor(this.name);
-    const acc = this.table.getOwned(k, this.copyOut) ?? this.agg.createAccumulator();
-    this.table.set(k, copyIn(this.ctx, this.name, this.copier, this.agg.add(v, acc)));
+    const acc = this.table.getForUpdate(this.ctx.currentGroup, k, this.ctx.currentCode) ?? this.agg.createAccumulator();
+    this.table.set(this.ctx.currentGroup, k, this.ctx.currentCode, copyIn(this.ctx, this.name, this.copier, this.agg.add(v, acc)));
   }
   clear(): void {
-    this.table.delete(this.ctx.currentKeyFor(this.name));
+    const k = this.ctx.currentKeyFor(this.name);
+    this.table.delete(this.ctx.currentGroup, k, this.ctx.currentCode);
   }
 }

@@ -1,50 +1,41 @@
 /**
  * The serialized form of a heap keyed-state snapshot, and its (de)coding.
  *
- * Outer msgpack object:
- * `{ format: "weir-heap-keyed", version: 1, operatorUid, checkpointId,
- *    maxParallelism, keyGroupRange, states: [{ name, kind, chunks }] }`
- * where each chunk is a separately packed flat array
- * `[keyGroup, canonicalKey, value, keyGroup, canonicalKey, value, …]` of at
- * most {@link SLICE_ENTRIES} entries. Chunks are what the serializer produces
- * between two yields to the event loop, and let restore skip nothing but keep
+ * Outer msgpack object (version 2):
+ * `{ format: "weir-heap-keyed", version: 2, operatorUid, checkpointId,
+ *    maxParallelism, keyGroupRange, states: [{ name, kind, keyGroups, chunks }] }`
+ * where `chunks[i]` holds the entries of key group `keyGroups[i]` (one chunk
+ * per non-empty key group, see key-group-chunk.ts), so a restore decodes
  * only the key groups it owns.
+ *
+ * Version 1 held flat `[keyGroup, canonicalKey, value, …]` chunks, with key
+ * groups of number keys hashed from their canonical string. Its blobs are
+ * still restored unless they hold a number key, whose key group has changed
+ * (such a blob is refused with a clear error).
  */
 
+import { decodeCanonicalKey } from "../canonical-key.ts";
 import type { StateKind } from "../descriptors.ts";
 import { StateRestoreError } from "../errors.ts";
-import { keyGroupOf } from "../key-groups.ts";
 import { decodeStateValue, packPlainData } from "../serializer.ts";
+import { stateKeyOf, type StateKey } from "../state-key.ts";
+import { type Column, decodeKeyGroupChunk } from "./key-group-chunk.ts";
+import type { KeyGroupedMap, KeyGroupedView } from "./key-grouped-map.ts";
 
-/** Entries serialized between two yields to the event loop. */
+/** Entries encoded between two yields to the event loop (at least one key group). */
 export const SLICE_ENTRIES = 8192;
 
 const FORMAT = "weir-heap-keyed";
+const VERSION = 2;
 const KINDS: readonly StateKind[] = ["value", "list", "map", "reducing", "aggregating"];
 
-/** One state of a snapshot, as written. */
-export interface SerializedKeyedState {
+/** One state of a version-2 snapshot, as written. */
+interface SerializedKeyedState {
   readonly name: string;
   readonly kind: StateKind;
+  /** Key group of each chunk. */
+  readonly keyGroups: readonly number[];
   readonly chunks: readonly Uint8Array[];
-}
-
-/** A decoded keyed snapshot blob (chunks still packed). */
-export interface KeyedSnapshotBlob {
-  readonly format: typeof FORMAT;
-  readonly version: 1;
-  readonly operatorUid: string;
-  readonly checkpointId: number;
-  readonly maxParallelism: number;
-  readonly keyGroupRange: readonly [number, number];
-  readonly states: readonly SerializedKeyedState[];
-}
-
-/** What the serializer reads: the captured entries of each state. */
-export interface CapturedKeyedState {
-  readonly name: string;
-  readonly kind: StateKind;
-  readonly entries: Iterator<[string, unknown]>;
 }
 
 /** Header fields of a snapshot. */
@@ -55,14 +46,42 @@ export interface KeyedSnapshotHeader {
   readonly keyGroupRange: readonly [number, number];
 }
 
+/** What the serializer reads: each state's map and the view captured from it. */
+export interface CapturedKeyedState {
+  readonly name: string;
+  readonly kind: StateKind;
+  readonly map: KeyGroupedMap<unknown>;
+  readonly view: KeyGroupedView;
+}
+
+/** One key group of a state being restored: its key group and a reader of its columns. */
+export interface RestoredKeyGroup {
+  readonly keyGroup: number;
+  /** Decodes the group's entries (called only for owned groups). */
+  read(): [keys: Column<StateKey>, values: Column<unknown>];
+}
+
+/** One state of a blob being restored. */
+export interface RestoredKeyedState {
+  readonly name: string;
+  readonly kind: StateKind;
+  readonly groups: readonly RestoredKeyGroup[];
+}
+
+/** A decoded keyed snapshot blob (groups still encoded). */
+export interface KeyedSnapshotBlob {
+  readonly maxParallelism: number;
+  readonly states: readonly RestoredKeyedState[];
+}
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Serializes captured states in slices of {@link SLICE_ENTRIES} entries,
- * yielding to the event loop between slices. Stops with an error when
- * `isReleased()` turns true (the checkpoint was aborted).
- *
- * @throws StateSerializationError for a value that is not plain data
+ * Encodes the key groups of the captured states that are still pending
+ * (writes since the capture encoded theirs already; unchanged groups reuse
+ * the encoding of an earlier snapshot), yielding to the event loop after
+ * every {@link SLICE_ENTRIES} entries encoded, then packs the blob. Stops
+ * with an error when `isReleased()` turns true (the checkpoint was aborted).
  */
 export async function serializeKeyedSnapshot(
   header: KeyedSnapshotHeader,
@@ -70,59 +89,93 @@ export async function serializeKeyedSnapshot(
   isReleased: () => boolean,
 ): Promise<Uint8Array> {
   const out: SerializedKeyedState[] = [];
-  for (const state of states) {
+  let sliceEntries = 0;
+  for (const { name, kind, map, view } of states) {
+    const keyGroups: number[] = [];
     const chunks: Uint8Array[] = [];
-    for (;;) {
+    for (let g = 0; g < map.groups; g++) {
+      if (sliceEntries >= SLICE_ENTRIES) {
+        await yieldToEventLoop();
+        sliceEntries = 0;
+      }
       if (isReleased()) {
         throw new Error(`snapshot ${header.checkpointId} of operator '${header.operatorUid}' was released while serializing`);
       }
-      const flat: unknown[] = [];
-      let done = false;
-      while (flat.length < SLICE_ENTRIES * 3) {
-        const next = state.entries.next();
-        if (next.done === true) {
-          done = true;
-          break;
-        }
-        // Values were checked to be plain data when they entered state (heap-states.ts).
-        const [key, value] = next.value;
-        flat.push(keyGroupOf(key, header.maxParallelism), key, value);
+      sliceEntries += map.encodePending(view, g);
+      const chunk = view.chunks[g];
+      if (chunk) {
+        keyGroups.push(map.firstKeyGroup + g);
+        chunks.push(chunk);
       }
-      if (flat.length > 0) chunks.push(packPlainData(flat));
-      if (done) break;
-      await yieldToEventLoop();
     }
-    out.push({ name: state.name, kind: state.kind, chunks });
+    out.push({ name, kind, keyGroups, chunks });
   }
-  const blob: KeyedSnapshotBlob = { format: FORMAT, version: 1, ...header, states: out };
-  return packPlainData(blob);
+  return packPlainData({ format: FORMAT, version: VERSION, ...header, states: out });
 }
 
 /**
- * Decodes and checks the outer structure of a keyed snapshot blob.
+ * Decodes and checks the outer structure of a keyed snapshot blob (version 2,
+ * or version 1 without number keys).
  *
- * @throws StateRestoreError naming `operatorUid` and the blob index when it is not one
+ * @throws StateRestoreError naming `operatorUid` and the blob index when it is not one, or cannot be restored
  */
 export function decodeKeyedSnapshot(bytes: Uint8Array, operatorUid: string, index: number): KeyedSnapshotBlob {
-  let blob: Partial<KeyedSnapshotBlob> | undefined;
+  let blob: Record<string, unknown> | undefined;
   try {
-    blob = decodeStateValue(bytes) as Partial<KeyedSnapshotBlob>;
+    blob = decodeStateValue(bytes) as Record<string, unknown>;
   } catch (e) {
     throw new StateRestoreError(operatorUid, `blob #${index} is not valid msgpack (${(e as Error).message})`);
   }
-  if (typeof blob !== "object" || blob === null || blob.format !== FORMAT || blob.version !== 1 || !Array.isArray(blob.states)) {
-    throw new StateRestoreError(operatorUid, `blob #${index} is not a heap keyed-state snapshot (format ${FORMAT} v1)`);
+  if (typeof blob !== "object" || blob === null || blob.format !== FORMAT || !Array.isArray(blob.states)) {
+    throw new StateRestoreError(operatorUid, `blob #${index} is not a heap keyed-state snapshot (format ${FORMAT})`);
   }
-  for (const s of blob.states) {
-    if (typeof s?.name !== "string" || !KINDS.includes(s.kind) || !Array.isArray(s.chunks)) {
+  const maxParallelism = blob.maxParallelism as number;
+  const states = blob.states as Record<string, unknown>[];
+  for (const s of states) {
+    if (typeof s?.name !== "string" || !KINDS.includes(s.kind as StateKind) || !Array.isArray(s.chunks)) {
       throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
     }
   }
-  return blob as KeyedSnapshotBlob;
+  if (blob.version === 1) return { maxParallelism, states: states.map((s) => fromVersion1(s, operatorUid, index)) };
+  if (blob.version !== VERSION) {
+    throw new StateRestoreError(operatorUid, `blob #${index} has format version ${String(blob.version)}; this version of weir reads versions 1 and ${VERSION}`);
+  }
+  return {
+    maxParallelism,
+    states: states.map((s) => {
+      const { name, kind, keyGroups, chunks } = s as unknown as SerializedKeyedState;
+      if (!Array.isArray(keyGroups) || keyGroups.length !== chunks.length) {
+        throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
+      }
+      return {
+        name,
+        kind,
+        groups: chunks.map((chunk, i) => ({ keyGroup: keyGroups[i]!, read: () => decodeKeyGroupChunk(chunk, operatorUid, name) })),
+      };
+    }),
+  };
 }
 
-/** Calls `fn(keyGroup, canonicalKey, value)` for every entry of a chunk. */
-export function forEachChunkEntry(chunk: Uint8Array, fn: (keyGroup: number, key: string, value: unknown) => void): void {
-  const flat = decodeStateValue(chunk) as unknown[];
-  for (let i = 0; i < flat.length; i += 3) fn(flat[i] as number, flat[i + 1] as string, flat[i + 2]);
+/** A version-1 state regrouped by key group; refuses number keys, whose key group has changed. */
+function fromVersion1(s: Record<string, unknown>, operatorUid: string, index: number): RestoredKeyedState {
+  const name = s.name as string;
+  const byGroup = new Map<number, [StateKey[], unknown[]]>();
+  for (const chunk of s.chunks as Uint8Array[]) {
+    const flat = decodeStateValue(chunk) as unknown[];
+    for (let i = 0; i < flat.length; i += 3) {
+      const key = decodeCanonicalKey(flat[i + 1] as string);
+      if (typeof key === "number") {
+        throw new StateRestoreError(
+          operatorUid,
+          `blob #${index} is a format-1 snapshot with number keys (state '${name}', key ${key}); number keys now hash to other key groups, so it cannot be restored by this version of weir`,
+        );
+      }
+      const kg = flat[i] as number;
+      let group = byGroup.get(kg);
+      if (group === undefined) byGroup.set(kg, (group = [[], []]));
+      group[0].push(stateKeyOf(key));
+      group[1].push(flat[i + 2]);
+    }
+  }
+  return { name, kind: s.kind as StateKind, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })) };
 }

@@ -3,9 +3,10 @@
  * the operator (so it is checkpointed, restored and redistributed by key
  * group), one table per key of its windows' contents (window-table.ts).
  * The tables are engine-owned state: no user code receives them, so they are
- * updated in place without a copy per access (a table a pending snapshot still
- * shares is copied once, on its first change). Three forms: all records
- * (process/apply/evictors), a reduced value, an aggregate accumulator.
+ * updated in place without a copy per access (the backend encodes a key group
+ * that a pending snapshot still needs before its first change). Three forms:
+ * all records (process/apply/evictors), a reduced value, an aggregate
+ * accumulator.
  *
  * Object semantics: what the window function gets is a copy; a record that
  * goes to several windows (`shared`) is stored as a copy in all but the last,
@@ -68,15 +69,13 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
     private readonly backend: HeapKeyedStateBackend,
     private readonly operatorUid: string,
   ) {
-    this.state = backend.getEngineState<Table<S>>(STATE, ([namespaces, slots]) => [namespaces.slice(), slots.map((s) => this.copySlot(s))]);
+    this.state = backend.getEngineState<Table<S>>(STATE);
   }
 
   abstract add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
   abstract get(ns: WindowNamespace): unknown[] | undefined;
   abstract take(ns: WindowNamespace): unknown[] | undefined;
   abstract merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void;
-  /** A copy of a window's contents that may be changed in place without changing `s`. */
-  protected abstract copySlot(s: S): S;
   /** Records in a window's contents. */
   protected abstract count(s: S): number;
 
@@ -200,9 +199,10 @@ export class ListWindowContents<IN> extends TableContents<IN, RecordsSlot<IN>> {
   }
 
   take(ns: WindowNamespace): unknown[] | undefined {
-    const values = this.get(ns); // copies: a pending snapshot may share the records
+    const s = this.slot(ns);
+    if (s === undefined) return undefined;
     this.clear(ns);
-    return values;
+    return s[0]; // no copy: the window no longer holds them, and a snapshot holds its own encoding
   }
 
   /** Replaces the window's records (after eviction) with copies of `elements`. */
@@ -223,10 +223,6 @@ export class ListWindowContents<IN> extends TableContents<IN, RecordsSlot<IN>> {
         for (const ts of s[1]) t[1].push(ts);
       }
     }
-  }
-
-  protected copySlot([values, timestamps]: RecordsSlot<IN>): RecordsSlot<IN> {
-    return [values.slice(), timestamps.slice()]; // stored records are never changed in place
   }
 
   protected count(s: RecordsSlot<IN>): number {
@@ -267,7 +263,7 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
     const s = this.slot(ns);
     if (s === undefined) return undefined;
     this.clear(ns);
-    return [s[1]]; // no copy: the table is owned (copied when a snapshot shares it), so is the accumulator
+    return [s[1]]; // no copy: the window no longer holds it, and a snapshot holds its own encoding
   }
 
   merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
@@ -282,10 +278,6 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
         t[1] = this.combine(t[1], s[1]);
       }
     }
-  }
-
-  protected copySlot([count, acc]: FoldedSlot<ACC>): FoldedSlot<ACC> {
-    return [count, this.copy(acc)]; // user functions may change an accumulator in place
   }
 
   protected count(s: FoldedSlot<ACC>): number {

@@ -1,0 +1,193 @@
+/**
+ * A Nexmark query on the engine: `NexmarkSource` → the query's DataStream
+ * pipeline → a sink that counts and digests the rows (and, when asked,
+ * collects them or measures their latency). In-process or on worker threads:
+ * each worker imports this module again and rebuilds the same graph from the
+ * run's parameters in the `WEIR_BENCH_NEXMARK` environment variable (a
+ * worker's `process.env` is a copy of its parent's at creation).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import {
+  NexmarkSource,
+  StreamExecutionEnvironment,
+  WatermarkStrategy,
+  isWorker,
+  type CheckpointStats,
+  type NexmarkEvent,
+  type Sink,
+} from "../../../src/index.ts";
+import type { NexmarkQueryName } from "./nexmark-query.ts";
+import { QUERIES } from "./queries.ts";
+import { combineResults, type QueryResult } from "./query-result.ts";
+
+/** The environment variable that carries a run's parameters to the worker threads. */
+const PARAMS_VARIABLE = "WEIR_BENCH_NEXMARK";
+const RESULT = "nexmark-result";
+/** The in-memory storage of the final checkpoint of runs without periodic checkpoints holds this much per state. */
+const IN_MEMORY_STATE_LIMIT = 256 * 2 ** 20;
+
+/** The source of a run: plain data (it crosses to the workers as JSON). */
+export interface NexmarkSourceParams {
+  readonly events: number;
+  readonly eventsPerSecond?: number;
+  readonly maxOutOfOrdernessMs: number;
+  /** Emit at `eventsPerSecond` (each reader's schedule starting with its first poll) instead of as fast as possible. */
+  readonly rateLimited?: boolean;
+}
+
+/** One run of a query on the engine. */
+export interface NexmarkRunParams {
+  readonly query: NexmarkQueryName;
+  readonly source: NexmarkSourceParams;
+  readonly parallelism: number;
+  /** Worker threads; 0 runs every task in this thread. */
+  readonly workers: number;
+  /** Exactly-once checkpoints to a temporary directory every so many ms; 0: none. */
+  readonly checkpointIntervalMs: number;
+  /** Keep every row (the full check against the fused loop). */
+  readonly collect?: boolean;
+  /**
+   * With a rate-limited source and a query whose rows have an event time: measure the latency of
+   * the rows whose events were due at least this many ms after the first row's.
+   */
+  readonly latencyAfterMs?: number;
+}
+
+/** What one run measured. */
+export interface NexmarkRunMeasurement extends QueryResult {
+  /** Wall time from `executeAsync` to the job's result. */
+  readonly elapsedMs: number;
+  /**
+   * From the start of the first sink subtask to the end of input at the last one: the run
+   * without starting worker threads, importing the job module in them, deploying and tearing down.
+   */
+  readonly processingMs: number;
+  /** Rows, when collected. */
+  readonly collected: unknown[];
+  /** With `latencyAfterMs`: arrival at the sink − when the row's event was due, in ms (see `resultSink`). */
+  readonly latenciesMs: number[];
+  readonly checkpoints: CheckpointStats | null;
+}
+
+/** What a sink subtask reports. */
+type SinkReport = [rows: number, digest: number, latenciesMs: number[], collected: unknown[], startedAt: number, finishedAt: number];
+
+/** Wall-clock ms since the epoch, sub-millisecond, comparable between threads. */
+function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * Counts and digests the rows; collects them or measures latencies when asked. A row's latency is
+ * its arrival − when its event was due at the source. Event n is due at the reader's start +
+ * n / rate and its time is baseTime + ⌊n · 1000 / rate⌋ ms (no lag in latency runs), so arrival −
+ * event time is the latency plus a constant of the subtask (within 1 ms). The least of these over
+ * the subtask's rows stands for the constant (at half load some row goes through at once), so the
+ * latencies are relative to the fastest row; rows due in the first `latencyAfterMs` are left out
+ * (a worker's code warms up). Source and sink must be chained (q0, q1): a sink subtask then gets
+ * the rows of one reader.
+ */
+function resultSink(p: NexmarkRunParams): Sink<unknown> {
+  const query = QUERIES[p.query];
+  const eventTimeOf = p.latencyAfterMs === undefined ? undefined : query.eventTimeOf;
+  const after = p.latencyAfterMs ?? 0;
+  return {
+    createWriter(context) {
+      const startedAt = wallNow();
+      let rows = 0;
+      let digest = 0;
+      const collected: unknown[] = [];
+      /** Arrival − event time of the measured rows, and the least over all rows. */
+      const offsets: number[] = [];
+      let leastOffset = Number.POSITIVE_INFINITY;
+      let firstEventTime: number | undefined;
+      return {
+        write(row) {
+          rows++;
+          digest = (digest + query.digest(row)) >>> 0;
+          if (p.collect) collected.push(row);
+          if (eventTimeOf) {
+            const t = eventTimeOf(row);
+            const offset = wallNow() - t;
+            if (offset < leastOffset) leastOffset = offset;
+            firstEventTime ??= t;
+            if (t - firstEventTime >= after) offsets.push(offset);
+          }
+        },
+        finish: () => {
+          const latencies = offsets.map((o) => o - leastOffset);
+          context.reportResult(RESULT, [[rows, digest, latencies, collected, startedAt, wallNow()] satisfies SinkReport]);
+        },
+      };
+    },
+  };
+}
+
+/** Creates the environment of a run with the query's graph (the same in the bench process and in every worker). */
+function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): StreamExecutionEnvironment {
+  const env = StreamExecutionEnvironment.create({
+    parallelism: p.parallelism,
+    workers: p.workers,
+    fresh: true,
+    log: () => {},
+    ...(p.workers > 0 ? { jobModule: import.meta.url } : {}),
+  });
+  if (p.checkpointIntervalMs > 0) {
+    env.enableCheckpointing(p.checkpointIntervalMs, "exactly-once");
+    if (checkpointDir) env.getCheckpointConfig().setCheckpointStorage(checkpointDir);
+  } else env.getCheckpointConfig().setCheckpointStorage({ type: "jobmanager", maxStateSize: IN_MEMORY_STATE_LIMIT });
+  const s = p.source;
+  const source = NexmarkSource.create({
+    events: s.events,
+    eventsPerSecond: s.eventsPerSecond,
+    maxOutOfOrdernessMs: s.maxOutOfOrdernessMs,
+    rateLimited: s.rateLimited ?? false,
+  });
+  const events = env.fromSource(source, WatermarkStrategy.forBoundedOutOfOrderness<NexmarkEvent>(s.maxOutOfOrdernessMs), "nexmark").uid("nexmark");
+  QUERIES[p.query].build(events).sinkTo(resultSink(p)).uid("result");
+  return env;
+}
+
+/**
+ * Runs one query on the engine and measures it.
+ *
+ * @example
+ * ```ts
+ * const m = await runNexmarkQuery({ query: "q5", source: { events: 1_000_000, maxOutOfOrdernessMs: 4_000 }, parallelism: 2, workers: 0, checkpointIntervalMs: 1_000 });
+ * console.log(m.rows, m.digest, m.elapsedMs);
+ * ```
+ */
+export async function runNexmarkQuery(params: NexmarkRunParams): Promise<NexmarkRunMeasurement> {
+  const dir = params.checkpointIntervalMs > 0 ? await mkdtemp(join(tmpdir(), "weir-bench-nexmark-")) : undefined;
+  try {
+    process.env[PARAMS_VARIABLE] = JSON.stringify(params);
+    const env = environmentOf(params, dir);
+    const started = performance.now();
+    const client = await env.executeAsync(`bench-nexmark-${params.query}`);
+    const result = await client.getJobExecutionResult();
+    const elapsedMs = performance.now() - started;
+    const reports = result.getCollected<SinkReport>(RESULT);
+    return {
+      ...combineResults(reports.map(([rows, digest]) => ({ rows, digest }))),
+      elapsedMs,
+      processingMs: Math.max(...reports.map((r) => r[5])) - Math.min(...reports.map((r) => r[4])),
+      collected: reports.flatMap((r) => r[3]),
+      latenciesMs: reports.flatMap((r) => r[2]),
+      checkpoints: result.checkpoints,
+    };
+  } finally {
+    delete process.env[PARAMS_VARIABLE];
+    // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.
+    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  }
+}
+
+if (isWorker()) {
+  const raw = process.env[PARAMS_VARIABLE];
+  if (!raw) throw new Error(`bench/jobs/nexmark/nexmark-job.ts: a worker found no ${PARAMS_VARIABLE} (start the job with runNexmarkQuery)`);
+  // A worker hands the graph to its runtime and never resolves: do not await it.
+  void environmentOf(JSON.parse(raw) as NexmarkRunParams, undefined).executeAsync("bench-nexmark");
+}

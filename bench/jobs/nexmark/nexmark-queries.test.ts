@@ -1,0 +1,36 @@
+/**
+ * Each Nexmark query of the bench on a few thousand events: the engine's rows
+ * (with checkpoints) and the RxJS pipeline's equal the hand-fused loop's, as
+ * a multiset, and their digests agree. 200 events per second of event time,
+ * so that the events span 30 s and the windowed queries fire several windows.
+ */
+import { describe, expect, it } from "vitest";
+import { hasRx, runFused, runRx } from "./baselines.ts";
+import { runNexmarkQuery, type NexmarkSourceParams } from "./nexmark-job.ts";
+import { NEXMARK_OUT_OF_ORDERNESS_MS, NEXMARK_QUERIES } from "./nexmark-query.ts";
+import { rowDifference } from "./query-result.ts";
+
+const SOURCE: NexmarkSourceParams = { events: 6_000, eventsPerSecond: 200, maxOutOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS };
+
+describe("the Nexmark bench queries", () => {
+  for (const query of NEXMARK_QUERIES) {
+    it(`${query}: the engine and RxJS give the fused loop's rows`, async () => {
+      const fused = runFused(query, SOURCE, true);
+      expect(fused.rows).toBeGreaterThan(0);
+      const engine = await runNexmarkQuery({ query, source: SOURCE, parallelism: 2, workers: 0, checkpointIntervalMs: 20, collect: true });
+      expect(rowDifference(fused.collected, engine.collected)).toEqual({ missing: [], unexpected: [], count: 0 });
+      expect([engine.rows, engine.digest]).toEqual([fused.rows, fused.digest]);
+      if (hasRx(query)) {
+        const rx = runRx(query, SOURCE, true);
+        expect(rowDifference(fused.collected, rx.collected)).toEqual({ missing: [], unexpected: [], count: 0 });
+        expect(rx.digest).toBe(fused.digest);
+      }
+    });
+  }
+
+  it("q5 on 2 worker threads: the fused loop's rows", async () => {
+    const fused = runFused("q5", SOURCE);
+    const engine = await runNexmarkQuery({ query: "q5", source: SOURCE, parallelism: 2, workers: 2, checkpointIntervalMs: 20 });
+    expect([engine.rows, engine.digest]).toEqual([fused.rows, fused.digest]);
+  });
+});

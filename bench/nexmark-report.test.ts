@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { CheckpointStats } from "../src/index.ts";
+import { formatNexmark, latencyFigures, nexmarkRatios, nexmarkRunFigures, type NexmarkFigures, type NexmarkRunFigures } from "./nexmark-report.ts";
+
+const stats: CheckpointStats = {
+  counts: { triggered: 2, completed: 2, failed: 0, aborted: 0, inProgress: 0 },
+  consecutiveFailures: 0,
+  lastCompleted: { checkpointId: 2, savepoint: false, triggeredAt: 1000, completedAt: 1300, durationMs: 300, stateBytes: 4096, maxAlignmentMs: 20, maxSyncMs: 1, maxAsyncMs: 2 },
+  history: {
+    completed: [
+      { checkpointId: 1, savepoint: false, triggeredAt: 0, completedAt: 100, durationMs: 100, stateBytes: 4096, maxAlignmentMs: 10, maxSyncMs: 1, maxAsyncMs: 2 },
+      { checkpointId: 2, savepoint: false, triggeredAt: 1000, completedAt: 1300, durationMs: 300, stateBytes: 4096, maxAlignmentMs: 20, maxSyncMs: 1, maxAsyncMs: 2 },
+    ],
+    failed: [],
+  },
+};
+
+function run(runner: NexmarkRunFigures["runner"], workers: number, checkpointIntervalMs: number, elapsedMs: number, label = `${runner} ${workers}`): NexmarkRunFigures {
+  return nexmarkRunFigures({ query: "q5", label, runner, workers, checkpointIntervalMs, events: 1_000_000, elapsedMs, startupMs: workers > 0 ? 500 : 0, rows: 42, checkpoints: checkpointIntervalMs > 0 ? stats : null });
+}
+
+describe("nexmarkRunFigures", () => {
+  it("gives events/s after the start-up, per thread doing the work, and the checkpoints of checkpointed runs", () => {
+    const twoWorkers = run("engine", 2, 1_000, 2_500);
+    expect(twoWorkers).toMatchObject({ cores: 2, eventsPerSecond: 500_000, eventsPerSecondPerCore: 250_000, checkpointsCompleted: 2 });
+    expect(twoWorkers.checkpoints).toMatchObject({ durationP50Ms: 100, durationP99Ms: 300, stateBytes: 4096 });
+    expect(run("fused", 0, 0, 500)).toMatchObject({ cores: 1, eventsPerSecond: 2_000_000, eventsPerSecondPerCore: 2_000_000, checkpoints: null });
+  });
+});
+
+describe("latencyFigures", () => {
+  it("takes nearest-rank percentiles and the maximum", () => {
+    const l = latencyFigures("q0", "in-process", 100_000, 200_000, Array.from({ length: 200 }, (_, i) => 200 - i));
+    expect(l).toEqual({ query: "q0", label: "in-process", rate: 100_000, events: 200_000, rows: 200, p50Ms: 100, p99Ms: 198, maxMs: 200 });
+    expect(latencyFigures("q0", "x", 1, 1, []).p99Ms).toBeUndefined();
+  });
+});
+
+describe("nexmarkRatios", () => {
+  it("compares the engine in-process exactly-once with the fused loop, RxJS, no checkpoints, and 2 with 1 worker", () => {
+    const runs = [run("fused", 0, 0, 250), run("engine", 0, 0, 2_000), run("engine", 0, 1_000, 4_000), run("engine", 1, 1_000, 2_500), run("engine", 2, 1_000, 1_500), run("rx", 0, 0, 500)];
+    expect(nexmarkRatios(runs)).toEqual([{ query: "q5", engineOverFused: 0.0625, rxOverFused: 0.5, engineOverRx: 0.125, exactlyOnceOverNone: 0.5, twoWorkersOverOne: 2 }]);
+    expect(nexmarkRatios([run("fused", 0, 0, 250), run("engine", 0, 1_000, 500)])[0]).toMatchObject({ engineOverFused: 0.5, rxOverFused: undefined, twoWorkersOverOne: undefined });
+  });
+});
+
+describe("formatNexmark", () => {
+  it("prints the runs, their checkpoints, the latencies and the ratios", () => {
+    const runs = [run("fused", 0, 0, 250, "fused loop"), run("engine", 0, 1_000, 1_000, "in-process, exactly-once 1 s"), run("engine", 2, 1_000, 1_500, "2 workers, exactly-once 1 s")];
+    const f: NexmarkFigures = {
+      parallelism: 2,
+      outOfOrdernessMs: 4_000,
+      queries: [{ name: "q5", description: "hot items" }],
+      runs,
+      latency: [latencyFigures("q0", "in-process, exactly-once 1 s", 250_000, 500_000, [1.25, 2, 35])],
+      ratios: nexmarkRatios(runs),
+    };
+    const text = formatNexmark(f);
+    expect(text).toContain("parallelism 2");
+    expect(text).toContain("  q5: hot items");
+    expect(text).toMatch(/q5 fused loop\s+1\.00 M\s+0\.25 s\s+-\s+4\.00 M\s+4\.00 M\s+42\s+-/);
+    expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+1\.00 M\s+1\.50 s\s+500 ms\s+1\.00 M\s+500,000\s+42\s+2/);
+    expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+2\s+0\s+100 ms\s+300 ms\s+20 ms\s+4 KiB/);
+    expect(text).toMatch(/q0 in-process, exactly-once 1 s\s+250,000\/s\s+500,000\s+3\s+2\.0 ms\s+35 ms\s+35 ms/);
+    expect(text).toMatch(/q5\s+0\.250\s+-\s+-\s+-\s+-\n/);
+  });
+});

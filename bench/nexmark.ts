@@ -1,0 +1,169 @@
+/**
+ * The Nexmark part of `npm run bench` (`--only nexmark`): queries q0, q1,
+ * q2, q3, q5, q7 and q8 (bench/jobs/nexmark/) on `NexmarkSource`, at
+ * parallelism 2. Per query:
+ *
+ * 1. a check: the engine (in-process, exactly-once checkpoints every 100 ms)
+ *    collects every row of a small run, which must equal the hand-fused loop's
+ *    rows as a multiset, else `BenchIntegrityError`;
+ * 2. sizing runs (in-process, no checkpoints; also the warm-up) size the
+ *    measured runs to about `TARGET_RUN_MS`;
+ * 3. the hand-fused loop, then the engine in-process without checkpoints and
+ *    with exactly-once checkpoints every 1 s (filesystem storage), on 1 and 2
+ *    worker threads with exactly-once 1 s, then the RxJS pipeline (q0–q2, q5,
+ *    q7). Every run's row count and digest must equal the fused loop's, else
+ *    `BenchIntegrityError`. The throughput of an engine run is over its
+ *    processing time: from the start of the first sink subtask to the end of
+ *    input at the last one (without starting threads, importing the job module
+ *    in them, deploying, the final checkpoint, tearing down).
+ *
+ * Then the latency of q0 and q1: the source rate limited to half of the
+ * query's exactly-once throughput (the lower of in-process and 2 workers),
+ * in-process and on 2 workers, for 3 s, of which the rows of the last 2 s
+ * are measured.
+ */
+import { BenchIntegrityError } from "./integrity-error.ts";
+import { hasRx, runFused, runRx, type BaselineRun } from "./jobs/nexmark/baselines.ts";
+import { runNexmarkQuery, type NexmarkSourceParams } from "./jobs/nexmark/nexmark-job.ts";
+import { NEXMARK_OUT_OF_ORDERNESS_MS, NEXMARK_QUERIES, type NexmarkQueryName } from "./jobs/nexmark/nexmark-query.ts";
+import { QUERIES } from "./jobs/nexmark/queries.ts";
+import { rowDifference, type QueryResult } from "./jobs/nexmark/query-result.ts";
+import { latencyFigures, nexmarkRatios, nexmarkRunFigures, type NexmarkFigures, type NexmarkLatencyFigures, type NexmarkRunFigures } from "./nexmark-report.ts";
+import { throughput } from "./report.ts";
+
+export const NEXMARK_PARALLELISM = 2;
+/**
+ * Events per second of event time: a run of a few seconds spans minutes of event time, so the
+ * windowed queries fire their windows steadily (the work per event hardly depends on it).
+ */
+const EVENT_TIME_RATE = 1_000;
+const CHECKPOINT_INTERVAL_MS = 1_000;
+/** Wished duration of a measured in-process run. */
+const TARGET_RUN_MS = 2_000;
+/** The sizing run starts with this many events and grows 4-fold until it lasts `SIZING_MIN_MS` (or reaches `SIZING_MAX_EVENTS`). */
+const SIZING_EVENTS = 50_000;
+const SIZING_MIN_MS = 300;
+const SIZING_MAX_EVENTS = 3_200_000;
+/** Measured runs are rounded to this many events, and have at least `MIN_EVENTS` (100 s of event time: 10 windows of q7 and q8). */
+const ROUNDING = 50_000;
+const MIN_EVENTS = 100_000;
+/** Events of the check (50 s of event time). */
+const CHECK_EVENTS = 50_000;
+const CHECK_CHECKPOINT_INTERVAL_MS = 100;
+/**
+ * Latency runs: the share of the query's exactly-once throughput (the lower of in-process and 2
+ * workers) the source is limited to, their length, and the first part left out (code warming up).
+ */
+const LATENCY_LOAD = 0.5;
+const LATENCY_RUN_MS = 3_000;
+const LATENCY_WARM_UP_MS = 1_000;
+const LATENCY_QUERIES: readonly NexmarkQueryName[] = ["q0", "q1"];
+
+/** The engine runs of each query: label, worker threads, checkpoint interval. */
+const ENGINE_PLAN: readonly (readonly [label: string, workers: number, checkpointIntervalMs: number])[] = [
+  ["in-process, no checkpoints", 0, 0],
+  ["in-process, exactly-once 1 s", 0, CHECKPOINT_INTERVAL_MS],
+  ["1 worker, exactly-once 1 s", 1, CHECKPOINT_INTERVAL_MS],
+  ["2 workers, exactly-once 1 s", 2, CHECKPOINT_INTERVAL_MS],
+];
+const LATENCY_PLAN: readonly (readonly [label: string, workers: number])[] = [
+  ["in-process", 0],
+  ["2 workers", 2],
+];
+
+/**
+ * Runs the Nexmark section and returns its figures.
+ *
+ * @throws BenchIntegrityError when a run's rows differ from the hand-fused loop's
+ * @example
+ * ```ts
+ * const figures = await measureNexmark((line) => console.error(line));
+ * console.log(formatNexmark(figures));
+ * ```
+ */
+export async function measureNexmark(progress: (line: string) => void): Promise<NexmarkFigures> {
+  const runs: NexmarkRunFigures[] = [];
+  for (const query of NEXMARK_QUERIES) runs.push(...(await measureQuery(query, progress)));
+  const latency: NexmarkLatencyFigures[] = [];
+  for (const query of LATENCY_QUERIES) {
+    const throughputRuns = LATENCY_PLAN.map(([, workers]) => runs.find((r) => r.query === query && r.runner === "engine" && r.workers === workers && r.checkpointIntervalMs > 0)!);
+    const rate = Math.round((Math.min(...throughputRuns.map((r) => r.eventsPerSecond)) * LATENCY_LOAD) / 1_000) * 1_000;
+    for (const [label, workers] of LATENCY_PLAN) latency.push(await measureLatency(query, label, workers, rate, progress));
+  }
+  return {
+    parallelism: NEXMARK_PARALLELISM,
+    outOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS,
+    queries: NEXMARK_QUERIES.map((q) => ({ name: q, description: QUERIES[q].description })),
+    runs,
+    latency,
+    ratios: nexmarkRatios(runs),
+  };
+}
+
+/** Source of the throughput runs: as fast as possible, `EVENT_TIME_RATE` events per second of event time. */
+function sourceOf(events: number): NexmarkSourceParams {
+  return { events, eventsPerSecond: EVENT_TIME_RATE, maxOutOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS };
+}
+
+async function measureQuery(query: NexmarkQueryName, progress: (line: string) => void): Promise<NexmarkRunFigures[]> {
+  progress(`nexmark ${query}: check against the fused loop (${CHECK_EVENTS.toLocaleString("en-US")} events)`);
+  const expectedRows = runFused(query, sourceOf(CHECK_EVENTS), true).collected;
+  const checked = await runNexmarkQuery({ query, source: sourceOf(CHECK_EVENTS), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: CHECK_CHECKPOINT_INTERVAL_MS, collect: true });
+  const diff = rowDifference(expectedRows, checked.collected);
+  if (diff.count > 0)
+    throw new BenchIntegrityError(`nexmark ${query} check`, `rows missing or unexpected (e.g. missing ${diff.missing.join(" ")}, unexpected ${diff.unexpected.join(" ")})`, 0, diff.count);
+
+  const events = await sizeRuns(query, progress);
+  const source = sourceOf(events);
+
+  const runs: NexmarkRunFigures[] = [];
+  progress(`nexmark ${query}: fused loop (${events.toLocaleString("en-US")} events)`);
+  const fused = runFused(query, source);
+  runs.push(baselineFigures(query, "fused loop", "fused", events, fused));
+  for (const [label, workers, checkpointIntervalMs] of ENGINE_PLAN) {
+    progress(`nexmark ${query}: ${label}`);
+    const m = await runNexmarkQuery({ query, source, parallelism: NEXMARK_PARALLELISM, workers, checkpointIntervalMs });
+    check(`nexmark ${query}, ${label}`, fused, m);
+    runs.push(nexmarkRunFigures({ query, label, runner: "engine", workers, checkpointIntervalMs, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints }));
+  }
+  if (hasRx(query)) {
+    progress(`nexmark ${query}: RxJS`);
+    const rx = runRx(query, source);
+    check(`nexmark ${query}, RxJS`, fused, rx);
+    runs.push(baselineFigures(query, "RxJS", "rx", events, rx));
+  }
+  return runs;
+}
+
+/**
+ * Events of a measured run of about `TARGET_RUN_MS`, from sizing runs (in-process, no
+ * checkpoints; also the warm-up) of 4 times more events each until one lasts `SIZING_MIN_MS`.
+ */
+async function sizeRuns(query: NexmarkQueryName, progress: (line: string) => void): Promise<number> {
+  for (let events = SIZING_EVENTS; ; events *= 4) {
+    progress(`nexmark ${query}: sizing run (${events.toLocaleString("en-US")} events)`);
+    const { elapsedMs } = await runNexmarkQuery({ query, source: sourceOf(events), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: 0 });
+    if (elapsedMs >= SIZING_MIN_MS || events >= SIZING_MAX_EVENTS)
+      return Math.max(MIN_EVENTS, Math.round((throughput(events, elapsedMs) * TARGET_RUN_MS) / 1000 / ROUNDING) * ROUNDING);
+  }
+}
+
+/** A rate-limited run: the latencies of its rows. */
+async function measureLatency(query: NexmarkQueryName, label: string, workers: number, rate: number, progress: (line: string) => void): Promise<NexmarkLatencyFigures> {
+  const events = Math.round((rate * LATENCY_RUN_MS) / 1000);
+  progress(`nexmark ${query}: latency at ${rate.toLocaleString("en-US")} events/s, ${label}`);
+  const source: NexmarkSourceParams = { events, eventsPerSecond: rate, maxOutOfOrdernessMs: 0, rateLimited: true };
+  const m = await runNexmarkQuery({ query, source, parallelism: NEXMARK_PARALLELISM, workers, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, latencyAfterMs: LATENCY_WARM_UP_MS });
+  check(`nexmark ${query} latency, ${label}`, runFused(query, source), m);
+  return latencyFigures(query, `${label}, exactly-once 1 s`, rate, events, m.latenciesMs);
+}
+
+/** Fails unless `actual` has the rows of the fused loop. */
+function check(label: string, fused: QueryResult, actual: QueryResult): void {
+  if (actual.rows !== fused.rows) throw new BenchIntegrityError(label, "rows", fused.rows, actual.rows);
+  if (actual.digest !== fused.digest) throw new BenchIntegrityError(label, "digest of the rows", fused.digest, actual.digest);
+}
+
+function baselineFigures(query: NexmarkQueryName, label: string, runner: "fused" | "rx", events: number, run: BaselineRun): NexmarkRunFigures {
+  return nexmarkRunFigures({ query, label, runner, workers: 0, checkpointIntervalMs: 0, events, elapsedMs: run.elapsedMs, startupMs: 0, rows: run.rows, checkpoints: null });
+}
