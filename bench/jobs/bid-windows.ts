@@ -49,7 +49,12 @@ export interface Bid {
 export function bidOf(s: number): Bid {
   const h = seededOffset(s, 2 ** 30, SEED);
   const auction = (h & 3) !== 0 ? (h >>> 2) % HOT_AUCTIONS : (h >>> 2) % BID_AUCTIONS;
-  return { auction, bidder: (h >>> 8) % 10_000, price: 100 + (h % 10_000), ts: EVENT_TIME_BASE + s - seededOffset(s, BID_DISORDER_MS, SEED + 1) };
+  return { auction, bidder: (h >>> 8) % 10_000, price: priceOf(s), ts: EVENT_TIME_BASE + s - seededOffset(s, BID_DISORDER_MS, SEED + 1) };
+}
+
+/** The price of bid `s`. */
+function priceOf(s: number): number {
+  return 100 + (seededOffset(s, 2 ** 30, SEED) % 10_000);
 }
 
 /** Which job, how many bids, and whether exactly-once checkpoints run every second. */
@@ -175,18 +180,19 @@ export async function runBidWindows(p: BidWindowParams): Promise<BidWindowMeasur
   };
 }
 
-/** What a run must produce: computed from the bids themselves (their windows, their largest price). */
+/** What a run must produce, from the bids themselves: their windows (a contiguous range), and their largest price. */
 function expectedResult(p: BidWindowParams): { results: number; check: number } {
-  const windows = new Set<number>();
-  let largest = 0;
-  const unit = p.job === "hop" ? HOP_SLIDE_MS : TUMBLE_SIZE_MS;
-  for (let s = 0; s < p.bids; s++) {
-    const b = bidOf(s);
-    largest = Math.max(largest, b.price);
-    // hop: the hottest of every slide-aligned window end that some bid's windows reach (all 5 ends per bid)
-    const first = Math.floor(b.ts / unit);
-    const last = p.job === "hop" ? first + HOP_SIZE_MS / HOP_SLIDE_MS - 1 : first;
-    for (let w = first; w <= last; w++) windows.add(w);
+  // a bid's timestamp is within BID_DISORDER_MS below base + s: only the first and last bids can be the extremes
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (let s = 0; s < Math.min(p.bids, BID_DISORDER_MS); s++) first = Math.min(first, bidOf(s).ts);
+  for (let s = Math.max(0, p.bids - BID_DISORDER_MS); s < p.bids; s++) last = Math.max(last, bidOf(s).ts);
+  if (p.job === "hop") {
+    // one hottest auction per window end; each bid is in HOP_SIZE / HOP_SLIDE windows
+    const perBid = HOP_SIZE_MS / HOP_SLIDE_MS;
+    return { results: Math.floor(last / HOP_SLIDE_MS) - Math.floor(first / HOP_SLIDE_MS) + perBid, check: perBid * p.bids };
   }
-  return p.job === "hop" ? { results: windows.size, check: (HOP_SIZE_MS / HOP_SLIDE_MS) * p.bids } : { results: windows.size, check: largest };
+  let largest = 0;
+  for (let s = 0; s < p.bids; s++) largest = Math.max(largest, priceOf(s));
+  return { results: Math.floor(last / TUMBLE_SIZE_MS) - Math.floor(first / TUMBLE_SIZE_MS) + 1, check: largest };
 }
