@@ -29,6 +29,8 @@ export interface ErrorInfo {
 export interface TaskManagerEvents {
   acknowledge(attempt: number, ack: TaskAcknowledgement): void;
   decline(attempt: number, checkpointId: number, taskId: string, reason: string): void;
+  /** Task `taskId` restored its state and runs. */
+  running(attempt: number, taskId: string): void;
   endOfData(attempt: number, taskId: string): void;
   finished(attempt: number, taskId: string, results: TaskResults): void;
   failed(attempt: number, taskId: string, error: ErrorInfo): void;

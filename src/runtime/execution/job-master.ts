@@ -81,6 +81,8 @@ export class JobMaster {
   private settle: ((o: Outcome) => void) | null = null;
   private finishedTasks = new Set<string>();
   private endOfDataTasks = new Set<string>();
+  /** Tasks of the current attempt that restored their state and run: periodic checkpoints start when all do (as Flink triggers only when every task is RUNNING). */
+  private runningTasks = new Set<string>();
   private results: Record<string, TaskResults> = {};
   private readonly sourceTasks: string[];
   private readonly allTasks: string[];
@@ -261,6 +263,7 @@ export class JobMaster {
     const attempt = this.attempt;
     this.finishedTasks = new Set();
     this.endOfDataTasks = new Set();
+    this.runningTasks = new Set();
     this.results = {};
     const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
     if (this.cancelRequested) return { kind: "cancelled" };
@@ -304,7 +307,6 @@ export class JobMaster {
         batchSize: this.o.batchSize,
         autoWatermarkIntervalMs: this.o.autoWatermarkIntervalMs,
       });
-    coordinator.startPeriodic();
     const result = await outcome;
     this.settle = null;
     coordinator.shutdown(`job ${result.kind}`);
@@ -324,6 +326,11 @@ export class JobMaster {
       },
       decline: (a, id, taskId, reason) => {
         if (current(a)) this.coordinator?.decline(id, taskId, reason);
+      },
+      running: (a, taskId) => {
+        if (!current(a)) return;
+        this.runningTasks.add(taskId);
+        if (this.runningTasks.size === this.allTasks.length) this.coordinator?.startPeriodic();
       },
       endOfData: (a, taskId) => {
         if (!current(a)) return;

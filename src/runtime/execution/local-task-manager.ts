@@ -14,6 +14,7 @@ export function localTaskManager(plan: ExecutionPlan, events: TaskManagerEvents,
   const deferred: TaskManagerEvents = {
     acknowledge: (...a) => queueMicrotask(() => events.acknowledge(...a)),
     decline: (...a) => queueMicrotask(() => events.decline(...a)),
+    running: (...a) => queueMicrotask(() => events.running(...a)),
     endOfData: (...a) => queueMicrotask(() => events.endOfData(...a)),
     finished: (...a) => queueMicrotask(() => events.finished(...a)),
     failed: (...a) => queueMicrotask(() => events.failed(...a)),

@@ -69,6 +69,7 @@ export class TaskManager {
         autoWatermarkIntervalMs: d.autoWatermarkIntervalMs,
         acknowledge: (ack) => ev.acknowledge(attempt, ack),
         decline: (id, taskId, reason) => ev.decline(attempt, id, taskId, reason),
+        running: (taskId) => ev.running(attempt, taskId),
         endOfData: (taskId) => ev.endOfData(attempt, taskId),
         finished: (taskId, results) => ev.finished(attempt, taskId, results),
         failed: (taskId, error) => ev.failed(attempt, taskId, errorInfo(error)),

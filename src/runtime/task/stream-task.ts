@@ -126,6 +126,7 @@ export class StreamTask {
       this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime, this.metrics.operators);
       if (this.cancelled) return;
       this.metrics.status = "running";
+      this.services.running(this.spec.taskId);
       const head = this.chain.head;
       if (isSourceOperator(head)) await this.runSource(head);
       else await this.runOperators();

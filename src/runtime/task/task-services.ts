@@ -26,6 +26,8 @@ export interface TaskServices {
   readonly autoWatermarkIntervalMs: number;
   acknowledge(ack: TaskAcknowledgement): void;
   decline(checkpointId: number, taskId: string, reason: string): void;
+  /** The operators are restored and open: the task processes input (periodic checkpoints start once every task runs). */
+  running(taskId: string): void;
   /** All input is processed and the operators finished; the task waits for the final checkpoint. */
   endOfData(taskId: string): void;
   finished(taskId: string, results: TaskResults): void;

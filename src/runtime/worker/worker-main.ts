@@ -74,6 +74,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
         {
           acknowledge: (attempt, ack) => post({ type: "ack", attempt, ack }),
           decline: (attempt, checkpointId, taskId, reason) => post({ type: "decline", attempt, checkpointId, taskId, reason }),
+          running: (attempt, taskId) => post({ type: "running", attempt, taskId }),
           endOfData: (attempt, taskId) => post({ type: "end-of-data", attempt, taskId }),
           finished: (attempt, taskId, results) => post({ type: "finished", attempt, taskId, results }),
           failed: (attempt, taskId, error) => post({ type: "failed", attempt, taskId, error }),

@@ -41,6 +41,7 @@ export type FromWorker =
   | { type: "ready" }
   | { type: "ack"; attempt: number; ack: TaskAcknowledgement }
   | { type: "decline"; attempt: number; checkpointId: number; taskId: string; reason: string }
+  | { type: "running"; attempt: number; taskId: string }
   | { type: "end-of-data"; attempt: number; taskId: string }
   | { type: "finished"; attempt: number; taskId: string; results: TaskResults }
   | { type: "failed"; attempt: number; taskId: string; error: ErrorInfo }

@@ -114,6 +114,7 @@ class WorkerPool {
       switch (m.type) {
         case "ack": return o.events.acknowledge(m.attempt, m.ack);
         case "decline": return o.events.decline(m.attempt, m.checkpointId, m.taskId, m.reason);
+        case "running": return o.events.running(m.attempt, m.taskId);
         case "end-of-data": return o.events.endOfData(m.attempt, m.taskId);
         case "finished": return o.events.finished(m.attempt, m.taskId, m.results);
         case "failed": return o.events.failed(m.attempt, m.taskId, m.error);
