@@ -18,8 +18,8 @@ const SEED = testSeed();
 const FILES = 4;
 const PER_FILE = 25_000;
 const KEYS_PER_FILE = 25;
-/** Busy-loop iterations per record: a full run takes several seconds, so kills land mid-run. */
-const SPIN = "12000";
+/** Busy-loop iterations per record: a full run takes several seconds, so all ten kills land mid-run (each run first waits for a checkpoint). */
+const SPIN = "30000";
 const KILLS = 10;
 
 const dirs: string[] = [];
