@@ -4,9 +4,10 @@
  *
  * Runs, all at parallelism 4: a warm-up (which also sizes the runs to about
  * `TARGET_RUN_MS`), the start-up cost of 1 and 2 worker threads (a job of a few
- * records), then in-process and 1 worker with checkpointing off and
- * exactly-once every second (filesystem storage), and 2 workers without
- * checkpointing. Then the file job (bench/jobs/file-copy.ts) over a generated
+ * records), then in-process with checkpointing off and exactly-once every
+ * second (filesystem storage), 1 worker with exactly-once every second, and
+ * the scaling rounds: 1 worker then 2 workers without checkpointing, three
+ * times, compared in the steady state (bench/steady-rate.ts). Then the file job (bench/jobs/file-copy.ts) over a generated
  * JSON Lines input, without and with exactly-once checkpoints every second,
  * the event-time jobs (bench/event-time.ts: a keyed sliding-window count and
  * an interval join, in-process, each without and with exactly-once
@@ -30,13 +31,16 @@ import {
   checkpointFigures,
   fileRunFigures,
   formatReport,
+  median,
   reportJson,
+  scalingFigures,
   throughput,
   type BenchReport,
   type CheckpointFigures,
   type FileRunFigures,
   type RecoveryFigures,
   type RunFigures,
+  type ScalingRound,
 } from "./report.ts";
 
 const PARALLELISM = 4;
@@ -49,6 +53,10 @@ const WARM_UP_REPEATS = 2;
 /** Records of the runs that measure start-up and tear-down (negligible work). */
 const STARTUP_RECORDS = 1_000;
 const STARTUP_REPEATS = 2;
+/** Rounds of 1 worker then 2 workers (odd, so that the median is one of them). */
+const SCALING_ROUNDS = 3;
+const ONE_WORKER = "1 worker, no checkpoints";
+const TWO_WORKERS = "2 workers, no checkpoints";
 /** Size of the generated input of the file job (about 4–6 s per run on the machine of docs/benchmarks.md). */
 const FILE_INPUT_BYTES = 400e6;
 /** Label and checkpoint interval of the file-job runs. */
@@ -76,7 +84,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const checkpoints: Record<string, CheckpointFigures> = {};
   const ratios: Record<string, number> = {};
 
-  const runs = options.sections.has("keyed-count") ? await measureKeyedCountRuns(progress, checkpoints, options.records) : [];
+  const { runs, scaling } = options.sections.has("keyed-count") ? await measureKeyedCountRuns(progress, checkpoints, options.records) : { runs: [], scaling: [] };
   const fileRuns = options.sections.has("file") ? await measureFileRuns(progress, checkpoints) : [];
   const eventTimeRuns = options.sections.has("event-time") ? await measureEventTimeRuns(progress, checkpoints) : [];
   const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
@@ -93,11 +101,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   const eventRate = (label: string) => eventTimeRuns.find((r) => r.label === label)!.eventsPerSecond;
   const objectRate = (label: string) => objectStateRuns.find((r) => r.label === label)!.recordsPerSecond;
   if (runs.length > 0) {
+    const scale = scalingFigures(scaling);
     Object.assign(ratios, {
-      "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate("1 worker, no checkpoints"),
+      "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate(ONE_WORKER),
       "exactly-once 1 s / no checkpoints, in-process": rate("in-process, exactly-once 1 s") / rate("in-process, no checkpoints"),
-      "2 workers / 1 worker": rate("2 workers, no checkpoints") / rate("1 worker, no checkpoints"),
-      "1 worker / in-process": rate("1 worker, no checkpoints") / rate("in-process, no checkpoints"),
+      [`2 workers / 1 worker, steady, median of ${scaling.length} (target >= 1.8)`]: scale.steadyRatio,
+      [`2 workers / 1 worker, CPU per record, median of ${scaling.length}`]: scale.cpuRatio,
+      [`2 workers / 1 worker, whole run, median of ${scaling.length}`]: scale.wholeRunRatio,
+      "1 worker / in-process": rate(ONE_WORKER) / rate("in-process, no checkpoints"),
     });
   }
   if (fileRuns.length > 0) ratios["file job: exactly-once 1 s / no checkpoints"] = fileRate(FILE_PLAN[1][0]) / fileRate(FILE_PLAN[0][0]);
@@ -120,6 +131,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     parallelism: PARALLELISM,
     keys: KEYS,
     runs,
+    scaling,
     fileParallelism: FILE_PARALLELISM,
     fileRuns,
     eventTimeParallelism: EVENT_TIME_PARALLELISM,
@@ -136,14 +148,18 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /**
  * The keyed count: warm-up (which sizes the runs unless `fixedRecords` is
- * given), start-up cost of the worker threads, then the runs of the plan;
- * adds the checkpoint figures of checkpointed runs to `checkpoints`.
+ * given), start-up cost of the worker threads, the runs of the plan, then the
+ * scaling rounds (1 worker, then 2 workers, `SCALING_ROUNDS` times: the
+ * machine's load drifts, so each 2-worker run is compared with the 1-worker
+ * run just before it, and the median of the rounds is reported). Adds the
+ * checkpoint figures of checkpointed runs to `checkpoints`. The table's
+ * unchecked worker runs are those of the median round.
  */
 async function measureKeyedCountRuns(
   progress: (line: string) => void,
   checkpoints: Record<string, CheckpointFigures>,
   fixedRecords: number | undefined,
-): Promise<RunFigures[]> {
+): Promise<{ runs: RunFigures[]; scaling: ScalingRound[] }> {
   progress(`warm-up (${WARM_UP_REPEATS} × ${WARM_UP_RECORDS.toLocaleString("en-US")} records in-process)`);
   let warmUpMs = 0;
   for (let i = 0; i < WARM_UP_REPEATS; i++)
@@ -159,20 +175,13 @@ async function measureKeyedCountRuns(
     startup[workers] = Math.min(...times);
   }
 
-  const plan: [label: string, workers: number, checkpointIntervalMs: number][] = [
-    ["in-process, no checkpoints", 0, 0],
-    ["in-process, exactly-once 1 s", 0, CHECKPOINT_INTERVAL_MS],
-    ["1 worker, no checkpoints", 1, 0],
-    ["1 worker, exactly-once 1 s", 1, CHECKPOINT_INTERVAL_MS],
-    ["2 workers, no checkpoints", 2, 0],
-  ];
-  const runs: RunFigures[] = [];
-  for (const [label, workers, checkpointIntervalMs] of plan) {
+  const run = async (label: string, workers: number, checkpointIntervalMs: number): Promise<RunFigures> => {
     progress(`${label} (${records.toLocaleString("en-US")} records)`);
     const m = await measured(label, { records, parallelism: PARALLELISM, workers, checkpointIntervalMs });
     const startupMs = startup[workers] ?? 0;
     const cp = checkpointFigures(m.checkpoints);
-    runs.push({
+    if (checkpointIntervalMs > 0) checkpoints[label] = cp;
+    return {
       label,
       workers,
       checkpointIntervalMs,
@@ -181,10 +190,28 @@ async function measureKeyedCountRuns(
       startupMs,
       recordsPerSecond: throughput(records, m.elapsedMs, startupMs),
       checkpointsCompleted: cp.completed,
-    });
-    if (checkpointIntervalMs > 0) checkpoints[label] = cp;
-  }
-  return runs;
+      loadAverage: m.loadAverage,
+      ...(m.steady && m.steadyCpuMs !== undefined
+        ? { steadyRecordsPerSecond: m.steady.recordsPerSecond, cpuNsPerRecord: (m.steadyCpuMs * 1e6) / m.steady.records }
+        : {}),
+    };
+  };
+
+  const runs: RunFigures[] = [];
+  for (const [label, workers, checkpointIntervalMs] of [
+    ["in-process, no checkpoints", 0, 0],
+    ["in-process, exactly-once 1 s", 0, CHECKPOINT_INTERVAL_MS],
+    ["1 worker, exactly-once 1 s", 1, CHECKPOINT_INTERVAL_MS],
+  ] as const)
+    runs.push(await run(label, workers, checkpointIntervalMs));
+  const scaling: ScalingRound[] = [];
+  for (let i = 0; i < SCALING_ROUNDS; i++)
+    scaling.push({ oneWorker: await run(ONE_WORKER, 1, 0), twoWorkers: await run(TWO_WORKERS, 2, 0) });
+  const ratios = scalingFigures(scaling).steadyRatios;
+  const middle = scaling[ratios.indexOf(median(ratios))] ?? scaling[0]!;
+  runs.splice(2, 0, middle.oneWorker);
+  runs.push(middle.twoWorkers);
+  return { runs, scaling };
 }
 
 /**
