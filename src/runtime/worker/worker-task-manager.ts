@@ -71,7 +71,8 @@ class WorkerPool {
     const post = (m: ToWorker) => slot().worker.postMessage(m);
     return {
       deploy: (deployment) => {
-        if (slot().state === "crashed") this.respawn(index);
+        // Every crashed worker first, so that each live worker has its new links before its deployment arrives.
+        for (let i = 0; i < this.slots.length; i++) if (this.slots[i]!.state === "crashed") this.respawn(i);
         slot().attempt = deployment.attempt;
         post({ type: "deploy", deployment });
       },
