@@ -191,6 +191,7 @@ async function measureKeyedCountRuns(
       recordsPerSecond: throughput(records, m.elapsedMs, startupMs),
       checkpointsCompleted: cp.completed,
       loadAverage: m.loadAverage,
+      ...(m.otherCores === undefined ? {} : { otherCores: m.otherCores }),
       ...(m.steady && m.steadyCpuMs !== undefined
         ? { steadyRecordsPerSecond: m.steady.recordsPerSecond, cpuNsPerRecord: (m.steadyCpuMs * 1e6) / m.steady.records }
         : {}),

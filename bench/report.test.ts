@@ -113,6 +113,7 @@ function round(load: number, one: number, two: number, cpuOne: number, cpuTwo: n
     steadyRecordsPerSecond: steady,
     cpuNsPerRecord: cpu,
     loadAverage: load,
+    otherCores: workers === 2 ? load / 2 : 0,
   });
   return { oneWorker: run(1, one, cpuOne), twoWorkers: run(2, two, cpuTwo) };
 }
@@ -146,7 +147,7 @@ describe("formatReport and reportJson", () => {
     keys: 10_000,
     runs: [
       { label: "in-process, no checkpoints", workers: 0, checkpointIntervalMs: 0, records: 20e6, elapsedMs: 4000, startupMs: 0, recordsPerSecond: 5e6, checkpointsCompleted: 0 },
-      { label: "1 worker, exactly-once 1 s", workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4, steadyRecordsPerSecond: 4.5e6, cpuNsPerRecord: 251.4, loadAverage: 0.31 },
+      { label: "1 worker, exactly-once 1 s", workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4, steadyRecordsPerSecond: 4.5e6, cpuNsPerRecord: 251.4, loadAverage: 0.31, otherCores: 0.05 },
     ],
     scaling: [round(0.1, 5e6, 9e6, 200, 210), round(0.2, 5e6, 8e6, 200, 220), round(0.3, 4e6, 8e6, 200, 200)],
     fileParallelism: 2,
@@ -170,9 +171,9 @@ describe("formatReport and reportJson", () => {
     const text = formatReport(report);
     expect(text).toContain("Test CPU, 2 cores (nproc 2), 8 GiB, linux, node v20.0.0; load average 0.25 at the start");
     expect(text).toMatch(/in-process, no checkpoints\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off/);
-    expect(text).toMatch(/1 worker, exactly-once 1 s\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4\s+4\.50 M\s+251 ns\s+0\.31/);
-    expect(text).toMatch(/in-process, no checkpoints\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off\s+-\s+-\s+-$/m);
-    expect(text).toMatch(/^1\s+0\.10\s+5\.00 M\s+9\.00 M\s+1\.800\s+200 ns\s+210 ns\s+1\.050\s+1\.800$/m);
+    expect(text).toMatch(/1 worker, exactly-once 1 s\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4\s+4\.50 M\s+251 ns\s+0\.31\s+0\.05$/m);
+    expect(text).toMatch(/in-process, no checkpoints\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off\s+-\s+-\s+-\s+-$/m);
+    expect(text).toMatch(/^1\s+0\.10\s+0\.05\s+5\.00 M\s+9\.00 M\s+1\.800\s+200 ns\s+210 ns\s+1\.050\s+1\.800$/m);
     expect(text).toContain("median: steady 1.800, CPU per record 1.050, whole run 1.800");
     expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\s+1\s+120 ms\s+120 ms\s+7 ms\s+7 ms\s+2 KiB/);
     expect(text).toMatch(/exactly-once \/ none\s+0\.800/);

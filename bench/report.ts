@@ -27,6 +27,8 @@ export interface RunFigures {
   readonly cpuNsPerRecord?: number;
   /** The machine's 1-minute load average when the run started. */
   readonly loadAverage?: number;
+  /** Cores other processes kept busy during the run (bench/machine-busy.ts). */
+  readonly otherCores?: number;
 }
 
 /** One round of the scaling measurement: the same job on 1, then on 2 worker threads. */
@@ -299,10 +301,11 @@ export function formatReport(r: BenchReport): string {
   if (r.runs.length > 0) {
     lines.push(
       `job: fromSequence → keyBy(n % ${r.keys.toLocaleString("en-US")}) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
-      "steady: records/s from 20 % to 90 % of the records; CPU/record: CPU time of every thread of the process there; load: 1-minute load average at the start",
+      "steady: records/s from 20 % to 90 % of the records; CPU/record: CPU time of every thread of the process there;",
+      "load: 1-minute load average at the start; others: cores other processes kept busy during the run",
       "",
       table(
-        ["run", "records", "elapsed", "start-up", "records/s", "checkpoints", "steady", "CPU/record", "load"],
+        ["run", "records", "elapsed", "start-up", "records/s", "checkpoints", "steady", "CPU/record", "load", "others"],
         r.runs.map((run) => [
           run.label,
           millions(run.records),
@@ -313,6 +316,7 @@ export function formatReport(r: BenchReport): string {
           run.steadyRecordsPerSecond === undefined ? "-" : millions(run.steadyRecordsPerSecond),
           nanoseconds(run.cpuNsPerRecord),
           run.loadAverage === undefined ? "-" : run.loadAverage.toFixed(2),
+          run.otherCores === undefined ? "-" : run.otherCores.toFixed(2),
         ]),
       ),
     );
@@ -324,10 +328,11 @@ export function formatReport(r: BenchReport): string {
       `scaling: the same job, no checkpoints, on 1 then on 2 worker threads, ${r.scaling.length} rounds; 2 workers / 1 worker of each figure`,
       "",
       table(
-        ["round", "load", "1 worker steady", "2 workers steady", "steady", "CPU/record 1", "CPU/record 2", "CPU", "whole run"],
+        ["round", "load", "others", "1 worker steady", "2 workers steady", "steady", "CPU/record 1", "CPU/record 2", "CPU", "whole run"],
         r.scaling.map((round, i) => [
           String(i + 1),
           round.oneWorker.loadAverage?.toFixed(2) ?? "-",
+          othersCell(round),
           millions(round.oneWorker.steadyRecordsPerSecond ?? Number.NaN),
           millions(round.twoWorkers.steadyRecordsPerSecond ?? Number.NaN),
           f.steadyRatios[i]!.toFixed(3),
@@ -452,6 +457,13 @@ function elapsedCell(run: { elapsedMs: number }): string {
 /** A run's completed checkpoints, or "off" without checkpointing, for a table cell. */
 function checkpointsCell(run: { checkpointIntervalMs: number; checkpointsCompleted: number }): string {
   return run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off";
+}
+
+/** The most that other processes kept busy during either run of a round. */
+function othersCell(round: ScalingRound): string {
+  const a = round.oneWorker.otherCores;
+  const b = round.twoWorkers.otherCores;
+  return a === undefined || b === undefined ? "-" : Math.max(a, b).toFixed(2);
 }
 
 function nanoseconds(v: number | undefined): string {

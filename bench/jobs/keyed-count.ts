@@ -27,6 +27,7 @@ import {
   type ValueState,
 } from "../../src/index.ts";
 import { CpuTimeline, cpuBetween } from "../cpu-timeline.ts";
+import { busyMark, otherCores } from "../machine-busy.ts";
 import { steadyWindow, type SteadyWindow } from "../steady-rate.ts";
 import { progressSink, type SinkProgress } from "./progress-sink.ts";
 
@@ -68,6 +69,8 @@ export interface KeyedCountMeasurement {
   readonly steadyCpuMs: number | undefined;
   /** The machine's 1-minute load average when the run started. */
   readonly loadAverage: number;
+  /** Cores that other processes kept busy during the run (undefined where `/proc/stat` is missing). */
+  readonly otherCores: number | undefined;
 }
 
 /** Counts the records of each key in keyed state and emits the running count. */
@@ -131,12 +134,14 @@ export async function runKeyedCount(params: KeyedCountParams): Promise<KeyedCoun
     const env = environmentOf(params, dir);
     const loadAverage = loadavg()[0]!;
     const cpu = new CpuTimeline();
+    const busy = busyMark();
     const started = performance.now();
     const result = await env
       .executeAsync("bench-keyed-count")
       .then((client) => client.getJobExecutionResult())
       .finally(() => cpu.stop());
     const elapsedMs = performance.now() - started;
+    const others = otherCores(busy);
     const parts = result.getCollected<SinkProgress>(RECEIVED);
     const received = parts.reduce((a, p) => a + p.count, 0);
     let steady: SteadyWindow | undefined;
@@ -146,7 +151,7 @@ export async function runKeyedCount(params: KeyedCountParams): Promise<KeyedCoun
       if (!(e instanceof RangeError)) throw e;
     }
     const steadyCpuMs = steady && cpuBetween(cpu.samples, steady.startAt, steady.endAt);
-    return { params, elapsedMs, received, checkpoints: result.checkpoints, steady, steadyCpuMs, loadAverage };
+    return { params, elapsedMs, received, checkpoints: result.checkpoints, steady, steadyCpuMs, loadAverage, otherCores: others };
   } finally {
     delete process.env[PARAMS_VARIABLE];
     // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.
