@@ -79,6 +79,19 @@ describe("RemoteLink", () => {
     expect(out.hasCredit()).toBe(true);
   });
 
+  it("wakes a consumer that went to sleep when a batch arrives in the ring", async () => {
+    const [a, b] = linkPair(1 << 16);
+    a.reset(0);
+    b.reset(0);
+    const out = a.output(0);
+    const input = b.input(0);
+    const arrived = new Promise<void>((resolve) => (input.onAvailable = resolve));
+    expect(input.hasMessage()).toBe(false); // the task would sleep now: nothing polls any more
+    out.send({ kind: "data", values: ["wake"] });
+    await Promise.race([arrived, new Promise((_, reject) => setTimeout(() => reject(new Error("no wake-up within 2 s")), 2_000))]);
+    expect(input.poll()).toEqual({ kind: "data", values: ["wake"] });
+  });
+
   it("drops what an older attempt sent and holds what a newer one sent until this thread deploys it", async () => {
     const [a, b] = linkPair(1 << 16);
     a.reset(0);

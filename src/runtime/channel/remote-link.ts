@@ -175,9 +175,8 @@ export class RemoteLink {
     this.drain();
   }
 
-  /** @internal Pumps; if nothing is waiting, asks the other thread to wake this one when it writes. */
-  pumpOrSleep(): void {
-    this.pump();
+  /** @internal Asks the other thread to wake this one when it writes (this thread may go to sleep). */
+  sleep(): void {
     this.in.sleep();
     // Look again after raising the flag: an entry written before the writer saw it gets no wake-up.
     if (this.in.hasEntry()) this.pump();
@@ -334,9 +333,12 @@ class RemoteInputChannel implements InputChannel {
     return m;
   }
 
-  /** Called before the task sleeps: if nothing is queued, it also asks the producer's thread for a wake-up. */
+  /** Called before the task sleeps: if nothing has arrived, it also asks the producer's thread for a wake-up. */
   hasMessage(): boolean {
-    if (this.queue.size === 0) this.link.pumpOrSleep();
+    if (this.queue.size === 0) {
+      this.link.pump();
+      if (this.queue.size === 0) this.link.sleep();
+    }
     return this.queue.size > 0;
   }
 
