@@ -94,6 +94,8 @@ export class RemoteLink {
   private readonly in: SharedRing;
   private sendSeq = 0;
   private receiveSeq = 0;
+  /** Data and events taken from the port so far (compared with the writer's count in the ring). */
+  private takenAside = 0;
   /** Data and events that came through the port, in sequence order, not taken yet. */
   private readonly fromPort = new Fifo<Extract<PortMessage, { s: number }>>();
   /** Where a ring entry's payload is copied for decoding (grown as needed). */
@@ -155,6 +157,7 @@ export class RemoteLink {
     }
     const b = new Uint8Array(bytes);
     this.port.postMessage((withTimestamps ? { t: "d", s, a, c, b, ts: true } : { t: "d", s, a, c, b }) satisfies PortMessage, [b.buffer]);
+    this.out.noteAside();
   }
 
   /** @internal Sends an event of channel `c` (through the port, in sequence with the data). */
@@ -162,6 +165,7 @@ export class RemoteLink {
     const s = this.sendSeq;
     this.sendSeq = (s + 1) | 0;
     this.port.postMessage({ t: "e", s, a: this.attempt, c, e } satisfies PortMessage);
+    this.out.noteAside();
   }
 
   /** @internal Wakes the producer of channel `c` in the other thread. */
@@ -169,9 +173,14 @@ export class RemoteLink {
     this.port.postMessage({ t: "w", a: this.attempt, c } satisfies PortMessage);
   }
 
-  /** @internal Takes every message that already arrived, from the port and the ring, without waiting for the event loop. */
+  /**
+   * @internal Takes every batch and event that already arrived, from the ring and the port,
+   * without waiting for the event loop. The port is read only when the other thread sent
+   * something through it (wake-ups alone wait for the event loop: they are for a sleeping task).
+   */
   pump(): void {
-    for (let r = receiveMessageOnPort(this.port); r !== undefined; r = receiveMessageOnPort(this.port)) this.receive(r.message as PortMessage);
+    if (this.in.aside() !== this.takenAside)
+      for (let r = receiveMessageOnPort(this.port); r !== undefined; r = receiveMessageOnPort(this.port)) this.receive(r.message as PortMessage);
     this.drain();
   }
 
@@ -196,6 +205,7 @@ export class RemoteLink {
       case "r":
         return;
       default:
+        this.takenAside = (this.takenAside + 1) | 0;
         this.fromPort.push(m);
     }
   }

@@ -8,7 +8,9 @@
  * each side sees the other's entries and free space as soon as they exist.
  *
  * The ring also holds one flag for the reader's thread: raised by a reader
- * about to sleep, cleared by the writer that then wakes it (see `RemoteLink`).
+ * about to sleep, cleared by the writer that then wakes it; and a count of
+ * the messages the writer sent another way (see `RemoteLink`), so that the
+ * reader knows when to look there.
  *
  * @example
  * ```ts
@@ -19,10 +21,11 @@
  * ```
  */
 
-/** Control words before the data: write position, read position, reader asleep. */
+/** Control words before the data: write position, read position, reader asleep, messages sent another way. */
 const WRITE = 0;
 const READ = 1;
 const ASLEEP = 2;
+const ASIDE = 3;
 const CONTROL_BYTES = 16;
 /** Entry header in int32 words: payload length (or WRAP), seq, channel, attempt, kind. */
 const HEADER_WORDS = 5;
@@ -126,6 +129,16 @@ export class SharedRing {
   /** Reader: raises the flag that asks the writer for a wake-up. */
   sleep(): void {
     Atomics.store(this.control, ASLEEP, 1);
+  }
+
+  /** Writer: counts a message sent another way (after sending it). */
+  noteAside(): void {
+    Atomics.add(this.control, ASIDE, 1);
+  }
+
+  /** Reader: messages the writer sent another way so far (an int32 count that wraps). */
+  aside(): number {
+    return Atomics.load(this.control, ASIDE);
   }
 
   /** Writer: clears the reader's flag; true if it was raised (the writer must then wake the reader). */
