@@ -6,7 +6,7 @@
  * `TARGET_RUN_MS`), the start-up cost of 1 and 2 worker threads (a job of a few
  * records), then in-process with checkpointing off and exactly-once every
  * second (filesystem storage), 1 worker with exactly-once every second, and
- * the scaling rounds: 1 worker then 2 workers without checkpointing, three
+ * the scaling rounds: 1 worker and 2 workers without checkpointing, five
  * times, compared in the steady state (bench/steady-rate.ts). Then the file job (bench/jobs/file-copy.ts) over a generated
  * JSON Lines input, without and with exactly-once checkpoints every second,
  * the event-time jobs (bench/event-time.ts: a keyed sliding-window count and
@@ -53,8 +53,8 @@ const WARM_UP_REPEATS = 2;
 /** Records of the runs that measure start-up and tear-down (negligible work). */
 const STARTUP_RECORDS = 1_000;
 const STARTUP_REPEATS = 2;
-/** Rounds of 1 worker then 2 workers (odd, so that the median is one of them). */
-const SCALING_ROUNDS = 3;
+/** Rounds of 1 worker and 2 workers (odd, so that the median is one of them). */
+const SCALING_ROUNDS = 5;
 const ONE_WORKER = "1 worker, no checkpoints";
 const TWO_WORKERS = "2 workers, no checkpoints";
 /** Size of the generated input of the file job (about 4–6 s per run on the machine of docs/benchmarks.md). */
@@ -149,9 +149,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 /**
  * The keyed count: warm-up (which sizes the runs unless `fixedRecords` is
  * given), start-up cost of the worker threads, the runs of the plan, then the
- * scaling rounds (1 worker, then 2 workers, `SCALING_ROUNDS` times: the
- * machine's load drifts, so each 2-worker run is compared with the 1-worker
- * run just before it, and the median of the rounds is reported). Adds the
+ * scaling rounds (1 worker and 2 workers, `SCALING_ROUNDS` times, in
+ * alternating order: the machine's speed drifts, so each 2-worker run is
+ * compared with the 1-worker run next to it, and the median of the rounds is
+ * reported). Adds the
  * checkpoint figures of checkpointed runs to `checkpoints`. The table's
  * unchecked worker runs are those of the median round.
  */
@@ -206,8 +207,14 @@ async function measureKeyedCountRuns(
   ] as const)
     runs.push(await run(label, workers, checkpointIntervalMs));
   const scaling: ScalingRound[] = [];
-  for (let i = 0; i < SCALING_ROUNDS; i++)
-    scaling.push({ oneWorker: await run(ONE_WORKER, 1, 0), twoWorkers: await run(TWO_WORKERS, 2, 0) });
+  for (let i = 0; i < SCALING_ROUNDS; i++) {
+    // Every other round 2 workers go first, so that a machine that speeds up or slows down favours neither.
+    if (i % 2 === 0) scaling.push({ oneWorker: await run(ONE_WORKER, 1, 0), twoWorkers: await run(TWO_WORKERS, 2, 0) });
+    else {
+      const twoWorkers = await run(TWO_WORKERS, 2, 0);
+      scaling.push({ oneWorker: await run(ONE_WORKER, 1, 0), twoWorkers });
+    }
+  }
   const ratios = scalingFigures(scaling).steadyRatios;
   const middle = scaling[ratios.indexOf(median(ratios))] ?? scaling[0]!;
   runs.splice(2, 0, middle.oneWorker);

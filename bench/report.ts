@@ -325,7 +325,7 @@ export function formatReport(r: BenchReport): string {
     const f = scalingFigures(r.scaling);
     lines.push(
       "",
-      `scaling: the same job, no checkpoints, on 1 then on 2 worker threads, ${r.scaling.length} rounds; 2 workers / 1 worker of each figure`,
+      `scaling: the same job, no checkpoints, on 1 and on 2 worker threads (in turn first), ${r.scaling.length} rounds; 2 workers / 1 worker of each figure`,
       "",
       table(
         ["round", "load", "others", "1 worker steady", "2 workers steady", "steady", "CPU/record 1", "CPU/record 2", "CPU", "whole run"],
