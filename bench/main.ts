@@ -4,9 +4,10 @@
  *
  * Runs, all at parallelism 4: a warm-up (which also sizes the runs to about
  * `TARGET_RUN_MS`), the start-up cost of 1 and 2 worker threads (a job of a few
- * records), then in-process and 1 worker with checkpointing off and
- * exactly-once every second (filesystem storage), and 2 workers without
- * checkpointing. Then the file job (bench/jobs/file-copy.ts) over a generated
+ * records), then in-process with checkpointing off and exactly-once every
+ * second (filesystem storage), 1 worker with exactly-once every second, and
+ * the scaling rounds: 1 worker and 2 workers without checkpointing, five
+ * times, compared in the steady state (bench/steady-rate.ts). Then the file job (bench/jobs/file-copy.ts) over a generated
  * JSON Lines input, without and with exactly-once checkpoints every second,
  * the event-time jobs (bench/event-time.ts: a keyed sliding-window count and
  * an interval join, in-process, each without and with exactly-once
@@ -34,13 +35,16 @@ import {
   checkpointFigures,
   fileRunFigures,
   formatReport,
+  median,
   reportJson,
+  scalingFigures,
   throughput,
   type BenchReport,
   type CheckpointFigures,
   type FileRunFigures,
   type RecoveryFigures,
   type RunFigures,
+  type ScalingRound,
 } from "./report.ts";
 
 const PARALLELISM = 4;
@@ -53,6 +57,10 @@ const WARM_UP_REPEATS = 2;
 /** Records of the runs that measure start-up and tear-down (negligible work). */
 const STARTUP_RECORDS = 1_000;
 const STARTUP_REPEATS = 2;
+/** Rounds of 1 worker and 2 workers (odd, so that the median is one of them). */
+const SCALING_ROUNDS = 5;
+const ONE_WORKER = "1 worker, no checkpoints";
+const TWO_WORKERS = "2 workers, no checkpoints";
 /** Size of the generated input of the file job (about 4–6 s per run on the machine of docs/benchmarks.md). */
 const FILE_INPUT_BYTES = 400e6;
 /** Label and checkpoint interval of the file-job runs. */
@@ -80,7 +88,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const checkpoints: Record<string, CheckpointFigures> = {};
   const ratios: Record<string, number> = {};
 
-  const runs = options.sections.has("keyed-count") ? await measureKeyedCountRuns(progress, checkpoints, options.records, options.keys) : [];
+  const { runs, scaling } = options.sections.has("keyed-count")
+    ? await measureKeyedCountRuns(progress, checkpoints, options.records, options.keys)
+    : { runs: [], scaling: [] };
   const fileRuns = options.sections.has("file") ? await measureFileRuns(progress, checkpoints) : [];
   const eventTimeRuns = options.sections.has("event-time") ? await measureEventTimeRuns(progress, checkpoints) : [];
   const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
@@ -98,11 +108,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   const eventRate = (label: string) => eventTimeRuns.find((r) => r.label === label)!.eventsPerSecond;
   const objectRate = (label: string) => objectStateRuns.find((r) => r.label === label)!.recordsPerSecond;
   if (runs.length > 0) {
+    const scale = scalingFigures(scaling);
     Object.assign(ratios, {
-      "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate("1 worker, no checkpoints"),
+      "exactly-once 1 s / no checkpoints, 1 worker (target >= 0.95)": rate("1 worker, exactly-once 1 s") / rate(ONE_WORKER),
       "exactly-once 1 s / no checkpoints, in-process": rate("in-process, exactly-once 1 s") / rate("in-process, no checkpoints"),
-      "2 workers / 1 worker": rate("2 workers, no checkpoints") / rate("1 worker, no checkpoints"),
-      "1 worker / in-process": rate("1 worker, no checkpoints") / rate("in-process, no checkpoints"),
+      [`2 workers / 1 worker, steady, median of ${scaling.length} (target >= 1.8)`]: scale.steadyRatio,
+      [`2 workers / 1 worker, CPU per record, median of ${scaling.length}`]: scale.cpuRatio,
+      [`2 workers / 1 worker, whole run, median of ${scaling.length}`]: scale.wholeRunRatio,
+      "1 worker / in-process": rate(ONE_WORKER) / rate("in-process, no checkpoints"),
     });
     for (const keys of options.keys.slice(1)) {
       const k = keysLabel(keys);
@@ -129,6 +142,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     machine: machineInfo(),
     parallelism: PARALLELISM,
     runs,
+    scaling,
     fileParallelism: FILE_PARALLELISM,
     fileRuns,
     eventTimeParallelism: EVENT_TIME_PARALLELISM,
@@ -147,17 +161,21 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /**
  * The keyed count: warm-up (which sizes the runs unless `fixedRecords` is
- * given), start-up cost of the worker threads, then the runs of the plan at
- * the first of `keyCounts`; at each further key count a sizing run, then the
- * in-process runs (labels prefixed with the key count, e.g. `1M keys, `).
- * Adds the checkpoint figures of checkpointed runs to `checkpoints`.
+ * given), start-up cost of the worker threads, the runs of the plan at the
+ * first of `keyCounts`, then the scaling rounds (1 worker and 2 workers,
+ * `SCALING_ROUNDS` times, in alternating order: the machine's speed drifts,
+ * so each 2-worker run is compared with the 1-worker run next to it, and the
+ * median of the rounds is reported); at each further key count a sizing run,
+ * then the in-process runs (labels prefixed with the key count, e.g.
+ * `1M keys, `). Adds the checkpoint figures of checkpointed runs to
+ * `checkpoints`. The table's unchecked worker runs are those of the median round.
  */
 async function measureKeyedCountRuns(
   progress: (line: string) => void,
   checkpoints: Record<string, CheckpointFigures>,
   fixedRecords: number | undefined,
   keyCounts: readonly number[],
-): Promise<RunFigures[]> {
+): Promise<{ runs: RunFigures[]; scaling: ScalingRound[] }> {
   const keys = keyCounts[0]!;
   progress(`warm-up (${WARM_UP_REPEATS} × ${WARM_UP_RECORDS.toLocaleString("en-US")} records in-process, ${keys.toLocaleString("en-US")} keys)`);
   let warmUpMs = 0;
@@ -174,43 +192,59 @@ async function measureKeyedCountRuns(
     startup[workers] = Math.min(...times);
   }
 
-  const plan: [label: string, workers: number, checkpointIntervalMs: number][] = [
+  const run = async (label: string, workers: number, checkpointIntervalMs: number, keyCount = keys, runRecords = records): Promise<RunFigures> => {
+    progress(`${label} (${runRecords.toLocaleString("en-US")} records, ${keyCount.toLocaleString("en-US")} keys)`);
+    const m = await measured(label, { records: runRecords, keys: keyCount, parallelism: PARALLELISM, workers, checkpointIntervalMs });
+    const startupMs = startup[workers] ?? 0;
+    const cp = checkpointFigures(m.checkpoints);
+    if (checkpointIntervalMs > 0) checkpoints[label] = cp;
+    return {
+      label,
+      keys: keyCount,
+      workers,
+      checkpointIntervalMs,
+      records: runRecords,
+      elapsedMs: m.elapsedMs,
+      startupMs,
+      recordsPerSecond: throughput(runRecords, m.elapsedMs, startupMs),
+      checkpointsCompleted: cp.completed,
+      loadAverage: m.loadAverage,
+      ...(m.otherCores === undefined ? {} : { otherCores: m.otherCores }),
+      ...(m.steady && m.steadyCpuMs !== undefined
+        ? { steadyRecordsPerSecond: m.steady.recordsPerSecond, cpuNsPerRecord: (m.steadyCpuMs * 1e6) / m.steady.records }
+        : {}),
+    };
+  };
+
+  const inProcess = [
     ["in-process, no checkpoints", 0, 0],
     ["in-process, exactly-once 1 s", 0, CHECKPOINT_INTERVAL_MS],
-    ["1 worker, no checkpoints", 1, 0],
-    ["1 worker, exactly-once 1 s", 1, CHECKPOINT_INTERVAL_MS],
-    ["2 workers, no checkpoints", 2, 0],
-  ];
+  ] as const;
   const runs: RunFigures[] = [];
-  for (const [label, workers, checkpointIntervalMs] of plan) await run(label, keys, records, workers, checkpointIntervalMs);
+  for (const [label, workers, checkpointIntervalMs] of [...inProcess, ["1 worker, exactly-once 1 s", 1, CHECKPOINT_INTERVAL_MS] as const])
+    runs.push(await run(label, workers, checkpointIntervalMs));
+  const scaling: ScalingRound[] = [];
+  for (let i = 0; i < SCALING_ROUNDS; i++) {
+    // Every other round 2 workers go first, so that a machine that speeds up or slows down favours neither.
+    if (i % 2 === 0) scaling.push({ oneWorker: await run(ONE_WORKER, 1, 0), twoWorkers: await run(TWO_WORKERS, 2, 0) });
+    else {
+      const twoWorkers = await run(TWO_WORKERS, 2, 0);
+      scaling.push({ oneWorker: await run(ONE_WORKER, 1, 0), twoWorkers });
+    }
+  }
+  const ratios = scalingFigures(scaling).steadyRatios;
+  const middle = scaling[ratios.indexOf(median(ratios))] ?? scaling[0]!;
+  runs.splice(2, 0, middle.oneWorker);
+  runs.push(middle.twoWorkers);
+
   for (const more of keyCounts.slice(1)) {
     const sizingRecords = Math.max(WARM_UP_RECORDS, more);
     progress(`${more.toLocaleString("en-US")} keys: sizing run (${sizingRecords.toLocaleString("en-US")} records in-process)`);
     const sizing = await measured("sizing", { records: sizingRecords, keys: more, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: 0 });
     const moreRecords = fixedRecords ?? Math.max(more, sizeRuns(throughput(sizingRecords, sizing.elapsedMs)));
-    for (const [label, workers, checkpointIntervalMs] of plan.filter(([, w]) => w === 0))
-      await run(`${keysLabel(more)} keys, ${label}`, more, moreRecords, workers, checkpointIntervalMs);
+    for (const [label, workers, checkpointIntervalMs] of inProcess) runs.push(await run(`${keysLabel(more)} keys, ${label}`, workers, checkpointIntervalMs, more, moreRecords));
   }
-  return runs;
-
-  async function run(label: string, keys: number, records: number, workers: number, checkpointIntervalMs: number): Promise<void> {
-    progress(`${label} (${records.toLocaleString("en-US")} records, ${keys.toLocaleString("en-US")} keys)`);
-    const m = await measured(label, { records, keys, parallelism: PARALLELISM, workers, checkpointIntervalMs });
-    const startupMs = startup[workers] ?? 0;
-    const cp = checkpointFigures(m.checkpoints);
-    runs.push({
-      label,
-      keys,
-      workers,
-      checkpointIntervalMs,
-      records,
-      elapsedMs: m.elapsedMs,
-      startupMs,
-      recordsPerSecond: throughput(records, m.elapsedMs, startupMs),
-      checkpointsCompleted: cp.completed,
-    });
-    if (checkpointIntervalMs > 0) checkpoints[label] = cp;
-  }
+  return { runs, scaling };
 }
 
 /** A key count for a label: `10k`, `1M`, `1.5M`, `250`. */

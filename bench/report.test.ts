@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { CheckpointStats } from "../src/index.ts";
-import { checkpointFigures, fileRunFigures, formatReport, recoveryFigures, reportJson, throughput, type BenchReport } from "./report.ts";
+import {
+  checkpointFigures,
+  fileRunFigures,
+  formatReport,
+  median,
+  recoveryFigures,
+  reportJson,
+  scalingFigures,
+  throughput,
+  type BenchReport,
+  type RunFigures,
+  type ScalingRound,
+} from "./report.ts";
 
 function statsWith(completed: { durationMs: number; maxAlignmentMs: number }[]): CheckpointStats {
   const entries = completed.map((c, i) => ({
@@ -87,15 +99,57 @@ describe("checkpointFigures", () => {
   });
 });
 
+/** A scaling round at `load` with the steady records/s and CPU ns per record of 1 and 2 workers (whole-run records/s: 0.8 of the steady). */
+function round(load: number, one: number, two: number, cpuOne: number, cpuTwo: number): ScalingRound {
+  const run = (workers: number, steady: number, cpu: number): RunFigures => ({
+    label: `${workers} worker(s), no checkpoints`,
+    keys: 10_000,
+    workers,
+    checkpointIntervalMs: 0,
+    records: 20e6,
+    elapsedMs: 5000,
+    startupMs: 300,
+    recordsPerSecond: 0.8 * steady,
+    checkpointsCompleted: 0,
+    steadyRecordsPerSecond: steady,
+    cpuNsPerRecord: cpu,
+    loadAverage: load,
+    otherCores: workers === 2 ? load / 2 : 0,
+  });
+  return { oneWorker: run(1, one, cpuOne), twoWorkers: run(2, two, cpuTwo) };
+}
+
+describe("scalingFigures", () => {
+  it("compares 2 workers with 1 worker within each round and takes the median over the rounds", () => {
+    const f = scalingFigures([round(0.1, 5e6, 9e6, 200, 210), round(0.2, 5e6, 8e6, 200, 220), round(0.3, 4e6, 8e6, 200, 200)]);
+    expect(f.steadyRatios).toEqual([1.8, 1.6, 2]);
+    expect(f.steadyRatio).toBe(1.8);
+    expect(f.cpuRatio).toBe(1.05);
+    expect(f.wholeRunRatio).toBe(1.8);
+  });
+
+  it("refuses no rounds, or a run without a steady state", () => {
+    expect(() => scalingFigures([])).toThrow(RangeError);
+    const r = round(0.1, 5e6, 9e6, 200, 210);
+    expect(() => scalingFigures([{ ...r, twoWorkers: { ...r.twoWorkers, steadyRecordsPerSecond: undefined } }])).toThrow(/had no steady state/);
+  });
+
+  it("median: the middle value, or the mean of the two middle ones", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
 describe("formatReport and reportJson", () => {
   const report: BenchReport = {
     date: "2026-01-02T03:04:05.000Z",
-    machine: { cpuModel: "Test CPU", cores: 2, node: "v20.0.0", platform: "linux", memoryGiB: 8 },
+    machine: { cpuModel: "Test CPU", cores: 2, nproc: 2, loadAverage: 0.25, node: "v20.0.0", platform: "linux", memoryGiB: 8 },
     parallelism: 4,
     runs: [
       { label: "in-process, no checkpoints", keys: 10_000, workers: 0, checkpointIntervalMs: 0, records: 20e6, elapsedMs: 4000, startupMs: 0, recordsPerSecond: 5e6, checkpointsCompleted: 0 },
-      { label: "1 worker, exactly-once 1 s", keys: 1_000_000, workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4 },
+      { label: "1 worker, exactly-once 1 s", keys: 1_000_000, workers: 1, checkpointIntervalMs: 1000, records: 20e6, elapsedMs: 5300, startupMs: 300, recordsPerSecond: 4e6, checkpointsCompleted: 4, steadyRecordsPerSecond: 4.5e6, cpuNsPerRecord: 251.4, loadAverage: 0.31, otherCores: 0.05 },
     ],
+    scaling: [round(0.1, 5e6, 9e6, 200, 210), round(0.2, 5e6, 8e6, 200, 220), round(0.3, 4e6, 8e6, 200, 200)],
     fileParallelism: 2,
     fileRuns: [fileRunFigures("file, exactly-once 1 s", 1000, 2_500_000, 300e6, 4_000, 3)],
     eventTimeParallelism: 4,
@@ -116,9 +170,11 @@ describe("formatReport and reportJson", () => {
 
   it("prints the machine, one row per run, the checkpoint percentiles and the ratios", () => {
     const text = formatReport(report);
-    expect(text).toContain("Test CPU, 2 cores, 8 GiB, linux, node v20.0.0");
-    expect(text).toMatch(/in-process, no checkpoints\s+10,000\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off/);
-    expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\.00 M\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4/);
+    expect(text).toContain("Test CPU, 2 cores (nproc 2), 8 GiB, linux, node v20.0.0; load average 0.25 at the start");
+    expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\.00 M\s+20\.00 M\s+5\.30 s\s+300 ms\s+4\.00 M\s+4\s+4\.50 M\s+251 ns\s+0\.31\s+0\.05$/m);
+    expect(text).toMatch(/in-process, no checkpoints\s+10,000\s+20\.00 M\s+4\.00 s\s+-\s+5\.00 M\s+off\s+-\s+-\s+-\s+-$/m);
+    expect(text).toMatch(/^1\s+0\.10\s+0\.05\s+5\.00 M\s+9\.00 M\s+1\.800\s+200 ns\s+210 ns\s+1\.050\s+1\.800$/m);
+    expect(text).toContain("median: steady 1.800, CPU per record 1.050, whole run 1.800");
     expect(text).toMatch(/1 worker, exactly-once 1 s\s+1\s+1\s+120 ms\s+120 ms\s+7 ms\s+7 ms\s+2 KiB/);
     expect(text).toMatch(/exactly-once \/ none\s+0\.800/);
     expect(text).toMatch(/file, exactly-once 1 s\s+2\.50 M\s+300 MB\s+4\.00 s\s+75\.0\s+625,000\s+3/);
@@ -135,6 +191,7 @@ describe("formatReport and reportJson", () => {
     const text = formatReport({
       ...report,
       runs: [],
+      scaling: [],
       fileRuns: [],
       eventTimeRuns: [],
       recovery: [],
@@ -142,6 +199,7 @@ describe("formatReport and reportJson", () => {
       checkpoints: { "object 1M keys, exactly-once 1 s": { ...checkpointFigures(statsWith([{ durationMs: 1_500, maxAlignmentMs: 40 }])), stateBytes: 27.5 * 2 ** 20 } },
     });
     expect(text).not.toContain("ValueState running count");
+    expect(text).not.toContain("scaling:");
     expect(text).not.toContain("file job");
     expect(text).not.toContain("event-time jobs");
     expect(text).not.toContain("recovery:");

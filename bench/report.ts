@@ -24,6 +24,33 @@ export interface RunFigures {
   readonly recordsPerSecond: number;
   /** Checkpoints completed during the run. */
   readonly checkpointsCompleted: number;
+  /** Records per second in the steady state (20–90 % of the records, bench/steady-rate.ts); undefined if the run had none. */
+  readonly steadyRecordsPerSecond?: number;
+  /** CPU time of the whole process (every thread) per record in the steady state, in ns. */
+  readonly cpuNsPerRecord?: number;
+  /** The machine's 1-minute load average when the run started. */
+  readonly loadAverage?: number;
+  /** Cores other processes kept busy during the run (bench/machine-busy.ts). */
+  readonly otherCores?: number;
+}
+
+/** One round of the scaling measurement: the same job on 1, then on 2 worker threads. */
+export interface ScalingRound {
+  readonly oneWorker: RunFigures;
+  readonly twoWorkers: RunFigures;
+}
+
+/** 2 workers over 1 worker, per round and the median over the rounds. */
+export interface ScalingFigures {
+  /** Steady-state records/s, 2 workers / 1 worker, per round. */
+  readonly steadyRatios: readonly number[];
+  /** Whole-run records/s (start-up subtracted), 2 workers / 1 worker, per round. */
+  readonly wholeRunRatios: readonly number[];
+  /** CPU per record in the steady state, 2 workers / 1 worker, per round (1: distributing costs nothing). */
+  readonly cpuRatios: readonly number[];
+  readonly steadyRatio: number;
+  readonly wholeRunRatio: number;
+  readonly cpuRatio: number;
 }
 
 /** Percentiles of the completed checkpoints of one run, in ms (undefined when none completed). */
@@ -42,6 +69,10 @@ export interface CheckpointFigures {
 export interface MachineInfo {
   readonly cpuModel: string;
   readonly cores: number;
+  /** CPUs this process may run on (`nproc`). */
+  readonly nproc: number;
+  /** 1-minute load average when the bench started. */
+  readonly loadAverage: number;
   readonly node: string;
   readonly platform: string;
   readonly memoryGiB: number;
@@ -114,6 +145,8 @@ export interface BenchReport {
   readonly parallelism: number;
   /** Runs of the keyed count (empty when that section did not run). */
   readonly runs: readonly RunFigures[];
+  /** The keyed count on 1 and 2 workers, alternately (empty when that section did not run). */
+  readonly scaling: readonly ScalingRound[];
   /** Parallelism of the file job. */
   readonly fileParallelism: number;
   readonly fileRuns: readonly FileRunFigures[];
@@ -204,6 +237,44 @@ export function recoveryFigures(t: {
   };
 }
 
+/**
+ * Ratios of the scaling rounds and their medians.
+ *
+ * @throws RangeError without rounds, or when a run has no steady state
+ * @example
+ * ```ts
+ * scalingFigures(rounds).steadyRatio; // e.g. 1.85: 2 workers run 1.85 times as fast as 1 in the steady state
+ * ```
+ */
+export function scalingFigures(rounds: readonly ScalingRound[]): ScalingFigures {
+  if (rounds.length === 0) throw new RangeError("scalingFigures: no rounds");
+  const ratio = (pick: (run: RunFigures) => number | undefined) =>
+    rounds.map((r) => {
+      const a = pick(r.twoWorkers);
+      const b = pick(r.oneWorker);
+      if (a === undefined || b === undefined) throw new RangeError(`scalingFigures: a run of '${r.oneWorker.label}' or '${r.twoWorkers.label}' had no steady state`);
+      return a / b;
+    });
+  const steadyRatios = ratio((run) => run.steadyRecordsPerSecond);
+  const wholeRunRatios = ratio((run) => run.recordsPerSecond);
+  const cpuRatios = ratio((run) => run.cpuNsPerRecord);
+  return {
+    steadyRatios,
+    wholeRunRatios,
+    cpuRatios,
+    steadyRatio: median(steadyRatios),
+    wholeRunRatio: median(wholeRunRatios),
+    cpuRatio: median(cpuRatios),
+  };
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** Duration and alignment percentiles (p50, p99) of the completed checkpoints in `stats`. */
 export function checkpointFigures(stats: CheckpointStats | null): CheckpointFigures {
   const completed = stats?.history.completed ?? [];
@@ -226,13 +297,18 @@ export function checkpointFigures(stats: CheckpointStats | null): CheckpointFigu
  */
 export function formatReport(r: BenchReport): string {
   const m = r.machine;
-  const lines = [`Weir bench — ${r.date}`, `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}`];
+  const lines = [
+    `Weir bench — ${r.date}`,
+    `machine: ${m.cpuModel}, ${m.cores} cores (nproc ${m.nproc}), ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}; load average ${m.loadAverage.toFixed(2)} at the start`,
+  ];
   if (r.runs.length > 0) {
     lines.push(
       `job: fromSequence → keyBy(n % keys) → ValueState running count → discarding sink, parallelism ${r.parallelism}`,
+      "steady: records/s from 20 % to 90 % of the records; CPU/record: CPU time of every thread of the process there;",
+      "load: 1-minute load average at the start; others: cores other processes kept busy during the run",
       "",
       table(
-        ["run", "keys", "records", "elapsed", "start-up", "records/s", "checkpoints"],
+        ["run", "keys", "records", "elapsed", "start-up", "records/s", "checkpoints", "steady", "CPU/record", "load", "others"],
         r.runs.map((run) => [
           run.label,
           millions(run.keys),
@@ -241,8 +317,36 @@ export function formatReport(r: BenchReport): string {
           run.startupMs > 0 ? `${Math.round(run.startupMs)} ms` : "-",
           millions(run.recordsPerSecond),
           checkpointsCell(run),
+          run.steadyRecordsPerSecond === undefined ? "-" : millions(run.steadyRecordsPerSecond),
+          nanoseconds(run.cpuNsPerRecord),
+          run.loadAverage === undefined ? "-" : run.loadAverage.toFixed(2),
+          run.otherCores === undefined ? "-" : run.otherCores.toFixed(2),
         ]),
       ),
+    );
+  }
+  if (r.scaling.length > 0) {
+    const f = scalingFigures(r.scaling);
+    lines.push(
+      "",
+      `scaling: the same job, no checkpoints, on 1 and on 2 worker threads (in turn first), ${r.scaling.length} rounds; 2 workers / 1 worker of each figure`,
+      "",
+      table(
+        ["round", "load", "others", "1 worker steady", "2 workers steady", "steady", "CPU/record 1", "CPU/record 2", "CPU", "whole run"],
+        r.scaling.map((round, i) => [
+          String(i + 1),
+          round.oneWorker.loadAverage?.toFixed(2) ?? "-",
+          othersCell(round),
+          millions(round.oneWorker.steadyRecordsPerSecond ?? Number.NaN),
+          millions(round.twoWorkers.steadyRecordsPerSecond ?? Number.NaN),
+          f.steadyRatios[i]!.toFixed(3),
+          nanoseconds(round.oneWorker.cpuNsPerRecord),
+          nanoseconds(round.twoWorkers.cpuNsPerRecord),
+          f.cpuRatios[i]!.toFixed(3),
+          f.wholeRunRatios[i]!.toFixed(3),
+        ]),
+      ),
+      `median: steady ${f.steadyRatio.toFixed(3)}, CPU per record ${f.cpuRatio.toFixed(3)}, whole run ${f.wholeRunRatio.toFixed(3)}`,
     );
   }
   if (r.fileRuns.length > 0) {
@@ -357,6 +461,17 @@ export function elapsedCell(run: { elapsedMs: number }): string {
 /** A run's completed checkpoints, or "off" without checkpointing, for a table cell. */
 export function checkpointsCell(run: { checkpointIntervalMs: number; checkpointsCompleted: number }): string {
   return run.checkpointIntervalMs > 0 ? String(run.checkpointsCompleted) : "off";
+}
+
+/** The most that other processes kept busy during either run of a round. */
+function othersCell(round: ScalingRound): string {
+  const a = round.oneWorker.otherCores;
+  const b = round.twoWorkers.otherCores;
+  return a === undefined || b === undefined ? "-" : Math.max(a, b).toFixed(2);
+}
+
+function nanoseconds(v: number | undefined): string {
+  return v === undefined ? "-" : `${Math.round(v)} ns`;
 }
 
 /** Millions with two decimals from a million on, a whole number with thousands separators below. */

@@ -2,7 +2,9 @@
  * The benchmark job: a keyed running count. `fromSequence(1, records)` →
  * `keyBy(n % keys)` → a `KeyedProcessFunction` that counts per key in a
  * `ValueState<number>` and emits the count → a sink that only counts what it
- * receives (so the bench can check that every record arrived).
+ * receives (so the bench can check that every record arrived) and marks when
+ * (bench/jobs/progress-sink.ts), which gives the throughput in the steady
+ * state and the CPU time it cost (bench/steady-rate.ts).
  *
  * The same module runs in the bench process and, when `workers` > 0, in every
  * worker thread, which imports it again to rebuild the graph. The run's
@@ -11,7 +13,7 @@
  * `process.env` is a copy of its parent's at creation).
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -24,10 +26,15 @@ import {
   type KeyedProcessContext,
   type ValueState,
 } from "../../src/index.ts";
-import { countingSink } from "./counting-sink.ts";
+import { CpuTimeline, cpuBetween } from "../cpu-timeline.ts";
+import { busyMark, otherCores } from "../machine-busy.ts";
+import { steadyWindow, type SteadyWindow } from "../steady-rate.ts";
+import { progressSink, type SinkProgress } from "./progress-sink.ts";
 
-/** Name under which the sink reports how many records it received. */
+/** Name under which the sink reports how many records it received, and when. */
 const RECEIVED = "received";
+/** The sink marks the instant of every this many records (per subtask). */
+const MARK_EVERY = 16_384;
 
 /** The environment variable that carries a run's parameters to the worker threads. */
 const PARAMS_VARIABLE = "WEIR_BENCH_KEYED_COUNT";
@@ -55,6 +62,14 @@ export interface KeyedCountMeasurement {
   readonly received: number;
   /** Checkpoint statistics of the run (null without checkpointing). */
   readonly checkpoints: CheckpointStats | null;
+  /** The steady part of the run (20–90 % of the records), or undefined if the run was too short to have one. */
+  readonly steady: SteadyWindow | undefined;
+  /** CPU time of the whole process (every thread) within `steady`, in ms. */
+  readonly steadyCpuMs: number | undefined;
+  /** The machine's 1-minute load average when the run started. */
+  readonly loadAverage: number;
+  /** Cores that other processes kept busy during the run (undefined where `/proc/stat` is missing). */
+  readonly otherCores: number | undefined;
 }
 
 /**
@@ -87,7 +102,7 @@ function buildKeyedCount(env: StreamExecutionEnvironment, records: number, keys:
     .keyBy((n) => n % keys)
     .process(new RunningCount())
     .uid("running-count")
-    .sinkTo(countingSink<number>(RECEIVED))
+    .sinkTo(progressSink<number>(RECEIVED, MARK_EVERY))
     .uid("discard");
 }
 
@@ -123,12 +138,26 @@ export async function runKeyedCount(params: KeyedCountParams): Promise<KeyedCoun
   try {
     process.env[PARAMS_VARIABLE] = JSON.stringify(params);
     const env = environmentOf(params, dir);
+    const loadAverage = loadavg()[0]!;
+    const cpu = new CpuTimeline();
+    const busy = busyMark();
     const started = performance.now();
-    const client = await env.executeAsync("bench-keyed-count");
-    const result = await client.getJobExecutionResult();
+    const result = await env
+      .executeAsync("bench-keyed-count")
+      .then((client) => client.getJobExecutionResult())
+      .finally(() => cpu.stop());
     const elapsedMs = performance.now() - started;
-    const received = result.getCollected<number>(RECEIVED).reduce((a, b) => a + b, 0);
-    return { params, elapsedMs, received, checkpoints: result.checkpoints };
+    const others = otherCores(busy);
+    const parts = result.getCollected<SinkProgress>(RECEIVED);
+    const received = parts.reduce((a, p) => a + p.count, 0);
+    let steady: SteadyWindow | undefined;
+    try {
+      steady = steadyWindow(parts.map((p) => p.marks), MARK_EVERY, params.records);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
+    const steadyCpuMs = steady && cpuBetween(cpu.samples, steady.startAt, steady.endAt);
+    return { params, elapsedMs, received, checkpoints: result.checkpoints, steady, steadyCpuMs, loadAverage, otherCores: others };
   } finally {
     delete process.env[PARAMS_VARIABLE];
     // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.

@@ -63,6 +63,7 @@ export function startJob(j: JobLaunch): JobClient {
       j.workers > 0
         ? startWorkerTaskManagers({
             workers: j.workers,
+            channels: plan.channels.length,
             jobModule: j.jobModule!,
             args: j.args,
             options: j.launchOptions,

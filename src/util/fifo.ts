@@ -21,6 +21,11 @@ export class Fifo<T> {
     return item;
   }
 
+  /** The first item, left in the queue (undefined if empty). */
+  peek(): T | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
+
   get size(): number {
     return this.items.length - this.head;
   }

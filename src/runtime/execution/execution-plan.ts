@@ -41,16 +41,30 @@ export interface ExecutionPlan {
 /** Task id of subtask `index` of vertex `vertexId`. */
 export const taskIdOf = (vertexId: string, index: number): string => `${vertexId}#${index}`;
 
-/** Builds the plan, spreading subtasks round-robin over `workers` threads (at least 1). */
+/**
+ * Builds the plan over `workers` threads (at least 1). Subtask i of a vertex
+ * runs on worker (first + i) mod workers: its subtasks spread evenly. A vertex
+ * fed by a forward edge starts where its producer started, so that every
+ * forward channel stays within one thread (as Flink's slot sharing keeps a
+ * pipeline in one slot); any other vertex starts where the previous one
+ * ended, so that small vertices spread over the workers too. Hash and
+ * rebalance edges connect every producer to every consumer: with N workers,
+ * (N - 1) / N of their records cross threads, wherever the subtasks run.
+ */
 export function planExecution(graph: JobGraph, workers: number): ExecutionPlan {
   const w = Math.max(1, workers);
   const tasks: TaskSpec[] = [];
   const byVertex = new Map<string, TaskSpec[]>();
-  let slot = 0;
+  const firstWorker = new Map<string, number>();
+  let next = 0;
   for (const vertex of graph.vertices) {
+    const forward = vertex.inputs.find((e) => e.partitioning === "forward");
+    const first = forward ? firstWorker.get(forward.source)! : next;
+    if (!forward) next = (next + vertex.parallelism) % w;
+    firstWorker.set(vertex.id, first);
     const list: TaskSpec[] = [];
     for (let i = 0; i < vertex.parallelism; i++) {
-      const t: TaskSpec = { taskId: taskIdOf(vertex.id, i), vertex, subtaskIndex: i, worker: slot++ % w };
+      const t: TaskSpec = { taskId: taskIdOf(vertex.id, i), vertex, subtaskIndex: i, worker: (first + i) % w };
       list.push(t);
       tasks.push(t);
     }

@@ -31,7 +31,7 @@ function handle(m: ToWorker, tm: TaskManager): void {
     case "terminate": return tm.terminate(m.attempt);
     case "relink":
       links.get(m.peer)?.close();
-      links.set(m.peer, new RemoteLink(m.port));
+      links.set(m.peer, new RemoteLink(m.link));
       return;
     case "trigger": return tm.trigger(m.attempt, m.taskId, m.barrier);
     case "complete": return tm.notifyComplete(m.attempt, m.taskId, m.checkpointId);
@@ -66,7 +66,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
         return;
       }
       const plan = planExecution(graph, init.workers);
-      for (const [k, p] of Object.entries(init.ports)) links.set(Number(k), new RemoteLink(p));
+      for (const [k, end] of Object.entries(init.links)) links.set(Number(k), new RemoteLink(end));
       const tm = new TaskManager(
         init.workerIndex,
         plan,

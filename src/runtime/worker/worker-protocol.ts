@@ -1,14 +1,14 @@
 /**
- * Messages between the main thread and a worker thread (version 1). Pure data.
+ * Messages between the main thread and a worker thread (version 2). Pure data.
  */
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { Deployment, ErrorInfo } from "../execution/deployment.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskResults } from "../task/task-services.ts";
-import type { MessagePort } from "node:worker_threads";
+import type { LinkEnd } from "../channel/remote-link.ts";
 
-export const WORKER_PROTOCOL_VERSION = 1;
+export const WORKER_PROTOCOL_VERSION = 2;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -21,8 +21,8 @@ export interface WorkerInit {
   readonly options: EnvironmentOptions;
   /** Fingerprint of the client's graph; the worker's must match. */
   readonly fingerprint: string;
-  /** Port to each other worker, by its index. */
-  readonly ports: Record<number, MessagePort>;
+  /** Link (port and shared memory) to each other worker, by its index. */
+  readonly links: Record<number, LinkEnd>;
 }
 
 /** Main → worker. */
@@ -30,8 +30,8 @@ export type ToWorker =
   | { type: "deploy"; deployment: Deployment }
   | { type: "cancel"; attempt: number; graceful: boolean }
   | { type: "terminate"; attempt: number }
-  /** Worker `peer` was started again: this port replaces the link to it. */
-  | { type: "relink"; peer: number; port: MessagePort }
+  /** Worker `peer` was started again: this link replaces the one to it. */
+  | { type: "relink"; peer: number; link: LinkEnd }
   | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }
   | { type: "complete"; attempt: number; taskId: string; checkpointId: number }
   | { type: "aborted"; attempt: number; taskId: string; checkpointId: number };

@@ -1,10 +1,12 @@
 /**
  * The main thread's side of worker threads: starts N workers (each imports the
  * job module again and rebuilds the graph), connects every pair of workers
- * with a MessagePort for their channels, drives each one as a task manager by
- * messages, and starts a worker again after it died.
+ * with a link for their channels (a MessagePort and shared memory), drives
+ * each one as a task manager by messages, and starts a worker again after it
+ * died.
  */
-import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
+import { MessageChannel, Worker } from "node:worker_threads";
+import { createLinkEnds, type LinkEnd } from "../channel/remote-link.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
@@ -18,6 +20,8 @@ const PLAIN_OPTIONS = ["parallelism", "maxParallelism", "workers", "checkpointIn
 /** What the pool needs to start (and restart) a worker. */
 interface PoolOptions {
   workers: number;
+  /** Channels of the execution plan (sizes the shared credit counters of each link). */
+  channels: number;
   jobModule: string;
   args: readonly string[];
   options: EnvironmentOptions;
@@ -47,20 +51,19 @@ interface Slot {
 /**
  * The worker threads of a job. A worker that dies (an uncaught error outside task
  * code) fails the current attempt like a task failure; it is started again, with new
- * ports to every other worker, before the next attempt is deployed.
+ * links to every other worker, before the next attempt is deployed.
  */
 class WorkerPool {
   private readonly slots: Slot[] = [];
 
   constructor(private readonly o: PoolOptions) {
-    const ports: Record<number, MessagePort>[] = Array.from({ length: o.workers }, () => ({}));
+    const links: Record<number, LinkEnd>[] = Array.from({ length: o.workers }, () => ({}));
     for (let i = 0; i < o.workers; i++)
       for (let j = i + 1; j < o.workers; j++) {
         const { port1, port2 } = new MessageChannel();
-        ports[i]![j] = port1;
-        ports[j]![i] = port2;
+        [links[i]![j], links[j]![i]] = createLinkEnds(o.channels, port1, port2);
       }
-    for (let i = 0; i < o.workers; i++) this.slots.push(this.spawn(i, ports[i]!));
+    for (let i = 0; i < o.workers; i++) this.slots.push(this.spawn(i, links[i]!));
   }
 
   handle(index: number): TaskManagerHandle {
@@ -68,7 +71,8 @@ class WorkerPool {
     const post = (m: ToWorker) => slot().worker.postMessage(m);
     return {
       deploy: (deployment) => {
-        if (slot().state === "crashed") this.respawn(index);
+        // Every crashed worker first, so that each live worker has its new links before its deployment arrives.
+        for (let i = 0; i < this.slots.length; i++) if (this.slots[i]!.state === "crashed") this.respawn(i);
         slot().attempt = deployment.attempt;
         post({ type: "deploy", deployment });
       },
@@ -92,7 +96,7 @@ class WorkerPool {
     };
   }
 
-  private spawn(index: number, ports: Record<number, MessagePort>): Slot {
+  private spawn(index: number, links: Record<number, LinkEnd>): Slot {
     const o = this.o;
     const init: WorkerInit = {
       version: WORKER_PROTOCOL_VERSION,
@@ -102,9 +106,9 @@ class WorkerPool {
       args: o.args,
       options: o.options,
       fingerprint: o.fingerprint,
-      ports,
+      links,
     };
-    const worker = new Worker(BOOTSTRAP, { workerData: init, transferList: Object.values(ports), argv: [...o.args] });
+    const worker = new Worker(BOOTSTRAP, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1 };
     const settleCancels = () => {
       for (const resolve of slot.cancels.values()) resolve({});
@@ -144,17 +148,18 @@ class WorkerPool {
     return slot;
   }
 
-  /** Starts worker `index` again, with new ports to every other worker (which replace their old link to it). */
+  /** Starts worker `index` again, with new links to every other worker (which replace their old link to it). */
   private respawn(index: number): void {
-    const ports: Record<number, MessagePort> = {};
+    const links: Record<number, LinkEnd> = {};
     for (let j = 0; j < this.o.workers; j++) {
       if (j === index) continue;
       const { port1, port2 } = new MessageChannel();
-      ports[j] = port1;
+      const [mine, theirs] = createLinkEnds(this.o.channels, port1, port2);
+      links[j] = mine;
       const peer = this.slots[j]!;
-      if (peer.state === "alive") peer.worker.postMessage({ type: "relink", peer: index, port: port2 } satisfies ToWorker, [port2]);
+      if (peer.state === "alive") peer.worker.postMessage({ type: "relink", peer: index, link: theirs } satisfies ToWorker, [port2]);
       else port2.close();
     }
-    this.slots[index] = this.spawn(index, ports);
+    this.slots[index] = this.spawn(index, links);
   }
 }
