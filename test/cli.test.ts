@@ -37,6 +37,16 @@ describe("weir run", () => {
     expect(run.stderr).toMatch(/broken\.ts:3:25: Unexpected ";"/);
   });
 
+  it("run --help: exit 0 with the usage on stdout, the job not run; a job's own --help after -- is the job's", async () => {
+    const help = await runCli(["run", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Options of run:");
+    expect(help.stdout).toContain("weir --version");
+    const jobHelp = await runCli(["run", "test/fixtures/no-such-job.ts", "--", "--help"]);
+    expect(jobHelp.code).not.toBe(0);
+    expect(jobHelp.stderr).toContain("no-such-job.ts");
+  });
+
   it("an unknown flag: exit 2 with the usage", async () => {
     const run = await runCli(["run", "test/fixtures/tiny-job.ts", "--no-such-flag"]);
     expect(run.code).toBe(2);

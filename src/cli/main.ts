@@ -10,6 +10,8 @@ import { CliUsageError } from "./cli-usage-error.ts";
 const USAGE = `Usage:
   weir run <job.ts|job.js> [options] [-- job args]
   weir demo
+  weir --version
+  weir --help               (also: weir run --help)
 
 Options of run:
   --parallelism N           default parallelism of the job's operators
@@ -33,6 +35,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case "run":
+        if (wantsHelp(rest)) {
+          console.log(USAGE);
+          return 0;
+        }
         return await runJobFile(parseRunArgs(rest));
       case "demo": {
         const { runDemo } = await import("./demo.ts");
@@ -58,6 +64,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+}
+
+/** `--help` or `-h` among the arguments of `weir run` (not among the job's own, after `--`). */
+function wantsHelp(args: readonly string[]): boolean {
+  const dash = args.indexOf("--");
+  return (dash >= 0 ? args.slice(0, dash) : args).some((a) => a === "--help" || a === "-h");
 }
 
 /** Parses the arguments of `weir run`. */
