@@ -75,7 +75,21 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
   abstract add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
   abstract get(ns: WindowNamespace): unknown[] | undefined;
   abstract take(ns: WindowNamespace): unknown[] | undefined;
-  abstract merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void;
+
+  /** Moves the contents of `sources` into `target` (session windows merging). */
+  merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
+    for (const source of sources) {
+      const s = this.slot(source);
+      if (s === undefined) continue;
+      this.clear(source);
+      const t = this.slot(target);
+      if (t === undefined) this.put(target, s);
+      else this.absorb(t, s);
+    }
+  }
+
+  /** Adds the contents of slot `from` to slot `into`, in place. */
+  protected abstract absorb(into: S, from: S): void;
   /** Records in a window's contents. */
   protected abstract count(s: S): number;
 
@@ -211,18 +225,9 @@ export class ListWindowContents<IN> extends TableContents<IN, RecordsSlot<IN>> {
     this.put(ns, [elements.map((e) => this.copy(e.value)), elements.map((e) => e.timestamp)]);
   }
 
-  merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
-    for (const source of sources) {
-      const s = this.slot(source);
-      if (s === undefined) continue;
-      this.clear(source);
-      const t = this.slot(target);
-      if (t === undefined) this.put(target, s);
-      else {
-        for (const v of s[0]) t[0].push(v);
-        for (const ts of s[1]) t[1].push(ts);
-      }
-    }
+  protected absorb(into: RecordsSlot<IN>, from: RecordsSlot<IN>): void {
+    for (const v of from[0]) into[0].push(v);
+    for (const ts of from[1]) into[1].push(ts);
   }
 
   protected count(s: RecordsSlot<IN>): number {
@@ -266,18 +271,9 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
     return [s[1]]; // no copy: the window no longer holds it, and a snapshot holds its own encoding
   }
 
-  merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
-    for (const source of sources) {
-      const s = this.slot(source);
-      if (s === undefined) continue;
-      this.clear(source);
-      const t = this.slot(target);
-      if (t === undefined) this.put(target, s);
-      else {
-        t[0] += s[0];
-        t[1] = this.combine(t[1], s[1]);
-      }
-    }
+  protected absorb(into: FoldedSlot<ACC>, from: FoldedSlot<ACC>): void {
+    into[0] += from[0];
+    into[1] = this.combine(into[1], from[1]);
   }
 
   protected count(s: FoldedSlot<ACC>): number {
