@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { once } from "node:events";
 import { bucketOf } from "../../src/connectors/file/file-source-split.ts";
 import { FileSink, FileSource, StreamExecutionEnvironment, WatermarkStrategy, type CheckpointStats } from "../../src/index.ts";
+import { withCheckpointDir } from "./checkpoint-dir.ts";
 
 /** Parallelism of every operator of the file job. */
 export const FILE_PARALLELISM = 2;
@@ -140,28 +141,28 @@ function balancedFileNames(dir: string): string[] {
  */
 export async function runFileCopy(params: FileCopyParams): Promise<FileCopyMeasurement> {
   const outDir = await mkdtemp(join(tmpdir(), "weir-bench-out-"));
-  const checkpointDir = params.checkpointIntervalMs > 0 ? await mkdtemp(join(tmpdir(), "weir-bench-")) : undefined;
   try {
-    const env = StreamExecutionEnvironment.create({ parallelism: FILE_PARALLELISM, workers: 0, fresh: true, log: () => {} });
-    if (checkpointDir) {
-      env.enableCheckpointing(params.checkpointIntervalMs, "exactly-once");
-      env.getCheckpointConfig().setCheckpointStorage(checkpointDir);
-    }
-    env
-      .fromSource(FileSource.forRecords<Order>(params.input.dir, { format: "jsonl" }), WatermarkStrategy.noWatermarks(), "orders")
-      .uid("orders")
-      .map(priceOrder)
-      .uid("price")
-      .sinkTo(FileSink.forRows<PricedOrder>(outDir, { format: "jsonl" }))
-      .uid("priced");
-    const started = performance.now();
-    const client = await env.executeAsync("bench-file-copy");
-    const result = await client.getJobExecutionResult();
-    const elapsedMs = performance.now() - started;
-    return { params, elapsedMs, outputLines: await countCommittedLines(outDir), checkpoints: result.checkpoints };
+    return await withCheckpointDir(params.checkpointIntervalMs, async (checkpointDir) => {
+      const env = StreamExecutionEnvironment.create({ parallelism: FILE_PARALLELISM, workers: 0, fresh: true, log: () => {} });
+      if (checkpointDir) {
+        env.enableCheckpointing(params.checkpointIntervalMs, "exactly-once");
+        env.getCheckpointConfig().setCheckpointStorage(checkpointDir);
+      }
+      env
+        .fromSource(FileSource.forRecords<Order>(params.input.dir, { format: "jsonl" }), WatermarkStrategy.noWatermarks(), "orders")
+        .uid("orders")
+        .map(priceOrder)
+        .uid("price")
+        .sinkTo(FileSink.forRows<PricedOrder>(outDir, { format: "jsonl" }))
+        .uid("priced");
+      const started = performance.now();
+      const client = await env.executeAsync("bench-file-copy");
+      const result = await client.getJobExecutionResult();
+      const elapsedMs = performance.now() - started;
+      return { params, elapsedMs, outputLines: await countCommittedLines(outDir), checkpoints: result.checkpoints };
+    });
   } finally {
     await rm(outDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-    if (checkpointDir) await rm(checkpointDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }
 

@@ -4,11 +4,9 @@
  * directory when asked (removed afterwards), wall time with
  * `performance.now()` from `executeAsync` to the job's result.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { StreamExecutionEnvironment, type CheckpointStats, type JobExecutionResult } from "../../src/index.ts";
+import { withCheckpointDir } from "./checkpoint-dir.ts";
 
 /** Deployment of one in-process run. */
 export interface InProcessRunParams {
@@ -38,8 +36,7 @@ export interface InProcessRun {
  * ```
  */
 export async function runInProcess(jobName: string, params: InProcessRunParams, build: (env: StreamExecutionEnvironment) => void): Promise<InProcessRun> {
-  const dir = params.checkpointIntervalMs > 0 ? await mkdtemp(join(tmpdir(), "weir-bench-")) : undefined;
-  try {
+  return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
     const env = StreamExecutionEnvironment.create({ parallelism: params.parallelism, workers: 0, fresh: true, log: () => {} });
     if (dir) {
       env.enableCheckpointing(params.checkpointIntervalMs, "exactly-once");
@@ -50,8 +47,5 @@ export async function runInProcess(jobName: string, params: InProcessRunParams, 
     const client = await env.executeAsync(jobName);
     const result = await client.getJobExecutionResult();
     return { elapsedMs: performance.now() - started, result, checkpoints: result.checkpoints };
-  } finally {
-    // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.
-    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  }
+  });
 }

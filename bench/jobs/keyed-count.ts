@@ -12,9 +12,7 @@
  * environment variable, set before the workers start (a worker's
  * `process.env` is a copy of its parent's at creation).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import {
   KeyedProcessFunction,
@@ -30,6 +28,7 @@ import { CpuTimeline, cpuBetween } from "../cpu-timeline.ts";
 import { busyMark, otherCores } from "../machine-busy.ts";
 import { steadyWindow, type SteadyWindow } from "../steady-rate.ts";
 import { progressSink, type SinkProgress } from "./progress-sink.ts";
+import { withCheckpointDir } from "./checkpoint-dir.ts";
 
 /** Name under which the sink reports how many records it received, and when. */
 const RECEIVED = "received";
@@ -134,35 +133,34 @@ function environmentOf(p: KeyedCountParams, checkpointDir: string | undefined): 
  * ```
  */
 export async function runKeyedCount(params: KeyedCountParams): Promise<KeyedCountMeasurement> {
-  const dir = params.checkpointIntervalMs > 0 ? await mkdtemp(join(tmpdir(), "weir-bench-")) : undefined;
-  try {
-    process.env[PARAMS_VARIABLE] = JSON.stringify(params);
-    const env = environmentOf(params, dir);
-    const loadAverage = loadavg()[0]!;
-    const cpu = new CpuTimeline();
-    const busy = busyMark();
-    const started = performance.now();
-    const result = await env
-      .executeAsync("bench-keyed-count")
-      .then((client) => client.getJobExecutionResult())
-      .finally(() => cpu.stop());
-    const elapsedMs = performance.now() - started;
-    const others = otherCores(busy);
-    const parts = result.getCollected<SinkProgress>(RECEIVED);
-    const received = parts.reduce((a, p) => a + p.count, 0);
-    let steady: SteadyWindow | undefined;
+  return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
     try {
-      steady = steadyWindow(parts.map((p) => p.marks), MARK_EVERY, params.records);
-    } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
+      process.env[PARAMS_VARIABLE] = JSON.stringify(params);
+      const env = environmentOf(params, dir);
+      const loadAverage = loadavg()[0]!;
+      const cpu = new CpuTimeline();
+      const busy = busyMark();
+      const started = performance.now();
+      const result = await env
+        .executeAsync("bench-keyed-count")
+        .then((client) => client.getJobExecutionResult())
+        .finally(() => cpu.stop());
+      const elapsedMs = performance.now() - started;
+      const others = otherCores(busy);
+      const parts = result.getCollected<SinkProgress>(RECEIVED);
+      const received = parts.reduce((a, p) => a + p.count, 0);
+      let steady: SteadyWindow | undefined;
+      try {
+        steady = steadyWindow(parts.map((p) => p.marks), MARK_EVERY, params.records);
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+      }
+      const steadyCpuMs = steady && cpuBetween(cpu.samples, steady.startAt, steady.endAt);
+      return { params, elapsedMs, received, checkpoints: result.checkpoints, steady, steadyCpuMs, loadAverage, otherCores: others };
+    } finally {
+      delete process.env[PARAMS_VARIABLE];
     }
-    const steadyCpuMs = steady && cpuBetween(cpu.samples, steady.startAt, steady.endAt);
-    return { params, elapsedMs, received, checkpoints: result.checkpoints, steady, steadyCpuMs, loadAverage, otherCores: others };
-  } finally {
-    delete process.env[PARAMS_VARIABLE];
-    // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.
-    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  }
+  });
 }
 
 if (isWorker()) {

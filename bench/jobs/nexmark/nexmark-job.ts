@@ -6,9 +6,6 @@
  * run's parameters in the `WEIR_BENCH_NEXMARK` environment variable (a
  * worker's `process.env` is a copy of its parent's at creation).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import {
   NexmarkSource,
@@ -22,6 +19,7 @@ import {
 import type { NexmarkQueryName } from "./nexmark-query.ts";
 import { QUERIES } from "./queries.ts";
 import { combineResults, type QueryResult } from "./query-result.ts";
+import { withCheckpointDir } from "../checkpoint-dir.ts";
 
 /** The environment variable that carries a run's parameters to the worker threads. */
 const PARAMS_VARIABLE = "WEIR_BENCH_NEXMARK";
@@ -161,28 +159,27 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
  * ```
  */
 export async function runNexmarkQuery(params: NexmarkRunParams): Promise<NexmarkRunMeasurement> {
-  const dir = params.checkpointIntervalMs > 0 ? await mkdtemp(join(tmpdir(), "weir-bench-nexmark-")) : undefined;
-  try {
-    process.env[PARAMS_VARIABLE] = JSON.stringify(params);
-    const env = environmentOf(params, dir);
-    const started = performance.now();
-    const client = await env.executeAsync(`bench-nexmark-${params.query}`);
-    const result = await client.getJobExecutionResult();
-    const elapsedMs = performance.now() - started;
-    const reports = result.getCollected<SinkReport>(RESULT);
-    return {
-      ...combineResults(reports.map(([rows, digest]) => ({ rows, digest }))),
-      elapsedMs,
-      processingMs: Math.max(...reports.map((r) => r[5])) - Math.min(...reports.map((r) => r[4])),
-      collected: reports.flatMap((r) => r[3]),
-      latenciesMs: reports.flatMap((r) => r[2]),
-      checkpoints: result.checkpoints,
-    };
-  } finally {
-    delete process.env[PARAMS_VARIABLE];
-    // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.
-    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  }
+  return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
+    try {
+      process.env[PARAMS_VARIABLE] = JSON.stringify(params);
+      const env = environmentOf(params, dir);
+      const started = performance.now();
+      const client = await env.executeAsync(`bench-nexmark-${params.query}`);
+      const result = await client.getJobExecutionResult();
+      const elapsedMs = performance.now() - started;
+      const reports = result.getCollected<SinkReport>(RESULT);
+      return {
+        ...combineResults(reports.map(([rows, digest]) => ({ rows, digest }))),
+        elapsedMs,
+        processingMs: Math.max(...reports.map((r) => r[5])) - Math.min(...reports.map((r) => r[4])),
+        collected: reports.flatMap((r) => r[3]),
+        latenciesMs: reports.flatMap((r) => r[2]),
+        checkpoints: result.checkpoints,
+      };
+    } finally {
+      delete process.env[PARAMS_VARIABLE];
+    }
+  });
 }
 
 if (isWorker()) {
