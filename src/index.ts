@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { StreamExecutionEnvironment } from "weir";
+ * import { StreamExecutionEnvironment } from "weirjs";
  * const env = StreamExecutionEnvironment.getExecutionEnvironment();
  * env.enableCheckpointing(1_000, "exactly-once");
  * env.fromSequence(1, 1_000).keyBy((n) => n % 10).sum().print();

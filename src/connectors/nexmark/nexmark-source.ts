@@ -18,7 +18,7 @@ import { nexmarkSplits, type NexmarkSplit } from "./nexmark-split.ts";
  *
  * @example
  * ```ts
- * import { NexmarkEventType, NexmarkSource, StreamExecutionEnvironment, WatermarkStrategy, type NexmarkEvent } from "weir";
+ * import { NexmarkEventType, NexmarkSource, StreamExecutionEnvironment, WatermarkStrategy, type NexmarkEvent } from "weirjs";
  *
  * const env = StreamExecutionEnvironment.getExecutionEnvironment();
  * const events = env.fromSource(
