@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** The repository root: the working directory of every child. */
+/** The repository root: the working directory of a child unless told otherwise. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = fileURLToPath(new URL("../../bin/weir.mjs", import.meta.url));
 
@@ -27,9 +27,9 @@ export interface RunningCli {
   readonly done: Promise<CliRun>;
 }
 
-/** Starts `node bin/weir.mjs ...args` in the repository root. */
-export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `node bin/weir.mjs ...args` in `cwd` (the repository root by default). */
+export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.setEncoding("utf8").on("data", (s: string) => (out += s));
@@ -41,9 +41,9 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
   return { child, stdout: () => out, stderr: () => err, done };
 }
 
-/** Runs `node bin/weir.mjs ...args` to its end; kills it and rejects after `timeoutMs`. */
-export async function runCli(args: readonly string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  const run = startCli(args, env);
+/** Runs `node bin/weir.mjs ...args` (in `cwd`) to its end; kills it and rejects after `timeoutMs`. */
+export async function runCli(args: readonly string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<CliRun> {
+  const run = startCli(args, env, cwd);
   const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
   try {
     const r = await run.done;
