@@ -10,6 +10,7 @@ import type { RuntimeContext } from "./runtime-context.ts";
  * @example
  * ```ts
  * class Tag extends RichFunction {
+ *   private prefix = "";
  *   open() { this.prefix = `#${this.getRuntimeContext().getIndexOfThisSubtask()}`; }
  * }
  * ```

@@ -53,7 +53,7 @@ const BOM = 0xfeff;
  *
  * @example
  * ```ts
- * const reader = FileSource.forLines("in/").createReader({ subtaskIndex: 0, parallelism: 1, operatorUid: "lines" });
+ * const reader = FileSource.forLines("in/").createReader();
  * reader.addSplits(FileSource.forLines("in/").createSplits(1));
  * while ((await reader.pollNext(output, 100)) !== "end-of-input");
  * ```

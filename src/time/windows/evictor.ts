@@ -25,7 +25,7 @@ export interface EvictorContext {
  * // drop records with a negative value before the function sees them
  * const positive: Evictor<number, TimeWindow> = {
  *   evictBefore: (els) => els.filter((e) => e.value >= 0),
- *   evictAfter: (els) => els,
+ *   evictAfter: (els) => [...els],
  * };
  * ```
  */
