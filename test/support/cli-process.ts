@@ -1,14 +1,14 @@
 /**
- * Runs the `weir` command line (bin/weir.mjs) in a child process for the
- * engine suites: to completion with a deadline, or in the background to be
- * killed.
+ * Runs the `weir` command line in a child process for the engine suites: to
+ * completion with a deadline, or in the background to be killed. It runs the
+ * CLI from source (bin/weir-dev.mjs), as the fixture jobs import src/.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 /** The repository root: the working directory of every child. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = fileURLToPath(new URL("../../bin/weir.mjs", import.meta.url));
+const BIN = fileURLToPath(new URL("../../bin/weir-dev.mjs", import.meta.url));
 
 /** How a finished child ended and what it printed. */
 export interface CliRun {
@@ -27,7 +27,7 @@ export interface RunningCli {
   readonly done: Promise<CliRun>;
 }
 
-/** Starts `node bin/weir.mjs ...args` in the repository root. */
+/** Starts `node bin/weir-dev.mjs ...args` in the repository root. */
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningCli {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
@@ -41,7 +41,7 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
   return { child, stdout: () => out, stderr: () => err, done };
 }
 
-/** Runs `node bin/weir.mjs ...args` to its end; kills it and rejects after `timeoutMs`. */
+/** Runs `node bin/weir-dev.mjs ...args` to its end; kills it and rejects after `timeoutMs`. */
 export async function runCli(args: readonly string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   const run = startCli(args, env);
   const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
