@@ -19,6 +19,7 @@ const RELATIVE = /^\.\.?\//;
 /** Job files and the files they import relatively (URLs). */
 const jobFiles = new Set<string>();
 
+/** Node's resolve hook: the format "module" for job files (under tsx's resolve, which then keeps it). */
 export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   const resolved = await nextResolve(specifier, context);
   const parent = context.parentURL;
