@@ -1,6 +1,6 @@
 /**
  * Recovery time of a crashed `weir run`: starts bench/jobs/keyed-payload.ts
- * as a child process (`node bin/weir.mjs run …`, parallelism 2, 1 worker
+ * as a child process (`node bin/weir-dev.mjs run …`, parallelism 2, 1 worker
  * thread, exactly-once checkpoints every second to a temporary directory),
  * waits for a completed checkpoint holding at least the wished state, kills
  * the child with SIGKILL, starts the same command again and waits for the
@@ -18,7 +18,7 @@ import { METADATA_FILE, checkpointDirName, parseCheckpointDirName } from "../src
 import { parseMarker, type PayloadMarker } from "./jobs/payload-marker.ts";
 import { recoveryFigures, type RecoveryFigures } from "./report.ts";
 
-const WEIR = fileURLToPath(new URL("../bin/weir.mjs", import.meta.url));
+const WEIR = fileURLToPath(new URL("../bin/weir-dev.mjs", import.meta.url));
 const JOB = fileURLToPath(new URL("./jobs/keyed-payload.ts", import.meta.url));
 /** Longest wait for the first run's checkpoint, and for the restarted run's first record. */
 const DEADLINE_MS = 90_000;

@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// The `weir` command: enables TypeScript (tsx) for Weir and for job files, then runs the CLI.
-import { register } from "tsx/esm/api";
+// The `weir` command: runs the compiled CLI (dist/). TypeScript job files load through tsx, if installed.
+import { main } from "../dist/cli/main.js";
 
-register();
-const { main } = await import("../src/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -116,7 +116,7 @@ describe("runnable blocks (<!-- run -->) end without error under weir run", () =
   it.each(runnable.map((m) => [m.name, m] as const))("%s", async (_name, module) => {
     const dir = tempDir();
     const job = writeJobProject(dir, module);
-    const run = await runCli(["run", job, "--restart-attempts", "0"], RUN_DEADLINE_MS, {}, dir);
+    const run = await runCli(["run", job, "--restart-attempts", "0"], RUN_DEADLINE_MS, {}, { cwd: dir, shipped: true });
     const stderr = run.stderr.replace(/\bjob\.(?:ts|mjs):(\d+)/g, (_, line: string) => sourceLine(module, Number(line) - 1));
     expect(run.code, `exit ${run.code}\nstderr:\n${stderr}`).toBe(0);
   }, RUN_DEADLINE_MS + 10_000);

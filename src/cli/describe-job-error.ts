@@ -2,30 +2,8 @@
  * The one-line cause of a failed job run, located in the job file when the
  * error came from it (`job.ts:12:7: message`).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-
-/**
- * A hint when a `.ts`/`.js` job file is loaded as CommonJS (no `"type": "module"` in
- * the nearest package.json): top-level `await env.execute()` then fails with confusing errors.
- */
-export function moduleTypeHint(jobModule: string): string | undefined {
-  if (!/\.(ts|js)$/.test(jobModule)) return undefined;
-  for (let dir = dirname(jobModule); ; dir = dirname(dir)) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg)) {
-      try {
-        if ((JSON.parse(readFileSync(pkg, "utf8")) as { type?: string }).type === "module") return undefined;
-      } catch {
-        return undefined;
-      }
-      break;
-    }
-    if (dirname(dir) === dir) break;
-  }
-  return `${relative(process.cwd(), jobModule)} is loaded as CommonJS (no "type": "module" in its package.json), where top-level await does not work: add "type": "module" or name the job file .mts`;
-}
 
 /** One line describing `e`, with the job file's line and column when the stack shows them. */
 export function describeJobError(e: unknown, jobModule: string): string {

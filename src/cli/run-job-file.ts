@@ -6,12 +6,12 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { CheckpointingMode } from "../checkpoint/types.ts";
 import { setLaunch } from "../api/launch-context.ts";
 import type { JobClient } from "../api/job-client.ts";
 import { ProgressLine } from "./progress-line.ts";
-import { describeJobError, moduleTypeHint } from "./describe-job-error.ts";
+import { describeJobError } from "./describe-job-error.ts";
+import { loadJobModule } from "../api/job-loader.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions {
@@ -104,7 +104,7 @@ export async function runJobFile(o: RunOptions): Promise<number> {
   });
   process.argv = [process.argv[0]!, jobModule, ...o.args];
   try {
-    await import(pathToFileURL(jobModule).href);
+    await loadJobModule(jobModule);
     if (!client) {
       process.stderr.write(`weir: ${o.job} did not call env.execute(): no job ran\n`);
       return 1;
@@ -118,8 +118,6 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     progress?.stop();
     if (savepoint && client) reportSavepoint(client.jobName, savepoint);
     process.stderr.write(`weir: ${describeJobError(e, jobModule)}\n`);
-    const hint = moduleTypeHint(jobModule);
-    if (hint) process.stderr.write(`weir: ${hint}\n`);
     return client?.getJobStatus() === "CANCELED" ? 130 : 1;
   } finally {
     process.off("SIGINT", stop);

@@ -1,14 +1,15 @@
 /**
- * Runs the `weir` command line (bin/weir.mjs) in a child process for the
- * engine suites: to completion with a deadline, or in the background to be
- * killed.
+ * Runs the `weir` command line in a child process for the engine suites: to
+ * completion with a deadline, or in the background to be killed. It runs the
+ * CLI from source (bin/weir-dev.mjs), as the fixture jobs import src/.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 /** The repository root: the working directory of a child unless told otherwise. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = fileURLToPath(new URL("../../bin/weir.mjs", import.meta.url));
+const BIN = fileURLToPath(new URL("../../bin/weir-dev.mjs", import.meta.url));
+const SHIPPED_BIN = fileURLToPath(new URL("../../bin/weir.mjs", import.meta.url));
 
 /** How a finished child ended and what it printed. */
 export interface CliRun {
@@ -27,9 +28,18 @@ export interface RunningCli {
   readonly done: Promise<CliRun>;
 }
 
-/** Starts `node bin/weir.mjs ...args` in `cwd` (the repository root by default). */
-export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** Where a child runs: its working directory, and which `weir` it runs. */
+export interface CliPlace {
+  /** Working directory (the repository root by default). */
+  readonly cwd?: string;
+  /** Run the shipped command (bin/weir.mjs on the built dist/), for jobs that import "weirjs" as a user's do. */
+  readonly shipped?: boolean;
+}
+
+/** Starts `node bin/weir-dev.mjs ...args` (or the shipped bin/weir.mjs) in the repository root or `place.cwd`. */
+export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, place: CliPlace = {}): RunningCli {
+  const bin = place.shipped ? SHIPPED_BIN : BIN;
+  const child = spawn(process.execPath, [bin, ...args], { cwd: place.cwd ?? ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.setEncoding("utf8").on("data", (s: string) => (out += s));
@@ -41,9 +51,9 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, c
   return { child, stdout: () => out, stderr: () => err, done };
 }
 
-/** Runs `node bin/weir.mjs ...args` (in `cwd`) to its end; kills it and rejects after `timeoutMs`. */
-export async function runCli(args: readonly string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<CliRun> {
-  const run = startCli(args, env, cwd);
+/** Runs the CLI (as {@link startCli}) to its end; kills it and rejects after `timeoutMs`. */
+export async function runCli(args: readonly string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}, place: CliPlace = {}): Promise<CliRun> {
+  const run = startCli(args, env, place);
   const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
   try {
     const r = await run.done;

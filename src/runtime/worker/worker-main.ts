@@ -5,8 +5,8 @@
  * main thread's messages.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { pathToFileURL } from "node:url";
 import { setLaunch } from "../../api/launch-context.ts";
+import { loadJobModule } from "../../api/job-loader.ts";
 import { RemoteLink } from "../channel/remote-link.ts";
 import { errorInfo } from "../execution/deployment.ts";
 import { planExecution } from "../execution/execution-plan.ts";
@@ -88,7 +88,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
       for (const m of early.splice(0)) handle(m, tm);
     },
   });
-  import(pathToFileURL(init.jobModule).href).then(
+  loadJobModule(init.jobModule).then(
     () => {
       if (!manager) fatal(`job module ${init.jobModule} finished without calling env.execute() in worker ${init.workerIndex}`);
     },

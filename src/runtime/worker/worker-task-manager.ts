@@ -11,8 +11,10 @@ import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
+import { RUNS_FROM_SOURCE } from "../../util/runs-from-source.ts";
 
-const BOOTSTRAP = new URL("./worker-bootstrap.mjs", import.meta.url);
+/** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
+const WORKER_ENTRY = new URL(RUNS_FROM_SOURCE ? "./worker-bootstrap.mjs" : "./worker-main.js", import.meta.url);
 
 /** Options that can cross to a worker (functions cannot). */
 const PLAIN_OPTIONS = ["parallelism", "maxParallelism", "workers", "checkpointInterval", "mode", "checkpointDir", "fresh", "batchSize"] as const;
@@ -108,7 +110,7 @@ class WorkerPool {
       fingerprint: o.fingerprint,
       links,
     };
-    const worker = new Worker(BOOTSTRAP, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
+    const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1 };
     const settleCancels = () => {
       for (const resolve of slot.cancels.values()) resolve({});

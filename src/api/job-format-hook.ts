@@ -1,0 +1,36 @@
+/**
+ * A Node.js module hook (registered by the job loader, before tsx): a
+ * TypeScript job file (`.ts`, `.tsx`) and the `.ts`/`.tsx` files it imports
+ * through relative paths, transitively, are ES modules whatever the nearest
+ * package.json says. A job in a CommonJS project (no `"type": "module"`) can
+ * so use `import` and top-level `await env.execute()`. Other files, packages
+ * under `node_modules` and `.cts` files keep Node's and tsx's rules.
+ *
+ * It runs inside the hook chain, under tsx: tsx's resolve sees the format
+ * "module" and leaves the URL alone, and tsx's load compiles the file as an
+ * ES module.
+ */
+import type { ResolveHook } from "node:module";
+
+/** The module that imports job files: a file it imports is a job file. */
+const JOB_LOADER = new URL("./job-loader.js", import.meta.url).href;
+const TYPESCRIPT_FILE = /^file:[^?#]*\.tsx?$/;
+const RELATIVE = /^\.\.?\//;
+/** Job files and the files they import relatively (URLs). */
+const jobFiles = new Set<string>();
+
+/** Node's resolve hook: the format "module" for job files (under tsx's resolve, which then keeps it). */
+export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
+  const resolved = await nextResolve(specifier, context);
+  const parent = context.parentURL;
+  if (
+    parent !== undefined &&
+    TYPESCRIPT_FILE.test(resolved.url) &&
+    !resolved.url.includes("/node_modules/") &&
+    (parent === JOB_LOADER || (jobFiles.has(parent) && RELATIVE.test(specifier)))
+  ) {
+    jobFiles.add(resolved.url);
+    return { ...resolved, format: "module" };
+  }
+  return resolved;
+};
