@@ -11,6 +11,7 @@ import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
+import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger.ts";
 
 const BOOTSTRAP = new URL("./worker-bootstrap.mjs", import.meta.url);
 
@@ -105,10 +106,12 @@ class WorkerPool {
       jobModule: o.jobModule,
       args: o.args,
       options: o.options,
+      logLevel: currentLogSettings().level,
       fingerprint: o.fingerprint,
       links,
     };
     const worker = new Worker(BOOTSTRAP, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
+    getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
     const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1 };
     const settleCancels = () => {
       for (const resolve of slot.cancels.values()) resolve({});
@@ -133,6 +136,8 @@ class WorkerPool {
         case "metrics":
           slot.metrics = m.metrics;
           return;
+        case "log":
+          return writeLogRecord(m.record);
         case "ready":
           return;
       }
