@@ -10,9 +10,8 @@ import { pathToFileURL } from "node:url";
 import type { CheckpointingMode } from "../checkpoint/types.ts";
 import { setLaunch } from "../api/launch-context.ts";
 import type { JobClient } from "../api/job-client.ts";
-import { ProgressLine } from "./progress-line.ts";
-import { progressLineText, progressLogText, snapshotFields, snapshotOf, summaryText, type JobSnapshot, type RunOutcome } from "./job-report.ts";
-import { currentLogSettings, getLogger, type LogFormat, type LogLevel } from "../util/logger.ts";
+import { RunReport } from "./run-report.ts";
+import { getLogger, type LogFormat, type LogLevel } from "../util/logger.ts";
 import { describeJobError, moduleTypeHint } from "./describe-job-error.ts";
 
 /** Parsed `weir run` arguments. */
@@ -40,9 +39,6 @@ export interface RunOptions {
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
 const DEFAULT_CHECKPOINT_DIR = ".weir/checkpoints/<job>";
-
-/** Interval of the progress log lines when standard error is not a terminal. */
-const PROGRESS_LOG_MS = 30_000;
 
 /** Runs a job file to its end; resolves with the exit code. */
 export async function runJobFile(o: RunOptions): Promise<number> {
@@ -141,76 +137,4 @@ function reportSavepoint(jobName: string, path: string): void {
   const log = getLogger();
   log.info({ savepoint: path }, `job '${jobName}' stopped with savepoint ${path}`);
   log.info(`resume with --from-savepoint ${path}`);
-}
-
-/**
- * Progress and summary of the started job: a live line on a terminal (text
- * logs), else a progress log line every 30 s; the progress ends with the job,
- * before the job module goes on with its result.
- */
-class RunReport {
-  private readonly startedAt = performance.now();
-  private endedAt: number | undefined;
-  private progress: ProgressLine | null = null;
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(private readonly client: JobClient) {
-    let prev = snapshotOf(client);
-    if (process.stderr.isTTY && currentLogSettings().format === "text") {
-      this.progress = new ProgressLine(process.stderr, () => {
-        const cur = snapshotOf(client);
-        const text = progressLineText(client.jobName, prev, cur);
-        prev = cur;
-        return text;
-      });
-      this.progress.guard(process.stderr);
-      if (process.stdout.isTTY) this.progress.guard(process.stdout);
-      this.progress.start();
-    } else {
-      this.timer = setInterval(() => {
-        const cur = snapshotOf(client);
-        getLogger().info(snapshotFields(cur), progressLogText(prev, cur));
-        prev = cur;
-      }, PROGRESS_LOG_MS);
-      this.timer.unref();
-    }
-    const ended = () => {
-      this.endedAt = performance.now();
-      this.stopProgress();
-    };
-    client.getJobExecutionResult().then(ended, ended);
-  }
-
-  stopProgress(): void {
-    this.progress?.stop();
-    this.progress = null;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  /**
-   * A finished job that resumed from a checkpoint and whose sources read nothing:
-   * it had already finished (its latest checkpoint was its final one). Says so.
-   */
-  noteAlreadyFinished(): void {
-    const from = this.client.getRestoredCheckpoint();
-    const s = snapshotOf(this.client);
-    if (!from || s.restarts > 0 || s.recordsIn > 0) return;
-    const what = `${from.savepoint ? "savepoint" : "checkpoint"} ${from.checkpointId}${from.directory ? ` from ${from.directory}` : ""}`;
-    getLogger().info(
-      { alreadyFinished: true, checkpointId: from.checkpointId },
-      `job '${this.client.jobName}' already finished: restored ${what}, where its sources had read all their input; ` +
-        "nothing left to process. Start over with --fresh",
-    );
-  }
-
-  /** Logs the summary line (error level when the job failed). */
-  summary(outcome: RunOutcome, exitCode: number): void {
-    const s: JobSnapshot = snapshotOf(this.client);
-    const durationMs = (this.endedAt ?? performance.now()) - this.startedAt;
-    const fields = { summary: true, job: this.client.jobName, outcome, exitCode, durationMs: Math.round(durationMs), ...snapshotFields(s) };
-    const text = summaryText(this.client.jobName, outcome, exitCode, durationMs, s);
-    if (outcome === "failed") getLogger().error(fields, text);
-    else getLogger().info(fields, text);
-  }
 }

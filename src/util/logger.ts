@@ -204,14 +204,15 @@ function state(): LogState {
   const g = globalThis as Record<symbol, LogState | undefined>;
   let s = g[KEY];
   if (!s) {
-    let settings: LogSettings;
+    let settings: LogSettings = { level: "info", format: "text" };
+    let problem: string | undefined;
     try {
       settings = logSettingsFromEnv();
     } catch (e) {
-      settings = { level: "info", format: "text" };
-      process.stderr.write(`weir: warning: ${(e as Error).message}; logging at info as text\n`);
+      problem = `${(e as Error).message}; logging at info as text`;
     }
     s = g[KEY] = { ...settings, destination: lineDestination(settings.format) };
+    if (problem) s.destination({ level: "warn", time: Date.now(), msg: problem, bindings: {}, fields: {} });
   }
   return s;
 }
