@@ -40,6 +40,13 @@ export interface RunOptions {
 /** Where `weir run` keeps checkpoints unless told otherwise. */
 const DEFAULT_CHECKPOINT_DIR = ".weir/checkpoints/<job>";
 
+/** Prints where a stopped job's savepoint is and how to resume from it. */
+function reportSavepoint(jobName: string, path: string): void {
+  const log = getLogger();
+  log.info({ savepoint: path }, `job '${jobName}' stopped with savepoint ${path}`);
+  log.info(`resume with --from-savepoint ${path}`);
+}
+
 /** Runs a job file to its end; resolves with the exit code. */
 export async function runJobFile(o: RunOptions): Promise<number> {
   const log = getLogger();
@@ -130,11 +137,4 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
-}
-
-/** Prints where a stopped job's savepoint is and how to resume from it. */
-function reportSavepoint(jobName: string, path: string): void {
-  const log = getLogger();
-  log.info({ savepoint: path }, `job '${jobName}' stopped with savepoint ${path}`);
-  log.info(`resume with --from-savepoint ${path}`);
 }

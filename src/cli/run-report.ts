@@ -57,13 +57,14 @@ export class RunReport {
   }
 
   /**
-   * A finished job that resumed from a checkpoint and whose sources read nothing:
-   * it had already finished (its latest checkpoint was its final one). Says so.
+   * A finished job that resumed from a checkpoint, whose sources read nothing and
+   * whose sinks wrote nothing: it had already finished (it restored its final
+   * checkpoint). Says so.
    */
   noteAlreadyFinished(): void {
     const from = this.client.getRestoredCheckpoint();
     const s = snapshotOf(this.client);
-    if (!from || s.restarts > 0 || s.recordsIn > 0) return;
+    if (!from || s.restarts > 0 || s.recordsIn > 0 || s.recordsOut > 0) return;
     const what = `${from.savepoint ? "savepoint" : "checkpoint"} ${from.checkpointId}${from.directory ? ` from ${from.directory}` : ""}`;
     getLogger().info(
       { alreadyFinished: true, checkpointId: from.checkpointId },
