@@ -123,6 +123,8 @@ export { DamagedCheckpointError, JobCancelledError, JobFailedError } from "./run
 export type { JobStatus } from "./runtime/execution/job-master.ts";
 export { InvalidJobError } from "./graph/job-graph.ts";
 export { ManualClock, systemClock, type Clock } from "./util/clock.ts";
+export { createLogger, getLogger, type LogDestination, type LogFields, type LogFormat, type Logger, type LogLevel, type LogRecord } from "./util/logger.ts";
+export type { RecordCounts } from "./runtime/execution/record-counts.ts";
 
 export { ConnectedStreams, NotKeyedStreamsError } from "./api/connected-streams.ts";
 export { BroadcastStream } from "./api/broadcast-stream.ts";

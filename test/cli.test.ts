@@ -1,11 +1,11 @@
 /**
- * The `weir` command line as a user meets it: exit codes, output, and where
- * an error in a job file is.
+ * The `weir` command line as a user meets it: exit codes, output, where an
+ * error in a job file is, the summary line, log levels and formats.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jsonResult, runCli } from "./support/cli-process.ts";
+import { jsonResult, runCli, type CliRun } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const tempDir = tempDirs("weir-cli-");
@@ -58,6 +58,87 @@ describe("weir run", () => {
   it("a missing job file: a clear message naming it", async () => {
     const run = await runCli(["run", "test/fixtures/no-such-job.ts"]);
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toBe("weir: no such job file: test/fixtures/no-such-job.ts");
+    expect(run.stderr.trim()).toBe("weir: error: no such job file: test/fixtures/no-such-job.ts");
+  });
+});
+
+/** A job that reads 1..100 in one chain and writes the 50 even numbers (test/fixtures/filter-chain-job.ts). */
+const FILTER_JOB = "test/fixtures/filter-chain-job.ts";
+
+function stderrLines(run: CliRun): string[] {
+  return run.stderr.trim().split("\n");
+}
+
+describe("weir run: what it says about the job", () => {
+  it("ends with a summary line when stderr is not a terminal: records in (read) and out (written by the sink), checkpoints, restarts, exit", async () => {
+    const run = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir()]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(jsonResult(run)).toEqual({ written: 50 });
+    // in and out differ although source and sink are one chain
+    expect(stderrLines(run).at(-1)).toMatch(/^weir: job 'filter-chain' finished in [\d.]+ s: 100 records in, 50 out, 1 checkpoint, 0 restarts; exit 0$/);
+    expect(run.stderr).not.toMatch(/\r|\x1b/);
+  });
+
+  it("running a finished job again says it had already finished and how to start over (exit 0); --fresh runs it again", async () => {
+    const checkpoints = tempDir();
+    const first = await runCli(["run", FILTER_JOB, "--checkpoint-dir", checkpoints]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toMatch(/already finished/);
+    const again = await runCli(["run", FILTER_JOB, "--checkpoint-dir", checkpoints]);
+    expect(again.code, again.stderr).toBe(0);
+    const chk1 = join(checkpoints, "chk-1").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(again.stderr).toMatch(
+      new RegExp(`^weir: job 'filter-chain' already finished: restored checkpoint 1 from ${chk1}, where its sources had read all their input; nothing left to process\\. Start over with --fresh$`, "m"),
+    );
+    expect(stderrLines(again).at(-1)).toMatch(/: 0 records in, 0 out, .*; exit 0$/);
+    const fresh = await runCli(["run", FILTER_JOB, "--checkpoint-dir", checkpoints, "--fresh"]);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).not.toMatch(/already finished/);
+    expect(stderrLines(fresh).at(-1)).toMatch(/: 100 records in, 50 out, /);
+  });
+
+  it("--log-level filters by level, from the client and from the worker threads; the flag wins over WEIR_LOG_LEVEL", async () => {
+    const warn = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir(), "--log-level", "warn"], 120_000, { WEIR_LOG_LEVEL: "debug" });
+    expect(warn.code, warn.stderr).toBe(0);
+    expect(warn.stderr.trim()).toBe("weir: warning: a warning of the job");
+
+    const debug = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir(), "--workers", "1"], 120_000, { WEIR_LOG_LEVEL: "debug" });
+    expect(debug.code, debug.stderr).toBe(0);
+    const lines = stderrLines(debug);
+    expect(lines).toContain("weir: debug: a debug line of the job");
+    expect(lines).toContain("weir: debug: the task saw its first record"); // logged in the worker thread
+    expect(lines).toContain("weir: debug: [checkpoint] triggering checkpoint 1");
+    expect(lines.at(-1)).toMatch(/^weir: job 'filter-chain' finished/);
+
+    const info = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir()]);
+    expect(info.stderr).not.toMatch(/debug/);
+    expect(stderrLines(info)).toEqual(["weir: warning: a warning of the job", expect.stringMatching(/^weir: job 'filter-chain' finished/)]);
+  });
+
+  it("--log-format json: every line on stderr is a JSON object with time, level and msg; the summary carries its numbers", async () => {
+    const run = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir(), "--log-format", "json", "--log-level", "debug"]);
+    expect(run.code, run.stderr).toBe(0);
+    const records = stderrLines(run).map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const r of records) {
+      expect(r.level).toMatch(/^(error|warn|info|debug)$/);
+      expect(typeof r.msg).toBe("string");
+      expect(Number.isNaN(Date.parse(String(r.time)))).toBe(false);
+    }
+    expect(records).toContainEqual(expect.objectContaining({ level: "warn", msg: "a warning of the job" }));
+    expect(records).toContainEqual(expect.objectContaining({ level: "debug", where: "task", msg: "the task saw its first record" }));
+    expect(records.at(-1)).toMatchObject({ level: "info", summary: true, job: "filter-chain", outcome: "finished", exitCode: 0, recordsIn: 100, recordsOut: 50, checkpoints: 1, restarts: 0 });
+    expect(jsonResult(run)).toEqual({ written: 50 }); // stdout is the job's alone
+  });
+
+  it("WEIR_LOG_FORMAT=json does the same as --log-format json; a bad level or format is a usage error (exit 2)", async () => {
+    const run = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir()], 120_000, { WEIR_LOG_FORMAT: "json" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(stderrLines(run).map((l) => (JSON.parse(l) as { level: string }).level)).toEqual(["warn", "info"]);
+    const badFlag = await runCli(["run", FILTER_JOB, "--log-level", "loud"]);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toMatch(/^weir: error: --log-level must be one of error, warn, info, debug, got 'loud'/);
+    const badEnv = await runCli(["run", FILTER_JOB], 120_000, { WEIR_LOG_FORMAT: "xml" });
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toMatch(/^weir: error: WEIR_LOG_FORMAT must be one of text, json, got 'xml'/);
   });
 });

@@ -71,8 +71,11 @@ describe("weir run with a damaged only checkpoint", () => {
       const damaged = corrupt(chk);
       const second = await runCli(command, 60_000);
       expect(second.code, second.stderr).toBe(1);
-      const message = second.stderr.trim().split("\n").at(-1)!;
-      expect(message).toMatch(new RegExp(`^weir: DamagedCheckpointError: checkpoint ${ids[0]} at ${escape(chk)} is damaged: corrupt checkpoint file ${escape(damaged)}`));
+      const lines = second.stderr.trim().split("\n");
+      // the cause, then the summary line
+      const message = lines.at(-2)!;
+      expect(lines.at(-1)).toMatch(/^weir: error: job '\S+' failed after [\d.]+ s: 0 records in, 0 out, 0 checkpoints, 0 restarts; exit 1$/);
+      expect(message).toMatch(new RegExp(`^weir: error: DamagedCheckpointError: checkpoint ${ids[0]} at ${escape(chk)} is damaged: corrupt checkpoint file ${escape(damaged)}`));
       expect(message).toMatch(reason);
       expect(message).toMatch(/no older intact checkpoint exists/);
       expect(message).toMatch(/run with --fresh to start over from empty state on purpose, or with --from-savepoint PATH/);

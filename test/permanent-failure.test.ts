@@ -36,14 +36,16 @@ describe("a job whose input can never be read", () => {
     const restarts = lines.filter((l) => /^weir: restarting \(attempt \d+\)/.test(l));
     expect(restarts, where).toHaveLength(DEFAULT_RESTART_ATTEMPTS);
     for (let attempt = 0; attempt <= DEFAULT_RESTART_ATTEMPTS; attempt++) {
-      const failed = lines.findIndex((l) => l.startsWith(`weir: attempt ${attempt} failed`));
+      const failed = lines.findIndex((l) => l.startsWith(`weir: warning: attempt ${attempt} failed`));
       expect(failed, where).toBeGreaterThanOrEqual(0);
       expect(lines[failed], where).toContain(cause);
       if (attempt > 0) expect(lines[failed], where).toMatch(/failed again with the same error at the same place/);
       if (attempt < DEFAULT_RESTART_ATTEMPTS) expect(lines[failed + 1], where).toMatch(new RegExp(`^weir: restarting \\(attempt ${attempt + 1}\\) in \\d+ ms from empty state`));
     }
-    expect(lines.at(-1), where).toMatch(new RegExp(`^weir: JobFailedError: job 'failing-input' failed: ${cause.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
-    expect(lines.at(-1), where).toMatch(/\(not restarted: restarted 3 times \(limit 3\); the same failure 4 times in a row\)$/);
+    // the cause, then the summary line
+    expect(lines.at(-2), where).toMatch(new RegExp(`^weir: error: JobFailedError: job 'failing-input' failed: ${cause.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(lines.at(-2), where).toMatch(/\(not restarted: restarted 3 times \(limit 3\); the same failure 4 times in a row\)$/);
+    expect(lines.at(-1), where).toMatch(/^weir: error: job 'failing-input' failed after [\d.]+ s: .*, 3 restarts \(records and checkpoints of the last attempt\); exit 1$/);
   });
 
   it("--restart-attempts 0: fails at the first failure with the cause", async () => {

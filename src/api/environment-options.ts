@@ -41,6 +41,10 @@ export interface EnvironmentOptions {
   jobModule?: string;
   /** Seed of the restart jitter (tests). */
   random?: () => number;
-  /** Where status lines go (default stderr). */
+  /**
+   * Receives the job's log lines as text (`restored from checkpoint 3 …`, `warning: …`)
+   * instead of the thread's logger (`getLogger()`, standard error), at the logger's
+   * level; e.g. to collect them in a test. Sinks and worker threads still log through `getLogger()`.
+   */
   log?: (line: string) => void;
 }

@@ -16,6 +16,7 @@ import { defaultRestartStrategy, type RestartStrategyConfig } from "../runtime/e
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
 import { systemClock } from "../util/clock.ts";
+import { getLogger, textLogger } from "../util/logger.ts";
 import { CheckpointConfig } from "./checkpoint-config.ts";
 import { ExecutionConfig } from "./execution-config.ts";
 import { SingleOutputStreamOperator } from "./data-stream.ts";
@@ -207,7 +208,7 @@ export class StreamExecutionEnvironment {
       autoWatermarkIntervalMs: this.autoWatermarkInterval,
       clock: o.clock ?? systemClock,
       random: o.random,
-      log: o.log ?? ((line) => void process.stderr.write(line + "\n")),
+      logger: o.log ? textLogger(o.log) : getLogger(),
     });
     launch?.onJobStarted?.(client);
     return client;

@@ -7,6 +7,7 @@ import type { CompletedCheckpoint } from "../checkpoint/types.ts";
 import type { JobMaster, JobStatus } from "../runtime/execution/job-master.ts";
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import type { TaskMetrics } from "../runtime/task/stream-task.ts";
+import type { RecordCounts } from "../runtime/execution/record-counts.ts";
 
 /**
  * @example
@@ -76,6 +77,25 @@ export class JobClient {
   /** Records in/out, backpressure and status of every subtask. */
   getTaskMetrics(): Record<string, TaskMetrics> {
     return this.master.taskMetrics();
+  }
+
+  /**
+   * Records read by the sources (`in`) and written by the sinks (`out`) in the
+   * current attempt (after a restart or a restore: since the checkpoint it restored).
+   *
+   * @example
+   * ```ts
+   * const { in: read, out: written } = client.getRecordCounts();
+   * ```
+   */
+  getRecordCounts(): RecordCounts {
+    return this.master.recordCounts();
+  }
+
+  /** The checkpoint or savepoint the job started from (id, directory), or null when it started from empty state. */
+  getRestoredCheckpoint(): { readonly checkpointId: number; readonly savepoint: boolean; readonly directory?: string } | null {
+    const cp = this.master.restoredFrom;
+    return cp && { checkpointId: cp.checkpointId, savepoint: cp.savepoint, directory: cp.directory };
   }
 
   /** Restarts after failures so far. */

@@ -11,6 +11,7 @@ import { localTaskManager } from "../runtime/execution/local-task-manager.ts";
 import type { RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
 import { startWorkerTaskManagers } from "../runtime/worker/worker-task-manager.ts";
 import type { Clock } from "../util/clock.ts";
+import type { Logger } from "../util/logger.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
 import { JobClient } from "./job-client.ts";
 
@@ -34,7 +35,7 @@ export interface JobLaunch {
   readonly autoWatermarkIntervalMs: number;
   readonly clock: Clock;
   readonly random?: () => number;
-  readonly log: (line: string) => void;
+  readonly logger: Logger;
 }
 
 /** Starts the job; the returned client resolves its result when the job ends. */
@@ -57,7 +58,7 @@ export function startJob(j: JobLaunch): JobClient {
     allowNonRestoredState: j.allowNonRestoredState,
     batchSize: j.batchSize,
     autoWatermarkIntervalMs: j.autoWatermarkIntervalMs,
-    log: j.log,
+    logger: j.logger,
     listener: jobListenerOf(j),
     taskManagers: (events) =>
       j.workers > 0
@@ -78,15 +79,17 @@ export function startJob(j: JobLaunch): JobClient {
 function jobListenerOf(j: JobLaunch): JobListener {
   return {
     onRestored: (cp) =>
-      j.log(
+      j.logger.info(
+        { checkpointId: cp.checkpointId, savepoint: cp.savepoint, directory: cp.directory },
         `restored from ${cp.savepoint ? "savepoint" : "checkpoint"} ${cp.checkpointId} (${cp.directory ?? "in memory"}, taken ${new Date(cp.completedAt).toISOString()})`,
       ),
     onAttemptFailed: (attempt, cause, repeats) =>
-      j.log(
+      j.logger.warn(
+        { attempt, repeats },
         repeats > 1
           ? `attempt ${attempt} failed again with the same error at the same place (${repeats} attempts in a row): ${cause.description}`
           : `attempt ${attempt} failed: ${cause.description}`,
       ),
-    onRestarting: (delayMs, attempt, from) => j.log(`restarting (attempt ${attempt}) in ${delayMs} ms from ${from}`),
+    onRestarting: (delayMs, attempt, from) => j.logger.info({ attempt, delayMs }, `restarting (attempt ${attempt}) in ${delayMs} ms from ${from}`),
   };
 }

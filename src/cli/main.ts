@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { runJobFile, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
+import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
 const USAGE = `Usage:
   weir run <job.ts|job.js> [options] [-- job args]
@@ -25,7 +26,12 @@ Options of run:
   --savepoint-dir DIR       where Ctrl-C / SIGTERM writes the stop savepoint (default .weir/savepoints)
   --restart-attempts N      restarts after failures in a row, 1 s, 2 s, 4 s … apart (0: none);
                             default: the job's strategy, else 3 with checkpointing, none without
+  --log-level LEVEL         error | warn | info | debug (default info, or WEIR_LOG_LEVEL)
+  --log-format FORMAT       text | json: JSON lines on stderr (default text, or WEIR_LOG_FORMAT)
 Flags given here win over the job's own settings.
+The run ends with a summary line: records in (read by sources) and out (written by sinks),
+checkpoints, restarts, duration, exit code. Running a job that already finished again
+restores its final checkpoint, processes nothing and says so (exit 0): start over with --fresh.
 Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it.
 While the job waits to restart after a failure, it stops at once without a savepoint (exit 130).`;
 
@@ -33,36 +39,56 @@ While the job waits to restart after a failure, it stops at once without a savep
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    configureLogging(envLogSettings());
     switch (command) {
-      case "run":
+      case "run": {
         if (wantsHelp(rest)) {
-          console.log(USAGE);
+          print(USAGE);
           return 0;
         }
-        return await runJobFile(parseRunArgs(rest));
+        const options = parseRunArgs(rest);
+        configureLogging({ level: options.logLevel, format: options.logFormat });
+        return await runJobFile(options);
+      }
       case "demo": {
         const { runDemo } = await import("./demo.ts");
         return await runDemo();
       }
       case "--version":
       case "-v":
-        console.log(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
+        print(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
         return 0;
       case undefined:
       case "help":
       case "--help":
       case "-h":
-        console.log(USAGE);
+        print(USAGE);
         return command === undefined ? 2 : 0;
       default:
         throw new CliUsageError(`unknown command '${command}'`);
     }
   } catch (e) {
     if (e instanceof CliUsageError) {
-      process.stderr.write(`weir: ${e.message}\n\n${USAGE}\n`);
+      getLogger().error(e.message);
+      process.stderr.write(`\n${USAGE}\n`);
       return 2;
     }
     throw e;
+  }
+}
+
+/** Program output (usage, version) on standard output. */
+function print(text: string): void {
+  process.stdout.write(text + "\n");
+}
+
+/** `WEIR_LOG_LEVEL` and `WEIR_LOG_FORMAT`; a bad value is a usage error. */
+function envLogSettings(): ReturnType<typeof logSettingsFromEnv> {
+  try {
+    return logSettingsFromEnv();
+  } catch (e) {
+    configureLogging({ level: "info", format: "text" });
+    throw new CliUsageError((e as Error).message);
   }
 }
 
@@ -93,6 +119,8 @@ export function parseRunArgs(args: string[]): RunOptions {
         "allow-non-restored-state": { type: "boolean" },
         "savepoint-dir": { type: "string" },
         "restart-attempts": { type: "string" },
+        "log-level": { type: "string" },
+        "log-format": { type: "string" },
       },
     });
   } catch (e) {
@@ -103,6 +131,10 @@ export function parseRunArgs(args: string[]): RunOptions {
   const mode = v.mode;
   if (mode !== undefined && mode !== "exactly-once" && mode !== "at-least-once" && mode !== "at-most-once")
     throw new CliUsageError(`--mode must be exactly-once, at-least-once or at-most-once, got '${mode}'`);
+  const logLevel = v["log-level"] === undefined ? undefined : parseLogLevel(v["log-level"]);
+  if (v["log-level"] !== undefined && !logLevel) throw new CliUsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${v["log-level"]}'`);
+  const logFormat = v["log-format"] === undefined ? undefined : parseLogFormat(v["log-format"]);
+  if (v["log-format"] !== undefined && !logFormat) throw new CliUsageError(`--log-format must be one of ${LOG_FORMATS.join(", ")}, got '${v["log-format"]}'`);
   return {
     job: positionals[0]!,
     args: jobArgs,
@@ -116,6 +148,8 @@ export function parseRunArgs(args: string[]): RunOptions {
     allowNonRestoredState: v["allow-non-restored-state"] ?? false,
     savepointDir: v["savepoint-dir"] ?? ".weir/savepoints",
     restartAttempts: int("--restart-attempts", v["restart-attempts"], 0),
+    logLevel,
+    logFormat,
   };
 }
 

@@ -1,62 +1,122 @@
 /**
- * The live status line of `weir run` on a terminal: records in/out per
- * second, the last completed checkpoint and its duration, restarts.
+ * The live status line of `weir run` on a terminal, redrawn in place every
+ * second and cut to the terminal's width (redrawn at once when it is resized).
+ * Output of the job or of the logger (`guard`ed streams) never collides with it:
+ * the line is cleared before such a write and drawn again after it, once the
+ * output ends a line.
  */
-import type { JobClient } from "../api/job-client.ts";
 
-const REFRESH_MS = 1_000;
+/** What the line needs of the terminal stream it is drawn on (process.stderr, or a fake in tests). */
+export interface TerminalStream {
+  write(chunk: string): boolean;
+  readonly columns?: number;
+  on?(event: "resize", listener: () => void): unknown;
+  off?(event: "resize", listener: () => void): unknown;
+}
+
+/** A stream whose writes may land on the same terminal (stdout, stderr). */
+export interface GuardedStream {
+  write(chunk: string | Uint8Array, ...rest: never[]): boolean;
+}
+
+const CLEAR = "\r\x1b[2K";
+/** Width when the stream does not know its columns. */
+const DEFAULT_COLUMNS = 80;
 
 export class ProgressLine {
+  private readonly write: (chunk: string) => boolean;
   private timer: NodeJS.Timeout | null = null;
-  private last = { t: 0, inCount: 0, outCount: 0 };
+  private redrawSoon: NodeJS.Immediate | null = null;
   private text = "";
+  /** The line is on the screen now. */
+  private shown = false;
+  /** The last guarded write did not end its line: drawing now would erase it. */
+  private midLine = false;
+  private readonly undo: (() => void)[] = [];
+  private readonly onResize = () => this.draw();
 
-  constructor(private readonly out: NodeJS.WriteStream) {}
+  /**
+   * @param render the line's text, computed at every refresh
+   */
+  constructor(
+    private readonly out: TerminalStream,
+    private readonly render: () => string,
+    private readonly refreshMs = 1_000,
+  ) {
+    this.write = out.write.bind(out);
+  }
 
-  start(client: JobClient): void {
-    this.last = { t: performance.now(), inCount: 0, outCount: 0 };
-    this.timer = setInterval(() => this.render(client), REFRESH_MS);
+  /** Draws the line every `refreshMs` from now on. */
+  start(): void {
+    this.timer = setInterval(() => {
+      this.text = this.render();
+      this.draw();
+    }, this.refreshMs);
     this.timer.unref();
+    this.out.on?.("resize", this.onResize);
   }
 
-  /** Prints a line above the progress line. */
-  log(line: string): void {
-    this.clear();
-    this.out.write(`weir: ${line}\n`);
-    if (this.text) this.out.write(this.text);
+  /**
+   * Routes every write to `stream` around the line: cleared before, drawn again
+   * after (on the next turn of the event loop, so a burst of output draws it once).
+   * `stop()` puts the stream's own `write` back.
+   */
+  guard(stream: GuardedStream): void {
+    const original = stream.write;
+    const guarded = (chunk: string | Uint8Array, ...rest: never[]): boolean => {
+      this.hide();
+      const ok = original.call(stream, chunk, ...rest);
+      if (chunk.length > 0) this.midLine = !endsLine(chunk);
+      this.scheduleDraw();
+      return ok;
+    };
+    stream.write = guarded;
+    this.undo.push(() => {
+      if (stream.write === guarded) stream.write = original;
+    });
   }
 
-  stop(finalLine?: string): void {
+  /** Removes the line and stops drawing it; guarded streams write directly again. */
+  stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.clear();
+    if (this.redrawSoon) clearImmediate(this.redrawSoon);
+    this.redrawSoon = null;
+    this.out.off?.("resize", this.onResize);
+    this.hide();
     this.text = "";
-    if (finalLine) this.out.write(`weir: ${finalLine}\n`);
+    for (const u of this.undo.splice(0)) u();
   }
 
-  private render(client: JobClient): void {
-    const metrics = Object.values(client.getTaskMetrics());
-    const inCount = metrics.reduce((sum, m) => sum + (m.isSource ? m.recordsIn : 0), 0);
-    const outCount = metrics.reduce((sum, m) => sum + (m.isSink ? m.recordsIn : 0), 0);
-    const now = performance.now();
-    const dt = (now - this.last.t) / 1000;
-    const rate = (n: number) => formatRate(Math.max(0, n) / dt);
-    const stats = client.getCheckpointStats();
-    const lc = stats?.lastCompleted;
-    const cp = lc ? `checkpoint ${lc.checkpointId} (${lc.durationMs} ms)` : "no checkpoint yet";
-    this.text = `[${client.jobName}] ${client.getJobStatus()}  in ${rate(inCount - this.last.inCount)}/s  out ${rate(outCount - this.last.outCount)}/s  ${cp}  restarts ${client.getRestartCount()}`;
-    this.last = { t: now, inCount, outCount };
-    this.clear();
-    this.out.write(this.text);
+  private scheduleDraw(): void {
+    if (this.redrawSoon || !this.timer) return;
+    this.redrawSoon = setImmediate(() => {
+      this.redrawSoon = null;
+      this.draw();
+    });
+    this.redrawSoon.unref();
   }
 
-  private clear(): void {
-    this.out.write("\r\x1b[2K");
+  private draw(): void {
+    if (!this.text || this.midLine || !this.timer) return;
+    this.write(CLEAR + fitToWidth(this.text, this.out.columns ?? DEFAULT_COLUMNS));
+    this.shown = true;
+  }
+
+  private hide(): void {
+    if (!this.shown) return;
+    this.write(CLEAR);
+    this.shown = false;
   }
 }
 
-function formatRate(n: number): string {
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
-  return n.toFixed(0);
+/** `text` cut to `columns - 1` characters (the last column would wrap on some terminals), with an ellipsis when cut. */
+export function fitToWidth(text: string, columns: number): string {
+  const chars = Array.from(text);
+  const max = Math.max(1, columns - 1);
+  return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
+}
+
+function endsLine(chunk: string | Uint8Array): boolean {
+  return typeof chunk === "string" ? chunk.endsWith("\n") : chunk[chunk.length - 1] === 0x0a;
 }

@@ -1,15 +1,16 @@
 /**
  * `weir run <job>`: imports the job module as the client (so its
  * `env.execute()` runs the job with the command-line settings), shows a live
- * progress line on a terminal, and turns the outcome into an exit code and a
- * one-line cause.
+ * progress line on a terminal (or logs progress every 30 s when standard error
+ * is not one), and ends with the cause of a failure and a summary line.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CheckpointingMode } from "../checkpoint/types.ts";
 import { setLaunch } from "../api/launch-context.ts";
 import type { JobClient } from "../api/job-client.ts";
-import { ProgressLine } from "./progress-line.ts";
+import { RunReport } from "./run-report.ts";
+import { getLogger, type LogFormat, type LogLevel } from "../util/logger.ts";
 import { describeJobError } from "./describe-job-error.ts";
 import { loadJobModule } from "../api/job-loader.ts";
 
@@ -30,6 +31,10 @@ export interface RunOptions {
   savepointDir: string;
   /** Restarts after failures in a row (wins over the job's restart strategy). */
   restartAttempts?: number;
+  /** `--log-level` (wins over WEIR_LOG_LEVEL). */
+  logLevel?: LogLevel;
+  /** `--log-format` (wins over WEIR_LOG_FORMAT). */
+  logFormat?: LogFormat;
 }
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
@@ -37,40 +42,42 @@ const DEFAULT_CHECKPOINT_DIR = ".weir/checkpoints/<job>";
 
 /** Prints where a stopped job's savepoint is and how to resume from it. */
 function reportSavepoint(jobName: string, path: string): void {
-  process.stderr.write(`weir: job '${jobName}' stopped with savepoint ${path}\nweir: resume with --from-savepoint ${path}\n`);
+  const log = getLogger();
+  log.info({ savepoint: path }, `job '${jobName}' stopped with savepoint ${path}`);
+  log.info(`resume with --from-savepoint ${path}`);
 }
 
 /** Runs a job file to its end; resolves with the exit code. */
 export async function runJobFile(o: RunOptions): Promise<number> {
+  const log = getLogger();
   const jobModule = resolve(o.job);
   if (!existsSync(jobModule)) {
-    process.stderr.write(`weir: no such job file: ${o.job}\n`);
+    log.error(`no such job file: ${o.job}`);
     return 1;
   }
   let client: JobClient | undefined;
-  const progress = process.stderr.isTTY ? new ProgressLine(process.stderr) : null;
+  let report: RunReport | undefined;
   let stopping = false;
   let savepoint: string | undefined;
   const stop = () => {
     if (!client) process.exit(130);
+    report?.stopProgress();
     if (stopping) {
-      progress?.stop();
-      process.stderr.write("weir: cancelling the job\n");
+      log.info("cancelling the job");
       void client.cancel();
       return;
     }
     stopping = true;
-    progress?.stop();
     if (client.getJobStatus() === "RESTARTING") {
-      process.stderr.write("weir: the job is waiting to restart after a failure: stopping it now, without a savepoint\n");
+      log.info("the job is waiting to restart after a failure: stopping it now, without a savepoint");
       void client.cancel();
       return;
     }
-    process.stderr.write(`weir: stopping the job with a savepoint in ${o.savepointDir} (again to cancel)\n`);
+    log.info(`stopping the job with a savepoint in ${o.savepointDir} (again to cancel)`);
     client.stopWithSavepoint(o.savepointDir).then(
       (path) => (savepoint = path),
       (e: Error) => {
-        process.stderr.write(`weir: the savepoint failed (${e.message}); cancelling the job\n`);
+        log.error(`the savepoint failed (${e.message}); cancelling the job`);
         void client!.cancel();
       },
     );
@@ -92,34 +99,39 @@ export async function runJobFile(o: RunOptions): Promise<number> {
       fromSavepoint: o.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState,
       restartAttempts: o.restartAttempts,
-      log: (line) => (progress ? progress.log(line) : process.stderr.write(`weir: ${line}\n`)),
     },
     onJobStarted: (c) => {
       client = c;
-      progress?.start(c);
-      // clear the line before the job module prints its results
-      const clear = () => progress?.stop();
-      c.getJobExecutionResult().then(clear, clear);
+      report = new RunReport(c);
     },
   });
   process.argv = [process.argv[0]!, jobModule, ...o.args];
   try {
     await loadJobModule(jobModule);
-    if (!client) {
-      process.stderr.write(`weir: ${o.job} did not call env.execute(): no job ran\n`);
+    if (!client || !report) {
+      log.error(`${o.job} did not call env.execute(): no job ran`);
       return 1;
     }
     const result = await client.getJobExecutionResult();
     savepoint ??= result.savepointPath ?? undefined;
-    if (savepoint) reportSavepoint(client.jobName, savepoint);
-    else progress?.stop(`job '${client.jobName}' finished`);
+    if (savepoint) {
+      reportSavepoint(client.jobName, savepoint);
+      report.summary("stopped", 0);
+    } else {
+      report.noteAlreadyFinished();
+      report.summary("finished", 0);
+    }
     return 0;
   } catch (e) {
-    progress?.stop();
+    report?.stopProgress();
     if (savepoint && client) reportSavepoint(client.jobName, savepoint);
-    process.stderr.write(`weir: ${describeJobError(e, jobModule)}\n`);
-    return client?.getJobStatus() === "CANCELED" ? 130 : 1;
+    log.error({ err: e }, describeJobError(e, jobModule));
+    const cancelled = client?.getJobStatus() === "CANCELED";
+    const code = cancelled ? 130 : 1;
+    report?.summary(cancelled ? "cancelled" : "failed", code);
+    return code;
   } finally {
+    report?.stopProgress();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }

@@ -5,6 +5,7 @@
  */
 
 import type { Clock } from "../util/clock.ts";
+import type { Logger } from "../util/logger.ts";
 
 /** What a writer knows of its parallel instance. */
 export interface SinkContext {
@@ -16,8 +17,8 @@ export interface SinkContext {
   reportResult(name: string, values: unknown[]): void;
   /** Time source of the job (injected in tests). */
   readonly clock: Clock;
-  /** Prints a warning or status line of this sink (to standard error, prefixed with the operator uid). */
-  log(line: string): void;
+  /** The logger of this sink instance (its records carry the operator uid and subtask: `[files 1/2]`). */
+  readonly logger: Logger;
 }
 
 /** Writes the records of one parallel instance. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CheckpointBarrier, CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../types.ts";
 import { ManualClock } from "../../util/clock.ts";
+import { createLogger } from "../../util/logger.ts";
 import { CheckpointCoordinator } from "./checkpoint-coordinator.ts";
 import type { CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
 import { CheckpointAbortedError, CheckpointTriggerError, TolerableCheckpointFailuresExceeded } from "./errors.ts";
@@ -450,7 +451,7 @@ describe("CheckpointCoordinator", () => {
       store: new InMemoryStore(events),
       firstCheckpointId: 1,
       onFailure: () => {},
-      log: (m) => logs.push(m),
+      logger: createLogger({ level: "debug", destination: (r) => logs.push(r.msg) }),
     });
     const done = coordinator.triggerCheckpoint();
     coordinator.acknowledge(ackOf(1, "a#0", 5, 0));

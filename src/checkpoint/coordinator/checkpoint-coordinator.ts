@@ -7,6 +7,7 @@
  */
 import type { CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../types.ts";
 import type { Clock, TimerHandle } from "../../util/clock.ts";
+import { createLogger, type Logger } from "../../util/logger.ts";
 import type { CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
 import { CheckpointStatsTracker, type CheckpointStats } from "./checkpoint-stats.ts";
 import { CheckpointAbortedError, CheckpointTriggerError, isFailureReason, type CheckpointAbortReason } from "./errors.ts";
@@ -36,8 +37,8 @@ export interface CheckpointCoordinatorOptions {
   firstCheckpointId: number;
   /** Tolerable failures exceeded: the job must fail over. Called once per exceeded limit; periodic triggering stops. */
   onFailure(error: Error): void;
-  /** Receives one line per decision (trigger, postpone, ignore, complete, abort). */
-  log?(message: string): void;
+  /** Logs each decision: trigger, postpone, ignore, complete and abort at debug; a checkpoint that failed at warn (default: nowhere). */
+  logger?: Logger;
 }
 
 /**
@@ -63,7 +64,7 @@ export class CheckpointCoordinator {
   private readonly stats_ = new CheckpointStatsTracker();
   private readonly failures: TolerableFailureCounter;
   private readonly finishedTasks = new Set<string>();
-  private readonly log: (message: string) => void;
+  private readonly log: Logger;
   private nextId: number;
   /** When the last checkpoint completed or was aborted: the min pause counts from there. */
   private lastEndedAt: number | undefined;
@@ -78,8 +79,7 @@ export class CheckpointCoordinator {
   constructor(private readonly options: CheckpointCoordinatorOptions) {
     this.nextId = options.firstCheckpointId;
     this.failures = new TolerableFailureCounter(options.jobName, options.settings.tolerableFailures);
-    const log = options.log;
-    this.log = log ? (m) => log(`[checkpoint ${options.jobName}] ${m}`) : () => {};
+    this.log = options.logger ?? createLogger({ level: "error", destination: () => {} });
   }
 
   /** Schedules triggers every `intervalMs` (the first one after `intervalMs`). Does nothing if the interval is 0 or less. */
@@ -172,7 +172,7 @@ export class CheckpointCoordinator {
     }
     const outcome = p.acknowledge(ack);
     if (outcome !== "accepted") {
-      this.log(`ignoring ack of ${ack.taskId} for checkpoint ${ack.checkpointId}: ${outcome === "duplicate" ? "duplicate" : "not a task of this job"}`);
+      this.log.debug(`ignoring ack of ${ack.taskId} for checkpoint ${ack.checkpointId}: ${outcome === "duplicate" ? "duplicate" : "not a task of this job"}`);
       return;
     }
     if (p.fullyAcknowledged) this.enqueueStore(p);
@@ -186,7 +186,7 @@ export class CheckpointCoordinator {
       return;
     }
     if (p.phase !== "awaiting-acks") {
-      this.log(`ignoring decline of ${taskId} for checkpoint ${checkpointId}: not awaiting acks`);
+      this.log.debug(`ignoring decline of ${taskId} for checkpoint ${checkpointId}: not awaiting acks`);
       return;
     }
     this.abort(p, "declined", `declined by task ${taskId}: ${reason}`);
@@ -252,15 +252,15 @@ export class CheckpointCoordinator {
         this.schedulePeriodic(this.options.settings.intervalMs);
         break;
       case "wait-pause":
-        this.log(`postponing checkpoint by ${decision.delayMs} ms (min pause since the end of the last one)`);
+        this.log.debug(`postponing checkpoint by ${decision.delayMs} ms (min pause since the end of the last one)`);
         this.schedulePeriodic(decision.delayMs);
         break;
       case "wait-slot":
-        this.log(`postponing checkpoint until one of ${this.pending.size} in flight finishes`);
+        this.log.debug(`postponing checkpoint until one of ${this.pending.size} in flight finishes`);
         this.waitingForSlot = true;
         break;
       case "reject":
-        this.log(`stopping periodic checkpoints: ${this.triggerRejectionMessage(decision.reason)}`);
+        this.log.debug(`stopping periodic checkpoints: ${this.triggerRejectionMessage(decision.reason)}`);
         this.stopPeriodic();
         break;
     }
@@ -285,7 +285,7 @@ export class CheckpointCoordinator {
       this.abort(p, "expired", `expired after ${settings.timeoutMs} ms`);
       this.slotFreed();
     }, settings.timeoutMs);
-    this.log(`triggering ${savepoint ? "savepoint" : "checkpoint"} ${id}`);
+    this.log.debug(`triggering ${savepoint ? "savepoint" : "checkpoint"} ${id}`);
     const barrier = { kind: "barrier", id, timestamp, savepoint } as const;
     for (const task of sourceTasks) gateway.triggerSource(task, barrier);
     if (p.fullyAcknowledged) this.enqueueStore(p);
@@ -308,7 +308,7 @@ export class CheckpointCoordinator {
     this.storeQueue = this.storeQueue
       .then(() => this.store(p, checkpoint))
       // Keeps the queue alive if a gateway or onFailure callback threw.
-      .catch((e: unknown) => this.log(`error while completing checkpoint ${p.id}: ${e instanceof Error ? e.message : String(e)}`));
+      .catch((e: unknown) => this.log.error(`error while completing checkpoint ${p.id}: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   private async store(p: PendingCheckpoint, checkpoint: CompletedCheckpoint): Promise<void> {
@@ -335,7 +335,7 @@ export class CheckpointCoordinator {
     this.failures.recordSuccess();
     const stats = p.completedStats(now);
     this.stats_.recordCompleted(stats);
-    this.log(`completed checkpoint ${p.id} in ${stats.durationMs} ms (${stats.stateBytes} bytes)`);
+    this.log.debug(`completed checkpoint ${p.id} in ${stats.durationMs} ms (${stats.stateBytes} bytes)`);
     for (const older of [...this.pending.values()]) {
       if (older.id < p.id) this.abort(older, "subsumed", `subsumed by completed checkpoint ${p.id}`);
     }
@@ -354,7 +354,8 @@ export class CheckpointCoordinator {
     this.lastEndedAt = this.options.clock.now();
     const kind = p.savepoint ? "Savepoint" : "Checkpoint";
     const error = new CheckpointAbortedError(p.id, reason, `${kind} ${p.id} of job "${this.options.jobName}" ${detail}`, cause);
-    this.log(`aborted: ${error.message}`);
+    if (isFailureReason(reason)) this.log.warn(`aborted: ${error.message}`);
+    else this.log.debug(`aborted: ${error.message}`);
     if (!this.shutDown) {
       for (const task of this.options.allTasks) this.options.gateway.notifyAborted(task, p.id, error.message);
     }
@@ -388,10 +389,10 @@ export class CheckpointCoordinator {
    */
   private lateMessage(checkpointId: number, what: string): void {
     if (checkpointId < this.options.firstCheckpointId || checkpointId >= this.nextId) {
-      this.log(`ignoring ${what} for checkpoint ${checkpointId}: not triggered by this coordinator`);
+      this.log.debug(`ignoring ${what} for checkpoint ${checkpointId}: not triggered by this coordinator`);
       return;
     }
-    this.log(`${what} for checkpoint ${checkpointId} came after its abort: discarding what it wrote`);
+    this.log.debug(`${what} for checkpoint ${checkpointId} came after its abort: discarding what it wrote`);
     this.discard(checkpointId);
   }
 
@@ -399,7 +400,7 @@ export class CheckpointCoordinator {
   private discard(id: number): void {
     this.storeQueue = this.storeQueue
       .then(() => this.options.store.discardAborted(id))
-      .catch((e: unknown) => this.log(`could not discard aborted checkpoint ${id}: ${e instanceof Error ? e.message : String(e)}`));
+      .catch((e: unknown) => this.log.warn(`could not discard aborted checkpoint ${id}: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   private triggerRejectionMessage(reason: CheckpointTriggerError["reason"]): string {

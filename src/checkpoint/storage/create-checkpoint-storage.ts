@@ -3,6 +3,7 @@
  */
 import type { CheckpointStorageConfig } from "../types.ts";
 import type { CheckpointStorage } from "./checkpoint-storage.ts";
+import { getLogger } from "../../util/logger.ts";
 import { FileSystemCheckpointStorage } from "./filesystem-storage.ts";
 import { DEFAULT_MAX_STATE_SIZE, JobManagerCheckpointStorage } from "./jobmanager-storage.ts";
 
@@ -10,7 +11,7 @@ import { DEFAULT_MAX_STATE_SIZE, JobManagerCheckpointStorage } from "./jobmanage
 export interface CheckpointStorageOptions {
   /** Completed checkpoints to keep (at least 1); older ones are deleted when a checkpoint completes. */
   readonly retained: number;
-  /** Receives warnings of the filesystem storage (a failed deletion, a corrupt checkpoint left out of a listing). Default `console.warn`. */
+  /** Receives warnings of the filesystem storage (a failed deletion, a corrupt checkpoint left out of a listing). Default: the thread's logger at warn. */
   readonly log?: (warning: string) => void;
 }
 
@@ -27,7 +28,7 @@ export interface CheckpointStorageOptions {
  * ```
  */
 export function createCheckpointStorage(config: CheckpointStorageConfig, options: CheckpointStorageOptions): CheckpointStorage {
-  const { retained, log = (warning: string) => console.warn(warning) } = options;
+  const { retained, log = (warning: string) => getLogger().warn(warning) } = options;
   if (!Number.isSafeInteger(retained) || retained < 1) {
     throw new RangeError(`checkpoint storage: retained must be an integer of at least 1, got ${retained}`);
   }

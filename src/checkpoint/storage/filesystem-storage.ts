@@ -29,7 +29,7 @@ import { checkpointStateProblem, readVerifiedState } from "./state-verification.
  *
  * @example
  * ```ts
- * const storage = new FileSystemCheckpointStorage({ directory: ".weir/checkpoints/word-count", retained: 2, log: console.warn });
+ * const storage = new FileSystemCheckpointStorage({ directory: ".weir/checkpoints/word-count", retained: 2, log: (w) => getLogger().warn(w) });
  * const latest = await storage.latestCompleted(); // null on a fresh directory
  * ```
  */

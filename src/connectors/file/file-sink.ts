@@ -267,7 +267,7 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
       }
     };
     await visit(this.basePath);
-    if (removed.length > 0) ctx.log(`removed ${removed.length} uncommitted part file(s) left by a failed attempt under ${this.basePath}`);
+    if (removed.length > 0) ctx.logger.info(`removed ${removed.length} uncommitted part file(s) left by a failed attempt under ${this.basePath}`);
   }
 
   private naming(ctx: SinkContext): PartFileNaming {

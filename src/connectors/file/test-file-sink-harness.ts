@@ -10,6 +10,7 @@ import type { Sink, SinkWriter } from "../../core/sink.ts";
 import type { CheckpointListener, CheckpointedFunction } from "../../core/checkpointed-function.ts";
 import { OperatorStateBackend } from "../../state/index.ts";
 import { systemClock, type Clock } from "../../util/clock.ts";
+import { createLogger } from "../../util/logger.ts";
 
 /** A writer with the hooks the runtime calls. */
 export type DrivenWriter<T> = SinkWriter<T> & CheckpointedFunction & Required<Pick<CheckpointListener, "notifyCheckpointComplete">>;
@@ -38,7 +39,7 @@ export async function startSubtask<T>(
     attempt: o.attempt ?? 0,
     reportResult: () => undefined,
     clock: o.clock ?? systemClock,
-    log: (line) => void logs.push(line),
+    logger: createLogger({ level: "debug", destination: (r) => void logs.push(r.msg) }),
   }) as DrivenWriter<T>;
   await writer.initializeState({ isRestored: () => o.blobs !== undefined, getOperatorStateStore: () => backend });
   return {

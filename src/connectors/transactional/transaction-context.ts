@@ -6,7 +6,7 @@ import type { SinkContext } from "../../core/sink.ts";
 
 /**
  * What every hook of a `TwoPhaseCommitSink` gets: the parallel instance it
- * runs in (subtask, parallelism, operator uid, attempt, clock, log) and the
+ * runs in (subtask, parallelism, operator uid, attempt, clock, logger) and the
  * per-subtask `userContext` (plain data, kept in checkpoints; mutate it in place).
  */
 export interface TransactionContext<CTX> extends SinkContext {
@@ -29,7 +29,7 @@ export function transactionContext<CTX>(sink: SinkContext, userContext: CTX): Tr
     attempt: sink.attempt,
     clock: sink.clock,
     reportResult: (name, values) => sink.reportResult(name, values),
-    log: (line) => sink.log(line),
+    logger: sink.logger,
     userContext,
   };
 }

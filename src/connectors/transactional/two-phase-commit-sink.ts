@@ -12,7 +12,7 @@ import { TwoPhaseCommitWriter } from "./two-phase-commit-writer.ts";
 export interface TwoPhaseCommitOptions {
   /**
    * How long the external system keeps a transaction open (e.g. a database's or
-   * broker's transaction timeout), in ms. When set, the sink warns (`ctx.log`)
+   * broker's transaction timeout), in ms. When set, the sink warns (`ctx.logger`)
    * about a transaction still not committed after `timeoutWarningRatio` × this.
    */
   transactionTimeoutMs?: number;

@@ -136,7 +136,7 @@ export class TwoPhaseCommitWriter<IN, TXN, CTX>
         txn,
         this.ctx.clock.setTimeout(() => {
           this.warnings.delete(txn);
-          this.ctx.log(
+          this.ctx.logger.warn(
             `a transaction is still not committed after ${after} ms (${ratio} of the transaction timeout of ${timeout} ms): ` +
               "it may expire before its checkpoint completes; checkpoint more often or raise the timeout",
           );

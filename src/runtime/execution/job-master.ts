@@ -10,6 +10,7 @@ import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoin
 import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/types.ts";
 import type { JobGraph } from "../../graph/job-graph.ts";
 import type { Clock } from "../../util/clock.ts";
+import type { Logger } from "../../util/logger.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskResults } from "../task/task-services.ts";
 import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from "./deployment.ts";
@@ -21,6 +22,7 @@ import { JobCancelledError, JobFailedError } from "./job-errors.ts";
 import { RestartBackoff, type RestartStrategyConfig } from "./restart-strategy.ts";
 import { describeRestore, failoverRestore, nextCheckpointId, runOrigin, type Decided } from "./restore-decision.ts";
 import { failureCause, type FailureCause } from "./failure-cause.ts";
+import { recordCounts, type RecordCounts } from "./record-counts.ts";
 import { fileURLToPath } from "node:url";
 
 /** Weir's own source directory: stack frames in it are not user code. */
@@ -55,7 +57,7 @@ export interface JobMasterOptions {
   readonly allowNonRestoredState?: boolean;
   readonly batchSize: number;
   readonly autoWatermarkIntervalMs: number;
-  readonly log: (line: string) => void;
+  readonly logger: Logger;
   readonly listener?: JobListener;
   /** Creates the task managers once the events sink exists. */
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
@@ -87,6 +89,7 @@ export class JobMaster {
   private readonly sourceTasks: string[];
   private readonly allTasks: string[];
   private lastStats: CheckpointStats | null = null;
+  private origin: CompletedCheckpoint | null = null;
   private cancelRequested = false;
   private fatalError: Error | null = null;
   /** Highest checkpoint id any attempt of this run triggered (a cancelled attempt may still write state for it). */
@@ -95,7 +98,7 @@ export class JobMaster {
   private wake: (() => void) | null = null;
 
   constructor(private readonly o: JobMasterOptions) {
-    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: o.log });
+    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: (w) => o.logger.warn(w) });
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
     this.managers = o.taskManagers(this.events());
@@ -121,17 +124,18 @@ export class JobMaster {
         ),
       );
       let restore = origin.kind === "empty" ? null : origin.checkpoint;
+      this.origin = restore;
       const restoredFrom = restore?.checkpointId ?? null;
       // Checkpoints of this run are numbered from here on: anything below is from before it.
       const firstOwnId = nextCheckpointId(await this.storage.highestCheckpointId(), 0, restore?.checkpointId);
       const warning = this.o.checkpointing.intervalMs > 0 ? generatedUidWarning(this.o.graph) : undefined;
-      if (warning) this.o.log(warning);
+      if (warning) this.o.logger.warn(warning);
       let previous: FailureCause | undefined;
       let repeats = 0;
       for (;;) {
         if (restore) {
           const skipped = checkRestoredState(this.o.graph, restore, this.o.allowNonRestoredState ?? false);
-          if (skipped) this.o.log(skipped);
+          if (skipped) this.o.logger.warn(skipped);
           this.o.listener?.onRestored?.(restore);
         }
         const outcome = await this.runAttempt(restore, overrides);
@@ -178,7 +182,7 @@ export class JobMaster {
 
   /** The decided value, after logging its warnings. */
   private logged<T>(decided: Decided<T>): T {
-    for (const w of decided.warnings) this.o.log(w);
+    for (const w of decided.warnings) this.o.logger.warn(w);
     return decided.value;
   }
 
@@ -252,6 +256,16 @@ export class JobMaster {
     return Object.assign({}, ...this.managers.map((m) => m.metrics()));
   }
 
+  /** Records read by the sources and written by the sinks in the current (or last) attempt. */
+  recordCounts(): RecordCounts {
+    return recordCounts(this.o.graph, this.taskMetrics());
+  }
+
+  /** The checkpoint or savepoint the run started from, or null (empty state). */
+  get restoredFrom(): CompletedCheckpoint | null {
+    return this.origin;
+  }
+
   /** Restarts so far. */
   get restartCount(): number {
     return this.restarts;
@@ -294,10 +308,15 @@ export class JobMaster {
         notifyAborted: (taskId, id) => this.managerOf(taskId).notifyAborted(attempt, taskId, id),
       },
       onFailure: (error) => this.settle?.({ kind: "failed", error }),
-      log: process.env.WEIR_DEBUG ? this.o.log : undefined,
+      logger: this.o.logger.child({ component: "checkpoint" }),
     });
     this.coordinator = coordinator;
     this.status_ = "RUNNING";
+    this.o.logger.debug(
+      { attempt, checkpointId: restore?.checkpointId },
+      `attempt ${attempt}: deploying ${this.allTasks.length} subtasks on ${this.managers.length} task manager(s), ` +
+        (restore ? `restoring ${restore.savepoint ? "savepoint" : "checkpoint"} ${restore.checkpointId}` : "from empty state"),
+    );
     for (const m of this.managers)
       m.deploy({
         attempt,

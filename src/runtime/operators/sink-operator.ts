@@ -1,14 +1,20 @@
 /**
  * Runs a sink's writer in the last operator of a chain. A writer that keeps
  * operator state (`CheckpointedFunction`) or acts on completed checkpoints
- * (`CheckpointListener`) gets those hooks like any user function.
+ * (`CheckpointListener`) gets those hooks like any user function. Counts the
+ * records it writes (the operator metric `numRecordsIn`, the job's "records out").
  */
 import type { Sink, SinkWriter } from "../../core/sink.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
 import { UdfOperator } from "./udf-operator.ts";
+import { getLogger } from "../../util/logger.ts";
+
+/** Name of a sink operator's metric of records written, in `TaskMetrics.operators[uid]`. */
+export const SINK_RECORDS_METRIC = "numRecordsIn";
 
 export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undefined> {
   private writer!: SinkWriter<T>;
+  private counters: Record<string, number> = {};
 
   constructor(private readonly sink: Sink<T>) {
     super(undefined);
@@ -22,14 +28,17 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
       attempt: ctx.attempt,
       reportResult: (name, values) => ctx.reportResult(name, values),
       clock: ctx.clock,
-      log: (line) => void process.stderr.write(`weir: [${ctx.operatorUid} ${ctx.subtaskIndex + 1}/${ctx.parallelism}] ${line}\n`),
+      logger: getLogger().child({ operator: ctx.operatorUid, subtask: `${ctx.subtaskIndex + 1}/${ctx.parallelism}` }),
     });
     this.fn = this.writer;
+    this.counters = ctx.metrics;
+    this.counters[SINK_RECORDS_METRIC] = 0;
     await super.open(ctx, output);
   }
 
   processElement(value: T): void {
     this.writer.write(value);
+    this.counters[SINK_RECORDS_METRIC]!++;
   }
 
   async finish(): Promise<void> {

@@ -35,8 +35,6 @@ export interface TaskMetrics extends WriterCounters {
   status: "initializing" | "running" | "finished" | "failed" | "cancelled";
   /** The task reads a source (its recordsIn are the records the source emitted). */
   isSource: boolean;
-  /** The task has no outputs (its recordsIn are the records that reached the sinks). */
-  isSink: boolean;
   /** The task's current event-time watermark (-Infinity before the first). */
   watermark: number;
   /** Metrics of the task's operators by operator uid (e.g. a window's `numLateRecordsDropped`). */
@@ -94,7 +92,7 @@ export class StreamTask {
       },
     };
     this.valve = inputs.length > 0 ? new WatermarkValve(inputs.length) : null;
-    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, isSink: v.outputs.length === 0, watermark: Number.NEGATIVE_INFINITY, operators: {} };
+    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, watermark: Number.NEGATIVE_INFINITY, operators: {} };
     const tail = v.nodes[v.nodes.length - 1]!;
     const producer = `operator '${tail.name}' (uid '${tail.uid}')`;
     this.writers = v.outputs.map(

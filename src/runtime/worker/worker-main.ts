@@ -12,6 +12,7 @@ import { errorInfo } from "../execution/deployment.ts";
 import { planExecution } from "../execution/execution-plan.ts";
 import { TaskManager } from "../execution/task-manager.ts";
 import { systemClock } from "../../util/clock.ts";
+import { configureLogging, getLogger, type LogRecord } from "../../util/logger.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
 
 const METRICS_INTERVAL_MS = 250;
@@ -19,6 +20,17 @@ const init = workerData as WorkerInit;
 const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
 const fatal = (message: string, e?: unknown) => post({ type: "fatal", error: { ...errorInfo(e ?? new Error(message)), message } });
+
+configureLogging({ level: init.logLevel, destination: postLog });
+
+/** Sends a record to the main thread (without its fields if they cannot be cloned, e.g. a function). */
+function postLog(record: LogRecord): void {
+  try {
+    post({ type: "log", record });
+  } catch {
+    post({ type: "log", record: { ...record, fields: {} } });
+  }
+}
 
 let manager: TaskManager | null = null;
 const early: ToWorker[] = [];
@@ -66,6 +78,10 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
         return;
       }
       const plan = planExecution(graph, init.workers);
+      getLogger().debug(
+        { component: "workers", worker: init.workerIndex },
+        `worker ${init.workerIndex}: same job graph as the client; runs ${plan.tasks.filter((t) => t.worker === init.workerIndex).length} subtasks`,
+      );
       for (const [k, end] of Object.entries(init.links)) links.set(Number(k), new RemoteLink(end));
       const tm = new TaskManager(
         init.workerIndex,
@@ -76,7 +92,11 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
           decline: (attempt, checkpointId, taskId, reason) => post({ type: "decline", attempt, checkpointId, taskId, reason }),
           running: (attempt, taskId) => post({ type: "running", attempt, taskId }),
           endOfData: (attempt, taskId) => post({ type: "end-of-data", attempt, taskId }),
-          finished: (attempt, taskId, results) => post({ type: "finished", attempt, taskId, results }),
+          finished: (attempt, taskId, results) => {
+            // the final counts, before the job master learns the task finished
+            post({ type: "metrics", metrics: tm.metrics() });
+            post({ type: "finished", attempt, taskId, results });
+          },
           failed: (attempt, taskId, error) => post({ type: "failed", attempt, taskId, error }),
           fatal: (error) => post({ type: "fatal", error }),
         },

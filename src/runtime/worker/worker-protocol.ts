@@ -1,5 +1,5 @@
 /**
- * Messages between the main thread and a worker thread (version 2). Pure data.
+ * Messages between the main thread and a worker thread (version 3). Pure data.
  */
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
@@ -7,8 +7,9 @@ import type { Deployment, ErrorInfo } from "../execution/deployment.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskResults } from "../task/task-services.ts";
 import type { LinkEnd } from "../channel/remote-link.ts";
+import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 2;
+export const WORKER_PROTOCOL_VERSION = 3;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -19,6 +20,8 @@ export interface WorkerInit {
   readonly args: readonly string[];
   /** Plain (cloneable) environment options of the client. */
   readonly options: EnvironmentOptions;
+  /** Level of the main thread's logger: the worker filters at it and sends its records to the main thread. */
+  readonly logLevel: LogLevel;
   /** Fingerprint of the client's graph; the worker's must match. */
   readonly fingerprint: string;
   /** Link (port and shared memory) to each other worker, by its index. */
@@ -47,4 +50,6 @@ export type FromWorker =
   | { type: "failed"; attempt: number; taskId: string; error: ErrorInfo }
   | { type: "fatal"; error: ErrorInfo }
   | { type: "cancelled"; attempt: number; positions: Record<string, unknown[]> }
-  | { type: "metrics"; metrics: Record<string, TaskMetrics> };
+  | { type: "metrics"; metrics: Record<string, TaskMetrics> }
+  /** A log record of the worker (its logger, its sinks, the job's own `getLogger()` calls), written by the main thread. */
+  | { type: "log"; record: LogRecord };

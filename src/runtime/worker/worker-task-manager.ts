@@ -12,6 +12,7 @@ import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
 import { RUNS_FROM_SOURCE } from "../../util/runs-from-source.ts";
+import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger.ts";
 
 /** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
 const WORKER_ENTRY = new URL(RUNS_FROM_SOURCE ? "./worker-bootstrap.mjs" : "./worker-main.js", import.meta.url);
@@ -107,10 +108,12 @@ class WorkerPool {
       jobModule: o.jobModule,
       args: o.args,
       options: o.options,
+      logLevel: currentLogSettings().level,
       fingerprint: o.fingerprint,
       links,
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
+    getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
     const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1 };
     const settleCancels = () => {
       for (const resolve of slot.cancels.values()) resolve({});
@@ -135,6 +138,8 @@ class WorkerPool {
         case "metrics":
           slot.metrics = m.metrics;
           return;
+        case "log":
+          return writeLogRecord(m.record);
         case "ready":
           return;
       }
