@@ -163,7 +163,7 @@ describe("the packed package, installed into a fresh project", () => {
       expect(jsonResult(workers)).toEqual(SUMS);
       const ts = await run(weir, ["run", "job.ts", "--checkpoint-dir", join(project, "chk-no-tsx")], project);
       expect(ts.code).toBe(1);
-      expect(ts.stderr.trim()).toBe("weir: job.ts is TypeScript, which needs tsx: install it in the project (npm i -D tsx), or run a compiled .js/.mjs job");
+      expect(ts.stderr.trim()).toBe("weir: error: job.ts is TypeScript, which needs tsx: install it in the project (npm i -D tsx), or run a compiled .js/.mjs job");
     } finally {
       renameSync(`${tsx}-hidden`, tsx);
     }
