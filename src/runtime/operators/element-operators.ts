@@ -2,6 +2,7 @@
  * The element-wise operators: map, filter, flatMap and process on a
  * non-keyed stream.
  */
+import { ASYNC_IO_HINT } from "../../core/async-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import {
   filterCall,
@@ -18,7 +19,10 @@ import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 export class MapOperator<T, R> extends UdfOperator<T, R, MapFunction<T, R>> {
   private readonly call = mapCall(this.fn);
   processElement(value: T): void {
-    this.out.collect(this.call(value));
+    const result = this.call(value);
+    if (result instanceof Promise)
+      throw new TypeError(`the map function of operator '${this.ctx.operatorName}' (uid '${this.ctx.operatorUid}') returned a Promise, which would be emitted instead of its result; ${ASYNC_IO_HINT}`);
+    this.out.collect(result);
   }
 }
 
