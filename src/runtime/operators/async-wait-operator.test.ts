@@ -187,6 +187,26 @@ describe("AsyncWaitOperator: timeouts", () => {
     await h.advance(1_000);
     expect(h.output()).toHaveLength(50);
   });
+
+  it("unordered: a request stuck behind many completed ones still times out", async () => {
+    const service = new ManualService<number, number>();
+    const timedOut: number[] = [];
+    const h = await AsyncHarness.open<number, number>(
+      { asyncInvoke: (n, rf) => void service.call(n).then((r) => rf.complete([r as number])), timeout: (n, rf) => (timedOut.push(n), rf.complete([-n])) },
+      { outputMode: "unordered", timeoutMs: 1_000, capacity: 2 },
+    );
+    h.input(0); // never answered
+    for (let n = 1; n <= 200; n++) {
+      h.input(n);
+      service.resolve(n, n);
+      await h.advance(1);
+    }
+    expect(timedOut).toEqual([]);
+    await h.advance(1_000);
+    expect(timedOut).toEqual([0]);
+    expect(h.output()).toHaveLength(201);
+    expect(h.output().at(-1)).toBe(-0);
+  });
 });
 
 describe("AsyncWaitOperator: retries", () => {

@@ -71,7 +71,7 @@ export class AsyncWaitOperator<IN, OUT> extends UdfOperator<IN, OUT, AsyncFuncti
   /** Inputs that arrived while the queue was full (at most a batch), in order with watermarks: not requested yet. */
   private readonly backlog = new Fifo<QueuedElement<IN, OUT>>();
   /** Requests with a timeout, in request order (so in deadline order); completed ones are dropped lazily. */
-  private readonly byDeadline = new Fifo<AsyncRecordEntry<IN, OUT>>();
+  private byDeadline = new Fifo<AsyncRecordEntry<IN, OUT>>();
   private timerArmed = false;
   /** Outcomes waiting for the mail that settles them. */
   private completions: Completion<IN, OUT>[] = [];
@@ -171,6 +171,8 @@ export class AsyncWaitOperator<IN, OUT> extends UdfOperator<IN, OUT, AsyncFuncti
     if (timeout > 0) {
       entry.deadline = this.ctx.processingTime.now() + timeout;
       this.byDeadline.push(entry);
+      // Behind one slow request, the completed ones would pile up (unordered output): keep only those in flight.
+      if (this.byDeadline.size > 2 * this.settings.capacity + 16) this.byDeadline = inFlightOnly(this.byDeadline);
       this.armTimeout();
     }
     this.attempt(entry);
@@ -286,6 +288,13 @@ export class AsyncWaitOperator<IN, OUT> extends UdfOperator<IN, OUT, AsyncFuncti
     }
     return watermark;
   }
+}
+
+/** The entries still waiting for a result, in the same order. */
+function inFlightOnly<IN, OUT>(entries: Fifo<AsyncRecordEntry<IN, OUT>>): Fifo<AsyncRecordEntry<IN, OUT>> {
+  const kept = new Fifo<AsyncRecordEntry<IN, OUT>>();
+  for (const e of entries) if (e.results === null) kept.push(e);
+  return kept;
 }
 
 /** Turns a rejection of what a user hook returned into a failed attempt. */
