@@ -170,6 +170,7 @@ export class AsyncWaitOperator<IN, OUT> extends UdfOperator<IN, OUT, AsyncFuncti
     const timeout = this.settings.timeoutMs;
     if (timeout > 0) {
       entry.deadline = this.ctx.processingTime.now() + timeout;
+      this.dropCompletedDeadlines();
       this.byDeadline.push(entry);
       // Behind one slow request, the completed ones would pile up (unordered output): keep only those in flight.
       if (this.byDeadline.size > 2 * this.settings.capacity + 16) this.byDeadline = inFlightOnly(this.byDeadline);
@@ -225,14 +226,17 @@ export class AsyncWaitOperator<IN, OUT> extends UdfOperator<IN, OUT, AsyncFuncti
     });
   }
 
+  /** Drops the requests at the head of the deadline queue that completed. */
+  private dropCompletedDeadlines(): void {
+    const q = this.byDeadline;
+    for (let head = q.peek(); head !== undefined && head.results !== null; head = q.peek()) q.shift();
+  }
+
   /** One timer, for the oldest request still in flight. */
   private armTimeout(): void {
     if (this.timerArmed) return;
-    let head = this.byDeadline.peek();
-    while (head !== undefined && head.results !== null) {
-      this.byDeadline.shift();
-      head = this.byDeadline.peek();
-    }
+    this.dropCompletedDeadlines();
+    const head = this.byDeadline.peek();
     if (head === undefined) return;
     this.timerArmed = true;
     this.ctx.processingTime.scheduleAt(head.deadline, this.onTimeoutTimer);
