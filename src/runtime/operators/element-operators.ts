@@ -13,6 +13,7 @@ import {
   type MapFunction,
 } from "../../core/functions.ts";
 import type { ProcessFunction } from "../../core/process-function.ts";
+import type { OperatorContext } from "./stream-operator.ts";
 import { UdfOperator } from "./udf-operator.ts";
 import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
@@ -20,10 +21,14 @@ export class MapOperator<T, R> extends UdfOperator<T, R, MapFunction<T, R>> {
   private readonly call = mapCall(this.fn);
   processElement(value: T): void {
     const result = this.call(value);
-    if (result instanceof Promise)
-      throw new TypeError(`the map function of operator '${this.ctx.operatorName}' (uid '${this.ctx.operatorUid}') returned a Promise, which would be emitted instead of its result; ${ASYNC_IO_HINT}`);
+    if (result instanceof Promise) throw promiseReturned(this.ctx);
     this.out.collect(result);
   }
+}
+
+/** A map function returned a Promise (kept out of `processElement`, which stays small enough to inline). */
+function promiseReturned(ctx: OperatorContext): TypeError {
+  return new TypeError(`the map function of operator '${ctx.operatorName}' (uid '${ctx.operatorUid}') returned a Promise, which would be emitted instead of its result; ${ASYNC_IO_HINT}`);
 }
 
 export class FilterOperator<T> extends UdfOperator<T, T, FilterFunction<T>> {
