@@ -165,8 +165,11 @@ describe("AsyncDataStream: capacity and backpressure", () => {
       const out = (await done).getCollected<number>("out");
       expect(out).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
       expect(inFlight.max).toBe(CAPACITY);
-      expect(passedWhileStalled).toBe(0);
-      if (placement === "chained to the source") expect(passedAtCapacity).toBeLessThanOrEqual(CAPACITY + BATCH);
+      if (placement === "chained to the source") {
+        // The source runs in the same task: it read one batch beyond the capacity at most, then nothing.
+        expect(passedAtCapacity).toBeLessThanOrEqual(CAPACITY + BATCH);
+        expect(passedWhileStalled).toBe(0);
+      }
       expect(cpuMs, `the process used ${cpuMs.toFixed(0)} ms of CPU in ${wallMs.toFixed(0)} ms while every request stalled: the task spins`).toBeLessThan(wallMs * 0.2);
     });
   }
