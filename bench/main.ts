@@ -13,7 +13,9 @@
  * an interval join, in-process, each without and with exactly-once
  * checkpoints every second), the keyed running aggregate over object values
  * (bench/object-state.ts: 10 000 and 1 000 000 keys, in-process, each without
- * and with exactly-once checkpoints every second), the Nexmark queries
+ * and with exactly-once checkpoints every second), async I/O (bench/async-io.ts:
+ * a 1 ms service at capacity 100, ordered and unordered, in-process, each
+ * without and with exactly-once checkpoints every second), the Nexmark queries
  * (bench/nexmark.ts: q0–q3, q5, q7, q8 on the engine, in-process and on 1
  * and 2 workers, against a hand-fused loop and RxJS), and the recovery of a
  * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
@@ -21,6 +23,7 @@
  * (bench/options.ts). See docs/benchmarks.md for what each figure means.
  */
 import { rm } from "node:fs/promises";
+import { ASYNC_IO_CAPACITY, ASYNC_IO_LATENCY_MS, ASYNC_IO_PLAN, measureAsyncIoRuns } from "./async-io.ts";
 import { EVENT_TIME_PARALLELISM, JOIN_PLAN, WINDOW_PLAN, measureEventTimeRuns } from "./event-time.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersInput } from "./jobs/file-copy.ts";
@@ -94,6 +97,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const fileRuns = options.sections.has("file") ? await measureFileRuns(progress, checkpoints) : [];
   const eventTimeRuns = options.sections.has("event-time") ? await measureEventTimeRuns(progress, checkpoints) : [];
   const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
+  const asyncIo = options.sections.has("async-io") ? await measureAsyncIoRuns(progress, checkpoints) : { runs: [], handLoopRecordsPerSecond: 0 };
+  const asyncIoRuns = asyncIo.runs;
   const nexmark = options.sections.has("nexmark") ? await measureNexmark(progress) : null;
   const recovery: RecoveryFigures[] = [];
   if (options.sections.has("recovery")) {
@@ -107,6 +112,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
   const eventRate = (label: string) => eventTimeRuns.find((r) => r.label === label)!.eventsPerSecond;
   const objectRate = (label: string) => objectStateRuns.find((r) => r.label === label)!.recordsPerSecond;
+  const asyncRate = (label: string) => asyncIoRuns.find((r) => r.label === label)!.recordsPerSecond;
   if (runs.length > 0) {
     const scale = scalingFigures(scaling);
     Object.assign(ratios, {
@@ -137,6 +143,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (runs.length > 0) ratios["object state 10k keys / keyed count, in-process, no checkpoints"] = small / rate("in-process, no checkpoints");
   }
 
+  if (asyncIoRuns.length > 0) {
+    const [ordered, orderedEo, unordered, unorderedEo] = ASYNC_IO_PLAN.map(([label]) => asyncRate(label)) as [number, number, number, number];
+    const ceiling = (ASYNC_IO_CAPACITY * 1000) / ASYNC_IO_LATENCY_MS;
+    ratios["async I/O: unordered / ordered, no checkpoints"] = unordered / ordered;
+    ratios["async I/O ordered: exactly-once 1 s / no checkpoints"] = orderedEo / ordered;
+    ratios["async I/O unordered: exactly-once 1 s / no checkpoints"] = unorderedEo / unordered;
+    ratios["async I/O unordered, no checkpoints / ceiling (capacity ÷ latency)"] = unordered / ceiling;
+    ratios["async I/O unordered, no checkpoints / hand loop"] = unordered / asyncIo.handLoopRecordsPerSecond;
+    ratios["async I/O ordered, no checkpoints / hand loop"] = ordered / asyncIo.handLoopRecordsPerSecond;
+  }
+
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: machineInfo(),
@@ -149,6 +166,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     eventTimeRuns,
     objectStateParallelism: PARALLELISM,
     objectStateRuns,
+    asyncIo: { capacity: ASYNC_IO_CAPACITY, latencyMs: ASYNC_IO_LATENCY_MS, handLoopRecordsPerSecond: asyncIo.handLoopRecordsPerSecond },
+    asyncIoRuns,
     nexmark,
     recovery,
     ratios,

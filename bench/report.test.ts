@@ -162,6 +162,8 @@ describe("formatReport and reportJson", () => {
       { label: "object 10k keys, no checkpoints", keys: 10_000, checkpointIntervalMs: 0, records: 4_000_000, elapsedMs: 4_000, recordsPerSecond: 1e6, checkpointsCompleted: 1 },
       { label: "object 1M keys, exactly-once 1 s", keys: 1_000_000, checkpointIntervalMs: 1000, records: 2_000_000, elapsedMs: 5_000, recordsPerSecond: 400_000, checkpointsCompleted: 3 },
     ],
+    asyncIo: { capacity: 100, latencyMs: 1, handLoopRecordsPerSecond: 70_000 },
+    asyncIoRuns: [{ label: "async unordered, exactly-once 1 s", outputMode: "unordered", checkpointIntervalMs: 1000, records: 200_000, elapsedMs: 4_000, recordsPerSecond: 50_000, checkpointsCompleted: 4 }],
     nexmark: null,
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
@@ -185,6 +187,9 @@ describe("formatReport and reportJson", () => {
     expect(text).toContain("object state, in-process, parallelism 4:");
     expect(text).toMatch(/object 10k keys, no checkpoints\s+10,000\s+4\.00 M\s+4\.00 s\s+1\.00 M\s+off/);
     expect(text).toMatch(/object 1M keys, exactly-once 1 s\s+1\.00 M\s+2\.00 M\s+5\.00 s\s+400,000\s+3/);
+    expect(text).toContain("async I/O, in-process, parallelism 1, capacity 100, a service answering after 1 ms (ceiling: 100,000 records/s):");
+    expect(text).toContain("the same requests in a hand loop without the engine (Node's timers): 70,000 requests/s");
+    expect(text).toMatch(/async unordered, exactly-once 1 s\s+200,000\s+4\.00 s\s+50,000\s+4/);
   });
 
   it("prints only the sections that ran, and states of 10 MiB and more in MiB", () => {
@@ -194,6 +199,7 @@ describe("formatReport and reportJson", () => {
       scaling: [],
       fileRuns: [],
       eventTimeRuns: [],
+      asyncIoRuns: [],
       recovery: [],
       ratios: {},
       checkpoints: { "object 1M keys, exactly-once 1 s": { ...checkpointFigures(statsWith([{ durationMs: 1_500, maxAlignmentMs: 40 }])), stateBytes: 27.5 * 2 ** 20 } },
@@ -203,6 +209,7 @@ describe("formatReport and reportJson", () => {
     expect(text).not.toContain("file job");
     expect(text).not.toContain("event-time jobs");
     expect(text).not.toContain("recovery:");
+    expect(text).not.toContain("async I/O, in-process");
     expect(text).not.toMatch(/^ratio\s+value/m);
     expect(text).toContain("object state, in-process, parallelism 4:");
     expect(text).toMatch(/object 1M keys, exactly-once 1 s\s+1\s+1\s+1500 ms\s+1500 ms\s+40 ms\s+40 ms\s+27\.5 MiB/);

@@ -123,6 +123,19 @@ export interface ObjectStateRunFigures {
   readonly checkpointsCompleted: number;
 }
 
+/** One measured run of the async I/O job (in-process, parallelism 1): a simulated service behind `orderedWait`/`unorderedWait`. */
+export interface AsyncIoRunFigures {
+  readonly label: string;
+  readonly outputMode: "ordered" | "unordered";
+  readonly checkpointIntervalMs: number;
+  readonly records: number;
+  /** Wall time of the run, in ms. */
+  readonly elapsedMs: number;
+  /** Records per second over `elapsedMs`. */
+  readonly recordsPerSecond: number;
+  readonly checkpointsCompleted: number;
+}
+
 /** Recovery of a `weir run` process killed with SIGKILL, restarted with the same command. */
 export interface RecoveryFigures {
   /** Keyed state the job was sized to hold, in bytes. */
@@ -156,6 +169,9 @@ export interface BenchReport {
   /** Parallelism of the object-state job. */
   readonly objectStateParallelism: number;
   readonly objectStateRuns: readonly ObjectStateRunFigures[];
+  /** Capacity and service latency (ms) of the async I/O runs, and the rate of the same requests in a hand loop without the engine. */
+  readonly asyncIo: { readonly capacity: number; readonly latencyMs: number; readonly handLoopRecordsPerSecond: number };
+  readonly asyncIoRuns: readonly AsyncIoRunFigures[];
   /** The Nexmark section (bench/nexmark.ts; its tables by `formatNexmark`), null when it did not run. */
   readonly nexmark: NexmarkFigures | null;
   readonly recovery: readonly RecoveryFigures[];
@@ -404,6 +420,20 @@ export function formatReport(r: BenchReport): string {
           millions(run.recordsPerSecond),
           checkpointsCell(run),
         ]),
+      ),
+    );
+  }
+  if (r.asyncIoRuns.length > 0) {
+    const { capacity, latencyMs, handLoopRecordsPerSecond } = r.asyncIo;
+    lines.push(
+      "",
+      `async I/O, in-process, parallelism 1, capacity ${capacity}, a service answering after ${latencyMs} ms (ceiling: ${millions((capacity * 1000) / latencyMs)} records/s):`,
+      "  fromSequence → AsyncDataStream.orderedWait | unorderedWait → counting sink",
+      `  the same requests in a hand loop without the engine (Node's timers): ${millions(handLoopRecordsPerSecond)} requests/s`,
+      "",
+      table(
+        ["async I/O run", "records", "elapsed", "records/s", "checkpoints"],
+        r.asyncIoRuns.map((run) => [run.label, millions(run.records), elapsedCell(run), millions(run.recordsPerSecond), checkpointsCell(run)]),
       ),
     );
   }

@@ -149,6 +149,11 @@ export {
 export { UnknownBroadcastStateError } from "./runtime/operators/broadcast-state-store.ts";
 export { MissingTimestampError } from "./runtime/operators/interval-join-operator.ts";
 
+export { AsyncDataStream, DEFAULT_ASYNC_CAPACITY } from "./api/async-data-stream.ts";
+export { RichAsyncFunction, type AsyncFunction, type AsyncFunctionLike, type AsyncLambda, type ResultFuture } from "./core/async-function.ts";
+export { AsyncRetryStrategies, RetryPredicates, type AsyncRetryStrategy } from "./core/async-retry-strategy.ts";
+export { AsyncFunctionError, AsyncPlainDataError, AsyncTimeoutError } from "./runtime/operators/async-errors.ts";
+
 export { WindowedStream } from "./api/windowed-stream.ts";
 export { AllWindowedStream } from "./api/all-windowed-stream.ts";
 export { JoinedStreams, JoinWithWindow, type JoinFunction, type FlatJoinFunction } from "./api/join.ts";

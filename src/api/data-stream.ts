@@ -31,6 +31,7 @@ import { ConnectedStreams } from "./connected-streams.ts";
 import { BroadcastStream } from "./broadcast-stream.ts";
 import { BroadcastConnectedStream } from "./broadcast-connected-stream.ts";
 import { IntervalJoin } from "./interval-join.ts";
+import { refuseAsyncFunction } from "./refuse-async-function.ts";
 
 /** An input of the next operator: a node and how its records are distributed. */
 interface Upstream {
@@ -66,6 +67,7 @@ export class DataStream<T> {
 
   /** Applies `fn` to every record. */
   map<R>(fn: MapFunction<T, R>): SingleOutputStreamOperator<R> {
+    refuseAsyncFunction("map", fn);
     return this.transform("map", "Map", () => new MapOperator(cloneFunction(fn)));
   }
 
@@ -84,11 +86,13 @@ export class DataStream<T> {
 
   /** Keeps the records for which `fn` returns true. */
   filter(fn: FilterFunction<T>): SingleOutputStreamOperator<T> {
+    refuseAsyncFunction("filter", fn);
     return this.transform("filter", "Filter", () => new FilterOperator(cloneFunction(fn)));
   }
 
   /** Zero or more records per record: return an iterable or use the collector. */
   flatMap<R>(fn: FlatMapFunction<T, R>): SingleOutputStreamOperator<R> {
+    refuseAsyncFunction("flatMap", fn);
     return this.transform("flat-map", "FlatMap", () => new FlatMapOperator(cloneFunction(fn)));
   }
 

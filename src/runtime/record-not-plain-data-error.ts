@@ -4,6 +4,7 @@
  * data, checked the same way whether the next task runs in the same thread or
  * in another worker thread, so results never depend on `--workers`.
  */
+import { ASYNC_IO_HINT } from "../core/async-function.ts";
 import type { PlainDataError } from "../state/plain-copy.ts";
 
 /** What records sent between tasks may be made of. */
@@ -22,7 +23,8 @@ export class RecordNotPlainDataError extends Error {
     readonly producer: string,
     override readonly cause: PlainDataError,
   ) {
-    super(`${producer} emitted a record that ${cause.message}; ${ALLOWED_RECORDS}`);
+    const promise = cause.violation.what === "an instance of class Promise";
+    super(`${producer} emitted a record that ${cause.message}; ${promise ? `a function returned a Promise: ${ASYNC_IO_HINT}` : ALLOWED_RECORDS}`);
     this.name = "RecordNotPlainDataError";
   }
 }

@@ -26,6 +26,11 @@ export class Fifo<T> {
     return this.head < this.items.length ? this.items[this.head] : undefined;
   }
 
+  /** The items from first to last, left in the queue. */
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i]!;
+  }
+
   get size(): number {
     return this.items.length - this.head;
   }

@@ -2,6 +2,7 @@
  * The element-wise operators: map, filter, flatMap and process on a
  * non-keyed stream.
  */
+import { ASYNC_IO_HINT } from "../../core/async-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import {
   filterCall,
@@ -12,14 +13,22 @@ import {
   type MapFunction,
 } from "../../core/functions.ts";
 import type { ProcessFunction } from "../../core/process-function.ts";
+import type { OperatorContext } from "./stream-operator.ts";
 import { UdfOperator } from "./udf-operator.ts";
 import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
 export class MapOperator<T, R> extends UdfOperator<T, R, MapFunction<T, R>> {
   private readonly call = mapCall(this.fn);
   processElement(value: T): void {
-    this.out.collect(this.call(value));
+    const result = this.call(value);
+    if (result instanceof Promise) throw promiseReturned(this.ctx);
+    this.out.collect(result);
   }
+}
+
+/** A map function returned a Promise (kept out of `processElement`, which stays small enough to inline). */
+function promiseReturned(ctx: OperatorContext): TypeError {
+  return new TypeError(`the map function of operator '${ctx.operatorName}' (uid '${ctx.operatorUid}') returned a Promise, which would be emitted instead of its result; ${ASYNC_IO_HINT}`);
 }
 
 export class FilterOperator<T> extends UdfOperator<T, T, FilterFunction<T>> {

@@ -23,6 +23,15 @@ export interface Output<T> {
   emitWatermarkStatus(idle: boolean): void;
 }
 
+/**
+ * Runs actions in the task's loop, between batches, never concurrently with
+ * the operators: where an operator hands back what asynchronous work (a
+ * Promise's callback) produced, so that it emits only on the task's turn.
+ */
+export interface MailboxExecutor {
+  put(mail: () => void): void;
+}
+
 /** Everything the runtime gives an operator. */
 export interface OperatorContext {
   readonly operatorUid: string;
@@ -43,6 +52,8 @@ export interface OperatorContext {
   readonly element: ElementContext;
   /** Processing time and callbacks in the task's mailbox (processing-time timers). */
   readonly processingTime: ProcessingTimeService;
+  /** The task's mailbox. */
+  readonly mailbox: MailboxExecutor;
   /** Interval of periodic watermarks (ms; 0: none). */
   readonly autoWatermarkIntervalMs: number;
   readonly operatorState: OperatorStateBackend;
@@ -69,8 +80,21 @@ export interface StreamOperator<IN = unknown, OUT = unknown> {
    * `output.emitWatermark`; otherwise the chain forwards it.
    */
   processWatermark?(timestamp: number): void;
+  /**
+   * False while the operator can take no more input (async I/O at capacity): the
+   * task then reads nothing (records, watermarks, barriers) and runs mails, without
+   * spinning, until it is true again. A mail the operator expects (a completion)
+   * must make it true.
+   */
+  acceptsInput?(): boolean;
   /** End of all input: emit what is buffered. */
   finish?(): void | Promise<void>;
+  /**
+   * After `finish()`: true while the operator still owes output that mails will
+   * bring (requests in flight). The task runs mails until it is false, then
+   * finishes the next operator of the chain.
+   */
+  hasPendingWork?(): boolean;
   close?(): void | Promise<void>;
   /** Before the barrier is forwarded: emit what must precede it. */
   prepareSnapshotPreBarrier?(checkpointId: number): void;

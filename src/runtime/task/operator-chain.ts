@@ -17,7 +17,7 @@ import {
 } from "../../state/index.ts";
 import type { RecordWriter } from "../channel/record-writer.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
-import { isSourceOperator, type Output, type StreamOperator } from "../operators/stream-operator.ts";
+import { isSourceOperator, type MailboxExecutor, type Output, type StreamOperator } from "../operators/stream-operator.ts";
 import type { TaskResults, TaskServices } from "./task-services.ts";
 import type { ElementContext } from "../elements.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
@@ -39,11 +39,23 @@ interface Capture {
 }
 
 export class OperatorChain {
+  /** The operators that may refuse input for a while (async I/O). */
+  private readonly gating: readonly StreamOperator[];
+
   private constructor(
     private readonly spec: TaskSpec,
     private readonly members: readonly ChainMember[],
     private readonly headOutput: Output<unknown>,
-  ) {}
+  ) {
+    this.gating = members.map((m) => m.operator).filter((op) => op.acceptsInput !== undefined);
+  }
+
+  /** False while an operator of the chain can take no more input (see `StreamOperator.acceptsInput`). */
+  acceptsInput(): boolean {
+    const ops = this.gating;
+    for (let i = 0; i < ops.length; i++) if (!ops[i]!.acceptsInput!()) return false;
+    return true;
+  }
 
   /** The task's watermark advanced: the head operator fires what is due and forwards it along the chain. */
   processWatermark(timestamp: number): void {
@@ -68,6 +80,7 @@ export class OperatorChain {
     results: TaskResults,
     element: ElementContext,
     processingTime: ProcessingTimeService,
+    mailbox: MailboxExecutor,
     operatorMetrics: Record<string, Record<string, number>>,
   ): Promise<OperatorChain> {
     const v = spec.vertex;
@@ -118,6 +131,7 @@ export class OperatorChain {
           keySelector2: m.node.keySelector2,
           element,
           processingTime,
+          mailbox,
           autoWatermarkIntervalMs: services.autoWatermarkIntervalMs,
           operatorState: m.operatorState,
           clock: services.clock,
@@ -187,9 +201,17 @@ export class OperatorChain {
     for (const m of this.members) await m.operator.notifyCheckpointAborted?.(checkpointId);
   }
 
-  /** End of input, head first (each operator's flush reaches the next one before it finishes). */
-  async finish(): Promise<void> {
-    for (const m of this.members) await m.operator.finish?.();
+  /**
+   * End of input, head first (each operator's flush reaches the next one before it
+   * finishes). An operator that still owes output after its `finish()` (requests in
+   * flight) gets it through mails: `runMailsUntil` runs them until it owes nothing.
+   */
+  async finish(runMailsUntil: (done: () => boolean) => Promise<void>): Promise<void> {
+    for (const m of this.members) {
+      const op = m.operator;
+      await op.finish?.();
+      if (op.hasPendingWork) await runMailsUntil(() => !op.hasPendingWork!());
+    }
   }
 
   /** Closes every operator; the first error is rethrown after all were closed. */

@@ -56,6 +56,10 @@ export class StreamTask {
   private terminating = false;
   /** Stop-with-savepoint: the source reads no more. */
   private sourceSuspended = false;
+  /** The operators are finishing (end of data): checkpoint triggers wait until they finished. */
+  private finishing = false;
+  /** Checkpoint triggers that came while the operators were finishing. */
+  private readonly afterFinish: (() => Promise<void>)[] = [];
   /** Source tasks: checkpoints the coordinator aborted before their trigger ran (the barrier handler keeps its own). */
   private readonly abortedAhead = new AbortedAhead();
   private readonly inFlight = new Set<Promise<void>>();
@@ -121,7 +125,7 @@ export class StreamTask {
   /** Runs the task to its end (finished, failed or cancelled). Never rejects: failures go to `services.failed`. */
   async run(): Promise<void> {
     try {
-      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime, this.metrics.operators);
+      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime, this.mailbox, this.metrics.operators);
       if (this.cancelled) return;
       this.metrics.status = "running";
       this.services.running(this.spec.taskId);
@@ -148,14 +152,19 @@ export class StreamTask {
 
   /** Source tasks: starts checkpoint `barrier` (called on the coordinator's trigger), unless it was aborted meanwhile. */
   triggerCheckpoint(barrier: CheckpointBarrier): void {
-    this.mailbox.put(async () => {
+    const trigger = async (): Promise<void> => {
+      if (this.finishing) {
+        this.afterFinish.push(trigger);
+        return;
+      }
       if (this.abortedAhead.reach(barrier.id)) return;
       if (this.metrics.status !== "running") {
         this.services.decline(barrier.id, this.spec.taskId, `task ${this.spec.taskId} is ${this.metrics.status}`);
         return;
       }
       await this.performCheckpoint(barrier, 0);
-    });
+    };
+    this.mailbox.put(trigger);
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
@@ -212,6 +221,7 @@ export class StreamTask {
     const batch = this.services.batchSize;
     const interval = this.services.autoWatermarkIntervalMs;
     const clock = this.services.clock;
+    const chain = this.chain!;
     this.nextPeriodicWatermark = clock.now() + interval;
     for (;;) {
       if (await this.runMails()) continue;
@@ -220,6 +230,10 @@ export class StreamTask {
         if (this.terminating) return;
         await this.flush();
         if (this.mailbox.size === 0) await this.wake.wait();
+        continue;
+      }
+      if (!chain.acceptsInput()) {
+        await this.idle();
         continue;
       }
       if (interval > 0 && clock.now() >= this.nextPeriodicWatermark) {
@@ -243,11 +257,16 @@ export class StreamTask {
   private async runOperators(): Promise<void> {
     const gate = this.gate!;
     const handler = this.handler!;
-    const head = this.chain!.head;
+    const chain = this.chain!;
+    const head = chain.head;
     for (;;) {
       if (await this.runMails()) continue;
       if (this.cancelled) return;
       if (this.terminating && gate.allEnded()) return;
+      if (!chain.acceptsInput()) {
+        await this.idle();
+        continue;
+      }
       const next = gate.next();
       if (!next) {
         if (gate.allEnded() && !this.dataEnded) throw new Error(`task ${this.spec.taskId}: inputs ended without end of data`);
@@ -330,7 +349,13 @@ export class StreamTask {
   /** All input processed: finish the operators, tell downstream and the job master, then wait for the final checkpoint. */
   private async endOfData(): Promise<void> {
     this.dataEnded = true;
-    await this.chain!.finish();
+    this.finishing = true;
+    try {
+      await this.chain!.finish((done) => this.runMailsUntil(done));
+    } finally {
+      this.finishing = false;
+      for (const trigger of this.afterFinish.splice(0)) this.mailbox.put(trigger);
+    }
     for (const w of this.writers) await w.broadcastEvent(END_OF_DATA);
     this.services.endOfData(this.spec.taskId);
   }
@@ -375,6 +400,20 @@ export class StreamTask {
       .catch((e: Error) => this.services.decline(barrier.id, this.spec.taskId, e.message))
       .finally(() => this.inFlight.delete(work));
     this.inFlight.add(work);
+  }
+
+  /** Nothing to do until a mail comes (an operator refuses input): send what is buffered, then sleep. */
+  private async idle(): Promise<void> {
+    await this.flush();
+    if (this.mailbox.size === 0) await this.wake.wait();
+  }
+
+  /** Runs mails (sending what they emit) until `done()`: an operator finishes with requests in flight. */
+  private async runMailsUntil(done: () => boolean): Promise<void> {
+    while (!done()) {
+      if (this.cancelled) throw new Error(`task ${this.spec.taskId} cancelled while finishing`);
+      if (!(await this.runMails())) await this.idle();
+    }
   }
 
   /** Runs queued mails; true if any ran. */
