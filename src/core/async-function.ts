@@ -28,7 +28,10 @@ export interface ResultFuture<OUT> {
  *
  * @example
  * ```ts
- * import { AsyncDataStream, type ResultFuture } from "weirjs";
+ * import { AsyncDataStream, type DataStream, type ResultFuture } from "weirjs";
+ *
+ * declare const ids: DataStream<number>;
+ * declare function lookUpName(id: number): Promise<string>;
  *
  * const named = AsyncDataStream.orderedWait(ids, {
  *   asyncInvoke(id, result: ResultFuture<string>) {
@@ -65,6 +68,10 @@ export type AsyncLambda<IN, OUT> = (input: IN) => PromiseLike<OUT | readonly OUT
  * @example
  * ```ts
  * import { RichAsyncFunction, type ResultFuture } from "weirjs";
+ *
+ * interface Order { id: number; customerId: string }
+ * interface EnrichedOrder extends Order { customerName: string }
+ * declare class CustomerClient { get(id: string): Promise<{ name: string }>; end(): void }
  *
  * class Enrich extends RichAsyncFunction<Order, EnrichedOrder> {
  *   private client!: CustomerClient;

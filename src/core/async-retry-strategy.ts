@@ -130,7 +130,11 @@ class ExponentialBackoffDelayRetryStrategyBuilder<OUT> extends RetryStrategyBuil
  *
  * @example
  * ```ts
- * import { AsyncDataStream, AsyncRetryStrategies, RetryPredicates } from "weirjs";
+ * import { AsyncDataStream, AsyncRetryStrategies, RetryPredicates, type DataStream } from "weirjs";
+ *
+ * interface Price { symbol: string; price: number }
+ * declare const symbols: DataStream<string>;
+ * declare function quote(symbol: string): Promise<Price>;
  *
  * const retry = new AsyncRetryStrategies.ExponentialBackoffDelayRetryStrategyBuilder<Price>(5, 10, 1_000, 2)
  *   .ifException(RetryPredicates.HAS_EXCEPTION_PREDICATE)
