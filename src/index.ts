@@ -71,6 +71,7 @@ export { StateSizeLimitExceededError, CorruptCheckpointError } from "./checkpoin
 export { collectSink } from "./connectors/builtin/collect-sink.ts";
 export {
   BucketAssigners,
+  DateTimeBucketAssigner,
   FileSink,
   FileSinkOptionError,
   FileSource,
@@ -82,6 +83,7 @@ export {
   deadLetterCount,
   type BucketAssigner,
   type CsvSinkOptions,
+  type DateTimeBucketOptions,
   type CsvSourceOptions,
   type DeadLetter,
   type FileRecordsOptions,
