@@ -98,6 +98,17 @@ export {
   type TransactionContext,
   type TwoPhaseCommitOptions,
 } from "./connectors/transactional/index.ts";
+export {
+  AsyncIterableSource,
+  ReadableLineSource,
+  SourceNotReplayableError,
+  WritableSink,
+  type AsyncIterableInput,
+  type IterableSplit,
+  type ReadableSplit,
+  type Replayable,
+  type WritableSinkOptions,
+} from "./connectors/node/index.ts";
 export { printSink } from "./connectors/builtin/print-sink.ts";
 export { sequenceSource } from "./connectors/builtin/sequence-source.ts";
 export { elementsSource } from "./connectors/builtin/elements-source.ts";

@@ -40,6 +40,8 @@ export interface JobListener {
 }
 
 export interface JobMasterOptions {
+  /** Unique id of this run of the job (every deployment carries it; `SinkContext.jobId`). */
+  readonly jobId: string;
   readonly graph: JobGraph;
   readonly plan: ExecutionPlan;
   readonly fingerprint: string;
@@ -300,6 +302,7 @@ export class JobMaster {
     this.status_ = "RUNNING";
     for (const m of this.managers)
       m.deploy({
+        jobId: this.o.jobId,
         attempt,
         checkpointing: this.o.checkpointing,
         restore,

@@ -16,6 +16,7 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
 
   override async open(ctx: OperatorContext, output: Output<never>): Promise<void> {
     this.writer = this.sink.createWriter({
+      jobId: ctx.jobId,
       subtaskIndex: ctx.subtaskIndex,
       parallelism: ctx.parallelism,
       operatorUid: ctx.operatorUid,
@@ -30,6 +31,14 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
 
   processElement(value: T): void {
     this.writer.write(value);
+  }
+
+  blocked(): Promise<void> | undefined {
+    return this.writer.blocked?.();
+  }
+
+  prepareSnapshotPreBarrier(): void | Promise<void> {
+    return this.writer.flush?.();
   }
 
   async finish(): Promise<void> {

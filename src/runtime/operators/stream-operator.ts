@@ -25,6 +25,8 @@ export interface Output<T> {
 
 /** Everything the runtime gives an operator. */
 export interface OperatorContext {
+  /** Unique id of the run of the job. */
+  readonly jobId: string;
   readonly operatorUid: string;
   readonly operatorName: string;
   readonly subtaskIndex: number;
@@ -72,8 +74,19 @@ export interface StreamOperator<IN = unknown, OUT = unknown> {
   /** End of all input: emit what is buffered. */
   finish?(): void | Promise<void>;
   close?(): void | Promise<void>;
-  /** Before the barrier is forwarded: emit what must precede it. */
-  prepareSnapshotPreBarrier?(checkpointId: number): void;
+  /**
+   * Before the barrier is forwarded: emit what must precede it, or (a promise)
+   * finish work that must be done before the checkpoint, e.g. a sink flushing
+   * what it wrote; the task waits for it.
+   */
+  prepareSnapshotPreBarrier?(checkpointId: number): void | Promise<void>;
+  /**
+   * Called after every batch of input: undefined when the operator can take
+   * more records; otherwise a promise that resolves when it can (e.g. a sink
+   * whose destination is full). The task then waits, running mails
+   * meanwhile, and asks again before the next batch.
+   */
+  blocked?(): Promise<void> | undefined;
   /** Synchronous: write into the state backends what the snapshot must contain. */
   snapshotState?(checkpointId: number): void;
   notifyCheckpointComplete?(checkpointId: number): void | Promise<void>;

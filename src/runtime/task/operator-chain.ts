@@ -39,11 +39,16 @@ interface Capture {
 }
 
 export class OperatorChain {
+  /** The operators that can block their input (`blocked`). */
+  private readonly blockable: readonly StreamOperator[];
+
   private constructor(
     private readonly spec: TaskSpec,
     private readonly members: readonly ChainMember[],
     private readonly headOutput: Output<unknown>,
-  ) {}
+  ) {
+    this.blockable = members.map((m) => m.operator).filter((op) => op.blocked !== undefined);
+  }
 
   /** The task's watermark advanced: the head operator fires what is due and forwards it along the chain. */
   processWatermark(timestamp: number): void {
@@ -106,6 +111,7 @@ export class OperatorChain {
       const output = outputs[i]!;
       await m.operator.open(
         {
+          jobId: services.jobId,
           operatorUid: m.node.uid,
           operatorName: m.node.name,
           subtaskIndex: spec.subtaskIndex,
@@ -133,9 +139,22 @@ export class OperatorChain {
     return chain;
   }
 
-  /** Before the barrier goes downstream. */
-  prepareSnapshotPreBarrier(checkpointId: number): void {
-    for (const m of this.members) m.operator.prepareSnapshotPreBarrier?.(checkpointId);
+  /** Before the barrier goes downstream, head first; a promise while an operator's pre-barrier work is asynchronous. */
+  prepareSnapshotPreBarrier(checkpointId: number, from = 0): Promise<void> | undefined {
+    for (let i = from; i < this.members.length; i++) {
+      const pending = this.members[i]!.operator.prepareSnapshotPreBarrier?.(checkpointId);
+      if (pending) return pending.then(() => this.prepareSnapshotPreBarrier(checkpointId, i + 1));
+    }
+    return undefined;
+  }
+
+  /** Undefined when every operator can take more records; else a promise of one that cannot, resolved when it can. */
+  blocked(): Promise<void> | undefined {
+    for (const op of this.blockable) {
+      const b = op.blocked!();
+      if (b) return b;
+    }
+    return undefined;
   }
 
   /** Synchronous snapshot part: user hooks, then copy-on-write capture of every backend. */

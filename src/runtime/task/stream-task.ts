@@ -70,6 +70,9 @@ export class StreamTask {
   private readonly timers = new Set<TimerHandle>();
   private readonly processingTime: ProcessingTimeService;
   private nextPeriodicWatermark = 0;
+  /** Resolved by `cancel()`: ends waits on operators (a sink's destination) that may never resolve. */
+  private readonly cancellation: Promise<void>;
+  private onCancel!: () => void;
 
   /**
    * @param inputSides for each input channel, the input (0 or 1) of a two-input operator it feeds
@@ -81,6 +84,7 @@ export class StreamTask {
     outputs: readonly (readonly OutputChannel[])[],
     private readonly services: TaskServices,
   ) {
+    this.cancellation = new Promise<void>((resolve) => (this.onCancel = resolve));
     const v = spec.vertex;
     const clock = services.clock;
     this.processingTime = {
@@ -205,6 +209,7 @@ export class StreamTask {
   /** Stops the loop at the next batch boundary and releases the channels; run() then resolves. */
   cancel(): void {
     this.cancelled = true;
+    this.onCancel();
     this.metrics.status = "cancelled";
     for (const w of this.writers) w.close();
     this.wake.notify();
@@ -238,6 +243,8 @@ export class StreamTask {
         await this.flush();
         if (this.mailbox.size === 0) await Promise.race([source.whenAvailable(), this.wake.wait(), this.untilPeriodicWatermark(interval)]);
       } else await this.flushFull();
+      const blocked = this.chain!.blocked();
+      if (blocked) await this.waitWhileBlocked(blocked);
       await yieldIfBusy();
     }
   }
@@ -279,6 +286,8 @@ export class StreamTask {
           }
           this.metrics.recordsIn += values.length;
           await this.flushFull();
+          const blocked = this.chain!.blocked();
+          if (blocked) await this.waitWhileBlocked(blocked);
           break;
         }
         case "barrier":
@@ -311,6 +320,19 @@ export class StreamTask {
     }
   }
 
+  /**
+   * An operator cannot take more records (e.g. a sink whose destination is full):
+   * sends what is buffered, runs mails, and waits until no operator is blocked.
+   */
+  private async waitWhileBlocked(blocked: Promise<void>): Promise<void> {
+    for (let b: Promise<void> | undefined = blocked; b; b = this.chain!.blocked()) {
+      await this.flush();
+      if (await this.runMails()) continue;
+      if (this.cancelled) return;
+      await Promise.race([b, this.wake.wait()]);
+    }
+  }
+
   /** The task's watermark advanced: operators fire what is due; their output keeps their own timestamps. */
   private advanceWatermark(watermark: number): void {
     this.metrics.watermark = watermark;
@@ -332,7 +354,8 @@ export class StreamTask {
   /** All input processed: finish the operators, tell downstream and the job master, then wait for the final checkpoint. */
   private async endOfData(): Promise<void> {
     this.dataEnded = true;
-    await this.chain!.finish();
+    await Promise.race([this.chain!.finish(), this.cancellation]);
+    if (this.cancelled) return;
     for (const w of this.writers) await w.broadcastEvent(END_OF_DATA);
     this.services.endOfData(this.spec.taskId);
   }
@@ -351,7 +374,11 @@ export class StreamTask {
     const chain = this.chain!;
     const clock = this.services.clock;
     const t0 = clock.now();
-    chain.prepareSnapshotPreBarrier(barrier.id);
+    const preBarrier = chain.prepareSnapshotPreBarrier(barrier.id);
+    if (preBarrier) {
+      await Promise.race([preBarrier, this.cancellation]);
+      if (this.cancelled) return;
+    }
     for (const w of this.writers) await w.broadcastEvent(barrier);
     let captures;
     try {

@@ -1,5 +1,5 @@
 /**
- * Messages between the main thread and a worker thread (version 2). Pure data.
+ * Messages between the main thread and a worker thread (version 3: deployments carry the job id). Pure data.
  */
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
@@ -8,7 +8,7 @@ import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskResults } from "../task/task-services.ts";
 import type { LinkEnd } from "../channel/remote-link.ts";
 
-export const WORKER_PROTOCOL_VERSION = 2;
+export const WORKER_PROTOCOL_VERSION = 3;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
