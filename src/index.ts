@@ -109,6 +109,7 @@ export {
   type Replayable,
   type WritableSinkOptions,
 } from "./connectors/node/index.ts";
+export { CollectResultIterator, CollectRestartError } from "./api/execute-and-collect.ts";
 export { printSink } from "./connectors/builtin/print-sink.ts";
 export { sequenceSource } from "./connectors/builtin/sequence-source.ts";
 export { elementsSource } from "./connectors/builtin/elements-source.ts";
