@@ -11,7 +11,7 @@ import type { CsvError } from "csv-parse";
 import { Fifo } from "../../util/fifo.ts";
 import { CsvRecordParser, csvErrorReason, malformedRecordLength } from "./csv-record-parser.ts";
 import type { FileSplit } from "./file-source-split.ts";
-import type { Decoded, RecordDecoder, RecordFormat } from "./record-format.ts";
+import { MalformedRecord, NEED_MORE_BYTES, type Decoded, type RecordDecoder, type RecordFormat } from "./record-format.ts";
 
 /** CSV options of `FileSource.forRecords`. */
 export interface CsvOptions {
@@ -33,6 +33,8 @@ interface CsvSettings {
 const LF = 10;
 const CR = 13;
 const EMPTY = Buffer.alloc(0);
+/** A line that holds no record (a header, a line of spaces). */
+const SKIPPED: unique symbol = Symbol("skipped");
 
 /**
  * The CSV record format.
@@ -95,7 +97,7 @@ class CsvDecoder<T> implements RecordDecoder<T> {
     this.parser.end();
   }
 
-  next(split: FileSplit): Decoded<T> | undefined {
+  next(split: FileSplit): Decoded<T> {
     for (;;) {
       const record = this.parsed.shift();
       if (record) {
@@ -103,27 +105,27 @@ class CsvDecoder<T> implements RecordDecoder<T> {
         const end = record.end - this.start;
         const line = this.consume(end, split);
         const decoded = this.shape(record.fields, split, line, () => this.textOf(from, end));
-        if (decoded) return decoded;
+        if (decoded !== SKIPPED) return decoded;
         continue;
       }
       const failure = this.parser.failure;
       if (failure) return this.malformed(failure.start - this.start, failure.error, split);
       if (this.ended && this.pos < this.buf.length) this.consume(this.buf.length, split); // only blank lines are left
-      return undefined;
+      return NEED_MORE_BYTES;
     }
   }
 
   /** The malformed record at `from` (once the end of its line is there), and a new parser after it. */
-  private malformed(from: number, error: CsvError, split: FileSplit): Decoded<T> | undefined {
+  private malformed(from: number, error: CsvError, split: FileSplit): Decoded<T> {
     const bytes = this.buf.subarray(from);
     const length = malformedRecordLength(bytes, this.settings.delimiter, this.start + from === 0, this.ended);
-    if (length === undefined) return undefined;
+    if (length === undefined) return NEED_MORE_BYTES;
     const end = from + length;
     const line = this.consume(end, split);
     this.parser = this.parserAt(this.start + end);
     this.parser.feed(this.buf.subarray(end));
     if (this.ended) this.parser.end();
-    return { kind: "malformed", line, text: this.textOf(from, end), reason: csvErrorReason(error) };
+    return new MalformedRecord(line, this.textOf(from, end), csvErrorReason(error));
   }
 
   private parserAt(offset: number): CsvRecordParser {
@@ -153,25 +155,25 @@ class CsvDecoder<T> implements RecordDecoder<T> {
     return buf.toString("utf8", from, end);
   }
 
-  /** The record of `fields` (a header or a whitespace-only line gives none). */
-  private shape(fields: string[], split: FileSplit, line: number, text: () => string): Decoded<T> | undefined {
+  /** The record of `fields` (a header or a whitespace-only line gives none: SKIPPED). */
+  private shape(fields: string[], split: FileSplit, line: number, text: () => string): T | MalformedRecord | typeof SKIPPED {
     const { header, columns } = this.settings;
     const names = columns ?? split.header;
     const width = names?.length ?? split.width;
     // a line of spaces is blank, unless the file has a single column
-    if (fields.length === 1 && width !== 1 && fields[0]!.trim() === "" && text().trim() === "") return undefined;
+    if (fields.length === 1 && width !== 1 && fields[0]!.trim() === "" && text().trim() === "") return SKIPPED;
     if (header && split.header === undefined) {
       split.header = columns ? [...columns] : fields;
-      return undefined;
+      return SKIPPED;
     }
     if (names === undefined) {
       split.width ??= fields.length;
-      if (fields.length !== split.width) return { kind: "malformed", line, text: text(), reason: `expected ${split.width} columns, got ${fields.length}` };
-      return { kind: "record", value: fields as T };
+      if (fields.length !== split.width) return new MalformedRecord(line, text(), `expected ${split.width} columns, got ${fields.length}`);
+      return fields as T;
     }
-    if (fields.length !== names.length) return { kind: "malformed", line, text: text(), reason: `expected ${names.length} columns, got ${fields.length}` };
+    if (fields.length !== names.length) return new MalformedRecord(line, text(), `expected ${names.length} columns, got ${fields.length}`);
     const record: Record<string, string> = {};
     for (let i = 0; i < names.length; i++) record[names[i]!] = fields[i]!;
-    return { kind: "record", value: record as T };
+    return record as T;
   }
 }

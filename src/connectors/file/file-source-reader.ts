@@ -15,7 +15,7 @@ import { FileSourceParseError, FileSourcePathError } from "./file-source-errors.
 import type { InputPath } from "./file-source-glob.ts";
 import { listInputFiles } from "./file-source-listing.ts";
 import { copySplit, type DiscoverySplit, type FileSourceSplit, type FileSplit } from "./file-source-split.ts";
-import type { RecordDecoder, RecordFormat } from "./record-format.ts";
+import { MalformedRecord, NEED_MORE_BYTES, type RecordDecoder, type RecordFormat } from "./record-format.ts";
 
 /** A malformed record sent to the dead-letter side output. */
 export interface DeadLetter {
@@ -164,14 +164,14 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
     let n = 0;
     while (n < max) {
       const item = c.records.next(file);
-      if (item === undefined) {
+      if (item === NEED_MORE_BYTES) {
         if (c.records.exhausted) return this.finishFile(file, c, reader);
         if (n > 0) return "more-available";
         return this.readChunk(file, c).then(() => this.emit(file, output, reader, max));
       }
       n++;
-      if (item.kind === "record") {
-        output.collect(item.value);
+      if (!(item instanceof MalformedRecord)) {
+        output.collect(item);
         continue;
       }
       if (!deadLetters) throw new FileSourceParseError(file.path, item.line, item.reason, item.text);

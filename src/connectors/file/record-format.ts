@@ -20,17 +20,22 @@ export class MalformedRecordError extends Error {
   }
 }
 
-/** What a decoder found next: a record, or a malformed record with its place. */
-export type Decoded<T> =
-  | { readonly kind: "record"; readonly value: T }
-  | {
-      readonly kind: "malformed";
-      /** 1-based line where the record starts. */
-      readonly line: number;
-      /** The record's text, without its terminator. */
-      readonly text: string;
-      readonly reason: string;
-    };
+/** A record a decoder could not parse, with its place. */
+export class MalformedRecord {
+  constructor(
+    /** 1-based line where the record starts. */
+    readonly line: number,
+    /** The record's text, without its terminator. */
+    readonly text: string,
+    readonly reason: string,
+  ) {}
+}
+
+/** Returned by a decoder that needs more bytes (or has consumed everything). */
+export const NEED_MORE_BYTES: unique symbol = Symbol("need more bytes");
+
+/** What a decoder found next: a record (returned as it is: no allocation per record), or a malformed one. */
+export type Decoded<T> = T | MalformedRecord | typeof NEED_MORE_BYTES;
 
 /** Cuts the bytes of one file, appended chunk by chunk, into records. */
 export interface RecordDecoder<T> {
@@ -45,9 +50,9 @@ export interface RecordDecoder<T> {
   /**
    * The next record (or malformed record), after which `split.offset` and
    * `split.line` point past it and past any line without a record (blank,
-   * header); undefined when more bytes are needed, or when exhausted.
+   * header); `NEED_MORE_BYTES` when more bytes are needed, or when exhausted.
    */
-  next(split: FileSplit): Decoded<T> | undefined;
+  next(split: FileSplit): Decoded<T>;
 }
 
 /** Parses the files of a source into records. */
@@ -79,16 +84,16 @@ function lineFormat<T>(skipBlankLines: boolean, parse: (line: string) => T): Rec
         next(s) {
           for (;;) {
             let text = lines.nextLine();
-            if (text === undefined) return undefined;
+            if (text === undefined) return NEED_MORE_BYTES;
             const line = s.line++;
             s.offset = lines.offset;
             if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
             if (skipBlankLines && text.trim() === "") continue;
             try {
-              return { kind: "record", value: parse(text) };
+              return parse(text);
             } catch (e) {
               if (!(e instanceof MalformedRecordError)) throw e;
-              return { kind: "malformed", line, text, reason: e.reason };
+              return new MalformedRecord(line, text, e.reason);
             }
           }
         },
