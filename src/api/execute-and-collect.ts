@@ -19,6 +19,15 @@ import { isWorker } from "./launch-context.ts";
  * Without checkpointing, the job restarted after the iterator had returned
  * results of the failed attempt: the next attempt starts over, and the
  * iterator cannot tell which of its results were returned already.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   for await (const r of stream.executeAndCollect()) handle(r);
+ * } catch (e) {
+ *   if (e instanceof CollectRestartError) console.error("enable checkpointing for exactly-once results");
+ * }
+ * ```
  */
 export class CollectRestartError extends Error {
   override readonly name = "CollectRestartError";
@@ -29,6 +38,13 @@ export class CollectRestartError extends Error {
  * collect sink received them. Breaking out of a `for await` loop (or `close()`)
  * cancels the job; a job that fails makes the iterator throw its error after
  * the results received before.
+ *
+ * @example
+ * ```ts
+ * const results = env.fromSequence(1, 1_000_000).filter((n) => n % 7 === 0).executeAndCollect("sevens");
+ * for await (const n of results) if (n > 700) break; // cancels the job
+ * console.log((await results.jobClient).getJobStatus()); // "CANCELED"
+ * ```
  */
 export class CollectResultIterator<T> implements AsyncIterableIterator<T> {
   /** The client of the job, e.g. for its metrics or a savepoint. */
