@@ -104,6 +104,29 @@ describe("WritableSink", () => {
     expect(written.length).toBeGreaterThanOrEqual(40_000);
   });
 
+  it("a job whose stream never takes its writes can still be cancelled, also during a checkpoint", async () => {
+    let received = 0;
+    const stuck = new Writable({
+      highWaterMark: 16,
+      write(_chunk, _encoding, _done) {
+        received++; // never acknowledged
+      },
+    });
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    env.fromSequence(1, 10_000_000).sinkTo(new WritableSink(() => stuck, { end: false }));
+    const client = await env.executeAsync("stuck");
+    const deadline = Date.now() + 10_000;
+    while (received === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(received).toBe(1);
+    const checkpoint = client.triggerCheckpoint().catch((e: unknown) => e); // waits for the stream: never completes
+    await new Promise((r) => setTimeout(r, 50));
+    const started = performance.now();
+    await client.cancel();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(client.getJobStatus()).toBe("CANCELED");
+    expect(await checkpoint).toBeInstanceOf(Error);
+  });
+
   it("fails the job when the stream fails", async () => {
     const broken = new Writable({
       write(_chunk, _encoding, done) {
