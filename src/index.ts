@@ -71,6 +71,7 @@ export { StateSizeLimitExceededError, CorruptCheckpointError } from "./checkpoin
 export { collectSink } from "./connectors/builtin/collect-sink.ts";
 export {
   BucketAssigners,
+  DateTimeBucketAssigner,
   FileSink,
   FileSinkOptionError,
   FileSource,
@@ -82,6 +83,7 @@ export {
   deadLetterCount,
   type BucketAssigner,
   type CsvSinkOptions,
+  type DateTimeBucketOptions,
   type CsvSourceOptions,
   type DeadLetter,
   type FileRecordsOptions,
@@ -96,6 +98,18 @@ export {
   type TransactionContext,
   type TwoPhaseCommitOptions,
 } from "./connectors/transactional/index.ts";
+export {
+  AsyncIterableSource,
+  ReadableLineSource,
+  SourceNotReplayableError,
+  WritableSink,
+  type AsyncIterableInput,
+  type IterableSplit,
+  type ReadableSplit,
+  type Replayable,
+  type WritableSinkOptions,
+} from "./connectors/node/index.ts";
+export { CollectResultIterator, CollectRestartError } from "./api/execute-and-collect.ts";
 export { printSink } from "./connectors/builtin/print-sink.ts";
 export { sequenceSource } from "./connectors/builtin/sequence-source.ts";
 export { elementsSource } from "./connectors/builtin/elements-source.ts";

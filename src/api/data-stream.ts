@@ -14,6 +14,7 @@ import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { TimestampsAndWatermarksOperator } from "../runtime/operators/timestamps-and-watermarks-operator.ts";
 import type { KeySelector, Partitioning, StreamEdge, StreamNode } from "../graph/stream-graph.ts";
 import { printSink } from "../connectors/builtin/print-sink.ts";
+import { executeAndCollect, type CollectResultIterator } from "./execute-and-collect.ts";
 import { FilterOperator, FlatMapOperator, MapOperator, ProcessOperator } from "../runtime/operators/element-operators.ts";
 import { KeyedProcessOperator } from "../runtime/operators/keyed-process-operator.ts";
 import { KeyedReduceOperator } from "../runtime/operators/keyed-reduce-operator.ts";
@@ -204,6 +205,26 @@ export class DataStream<T> {
       createOperator: () => new SinkOperator(sink),
     });
     return new DataStreamSink(node);
+  }
+
+  /**
+   * Runs the job and returns its results as they come, to read with `for await`
+   * (Flink's `executeAndCollect`); at most `limit` of them. Leaving the loop
+   * early (or `close()`) cancels the job; a failed job makes the loop throw.
+   * With checkpointing the results come per completed checkpoint, each exactly
+   * once in exactly-once mode, also across failures; without, as they come, and
+   * a restart after results were returned fails the loop (`CollectRestartError`).
+   * Meant for tests and small results: they wait in memory until read.
+   *
+   * @example
+   * ```ts
+   * for await (const total of env.fromSequence(1, 10).keyBy((n) => n % 2).sum().executeAndCollect("sums")) {
+   *   console.log(total);
+   * }
+   * ```
+   */
+  executeAndCollect(jobName = "weir-job", limit = Number.POSITIVE_INFINITY): CollectResultIterator<T> {
+    return executeAndCollect(this, this.env, jobName, limit);
   }
 
   /** Prints every record to standard output (`3> record` with the subtask when parallel). Not exactly-once. */

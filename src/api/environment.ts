@@ -2,12 +2,17 @@
  * StreamExecutionEnvironment: where a job is configured and built
  * (sources, settings) and from where it is executed.
  */
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { isAbsolute, resolve } from "node:path";
-import type { CheckpointingMode } from "../checkpoint/types.ts";
+import type { Readable } from "node:stream";
+import type { CheckpointingMode, CheckpointSettings } from "../checkpoint/types.ts";
 import type { Source } from "../core/source.ts";
 import { elementsSource } from "../connectors/builtin/elements-source.ts";
 import { sequenceSource } from "../connectors/builtin/sequence-source.ts";
+import { AsyncIterableSource, type AsyncIterableInput } from "../connectors/node/async-iterable-source.ts";
+import { ReadableLineSource } from "../connectors/node/readable-line-source.ts";
+import type { Replayable } from "../connectors/node/replayable-input.ts";
 import { buildJobGraph } from "../graph/job-graph.ts";
 import { fingerprintJobGraph } from "../graph/fingerprint.ts";
 import { StreamGraph, type StreamNode } from "../graph/stream-graph.ts";
@@ -163,6 +168,65 @@ export class StreamExecutionEnvironment {
     return this.fromSource(elementsSource(values), undefined, "Elements").setParallelism(1);
   }
 
+  /**
+   * The values of an array or another finite iterable, in order, from a single
+   * reader (parallelism 1; Flink's `fromCollection`). The iterable is read
+   * into an array when the stream is defined (in every thread that builds the
+   * job), so a restart replays it from any checkpoint.
+   *
+   * @example
+   * ```ts
+   * env.fromCollection(new Set(["a", "b"])).map((s) => s.toUpperCase()).print();
+   * ```
+   */
+  fromCollection<T>(values: readonly T[] | Iterable<T>): SingleOutputStreamOperator<T> {
+    return this.fromSource(elementsSource([...values]), undefined, "Collection").setParallelism(1);
+  }
+
+  /**
+   * The values of an async (or sync) iterable, in order, from a single reader
+   * (parallelism 1). Pass a function that creates the iterable: a restart then
+   * creates it again and skips the values before the checkpoint (it must give
+   * the same values every time). An iterable object itself is read once: a
+   * restart that needs it again fails with `SourceNotReplayableError` rather
+   * than lose or repeat values.
+   *
+   * @example
+   * ```ts
+   * async function* pages() { for (let p = 1; p <= 3; p++) yield* await fetchPage(p); }
+   * env.fromAsyncIterable(() => pages()).print();
+   * ```
+   */
+  fromAsyncIterable<T>(input: AsyncIterableInput<T>): SingleOutputStreamOperator<T> {
+    return this.fromSource(new AsyncIterableSource<T>(input), undefined, "AsyncIterable").setParallelism(1);
+  }
+
+  /**
+   * The lines of a Node `Readable` of bytes or strings (without `\n` or
+   * `\r\n`), from a single reader (parallelism 1), read only as fast as the
+   * job takes them. Pass a function that creates the stream: a restart then
+   * creates it again and skips the lines before the checkpoint. A stream object
+   * itself is read once (see `fromAsyncIterable`). The source destroys the
+   * stream when it closes.
+   *
+   * @example
+   * ```ts
+   * import { createReadStream } from "node:fs";
+   * env.fromReadable(() => createReadStream("access.log")).filter((l) => l.includes(" 500 ")).print();
+   * ```
+   */
+  fromReadable(input: Replayable<Readable>): SingleOutputStreamOperator<string> {
+    return this.fromSource(new ReadableLineSource(input), undefined, "Readable").setParallelism(1);
+  }
+
+  /** @internal The checkpoint settings of a run: the job's, with the command line's interval and mode. */
+  checkpointSettings(): CheckpointSettings {
+    const settings = { ...this.checkpointConfig.settings };
+    if (this.overrides.checkpointInterval !== undefined) settings.intervalMs = this.overrides.checkpointInterval;
+    if (this.overrides.mode) settings.mode = this.overrides.mode;
+    return settings;
+  }
+
   /** Runs the job and resolves with its result when it finishes (bounded jobs). */
   async execute(jobName = "weir-job"): Promise<JobExecutionResult> {
     const client = await this.executeAsync(jobName);
@@ -170,7 +234,12 @@ export class StreamExecutionEnvironment {
   }
 
   /** Starts the job and returns a client to watch, checkpoint or cancel it. */
-  async executeAsync(jobName = "weir-job"): Promise<JobClient> {
+  executeAsync(jobName = "weir-job"): Promise<JobClient> {
+    return this.launch(jobName, randomUUID());
+  }
+
+  /** @internal Starts the job as run `jobId` (`executeAndCollect` listens for its results before it starts). */
+  async launch(jobName: string, jobId: string): Promise<JobClient> {
     const launch = currentLaunch();
     const graph = buildJobGraph(this.graph, jobName, {
       parallelism: this.getParallelism(),
@@ -183,9 +252,7 @@ export class StreamExecutionEnvironment {
       return new Promise<JobClient>(() => {}); // a worker only runs its tasks; the client owns the job
     }
     const o = { ...this.options, ...this.overrides };
-    const settings = { ...this.checkpointConfig.settings };
-    if (this.overrides.checkpointInterval !== undefined) settings.intervalMs = this.overrides.checkpointInterval;
-    if (this.overrides.mode) settings.mode = this.overrides.mode;
+    const settings = this.checkpointSettings();
     const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
     if (dir !== undefined) settings.storage = { type: "filesystem", directory: dir.replaceAll("<job>", jobName) };
     const restartStrategy =
@@ -193,6 +260,7 @@ export class StreamExecutionEnvironment {
         ? this.restartStrategy
         : defaultRestartStrategy(settings.intervalMs > 0, o.restartAttempts);
     const client = startJob({
+      jobId,
       graph,
       fingerprint,
       checkpointing: settings,

@@ -20,11 +20,17 @@ import type { RecordCounts } from "../runtime/execution/record-counts.ts";
 export class JobClient {
   /** @internal */
   constructor(
+    private readonly jobId: string,
     readonly jobName: string,
     private readonly master: JobMaster,
     private readonly result: Promise<JobExecutionResult>,
   ) {
     result.catch(() => {});
+  }
+
+  /** The unique id of this run of the job (Flink's JobID); sinks see it as `SinkContext.jobId`. */
+  getJobId(): string {
+    return this.jobId;
   }
 
   getJobStatus(): JobStatus {

@@ -17,6 +17,8 @@ import { JobClient } from "./job-client.ts";
 
 /** Everything needed to start a job. */
 export interface JobLaunch {
+  /** Unique id of this run of the job. */
+  readonly jobId: string;
   readonly graph: JobGraph;
   readonly fingerprint: string;
   readonly checkpointing: CheckpointSettings;
@@ -46,6 +48,7 @@ export function startJob(j: JobLaunch): JobClient {
     );
   const plan = planExecution(j.graph, Math.max(1, j.workers));
   const master = new JobMaster({
+    jobId: j.jobId,
     graph: j.graph,
     plan,
     fingerprint: j.fingerprint,
@@ -73,7 +76,7 @@ export function startJob(j: JobLaunch): JobClient {
           })
         : [localTaskManager(plan, events, j.clock)],
   });
-  return new JobClient(j.graph.name, master, master.run());
+  return new JobClient(j.jobId, j.graph.name, master, master.run());
 }
 
 function jobListenerOf(j: JobLaunch): JobListener {

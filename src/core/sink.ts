@@ -9,6 +9,8 @@ import type { Logger } from "../util/logger.ts";
 
 /** What a writer knows of its parallel instance. */
 export interface SinkContext {
+  /** Unique id of this run of the job (the same in every subtask, thread and attempt of the run). */
+  readonly jobId: string;
   readonly subtaskIndex: number;
   readonly parallelism: number;
   readonly operatorUid: string;
@@ -24,6 +26,18 @@ export interface SinkContext {
 /** Writes the records of one parallel instance. */
 export interface SinkWriter<T> {
   write(value: T): void;
+  /**
+   * Backpressure: undefined while the writer can take more records; otherwise a
+   * promise that resolves when it can (its destination is full). Asked after
+   * every batch; the task waits before the next one.
+   */
+  blocked?(): Promise<void> | undefined;
+  /**
+   * Before a checkpoint barrier passes the sink: hand everything written so far
+   * to the destination (the checkpoint waits for it), so that an at-least-once
+   * sink loses nothing the checkpoint covers.
+   */
+  flush?(): void | Promise<void>;
   /** End of input: flush what is buffered. */
   finish?(): void | Promise<void>;
   close?(): void | Promise<void>;

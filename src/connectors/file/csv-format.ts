@@ -1,59 +1,179 @@
 /**
- * CSV records, one per line: objects keyed by column names (from each file's
- * header line or from the `columns` option) or, without names, string arrays.
- * Values stay strings; a record with the wrong number of columns is malformed.
+ * CSV records (RFC 4180, parsed by `csv-parse`): objects keyed by column names
+ * (from each file's header or from the `columns` option) or, without names,
+ * string arrays. A quoted field may hold the delimiter, quotes written as `""`
+ * and line breaks, so a record may span lines: the split's offset always
+ * points at the start of a record. Values stay strings; a record with the
+ * wrong number of columns is malformed.
  */
 
-import { parseCsvLine } from "./csv-line.ts";
+import type { CsvError } from "csv-parse";
+import { Fifo } from "../../util/fifo.ts";
+import { CsvRecordParser, csvErrorReason, malformedRecordLength } from "./csv-record-parser.ts";
 import type { FileSplit } from "./file-source-split.ts";
-import { MalformedRecordError, NO_RECORD, type RecordFormat } from "./record-format.ts";
+import { MalformedRecord, NEED_MORE_BYTES, type Decoded, type RecordDecoder, type RecordFormat } from "./record-format.ts";
 
 /** CSV options of `FileSource.forRecords`. */
 export interface CsvOptions {
-  /** Whether the first line of each file names the columns (default true); it is not a record. */
+  /** Whether the first record of each file names the columns (default true); it is not a record. */
   readonly header?: boolean;
   /** Field separator (default `,`). */
   readonly delimiter?: string;
-  /** Column names; they win over the header line's names. */
+  /** Column names; they win over the header's names. */
   readonly columns?: readonly string[];
 }
+
+/** The settings a decoder works with. */
+interface CsvSettings {
+  readonly header: boolean;
+  readonly delimiter: string;
+  readonly columns: readonly string[] | undefined;
+}
+
+const LF = 10;
+const CR = 13;
+const EMPTY = Buffer.alloc(0);
+/** A line that holds no record (a header, a line of spaces). */
+const SKIPPED: unique symbol = Symbol("skipped");
 
 /**
  * The CSV record format.
  *
  * @example
  * ```ts
- * const f = csvFormat({ header: false, columns: ["id", "name"] });
- * f.parse('7,"Smith, J."', split); // { id: "7", name: "Smith, J." }
+ * const source = FileSource.forRecords<{ id: string; note: string }>("in/*.csv", { format: "csv" }); // uses csvFormat
  * ```
  */
 export function csvFormat<T>(options: CsvOptions = {}): RecordFormat<T> {
-  const header = options.header ?? true;
   const delimiter = options.delimiter ?? ",";
   if (delimiter.length === 0 || delimiter.includes('"') || /[\r\n]/.test(delimiter)) {
     throw new RangeError(`csv delimiter ${JSON.stringify(delimiter)} must be non-empty and contain no quote or newline`);
   }
-  const columns = options.columns ? [...options.columns] : undefined;
-  return {
-    skipBlankLines: true,
-    parse(text: string, split: FileSplit): T | typeof NO_RECORD {
-      const r = parseCsvLine(text, delimiter);
-      if ("error" in r) throw new MalformedRecordError(r.error);
-      const fields = r.fields;
-      if (header && split.header === undefined) {
-        split.header = columns ?? fields;
-        return NO_RECORD;
+  const settings: CsvSettings = { header: options.header ?? true, delimiter, columns: options.columns ? [...options.columns] : undefined };
+  return { open: (split) => new CsvDecoder<T>(split.offset, settings) };
+}
+
+/** A record parsed and not taken yet, with the file offset just past it. */
+interface Parsed {
+  readonly fields: string[];
+  readonly end: number;
+}
+
+class CsvDecoder<T> implements RecordDecoder<T> {
+  /** Unconsumed bytes start at `buf[pos]`, file offset `start + pos`. */
+  private buf: Buffer = EMPTY;
+  private pos = 0;
+  private ended = false;
+  private parser: CsvRecordParser;
+  private readonly parsed = new Fifo<Parsed>();
+
+  /** @param start file offset of the first byte to be appended (a record boundary) */
+  constructor(
+    private start: number,
+    private readonly settings: CsvSettings,
+  ) {
+    this.parser = this.parserAt(start);
+  }
+
+  get readPosition(): number {
+    return this.start + this.buf.length;
+  }
+
+  get exhausted(): boolean {
+    return this.ended && this.pos === this.buf.length;
+  }
+
+  append(chunk: Uint8Array): void {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const rest = this.buf.subarray(this.pos);
+    this.start += this.pos;
+    this.buf = rest.length === 0 ? bytes : Buffer.concat([rest, bytes]);
+    this.pos = 0;
+    this.parser.feed(bytes);
+  }
+
+  markEnd(): void {
+    this.ended = true;
+    this.parser.end();
+  }
+
+  next(split: FileSplit): Decoded<T> {
+    for (;;) {
+      const record = this.parsed.shift();
+      if (record) {
+        const from = this.pos;
+        const end = record.end - this.start;
+        const line = this.consume(end, split);
+        const decoded = this.shape(record.fields, split, line, () => this.textOf(from, end));
+        if (decoded !== SKIPPED) return decoded;
+        continue;
       }
-      const names = columns ?? split.header;
-      if (names === undefined) {
-        split.width ??= fields.length;
-        if (fields.length !== split.width) throw new MalformedRecordError(`expected ${split.width} columns, got ${fields.length}`);
-        return fields as T;
-      }
-      if (fields.length !== names.length) throw new MalformedRecordError(`expected ${names.length} columns, got ${fields.length}`);
-      const record: Record<string, string> = {};
-      for (let i = 0; i < names.length; i++) record[names[i]!] = fields[i]!;
-      return record as T;
-    },
-  };
+      const failure = this.parser.failure;
+      if (failure) return this.malformed(failure.start - this.start, failure.error, split);
+      if (this.ended && this.pos < this.buf.length) this.consume(this.buf.length, split); // only blank lines are left
+      return NEED_MORE_BYTES;
+    }
+  }
+
+  /** The malformed record at `from` (once the end of its line is there), and a new parser after it. */
+  private malformed(from: number, error: CsvError, split: FileSplit): Decoded<T> {
+    const bytes = this.buf.subarray(from);
+    const length = malformedRecordLength(bytes, this.settings.delimiter, this.start + from === 0, this.ended);
+    if (length === undefined) return NEED_MORE_BYTES;
+    const end = from + length;
+    const line = this.consume(end, split);
+    this.parser = this.parserAt(this.start + end);
+    this.parser.feed(this.buf.subarray(end));
+    if (this.ended) this.parser.end();
+    return new MalformedRecord(line, this.textOf(from, end), csvErrorReason(error));
+  }
+
+  private parserAt(offset: number): CsvRecordParser {
+    return new CsvRecordParser(offset, this.settings.delimiter, (fields, end) => this.parsed.push({ fields, end }));
+  }
+
+  /** Moves past the bytes up to `end`; returns the line where the record among them starts. */
+  private consume(end: number, split: FileSplit): number {
+    const buf = this.buf;
+    let at = this.pos;
+    let line = split.line;
+    while (at < end && (buf[at] === LF || buf[at] === CR)) if (buf[at++] === LF) line++; // blank lines before it
+    let lines = line - split.line;
+    for (let lf = buf.indexOf(LF, at); lf >= 0 && lf < end; lf = buf.indexOf(LF, lf + 1)) lines++;
+    split.line += lines;
+    split.offset = this.start + end;
+    this.pos = end;
+    return line;
+  }
+
+  /** The text of the bytes `from`..`end` without blank lines before and the terminator after. */
+  private textOf(from: number, end: number): string {
+    const buf = this.buf;
+    while (from < end && (buf[from] === LF || buf[from] === CR)) from++;
+    if (end > from && buf[end - 1] === LF) end--;
+    if (end > from && buf[end - 1] === CR) end--;
+    return buf.toString("utf8", from, end);
+  }
+
+  /** The record of `fields` (a header or a whitespace-only line gives none: SKIPPED). */
+  private shape(fields: string[], split: FileSplit, line: number, text: () => string): T | MalformedRecord | typeof SKIPPED {
+    const { header, columns } = this.settings;
+    const names = columns ?? split.header;
+    const width = names?.length ?? split.width;
+    // a line of spaces is blank, unless the file has a single column
+    if (fields.length === 1 && width !== 1 && fields[0]!.trim() === "" && text().trim() === "") return SKIPPED;
+    if (header && split.header === undefined) {
+      split.header = columns ? [...columns] : fields;
+      return SKIPPED;
+    }
+    if (names === undefined) {
+      split.width ??= fields.length;
+      if (fields.length !== split.width) return new MalformedRecord(line, text(), `expected ${split.width} columns, got ${fields.length}`);
+      return fields as T;
+    }
+    if (fields.length !== names.length) return new MalformedRecord(line, text(), `expected ${names.length} columns, got ${fields.length}`);
+    const record: Record<string, string> = {};
+    for (let i = 0; i < names.length; i++) record[names[i]!] = fields[i]!;
+    return record as T;
+  }
 }

@@ -15,6 +15,8 @@ describe("row encoders", () => {
     expect(e.header({ x: 1, y: "two" })).toBe("x,y\n");
     expect(rowEncoder<unknown>("/o", "csv", { columns: ["y"] }).encode({ x: 1, y: "line\nbreak" })).toBe('"line\nbreak"\n');
     expect(rowEncoder<unknown>("/o", "csv").header({ x: 1 })).toBeNull();
+    expect(rowEncoder<unknown>("/o", "csv").encode([""])).toBe('""\n'); // not an empty line, which a reader skips
+    expect(rowEncoder<unknown>("/o", "csv").encode(["", ""])).toBe(",\n");
   });
 
   it("quotes only when needed", () => {

@@ -54,7 +54,8 @@ function csvEncoder<T>(basePath: string, o: CsvOptions): RowEncoder<T> {
   if (delimiter.length !== 1 || /["\r\n]/.test(delimiter)) {
     throw new FileSinkOptionError(basePath, `csv.delimiter must be one character other than a quote or newline, got ${JSON.stringify(delimiter)}`);
   }
-  const line = (fields: readonly unknown[]) => `${fields.map((f) => csvField(f, delimiter)).join(delimiter)}\n`;
+  // A row of one empty field is written `""`: an empty line is no record to a CSV reader.
+  const line = (fields: readonly unknown[]) => `${fields.map((f) => csvField(f, delimiter)).join(delimiter) || (fields.length === 1 ? '""' : "")}\n`;
   const columnsOf = (r: T): string[] => o.columns ?? (isRecord(r) ? Object.keys(r) : []);
   return {
     encode: (r) => {

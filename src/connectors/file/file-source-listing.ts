@@ -57,7 +57,7 @@ async function walk(dir: string, rel: string, depth: number, input: InputPath, f
     if (e.isDirectory()) {
       if (input.match === undefined || depth < input.maxDepth) await walk(path, relPath, depth + 1, input, found);
     } else if (e.isFile() || (e.isSymbolicLink() && (await isFileLink(path)))) {
-      if (input.match === undefined || input.match.test(relPath)) found.push(path);
+      if (input.match === undefined || input.match(relPath)) found.push(path);
     }
   }
 }

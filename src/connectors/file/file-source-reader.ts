@@ -1,8 +1,9 @@
 /**
  * Reads the splits of one parallel instance of a file source: lists the input
  * path for the buckets it holds, then reads each file in chunks (one `await`
- * per chunk, never per record) and emits its records, tracking the byte
- * offset and line number of the next record for checkpoints.
+ * per chunk, never per record) and emits the records its format's decoder
+ * finds, which keeps the byte offset and line number of the next record in
+ * the split for checkpoints.
  */
 
 import { open, type FileHandle } from "node:fs/promises";
@@ -14,8 +15,7 @@ import { FileSourceParseError, FileSourcePathError } from "./file-source-errors.
 import type { InputPath } from "./file-source-glob.ts";
 import { listInputFiles } from "./file-source-listing.ts";
 import { copySplit, type DiscoverySplit, type FileSourceSplit, type FileSplit } from "./file-source-split.ts";
-import { LineBuffer } from "./line-buffer.ts";
-import { MalformedRecordError, NO_RECORD, type RecordFormat } from "./record-format.ts";
+import { MalformedRecord, NEED_MORE_BYTES, type RecordDecoder, type RecordFormat } from "./record-format.ts";
 
 /** A malformed record sent to the dead-letter side output. */
 export interface DeadLetter {
@@ -41,12 +41,10 @@ export interface FileSourceReaderConfig<T> {
   readonly clock: Clock;
 }
 
-interface OpenFile {
+interface OpenFile<T> {
   readonly handle: FileHandle;
-  readonly lines: LineBuffer;
+  readonly records: RecordDecoder<T>;
 }
-
-const BOM = 0xfeff;
 
 /**
  * The reader of a file source.
@@ -62,7 +60,7 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
   private readonly files: FileSplit[] = [];
   private buckets: DiscoverySplit[] = [];
   private finishedDeadLetters = 0;
-  private current: OpenFile | undefined;
+  private current: OpenFile<T> | undefined;
   private nextScanAt = Number.NEGATIVE_INFINITY;
   private available: Promise<void> | undefined;
 
@@ -132,25 +130,25 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
 
   private async openFile(file: FileSplit): Promise<void> {
     try {
-      this.current = { handle: await open(file.path, "r"), lines: new LineBuffer(file.offset) };
+      this.current = { handle: await open(file.path, "r"), records: this.config.format.open(file) };
     } catch (e) {
       throw new FileSourcePathError(file.path, (e as Error).message, { cause: e });
     }
   }
 
-  private async readChunk(file: FileSplit, c: OpenFile): Promise<void> {
+  private async readChunk(file: FileSplit, c: OpenFile<T>): Promise<void> {
     const chunk = Buffer.allocUnsafe(this.config.chunkSize);
     let bytesRead: number;
     try {
-      ({ bytesRead } = await c.handle.read(chunk, 0, chunk.length, c.lines.readPosition));
+      ({ bytesRead } = await c.handle.read(chunk, 0, chunk.length, c.records.readPosition));
     } catch (e) {
       throw new FileSourcePathError(file.path, (e as Error).message, { cause: e });
     }
-    if (bytesRead === 0) c.lines.markEnd();
-    else c.lines.append(chunk.subarray(0, bytesRead));
+    if (bytesRead === 0) c.records.markEnd();
+    else c.records.append(chunk.subarray(0, bytesRead));
   }
 
-  private async finishFile(file: FileSplit, c: OpenFile, reader: ReaderOutput<T>): Promise<PollStatus> {
+  private async finishFile(file: FileSplit, c: OpenFile<T>, reader: ReaderOutput<T>): Promise<PollStatus> {
     this.current = undefined;
     this.files.shift();
     this.finishedDeadLetters += file.deadLetters;
@@ -162,33 +160,23 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
   /** Emits records of the open file from buffered bytes; awaits only to read a chunk or close the file. */
   private emit(file: FileSplit, output: ReaderOutput<T>, reader: ReaderOutput<T>, max: number): PollStatus | Promise<PollStatus> {
     const c = this.current!;
-    const { format, deadLetters } = this.config;
+    const deadLetters = this.config.deadLetters;
     let n = 0;
     while (n < max) {
-      let text = c.lines.nextLine();
-      if (text === undefined) {
-        if (c.lines.exhausted) return this.finishFile(file, c, reader);
+      const item = c.records.next(file);
+      if (item === NEED_MORE_BYTES) {
+        if (c.records.exhausted) return this.finishFile(file, c, reader);
         if (n > 0) return "more-available";
         return this.readChunk(file, c).then(() => this.emit(file, output, reader, max));
       }
-      const line = file.line++;
-      file.offset = c.lines.offset;
-      if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
-      if (format.skipBlankLines && text.trim() === "") continue;
-      let record: T | typeof NO_RECORD;
-      try {
-        record = format.parse(text, file);
-      } catch (e) {
-        if (!(e instanceof MalformedRecordError)) throw e;
-        if (!deadLetters) throw new FileSourceParseError(file.path, line, e.reason, text);
-        file.deadLetters++;
-        output.collectSide(deadLetters, { file: file.path, line, text, error: e.reason });
-        n++;
+      n++;
+      if (!(item instanceof MalformedRecord)) {
+        output.collect(item);
         continue;
       }
-      if (record === NO_RECORD) continue;
-      output.collect(record);
-      n++;
+      if (!deadLetters) throw new FileSourceParseError(file.path, item.line, item.reason, item.text);
+      file.deadLetters++;
+      output.collectSide(deadLetters, { file: file.path, line: item.line, text: item.text, error: item.reason });
     }
     return "more-available";
   }

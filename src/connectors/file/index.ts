@@ -4,7 +4,8 @@
  * (exactly-once part files through two-phase commit).
  */
 export { FileSink, type FilePartRef, type FileSinkOptions, type FileSinkUserContext, type FileTransaction } from "./file-sink.ts";
-export { BucketAssigners, formatDateTime, type BucketAssigner, type BucketAssignerLike, type DateTimeBucketOptions } from "./bucket-assigner.ts";
+export { BucketAssigners, type BucketAssigner, type BucketAssignerLike } from "./bucket-assigner.ts";
+export { DateTimeBucketAssigner, type DateTimeBucketOptions } from "./date-time-bucket-assigner.ts";
 export { DEFAULT_ROLLING_POLICY, type RollingPolicy } from "./rolling-policy.ts";
 export { csvField, type CsvOptions as CsvSinkOptions, type RowFormat } from "./file-sink-encoder.ts";
 export { FileSinkOptionError, InvalidBucketPathError, PartFileExistsError, PendingPartFileMissingError } from "./file-sink-errors.ts";

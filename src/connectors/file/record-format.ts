@@ -1,54 +1,117 @@
 /**
- * How a line of an input file becomes a record. A format is pure: it sees
- * the line's text and its file's split (for per-file facts such as a CSV
- * header) and returns the record, {@link NO_RECORD}, or throws
- * {@link MalformedRecordError}.
+ * How the bytes of an input file become records. A format opens a decoder
+ * per file at a record boundary (the split's byte offset); the reader appends
+ * the file's chunks and takes records, and the decoder advances the split's
+ * offset and line past each one, so a checkpoint always holds the start of
+ * the next record. Line formats cut at line ends; CSV (`csv-format.ts`) cuts
+ * where its parser ends a record, so a quoted field may span lines.
  */
 
 import type { FileSplit } from "./file-source-split.ts";
+import { LineBuffer } from "./line-buffer.ts";
 
-/** Returned by a format for a line that is not a record (a CSV header line). */
-export const NO_RECORD: unique symbol = Symbol("no record");
-
-/** Thrown by a format for a line it cannot parse; the reader adds file and line. */
+/** Thrown by a line parser for a line it cannot parse; the reader adds file and line. */
 export class MalformedRecordError extends Error {
   override readonly name = "MalformedRecordError";
 
-  /** @param reason what is wrong with the line, e.g. "expected 3 columns, got 2" */
+  /** @param reason what is wrong with the line, e.g. "invalid JSON (…)" */
   constructor(readonly reason: string) {
     super(reason);
   }
 }
 
-/** Parses lines of an input file into records. */
-export interface RecordFormat<T> {
-  /** Whether lines of only whitespace are skipped (they still count for line numbers). */
-  readonly skipBlankLines: boolean;
+/** A record a decoder could not parse, with its place. */
+export class MalformedRecord {
+  constructor(
+    /** 1-based line where the record starts. */
+    readonly line: number,
+    /** The record's text, without its terminator. */
+    readonly text: string,
+    readonly reason: string,
+  ) {}
+}
+
+/** Returned by a decoder that needs more bytes (or has consumed everything). */
+export const NEED_MORE_BYTES: unique symbol = Symbol("need more bytes");
+
+/** What a decoder found next: a record (returned as it is: no allocation per record), or a malformed one. */
+export type Decoded<T> = T | MalformedRecord | typeof NEED_MORE_BYTES;
+
+/** Cuts the bytes of one file, appended chunk by chunk, into records. */
+export interface RecordDecoder<T> {
+  /** Byte offset in the file of the next byte to append. */
+  readonly readPosition: number;
+  /** Whether the end of the file was reached and every byte consumed. */
+  readonly exhausted: boolean;
+  /** Adds the next bytes of the file. */
+  append(chunk: Uint8Array): void;
+  /** Records that the file has no more bytes. */
+  markEnd(): void;
   /**
-   * The record of one line (terminator removed, byte-order mark stripped).
-   * May update per-file facts in `split` (plain data, checkpointed).
-   *
-   * @throws MalformedRecordError when the line is not a valid record
+   * The next record (or malformed record), after which `split.offset` and
+   * `split.line` point past it and past any line without a record (blank,
+   * header); `NEED_MORE_BYTES` when more bytes are needed, or when exhausted.
    */
-  parse(text: string, split: FileSplit): T | typeof NO_RECORD;
+  next(split: FileSplit): Decoded<T>;
+}
+
+/** Parses the files of a source into records. */
+export interface RecordFormat<T> {
+  /** A decoder of the file of `split`, from `split.offset` (the start of a record). */
+  open(split: FileSplit): RecordDecoder<T>;
+}
+
+const BOM = 0xfeff;
+
+/**
+ * A format of one record per line: `parse` gets each line (terminator removed,
+ * byte-order mark stripped) and returns the record or throws
+ * {@link MalformedRecordError}.
+ */
+function lineFormat<T>(skipBlankLines: boolean, parse: (line: string) => T): RecordFormat<T> {
+  return {
+    open(split) {
+      const lines = new LineBuffer(split.offset);
+      return {
+        get readPosition() {
+          return lines.readPosition;
+        },
+        get exhausted() {
+          return lines.exhausted;
+        },
+        append: (chunk) => lines.append(chunk),
+        markEnd: () => lines.markEnd(),
+        next(s) {
+          for (;;) {
+            let text = lines.nextLine();
+            if (text === undefined) return NEED_MORE_BYTES;
+            const line = s.line++;
+            s.offset = lines.offset;
+            if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
+            if (skipBlankLines && text.trim() === "") continue;
+            try {
+              return parse(text);
+            } catch (e) {
+              if (!(e instanceof MalformedRecordError)) throw e;
+              return new MalformedRecord(line, text, e.reason);
+            }
+          }
+        },
+      };
+    },
+  };
 }
 
 /** Every line, as is (blank lines included). */
-export const linesFormat: RecordFormat<string> = {
-  skipBlankLines: false,
-  parse: (text) => text,
-};
+export const linesFormat: RecordFormat<string> = lineFormat(false, (text) => text);
 
 /** One JSON value per line (JSON Lines); blank lines are skipped. */
 export function jsonLinesFormat<T>(): RecordFormat<T> {
-  return {
-    skipBlankLines: true,
-    parse(text) {
-      try {
-        return JSON.parse(text) as T;
-      } catch (e) {
-        throw new MalformedRecordError(`invalid JSON (${(e as Error).message})`);
-      }
-    },
-  };
+  return lineFormat(true, (text) => {
+    try {
+      return JSON.parse(text) as T;
+    } catch (e) {
+      throw new MalformedRecordError(`invalid JSON (${(e as Error).message})`);
+    }
+  });
 }

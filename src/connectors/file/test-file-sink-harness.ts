@@ -33,6 +33,7 @@ export async function startSubtask<T>(
   if (o.blobs) backend.restore(o.blobs);
   const logs: string[] = [];
   const writer = sink.createWriter({
+    jobId: "test-job",
     subtaskIndex: o.subtask ?? 0,
     parallelism: o.parallelism ?? 1,
     operatorUid: uid,

@@ -23,6 +23,7 @@ export interface RestoredUserContext<CTX> {
 /** The hooks' context of a writer: `sink` plus `userContext`, with the sink's functions bound. */
 export function transactionContext<CTX>(sink: SinkContext, userContext: CTX): TransactionContext<CTX> {
   return {
+    jobId: sink.jobId,
     subtaskIndex: sink.subtaskIndex,
     parallelism: sink.parallelism,
     operatorUid: sink.operatorUid,

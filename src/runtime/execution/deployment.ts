@@ -10,6 +10,8 @@ import type { TaskResults } from "../task/task-services.ts";
 
 /** Start every task of a thread for attempt `attempt`. */
 export interface Deployment {
+  /** Unique id of the run of the job. */
+  readonly jobId: string;
   readonly attempt: number;
   readonly checkpointing: CheckpointSettings;
   readonly restore: CompletedCheckpoint | null;

@@ -42,6 +42,8 @@ export interface JobListener {
 }
 
 export interface JobMasterOptions {
+  /** Unique id of this run of the job (every deployment carries it; `SinkContext.jobId`). */
+  readonly jobId: string;
   readonly graph: JobGraph;
   readonly plan: ExecutionPlan;
   readonly fingerprint: string;
@@ -319,6 +321,7 @@ export class JobMaster {
     );
     for (const m of this.managers)
       m.deploy({
+        jobId: this.o.jobId,
         attempt,
         checkpointing: this.o.checkpointing,
         restore,

@@ -59,6 +59,7 @@ export class TaskManager {
       const ev = this.events;
       const sides = this.plan.inputsOf.get(t.taskId)!.map((ch) => ch.edge.inputSide);
       const task = new StreamTask(t, inputs, sides, outputs, {
+        jobId: d.jobId,
         attempt,
         clock: this.clock,
         checkpointing: d.checkpointing,

@@ -15,6 +15,9 @@ export const SINK_RECORDS_METRIC = "numRecordsIn";
 export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undefined> {
   private writer!: SinkWriter<T>;
   private counters: Record<string, number> = {};
+  private mailbox!: OperatorContext["mailbox"];
+  /** The writer's last `blocked()` promise that a wake-up mail waits for. */
+  private awaited: Promise<void> | undefined;
 
   constructor(private readonly sink: Sink<T>) {
     super(undefined);
@@ -22,6 +25,7 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
 
   override async open(ctx: OperatorContext, output: Output<never>): Promise<void> {
     this.writer = this.sink.createWriter({
+      jobId: ctx.jobId,
       subtaskIndex: ctx.subtaskIndex,
       parallelism: ctx.parallelism,
       operatorUid: ctx.operatorUid,
@@ -32,6 +36,7 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
     });
     this.fn = this.writer;
     this.counters = ctx.metrics;
+    this.mailbox = ctx.mailbox;
     this.counters[SINK_RECORDS_METRIC] = 0;
     await super.open(ctx, output);
   }
@@ -39,6 +44,22 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
   processElement(value: T): void {
     this.writer.write(value);
     this.counters[SINK_RECORDS_METRIC]!++;
+  }
+
+  /** False while the writer's destination is full; its end wakes the task with a mail. */
+  acceptsInput(): boolean {
+    const blocked = this.writer.blocked?.();
+    if (!blocked) return true;
+    if (blocked !== this.awaited) {
+      this.awaited = blocked;
+      const wake = () => this.mailbox.put(() => {});
+      blocked.then(wake, wake);
+    }
+    return false;
+  }
+
+  prepareSnapshotPreBarrier(): void | Promise<void> {
+    return this.writer.flush?.();
   }
 
   async finish(): Promise<void> {

@@ -34,6 +34,8 @@ export interface MailboxExecutor {
 
 /** Everything the runtime gives an operator. */
 export interface OperatorContext {
+  /** Unique id of the run of the job. */
+  readonly jobId: string;
   readonly operatorUid: string;
   readonly operatorName: string;
   readonly subtaskIndex: number;
@@ -81,7 +83,8 @@ export interface StreamOperator<IN = unknown, OUT = unknown> {
    */
   processWatermark?(timestamp: number): void;
   /**
-   * False while the operator can take no more input (async I/O at capacity): the
+   * False while the operator can take no more input (async I/O at capacity, a
+   * sink whose destination is full): the
    * task then reads nothing (records, watermarks, barriers) and runs mails, without
    * spinning, until it is true again. A mail the operator expects (a completion)
    * must make it true.
@@ -96,8 +99,12 @@ export interface StreamOperator<IN = unknown, OUT = unknown> {
    */
   hasPendingWork?(): boolean;
   close?(): void | Promise<void>;
-  /** Before the barrier is forwarded: emit what must precede it. */
-  prepareSnapshotPreBarrier?(checkpointId: number): void;
+  /**
+   * Before the barrier is forwarded: emit what must precede it, or (a promise)
+   * finish work that must be done before the checkpoint, e.g. a sink flushing
+   * what it wrote; the task waits for it.
+   */
+  prepareSnapshotPreBarrier?(checkpointId: number): void | Promise<void>;
   /** Synchronous: write into the state backends what the snapshot must contain. */
   snapshotState?(checkpointId: number): void;
   notifyCheckpointComplete?(checkpointId: number): void | Promise<void>;

@@ -51,6 +51,7 @@ export class AsyncHarness<IN, OUT> {
     const clock = h.clock;
     await operator.open(
       {
+        jobId: "async-harness",
         operatorUid: "lookup",
         operatorName: "Lookup",
         subtaskIndex: 0,

@@ -119,6 +119,7 @@ export class OperatorChain {
       const output = outputs[i]!;
       await m.operator.open(
         {
+          jobId: services.jobId,
           operatorUid: m.node.uid,
           operatorName: m.node.name,
           subtaskIndex: spec.subtaskIndex,
@@ -147,9 +148,13 @@ export class OperatorChain {
     return chain;
   }
 
-  /** Before the barrier goes downstream. */
-  prepareSnapshotPreBarrier(checkpointId: number): void {
-    for (const m of this.members) m.operator.prepareSnapshotPreBarrier?.(checkpointId);
+  /** Before the barrier goes downstream, head first; a promise while an operator's pre-barrier work is asynchronous. */
+  prepareSnapshotPreBarrier(checkpointId: number, from = 0): Promise<void> | undefined {
+    for (let i = from; i < this.members.length; i++) {
+      const pending = this.members[i]!.operator.prepareSnapshotPreBarrier?.(checkpointId);
+      if (pending) return pending.then(() => this.prepareSnapshotPreBarrier(checkpointId, i + 1));
+    }
+    return undefined;
   }
 
   /** Synchronous snapshot part: user hooks, then copy-on-write capture of every backend. */

@@ -72,6 +72,9 @@ export class StreamTask {
   private readonly timers = new Set<TimerHandle>();
   private readonly processingTime: ProcessingTimeService;
   private nextPeriodicWatermark = 0;
+  /** Resolved by `cancel()`: ends waits on operators (a sink's destination) that may never resolve. */
+  private readonly cancellation: Promise<void>;
+  private onCancel!: () => void;
 
   /**
    * @param inputSides for each input channel, the input (0 or 1) of a two-input operator it feeds
@@ -83,6 +86,7 @@ export class StreamTask {
     outputs: readonly (readonly OutputChannel[])[],
     private readonly services: TaskServices,
   ) {
+    this.cancellation = new Promise<void>((resolve) => (this.onCancel = resolve));
     const v = spec.vertex;
     const clock = services.clock;
     this.processingTime = {
@@ -212,6 +216,7 @@ export class StreamTask {
   /** Stops the loop at the next batch boundary and releases the channels; run() then resolves. */
   cancel(): void {
     this.cancelled = true;
+    this.onCancel();
     this.metrics.status = "cancelled";
     for (const w of this.writers) w.close();
     this.wake.notify();
@@ -351,11 +356,13 @@ export class StreamTask {
     this.dataEnded = true;
     this.finishing = true;
     try {
-      await this.chain!.finish((done) => this.runMailsUntil(done));
+      // a sink waiting for its destination must not hold a cancelled task
+      await Promise.race([this.chain!.finish((done) => this.runMailsUntil(done)), this.cancellation]);
     } finally {
       this.finishing = false;
       for (const trigger of this.afterFinish.splice(0)) this.mailbox.put(trigger);
     }
+    if (this.cancelled) return;
     for (const w of this.writers) await w.broadcastEvent(END_OF_DATA);
     this.services.endOfData(this.spec.taskId);
   }
@@ -374,7 +381,11 @@ export class StreamTask {
     const chain = this.chain!;
     const clock = this.services.clock;
     const t0 = clock.now();
-    chain.prepareSnapshotPreBarrier(barrier.id);
+    const preBarrier = chain.prepareSnapshotPreBarrier(barrier.id);
+    if (preBarrier) {
+      await Promise.race([preBarrier, this.cancellation]);
+      if (this.cancelled) return;
+    }
     for (const w of this.writers) await w.broadcastEvent(barrier);
     let captures;
     try {

@@ -11,6 +11,8 @@ import type { Clock } from "../../util/clock.ts";
 export type TaskResults = Record<string, unknown[]>;
 
 export interface TaskServices {
+  /** Unique id of the run of the job. */
+  readonly jobId: string;
   readonly attempt: number;
   readonly clock: Clock;
   readonly checkpointing: CheckpointSettings;

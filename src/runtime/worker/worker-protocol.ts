@@ -1,5 +1,5 @@
 /**
- * Messages between the main thread and a worker thread (version 3). Pure data.
+ * Messages between the main thread and a worker thread (version 4: workers log through the main thread; deployments carry the job id). Pure data.
  */
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
@@ -9,7 +9,7 @@ import type { TaskResults } from "../task/task-services.ts";
 import type { LinkEnd } from "../channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 3;
+export const WORKER_PROTOCOL_VERSION = 4;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
