@@ -30,7 +30,9 @@ export interface ReadableSplit {
  * @example
  * ```ts
  * import { createReadStream } from "node:fs";
- * import { ReadableLineSource, WatermarkStrategy } from "weirjs";
+ * import { ReadableLineSource, StreamExecutionEnvironment, WatermarkStrategy } from "weirjs";
+ *
+ * const env = StreamExecutionEnvironment.getExecutionEnvironment();
  * env.fromSource(new ReadableLineSource(() => createReadStream("access.log")), WatermarkStrategy.noWatermarks(), "log").setParallelism(1);
  * ```
  */

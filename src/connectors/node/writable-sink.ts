@@ -37,7 +37,10 @@ const CHUNK_CHARS = 64 * 1024;
  * @example
  * ```ts
  * import { createWriteStream } from "node:fs";
- * import { WritableSink } from "weirjs";
+ * import { WritableSink, type DataStream } from "weirjs";
+ *
+ * interface Order { id: number; amount: number }
+ * declare const stream: DataStream<Order>;
  * stream.sinkTo(new WritableSink(() => process.stdout, { format: (o: Order) => `${o.id};${o.amount}` }));
  * stream.sinkTo(new WritableSink((ctx) => createWriteStream(`out-${ctx.subtaskIndex}.log`, { flags: "a" })));
  * ```
