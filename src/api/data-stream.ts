@@ -6,7 +6,13 @@
  */
 import type { FilterFunction, FlatMapFunction, MapFunction, ReduceFunction } from "../core/functions.ts";
 import { reduceCall } from "../core/functions.ts";
-import type { KeyedProcessFunction, ProcessFunction } from "../core/process-function.ts";
+import type {
+  KeyedProcessFunctionLike,
+  KeyedProcessFunctionObject,
+  ProcessFunctionLike,
+  ProcessFunctionObject,
+} from "../core/process-function.ts";
+import { asFunctionObject } from "../core/function-object.ts";
 import type { Sink } from "../core/sink.ts";
 import type { OutputTag } from "../core/output-tag.ts";
 import { OperatorSettings } from "./operator-settings.ts";
@@ -27,9 +33,9 @@ import { AllWindowedStream } from "./all-windowed-stream.ts";
 import { JoinedStreams } from "./join.ts";
 import { CoGroupedStreams } from "./co-group.ts";
 import type { MapStateDescriptor } from "../state/index.ts";
-import { ConnectedStreams } from "./connected-streams.ts";
+import { ConnectedStreams, KeyedConnectedStreams } from "./connected-streams.ts";
 import { BroadcastStream } from "./broadcast-stream.ts";
-import { BroadcastConnectedStream } from "./broadcast-connected-stream.ts";
+import { BroadcastConnectedStream, KeyedBroadcastConnectedStream } from "./broadcast-connected-stream.ts";
 import { IntervalJoin } from "./interval-join.ts";
 
 /** An input of the next operator: a node and how its records are distributed. */
@@ -92,9 +98,21 @@ export class DataStream<T> {
     return this.transform("flat-map", "FlatMap", () => new FlatMapOperator(cloneFunction(fn)));
   }
 
-  /** Low-level processing of every record. */
-  process<R>(fn: ProcessFunction<T, R>): SingleOutputStreamOperator<R> {
-    return this.transform("process", "Process", () => new ProcessOperator(cloneFunction(fn)));
+  /**
+   * Low-level processing of every record: a ProcessFunction, an object literal
+   * with `processElement` (and `open(context)`, `close()`), or the `processElement`
+   * function alone; the output type comes from `out`'s annotation (or `process<R>`).
+   *
+   * @example
+   * ```ts
+   * lines.process((line, ctx, out: Collector<string>) => {
+   *   if (line.startsWith("#")) ctx.output(comments, line); else out.collect(line);
+   * });
+   * ```
+   */
+  process<R, S = unknown>(fn: ProcessFunctionLike<T, R, S>): SingleOutputStreamOperator<R> {
+    const f = asFunctionObject<ProcessFunctionObject<T, R>>(fn, "processElement");
+    return this.transform("process", "Process", () => new ProcessOperator(cloneFunction(f)));
   }
 
   /**
@@ -286,9 +304,46 @@ export class KeyedStream<T, K> extends DataStream<T> {
     super(env, upstreams);
   }
 
-  /** Processes every record with keyed state scoped to its key. */
-  override process<R>(fn: KeyedProcessFunction<K, T, R> | ProcessFunction<T, R>): SingleOutputStreamOperator<R> {
-    return this.transform("keyed-process", "KeyedProcess", () => new KeyedProcessOperator(cloneFunction(fn as KeyedProcessFunction<K, T, R>)), this.key as KeySelector);
+  /**
+   * Processes every record with keyed state scoped to its key and timers: a
+   * KeyedProcessFunction (or ProcessFunction), an object literal with
+   * `processElement` (and `onTimer`, `open(context)`, `close()`), or the
+   * `processElement` function alone.
+   *
+   * @example
+   * ```ts
+   * words.keyBy((w) => w).process({
+   *   count: undefined as ValueState<number> | undefined,
+   *   open(ctx) { this.count = ctx.getState(new ValueStateDescriptor<number>("count", 0)); },
+   *   processElement(w, ctx, out: Collector<[string, number]>) {
+   *     const n = this.count!.value()! + 1;
+   *     this.count!.update(n);
+   *     out.collect([ctx.getCurrentKey(), n]);
+   *   },
+   * });
+   * ```
+   */
+  override process<R, S = unknown>(fn: KeyedProcessFunctionLike<K, T, R, S>): SingleOutputStreamOperator<R> {
+    const f = asFunctionObject<KeyedProcessFunctionObject<K, T, R>>(fn, "processElement");
+    return this.transform("keyed-process", "KeyedProcess", () => new KeyedProcessOperator(cloneFunction(f)), this.key as KeySelector);
+  }
+
+  /**
+   * Connects this keyed stream with a broadcast stream (keyed state and timers on
+   * this side), with another stream keyed on the same key type (keyed state and
+   * timers shared by both inputs), or with any stream.
+   *
+   * @example
+   * ```ts
+   * orders.keyBy((o) => o.id).connect(payments.keyBy((p) => p.orderId)).process(new MatchPayment());
+   * ```
+   */
+  override connect<B>(other: BroadcastStream<B>): KeyedBroadcastConnectedStream<T, B, K>;
+  override connect<B>(other: KeyedStream<B, K>): KeyedConnectedStreams<T, B, K>;
+  override connect<B>(other: DataStream<B>): ConnectedStreams<T, B>;
+  override connect<B>(other: DataStream<B> | BroadcastStream<B>): ConnectedStreams<T, B> | BroadcastConnectedStream<T, B> {
+    if (other instanceof BroadcastStream) return new KeyedBroadcastConnectedStream(this, other);
+    return other instanceof KeyedStream ? new KeyedConnectedStreams(this, other) : new ConnectedStreams(this, other);
   }
 
   /**

@@ -25,9 +25,12 @@ import {
   passThrough,
   preAggregated,
   type InternalWindowFunction,
-  type ProcessWindowFunction,
+  type ProcessWindowFunctionLike,
+  type ProcessWindowFunctionLiteral,
+  type ProcessWindowFunctionObject,
   type WindowFunction,
 } from "../time/windows/window-functions.ts";
+import { asFunctionObject } from "../core/function-object.ts";
 import { WindowOperator } from "../runtime/operators/window-operator.ts";
 import { cloneFunction, SingleOutputStreamOperator, type DataStream } from "./data-stream.ts";
 
@@ -92,7 +95,10 @@ export class WindowedStream<T, K, W extends Window> {
   }
 
   /**
-   * Incremental reduce per window; with a window function, it gets the reduced value when the window fires.
+   * Incremental reduce per window; with a window function, it gets the reduced
+   * value when the window fires: a ProcessWindowFunction or an object literal with
+   * `process` (key, context, values, out), or a WindowFunction — a function
+   * `(key, window, values, out)` or an object with `apply`.
    *
    * @example
    * ```ts
@@ -100,8 +106,8 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   reduce(fn: ReduceFunction<T>): SingleOutputStreamOperator<T>;
-  reduce<R>(fn: ReduceFunction<T>, windowFn: ProcessWindowFunction<T, R, K, W> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R>;
-  reduce<R>(fn: ReduceFunction<T>, windowFn?: ProcessWindowFunction<T, R, K, W> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
+  reduce<R, S = unknown>(fn: ReduceFunction<T>, windowFn: ProcessWindowFunctionLiteral<T, R, K, W, S> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R>;
+  reduce<R>(fn: ReduceFunction<T>, windowFn?: ProcessWindowFunctionObject<T, R, K, W> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
     const reduce = reduceCall(fn);
     const next = (): InternalWindowFunction<T, R, K, W> => (windowFn ? adapt(windowFn) : (passThrough<T>() as unknown as InternalWindowFunction<T, R, K, W>));
     if (this.windowEvictor)
@@ -111,7 +117,8 @@ export class WindowedStream<T, K, W extends Window> {
 
   /**
    * Incremental aggregation per window (an accumulator per key and window); with a
-   * window function, it gets the aggregate's result when the window fires.
+   * window function, it gets the aggregate's result when the window fires (a
+   * process window function, class or object literal with `process`, or a WindowFunction).
    *
    * @example
    * ```ts
@@ -123,8 +130,11 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   aggregate<ACC, V>(agg: AggregateFunction<T, ACC, V>): SingleOutputStreamOperator<V>;
-  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn: ProcessWindowFunction<V, R, K, W> | WindowFunction<V, R, K, W>): SingleOutputStreamOperator<R>;
-  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn?: ProcessWindowFunction<V, R, K, W> | WindowFunction<V, R, K, W>): SingleOutputStreamOperator<R> {
+  aggregate<ACC, V, R, S = unknown>(
+    agg: AggregateFunction<T, ACC, V>,
+    windowFn: ProcessWindowFunctionLiteral<V, R, K, W, S> | WindowFunction<V, R, K, W>,
+  ): SingleOutputStreamOperator<R>;
+  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn?: ProcessWindowFunctionObject<V, R, K, W> | WindowFunction<V, R, K, W>): SingleOutputStreamOperator<R> {
     const next = (): InternalWindowFunction<V, R, K, W> => (windowFn ? adapt(windowFn) : (passThrough<V>() as unknown as InternalWindowFunction<V, R, K, W>));
     if (this.windowEvictor) {
       const all = (xs: T[]) => agg.getResult(xs.reduce((acc, x) => agg.add(x, acc), agg.createAccumulator()));
@@ -134,15 +144,20 @@ export class WindowedStream<T, K, W extends Window> {
   }
 
   /**
-   * Processes all records of each window when it fires.
+   * Processes all records of each window when it fires: a ProcessWindowFunction,
+   * an object literal with `process` (and `clear`, `open(context)`, `close()`), or
+   * the `process` function alone.
    *
    * @example
    * ```ts
    * stream.keyBy((c) => c.user).window(EventTimeSessionWindows.withGap(1_800_000)).process(new SessionSummary());
+   * stream.keyBy((c) => c.user).window(TumblingEventTimeWindows.of(60_000))
+   *   .process((user, ctx, clicks, out: Collector<string>) => out.collect(`${user}: ${[...clicks].length} until ${ctx.window().end}`));
    * ```
    */
-  process<R>(fn: ProcessWindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
-    return this.build("Process", (b, uid) => new ListWindowContents(b, uid), () => adapt(fn));
+  process<R, S = unknown>(fn: ProcessWindowFunctionLike<T, R, K, W, S>): SingleOutputStreamOperator<R> {
+    const f = asFunctionObject<ProcessWindowFunctionObject<T, R, K, W>>(fn, "process");
+    return this.build("Process", (b, uid) => new ListWindowContents(b, uid), () => adapt(f));
   }
 
   /**
@@ -212,7 +227,7 @@ export class WindowedStream<T, K, W extends Window> {
 }
 
 /** A per-instance copy of a user window function, adapted to the operator. */
-function adapt<IN, OUT, K, W extends Window>(fn: ProcessWindowFunction<IN, OUT, K, W> | WindowFunction<IN, OUT, K, W>): InternalWindowFunction<IN, OUT, K, W> {
+function adapt<IN, OUT, K, W extends Window>(fn: ProcessWindowFunctionObject<IN, OUT, K, W> | WindowFunction<IN, OUT, K, W>): InternalWindowFunction<IN, OUT, K, W> {
   if (typeof fn === "object" && "process" in fn) return fromProcessWindowFunction(cloneFunction(fn));
   return fromWindowFunction(cloneFunction(fn));
 }

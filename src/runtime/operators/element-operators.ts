@@ -11,7 +11,7 @@ import {
   type FlatMapFunction,
   type MapFunction,
 } from "../../core/functions.ts";
-import type { ProcessFunction } from "../../core/process-function.ts";
+import type { ProcessFunctionObject } from "../../core/process-function.ts";
 import { UdfOperator } from "./udf-operator.ts";
 import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
@@ -37,7 +37,7 @@ export class FlatMapOperator<T, R> extends UdfOperator<T, R, FlatMapFunction<T, 
   }
 }
 
-export class ProcessOperator<T, R> extends UnkeyedProcessOperator<T, R, ProcessFunction<T, R>> {
+export class ProcessOperator<T, R> extends UnkeyedProcessOperator<T, R, ProcessFunctionObject<T, R>> {
   processElement(value: T): void {
     this.fn.processElement(value, this.context, this.out as Collector<R>);
   }
