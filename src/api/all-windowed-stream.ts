@@ -18,6 +18,7 @@ import type { Evictor } from "../time/windows/evictor.ts";
 import type { Trigger } from "../time/windows/trigger.ts";
 import type { Window } from "../time/windows/window.ts";
 import type { WindowAssigner } from "../time/windows/window-assigner.ts";
+import type { AggregationArgs } from "./built-in-aggregations.ts";
 import type { DataStream, SingleOutputStreamOperator } from "./data-stream.ts";
 import { WindowedStream } from "./windowed-stream.ts";
 
@@ -110,29 +111,29 @@ export class AllWindowedStream<T, W extends Window> {
     return single(this.windowed.apply(keyedApplyAll(fn)));
   }
 
-  /** Sum of the records (numbers) or of one field per window. */
-  sum(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.sum(field));
+  /** Sum of the records (numbers or bigints) or of one numeric field per window. */
+  sum(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.sum(...field));
   }
 
-  /** Minimum of the records or of one field per window. */
-  min(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.min(field));
+  /** Minimum of the records or of one numeric field per window. */
+  min(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.min(...field));
   }
 
-  /** Maximum of the records or of one field per window. */
-  max(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.max(field));
+  /** Maximum of the records or of one numeric field per window. */
+  max(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.max(...field));
   }
 
-  /** The record with the smallest value in `field` per window. */
-  minBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.minBy(field));
+  /** The record with the smallest value in the numeric `field` per window. */
+  minBy(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.minBy(...field));
   }
 
-  /** The record with the largest value in `field` per window. */
-  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.maxBy(field));
+  /** The record with the largest value in the numeric `field` per window. */
+  maxBy(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.maxBy(...field));
   }
 }
 

@@ -5,7 +5,6 @@
  * nothing runs until `execute()`.
  */
 import type { FilterFunction, FlatMapFunction, MapFunction, ReduceFunction } from "../core/functions.ts";
-import { reduceCall } from "../core/functions.ts";
 import type {
   KeyedProcessFunctionLike,
   KeyedProcessFunctionObject,
@@ -23,7 +22,7 @@ import { printSink } from "../connectors/builtin/print-sink.ts";
 import { FilterOperator, FlatMapOperator, MapOperator, ProcessOperator } from "../runtime/operators/element-operators.ts";
 import { KeyedProcessOperator } from "../runtime/operators/keyed-process-operator.ts";
 import { KeyedReduceOperator } from "../runtime/operators/keyed-reduce-operator.ts";
-import { extremum, summing, type ExtremumKind } from "./built-in-aggregations.ts";
+import { aggregationName, FieldAggregation, type AggregationArgs, type AggregationKind } from "./built-in-aggregations.ts";
 import { SinkOperator } from "../runtime/operators/sink-operator.ts";
 import type { StreamExecutionEnvironment } from "./environment.ts";
 import type { Window } from "../time/windows/window.ts";
@@ -70,8 +69,17 @@ export class DataStream<T> {
     return this.env;
   }
 
-  /** Applies `fn` to every record. */
-  map<R>(fn: MapFunction<T, R>): SingleOutputStreamOperator<R> {
+  /**
+   * Applies `fn` to every record: a function, or an object with `map` (and
+   * `open(context)`, `close()`, fields of its own on `this`).
+   *
+   * @example
+   * ```ts
+   * words.map((w) => w.length);
+   * words.map({ open(ctx) { this.tag = `#${ctx.getIndexOfThisSubtask()}`; }, tag: "", map(w): string { return w + this.tag; } });
+   * ```
+   */
+  map<R, S = unknown>(fn: MapFunction<T, R, S>): SingleOutputStreamOperator<R> {
     return this.transform("map", "Map", () => new MapOperator(cloneFunction(fn)));
   }
 
@@ -88,13 +96,13 @@ export class DataStream<T> {
     return this.transform("timestamps-watermarks", "Timestamps/Watermarks", () => new TimestampsAndWatermarksOperator(strategy));
   }
 
-  /** Keeps the records for which `fn` returns true. */
-  filter(fn: FilterFunction<T>): SingleOutputStreamOperator<T> {
+  /** Keeps the records for which `fn` returns true: a function, or an object with `filter` (and `open(context)`, `close()`). */
+  filter<S = unknown>(fn: FilterFunction<T, S>): SingleOutputStreamOperator<T> {
     return this.transform("filter", "Filter", () => new FilterOperator(cloneFunction(fn)));
   }
 
-  /** Zero or more records per record: return an iterable or use the collector. */
-  flatMap<R>(fn: FlatMapFunction<T, R>): SingleOutputStreamOperator<R> {
+  /** Zero or more records per record: return an iterable or use the collector (a function, or an object with `flatMap` and `open(context)`, `close()`). */
+  flatMap<R, S = unknown>(fn: FlatMapFunction<T, R, S>): SingleOutputStreamOperator<R> {
     return this.transform("flat-map", "FlatMap", () => new FlatMapOperator(cloneFunction(fn)));
   }
 
@@ -372,42 +380,52 @@ export class KeyedStream<T, K> extends DataStream<T> {
 
   /** Rolling reduce: emits the combined value of the key after every record. */
   reduce(fn: ReduceFunction<T>): SingleOutputStreamOperator<T> {
-    const f = reduceCall(fn);
-    return this.transform("reduce", "Reduce", () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+    return this.transform("reduce", "Reduce", () => new KeyedReduceOperator<T>(cloneFunction(fn)), this.key as KeySelector);
   }
 
   /**
-   * Rolling sum of the records (numbers) or of one field (objects, or a tuple index as a string);
-   * the other fields are those of the key's first record.
+   * Rolling sum of the records (numbers or bigints) or of one numeric field (an
+   * object key, or a tuple position); the other fields are those of the key's
+   * first record. Only numeric fields compile; a record whose field is missing or
+   * not a number fails the job with an AggregationFieldError.
+   *
+   * @example
+   * ```ts
+   * visits.keyBy((v) => v.page).sum("ms");
+   * pairs.keyBy(([word]) => word).sum(1); // [string, number] tuples
+   * ```
    */
-  sum(field?: string | number): SingleOutputStreamOperator<T> {
-    const f = summing<T>(field === undefined ? undefined : String(field));
-    return this.transform("sum", "Sum", () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+  sum(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("sum", field);
   }
 
-  /** Rolling minimum of the records or of one field; the other fields are those of the key's first record. */
-  min(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("min", field);
+  /** Rolling minimum of the records or of one numeric field; the other fields are those of the key's first record. */
+  min(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("min", field);
   }
 
-  /** Rolling maximum of the records or of one field; the other fields are those of the key's first record. */
-  max(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("max", field);
+  /** Rolling maximum of the records or of one numeric field; the other fields are those of the key's first record. */
+  max(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("max", field);
   }
 
-  /** Rolling record with the smallest value in `field` (the first one on ties). */
-  minBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("minBy", field);
+  /** Rolling record with the smallest value in the numeric `field` (the first one on ties). */
+  minBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("minBy", field);
   }
 
-  /** Rolling record with the largest value in `field` (the first one on ties). */
-  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("maxBy", field);
+  /** Rolling record with the largest value in the numeric `field` (the first one on ties). */
+  maxBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("maxBy", field);
   }
 
-  private extremum(kind: ExtremumKind, field: string | number | undefined): SingleOutputStreamOperator<T> {
-    const f = extremum<T>(kind, field === undefined ? undefined : String(field));
-    return this.transform(kind, kind[0]!.toUpperCase() + kind.slice(1), () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+  private aggregateField(kind: AggregationKind, field: string | number | undefined): SingleOutputStreamOperator<T> {
+    const name = field === undefined ? undefined : String(field);
+    const create = () => {
+      const agg = new FieldAggregation<T>(kind, name);
+      return new KeyedReduceOperator<T>(agg, (record) => agg.first(record));
+    };
+    return this.transform(kind, aggregationName(kind), create, this.key as KeySelector);
   }
 }
 

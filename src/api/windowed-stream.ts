@@ -7,7 +7,7 @@ import type { ReduceFunction } from "../core/functions.ts";
 import { reduceCall } from "../core/functions.ts";
 import type { OutputTag } from "../core/output-tag.ts";
 import type { KeySelector } from "../graph/stream-graph.ts";
-import { extremum, summing } from "./built-in-aggregations.ts";
+import { aggregationName, FieldAggregation, type AggregationArgs, type AggregationKind } from "./built-in-aggregations.ts";
 import type { AggregateFunction } from "../state/index.ts";
 import type { Evictor } from "../time/windows/evictor.ts";
 import type { Trigger } from "../time/windows/trigger.ts";
@@ -170,36 +170,65 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   apply<R>(fn: WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
-    return this.build("Apply", (b, uid) => new ListWindowContents(b, uid), () => adapt(fn));
+    return this.build("Apply", (b, uid) => new ListWindowContents(b, uid), () => fromWindowFunction(cloneFunction(fn)));
   }
 
-  /** Sum of the records (numbers) or of one field per window; other fields are the first record's. */
-  sum(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(summing<T>(field === undefined ? undefined : String(field)));
+  /**
+   * Sum of the records (numbers or bigints) or of one numeric field per window;
+   * the other fields are the first record's. Only numeric fields compile; a
+   * record whose field is missing or not a number fails the job with an AggregationFieldError.
+   *
+   * @example
+   * ```ts
+   * clicks.keyBy((c) => c.user).window(TumblingEventTimeWindows.of(60_000)).sum("count");
+   * ```
+   */
+  sum(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("sum", field);
   }
 
-  /** Minimum of the records or of one field per window; other fields are the first record's. */
-  min(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("min", field === undefined ? undefined : String(field)));
+  /** Minimum of the records or of one numeric field per window; other fields are the first record's. */
+  min(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("min", field);
   }
 
-  /** Maximum of the records or of one field per window; other fields are the first record's. */
-  max(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("max", field === undefined ? undefined : String(field)));
+  /** Maximum of the records or of one numeric field per window; other fields are the first record's. */
+  max(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("max", field);
   }
 
-  /** The record with the smallest value in `field` per window (the first one on ties). */
-  minBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("minBy", field === undefined ? undefined : String(field)));
+  /** The record with the smallest value in the numeric `field` per window (the first one on ties). */
+  minBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("minBy", field);
   }
 
-  /** The record with the largest value in `field` per window (the first one on ties). */
-  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("maxBy", field === undefined ? undefined : String(field)));
+  /** The record with the largest value in the numeric `field` per window (the first one on ties). */
+  maxBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("maxBy", field);
+  }
+
+  /** A built-in aggregation: incremental like `reduce`, its own function per instance (which names the operator in its errors). */
+  private aggregateField(kind: AggregationKind, field: string | number | undefined): SingleOutputStreamOperator<T> {
+    const name = field === undefined ? undefined : String(field);
+    const evicting = this.windowEvictor !== undefined;
+    return this.buildParts<T>(aggregationName(kind), () => {
+      const agg = new FieldAggregation<T>(kind, name);
+      const emit: InternalWindowFunction<T, T, K, W> = { ...(passThrough<T>() as InternalWindowFunction<T, T, K, W>), udf: agg };
+      if (evicting) return { contents: (b, uid) => new ListWindowContents(b, uid), fn: preAggregated((xs: T[]) => agg.fold(xs), emit) };
+      return {
+        contents: (b, uid) => new ReducingWindowContents<T>(b, uid, (x, y) => agg.reduce(x, y), (x) => agg.first(x)),
+        fn: emit,
+      };
+    });
   }
 
   /** @internal Adds the window operator node. */
   private build<R>(what: string, contents: WindowContentsFactory<T>, fn: () => InternalWindowFunction<never, R, K, W>): SingleOutputStreamOperator<R> {
+    return this.buildParts(what, () => ({ contents, fn: fn() }));
+  }
+
+  /** @internal Adds the window operator node; `parts` makes the contents and the function of one parallel instance. */
+  private buildParts<R>(what: string, parts: () => WindowParts<T, R, K, W>): SingleOutputStreamOperator<R> {
     const assigner = this.assigner;
     const trigger = this.windowTrigger ?? assigner.getDefaultTrigger();
     const evictor = this.windowEvictor;
@@ -211,19 +240,27 @@ export class WindowedStream<T, K, W extends Window> {
       name: `Window(${assigner.toString()}, ${trigger.toString()}${evictor ? ", evictor" : ""}, ${what})`,
       inputs: this.input.upstreams.map((u) => ({ from: u.node, partitioning: u.partitioning ?? "forward", keySelector: u.keySelector, sideTag: u.sideTag })),
       keySelector: key,
-      createOperator: () =>
-        new WindowOperator<T, R, W>({
+      createOperator: () => {
+        const { contents, fn } = parts();
+        return new WindowOperator<T, R, W>({
           assigner,
           trigger,
           evictor,
           allowedLateness,
           lateDataTag,
           contents,
-          fn: fn() as unknown as InternalWindowFunction<unknown, R, unknown, W>,
-        }),
+          fn: fn as unknown as InternalWindowFunction<unknown, R, unknown, W>,
+        });
+      },
     });
     return new SingleOutputStreamOperator<R>(this.input.getExecutionEnvironment(), node);
   }
+}
+
+/** The contents and the function of one window operator instance. */
+interface WindowParts<T, R, K, W extends Window> {
+  contents: WindowContentsFactory<T>;
+  fn: InternalWindowFunction<never, R, K, W>;
 }
 
 /** A per-instance copy of a user window function, adapted to the operator. */

@@ -54,6 +54,15 @@ export function asFunctionObject<M extends object>(fn: M | ((...args: never[]) =
   return typeof fn === "function" ? ({ [method]: fn } as M) : fn;
 }
 
+/**
+ * @internal A view of the function object `f` with extra methods (an adapter
+ * the operators call): it inherits `f`'s members, so in the per-instance copy
+ * of the view `this` is the instance for `f`'s methods, fields and hooks too.
+ */
+export function functionView<F extends object, M extends object>(f: F, methods: M & ThisType<F & M>): F & M {
+  return Object.assign(Object.create(f) as F, methods);
+}
+
 /** The RichFunction side of a class instance (set by the runtime before `open`). */
 interface RuntimeContextHolder {
   setRuntimeContext(context: RuntimeContext): void;

@@ -7,29 +7,29 @@ import {
   filterCall,
   flatMapCall,
   mapCall,
-  type FilterFunction,
-  type FlatMapFunction,
-  type MapFunction,
+  type FilterFunctionObject,
+  type FlatMapFunctionObject,
+  type MapFunctionObject,
 } from "../../core/functions.ts";
 import type { ProcessFunctionObject } from "../../core/process-function.ts";
 import { UdfOperator } from "./udf-operator.ts";
 import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
-export class MapOperator<T, R> extends UdfOperator<T, R, MapFunction<T, R>> {
+export class MapOperator<T, R> extends UdfOperator<T, R, ((value: T) => R) | MapFunctionObject<T, R>> {
   private readonly call = mapCall(this.fn);
   processElement(value: T): void {
     this.out.collect(this.call(value));
   }
 }
 
-export class FilterOperator<T> extends UdfOperator<T, T, FilterFunction<T>> {
+export class FilterOperator<T> extends UdfOperator<T, T, ((value: T) => boolean) | FilterFunctionObject<T>> {
   private readonly call = filterCall(this.fn);
   processElement(value: T): void {
     if (this.call(value)) this.out.collect(value);
   }
 }
 
-export class FlatMapOperator<T, R> extends UdfOperator<T, R, FlatMapFunction<T, R>> {
+export class FlatMapOperator<T, R> extends UdfOperator<T, R, ((value: T, out: Collector<R>) => Iterable<R> | void) | FlatMapFunctionObject<T, R>> {
   private readonly call = flatMapCall(this.fn);
   processElement(value: T): void {
     const result = this.call(value, this.out);

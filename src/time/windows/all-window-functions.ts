@@ -4,7 +4,7 @@
  * (over one constant key).
  */
 import type { Collector } from "../../core/collector.ts";
-import type { FunctionLifecycle, FunctionObject } from "../../core/function-object.ts";
+import { functionView, type FunctionLifecycle, type FunctionObject } from "../../core/function-object.ts";
 import { RichFunction } from "../../core/rich-function.ts";
 import type { Window } from "./window.ts";
 import type { ProcessWindowContext, ProcessWindowFunctionObject, WindowFunction } from "./window-functions.ts";
@@ -60,12 +60,12 @@ export type AllWindowFunction<IN, OUT, W extends Window> =
 
 /** A keyed view of a process all-window function (the key is ignored); lifecycle hooks reach the original. */
 export function keyedProcessAll<IN, OUT, W extends Window>(f: ProcessAllWindowFunctionObject<IN, OUT, W>): ProcessWindowFunctionObject<IN, OUT, unknown, W> {
-  const view = Object.create(f) as ProcessWindowFunctionObject<IN, OUT, unknown, W>;
-  // `this` is the per-instance copy of the view (its prototype chain reaches `f`), so fields and the runtime context are the instance's
-  view.process = function (this: ProcessAllWindowFunctionObject<IN, OUT, W>, _key, ctx, elements, out) {
-    f.process.call(this, ctx, elements, out);
-  };
-  return view;
+  const process = f.process;
+  return functionView(f, {
+    process(_key: unknown, ctx: ProcessWindowContext<W>, elements: Iterable<IN>, out: Collector<OUT>) {
+      process.call(this, ctx, elements, out);
+    },
+  });
 }
 
 /** A keyed view of an AllWindowFunction. */
