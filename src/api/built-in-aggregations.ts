@@ -70,24 +70,41 @@ function typeName(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
+/** A record as an object with fields (or not an object at all: then every field is missing). */
+type Fields = Record<string, unknown> | null | undefined;
+
 /**
  * The reduce function of one built-in aggregation in one parallel instance.
  * Every record's value is checked (a record alone in its key or window too):
  * a missing field, a value that is not a number or bigint, or a bigint where the
  * records before had numbers, throws {@link AggregationFieldError} naming the
  * aggregation, the field, the operator and the value.
+ *
+ * Hot path: `reduce` handles two numbers inline; bigints and errors take the
+ * checked path.
  */
 export class FieldAggregation<T> implements FunctionLifecycle {
+  /** Combines the aggregate so far with the next record. */
+  readonly reduce: (a: T, b: T) => T;
   private readonly label: string;
   private where = "";
-  private readonly better: ((x: number | bigint, y: number | bigint) => boolean) | undefined;
 
   constructor(
     private readonly kind: AggregationKind,
     private readonly field: string | undefined,
   ) {
     this.label = `${kind}(${field === undefined ? "" : JSON.stringify(field)})`;
-    this.better = kind === "sum" ? undefined : kind === "min" || kind === "minBy" ? (x, y) => y < x : (x, y) => y > x;
+    const sum = kind === "sum";
+    const less = kind === "min" || kind === "minBy";
+    const keepRecord = kind === "minBy" || kind === "maxBy" || field === undefined;
+    this.reduce = (a, b) => {
+      const x = field === undefined ? a : (a as Fields)?.[field];
+      const y = field === undefined ? b : (b as Fields)?.[field];
+      if (typeof x !== "number" || typeof y !== "number") return this.reduceChecked(a, b);
+      if (sum) return field === undefined ? (x + y as T) : withField(a, field, x + y);
+      if (less ? !(y < x) : !(y > x)) return a;
+      return keepRecord ? b : withField(a, field!, y);
+    };
   }
 
   /** Names the operator in errors. */
@@ -101,19 +118,6 @@ export class FieldAggregation<T> implements FunctionLifecycle {
     return record;
   }
 
-  /** Combines the aggregate so far with the next record. */
-  reduce(a: T, b: T): T {
-    const x = this.valueOf(a);
-    const y = this.valueOf(b);
-    if (typeof x !== typeof y) this.mixed(b, y);
-    if (this.better === undefined) {
-      const sum = (x as number) + (y as number);
-      return this.field === undefined ? (sum as T) : withField(a, this.field, sum);
-    }
-    if (!this.better(x, y)) return a;
-    return this.kind === "minBy" || this.kind === "maxBy" || this.field === undefined ? b : withField(a, this.field, y);
-  }
-
   /** The aggregate of all records of a window (evicting windows fold when they fire). */
   fold(records: readonly T[]): T {
     let acc = this.first(records[0]!);
@@ -121,22 +125,40 @@ export class FieldAggregation<T> implements FunctionLifecycle {
     return acc;
   }
 
+  /** `reduce` for values that are not both numbers: bigints, or an error. */
+  private reduceChecked(a: T, b: T): T {
+    const x = this.valueOf(a);
+    const y = this.valueOf(b);
+    if (typeof x !== typeof y) this.mixed(b, y);
+    const field = this.field;
+    if (this.kind === "sum") {
+      const sum = (x as bigint) + (y as bigint);
+      return field === undefined ? (sum as T) : withField(a, field, sum);
+    }
+    const better = this.kind === "min" || this.kind === "minBy" ? y < x : y > x;
+    if (!better) return a;
+    return this.kind === "minBy" || this.kind === "maxBy" || field === undefined ? b : withField(a, field, y);
+  }
+
   private valueOf(record: T): number | bigint {
     const field = this.field;
-    if (field === undefined) {
-      if (typeof record === "number" || typeof record === "bigint") return record;
-      throw new AggregationFieldError(
+    const v = field === undefined ? record : (record as Fields)?.[field];
+    if (typeof v === "number" || typeof v === "bigint") return v;
+    throw this.notNumeric(record, v);
+  }
+
+  private notNumeric(record: T, v: unknown): AggregationFieldError {
+    const field = this.field;
+    if (field === undefined)
+      return new AggregationFieldError(
         this.label,
         undefined,
         record,
         `${this.label}${this.where}: the record ${show(record)} is ${typeName(record)}, not a number or bigint; ` +
           `give the field to aggregate, e.g. ${this.kind}("amount")`,
       );
-    }
-    const v = typeof record === "object" && record !== null ? (record as Record<string, unknown>)[field] : undefined;
-    if (typeof v === "number" || typeof v === "bigint") return v;
     const what = v === undefined ? `has no field '${field}'` : `has ${show(v)} (${typeName(v)}) in field '${field}', not a number or bigint`;
-    throw new AggregationFieldError(this.label, field, v, `${this.label}${this.where}: the record ${show(record)} ${what}`);
+    return new AggregationFieldError(this.label, field, v, `${this.label}${this.where}: the record ${show(record)} ${what}`);
   }
 
   private mixed(record: T, v: number | bigint): never {

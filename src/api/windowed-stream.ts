@@ -216,7 +216,7 @@ export class WindowedStream<T, K, W extends Window> {
       const emit: InternalWindowFunction<T, T, K, W> = { ...(passThrough<T>() as InternalWindowFunction<T, T, K, W>), udf: agg };
       if (evicting) return { contents: (b, uid) => new ListWindowContents(b, uid), fn: preAggregated((xs: T[]) => agg.fold(xs), emit) };
       return {
-        contents: (b, uid) => new ReducingWindowContents<T>(b, uid, (x, y) => agg.reduce(x, y), (x) => agg.first(x)),
+        contents: (b, uid) => new ReducingWindowContents<T>(b, uid, agg.reduce, (x) => agg.first(x)),
         fn: emit,
       };
     });
