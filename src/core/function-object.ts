@@ -31,6 +31,13 @@ export interface FunctionObjectThis {
  * `this` (a closure variable would be shared by all instances of a thread), and
  * create mutable fields (maps, arrays) in `open`.
  *
+ * Typing: parameter types come from the stream; the output type from what a
+ * method returns or from the annotation of its collector (`out: Collector<R>`).
+ * TypeScript infers the output type before it knows `this`, so a method whose
+ * result is computed from `this` needs its return type annotated
+ * (`map(v): string { return this.prefix + v; }`); giving the output type as a
+ * type argument instead (`process<R>(...)`) leaves the object no fields of its own.
+ *
  * @example
  * ```ts
  * keyed.process({
