@@ -11,6 +11,7 @@ import {
   KeyedBroadcastProcessFunction,
   KeyedCoProcessFunction,
   KeyedProcessFunction,
+  ListStateDescriptor,
   MapStateDescriptor,
   OutputTag,
   ProcessFunction,
@@ -19,7 +20,10 @@ import {
   SingleOutputStreamOperator,
   ValueStateDescriptor,
   type BroadcastContext,
+  type CheckpointedFunction,
   type Collector,
+  type FunctionInitializationContext,
+  type ListState,
   type CoMapFunction,
   type KeyedBroadcastContext,
   type KeyedBroadcastOnTimerContext,
@@ -173,6 +177,51 @@ describe("process function on a non-keyed stream", () => {
     expect(asClass.some((r) => r.includes("odd"))).toBe(true);
     expect(asLiteral).toEqual(asClass);
     expect(asLambda).toEqual(asClass);
+  }, 60_000);
+});
+
+describe("operator state and checkpoint hooks", () => {
+  const seen = new ListStateDescriptor<number>("seen");
+
+  it("an object literal with initializeState/snapshotState gives the class's results", async () => {
+    /** Numbers the records it saw, in operator state (one instance). */
+    class Numbering extends ProcessFunction<Ev, string> implements CheckpointedFunction {
+      private count = 0;
+      private state!: ListState<number>;
+      initializeState(ctx: FunctionInitializationContext): void {
+        this.state = ctx.getOperatorStateStore().getListState(seen);
+        this.count = ctx.isRestored() ? (this.state.get()[0] ?? 0) : 0;
+      }
+      snapshotState(): void {
+        this.state.update([this.count]);
+      }
+      processElement(e: Ev, _ctx: ProcessContext, out: Collector<string>): void {
+        out.collect(`${e.id} #${++this.count}`);
+      }
+    }
+    const input = (env: StreamExecutionEnvironment) => eventStream(env, "events", EVENTS, true);
+    const asClass = await runWithOneFailure("class", (env) => input(env).process(new Numbering()).uid("numbering").setParallelism(1));
+    const asLiteral = await runWithOneFailure("literal", (env) =>
+      input(env)
+        .process({
+          count: 0,
+          state: undefined as ListState<number> | undefined,
+          initializeState(ctx) {
+            this.state = ctx.getOperatorStateStore().getListState(seen);
+            this.count = ctx.isRestored() ? (this.state.get()[0] ?? 0) : 0;
+          },
+          snapshotState() {
+            this.state!.update([this.count]);
+          },
+          processElement(e, _ctx, out: Collector<string>) {
+            out.collect(`${e.id} #${++this.count}`);
+          },
+        })
+        .uid("numbering")
+        .setParallelism(1),
+    );
+    expect(asClass).toContain(`"${EVENTS.length - 1} #${EVENTS.length}"`);
+    expect(asLiteral).toEqual(asClass);
   }, 60_000);
 });
 

@@ -4,10 +4,16 @@
  * inside their methods the object itself with `getRuntimeContext()`, and the
  * runtime side that gives a parallel instance its runtime context.
  */
+import type { CheckpointListener, FunctionInitializationContext, FunctionSnapshotContext } from "./checkpointed-function.ts";
 import type { RuntimeContext } from "./runtime-context.ts";
 
-/** Lifecycle hooks of any function object (a class extending RichFunction, or an object literal). */
-export interface FunctionLifecycle {
+/**
+ * Lifecycle hooks of any function object (a class extending RichFunction, or an
+ * object literal): `open`/`close`, and the checkpoint hooks of
+ * CheckpointedFunction (operator state: both `initializeState` and
+ * `snapshotState`) and CheckpointListener.
+ */
+export interface FunctionLifecycle extends CheckpointListener {
   /**
    * Called once per parallel instance before the first record, after state was
    * restored: get state handles here (`context.getState(...)`) and keep them on `this`.
@@ -15,6 +21,10 @@ export interface FunctionLifecycle {
   open?(context: RuntimeContext): void | Promise<void>;
   /** Called once when the instance ends (finished, failed or cancelled). */
   close?(): void | Promise<void>;
+  /** Operator state: called before `open`, on every (re)start (with `snapshotState`). */
+  initializeState?(context: FunctionInitializationContext): void | Promise<void>;
+  /** Operator state: called at a checkpoint, before the state is captured (with `initializeState`). */
+  snapshotState?(context: FunctionSnapshotContext): void;
 }
 
 /** What `this` has in every method of a function object besides its own members. */
