@@ -17,6 +17,7 @@ export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-
 export { ExecutionConfig } from "./api/execution-config.ts";
 export { RecordNotPlainDataError } from "./runtime/record-not-plain-data-error.ts";
 export { DataStream, DataStreamSink, KeyedStream, SingleOutputStreamOperator } from "./api/data-stream.ts";
+export { AggregationFieldError, type AggregationArgs, type NumericField } from "./api/built-in-aggregations.ts";
 export { OperatorSettings } from "./api/operator-settings.ts";
 export { JobClient } from "./api/job-client.ts";
 export { WatermarkStrategy } from "./time/watermark-strategy.ts";
@@ -26,9 +27,14 @@ export type { Collector } from "./core/collector.ts";
 export { OutputTag } from "./core/output-tag.ts";
 export type { RuntimeContext } from "./core/runtime-context.ts";
 export { RichFunction } from "./core/rich-function.ts";
+export type { FunctionLifecycle, FunctionObject, FunctionObjectThis } from "./core/function-object.ts";
 export {
   KeyedProcessFunction,
   ProcessFunction,
+  type KeyedProcessFunctionLike,
+  type KeyedProcessFunctionObject,
+  type ProcessFunctionLike,
+  type ProcessFunctionObject,
   type KeyedProcessContext,
   type OnTimerContext,
   type ProcessContext,
@@ -37,7 +43,15 @@ export {
 } from "./core/process-function.ts";
 export type { WatermarkGenerator, WatermarkOutput } from "./time/watermark-generator.ts";
 export type { TimestampAssigner } from "./time/watermark-strategy.ts";
-export type { FilterFunction, FlatMapFunction, MapFunction, ReduceFunction } from "./core/functions.ts";
+export type {
+  FilterFunction,
+  FilterFunctionObject,
+  FlatMapFunction,
+  FlatMapFunctionObject,
+  MapFunction,
+  MapFunctionObject,
+  ReduceFunction,
+} from "./core/functions.ts";
 export type {
   CheckpointListener,
   CheckpointedFunction,
@@ -140,16 +154,28 @@ export { ManualClock, systemClock, type Clock } from "./util/clock.ts";
 export { createLogger, getLogger, type LogDestination, type LogFields, type LogFormat, type Logger, type LogLevel, type LogRecord } from "./util/logger.ts";
 export type { RecordCounts } from "./runtime/execution/record-counts.ts";
 
-export { ConnectedStreams, NotKeyedStreamsError } from "./api/connected-streams.ts";
+export { ConnectedStreams, KeyedConnectedStreams, NotKeyedStreamsError } from "./api/connected-streams.ts";
 export { BroadcastStream } from "./api/broadcast-stream.ts";
-export { BroadcastConnectedStream, BroadcastFunctionMismatchError } from "./api/broadcast-connected-stream.ts";
+export { BroadcastConnectedStream, BroadcastFunctionMismatchError, KeyedBroadcastConnectedStream } from "./api/broadcast-connected-stream.ts";
 export { IntervalJoin, IntervalJoined, InvalidIntervalJoinBoundsError } from "./api/interval-join.ts";
-export { CoProcessFunction, KeyedCoProcessFunction } from "./core/co-process-function.ts";
+export {
+  CoProcessFunction,
+  KeyedCoProcessFunction,
+  type CoProcessFunctionObject,
+  type KeyedCoProcessFunctionObject,
+} from "./core/co-process-function.ts";
 export type { CoFlatMapFunction, CoMapFunction } from "./core/co-map-function.ts";
-export { ProcessJoinFunction, type ProcessJoinContext } from "./core/process-join-function.ts";
+export {
+  ProcessJoinFunction,
+  type ProcessJoinContext,
+  type ProcessJoinFunctionLike,
+  type ProcessJoinFunctionObject,
+} from "./core/process-join-function.ts";
 export {
   BroadcastProcessFunction,
   KeyedBroadcastProcessFunction,
+  type BroadcastProcessFunctionObject,
+  type KeyedBroadcastProcessFunctionObject,
   type BroadcastContext,
   type BroadcastState,
   type KeyedBroadcastContext,
@@ -170,8 +196,22 @@ export { AsyncFunctionError, AsyncPlainDataError, AsyncTimeoutError } from "./ru
 
 export { WindowedStream } from "./api/windowed-stream.ts";
 export { AllWindowedStream } from "./api/all-windowed-stream.ts";
-export { JoinedStreams, JoinWithWindow, type JoinFunction, type FlatJoinFunction } from "./api/join.ts";
-export { CoGroupedStreams, CoGroupWhereEqual, CoGroupWithWindow, type CoGroupFunction, type TaggedUnion } from "./api/co-group.ts";
+export {
+  JoinedStreams,
+  JoinWithWindow,
+  type FlatJoinFunction,
+  type FlatJoinFunctionObject,
+  type JoinFunction,
+  type JoinFunctionObject,
+} from "./api/join.ts";
+export {
+  CoGroupedStreams,
+  CoGroupWhereEqual,
+  CoGroupWithWindow,
+  type CoGroupFunction,
+  type CoGroupFunctionObject,
+  type TaggedUnion,
+} from "./api/co-group.ts";
 export { TimeWindow, GlobalWindow, type Window } from "./time/windows/window.ts";
 export { WindowAssigner, MergingWindowAssigner, type WindowAssignerContext, type MergeCallback } from "./time/windows/window-assigner.ts";
 export { TumblingEventTimeWindows, TumblingProcessingTimeWindows } from "./time/windows/tumbling-windows.ts";
@@ -186,7 +226,21 @@ export { ContinuousEventTimeTrigger, ContinuousProcessingTimeTrigger } from "./t
 export { PurgingTrigger } from "./time/windows/purging-trigger.ts";
 export { NeverTrigger } from "./time/windows/never-trigger.ts";
 export { CountEvictor, TimeEvictor, DeltaEvictor, type Evictor, type EvictorContext, type TimestampedValue, type DeltaFunction } from "./time/windows/evictor.ts";
-export { ProcessWindowFunction, type ProcessWindowContext, type WindowFunction, type KeyedStateStore } from "./time/windows/window-functions.ts";
-export { ProcessAllWindowFunction, type AllWindowFunction } from "./time/windows/all-window-functions.ts";
+export {
+  ProcessWindowFunction,
+  type KeyedStateStore,
+  type ProcessWindowContext,
+  type ProcessWindowFunctionLike,
+  type ProcessWindowFunctionLiteral,
+  type ProcessWindowFunctionObject,
+  type WindowFunction,
+} from "./time/windows/window-functions.ts";
+export {
+  ProcessAllWindowFunction,
+  type AllWindowFunction,
+  type ProcessAllWindowFunctionLike,
+  type ProcessAllWindowFunctionLiteral,
+  type ProcessAllWindowFunctionObject,
+} from "./time/windows/all-window-functions.ts";
 export { MissingWindowTimestampError, WindowMergeError } from "./time/windows/window-errors.ts";
 export { WINDOW_METRICS } from "./runtime/operators/window-operator.ts";

@@ -5,11 +5,20 @@
 import type { ReduceFunction } from "../core/functions.ts";
 import type { OutputTag } from "../core/output-tag.ts";
 import type { AggregateFunction } from "../state/index.ts";
-import { keyedApplyAll, keyedProcessAll, type AllWindowFunction, type ProcessAllWindowFunction } from "../time/windows/all-window-functions.ts";
+import { asFunctionObject } from "../core/function-object.ts";
+import {
+  keyedApplyAll,
+  keyedProcessAll,
+  type AllWindowFunction,
+  type ProcessAllWindowFunctionLike,
+  type ProcessAllWindowFunctionLiteral,
+  type ProcessAllWindowFunctionObject,
+} from "../time/windows/all-window-functions.ts";
 import type { Evictor } from "../time/windows/evictor.ts";
 import type { Trigger } from "../time/windows/trigger.ts";
 import type { Window } from "../time/windows/window.ts";
 import type { WindowAssigner } from "../time/windows/window-assigner.ts";
+import type { AggregationArgs } from "./built-in-aggregations.ts";
 import type { DataStream, SingleOutputStreamOperator } from "./data-stream.ts";
 import { WindowedStream } from "./windowed-stream.ts";
 
@@ -60,25 +69,41 @@ export class AllWindowedStream<T, W extends Window> {
     return this;
   }
 
-  /** Incremental reduce per window, optionally followed by a window function. */
+  /**
+   * Incremental reduce per window, optionally followed by a window function: a
+   * ProcessAllWindowFunction or an object literal with `process` (context, values,
+   * out), or an AllWindowFunction — a function `(window, values, out)` or an object with `apply`.
+   */
   reduce(fn: ReduceFunction<T>): SingleOutputStreamOperator<T>;
-  reduce<R>(fn: ReduceFunction<T>, windowFn: ProcessAllWindowFunction<T, R, W> | AllWindowFunction<T, R, W>): SingleOutputStreamOperator<R>;
-  reduce<R>(fn: ReduceFunction<T>, windowFn?: ProcessAllWindowFunction<T, R, W> | AllWindowFunction<T, R, W>): SingleOutputStreamOperator<R> {
+  reduce<R, S = unknown>(fn: ReduceFunction<T>, windowFn: ProcessAllWindowFunctionLiteral<T, R, W, S> | AllWindowFunction<T, R, W>): SingleOutputStreamOperator<R>;
+  reduce<R>(fn: ReduceFunction<T>, windowFn?: ProcessAllWindowFunctionObject<T, R, W> | AllWindowFunction<T, R, W>): SingleOutputStreamOperator<R> {
     const r = windowFn ? this.windowed.reduce(fn, keyed(windowFn)) : this.windowed.reduce(fn);
     return single(r as SingleOutputStreamOperator<R>);
   }
 
-  /** Incremental aggregation per window, optionally followed by a window function. */
+  /** Incremental aggregation per window, optionally followed by a window function (as for `reduce`). */
   aggregate<ACC, V>(agg: AggregateFunction<T, ACC, V>): SingleOutputStreamOperator<V>;
-  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn: ProcessAllWindowFunction<V, R, W> | AllWindowFunction<V, R, W>): SingleOutputStreamOperator<R>;
-  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn?: ProcessAllWindowFunction<V, R, W> | AllWindowFunction<V, R, W>): SingleOutputStreamOperator<R> {
+  aggregate<ACC, V, R, S = unknown>(
+    agg: AggregateFunction<T, ACC, V>,
+    windowFn: ProcessAllWindowFunctionLiteral<V, R, W, S> | AllWindowFunction<V, R, W>,
+  ): SingleOutputStreamOperator<R>;
+  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn?: ProcessAllWindowFunctionObject<V, R, W> | AllWindowFunction<V, R, W>): SingleOutputStreamOperator<R> {
     const r = windowFn ? this.windowed.aggregate(agg, keyed(windowFn)) : this.windowed.aggregate(agg);
     return single(r as SingleOutputStreamOperator<R>);
   }
 
-  /** Processes all records of each window when it fires. */
-  process<R>(fn: ProcessAllWindowFunction<T, R, W>): SingleOutputStreamOperator<R> {
-    return single(this.windowed.process(keyedProcessAll(fn)));
+  /**
+   * Processes all records of each window when it fires: a ProcessAllWindowFunction,
+   * an object literal with `process` (and `clear`, `open(context)`, `close()`), or
+   * the `process` function alone.
+   *
+   * @example
+   * ```ts
+   * scores.windowAll(TumblingEventTimeWindows.of(60_000)).process((ctx, scores, out: Collector<number>) => out.collect([...scores].length));
+   * ```
+   */
+  process<R, S = unknown>(fn: ProcessAllWindowFunctionLike<T, R, W, S>): SingleOutputStreamOperator<R> {
+    return single(this.windowed.process(keyedProcessAll(asFunctionObject<ProcessAllWindowFunctionObject<T, R, W>>(fn, "process"))));
   }
 
   /** Applies an AllWindowFunction to all records of each window. */
@@ -86,33 +111,33 @@ export class AllWindowedStream<T, W extends Window> {
     return single(this.windowed.apply(keyedApplyAll(fn)));
   }
 
-  /** Sum of the records (numbers) or of one field per window. */
-  sum(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.sum(field));
+  /** Sum of the records (numbers or bigints) or of one numeric field per window. */
+  sum(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.sum(...field));
   }
 
-  /** Minimum of the records or of one field per window. */
-  min(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.min(field));
+  /** Minimum of the records or of one numeric field per window. */
+  min(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.min(...field));
   }
 
-  /** Maximum of the records or of one field per window. */
-  max(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.max(field));
+  /** Maximum of the records or of one numeric field per window. */
+  max(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.max(...field));
   }
 
-  /** The record with the smallest value in `field` per window. */
-  minBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.minBy(field));
+  /** The record with the smallest value in the numeric `field` per window. */
+  minBy(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.minBy(...field));
   }
 
-  /** The record with the largest value in `field` per window. */
-  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return single(this.windowed.maxBy(field));
+  /** The record with the largest value in the numeric `field` per window. */
+  maxBy(...field: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return single(this.windowed.maxBy(...field));
   }
 }
 
-function keyed<IN, OUT, W extends Window>(f: ProcessAllWindowFunction<IN, OUT, W> | AllWindowFunction<IN, OUT, W>) {
+function keyed<IN, OUT, W extends Window>(f: ProcessAllWindowFunctionObject<IN, OUT, W> | AllWindowFunction<IN, OUT, W>) {
   return typeof f === "object" && "process" in f ? keyedProcessAll(f) : keyedApplyAll(f);
 }
 

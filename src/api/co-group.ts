@@ -5,21 +5,31 @@
  * keyBy the side's key, window, and split the window's records by tag.
  */
 import type { Collector } from "../core/collector.ts";
+import { functionView, type FunctionLifecycle, type FunctionObject } from "../core/function-object.ts";
 import type { KeySelector } from "../graph/stream-graph.ts";
 import type { Evictor } from "../time/windows/evictor.ts";
 import type { Trigger } from "../time/windows/trigger.ts";
 import type { Window } from "../time/windows/window.ts";
 import type { WindowAssigner } from "../time/windows/window-assigner.ts";
+import type { WindowFunction } from "../time/windows/window-functions.ts";
 import type { DataStream, SingleOutputStreamOperator } from "./data-stream.ts";
 import { WindowedStream } from "./windowed-stream.ts";
 
 /** A record of either side of a coGroup/join: `[0, left]` or `[1, right]`. */
 export type TaggedUnion<A, B> = readonly [0, A] | readonly [1, B];
 
-/** Both sides' records of one key and window: a function or an object with `coGroup`. */
-export type CoGroupFunction<A, B, R> =
+/** The object form of a coGroup function. */
+export interface CoGroupFunctionObject<A, B, R> extends FunctionLifecycle {
+  coGroup(first: A[], second: B[], out: Collector<R>): void;
+}
+
+/**
+ * Both sides' records of one key and window: a function, or an object with
+ * `coGroup` (and `open(context)`, `close()`, fields of its own on `this`).
+ */
+export type CoGroupFunction<A, B, R, S = unknown> =
   | ((first: A[], second: B[], out: Collector<R>) => void)
-  | { coGroup(first: A[], second: B[], out: Collector<R>): void };
+  | FunctionObject<CoGroupFunctionObject<A, B, R>, S>;
 
 /**
  * Two streams to coGroup by key and window.
@@ -89,15 +99,26 @@ export class CoGroupWithWindow<A, B, K, W extends Window> {
   }
 
   /** Calls `fn` with both sides' records of each key and window (one side may be empty). */
-  apply<R>(fn: CoGroupFunction<A, B, R>): SingleOutputStreamOperator<R> {
-    const call = typeof fn === "function" ? fn : (a: A[], b: B[], out: Collector<R>) => fn.coGroup(a, b, out);
-    return this.windowed
-      .apply<R>((_key, _window, input, out) => {
-        const [as, bs] = splitTagged(input);
-        call(as, bs, out);
-      })
-      .name("Window CoGroup");
+  apply<R, S = unknown>(fn: CoGroupFunction<A, B, R, S>): SingleOutputStreamOperator<R> {
+    return this.windowed.apply<R>(coGroupWindowFunction<A, B, R>(fn)).name("Window CoGroup");
   }
+}
+
+/** The window function of a coGroup: splits the window's records by side; an object's hooks and fields stay reachable. */
+function coGroupWindowFunction<A, B, R>(
+  fn: ((first: A[], second: B[], out: Collector<R>) => void) | CoGroupFunctionObject<A, B, R>,
+): WindowFunction<TaggedUnion<A, B>, R, unknown, Window> {
+  if (typeof fn === "function")
+    return (_key, _window, input, out) => {
+      const [as, bs] = splitTagged(input);
+      fn(as, bs, out);
+    };
+  return functionView(fn, {
+    apply(_key: unknown, _window: Window, input: Iterable<TaggedUnion<A, B>>, out: Collector<R>) {
+      const [as, bs] = splitTagged(input);
+      this.coGroup(as, bs, out);
+    },
+  });
 }
 
 /** The records of both streams, tagged with their side, in one stream. */

@@ -5,8 +5,13 @@
  * nothing runs until `execute()`.
  */
 import type { FilterFunction, FlatMapFunction, MapFunction, ReduceFunction } from "../core/functions.ts";
-import { reduceCall } from "../core/functions.ts";
-import type { KeyedProcessFunction, ProcessFunction } from "../core/process-function.ts";
+import type {
+  KeyedProcessFunctionLike,
+  KeyedProcessFunctionObject,
+  ProcessFunctionLike,
+  ProcessFunctionObject,
+} from "../core/process-function.ts";
+import { asFunctionObject } from "../core/function-object.ts";
 import type { Sink } from "../core/sink.ts";
 import type { OutputTag } from "../core/output-tag.ts";
 import { OperatorSettings } from "./operator-settings.ts";
@@ -18,7 +23,7 @@ import { executeAndCollect, type CollectResultIterator } from "./execute-and-col
 import { FilterOperator, FlatMapOperator, MapOperator, ProcessOperator } from "../runtime/operators/element-operators.ts";
 import { KeyedProcessOperator } from "../runtime/operators/keyed-process-operator.ts";
 import { KeyedReduceOperator } from "../runtime/operators/keyed-reduce-operator.ts";
-import { extremum, summing, type ExtremumKind } from "./built-in-aggregations.ts";
+import { aggregationName, FieldAggregation, type AggregationArgs, type AggregationKind } from "./built-in-aggregations.ts";
 import { SinkOperator } from "../runtime/operators/sink-operator.ts";
 import type { StreamExecutionEnvironment } from "./environment.ts";
 import type { Window } from "../time/windows/window.ts";
@@ -28,9 +33,9 @@ import { AllWindowedStream } from "./all-windowed-stream.ts";
 import { JoinedStreams } from "./join.ts";
 import { CoGroupedStreams } from "./co-group.ts";
 import type { MapStateDescriptor } from "../state/index.ts";
-import { ConnectedStreams } from "./connected-streams.ts";
+import { ConnectedStreams, KeyedConnectedStreams } from "./connected-streams.ts";
 import { BroadcastStream } from "./broadcast-stream.ts";
-import { BroadcastConnectedStream } from "./broadcast-connected-stream.ts";
+import { BroadcastConnectedStream, KeyedBroadcastConnectedStream } from "./broadcast-connected-stream.ts";
 import { IntervalJoin } from "./interval-join.ts";
 import { refuseAsyncFunction } from "./refuse-async-function.ts";
 
@@ -66,8 +71,17 @@ export class DataStream<T> {
     return this.env;
   }
 
-  /** Applies `fn` to every record. */
-  map<R>(fn: MapFunction<T, R>): SingleOutputStreamOperator<R> {
+  /**
+   * Applies `fn` to every record: a function, or an object with `map` (and
+   * `open(context)`, `close()`, fields of its own on `this`).
+   *
+   * @example
+   * ```ts
+   * words.map((w) => w.length);
+   * words.map({ open(ctx) { this.tag = `#${ctx.getIndexOfThisSubtask()}`; }, tag: "", map(w): string { return w + this.tag; } });
+   * ```
+   */
+  map<R, S = unknown>(fn: MapFunction<T, R, S>): SingleOutputStreamOperator<R> {
     refuseAsyncFunction("map", fn);
     return this.transform("map", "Map", () => new MapOperator(cloneFunction(fn)));
   }
@@ -85,21 +99,33 @@ export class DataStream<T> {
     return this.transform("timestamps-watermarks", "Timestamps/Watermarks", () => new TimestampsAndWatermarksOperator(strategy));
   }
 
-  /** Keeps the records for which `fn` returns true. */
-  filter(fn: FilterFunction<T>): SingleOutputStreamOperator<T> {
+  /** Keeps the records for which `fn` returns true: a function, or an object with `filter` (and `open(context)`, `close()`). */
+  filter<S = unknown>(fn: FilterFunction<T, S>): SingleOutputStreamOperator<T> {
     refuseAsyncFunction("filter", fn);
     return this.transform("filter", "Filter", () => new FilterOperator(cloneFunction(fn)));
   }
 
-  /** Zero or more records per record: return an iterable or use the collector. */
-  flatMap<R>(fn: FlatMapFunction<T, R>): SingleOutputStreamOperator<R> {
+  /** Zero or more records per record: return an iterable or use the collector (a function, or an object with `flatMap` and `open(context)`, `close()`). */
+  flatMap<R, S = unknown>(fn: FlatMapFunction<T, R, S>): SingleOutputStreamOperator<R> {
     refuseAsyncFunction("flatMap", fn);
     return this.transform("flat-map", "FlatMap", () => new FlatMapOperator(cloneFunction(fn)));
   }
 
-  /** Low-level processing of every record. */
-  process<R>(fn: ProcessFunction<T, R>): SingleOutputStreamOperator<R> {
-    return this.transform("process", "Process", () => new ProcessOperator(cloneFunction(fn)));
+  /**
+   * Low-level processing of every record: a ProcessFunction, an object literal
+   * with `processElement` (and `open(context)`, `close()`), or the `processElement`
+   * function alone; the output type comes from `out`'s annotation (or `process<R>`).
+   *
+   * @example
+   * ```ts
+   * lines.process((line, ctx, out: Collector<string>) => {
+   *   if (line.startsWith("#")) ctx.output(comments, line); else out.collect(line);
+   * });
+   * ```
+   */
+  process<R, S = unknown>(fn: ProcessFunctionLike<T, R, S>): SingleOutputStreamOperator<R> {
+    const f = asFunctionObject<ProcessFunctionObject<T, R>>(fn, "processElement");
+    return this.transform("process", "Process", () => new ProcessOperator(cloneFunction(f)));
   }
 
   /**
@@ -311,9 +337,46 @@ export class KeyedStream<T, K> extends DataStream<T> {
     super(env, upstreams);
   }
 
-  /** Processes every record with keyed state scoped to its key. */
-  override process<R>(fn: KeyedProcessFunction<K, T, R> | ProcessFunction<T, R>): SingleOutputStreamOperator<R> {
-    return this.transform("keyed-process", "KeyedProcess", () => new KeyedProcessOperator(cloneFunction(fn as KeyedProcessFunction<K, T, R>)), this.key as KeySelector);
+  /**
+   * Processes every record with keyed state scoped to its key and timers: a
+   * KeyedProcessFunction (or ProcessFunction), an object literal with
+   * `processElement` (and `onTimer`, `open(context)`, `close()`), or the
+   * `processElement` function alone.
+   *
+   * @example
+   * ```ts
+   * words.keyBy((w) => w).process({
+   *   count: undefined as ValueState<number> | undefined,
+   *   open(ctx) { this.count = ctx.getState(new ValueStateDescriptor<number>("count", 0)); },
+   *   processElement(w, ctx, out: Collector<[string, number]>) {
+   *     const n = this.count!.value()! + 1;
+   *     this.count!.update(n);
+   *     out.collect([ctx.getCurrentKey(), n]);
+   *   },
+   * });
+   * ```
+   */
+  override process<R, S = unknown>(fn: KeyedProcessFunctionLike<K, T, R, S>): SingleOutputStreamOperator<R> {
+    const f = asFunctionObject<KeyedProcessFunctionObject<K, T, R>>(fn, "processElement");
+    return this.transform("keyed-process", "KeyedProcess", () => new KeyedProcessOperator(cloneFunction(f)), this.key as KeySelector);
+  }
+
+  /**
+   * Connects this keyed stream with a broadcast stream (keyed state and timers on
+   * this side), with another stream keyed on the same key type (keyed state and
+   * timers shared by both inputs), or with any stream.
+   *
+   * @example
+   * ```ts
+   * orders.keyBy((o) => o.id).connect(payments.keyBy((p) => p.orderId)).process(new MatchPayment());
+   * ```
+   */
+  override connect<B>(other: BroadcastStream<B>): KeyedBroadcastConnectedStream<T, B, K>;
+  override connect<B>(other: KeyedStream<B, K>): KeyedConnectedStreams<T, B, K>;
+  override connect<B>(other: DataStream<B>): ConnectedStreams<T, B>;
+  override connect<B>(other: DataStream<B> | BroadcastStream<B>): ConnectedStreams<T, B> | BroadcastConnectedStream<T, B> {
+    if (other instanceof BroadcastStream) return new KeyedBroadcastConnectedStream(this, other);
+    return other instanceof KeyedStream ? new KeyedConnectedStreams(this, other) : new ConnectedStreams(this, other);
   }
 
   /**
@@ -342,42 +405,52 @@ export class KeyedStream<T, K> extends DataStream<T> {
 
   /** Rolling reduce: emits the combined value of the key after every record. */
   reduce(fn: ReduceFunction<T>): SingleOutputStreamOperator<T> {
-    const f = reduceCall(fn);
-    return this.transform("reduce", "Reduce", () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+    return this.transform("reduce", "Reduce", () => new KeyedReduceOperator<T>(cloneFunction(fn)), this.key as KeySelector);
   }
 
   /**
-   * Rolling sum of the records (numbers) or of one field (objects, or a tuple index as a string);
-   * the other fields are those of the key's first record.
+   * Rolling sum of the records (numbers or bigints) or of one numeric field (an
+   * object key, or a tuple position); the other fields are those of the key's
+   * first record. Only numeric fields compile; a record whose field is missing or
+   * not a number fails the job with an AggregationFieldError.
+   *
+   * @example
+   * ```ts
+   * visits.keyBy((v) => v.page).sum("ms");
+   * pairs.keyBy(([word]) => word).sum(1); // [string, number] tuples
+   * ```
    */
-  sum(field?: string | number): SingleOutputStreamOperator<T> {
-    const f = summing<T>(field === undefined ? undefined : String(field));
-    return this.transform("sum", "Sum", () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+  sum(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("sum", field);
   }
 
-  /** Rolling minimum of the records or of one field; the other fields are those of the key's first record. */
-  min(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("min", field);
+  /** Rolling minimum of the records or of one numeric field; the other fields are those of the key's first record. */
+  min(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("min", field);
   }
 
-  /** Rolling maximum of the records or of one field; the other fields are those of the key's first record. */
-  max(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("max", field);
+  /** Rolling maximum of the records or of one numeric field; the other fields are those of the key's first record. */
+  max(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("max", field);
   }
 
-  /** Rolling record with the smallest value in `field` (the first one on ties). */
-  minBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("minBy", field);
+  /** Rolling record with the smallest value in the numeric `field` (the first one on ties). */
+  minBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("minBy", field);
   }
 
-  /** Rolling record with the largest value in `field` (the first one on ties). */
-  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.extremum("maxBy", field);
+  /** Rolling record with the largest value in the numeric `field` (the first one on ties). */
+  maxBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("maxBy", field);
   }
 
-  private extremum(kind: ExtremumKind, field: string | number | undefined): SingleOutputStreamOperator<T> {
-    const f = extremum<T>(kind, field === undefined ? undefined : String(field));
-    return this.transform(kind, kind[0]!.toUpperCase() + kind.slice(1), () => new KeyedReduceOperator<T>(f), this.key as KeySelector);
+  private aggregateField(kind: AggregationKind, field: string | number | undefined): SingleOutputStreamOperator<T> {
+    const name = field === undefined ? undefined : String(field);
+    const create = () => {
+      const agg = new FieldAggregation<T>(kind, name);
+      return new KeyedReduceOperator<T>(agg, (record) => agg.first(record));
+    };
+    return this.transform(kind, aggregationName(kind), create, this.key as KeySelector);
   }
 }
 

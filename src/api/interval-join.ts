@@ -5,7 +5,8 @@
  * that `l.ts + lower <= r.ts <= l.ts + upper` (event time).
  */
 import type { OutputTag } from "../core/output-tag.ts";
-import type { ProcessJoinFunction } from "../core/process-join-function.ts";
+import { asFunctionObject } from "../core/function-object.ts";
+import type { ProcessJoinFunctionLike, ProcessJoinFunctionObject } from "../core/process-join-function.ts";
 import { IntervalJoinOperator } from "../runtime/operators/interval-join-operator.ts";
 import { edgesOf, keySelectorOf } from "./connected-streams.ts";
 import { cloneFunction, SingleOutputStreamOperator, type KeyedStream } from "./data-stream.ts";
@@ -90,11 +91,18 @@ export class IntervalJoined<L, R, K> {
   }
 
   /**
-   * Calls `fn` for every pair; outputs carry the larger of both timestamps.
+   * Calls `fn` for every pair; outputs carry the larger of both timestamps. `fn`
+   * is a ProcessJoinFunction, an object literal with `processElement` (and
+   * `open(context)`, `close()`), or the `processElement` function alone.
    *
+   * @example
+   * ```ts
+   * joined.process((click, buy, ctx, out: Collector<[string, number]>) => out.collect([click.user, ctx.getTimestamp()]));
+   * ```
    * @throws InvalidIntervalJoinBoundsError when exclusive bounds leave an empty interval
    */
-  process<OUT>(fn: ProcessJoinFunction<L, R, OUT>): SingleOutputStreamOperator<OUT> {
+  process<OUT, S = unknown>(fn: ProcessJoinFunctionLike<L, R, OUT, S>): SingleOutputStreamOperator<OUT> {
+    const f = asFunctionObject<ProcessJoinFunctionObject<L, R, OUT>>(fn, "processElement");
     const lower = this.lowerExclusive ? this.lower + 1 : this.lower;
     const upper = this.upperExclusive ? this.upper - 1 : this.upper;
     if (lower > upper)
@@ -105,7 +113,7 @@ export class IntervalJoined<L, R, K> {
       type: "interval-join",
       name: "IntervalJoin",
       inputs: [...edgesOf(this.left, 0), ...edgesOf(this.right, 1)],
-      createOperator: () => new IntervalJoinOperator(cloneFunction(fn), bounds),
+      createOperator: () => new IntervalJoinOperator(cloneFunction(f), bounds),
       keySelector: keySelectorOf(this.left),
       keySelector2: keySelectorOf(this.right),
     });

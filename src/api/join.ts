@@ -5,6 +5,7 @@
  * window coGroup.
  */
 import type { Collector } from "../core/collector.ts";
+import { functionView, type FunctionLifecycle, type FunctionObject } from "../core/function-object.ts";
 import type { KeySelector } from "../graph/stream-graph.ts";
 import type { Evictor } from "../time/windows/evictor.ts";
 import type { Trigger } from "../time/windows/trigger.ts";
@@ -13,11 +14,23 @@ import type { WindowAssigner } from "../time/windows/window-assigner.ts";
 import { CoGroupedStreams, type CoGroupWithWindow, type TaggedUnion } from "./co-group.ts";
 import type { DataStream, SingleOutputStreamOperator } from "./data-stream.ts";
 
-/** One result per joined pair: a function or an object with `join`. */
-export type JoinFunction<A, B, R> = ((first: A, second: B) => R) | { join(first: A, second: B): R };
+/** The object form of a join function. */
+export interface JoinFunctionObject<A, B, R> extends FunctionLifecycle {
+  join(first: A, second: B): R;
+}
 
-/** Any number of results per joined pair. */
-export type FlatJoinFunction<A, B, R> = ((first: A, second: B, out: Collector<R>) => void) | { join(first: A, second: B, out: Collector<R>): void };
+/** The object form of a flat join function. */
+export interface FlatJoinFunctionObject<A, B, R> extends FunctionLifecycle {
+  join(first: A, second: B, out: Collector<R>): void;
+}
+
+/** One result per joined pair: a function, or an object with `join` (and `open(context)`, `close()`, fields of its own on `this`). */
+export type JoinFunction<A, B, R, S = unknown> = ((first: A, second: B) => R) | FunctionObject<JoinFunctionObject<A, B, R>, S>;
+
+/** Any number of results per joined pair: a function, or an object with `join` (and `open(context)`, `close()`). */
+export type FlatJoinFunction<A, B, R, S = unknown> =
+  | ((first: A, second: B, out: Collector<R>) => void)
+  | FunctionObject<FlatJoinFunctionObject<A, B, R>, S>;
 
 /**
  * Two streams to join by key and window.
@@ -70,19 +83,39 @@ export class JoinWithWindow<A, B, K, W extends Window> {
     return this;
   }
 
-  /** Emits `fn(a, b)` for every pair of the same key and window. */
-  apply<R>(fn: JoinFunction<A, B, R>): SingleOutputStreamOperator<R> {
-    const call = typeof fn === "function" ? fn : (a: A, b: B) => fn.join(a, b);
-    return this.flatApply<R>((a, b, out) => out.collect(call(a, b)));
+  /**
+   * Emits `fn(a, b)` for every pair of the same key and window.
+   *
+   * @example
+   * ```ts
+   * joined.apply((click, impression) => ({ ad: click.adId, delay: click.ts - impression.ts }));
+   * ```
+   */
+  apply<R, S = unknown>(fn: JoinFunction<A, B, R, S>): SingleOutputStreamOperator<R> {
+    const f = fn as ((a: A, b: B) => R) | JoinFunctionObject<A, B, R>;
+    if (typeof f === "function") return this.flatApply<R>((a, b, out) => out.collect(f(a, b)));
+    return this.flatApply<R>(
+      functionView(f, {
+        join(a: A, b: B, out: Collector<R>) {
+          out.collect(f.join.call(this, a, b));
+        },
+      }),
+    );
   }
 
   /** Calls `fn(a, b, out)` for every pair of the same key and window. */
-  flatApply<R>(fn: FlatJoinFunction<A, B, R>): SingleOutputStreamOperator<R> {
-    const call = typeof fn === "function" ? fn : (a: A, b: B, out: Collector<R>) => fn.join(a, b, out);
-    return this.coGroup
-      .apply<R>((as, bs, out) => {
-        for (const a of as) for (const b of bs) call(a, b, out);
-      })
-      .name("Window Join");
+  flatApply<R, S = unknown>(fn: FlatJoinFunction<A, B, R, S>): SingleOutputStreamOperator<R> {
+    const f = fn as ((a: A, b: B, out: Collector<R>) => void) | FlatJoinFunctionObject<A, B, R>;
+    const pairs =
+      typeof f === "function"
+        ? (as: A[], bs: B[], out: Collector<R>) => {
+            for (const a of as) for (const b of bs) f(a, b, out);
+          }
+        : functionView(f, {
+            coGroup(as: A[], bs: B[], out: Collector<R>) {
+              for (const a of as) for (const b of bs) this.join(a, b, out);
+            },
+          });
+    return this.coGroup.apply<R>(pairs).name("Window Join");
   }
 }

@@ -7,7 +7,7 @@ import type { ReduceFunction } from "../core/functions.ts";
 import { reduceCall } from "../core/functions.ts";
 import type { OutputTag } from "../core/output-tag.ts";
 import type { KeySelector } from "../graph/stream-graph.ts";
-import { extremum, summing } from "./built-in-aggregations.ts";
+import { aggregationName, FieldAggregation, type AggregationArgs, type AggregationKind } from "./built-in-aggregations.ts";
 import type { AggregateFunction } from "../state/index.ts";
 import type { Evictor } from "../time/windows/evictor.ts";
 import type { Trigger } from "../time/windows/trigger.ts";
@@ -25,9 +25,12 @@ import {
   passThrough,
   preAggregated,
   type InternalWindowFunction,
-  type ProcessWindowFunction,
+  type ProcessWindowFunctionLike,
+  type ProcessWindowFunctionLiteral,
+  type ProcessWindowFunctionObject,
   type WindowFunction,
 } from "../time/windows/window-functions.ts";
+import { asFunctionObject } from "../core/function-object.ts";
 import { WindowOperator } from "../runtime/operators/window-operator.ts";
 import { cloneFunction, SingleOutputStreamOperator, type DataStream } from "./data-stream.ts";
 
@@ -92,7 +95,10 @@ export class WindowedStream<T, K, W extends Window> {
   }
 
   /**
-   * Incremental reduce per window; with a window function, it gets the reduced value when the window fires.
+   * Incremental reduce per window; with a window function, it gets the reduced
+   * value when the window fires: a ProcessWindowFunction or an object literal with
+   * `process` (key, context, values, out), or a WindowFunction — a function
+   * `(key, window, values, out)` or an object with `apply`.
    *
    * @example
    * ```ts
@@ -100,8 +106,8 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   reduce(fn: ReduceFunction<T>): SingleOutputStreamOperator<T>;
-  reduce<R>(fn: ReduceFunction<T>, windowFn: ProcessWindowFunction<T, R, K, W> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R>;
-  reduce<R>(fn: ReduceFunction<T>, windowFn?: ProcessWindowFunction<T, R, K, W> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
+  reduce<R, S = unknown>(fn: ReduceFunction<T>, windowFn: ProcessWindowFunctionLiteral<T, R, K, W, S> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R>;
+  reduce<R>(fn: ReduceFunction<T>, windowFn?: ProcessWindowFunctionObject<T, R, K, W> | WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
     const reduce = reduceCall(fn);
     const next = (): InternalWindowFunction<T, R, K, W> => (windowFn ? adapt(windowFn) : (passThrough<T>() as unknown as InternalWindowFunction<T, R, K, W>));
     if (this.windowEvictor)
@@ -111,7 +117,8 @@ export class WindowedStream<T, K, W extends Window> {
 
   /**
    * Incremental aggregation per window (an accumulator per key and window); with a
-   * window function, it gets the aggregate's result when the window fires.
+   * window function, it gets the aggregate's result when the window fires (a
+   * process window function, class or object literal with `process`, or a WindowFunction).
    *
    * @example
    * ```ts
@@ -123,8 +130,11 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   aggregate<ACC, V>(agg: AggregateFunction<T, ACC, V>): SingleOutputStreamOperator<V>;
-  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn: ProcessWindowFunction<V, R, K, W> | WindowFunction<V, R, K, W>): SingleOutputStreamOperator<R>;
-  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn?: ProcessWindowFunction<V, R, K, W> | WindowFunction<V, R, K, W>): SingleOutputStreamOperator<R> {
+  aggregate<ACC, V, R, S = unknown>(
+    agg: AggregateFunction<T, ACC, V>,
+    windowFn: ProcessWindowFunctionLiteral<V, R, K, W, S> | WindowFunction<V, R, K, W>,
+  ): SingleOutputStreamOperator<R>;
+  aggregate<ACC, V, R>(agg: AggregateFunction<T, ACC, V>, windowFn?: ProcessWindowFunctionObject<V, R, K, W> | WindowFunction<V, R, K, W>): SingleOutputStreamOperator<R> {
     const next = (): InternalWindowFunction<V, R, K, W> => (windowFn ? adapt(windowFn) : (passThrough<V>() as unknown as InternalWindowFunction<V, R, K, W>));
     if (this.windowEvictor) {
       const all = (xs: T[]) => agg.getResult(xs.reduce((acc, x) => agg.add(x, acc), agg.createAccumulator()));
@@ -134,15 +144,20 @@ export class WindowedStream<T, K, W extends Window> {
   }
 
   /**
-   * Processes all records of each window when it fires.
+   * Processes all records of each window when it fires: a ProcessWindowFunction,
+   * an object literal with `process` (and `clear`, `open(context)`, `close()`), or
+   * the `process` function alone.
    *
    * @example
    * ```ts
    * stream.keyBy((c) => c.user).window(EventTimeSessionWindows.withGap(1_800_000)).process(new SessionSummary());
+   * stream.keyBy((c) => c.user).window(TumblingEventTimeWindows.of(60_000))
+   *   .process((user, ctx, clicks, out: Collector<string>) => out.collect(`${user}: ${[...clicks].length} until ${ctx.window().end}`));
    * ```
    */
-  process<R>(fn: ProcessWindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
-    return this.build("Process", (b, uid) => new ListWindowContents(b, uid), () => adapt(fn));
+  process<R, S = unknown>(fn: ProcessWindowFunctionLike<T, R, K, W, S>): SingleOutputStreamOperator<R> {
+    const f = asFunctionObject<ProcessWindowFunctionObject<T, R, K, W>>(fn, "process");
+    return this.build("Process", (b, uid) => new ListWindowContents(b, uid), () => adapt(f));
   }
 
   /**
@@ -155,36 +170,65 @@ export class WindowedStream<T, K, W extends Window> {
    * ```
    */
   apply<R>(fn: WindowFunction<T, R, K, W>): SingleOutputStreamOperator<R> {
-    return this.build("Apply", (b, uid) => new ListWindowContents(b, uid), () => adapt(fn));
+    return this.build("Apply", (b, uid) => new ListWindowContents(b, uid), () => fromWindowFunction(cloneFunction(fn)));
   }
 
-  /** Sum of the records (numbers) or of one field per window; other fields are the first record's. */
-  sum(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(summing<T>(field === undefined ? undefined : String(field)));
+  /**
+   * Sum of the records (numbers or bigints) or of one numeric field per window;
+   * the other fields are the first record's. Only numeric fields compile; a
+   * record whose field is missing or not a number fails the job with an AggregationFieldError.
+   *
+   * @example
+   * ```ts
+   * clicks.keyBy((c) => c.user).window(TumblingEventTimeWindows.of(60_000)).sum("count");
+   * ```
+   */
+  sum(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("sum", field);
   }
 
-  /** Minimum of the records or of one field per window; other fields are the first record's. */
-  min(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("min", field === undefined ? undefined : String(field)));
+  /** Minimum of the records or of one numeric field per window; other fields are the first record's. */
+  min(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("min", field);
   }
 
-  /** Maximum of the records or of one field per window; other fields are the first record's. */
-  max(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("max", field === undefined ? undefined : String(field)));
+  /** Maximum of the records or of one numeric field per window; other fields are the first record's. */
+  max(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("max", field);
   }
 
-  /** The record with the smallest value in `field` per window (the first one on ties). */
-  minBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("minBy", field === undefined ? undefined : String(field)));
+  /** The record with the smallest value in the numeric `field` per window (the first one on ties). */
+  minBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("minBy", field);
   }
 
-  /** The record with the largest value in `field` per window (the first one on ties). */
-  maxBy(field?: string | number): SingleOutputStreamOperator<T> {
-    return this.reduce(extremum<T>("maxBy", field === undefined ? undefined : String(field)));
+  /** The record with the largest value in the numeric `field` per window (the first one on ties). */
+  maxBy(...[field]: AggregationArgs<T>): SingleOutputStreamOperator<T> {
+    return this.aggregateField("maxBy", field);
+  }
+
+  /** A built-in aggregation: incremental like `reduce`, its own function per instance (which names the operator in its errors). */
+  private aggregateField(kind: AggregationKind, field: string | number | undefined): SingleOutputStreamOperator<T> {
+    const name = field === undefined ? undefined : String(field);
+    const evicting = this.windowEvictor !== undefined;
+    return this.buildParts<T>(aggregationName(kind), () => {
+      const agg = new FieldAggregation<T>(kind, name);
+      const emit: InternalWindowFunction<T, T, K, W> = { ...(passThrough<T>() as InternalWindowFunction<T, T, K, W>), udf: agg };
+      if (evicting) return { contents: (b, uid) => new ListWindowContents(b, uid), fn: preAggregated((xs: T[]) => agg.fold(xs), emit) };
+      return {
+        contents: (b, uid) => new ReducingWindowContents<T>(b, uid, agg.reduce, (x) => agg.first(x)),
+        fn: emit,
+      };
+    });
   }
 
   /** @internal Adds the window operator node. */
   private build<R>(what: string, contents: WindowContentsFactory<T>, fn: () => InternalWindowFunction<never, R, K, W>): SingleOutputStreamOperator<R> {
+    return this.buildParts(what, () => ({ contents, fn: fn() }));
+  }
+
+  /** @internal Adds the window operator node; `parts` makes the contents and the function of one parallel instance. */
+  private buildParts<R>(what: string, parts: () => WindowParts<T, R, K, W>): SingleOutputStreamOperator<R> {
     const assigner = this.assigner;
     const trigger = this.windowTrigger ?? assigner.getDefaultTrigger();
     const evictor = this.windowEvictor;
@@ -196,23 +240,31 @@ export class WindowedStream<T, K, W extends Window> {
       name: `Window(${assigner.toString()}, ${trigger.toString()}${evictor ? ", evictor" : ""}, ${what})`,
       inputs: this.input.upstreams.map((u) => ({ from: u.node, partitioning: u.partitioning ?? "forward", keySelector: u.keySelector, sideTag: u.sideTag })),
       keySelector: key,
-      createOperator: () =>
-        new WindowOperator<T, R, W>({
+      createOperator: () => {
+        const { contents, fn } = parts();
+        return new WindowOperator<T, R, W>({
           assigner,
           trigger,
           evictor,
           allowedLateness,
           lateDataTag,
           contents,
-          fn: fn() as unknown as InternalWindowFunction<unknown, R, unknown, W>,
-        }),
+          fn: fn as unknown as InternalWindowFunction<unknown, R, unknown, W>,
+        });
+      },
     });
     return new SingleOutputStreamOperator<R>(this.input.getExecutionEnvironment(), node);
   }
 }
 
+/** The contents and the function of one window operator instance. */
+interface WindowParts<T, R, K, W extends Window> {
+  contents: WindowContentsFactory<T>;
+  fn: InternalWindowFunction<never, R, K, W>;
+}
+
 /** A per-instance copy of a user window function, adapted to the operator. */
-function adapt<IN, OUT, K, W extends Window>(fn: ProcessWindowFunction<IN, OUT, K, W> | WindowFunction<IN, OUT, K, W>): InternalWindowFunction<IN, OUT, K, W> {
+function adapt<IN, OUT, K, W extends Window>(fn: ProcessWindowFunctionObject<IN, OUT, K, W> | WindowFunction<IN, OUT, K, W>): InternalWindowFunction<IN, OUT, K, W> {
   if (typeof fn === "object" && "process" in fn) return fromProcessWindowFunction(cloneFunction(fn));
   return fromWindowFunction(cloneFunction(fn));
 }

@@ -6,6 +6,7 @@
  */
 import { RichFunction } from "./rich-function.ts";
 import type { Collector } from "./collector.ts";
+import type { FunctionLifecycle } from "./function-object.ts";
 import type { OutputTag } from "./output-tag.ts";
 import type { TimeDomain, TimerService } from "./process-function.ts";
 import type { MapStateDescriptor } from "../state/descriptors.ts";
@@ -84,6 +85,24 @@ export interface KeyedBroadcastContext extends BroadcastContext {
   applyToKeyedState<D extends KeyedStateDescriptor>(descriptor: D, fn: (key: unknown, state: KeyedStateOf<D>) => void): void;
 }
 
+/** The methods of a function of a non-keyed stream connected to a broadcast stream. */
+export interface BroadcastProcessFunctionObject<IN, BC, OUT> extends FunctionLifecycle {
+  /** A record of the non-broadcast stream: reads the broadcast state. */
+  processElement(value: IN, ctx: ReadOnlyBroadcastContext, out: Collector<OUT>): void;
+  /** A record of the broadcast stream, seen by every parallel instance: updates the broadcast state. */
+  processBroadcastElement(value: BC, ctx: BroadcastContext, out: Collector<OUT>): void;
+}
+
+/** The methods of a function of a keyed stream connected to a broadcast stream. */
+export interface KeyedBroadcastProcessFunctionObject<K, IN, BC, OUT> extends FunctionLifecycle {
+  /** A record of the keyed stream: keyed state of its key, broadcast state read-only. */
+  processElement(value: IN, ctx: KeyedReadOnlyBroadcastContext<K>, out: Collector<OUT>): void;
+  /** A record of the broadcast stream, seen by every parallel instance: updates the broadcast state. */
+  processBroadcastElement(value: BC, ctx: KeyedBroadcastContext, out: Collector<OUT>): void;
+  /** A timer registered in `processElement` fired; its key is the current key. */
+  onTimer?(timestamp: number, ctx: KeyedBroadcastOnTimerContext<K>, out: Collector<OUT>): void;
+}
+
 /**
  * Connects a non-keyed stream with a broadcast stream.
  *
@@ -100,7 +119,7 @@ export interface KeyedBroadcastContext extends BroadcastContext {
  * })());
  * ```
  */
-export abstract class BroadcastProcessFunction<IN, BC, OUT> extends RichFunction {
+export abstract class BroadcastProcessFunction<IN, BC, OUT> extends RichFunction implements BroadcastProcessFunctionObject<IN, BC, OUT> {
   /** A record of the non-broadcast stream: reads the broadcast state. */
   abstract processElement(value: IN, ctx: ReadOnlyBroadcastContext, out: Collector<OUT>): void;
   /** A record of the broadcast stream, seen by every parallel instance: updates the broadcast state. */
@@ -126,7 +145,10 @@ export abstract class BroadcastProcessFunction<IN, BC, OUT> extends RichFunction
  *   })());
  * ```
  */
-export abstract class KeyedBroadcastProcessFunction<K, IN, BC, OUT> extends RichFunction {
+export abstract class KeyedBroadcastProcessFunction<K, IN, BC, OUT>
+  extends RichFunction
+  implements KeyedBroadcastProcessFunctionObject<K, IN, BC, OUT>
+{
   /** A record of the keyed stream: keyed state of its key, broadcast state read-only. */
   abstract processElement(value: IN, ctx: KeyedReadOnlyBroadcastContext<K>, out: Collector<OUT>): void;
   /** A record of the broadcast stream, seen by every parallel instance: updates the broadcast state. */

@@ -4,6 +4,7 @@
  */
 import { RichFunction } from "./rich-function.ts";
 import type { Collector } from "./collector.ts";
+import type { FunctionLifecycle, FunctionObject } from "./function-object.ts";
 import type { OutputTag } from "./output-tag.ts";
 
 /** Context of a joined pair. */
@@ -18,6 +19,11 @@ export interface ProcessJoinContext {
   output<X>(tag: OutputTag<X>, value: X): void;
 }
 
+/** The methods of an interval join function. */
+export interface ProcessJoinFunctionObject<L, R, OUT> extends FunctionLifecycle {
+  processElement(left: L, right: R, ctx: ProcessJoinContext, out: Collector<OUT>): void;
+}
+
 /**
  * Turns each pair `(left, right)` of an interval join into zero or more results.
  *
@@ -30,6 +36,20 @@ export interface ProcessJoinContext {
  * }
  * ```
  */
-export abstract class ProcessJoinFunction<L, R, OUT> extends RichFunction {
+export abstract class ProcessJoinFunction<L, R, OUT> extends RichFunction implements ProcessJoinFunctionObject<L, R, OUT> {
   abstract processElement(left: L, right: R, ctx: ProcessJoinContext, out: Collector<OUT>): void;
 }
+
+/**
+ * What `intervalJoin(...).between(...).process(...)` takes: a ProcessJoinFunction,
+ * an object with `processElement` (and `open(context)`, `close()`), or the
+ * `processElement` function alone.
+ *
+ * @example
+ * ```ts
+ * joined.process((click, buy, ctx, out: Collector<[string, string]>) => out.collect([click.id, buy.id]));
+ * ```
+ */
+export type ProcessJoinFunctionLike<L, R, OUT, S = unknown> =
+  | FunctionObject<ProcessJoinFunctionObject<L, R, OUT>, S>
+  | ((left: L, right: R, ctx: ProcessJoinContext, out: Collector<OUT>) => void);

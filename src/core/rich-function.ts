@@ -1,7 +1,10 @@
 /**
  * Base class of user functions that need their runtime context (state,
- * subtask index) or lifecycle hooks (Flink's `AbstractRichFunction`).
+ * subtask index) or lifecycle hooks (Flink's `AbstractRichFunction`). An
+ * object literal gets the same (`open(context)`, `close()`,
+ * `this.getRuntimeContext()`): see function-object.ts.
  */
+import type { FunctionLifecycle } from "./function-object.ts";
 import type { RuntimeContext } from "./runtime-context.ts";
 
 /**
@@ -15,11 +18,11 @@ import type { RuntimeContext } from "./runtime-context.ts";
  * }
  * ```
  */
-export abstract class RichFunction {
+export abstract class RichFunction implements FunctionLifecycle {
   private runtimeContext?: RuntimeContext;
 
-  /** Called once per parallel instance before the first record (after state was restored). */
-  open?(): void | Promise<void>;
+  /** Called once per parallel instance before the first record (after state was restored); `context` is `getRuntimeContext()`. */
+  open?(context: RuntimeContext): void | Promise<void>;
   /** Called once when the instance ends (finished, failed or cancelled). */
   close?(): void | Promise<void>;
 
@@ -33,9 +36,4 @@ export abstract class RichFunction {
   setRuntimeContext(context: RuntimeContext): void {
     this.runtimeContext = context;
   }
-}
-
-/** True if `f` has the rich-function hooks (is a RichFunction or looks like one). */
-export function isRichFunction(f: unknown): f is RichFunction {
-  return typeof f === "object" && f !== null && typeof (f as RichFunction).setRuntimeContext === "function";
 }

@@ -1,5 +1,5 @@
 /**
- * Runs a KeyedBroadcastProcessFunction: a keyed stream (first input) connected
+ * Runs a keyed broadcast process function (class or object): a keyed stream (first input) connected
  * to a broadcast stream (second input). Keyed records see the keyed state and
  * timers of their key and read the broadcast state; broadcast records update
  * the broadcast state and may visit every key's state (`applyToKeyedState`).
@@ -7,7 +7,7 @@
 import type {
   KeyedBroadcastContext,
   KeyedBroadcastOnTimerContext,
-  KeyedBroadcastProcessFunction,
+  KeyedBroadcastProcessFunctionObject,
   KeyedStateDescriptor,
   KeyedStateOf,
 } from "../../core/broadcast-process-function.ts";
@@ -22,7 +22,7 @@ import { KeyedTimedOperator } from "./keyed-timed-operator.ts";
 export class KeyedBroadcastProcessOperator<K, IN, BC, OUT> extends KeyedTimedOperator<
   IN,
   OUT,
-  KeyedBroadcastProcessFunction<K, IN, BC, OUT>,
+  KeyedBroadcastProcessFunctionObject<K, IN, BC, OUT>,
   K
 > {
   private key!: KeySelector;
@@ -31,7 +31,7 @@ export class KeyedBroadcastProcessOperator<K, IN, BC, OUT> extends KeyedTimedOpe
   private writeContext!: KeyedBroadcastContext;
 
   constructor(
-    fn: KeyedBroadcastProcessFunction<K, IN, BC, OUT>,
+    fn: KeyedBroadcastProcessFunctionObject<K, IN, BC, OUT>,
     private readonly descriptors: readonly MapStateDescriptor<unknown, unknown>[],
   ) {
     super(fn);

@@ -1,11 +1,11 @@
 /**
- * Runs a BroadcastProcessFunction: a non-keyed stream (first input) connected
+ * Runs a broadcast process function (class or object): a non-keyed stream (first input) connected
  * to a broadcast stream (second input). Broadcast records update the broadcast
  * state; the other records read it.
  */
 import type {
   BroadcastContext,
-  BroadcastProcessFunction,
+  BroadcastProcessFunctionObject,
   ReadOnlyBroadcastContext,
 } from "../../core/broadcast-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
@@ -15,13 +15,13 @@ import type { OperatorContext, Output } from "./stream-operator.ts";
 import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
 /** The operator of `stream.connect(broadcastStream).process(BroadcastProcessFunction)`. */
-export class BroadcastProcessOperator<IN, BC, OUT> extends UnkeyedProcessOperator<IN, OUT, BroadcastProcessFunction<IN, BC, OUT>> {
+export class BroadcastProcessOperator<IN, BC, OUT> extends UnkeyedProcessOperator<IN, OUT, BroadcastProcessFunctionObject<IN, BC, OUT>> {
   private state!: BroadcastStateStore;
   private readContext!: ReadOnlyBroadcastContext;
   private writeContext!: BroadcastContext;
 
   constructor(
-    fn: BroadcastProcessFunction<IN, BC, OUT>,
+    fn: BroadcastProcessFunctionObject<IN, BC, OUT>,
     private readonly descriptors: readonly MapStateDescriptor<unknown, unknown>[],
   ) {
     super(fn);

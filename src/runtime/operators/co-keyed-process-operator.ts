@@ -5,13 +5,13 @@
  * which is the minimum over both inputs.
  */
 import type { Collector } from "../../core/collector.ts";
-import type { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
+import type { KeyedCoProcessFunctionObject } from "../../core/co-process-function.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
 import { KeyedTimedOperator } from "./keyed-timed-operator.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
 
 /** The operator of `a.keyBy(ka).connect(b.keyBy(kb)).process(KeyedCoProcessFunction)`. */
-export class KeyedCoProcessOperator<K, IN1, IN2, OUT> extends KeyedTimedOperator<IN1, OUT, KeyedCoProcessFunction<K, IN1, IN2, OUT>, K> {
+export class KeyedCoProcessOperator<K, IN1, IN2, OUT> extends KeyedTimedOperator<IN1, OUT, KeyedCoProcessFunctionObject<K, IN1, IN2, OUT>, K> {
   private key1!: KeySelector;
   private key2!: KeySelector;
 

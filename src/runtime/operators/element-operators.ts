@@ -8,16 +8,16 @@ import {
   filterCall,
   flatMapCall,
   mapCall,
-  type FilterFunction,
-  type FlatMapFunction,
-  type MapFunction,
+  type FilterFunctionObject,
+  type FlatMapFunctionObject,
+  type MapFunctionObject,
 } from "../../core/functions.ts";
-import type { ProcessFunction } from "../../core/process-function.ts";
+import type { ProcessFunctionObject } from "../../core/process-function.ts";
 import type { OperatorContext } from "./stream-operator.ts";
 import { UdfOperator } from "./udf-operator.ts";
 import { UnkeyedProcessOperator } from "./unkeyed-process-operator.ts";
 
-export class MapOperator<T, R> extends UdfOperator<T, R, MapFunction<T, R>> {
+export class MapOperator<T, R> extends UdfOperator<T, R, ((value: T) => R) | MapFunctionObject<T, R>> {
   private readonly call = mapCall(this.fn);
   processElement(value: T): void {
     const result = this.call(value);
@@ -31,14 +31,14 @@ function promiseReturned(ctx: OperatorContext): TypeError {
   return new TypeError(`the map function of operator '${ctx.operatorName}' (uid '${ctx.operatorUid}') returned a Promise, which would be emitted instead of its result; ${ASYNC_IO_HINT}`);
 }
 
-export class FilterOperator<T> extends UdfOperator<T, T, FilterFunction<T>> {
+export class FilterOperator<T> extends UdfOperator<T, T, ((value: T) => boolean) | FilterFunctionObject<T>> {
   private readonly call = filterCall(this.fn);
   processElement(value: T): void {
     if (this.call(value)) this.out.collect(value);
   }
 }
 
-export class FlatMapOperator<T, R> extends UdfOperator<T, R, FlatMapFunction<T, R>> {
+export class FlatMapOperator<T, R> extends UdfOperator<T, R, ((value: T, out: Collector<R>) => Iterable<R> | void) | FlatMapFunctionObject<T, R>> {
   private readonly call = flatMapCall(this.fn);
   processElement(value: T): void {
     const result = this.call(value, this.out);
@@ -46,7 +46,7 @@ export class FlatMapOperator<T, R> extends UdfOperator<T, R, FlatMapFunction<T, 
   }
 }
 
-export class ProcessOperator<T, R> extends UnkeyedProcessOperator<T, R, ProcessFunction<T, R>> {
+export class ProcessOperator<T, R> extends UnkeyedProcessOperator<T, R, ProcessFunctionObject<T, R>> {
   processElement(value: T): void {
     this.fn.processElement(value, this.context, this.out as Collector<R>);
   }

@@ -22,7 +22,7 @@
  * function saw it.
  */
 import type { Collector } from "../../core/collector.ts";
-import type { ProcessJoinContext, ProcessJoinFunction } from "../../core/process-join-function.ts";
+import type { ProcessJoinContext, ProcessJoinFunctionObject } from "../../core/process-join-function.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
 import type { EngineKeyedState, HeapKeyedStateBackend } from "../../state/index.ts";
 import { copyPlainData } from "../../state/plain-copy.ts";
@@ -74,7 +74,7 @@ export function cleanupTimeOf(side: Side, ts: number, b: IntervalJoinBounds): nu
 }
 
 /** The operator of `a.keyBy(ka).intervalJoin(b.keyBy(kb)).between(lower, upper).process(fn)`. */
-export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, ProcessJoinFunction<L, R, OUT>> {
+export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, ProcessJoinFunctionObject<L, R, OUT>> {
   private key1!: KeySelector;
   private key2!: KeySelector;
   private buffers!: EngineKeyedState<Buffers>;
@@ -92,7 +92,7 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
   };
 
   constructor(
-    fn: ProcessJoinFunction<L, R, OUT>,
+    fn: ProcessJoinFunctionObject<L, R, OUT>,
     private readonly bounds: IntervalJoinBounds,
   ) {
     super(fn);

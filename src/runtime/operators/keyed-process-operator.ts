@@ -1,14 +1,14 @@
 /**
- * Runs a KeyedProcessFunction: sets the record's key on the keyed state
+ * Runs a keyed process function (class or object): sets the record's key on the keyed state
  * backend, then calls the function, whose state handles and timers refer to
  * that key.
  */
-import type { KeyedProcessFunction } from "../../core/process-function.ts";
+import type { KeyedProcessFunctionObject } from "../../core/process-function.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
 import { KeyedTimedOperator } from "./keyed-timed-operator.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
 
-export class KeyedProcessOperator<K, I, O> extends KeyedTimedOperator<I, O, KeyedProcessFunction<K, I, O>, K> {
+export class KeyedProcessOperator<K, I, O> extends KeyedTimedOperator<I, O, KeyedProcessFunctionObject<K, I, O>, K> {
   private key!: KeySelector;
 
   override async open(ctx: OperatorContext, output: Output<O>): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * Rolling reduce on a keyed stream (`reduce`, `sum`): keeps the reduced value
- * per key in ValueState and emits it after every record.
+ * per key in ValueState and emits it after every record. The function is the
+ * instance's own copy (its hooks and fields are the instance's).
  */
 import { reduceCall, type ReduceFunction } from "../../core/functions.ts";
 import { ValueStateDescriptor, type ValueState } from "../../state/index.ts";
@@ -13,6 +14,14 @@ export class KeyedReduceOperator<T> extends UdfOperator<T, T, ReduceFunction<T>>
   private key!: KeySelector;
   private state!: ValueState<T>;
 
+  /** @param first - what a key's first record becomes (the record itself, or checked by a built-in aggregation) */
+  constructor(
+    fn: ReduceFunction<T>,
+    private readonly first: (record: T) => T = (record) => record,
+  ) {
+    super(fn);
+  }
+
   override async open(ctx: OperatorContext, output: Output<T>): Promise<void> {
     if (!ctx.keyedState || !ctx.keySelector) throw new Error(`operator '${ctx.operatorUid}' needs a keyed input`);
     this.key = ctx.keySelector;
@@ -23,7 +32,7 @@ export class KeyedReduceOperator<T> extends UdfOperator<T, T, ReduceFunction<T>>
   processElement(value: T): void {
     this.ctx.keyedState!.setCurrentKey(this.key(value));
     const prev = this.state.value();
-    const next = prev === undefined ? value : this.call(prev, value);
+    const next = prev === undefined ? this.first(value) : this.call(prev, value);
     this.state.update(next);
     this.out.collect(next);
   }

@@ -1,8 +1,9 @@
 /**
  * Runs a sink's writer in the last operator of a chain. A writer that keeps
  * operator state (`CheckpointedFunction`) or acts on completed checkpoints
- * (`CheckpointListener`) gets those hooks like any user function. Counts the
- * records it writes (the operator metric `numRecordsIn`, the job's "records out").
+ * (`CheckpointListener`) gets those hooks like any user function; its
+ * `close()` is the function's close hook. Counts the records it writes (the
+ * operator metric `numRecordsIn`, the job's "records out").
  */
 import type { Sink, SinkWriter } from "../../core/sink.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
@@ -64,10 +65,5 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
 
   async finish(): Promise<void> {
     await this.writer.finish?.();
-  }
-
-  override async close(): Promise<void> {
-    await super.close();
-    await this.writer?.close?.();
   }
 }

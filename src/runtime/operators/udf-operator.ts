@@ -1,9 +1,11 @@
 /**
  * Base of operators that wrap a user function: gives it its runtime context,
- * calls `initializeState`/`open`/`close`, and forwards the checkpoint hooks.
+ * calls `initializeState`/`open(context)`/`close`, and forwards the checkpoint
+ * hooks. The function is a class instance or an object literal (each parallel
+ * instance has its own copy), or a plain function (no hooks).
  */
 import { isCheckpointedFunction, type CheckpointListener } from "../../core/checkpointed-function.ts";
-import { isRichFunction } from "../../core/rich-function.ts";
+import { closeFunction, openFunction, provideRuntimeContext } from "../../core/function-object.ts";
 import type { RuntimeContext } from "../../core/runtime-context.ts";
 import type { OperatorContext, Output, StreamOperator } from "./stream-operator.ts";
 
@@ -18,21 +20,21 @@ export abstract class UdfOperator<IN, OUT, F = unknown> implements StreamOperato
     this.ctx = context;
     this.out = output;
     const f = this.fn as unknown;
-    if (isRichFunction(f)) f.setRuntimeContext(runtimeContextOf(context));
+    const runtimeContext = runtimeContextOf(context);
+    provideRuntimeContext(f, runtimeContext);
     if (isCheckpointedFunction(f)) {
       await f.initializeState({
         isRestored: () => context.isRestored,
         getOperatorStateStore: () => context.operatorState,
       });
     }
-    if (isRichFunction(f)) await f.open?.();
+    await openFunction(f, runtimeContext);
   }
 
   abstract processElement(value: IN): void;
 
   async close(): Promise<void> {
-    const f = this.fn as unknown;
-    if (isRichFunction(f)) await f.close?.();
+    await closeFunction(this.fn);
   }
 
   snapshotState(checkpointId: number): void {

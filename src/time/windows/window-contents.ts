@@ -283,16 +283,18 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
 
 /** Incremental reduce: the window holds the reduced value. */
 export class ReducingWindowContents<IN> extends FoldedWindowContents<IN, IN> {
+  /** @param firstValue - what a window's first record becomes (the record itself, or checked by a built-in aggregation) */
   constructor(
     backend: HeapKeyedStateBackend,
     operatorUid: string,
     private readonly reduce: (a: IN, b: IN) => IN,
+    private readonly firstValue: (value: IN) => IN = (value) => value,
   ) {
     super(backend, operatorUid);
   }
 
   protected first(value: IN): IN {
-    return value;
+    return this.firstValue(value);
   }
 
   protected fold(acc: IN, value: IN): IN {

@@ -5,6 +5,7 @@
  * either of them on the single pre-aggregated value.
  */
 import type { Collector } from "../../core/collector.ts";
+import type { FunctionLifecycle, FunctionObject } from "../../core/function-object.ts";
 import type { OutputTag } from "../../core/output-tag.ts";
 import { RichFunction } from "../../core/rich-function.ts";
 import type { RuntimeContext } from "../../core/runtime-context.ts";
@@ -28,6 +29,13 @@ export interface ProcessWindowContext<W extends Window> {
   output<X>(tag: OutputTag<X>, value: X): void;
 }
 
+/** The methods of a process window function. */
+export interface ProcessWindowFunctionObject<IN, OUT, K, W extends Window> extends FunctionLifecycle {
+  process(key: K, context: ProcessWindowContext<W>, elements: Iterable<IN>, out: Collector<OUT>): void;
+  /** The window is removed (its end plus allowed lateness passed): clear what you kept in `windowState()`. */
+  clear?(context: ProcessWindowContext<W>): void;
+}
+
 /**
  * Processes all records of a window when it fires (Flink's ProcessWindowFunction).
  *
@@ -41,11 +49,36 @@ export interface ProcessWindowContext<W extends Window> {
  * stream.keyBy((c) => c.user).window(TumblingEventTimeWindows.of(60_000)).process(new CountPerWindow());
  * ```
  */
-export abstract class ProcessWindowFunction<IN, OUT, K, W extends Window> extends RichFunction {
+export abstract class ProcessWindowFunction<IN, OUT, K, W extends Window>
+  extends RichFunction
+  implements ProcessWindowFunctionObject<IN, OUT, K, W>
+{
   abstract process(key: K, context: ProcessWindowContext<W>, elements: Iterable<IN>, out: Collector<OUT>): void;
   /** The window is removed (its end plus allowed lateness passed): clear what you kept in `windowState()`. */
   clear?(context: ProcessWindowContext<W>): void;
 }
+
+/**
+ * A process window function given as an object literal with `process` (and
+ * `clear`, `open(context)`, `close()`): what `reduce`/`aggregate` take as their
+ * window function besides a ProcessWindowFunction or a WindowFunction.
+ */
+export type ProcessWindowFunctionLiteral<IN, OUT, K, W extends Window, S = unknown> = FunctionObject<ProcessWindowFunctionObject<IN, OUT, K, W>, S>;
+
+/**
+ * What `windowedStream.process(...)` takes: a ProcessWindowFunction, an object
+ * literal with `process` (and `clear`, `open(context)`, `close()`), or the
+ * `process` function alone.
+ *
+ * @example
+ * ```ts
+ * clicks.keyBy((c) => c.user).window(TumblingEventTimeWindows.of(60_000))
+ *   .process((user, ctx, clicks, out: Collector<[string, number, number]>) => out.collect([user, ctx.window().end, [...clicks].length]));
+ * ```
+ */
+export type ProcessWindowFunctionLike<IN, OUT, K, W extends Window, S = unknown> =
+  | ProcessWindowFunctionLiteral<IN, OUT, K, W, S>
+  | ((key: K, context: ProcessWindowContext<W>, elements: Iterable<IN>, out: Collector<OUT>) => void);
 
 /** All records of a window with its key and window (Flink's WindowFunction): a function or an object with `apply`. */
 export type WindowFunction<IN, OUT, K, W extends Window> =
@@ -71,8 +104,8 @@ export function passThrough<T>(): InternalWindowFunction<T, T, unknown, Window> 
   };
 }
 
-/** Adapts a ProcessWindowFunction. */
-export function fromProcessWindowFunction<IN, OUT, K, W extends Window>(f: ProcessWindowFunction<IN, OUT, K, W>): InternalWindowFunction<IN, OUT, K, W> {
+/** Adapts a process window function (class or object). */
+export function fromProcessWindowFunction<IN, OUT, K, W extends Window>(f: ProcessWindowFunctionObject<IN, OUT, K, W>): InternalWindowFunction<IN, OUT, K, W> {
   return {
     udf: f,
     process: (k, c, input, out) => f.process(k, c, input, out),

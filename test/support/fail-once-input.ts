@@ -1,0 +1,93 @@
+/**
+ * Inputs for tests that compare jobs under one injected failure: a slow,
+ * replayable stream of events with event timestamps whose first attempt
+ * throws once after a checkpoint completed, and a runner that checks the
+ * failure happened and returns the job's results in a comparable form.
+ */
+import { expect } from "vitest";
+import {
+  collectSink,
+  RestartStrategies,
+  RichFunction,
+  StreamExecutionEnvironment,
+  WatermarkStrategy,
+  type CheckpointListener,
+  type DataStream,
+} from "../../src/index.ts";
+import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
+
+/** An event of the tests: `ts` grows with `id` (monotonous event time). */
+export interface Ev {
+  id: number;
+  key: string;
+  ts: number;
+  v: number;
+}
+
+/** `n` events over `keys` keys, 10 ms apart, starting at `firstTs`. */
+export function events(n: number, keys: number, firstTs = 0): Ev[] {
+  return Array.from({ length: n }, (_, i) => ({ id: i, key: `k${(i * 7) % keys}`, ts: firstTs + i * 10, v: (i * 37) % 101 }));
+}
+
+/** Maps a sequence number to its event; on the first attempt, throws once at `failAt` or later, after a checkpoint completed. */
+class FailOnce extends RichFunction implements CheckpointListener {
+  private completed = false;
+  constructor(
+    private readonly evs: readonly Ev[],
+    private readonly failAt: number,
+  ) {
+    super();
+  }
+  map(i: number): Ev {
+    if (this.failAt >= 0 && this.completed && i >= this.failAt && this.getRuntimeContext().getAttemptNumber() === 0)
+      throw new Error(`injected failure at event ${i}`);
+    return this.evs[i]!;
+  }
+  notifyCheckpointComplete(): void {
+    this.completed = true;
+  }
+}
+
+/**
+ * A watermark after every event, just below its timestamp: when timers and
+ * windows fire does not depend on the timing of the run (as periodic watermarks would).
+ */
+const perEventWatermarks = WatermarkStrategy.forGenerator<Ev>(() => ({
+  onEvent: (e, _ts, out) => out.emitWatermark(e.ts - 1),
+  onPeriodicEmit: () => {},
+})).withTimestampAssigner((e) => e.ts);
+
+/**
+ * `evs` in order (one reader, parallelism 1), slowly, with event timestamps and
+ * a watermark after each; with `fail`, the first attempt throws once a third of
+ * the way or later, after a checkpoint.
+ */
+export function eventStream(env: StreamExecutionEnvironment, name: string, evs: readonly Ev[], fail: boolean): DataStream<Ev> {
+  return env
+    .fromSource(throttledSequence(0, evs.length - 1, 8, 2), WatermarkStrategy.noWatermarks(), name)
+    .uid(name)
+    .setParallelism(1)
+    .map(new FailOnce(evs, fail ? Math.floor(evs.length / 3) : -1))
+    .uid(`${name}-events`)
+    .setParallelism(1)
+    .assignTimestampsAndWatermarks(perEventWatermarks)
+    .uid(`${name}-watermarks`)
+    .setParallelism(1);
+}
+
+/**
+ * Runs the job `build` defines (parallelism 2, exactly-once checkpoints every
+ * 20 ms, restarts without delay) and returns its results as sorted JSON
+ * strings, after checking that the injected failure happened once.
+ */
+export async function runWithOneFailure<T>(name: string, build: (env: StreamExecutionEnvironment) => DataStream<T>): Promise<string[]> {
+  const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+  env.enableCheckpointing(20, "exactly-once");
+  env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+  build(env).sinkTo(collectSink("results")).uid("results");
+  const result = await env.execute(name);
+  expect(result.restarts, `${name}: the injected failure happened once`).toBe(1);
+  const results = result.getCollected<T>("results").map((r) => JSON.stringify(r)).sort();
+  expect(results.length, `${name}: results`).toBeGreaterThan(0);
+  return results;
+}
