@@ -1,5 +1,5 @@
 /**
- * CSV records (RFC 4180, parsed by `csv-parse`): objects keyed by column names
+ * CSV records (RFC 4180, parsed by `csv-parse`, see `csv-record-parser.ts`): objects keyed by column names
  * (from each file's header or from the `columns` option) or, without names,
  * string arrays. A quoted field may hold the delimiter, quotes written as `""`
  * and line breaks, so a record may span lines: the split's offset always
@@ -46,8 +46,9 @@ const SKIPPED: unique symbol = Symbol("skipped");
  */
 export function csvFormat<T>(options: CsvOptions = {}): RecordFormat<T> {
   const delimiter = options.delimiter ?? ",";
-  if (delimiter.length === 0 || delimiter.includes('"') || /[\r\n]/.test(delimiter)) {
-    throw new RangeError(`csv delimiter ${JSON.stringify(delimiter)} must be non-empty and contain no quote or newline`);
+  // U+FFFD and lone surrogates could match where the bytes hold no delimiter (invalid UTF-8 decodes to U+FFFD)
+  if (delimiter.length === 0 || /["\r\n\uFFFD\p{Cs}]/u.test(delimiter)) {
+    throw new RangeError(`csv delimiter ${JSON.stringify(delimiter)} must be non-empty text without a quote, a newline or U+FFFD`);
   }
   const settings: CsvSettings = { header: options.header ?? true, delimiter, columns: options.columns ? [...options.columns] : undefined };
   return { open: (split) => new CsvDecoder<T>(split.offset, settings) };

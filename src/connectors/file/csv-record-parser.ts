@@ -171,7 +171,7 @@ export class CsvRecordParser {
       const lf = buf.indexOf(LF, s);
       const terminated = lf >= 0 && lf < to;
       const next = terminated ? lf + 1 : to;
-      const e = terminated && lf > s && buf[lf - 1] === CR ? lf - 1 : terminated ? lf : to;
+      const e = !terminated ? to : lf > s && buf[lf - 1] === CR ? lf - 1 : lf;
       if (e > s) this.report(buf.toString("utf8", s, e).split(this.delimiter), this.at + next);
       s = next;
     }
