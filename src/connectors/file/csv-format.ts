@@ -8,7 +8,6 @@
  */
 
 import type { CsvError } from "csv-parse";
-import { Fifo } from "../../util/fifo.ts";
 import { CsvRecordParser, csvErrorReason, malformedRecordLength } from "./csv-record-parser.ts";
 import type { FileSplit } from "./file-source-split.ts";
 import { MalformedRecord, NEED_MORE_BYTES, type Decoded, type RecordDecoder, type RecordFormat } from "./record-format.ts";
@@ -54,19 +53,16 @@ export function csvFormat<T>(options: CsvOptions = {}): RecordFormat<T> {
   return { open: (split) => new CsvDecoder<T>(split.offset, settings) };
 }
 
-/** A record parsed and not taken yet, with the file offset just past it. */
-interface Parsed {
-  readonly fields: string[];
-  readonly end: number;
-}
-
 class CsvDecoder<T> implements RecordDecoder<T> {
   /** Unconsumed bytes start at `buf[pos]`, file offset `start + pos`. */
   private buf: Buffer = EMPTY;
   private pos = 0;
   private ended = false;
   private parser: CsvRecordParser;
-  private readonly parsed = new Fifo<Parsed>();
+  /** Records parsed and not taken yet (from `taken` on), each with the file offset just past it. */
+  private readonly parsed: string[][] = [];
+  private readonly ends: number[] = [];
+  private taken = 0;
 
   /** @param start file offset of the first byte to be appended (a record boundary) */
   constructor(
@@ -100,15 +96,16 @@ class CsvDecoder<T> implements RecordDecoder<T> {
 
   next(split: FileSplit): Decoded<T> {
     for (;;) {
-      const record = this.parsed.shift();
-      if (record) {
+      if (this.taken < this.parsed.length) {
+        const fields = this.parsed[this.taken]!;
+        const end = this.ends[this.taken++]! - this.start;
         const from = this.pos;
-        const end = record.end - this.start;
         const line = this.consume(end, split);
-        const decoded = this.shape(record.fields, split, line, () => this.textOf(from, end));
+        const decoded = this.shape(fields, split, line, () => this.textOf(from, end));
         if (decoded !== SKIPPED) return decoded;
         continue;
       }
+      this.parsed.length = this.ends.length = this.taken = 0;
       const failure = this.parser.failure;
       if (failure) return this.malformed(failure.start - this.start, failure.error, split);
       if (this.ended && this.pos < this.buf.length) this.consume(this.buf.length, split); // only blank lines are left
@@ -130,7 +127,10 @@ class CsvDecoder<T> implements RecordDecoder<T> {
   }
 
   private parserAt(offset: number): CsvRecordParser {
-    return new CsvRecordParser(offset, this.settings.delimiter, (fields, end) => this.parsed.push({ fields, end }));
+    return new CsvRecordParser(offset, this.settings.delimiter, (fields, end) => {
+      this.parsed.push(fields);
+      this.ends.push(end);
+    });
   }
 
   /** Moves past the bytes up to `end`; returns the line where the record among them starts. */
@@ -140,7 +140,7 @@ class CsvDecoder<T> implements RecordDecoder<T> {
     let line = split.line;
     while (at < end && (buf[at] === LF || buf[at] === CR)) if (buf[at++] === LF) line++; // blank lines before it
     let lines = line - split.line;
-    for (let lf = buf.indexOf(LF, at); lf >= 0 && lf < end; lf = buf.indexOf(LF, lf + 1)) lines++;
+    for (let lf = buf.indexOf(LF, at); lf >= 0 && lf < end; lf = lf + 1 < end ? buf.indexOf(LF, lf + 1) : -1) lines++;
     split.line += lines;
     split.offset = this.start + end;
     this.pos = end;
