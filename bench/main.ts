@@ -8,7 +8,7 @@
  * second (filesystem storage), 1 worker with exactly-once every second, and
  * the scaling rounds: 1 worker and 2 workers without checkpointing, five
  * times, compared in the steady state (bench/steady-rate.ts). Then the file job (bench/jobs/file-copy.ts) over a generated
- * JSON Lines input, without and with exactly-once checkpoints every second,
+ * JSON Lines input, without and with exactly-once checkpoints every second, and over a CSV input without,
  * the event-time jobs (bench/event-time.ts: a keyed sliding-window count and
  * an interval join, in-process, each without and with exactly-once
  * checkpoints every second), the keyed running aggregate over object values
@@ -26,7 +26,7 @@ import { rm } from "node:fs/promises";
 import { ASYNC_IO_CAPACITY, ASYNC_IO_LATENCY_MS, ASYNC_IO_PLAN, measureAsyncIoRuns } from "./async-io.ts";
 import { EVENT_TIME_PARALLELISM, JOIN_PLAN, WINDOW_PLAN, measureEventTimeRuns } from "./event-time.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
-import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersInput } from "./jobs/file-copy.ts";
+import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersFormat, type OrdersInput } from "./jobs/file-copy.ts";
 import { measureRecovery } from "./recovery.ts";
 import { runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
@@ -64,12 +64,13 @@ const STARTUP_REPEATS = 2;
 const SCALING_ROUNDS = 5;
 const ONE_WORKER = "1 worker, no checkpoints";
 const TWO_WORKERS = "2 workers, no checkpoints";
-/** Size of the generated input of the file job (about 4–6 s per run on the machine of docs/benchmarks.md). */
-const FILE_INPUT_BYTES = 400e6;
-/** Label and checkpoint interval of the file-job runs. */
-const FILE_PLAN: readonly (readonly [label: string, checkpointIntervalMs: number])[] = [
-  ["file, no checkpoints", 0],
-  ["file, exactly-once 1 s", CHECKPOINT_INTERVAL_MS],
+/** Size of the generated input of the file job per format (JSON Lines: about 4–6 s per run on the machine of docs/benchmarks.md). */
+const FILE_INPUT_BYTES: Readonly<Record<OrdersFormat, number>> = { jsonl: 400e6, csv: 100e6 };
+/** Label, input format and checkpoint interval of the file-job runs. */
+const FILE_PLAN: readonly (readonly [label: string, format: OrdersFormat, checkpointIntervalMs: number])[] = [
+  ["file, no checkpoints", "jsonl", 0],
+  ["file, exactly-once 1 s", "jsonl", CHECKPOINT_INTERVAL_MS],
+  ["file csv, no checkpoints", "csv", 0],
 ];
 
 /** Keyed state sizes of the recovery runs. */
@@ -274,27 +275,30 @@ function keysLabel(keys: number): string {
 }
 
 /**
- * Generates the file job's input, runs the job once per `FILE_PLAN` entry
- * (adding the checkpoint figures of checkpointed runs to `checkpoints`) and
- * checks that the output has one line per input record.
+ * Generates the file job's input of each format in turn, runs the job once per
+ * `FILE_PLAN` entry of that format (adding the checkpoint figures of
+ * checkpointed runs to `checkpoints`) and checks that the output has one line
+ * per input record.
  */
 async function measureFileRuns(progress: (line: string) => void, checkpoints: Record<string, CheckpointFigures>): Promise<FileRunFigures[]> {
-  progress(`generating ${FILE_INPUT_BYTES / 1e6} MB of JSON Lines orders`);
-  const input: OrdersInput = await writeOrders(FILE_INPUT_BYTES);
-  try {
-    const figures: FileRunFigures[] = [];
-    for (const [label, checkpointIntervalMs] of FILE_PLAN) {
-      progress(`${label} (${input.records.toLocaleString("en-US")} records, ${(input.bytes / 1e6).toFixed(0)} MB)`);
-      const m = await runFileCopy({ input, checkpointIntervalMs });
-      if (m.outputLines !== input.records) throw new BenchIntegrityError(label, "lines in the committed output", input.records, m.outputLines);
-      const cp = checkpointFigures(m.checkpoints);
-      figures.push(fileRunFigures(label, checkpointIntervalMs, input.records, input.bytes, m.elapsedMs, cp.completed));
-      if (checkpointIntervalMs > 0) checkpoints[label] = cp;
+  const figures: FileRunFigures[] = [];
+  for (const format of new Set(FILE_PLAN.map(([, f]) => f))) {
+    progress(`generating ${FILE_INPUT_BYTES[format] / 1e6} MB of ${format === "csv" ? "CSV" : "JSON Lines"} orders`);
+    const input: OrdersInput = await writeOrders(FILE_INPUT_BYTES[format], format);
+    try {
+      for (const [label, , checkpointIntervalMs] of FILE_PLAN.filter(([, f]) => f === format)) {
+        progress(`${label} (${input.records.toLocaleString("en-US")} records, ${(input.bytes / 1e6).toFixed(0)} MB)`);
+        const m = await runFileCopy({ input, checkpointIntervalMs });
+        if (m.outputLines !== input.records) throw new BenchIntegrityError(label, "lines in the committed output", input.records, m.outputLines);
+        const cp = checkpointFigures(m.checkpoints);
+        figures.push(fileRunFigures(label, checkpointIntervalMs, input.records, input.bytes, m.elapsedMs, cp.completed));
+        if (checkpointIntervalMs > 0) checkpoints[label] = cp;
+      }
+    } finally {
+      await rm(input.dir, { recursive: true, force: true });
     }
-    return figures;
-  } finally {
-    await rm(input.dir, { recursive: true, force: true });
   }
+  return figures;
 }
 
 /** Runs the job and checks that every record reached the sinks exactly once. */

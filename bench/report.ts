@@ -78,7 +78,7 @@ export interface MachineInfo {
   readonly memoryGiB: number;
 }
 
-/** One measured run of the file job (FileSource → map → FileSink, JSON Lines). */
+/** One measured run of the file job (FileSource of JSON Lines or CSV → map → FileSink of JSON Lines). */
 export interface FileRunFigures {
   readonly label: string;
   readonly checkpointIntervalMs: number;
@@ -368,7 +368,7 @@ export function formatReport(r: BenchReport): string {
   if (r.fileRuns.length > 0) {
     lines.push(
       "",
-      `file job: FileSource.forRecords(jsonl) → map → FileSink.forRows(jsonl), parallelism ${r.fileParallelism}, in-process`,
+      `file job: FileSource.forRecords(jsonl, or csv) → map → FileSink.forRows(jsonl), parallelism ${r.fileParallelism}, in-process`,
       "",
       table(
         ["file run", "records", "input", "elapsed", "MB/s", "records/s", "checkpoints"],

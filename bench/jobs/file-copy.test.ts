@@ -1,7 +1,8 @@
-import { readdir, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bucketOf } from "../../src/connectors/file/file-source-split.ts";
-import { FILE_PARALLELISM, priceOrder, runFileCopy, writeOrders } from "./file-copy.ts";
+import { FILE_PARALLELISM, orderOfCsv, priceOrder, runFileCopy, writeOrders } from "./file-copy.ts";
 
 describe("file-copy bench job", () => {
   it("prices an order in cents", () => {
@@ -22,5 +23,21 @@ describe("file-copy bench job", () => {
     } finally {
       await rm(input.dir, { recursive: true, force: true });
     }
+  });
+
+  it("reads the orders from CSV (a header, one note in ten quoted) and commits one line per record", async () => {
+    const input = await writeOrders(200_000, "csv");
+    try {
+      const text = await readFile(join(input.dir, (await readdir(input.dir))[0]!), "utf8");
+      expect(text.startsWith("id,customer,amount,note\n")).toBe(true);
+      expect(text).toMatch(/\n(\d+0),customer-\d+,[\d.]+,"order \1 placed through the bench generator, deliver by courier"\n/);
+      expect((await runFileCopy({ input, checkpointIntervalMs: 0 })).outputLines).toBe(input.records);
+    } finally {
+      await rm(input.dir, { recursive: true, force: true });
+    }
+  });
+
+  it("parses the numbers of a CSV order", () => {
+    expect(orderOfCsv({ id: "7", customer: "c", amount: "12.5", note: "n" })).toEqual({ id: 7, customer: "c", amount: 12.5, note: "n" });
   });
 });

@@ -1,13 +1,13 @@
 /**
- * The file benchmark job: `FileSource.forRecords(jsonl)` → `map` (a small
- * transform) → `FileSink.forRows(jsonl)`, at parallelism 2, in the calling
- * thread (no worker threads).
+ * The file benchmark job: `FileSource.forRecords(jsonl or csv)` → `map` (a
+ * small transform) → `FileSink.forRows(jsonl)`, at parallelism 2, in the
+ * calling thread (no worker threads).
  *
- * The input is generated once per bench run (`writeOrders`) into a temporary
- * directory: equally sized JSON Lines files whose names are chosen so that
- * each of the two source readers discovers the same number of bytes. The
- * bench checks afterwards that the committed output holds one line per input
- * record (`countCommittedLines`).
+ * The input is generated once per bench run and format (`writeOrders`) into a
+ * temporary directory: equally sized JSON Lines or CSV files whose names are
+ * chosen so that each of the two source readers discovers the same number of
+ * bytes. The bench checks afterwards that the committed output holds one line
+ * per input record (`countCommittedLines`).
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { once } from "node:events";
+import { csvField } from "../../src/connectors/file/file-sink-encoder.ts";
 import { bucketOf } from "../../src/connectors/file/file-source-split.ts";
 import { FileSink, FileSource, StreamExecutionEnvironment, WatermarkStrategy, type CheckpointStats } from "../../src/index.ts";
 import { withCheckpointDir } from "./checkpoint-dir.ts";
@@ -33,6 +34,20 @@ export interface Order {
   readonly note: string;
 }
 
+/** An order read from CSV: every value a string. */
+export interface CsvOrder {
+  readonly id: string;
+  readonly customer: string;
+  readonly amount: string;
+  readonly note: string;
+}
+
+/** Formats of the file job's input. */
+export type OrdersFormat = "jsonl" | "csv";
+
+/** The CSV columns of an order (the header of each CSV input file). */
+const CSV_COLUMNS = ["id", "customer", "amount", "note"] as const;
+
 /** One output record: the order with its amount in cents and a derived flag. */
 export interface PricedOrder {
   readonly id: number;
@@ -46,6 +61,7 @@ export interface PricedOrder {
 export interface OrdersInput {
   /** Absolute directory holding the input files (and nothing else). */
   readonly dir: string;
+  readonly format: OrdersFormat;
   readonly records: number;
   /** Total size of the input files. */
   readonly bytes: number;
@@ -75,39 +91,55 @@ export function priceOrder(o: Order): PricedOrder {
   return { id: o.id, customer: o.customer.toUpperCase(), cents, large: cents >= 50_000, note: o.note };
 }
 
-/** The order with number `id` (deterministic). */
+/** The order read from CSV, with its numbers parsed. */
+export function orderOfCsv(o: CsvOrder): Order {
+  return { id: Number(o.id), customer: o.customer, amount: Number(o.amount), note: o.note };
+}
+
+/** The order with number `id` (deterministic); one note in ten holds a comma, which CSV quotes. */
 function orderOf(id: number): Order {
   return {
     id,
     customer: `customer-${(id * 7919) % 50_000}`,
     amount: ((id * 104_729) % 100_000) / 100,
-    note: `order ${id} placed through the bench generator, deliver by courier`,
+    note: `order ${id} placed through the bench generator${id % 10 === 0 ? "," : ";"} deliver by courier`,
   };
 }
 
+/** The line of `order` in `format`, newline included. */
+function lineOf(order: Order, format: OrdersFormat): string {
+  if (format === "jsonl") return `${JSON.stringify(order)}\n`;
+  return `${CSV_COLUMNS.map((c) => csvField(order[c], ",")).join(",")}\n`;
+}
+
 /**
- * Writes about `targetBytes` of JSON Lines orders into a new temporary
- * directory, spread over equal files so that both source readers get the same
- * share. Remove it with `rm(input.dir, { recursive: true })`.
+ * Writes about `targetBytes` of orders as JSON Lines or CSV (with a header)
+ * into a new temporary directory, spread over equal files so that both source
+ * readers get the same share. Remove it with `rm(input.dir, { recursive: true })`.
  *
  * @example
  * ```ts
  * const input = await writeOrders(250 * 2 ** 20);
+ * const csv = await writeOrders(100e6, "csv");
  * ```
  */
-export async function writeOrders(targetBytes: number): Promise<OrdersInput> {
+export async function writeOrders(targetBytes: number, format: OrdersFormat = "jsonl"): Promise<OrdersInput> {
   const dir = await mkdtemp(join(tmpdir(), "weir-bench-in-"));
-  const files = balancedFileNames(dir);
+  const files = balancedFileNames(dir, format);
   const perFile = Math.ceil(targetBytes / files.length);
   let id = 0;
   let bytes = 0;
   for (const file of files) {
     const out = createWriteStream(file);
     let written = 0;
+    if (format === "csv") {
+      const header = `${CSV_COLUMNS.join(",")}\n`;
+      out.write(header);
+      written += header.length;
+    }
     while (written < perFile) {
-      const lines: string[] = [];
-      for (let i = 0; i < 2_000; i++) lines.push(JSON.stringify(orderOf(++id)));
-      const chunk = lines.join("\n") + "\n";
+      let chunk = "";
+      for (let i = 0; i < 2_000; i++) chunk += lineOf(orderOf(++id), format);
       written += Buffer.byteLength(chunk);
       if (!out.write(chunk)) await once(out, "drain");
     }
@@ -115,14 +147,14 @@ export async function writeOrders(targetBytes: number): Promise<OrdersInput> {
     await once(out, "finish");
     bytes += written;
   }
-  return { dir, records: id, bytes };
+  return { dir, format, records: id, bytes };
 }
 
 /** `FILES_PER_READER` file paths for each source reader, by the source's own bucket function. */
-function balancedFileNames(dir: string): string[] {
+function balancedFileNames(dir: string, format: OrdersFormat): string[] {
   const perBucket = Array.from({ length: FILE_PARALLELISM }, () => [] as string[]);
   for (let i = 0; perBucket.some((b) => b.length < FILES_PER_READER); i++) {
-    const path = join(dir, `orders-${i}.jsonl`);
+    const path = join(dir, `orders-${i}.${format}`);
     const bucket = perBucket[bucketOf(path, FILE_PARALLELISM)]!;
     if (bucket.length < FILES_PER_READER) bucket.push(path);
   }
@@ -148,9 +180,12 @@ export async function runFileCopy(params: FileCopyParams): Promise<FileCopyMeasu
         env.enableCheckpointing(params.checkpointIntervalMs, "exactly-once");
         env.getCheckpointConfig().setCheckpointStorage(checkpointDir);
       }
-      env
-        .fromSource(FileSource.forRecords<Order>(params.input.dir, { format: "jsonl" }), WatermarkStrategy.noWatermarks(), "orders")
-        .uid("orders")
+      const { dir, format } = params.input;
+      const orders =
+        format === "jsonl"
+          ? env.fromSource(FileSource.forRecords<Order>(dir, { format }), WatermarkStrategy.noWatermarks(), "orders").uid("orders")
+          : env.fromSource(FileSource.forRecords<CsvOrder>(dir, { format }), WatermarkStrategy.noWatermarks(), "orders").uid("orders").map(orderOfCsv).uid("parse");
+      orders
         .map(priceOrder)
         .uid("price")
         .sinkTo(FileSink.forRows<PricedOrder>(outDir, { format: "jsonl" }))
