@@ -152,13 +152,12 @@ export class CsvRecordParser {
           this.failed = { start: this.lastEnd, error: error as CsvError };
           return;
         }
-        if (ends[r - 1] !== joined + length) {
-          // cannot happen: a stretch ends at a line end where quotes balance, which ends a record csv-parse accepts
-          throw new Error(`CSV parser out of step at file offset ${this.at + start}`);
-        }
+        // cannot happen: a stretch ends at a line end where quotes balance, which ends a record csv-parse accepts
+        if (ends[r - 1] !== joined + length) throw new Error(`CSV parser out of step at file offset ${this.at + start}`);
         joined += length;
         from = start + length;
       }
+      if (error) throw new Error(`CSV parser out of step: ${error.message}`); // cannot happen: a rejected record is in a stretch
       this.split(buf, from, done);
     }
     this.pending = buf.subarray(done);
