@@ -6,33 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  collectSink, ProcessJoinFunction, RestartStrategies, RichFunction, StreamExecutionEnvironment, WatermarkStrategy,
+  collectSink, ProcessJoinFunction, RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy,
   type Collector, type ProcessJoinContext,
 } from "../src/index.ts";
-import type { CheckpointListener } from "../src/core/checkpointed-function.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { BOUND, joinInputs, LOWER, oraclePairs, sortPairs, UPPER, type JoinEvent } from "./fixtures/two-streams-join-data.ts";
+import { FailOnce } from "./support/fail-once.ts";
 
 const N = 600;
-
-/** Maps a sequence number to its event; throws once (first attempt), at `failAt` or later, after a checkpoint completed. */
-class FailOnce extends RichFunction implements CheckpointListener {
-  private completed = false;
-  constructor(
-    private readonly events: readonly JoinEvent[],
-    private readonly failAt: number,
-  ) {
-    super();
-  }
-  map(i: number): JoinEvent {
-    if (this.getRuntimeContext().getAttemptNumber() === 0 && this.completed && i >= this.failAt) throw new Error(`injected failure at record ${i}`);
-    return this.events[i]!;
-  }
-  notifyCheckpointComplete(): void {
-    this.completed = true;
-  }
-}
 
 class Pair extends ProcessJoinFunction<JoinEvent, JoinEvent, [string, string, number]> {
   processElement(l: JoinEvent, r: JoinEvent, ctx: ProcessJoinContext, out: Collector<[string, string, number]>): void {

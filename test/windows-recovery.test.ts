@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy } from "../src/index.ts";
 import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
-import type { CheckpointListener } from "../src/core/checkpointed-function.ts";
 import { OutputTag } from "../src/core/output-tag.ts";
-import { RichFunction } from "../src/core/rich-function.ts";
 import { EventTimeSessionWindows } from "../src/time/windows/session-windows.ts";
 import { SlidingEventTimeWindows } from "../src/time/windows/sliding-windows.ts";
 import { TumblingEventTimeWindows } from "../src/time/windows/tumbling-windows.ts";
@@ -13,27 +11,10 @@ import type { WindowAssigner } from "../src/time/windows/window-assigner.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { embeddedWatermarks, randomEvents, windowOracle, type Ev, type WindowKind } from "./support/window-oracle.ts";
+import { FailOnce } from "./support/fail-once.ts";
 
 const BOUND = 200;
 const N = 1500;
-
-/** Maps a sequence number to its event; throws once (first attempt), at `failAt` or later, after a checkpoint completed. */
-class FailOnce extends RichFunction implements CheckpointListener {
-  private completed = false;
-  constructor(
-    private readonly events: readonly Ev[],
-    private readonly failAt: number,
-  ) {
-    super();
-  }
-  map(i: number): Ev {
-    if (this.getRuntimeContext().getAttemptNumber() === 0 && this.completed && i >= this.failAt) throw new Error(`injected failure at record ${i}`);
-    return this.events[i]!;
-  }
-  notifyCheckpointComplete(): void {
-    this.completed = true;
-  }
-}
 
 /** All records of each window (apply), or an aggregate whose accumulator is changed in place. */
 type Contents = "records" | "aggregate";

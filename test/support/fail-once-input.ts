@@ -8,13 +8,12 @@ import { expect } from "vitest";
 import {
   collectSink,
   RestartStrategies,
-  RichFunction,
   StreamExecutionEnvironment,
   WatermarkStrategy,
-  type CheckpointListener,
   type DataStream,
 } from "../../src/index.ts";
 import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
+import { FailOnce } from "./fail-once.ts";
 
 /** An event of the tests: `ts` grows with `id` (monotonous event time). */
 export interface Ev {
@@ -27,25 +26,6 @@ export interface Ev {
 /** `n` events over `keys` keys, 10 ms apart, starting at `firstTs`. */
 export function events(n: number, keys: number, firstTs = 0): Ev[] {
   return Array.from({ length: n }, (_, i) => ({ id: i, key: `k${(i * 7) % keys}`, ts: firstTs + i * 10, v: (i * 37) % 101 }));
-}
-
-/** Maps a sequence number to its event; on the first attempt, throws once at `failAt` or later, after a checkpoint completed. */
-class FailOnce extends RichFunction implements CheckpointListener {
-  private completed = false;
-  constructor(
-    private readonly evs: readonly Ev[],
-    private readonly failAt: number,
-  ) {
-    super();
-  }
-  map(i: number): Ev {
-    if (this.failAt >= 0 && this.completed && i >= this.failAt && this.getRuntimeContext().getAttemptNumber() === 0)
-      throw new Error(`injected failure at event ${i}`);
-    return this.evs[i]!;
-  }
-  notifyCheckpointComplete(): void {
-    this.completed = true;
-  }
 }
 
 /**
