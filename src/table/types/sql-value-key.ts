@@ -1,0 +1,55 @@
+/**
+ * A string per SQL value such that two values get the same string exactly
+ * when they are not distinct (`IS NOT DISTINCT FROM`, see `sql-compare.ts`):
+ * for hashing rows in multisets, upsert keys and `GROUP BY`-style maps.
+ */
+import { isDecimal, normalizeDecimal, parseDecimal, type Decimal } from "./decimal.ts";
+import type { SqlValue } from "./sql-value.ts";
+
+/** An integer-valued number and a bigint of the same value share a key; so do 1.5, 1.50 as DECIMAL and 1.5 as DOUBLE. */
+function numberKey(n: number): string {
+  if (Number.isNaN(n)) return "nan";
+  if (!Number.isFinite(n)) return n > 0 ? "+inf" : "-inf";
+  if (Number.isInteger(n)) return "i" + BigInt(n).toString();
+  return decimalKey(parseDecimal(String(n))!); // the double's shortest decimal text, exponent forms included
+}
+
+function decimalKey(value: Decimal): string {
+  const d = normalizeDecimal(value);
+  if (d.scale === 0) return "i" + d.unscaled.toString();
+  const neg = d.unscaled < 0n;
+  const digits = (neg ? -d.unscaled : d.unscaled).toString().padStart(d.scale + 1, "0");
+  return "d" + (neg ? "-" : "") + digits.slice(0, digits.length - d.scale) + "." + digits.slice(digits.length - d.scale);
+}
+
+/**
+ * The key of `value`; the same for values that are not distinct.
+ *
+ * @example
+ * ```ts
+ * sqlValueKey([1, "a"]) === sqlValueKey([1n, "a"]);               // true
+ * sqlValueKey({ unscaled: 150n, scale: 2 }) === sqlValueKey(1.5); // true
+ * sqlValueKey(null) === sqlValueKey("null");                      // false
+ * ```
+ */
+export function sqlValueKey(value: SqlValue): string {
+  if (value === null) return "N";
+  switch (typeof value) {
+    case "boolean":
+      return value ? "T" : "F";
+    case "number":
+      return numberKey(value);
+    case "bigint":
+      return "i" + value.toString();
+    case "string":
+      return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return "[" + value.map(sqlValueKey).join(",") + "]";
+  if (value instanceof Map) {
+    const entries = [...value].map(([k, v]) => sqlValueKey(k) + ":" + sqlValueKey(v)).sort();
+    return "{" + entries.join(",") + "}";
+  }
+  if (value instanceof Uint8Array) return "x" + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex");
+  if (isDecimal(value)) return decimalKey(value);
+  throw new TypeError(`not a SQL value: ${Object.prototype.toString.call(value)}`);
+}
