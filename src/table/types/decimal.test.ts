@@ -5,11 +5,13 @@ import {
   checkDecimalType,
   compareDecimal,
   decimalAdd,
+  decimalDigits,
   decimalDivide,
   DecimalDivisionByZeroError,
   decimalFromNumber,
   decimalModulo,
   decimalMultiply,
+  decimalNegate,
   decimalSubtract,
   decimalToNumber,
   decimalToString,
@@ -166,5 +168,7 @@ describe("DECIMAL arithmetic", () => {
     expect(normalizeDecimal(d("1.500"))).toEqual({ unscaled: 15n, scale: 1 });
     expect(normalizeDecimal(d("100"))).toEqual({ unscaled: 100n, scale: 0 });
     expect(toDecimalType(d("1.5"), t(4, 3))).toEqual({ unscaled: 1500n, scale: 3 });
+    expect([d("0"), d("0.05"), d("-123.45")].map(decimalDigits)).toEqual([1, 1, 5]);
+    expect(str(decimalNegate(d("-0.50")))).toBe("0.50");
   });
 });
