@@ -70,7 +70,7 @@ describe("MultisetTable (retract mode)", () => {
     const random = seededRandom(seed);
     const t = new MultisetTable();
     const model: Row[] = [];
-    for (let i = 0; i < 2_000; i++) {
+    for (let i = 0; i < 1_000; i++) {
       if (model.length > 0 && random() < 0.45) {
         const victim = model.splice(randomInt(random, 0, model.length - 1), 1)[0]!;
         t.apply(Row.ofKind(random() < 0.5 ? "-U" : "-D", ...victim.fields));
