@@ -1,0 +1,54 @@
+/**
+ * The batch oracle of the SQL suites ("continuous = batch"): runs a query in
+ * an in-memory DuckDB over the input rows a test has fed so far and returns
+ * its result as rows of Weir's SQL values, to compare with the folded
+ * changelog of the same query run continuously.
+ *
+ * Input values: strings, numbers (DOUBLE), bigints (BIGINT), booleans,
+ * decimals and NULL; a column's DuckDB type comes from the table's DDL.
+ */
+import { DuckDBDateValue, DuckDBDecimalValue, DuckDBInstance, DuckDBTimestampValue } from "@duckdb/node-api";
+import { Row } from "../../src/table/data/row.ts";
+import { decimal, decimalToString, isDecimal } from "../../src/table/types/decimal.ts";
+import type { SqlValue } from "../../src/table/types/sql-value.ts";
+
+/** An input table: its DuckDB column list (`"user" VARCHAR, n BIGINT`) and rows. */
+export interface OracleTable {
+  readonly name: string;
+  readonly columns: string;
+  readonly rows: readonly (readonly SqlValue[])[];
+}
+
+/** The rows of `query` over `tables`, in batch, as `+I` rows. */
+export async function batchResult(tables: readonly OracleTable[], query: string): Promise<Row[]> {
+  const db = await DuckDBInstance.create(":memory:");
+  const connection = await db.connect();
+  try {
+    for (const t of tables) {
+      await connection.run(`CREATE TABLE ${t.name} (${t.columns})`);
+      if (t.rows.length > 0) await connection.run(`INSERT INTO ${t.name} VALUES ${t.rows.map((r) => `(${r.map(literal).join(", ")})`).join(", ")}`);
+    }
+    const result = await connection.runAndReadAll(query);
+    return result.getRows().map((r) => Row.of(...r.map(fromDuckDb)));
+  } finally {
+    connection.closeSync();
+    db.closeSync();
+  }
+}
+
+/** A SQL literal of DuckDB for an input value. */
+function literal(v: SqlValue): string {
+  if (v === null) return "NULL";
+  if (typeof v === "string") return `'${v.replaceAll("'", "''")}'`;
+  if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
+  if (isDecimal(v)) return decimalToString(v);
+  throw new TypeError(`the DuckDB oracle has no literal for ${String(v)} yet`);
+}
+
+/** Weir's representation of a DuckDB result value (timestamps in epoch ms, dates in epoch days). */
+function fromDuckDb(v: unknown): SqlValue {
+  if (v instanceof DuckDBDecimalValue) return decimal(v.value, v.scale);
+  if (v instanceof DuckDBTimestampValue) return Number(v.micros / 1000n);
+  if (v instanceof DuckDBDateValue) return v.days;
+  return v as SqlValue;
+}
