@@ -67,7 +67,7 @@ export function sexpr(e: Expr): string {
       return s;
     }
     case "tableArg":
-      return `TABLE ${names(e.name)}`;
+      return `TABLE ${names(e.name)}${e.partitionBy.length > 0 ? ` PARTITION BY ${e.partitionBy.map(sexpr).join(" ")}` : ""}`;
     case "descriptor":
       return `DESCRIPTOR(${names(e.columns)})`;
   }

@@ -124,7 +124,12 @@ export type Expr = { loc: SourceLoc } & (
       filter?: Expr;
       over?: WindowSpec;
     }
-  | { kind: "tableArg"; name: QualifiedName }
+  | {
+      kind: "tableArg";
+      name: QualifiedName;
+      /** `TABLE t PARTITION BY k` of a SESSION window; empty when absent. */
+      partitionBy: Expr[];
+    }
   | { kind: "descriptor"; columns: Identifier[] }
 );
 

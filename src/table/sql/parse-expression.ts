@@ -6,7 +6,7 @@
 import type { BinaryOp, Expr, ExprOf, FrameBound, FunctionArg, Identifier, OrderItem, WindowSpec } from "./ast.ts";
 import type { SourceLoc } from "./lexer.ts";
 import { isQueryStart, parseQuery } from "./parse-query.ts";
-import { acceptTimeUnit, parseDataType, parseTimeUnit } from "./parse-type.ts";
+import { parseDataType, parseTimeUnit } from "./parse-type.ts";
 import type { TokenCursor } from "./token-cursor.ts";
 
 const COMPARISONS = new Set(["=", "<>", "!=", "<", ">", "<=", ">="]);
@@ -352,7 +352,9 @@ function parseArgumentValue(c: TokenCursor): Expr {
   if (c.acceptKeyword("TABLE")) {
     const name = [c.identifier("a table name")];
     while (c.acceptOp(".")) name.push(c.identifier("a name after '.'"));
-    return { kind: "tableArg", name, loc };
+    if (!c.acceptKeywords("PARTITION", "BY")) return { kind: "tableArg", name, partitionBy: [], loc };
+    const partitionBy = c.isOp("(") ? c.parenList(() => parseExpression(c)) : [parseExpression(c)];
+    return { kind: "tableArg", name, partitionBy, loc };
   }
   if (c.isKeyword("DESCRIPTOR") && c.isOp("(", 1)) {
     c.next();
@@ -434,8 +436,7 @@ function parseInterval(c: TokenCursor): Expr {
   if (c.acceptOp("-")) negative = true;
   else c.acceptOp("+");
   const value = c.string("a string such as '10' after INTERVAL");
-  const from = acceptTimeUnit(c);
-  if (from === undefined) throw c.expected("a time unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, ...)");
-  if (c.acceptKeyword("TO")) return { kind: "interval", value, negative, from, to: parseTimeUnit(c), loc };
+  const from = parseTimeUnit(c, true);
+  if (c.acceptKeyword("TO")) return { kind: "interval", value, negative, from, to: parseTimeUnit(c, true), loc };
   return { kind: "interval", value, negative, from, loc };
 }

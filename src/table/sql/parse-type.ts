@@ -19,17 +19,23 @@ const UNITS = new Set<TimeUnit>([
   "MILLISECOND", "MICROSECOND", "NANOSECOND", "DOW", "DOY", "EPOCH",
 ]);
 
-/** The time unit at the cursor, if there is one (consumed). */
-export function acceptTimeUnit(c: TokenCursor): TimeUnit | undefined {
+/** Plural units, which interval literals accept as in Flink's documentation (`INTERVAL '10' MINUTES`). */
+const PLURAL = new Map<string, TimeUnit>([
+  ["YEARS", "YEAR"], ["MONTHS", "MONTH"], ["WEEKS", "WEEK"], ["DAYS", "DAY"], ["HOURS", "HOUR"], ["MINUTES", "MINUTE"], ["SECONDS", "SECOND"],
+]);
+
+/** The time unit at the cursor, if there is one (consumed); `plural` also accepts `MINUTES` and the like. */
+export function acceptTimeUnit(c: TokenCursor, plural = false): TimeUnit | undefined {
   const k = c.keyword();
-  if (k === undefined || !UNITS.has(k as TimeUnit)) return undefined;
-  c.next();
-  return k as TimeUnit;
+  if (k === undefined) return undefined;
+  const unit = UNITS.has(k as TimeUnit) ? (k as TimeUnit) : plural ? PLURAL.get(k) : undefined;
+  if (unit !== undefined) c.next();
+  return unit;
 }
 
 /** A time unit such as `SECOND` (required). */
-export function parseTimeUnit(c: TokenCursor): TimeUnit {
-  const u = acceptTimeUnit(c);
+export function parseTimeUnit(c: TokenCursor, plural = false): TimeUnit {
+  const u = acceptTimeUnit(c, plural);
   if (u === undefined) throw c.expected("a time unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, ...)");
   return u;
 }
