@@ -98,7 +98,7 @@ function parseComparison(c: TokenCursor): Expr {
         : { kind: "like", operand: e, not: negated, pattern, escape, similar, loc: e.loc };
       continue;
     }
-    if (negated) throw c.expected("BETWEEN, IN, LIKE or SIMILAR TO");
+    if (negated || c.acceptKeyword("NOT")) throw c.expected("BETWEEN, IN, LIKE or SIMILAR TO after NOT");
     return e;
   }
 }
@@ -317,7 +317,7 @@ function parseCall(c: TokenCursor, name: Identifier[], loc: SourceLoc): ExprOf<"
     else c.acceptKeyword("ALL");
     args.push(...c.commaList(() => parseArgument(c)));
     if (c.isKeyword("ORDER") || c.isKeyword("SEPARATOR")) throw c.unsupported(`${c.peek().text.toUpperCase()} inside a function call`);
-    c.expectOp(")");
+    if (!c.acceptOp(")")) throw c.expected("',' or ')'");
   }
   const call: ExprOf<"call"> = { kind: "call", name, args, distinct, star, loc };
   if (c.isKeyword("WITHIN")) throw c.unsupported("WITHIN GROUP");
@@ -366,8 +366,14 @@ function parseArgumentValue(c: TokenCursor): Expr {
 /** The inside of `OVER ( … )`. */
 export function parseWindowSpec(c: TokenCursor): WindowSpec {
   const spec: WindowSpec = { partitionBy: [], orderBy: [] };
-  if (c.acceptKeywords("PARTITION", "BY")) spec.partitionBy = c.commaList(() => parseExpression(c));
-  if (c.acceptKeywords("ORDER", "BY")) spec.orderBy = c.commaList(() => parseOrderItem(c));
+  if (c.acceptKeyword("PARTITION")) {
+    c.expectKeyword("BY");
+    spec.partitionBy = c.commaList(() => parseExpression(c));
+  }
+  if (c.acceptKeyword("ORDER")) {
+    c.expectKeyword("BY");
+    spec.orderBy = c.commaList(() => parseOrderItem(c));
+  }
   const unit = c.keyword();
   if (unit === "ROWS" || unit === "RANGE") {
     c.next();

@@ -27,7 +27,10 @@ export function parseQuery(c: TokenCursor): Query {
   }
   const body = parseUnion(c);
   const query: Query = { kind: "query", loc, with: ctes, body, orderBy: [] };
-  if (c.acceptKeywords("ORDER", "BY")) query.orderBy = c.commaList(() => parseOrderItem(c));
+  if (c.acceptKeyword("ORDER")) {
+    c.expectKeyword("BY");
+    query.orderBy = c.commaList(() => parseOrderItem(c));
+  }
   if (c.acceptKeyword("LIMIT")) query.limit = parseCount(c, "LIMIT");
   if (c.acceptKeyword("OFFSET")) {
     query.offset = parseCount(c, "OFFSET");
@@ -121,7 +124,10 @@ function parseSelect(c: TokenCursor): SelectBody {
   const select: SelectBody = { kind: "select", loc, distinct, items };
   if (c.acceptKeyword("FROM")) select.from = parseFromList(c);
   if (c.acceptKeyword("WHERE")) select.where = parseExpression(c);
-  if (c.acceptKeywords("GROUP", "BY")) select.groupBy = c.commaList(() => parseGroupingElement(c));
+  if (c.acceptKeyword("GROUP")) {
+    c.expectKeyword("BY");
+    select.groupBy = c.commaList(() => parseGroupingElement(c));
+  }
   if (c.acceptKeyword("HAVING")) select.having = parseExpression(c);
   if (c.isKeyword("WINDOW")) throw c.unsupported("a WINDOW clause");
   if (c.isKeyword("QUALIFY")) throw c.unsupported("QUALIFY");

@@ -26,10 +26,10 @@ const UNSUPPORTED_STATEMENTS = new Set(["ALTER", "USE", "LOAD", "UNLOAD", "ANALY
 export function parseStatement(sql: string): Statement {
   const c = new TokenCursor(sql);
   const stmt = statement(c);
-  c.acceptOp(";");
-  if (!c.atEnd()) {
-    throw c.error(`expected end of input but found '${c.peek().text}' (a second statement? use parseStatements)`);
+  if (c.acceptOp(";") && !c.atEnd()) {
+    throw c.error(`expected end of input but found '${c.peek().text}': parseStatement takes one statement (use parseStatements for several)`);
   }
+  if (!c.atEnd()) throw c.expected("';' or end of input");
   return stmt;
 }
 
@@ -113,7 +113,7 @@ function parseCreate(c: TokenCursor): Statement {
   c.next();
   const temporary = c.acceptKeyword("TEMPORARY");
   if (c.acceptKeyword("TABLE")) {
-    const ifNotExists = c.acceptKeywords("IF", "NOT", "EXISTS");
+    const ifNotExists = ifNotExistsClause(c);
     const name = qualifiedName(c, "a table name");
     if (c.isKeyword("AS")) throw c.unsupported("CREATE TABLE ... AS SELECT");
     if (c.isKeyword("LIKE")) throw c.unsupported("CREATE TABLE ... LIKE");
@@ -121,7 +121,7 @@ function parseCreate(c: TokenCursor): Statement {
     c.expectOp("(");
     do parseTableElement(c, stmt);
     while (c.acceptOp(","));
-    c.expectOp(")");
+    if (!c.acceptOp(")")) throw c.expected("',' or ')'");
     if (c.acceptKeyword("COMMENT")) stmt.comment = c.string();
     if (c.isKeyword("PARTITIONED")) throw c.unsupported("PARTITIONED BY");
     if (c.isKeyword("DISTRIBUTED")) throw c.unsupported("DISTRIBUTED BY");
@@ -131,7 +131,7 @@ function parseCreate(c: TokenCursor): Statement {
     return stmt;
   }
   if (c.acceptKeyword("VIEW")) {
-    const ifNotExists = c.acceptKeywords("IF", "NOT", "EXISTS");
+    const ifNotExists = ifNotExistsClause(c);
     const name = qualifiedName(c, "a view name");
     const columns = c.isOp("(") ? c.parenList(() => c.identifier("a column name")) : undefined;
     if (c.acceptKeyword("COMMENT")) c.string();
@@ -146,6 +146,12 @@ function parseCreate(c: TokenCursor): Statement {
     throw c.unsupported(`CREATE ${temporary ? "TEMPORARY " : ""}${what}`);
   }
   throw c.expected(temporary ? "TABLE or VIEW" : "TABLE, TEMPORARY or VIEW");
+}
+
+function ifNotExistsClause(c: TokenCursor): boolean {
+  if (!c.acceptKeyword("IF")) return false;
+  c.expectKeyword("NOT", "EXISTS");
+  return true;
 }
 
 /** A column, WATERMARK or PRIMARY KEY inside CREATE TABLE ( … ). */
@@ -215,7 +221,7 @@ function parseOptions(c: TokenCursor): TableOption[] {
     if (options.some((o) => o.key === key)) throw new SqlParseError(c.sql, loc, `option '${key}' is given twice`, `'${key}'`);
     options.push({ key, value, loc });
   } while (c.acceptOp(","));
-  c.expectOp(")");
+  if (!c.acceptOp(")")) throw c.expected("',' or ')'");
   return options;
 }
 
@@ -229,7 +235,8 @@ function parseDrop(c: TokenCursor): Statement {
     throw c.expected("TABLE or VIEW");
   }
   c.next();
-  const ifExists = c.acceptKeywords("IF", "EXISTS");
+  const ifExists = c.acceptKeyword("IF");
+  if (ifExists) c.expectKeyword("EXISTS");
   return { kind: "drop", object: what, temporary, ifExists, name: qualifiedName(c, `a ${what.toLowerCase()} name`), loc };
 }
 

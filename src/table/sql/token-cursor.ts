@@ -18,9 +18,10 @@ const RESERVED = new Set([
   "SET", "SIMILAR", "TABLE", "THEN", "TRUE", "UNION", "UNKNOWN", "USING", "VALUES", "WHEN", "WHERE", "WINDOW", "WITH",
 ]);
 
-/** Describes a token for an error message: `'FROM'`, or `end of input`. */
+/** Describes a token for an error message: `'FROM'`, `string literal 'x'` or `end of input`. */
 export function describeToken(t: Token): string {
-  return t.kind === "eof" ? "end of input" : `'${t.text}'`;
+  if (t.kind === "eof") return "end of input";
+  return t.kind === "string" ? `string literal ${t.text}` : `'${t.text}'`;
 }
 
 /** A cursor over the tokens of one SQL text. */
@@ -155,7 +156,7 @@ export class TokenCursor {
   parenList<T>(item: () => T): T[] {
     this.expectOp("(");
     const out = this.commaList(item);
-    this.expectOp(")");
+    if (!this.acceptOp(")")) throw this.expected("',' or ')'");
     return out;
   }
 }
