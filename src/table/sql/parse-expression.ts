@@ -19,7 +19,7 @@ const RESERVED_FUNCTIONS = new Set(["LEFT", "RIGHT", "INSERT", "IF"]);
 
 /** Parses an expression. */
 export function parseExpression(c: TokenCursor): Expr {
-  return parseOr(c);
+  return c.nested(() => parseOr(c));
 }
 
 function binary(op: BinaryOp, left: Expr, right: Expr): Expr {
@@ -40,7 +40,7 @@ function parseAnd(c: TokenCursor): Expr {
 
 function parseNot(c: TokenCursor): Expr {
   const loc = c.loc;
-  if (c.acceptKeyword("NOT")) return { kind: "unary", op: "NOT", operand: parseNot(c), loc };
+  if (c.acceptKeyword("NOT")) return { kind: "unary", op: "NOT", operand: c.nested(() => parseNot(c)), loc };
   return parseComparison(c);
 }
 
@@ -133,11 +133,11 @@ function parseMultiplicative(c: TokenCursor): Expr {
 function parseUnary(c: TokenCursor): Expr {
   const loc = c.loc;
   if (c.acceptOp("-")) {
-    const operand = parseUnary(c);
+    const operand = c.nested(() => parseUnary(c));
     if (operand.kind === "number" && !operand.text.startsWith("-")) return { kind: "number", text: `-${operand.text}`, loc };
     return { kind: "unary", op: "-", operand, loc };
   }
-  if (c.acceptOp("+")) return { kind: "unary", op: "+", operand: parseUnary(c), loc };
+  if (c.acceptOp("+")) return { kind: "unary", op: "+", operand: c.nested(() => parseUnary(c)), loc };
   let e = parsePrimary(c);
   while (c.acceptOp("[")) {
     const index = parseExpression(c);

@@ -19,6 +19,10 @@ export function isQueryStart(c: TokenCursor, ahead = 0): boolean {
 
 /** Parses a full query. */
 export function parseQuery(c: TokenCursor): Query {
+  return c.nested(() => parseQueryUnnested(c));
+}
+
+function parseQueryUnnested(c: TokenCursor): Query {
   const loc = c.loc;
   const ctes: CommonTableExpr[] = [];
   if (c.acceptKeyword("WITH")) {
@@ -235,7 +239,7 @@ function parseTablePrimary(c: TokenCursor): FromItem {
       return withAliases(c, { kind: "subquery", query, loc });
     }
     c.next();
-    const inner = parseFromList(c);
+    const inner = c.nested(() => parseFromList(c));
     c.expectOp(")");
     return inner;
   }

@@ -42,7 +42,7 @@ export function parseTimeUnit(c: TokenCursor, plural = false): TimeUnit {
 
 /** Parses a data type with its optional `NULL`/`NOT NULL`. */
 export function parseDataType(c: TokenCursor): DataType {
-  const t = parseBaseType(c);
+  const t = c.nested(() => parseBaseType(c));
   if (c.acceptKeywords("NOT", "NULL")) t.nullable = false;
   else c.acceptKeyword("NULL");
   return t;

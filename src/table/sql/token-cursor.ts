@@ -18,6 +18,9 @@ const RESERVED = new Set([
   "SET", "SIMILAR", "TABLE", "THEN", "TRUE", "UNION", "UNKNOWN", "USING", "VALUES", "WHEN", "WHERE", "WINDOW", "WITH",
 ]);
 
+/** How deeply expressions, queries and types may nest before the parser reports an error instead of overflowing the stack. */
+export const MAX_NESTING = 200;
+
 /** Describes a token for an error message: `'FROM'`, `string literal 'x'` or `end of input`. */
 export function describeToken(t: Token): string {
   if (t.kind === "eof") return "end of input";
@@ -28,6 +31,7 @@ export function describeToken(t: Token): string {
 export class TokenCursor {
   private readonly tokens: Token[];
   private pos = 0;
+  private depth = 0;
 
   constructor(readonly sql: string) {
     this.tokens = tokenize(sql);
@@ -143,6 +147,17 @@ export class TokenCursor {
   /** An error saying that the construct `name`, which starts at `token`, is not supported. */
   unsupported(name: string, token: Token = this.peek()): SqlParseError {
     return new SqlParseError(this.sql, token.loc, `${name} is not supported`, token.text);
+  }
+
+  /** Runs `parse` one nesting level deeper; beyond {@link MAX_NESTING} levels that is a located error. */
+  nested<T>(parse: () => T): T {
+    if (this.depth >= MAX_NESTING) throw this.error(`the statement nests more than ${MAX_NESTING} levels deep`);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   /** Parses `item` one or more times separated by commas. */
