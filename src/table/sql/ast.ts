@@ -123,6 +123,8 @@ export type Expr = { loc: SourceLoc } & (
       star: boolean;
       filter?: Expr;
       over?: WindowSpec;
+      /** `OVER w`: the name of a window of the SELECT's WINDOW clause. */
+      overWindow?: Identifier;
     }
   | {
       kind: "tableArg";
@@ -192,6 +194,8 @@ export interface SelectBody {
   where?: Expr;
   groupBy?: GroupingElement[];
   having?: Expr;
+  /** `WINDOW w AS (…)`: windows that `OVER w` refers to by name. */
+  windows?: { name: Identifier; spec: WindowSpec }[];
 }
 
 /** `VALUES (…), (…)`. */

@@ -329,10 +329,12 @@ function parseCall(c: TokenCursor, name: Identifier[], loc: SourceLoc): ExprOf<"
     c.expectOp(")");
   }
   if (c.acceptKeyword("OVER")) {
-    if (!c.isOp("(")) throw c.unsupported("a named window after OVER (write the window in parentheses)");
-    c.next();
-    call.over = parseWindowSpec(c);
-    c.expectOp(")");
+    if (c.acceptOp("(")) {
+      call.over = parseWindowSpec(c);
+      c.expectOp(")");
+    } else {
+      call.overWindow = c.identifier("'(' or a window name after OVER");
+    }
   }
   return call;
 }

@@ -5,7 +5,7 @@
  * functions such as the window TVFs `TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))`.
  */
 import type { CommonTableExpr, Expr, FromItem, GroupingElement, Identifier, Query, QueryBody, SelectBody, SelectItem, ValuesBody } from "./ast.ts";
-import { parseExpression, parseOrderItem } from "./parse-expression.ts";
+import { parseExpression, parseOrderItem, parseWindowSpec } from "./parse-expression.ts";
 import type { TokenCursor } from "./token-cursor.ts";
 
 /** Whether the token `ahead` positions on starts a query (SELECT, WITH, VALUES, or `(` followed by one). */
@@ -133,7 +133,16 @@ function parseSelect(c: TokenCursor): SelectBody {
     select.groupBy = c.commaList(() => parseGroupingElement(c));
   }
   if (c.acceptKeyword("HAVING")) select.having = parseExpression(c);
-  if (c.isKeyword("WINDOW")) throw c.unsupported("a WINDOW clause");
+  if (c.acceptKeyword("WINDOW")) {
+    select.windows = c.commaList(() => {
+      const name = c.identifier("a window name");
+      c.expectKeyword("AS");
+      c.expectOp("(");
+      const spec = parseWindowSpec(c);
+      c.expectOp(")");
+      return { name, spec };
+    });
+  }
   if (c.isKeyword("QUALIFY")) throw c.unsupported("QUALIFY");
   return select;
 }
