@@ -278,6 +278,7 @@ export type Statement = { loc: SourceLoc } & (
       temporary: boolean;
       ifNotExists: boolean;
       columns?: Identifier[];
+      comment?: string;
       query: Query;
     }
   | { kind: "drop"; object: "TABLE" | "VIEW"; temporary: boolean; ifExists: boolean; name: QualifiedName }

@@ -255,8 +255,9 @@ function parseTablePrimary(c: TokenCursor): FromItem {
   const lateral = c.acceptKeyword("LATERAL");
   if (c.acceptKeyword("TABLE")) {
     c.expectOp("(");
+    const callStart = c.peek();
     const call = parseExpression(c);
-    if (call.kind !== "call") throw c.error("expected a table function call inside TABLE(...)", c.peek());
+    if (call.kind !== "call") throw c.error("expected a table function call such as TUMBLE(...) inside TABLE(...)", callStart);
     c.expectOp(")");
     return withAliases(c, { kind: "tableFunction", call, lateral, loc });
   }

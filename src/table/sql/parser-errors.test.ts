@@ -113,6 +113,7 @@ const CASES: [sql: string, at: string, detail: string][] = [
   ["SELECT 1 +", "1:11", "expected an expression but found end of input"],
   ["SELECT #", "1:8", "unexpected character '#'"],
   ["SELECT a FROM (SELECT 1) x JOIN", "1:32", "expected a table name but found end of input"],
+  ["SELECT * FROM TABLE(t)", "1:21", "expected a table function call such as TUMBLE(...) inside TABLE(...)"],
   ["SELECT a FROM t LATERAL (SELECT 1)", "1:17", "expected ';' or end of input but found 'LATERAL'"],
   ["SELECT * FROM t, LATERAL (SELECT 1)", "1:26", "a LATERAL subquery is not supported"],
   ["SELECT LISTAGG(a ORDER BY b) FROM t", "1:18", "ORDER inside a function call is not supported"],

@@ -76,7 +76,8 @@ describe("other statements", () => {
     expect(v.temporary).toBe(true);
     expect(names(v.columns!)).toEqual(["a", "b"]);
     expect(selectList(v.query)).toEqual(["x", "y"]);
-    const w = parseAs("createView", "CREATE VIEW IF NOT EXISTS w AS SELECT 1");
+    const w = parseAs("createView", "CREATE VIEW IF NOT EXISTS w COMMENT 'one' AS SELECT 1");
+    expect(w.comment).toBe("one");
     expect(w.temporary).toBe(false);
     expect(w.ifNotExists).toBe(true);
   });

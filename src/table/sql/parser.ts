@@ -134,11 +134,12 @@ function parseCreate(c: TokenCursor): Statement {
     const ifNotExists = ifNotExistsClause(c);
     const name = qualifiedName(c, "a view name");
     const columns = c.isOp("(") ? c.parenList(() => c.identifier("a column name")) : undefined;
-    if (c.acceptKeyword("COMMENT")) c.string();
+    const comment = c.acceptKeyword("COMMENT") ? c.string() : undefined;
     c.expectKeyword("AS");
     const query = parseQuery(c);
     const stmt: StatementOf<"createView"> = { kind: "createView", name, temporary, ifNotExists, query, loc };
     if (columns !== undefined) stmt.columns = columns;
+    if (comment !== undefined) stmt.comment = comment;
     return stmt;
   }
   const what = c.keyword();
