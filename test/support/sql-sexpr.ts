@@ -31,6 +31,8 @@ export function sexpr(e: Expr): string {
       return `(${e.op} ${sexpr(e.left)} ${sexpr(e.right)})`;
     case "is":
       return `(IS${e.not ? " NOT" : ""} ${e.test} ${sexpr(e.operand)})`;
+    case "isDistinctFrom":
+      return `(IS${e.not ? " NOT" : ""} DISTINCT FROM ${sexpr(e.left)} ${sexpr(e.right)})`;
     case "between":
       return `(${e.not ? "NOT " : ""}BETWEEN ${sexpr(e.operand)} ${sexpr(e.low)} ${sexpr(e.high)})`;
     case "inList":

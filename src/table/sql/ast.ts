@@ -99,6 +99,7 @@ export type Expr = { loc: SourceLoc } & (
   | { kind: "unary"; op: "-" | "+" | "NOT"; operand: Expr }
   | { kind: "binary"; op: BinaryOp; left: Expr; right: Expr }
   | { kind: "is"; operand: Expr; not: boolean; test: "NULL" | "TRUE" | "FALSE" | "UNKNOWN" }
+  | { kind: "isDistinctFrom"; left: Expr; right: Expr; not: boolean }
   | { kind: "between"; operand: Expr; not: boolean; low: Expr; high: Expr; symmetric: boolean }
   | { kind: "inList"; operand: Expr; not: boolean; list: Expr[] }
   | { kind: "inQuery"; operand: Expr; not: boolean; query: Query }

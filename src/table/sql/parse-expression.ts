@@ -62,8 +62,13 @@ function parseComparison(c: TokenCursor): Expr {
         e = { kind: "is", operand: e, not, test: k, loc: e.loc };
         continue;
       }
-      if (k === "DISTINCT") throw c.unsupported("IS [NOT] DISTINCT FROM");
-      throw c.expected("NULL, TRUE, FALSE or UNKNOWN");
+      if (k === "DISTINCT") {
+        c.next();
+        c.expectKeyword("FROM");
+        e = { kind: "isDistinctFrom", left: e, right: parseConcat(c), not, loc: e.loc };
+        continue;
+      }
+      throw c.expected("NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM");
     }
     const negated = c.isKeyword("NOT") && ["BETWEEN", "IN", "LIKE", "SIMILAR"].includes(c.keyword(1) ?? "");
     if (negated) c.next();

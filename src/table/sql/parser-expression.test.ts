@@ -31,6 +31,7 @@ describe("expression precedence", () => {
     ["a + 1 < b * 2", "(< (+ a 1) (* b 2))"],
     ["a IS NULL AND b IS NOT NULL", "(AND (IS NULL a) (IS NOT NULL b))"],
     ["a IS NOT TRUE OR b IS FALSE", "(OR (IS NOT TRUE a) (IS FALSE b))"],
+    ["a IS DISTINCT FROM b + 1 OR c IS NOT DISTINCT FROM d", "(OR (IS DISTINCT FROM a (+ b 1)) (IS NOT DISTINCT FROM c d))"],
     ["a BETWEEN 1 AND 2 AND b", "(AND (BETWEEN a 1 2) b)"],
     ["a NOT BETWEEN b + 1 AND c", "(NOT BETWEEN a (+ b 1) c)"],
     ["a IN (1, 2, 3)", "(IN a 1 2 3)"],
