@@ -51,6 +51,8 @@ export function sexpr(e: Expr): string {
       return `(${e.try ? "TRY_CAST" : "CAST"} ${sexpr(e.expr)} ${e.type.kind})`;
     case "extract":
       return `(EXTRACT ${e.unit} ${sexpr(e.source)})`;
+    case "trim":
+      return `(TRIM ${e.mode}${e.characters ? ` ${sexpr(e.characters)}` : ""} ${sexpr(e.source)})`;
     case "floorCeil":
       return `(${e.fn} ${sexpr(e.expr)} TO ${e.unit})`;
     case "row":

@@ -83,7 +83,8 @@ export interface FunctionArg {
 }
 
 /**
- * A scalar expression. Window TVF arguments `TABLE t` and `DESCRIPTOR(c)` are
+ * A scalar expression. `POSITION(a IN b)` parses as the call `POSITION(a, b)`
+ * and `SUBSTRING(s FROM i FOR n)` as `SUBSTRING(s, i, n)`. Window TVF arguments `TABLE t` and `DESCRIPTOR(c)` are
  * expressions too (`tableArg`, `descriptor`) but only parse as function
  * arguments.
  */
@@ -109,6 +110,7 @@ export type Expr = { loc: SourceLoc } & (
   | { kind: "case"; operand?: Expr; whens: { when: Expr; then: Expr }[]; else?: Expr }
   | { kind: "cast"; expr: Expr; type: DataType; try: boolean }
   | { kind: "extract"; unit: TimeUnit; source: Expr }
+  | { kind: "trim"; mode: "BOTH" | "LEADING" | "TRAILING"; characters?: Expr; source: Expr }
   | { kind: "floorCeil"; fn: "FLOOR" | "CEIL"; expr: Expr; unit: TimeUnit }
   | { kind: "row"; values: Expr[] }
   | { kind: "array"; values: Expr[] }

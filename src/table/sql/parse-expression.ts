@@ -222,6 +222,14 @@ function parsePrimary(c: TokenCursor): Expr {
       c.expectOp(")");
       return { kind: "extract", unit, source, loc };
     }
+    case "POSITION":
+    case "SUBSTRING":
+    case "TRIM": {
+      if (!c.isOp("(", 1)) break;
+      const special = parseKeywordArguments(c, k);
+      if (special !== undefined) return special;
+      break;
+    }
     case "FLOOR":
     case "CEIL":
     case "CEILING": {
@@ -275,6 +283,64 @@ function parsePrimary(c: TokenCursor): Expr {
     return parseCall(c, [{ value: t.text, quoted: false, loc }], loc);
   }
   return parseNameOrCall(c);
+}
+
+/**
+ * The SQL-standard forms `POSITION(a IN b)`, `SUBSTRING(s FROM i [FOR n])` and
+ * `TRIM([BOTH|LEADING|TRAILING] [chars] FROM s)`; undefined (nothing consumed)
+ * when the call is written with commas.
+ */
+function parseKeywordArguments(c: TokenCursor, k: "POSITION" | "SUBSTRING" | "TRIM"): Expr | undefined {
+  const nameToken = c.peek();
+  const name = [{ value: nameToken.text, quoted: false, loc: nameToken.loc }];
+  const call = (args: Expr[]): Expr => ({ kind: "call", name, args: args.map((value) => ({ value })), distinct: false, star: false, loc: nameToken.loc });
+  if (k === "TRIM") {
+    const mode = c.keyword(2);
+    const hasMode = mode === "BOTH" || mode === "LEADING" || mode === "TRAILING";
+    if (!hasMode && !c.isKeyword("FROM", 2) && !hasFromBeforeClose(c)) return undefined;
+    c.next();
+    c.next();
+    if (hasMode) c.next();
+    const characters = c.isKeyword("FROM") ? undefined : parseConcat(c);
+    c.expectKeyword("FROM");
+    const source = parseExpression(c);
+    c.expectOp(")");
+    const trim: ExprOf<"trim"> = { kind: "trim", mode: hasMode ? (mode as "BOTH") : "BOTH", source, loc: nameToken.loc };
+    if (characters !== undefined) trim.characters = characters;
+    return trim;
+  }
+  c.next();
+  c.next();
+  const first = parseConcat(c);
+  if (k === "POSITION") {
+    if (!c.acceptKeyword("IN")) throw c.expected("IN");
+    const second = parseExpression(c);
+    c.expectOp(")");
+    return call([first, second]);
+  }
+  if (!c.acceptKeyword("FROM")) {
+    // SUBSTRING(s, i, n): an ordinary call
+    const args = [first];
+    while (c.acceptOp(",")) args.push(parseExpression(c));
+    if (!c.acceptOp(")")) throw c.expected("',', FROM or ')'");
+    return call(args);
+  }
+  const args = [first, parseExpression(c)];
+  if (c.acceptKeyword("FOR")) args.push(parseExpression(c));
+  c.expectOp(")");
+  return call(args);
+}
+
+/** Whether a FROM appears inside the parentheses that start one token ahead, at their top level. */
+function hasFromBeforeClose(c: TokenCursor): boolean {
+  let depth = 0;
+  for (let i = 1; ; i++) {
+    const t = c.peek(i);
+    if (t.kind === "eof") return false;
+    if (t.kind === "op" && t.text === "(") depth++;
+    else if (t.kind === "op" && t.text === ")" && --depth === 0) return false;
+    else if (depth === 1 && c.isKeyword("FROM", i)) return true;
+  }
 }
 
 /** `( expr )`, `( a, b )` (a row), or `( query )` (a scalar subquery). */

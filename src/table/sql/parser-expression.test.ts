@@ -78,6 +78,14 @@ describe("expression forms", () => {
     ["arr[1]", "(ITEM arr 1)"],
     ["ARRAY[1, 2]", "(ARRAY 1 2)"],
     ["LEFT(s, 2)", "LEFT(s, 2)"],
+    ["POSITION('b' IN s)", "POSITION('b', s)"],
+    ["SUBSTRING(s FROM 2 FOR 3)", "SUBSTRING(s, 2, 3)"],
+    ["SUBSTRING(s FROM 2)", "SUBSTRING(s, 2)"],
+    ["SUBSTRING(s, 2, 3)", "SUBSTRING(s, 2, 3)"],
+    ["TRIM(s)", "TRIM(s)"],
+    ["TRIM(BOTH 'x' FROM s)", "(TRIM BOTH 'x' s)"],
+    ["TRIM(LEADING FROM s)", "(TRIM LEADING s)"],
+    ["TRIM(' ' FROM s)", "(TRIM BOTH ' ' s)"],
     ["TRUE AND NULL", "(AND TRUE NULL)"],
   ])("%s", (sql, want) => {
     expect(p(sql)).toBe(want);
