@@ -1,0 +1,128 @@
+/**
+ * The option declarations of the built-in connectors (`filesystem`, `print`,
+ * `blackhole`, `datagen`) and formats (`json`, `csv`, `debezium-json`), with
+ * Flink's keys and defaults. Declarations only: the connectors themselves are
+ * built by the planner from the validated options.
+ */
+import { option } from "./config-option.ts";
+import { type FactoryOptions, FactoryRegistry } from "./factory-options.ts";
+
+const MB = 1024 * 1024;
+
+/** `filesystem`: files under `path` in `format`; bounded, or continuous with `source.monitor-interval`. */
+export const FILESYSTEM: FactoryOptions = {
+  identifier: "filesystem",
+  kind: "connector",
+  requiredOptions: [
+    option("path", { kind: "string" }, "The directory (or file) to read or write."),
+    option("format", { kind: "string" }, "The format of the files, e.g. 'json', 'csv' or 'debezium-json'."),
+  ],
+  optionalOptions: [
+    option("source.monitor-interval", { kind: "duration" }, "How often a continuous source looks for new files; unset for a bounded source."),
+    option("sink.rolling-policy.file-size", { kind: "memory" }, "The maximum size of a part file before it rolls.", 128 * MB),
+    option("sink.rolling-policy.rollover-interval", { kind: "duration" }, "The maximum time a part file stays open before it rolls.", 30 * 60_000),
+    option("sink.rolling-policy.inactivity-interval", { kind: "duration" }, "A part file that received nothing for this long rolls.", 30 * 60_000),
+    option("sink.rolling-policy.check-interval", { kind: "duration" }, "How often the time-based rolling conditions are checked.", 60_000),
+    option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+  ],
+};
+
+/** `print`: rows printed as `+I[Mary, 1]` lines. */
+export const PRINT: FactoryOptions = {
+  identifier: "print",
+  kind: "connector",
+  requiredOptions: [],
+  optionalOptions: [
+    option("print-identifier", { kind: "string" }, "A prefix for each printed line."),
+    option("standard-error", { kind: "boolean" }, "Print to standard error instead of standard output.", false),
+    option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+  ],
+};
+
+/** `blackhole`: a sink that discards every row. */
+export const BLACKHOLE: FactoryOptions = { identifier: "blackhole", kind: "connector", requiredOptions: [], optionalOptions: [] };
+
+/** `datagen`: generated rows, configured per field with `fields.<name>.…` keys. */
+export const DATAGEN: FactoryOptions = {
+  identifier: "datagen",
+  kind: "connector",
+  requiredOptions: [],
+  optionalOptions: [
+    option("rows-per-second", { kind: "int" }, "Rows generated per second.", 10_000),
+    option("number-of-rows", { kind: "int" }, "The number of rows to generate; unbounded when unset."),
+    option("fields.#.kind", { kind: "enum", values: ["random", "sequence"] }, "The generator of the field.", "random"),
+    option("fields.#.min", { kind: "string" }, "The minimum value of a random numeric field."),
+    option("fields.#.max", { kind: "string" }, "The maximum value of a random numeric field."),
+    option("fields.#.max-past", { kind: "duration" }, "The maximum past of a random timestamp field relative to now.", 0),
+    option("fields.#.length", { kind: "int" }, "The length of a random string, bytes or collection field.", 100),
+    option("fields.#.start", { kind: "string" }, "The first value of a sequence field."),
+    option("fields.#.end", { kind: "string" }, "The last value of a sequence field."),
+    option("fields.#.null-rate", { kind: "double" }, "The fraction of null values of the field.", 0),
+  ],
+};
+
+const timestampStandard = ["SQL", "ISO-8601"] as const;
+const mapNullKeyModes = ["FAIL", "DROP", "LITERAL"] as const;
+
+/** `json`: one JSON object per line. */
+export const JSON_FORMAT: FactoryOptions = {
+  identifier: "json",
+  kind: "format",
+  requiredOptions: [],
+  optionalOptions: [
+    option("fail-on-missing-field", { kind: "boolean" }, "Fail when a field is missing instead of reading NULL.", false),
+    option("ignore-parse-errors", { kind: "boolean" }, "Skip lines that do not parse instead of failing.", false),
+    option("timestamp-format.standard", { kind: "enum", values: timestampStandard }, "The text format of timestamps.", "SQL"),
+    option("map-null-key.mode", { kind: "enum", values: mapNullKeyModes }, "What to do with a NULL map key when writing.", "FAIL"),
+    option("map-null-key.literal", { kind: "string" }, "The key written for a NULL map key in LITERAL mode.", "null"),
+    option("encode.decimal-as-plain-number", { kind: "boolean" }, "Write decimals without scientific notation.", false),
+    option("encode.ignore-null-fields", { kind: "boolean" }, "Omit fields whose value is NULL when writing.", false),
+  ],
+};
+
+/** `csv`: RFC 4180 lines. */
+export const CSV_FORMAT: FactoryOptions = {
+  identifier: "csv",
+  kind: "format",
+  requiredOptions: [],
+  optionalOptions: [
+    option("field-delimiter", { kind: "string" }, "The field delimiter character.", ","),
+    option("disable-quote-character", { kind: "boolean" }, "Do not quote fields.", false),
+    option("quote-character", { kind: "string" }, "The quote character.", '"'),
+    option("allow-comments", { kind: "boolean" }, "Skip lines starting with '#'.", false),
+    option("ignore-parse-errors", { kind: "boolean" }, "Skip lines that do not parse instead of failing.", false),
+    option("array-element-delimiter", { kind: "string" }, "The delimiter of array elements.", ";"),
+    option("escape-character", { kind: "string" }, "The escape character; none when unset."),
+    option("null-literal", { kind: "string" }, "The text read and written as NULL; none when unset."),
+    option("write-bigdecimal-in-scientific-notation", { kind: "boolean" }, "Write decimals in scientific notation.", true),
+  ],
+};
+
+/** `debezium-json`: changelogs as Debezium's `op`/`before`/`after` JSON. */
+export const DEBEZIUM_JSON_FORMAT: FactoryOptions = {
+  identifier: "debezium-json",
+  kind: "format",
+  requiredOptions: [],
+  optionalOptions: [
+    option("schema-include", { kind: "boolean" }, "The records carry Debezium's schema envelope.", false),
+    option("ignore-parse-errors", { kind: "boolean" }, "Skip lines that do not parse instead of failing.", false),
+    option("timestamp-format.standard", { kind: "enum", values: timestampStandard }, "The text format of timestamps.", "SQL"),
+    option("map-null-key.mode", { kind: "enum", values: mapNullKeyModes }, "What to do with a NULL map key when writing.", "FAIL"),
+    option("map-null-key.literal", { kind: "string" }, "The key written for a NULL map key in LITERAL mode.", "null"),
+    option("encode.decimal-as-plain-number", { kind: "boolean" }, "Write decimals without scientific notation.", false),
+  ],
+};
+
+/**
+ * A registry with every built-in connector and format.
+ *
+ * @example
+ * ```ts
+ * builtinFactories().validate(catalogTable.options).format?.identifier; // "json"
+ * ```
+ */
+export function builtinFactories(): FactoryRegistry {
+  const registry = new FactoryRegistry();
+  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT]) registry.register(f);
+  return registry;
+}

@@ -1,0 +1,135 @@
+/**
+ * Validation of a table's `WITH (...)` options against the options its
+ * connector and format declare, in the manner and wording of Flink's
+ * `FactoryUtil`: missing required options, unsupported options (with the
+ * supported ones listed), and values that do not read as their type.
+ */
+import { type ConfigOption, type OptionValue, optionKeyMatches, readOptionValue } from "./config-option.ts";
+import { didYouMean, nearestName } from "./nearest-name.ts";
+import { SqlValidationError } from "./sql-validation-error.ts";
+
+/**
+ * The options a connector or format factory declares. A connector that
+ * declares a `format` option reads a format, whose options are given with the
+ * format's identifier as prefix (`'json.ignore-parse-errors'`), as in Flink.
+ */
+export interface FactoryOptions {
+  identifier: string;
+  kind: "connector" | "format";
+  requiredOptions: readonly ConfigOption[];
+  optionalOptions: readonly ConfigOption[];
+}
+
+/** The options of a table once validated: read values, defaults filled in. */
+export interface ValidatedTableOptions {
+  connector: string;
+  /** Connector options by key (as given for pattern keys), `connector` itself excluded. */
+  options: Map<string, OptionValue>;
+  /** The format and its options by unprefixed key, when the connector has one. */
+  format?: { identifier: string; options: Map<string, OptionValue> };
+}
+
+/** The connector and format factories a session knows, by identifier. */
+export class FactoryRegistry {
+  private readonly connectors = new Map<string, FactoryOptions>();
+  private readonly formats = new Map<string, FactoryOptions>();
+
+  /**
+   * Adds a factory's declaration.
+   *
+   * @example
+   * ```ts
+   * registry.register({ identifier: "blackhole", kind: "connector", requiredOptions: [], optionalOptions: [] });
+   * ```
+   */
+  register(factory: FactoryOptions): this {
+    (factory.kind === "connector" ? this.connectors : this.formats).set(factory.identifier, factory);
+    return this;
+  }
+
+  /**
+   * Validates `options` (a table's `WITH` clause) and reads their values.
+   *
+   * @throws {SqlValidationError} with Flink's messages for a missing or unknown connector or format, missing required
+   * options, unsupported options and invalid values.
+   * @example
+   * ```ts
+   * const v = builtinFactories().validate(new Map([["connector", "print"], ["print-identifier", "out"]]));
+   * v.options.get("standard-error"); // false
+   * ```
+   */
+  validate(options: ReadonlyMap<string, string>): ValidatedTableOptions {
+    const connectorId = options.get("connector");
+    if (connectorId === undefined) {
+      throw new SqlValidationError("Table options do not contain an option key 'connector' for discovering a connector.");
+    }
+    const connector = this.find(this.connectors, connectorId, "DynamicTableFactory");
+    const formatDeclared = [...connector.requiredOptions, ...connector.optionalOptions].some((o) => o.key === "format");
+    const formatId = formatDeclared ? options.get("format") : undefined;
+    const format = formatId === undefined ? undefined : this.find(this.formats, formatId, "DeserializationFormatFactory");
+
+    const prefix = format === undefined ? "" : `${format.identifier}.`;
+    const declared: { option: ConfigOption; fullKey: string; required: boolean; ofFormat: boolean }[] = [
+      ...connector.requiredOptions.map((option) => ({ option, fullKey: option.key, required: true, ofFormat: false })),
+      ...connector.optionalOptions.map((option) => ({ option, fullKey: option.key, required: false, ofFormat: false })),
+      ...(format?.requiredOptions ?? []).map((option) => ({ option, fullKey: prefix + option.key, required: true, ofFormat: true })),
+      ...(format?.optionalOptions ?? []).map((option) => ({ option, fullKey: prefix + option.key, required: false, ofFormat: true })),
+    ];
+
+    const missing = declared.filter((d) => d.required && ![...options.keys()].some((k) => optionKeyMatches(d.fullKey, k))).map((d) => d.fullKey);
+    if (missing.length > 0) {
+      throw new SqlValidationError(`One or more required options are missing.\n\nMissing required options are:\n\n${missing.sort().join("\n")}`);
+    }
+
+    const result: ValidatedTableOptions = { connector: connector.identifier, options: new Map() };
+    const formatOptions = new Map<string, OptionValue>();
+    const unsupported: string[] = [];
+    for (const [key, text] of options) {
+      if (key === "connector") continue;
+      const d = declared.find((x) => optionKeyMatches(x.fullKey, key));
+      if (d === undefined) {
+        unsupported.push(key);
+        continue;
+      }
+      const read = readOptionValue(d.option.type, text);
+      if ("error" in read) throw new SqlValidationError(`Invalid value for option '${key}': '${text}' (${read.error}).`);
+      if (d.ofFormat) formatOptions.set(key.slice(prefix.length), read.value);
+      else result.options.set(key, read.value);
+    }
+    const supported = ["connector", ...declared.map((d) => d.fullKey)].sort();
+    if (unsupported.length > 0) {
+      const lines = unsupported.sort().map((k) => {
+        const near = nearestName(k, supported.map((c) => instantiatePattern(c, k)));
+        return near === undefined ? k : `${k} (did you mean '${near}'?)`;
+      });
+      throw new SqlValidationError(
+        `Unsupported options found for '${connector.identifier}'.\n\nUnsupported options:\n\n${lines.join("\n")}\n\nSupported options:\n\n${supported.join("\n")}`,
+      );
+    }
+    for (const d of declared) {
+      if (d.option.defaultValue === undefined || d.option.key.includes("#")) continue;
+      const target = d.ofFormat ? formatOptions : result.options;
+      const key = d.ofFormat ? d.option.key : d.fullKey;
+      if (!target.has(key)) target.set(key, d.option.defaultValue);
+    }
+    if (format !== undefined) result.format = { identifier: format.identifier, options: formatOptions };
+    return result;
+  }
+
+  private find(factories: Map<string, FactoryOptions>, id: string, kind: string): FactoryOptions {
+    const f = factories.get(id);
+    if (f !== undefined) return f;
+    const ids = [...factories.keys()].sort();
+    throw new SqlValidationError(
+      `Could not find any factory for identifier '${id}' that implements '${kind}'.${didYouMean(id, ids)}\n\nAvailable factory identifiers are:\n\n${ids.join("\n")}`,
+    );
+  }
+}
+
+/** A pattern key with its `#` segments taken from `given` when both have as many segments: `fields.id.length` for `fields.id.lenght`. */
+function instantiatePattern(key: string, given: string): string {
+  const parts = key.split(".");
+  const givenParts = given.split(".");
+  if (!key.includes("#") || parts.length !== givenParts.length) return key;
+  return parts.map((p, i) => (p === "#" ? givenParts[i]! : p)).join(".");
+}
