@@ -127,6 +127,11 @@ describe("Catalog", () => {
     );
     expect(exec(c, "DROP TABLE t")).toBe(true);
     expect(c.listTables()).toEqual([]);
+    exec(c, "CREATE TEMPORARY VIEW v AS SELECT 1");
+    expect(errorOf(() => exec(c, "DROP VIEW v")).detail).toBe(
+      "Temporary view with identifier 'default_catalog.default_database.v' exists. Drop it first before removing the permanent view.",
+    );
+    expect(exec(c, "DROP TEMPORARY VIEW v")).toBe(true);
   });
 
   it("rejects invalid tables and views without registering them", () => {

@@ -61,7 +61,8 @@ export class Catalog {
    * Drops the object of a `DROP [TEMPORARY] TABLE|VIEW [IF EXISTS]`
    * statement. Returns `false` when it did not exist under `IF EXISTS`.
    *
-   * @throws {SqlValidationError} when it does not exist, is of the other kind, or a temporary object of that name shadows the permanent one.
+   * @throws {SqlValidationError} when it does not exist, is of the other kind, or (as in Flink) `DROP TABLE|VIEW`
+   * without `TEMPORARY` names a temporary object.
    */
   drop(stmt: StatementOf<"drop">): boolean {
     const id = this.identifier(stmt.name);
@@ -69,13 +70,13 @@ export class Catalog {
     const noun = stmt.object === "TABLE" ? "Table" : "View";
     const kind = stmt.object === "TABLE" ? "table" : "view";
     const loc = stmt.name[0]!.loc;
-    if (!stmt.temporary && this.temporary.get(key)?.kind === kind && this.permanent.has(key)) {
+    if (!stmt.temporary && this.temporary.get(key)?.kind === kind) {
       throw new SqlValidationError(
         `Temporary ${kind} with identifier '${identifierString(id)}' exists. Drop it first before removing the permanent ${kind}.`,
         loc,
       );
     }
-    const scope = stmt.temporary ? this.temporary : this.permanent.has(key) ? this.permanent : this.temporary;
+    const scope = stmt.temporary ? this.temporary : this.permanent;
     const found = scope.get(key);
     if (found === undefined || found.kind !== kind) {
       if (found !== undefined) {
