@@ -52,7 +52,7 @@ export interface BoundExpr {
  * @throws SqlValidationError for unknown columns/functions and type errors.
  * @example
  * ```ts
- * typeToString(inferType(expr("a + 1.5"), { names: ["a"], types: [logicalType({ kind: "int" })] })); // "DECIMAL(12, 1)"
+ * showType(inferType(expr("a + 1.5"), { names: ["a"], types: [logicalType({ kind: "int" })] })); // "DECIMAL(12, 1)"
  * ```
  */
 export function inferType(expr: Expr, rowType: RowType): LogicalType {
@@ -99,7 +99,7 @@ function coerce(b: BoundExpr, target: LogicalType): Evaluator {
   const from = b.type;
   if (from.kind === "null" || sameRepresentation(from, target)) return b.eval;
   const cast = castFunction(from, target);
-  if (cast === undefined) throw new Error(`internal: no coercion from ${typeToString(from)} to ${typeToString(target)}`);
+  if (cast === undefined) throw new Error(`internal: no coercion from ${showType(from)} to ${showType(target)}`);
   const e = b.eval;
   return (f) => { const v = e(f); return v === null ? null : cast(v); };
 }
@@ -166,7 +166,7 @@ class Binder {
       return { type: typed(BOOLEAN, t.nullable), eval: (f) => { const v = ev(f); return v === null ? null : !v; }, constant: x.constant };
     }
     if (!isNumericType(t) && t.kind !== "null") {
-      throw new SqlValidationError(e.loc, `Cannot apply '${e.op}' to arguments of type <${typeToString(t)}>`);
+      throw new SqlValidationError(e.loc, `Cannot apply '${e.op}' to arguments of type <${showType(t)}>`);
     }
     if (e.op === "+") return x;
     let run: Evaluator;
@@ -181,7 +181,7 @@ class Binder {
 
   private expectBoolean(x: BoundExpr, op: string, loc: SourceLoc): void {
     if (x.type.kind !== "boolean" && x.type.kind !== "null") {
-      throw new SqlValidationError(loc, `Cannot apply '${op}' to arguments of type <${typeToString(x.type)}>`);
+      throw new SqlValidationError(loc, `Cannot apply '${op}' to arguments of type <${showType(x.type)}>`);
     }
   }
 
@@ -191,7 +191,7 @@ class Binder {
     const c = l.constant && r.constant;
     const le = l.eval;
     const re = r.eval;
-    const mismatch = () => new SqlValidationError(e.loc, `Cannot apply '${e.op}' to arguments of type <${typeToString(l.type)}> and <${typeToString(r.type)}>`);
+    const mismatch = () => new SqlValidationError(e.loc, `Cannot apply '${e.op}' to arguments of type <${showType(l.type)}> and <${showType(r.type)}>`);
     switch (e.op) {
       case "AND": case "OR": {
         if ((l.type.kind !== "boolean" && l.type.kind !== "null") || (r.type.kind !== "boolean" && r.type.kind !== "null")) throw mismatch();
@@ -265,7 +265,7 @@ class Binder {
     const l = this.bind(e.left);
     const r = this.bind(e.right);
     if (commonType(l.type, r.type) === undefined) {
-      throw new SqlValidationError(e.loc, `Cannot apply 'IS ${e.not ? "NOT " : ""}DISTINCT FROM' to arguments of type <${typeToString(l.type)}> and <${typeToString(r.type)}>`);
+      throw new SqlValidationError(e.loc, `Cannot apply 'IS ${e.not ? "NOT " : ""}DISTINCT FROM' to arguments of type <${showType(l.type)}> and <${showType(r.type)}>`);
     }
     const le = l.eval;
     const re = r.eval;
@@ -279,7 +279,7 @@ class Binder {
     const hi = this.bind(e.high);
     const ct = commonType(x.type, lo.type);
     if (ct === undefined || commonType(ct, hi.type) === undefined) {
-      throw new SqlValidationError(e.loc, `Cannot apply 'BETWEEN' to arguments of type <${typeToString(x.type)}>, <${typeToString(lo.type)}> and <${typeToString(hi.type)}>`);
+      throw new SqlValidationError(e.loc, `Cannot apply 'BETWEEN' to arguments of type <${showType(x.type)}>, <${showType(lo.type)}> and <${showType(hi.type)}>`);
     }
     const xe = x.eval, le = lo.eval, he = hi.eval;
     const symmetric = e.symmetric;
@@ -305,7 +305,7 @@ class Binder {
     for (const it of items) {
       ct = ct === undefined ? undefined : commonType(ct, it.type);
       if (ct === undefined) {
-        throw new SqlValidationError(e.loc, `Values passed to ${e.not ? "NOT " : ""}IN operator must have compatible types: <${typeToString(x.type)}> and <${typeToString(it.type)}>`);
+        throw new SqlValidationError(e.loc, `Values passed to ${e.not ? "NOT " : ""}IN operator must have compatible types: <${showType(x.type)}> and <${showType(it.type)}>`);
       }
     }
     const type = typed(BOOLEAN, nullable(x, ...items));
@@ -350,7 +350,7 @@ class Binder {
     const esc = e.escape === undefined ? undefined : this.bind(e.escape);
     for (const b of [x, p, ...(esc === undefined ? [] : [esc])]) {
       if (!isStringType(b.type) && b.type.kind !== "null") {
-        throw new SqlValidationError(e.loc, `Cannot apply 'LIKE' to arguments of type <${typeToString(x.type)}> and <${typeToString(p.type)}>`);
+        throw new SqlValidationError(e.loc, `Cannot apply 'LIKE' to arguments of type <${showType(x.type)}> and <${showType(p.type)}>`);
       }
     }
     if (esc !== undefined && !esc.constant) throw new SqlValidationError(e.escape!.loc, "The ESCAPE of LIKE must be a constant");
@@ -383,14 +383,14 @@ class Binder {
       const c = this.bind(w.when);
       if (operand !== undefined) {
         if (commonType(operand.type, c.type) === undefined) {
-          throw new SqlValidationError(w.when.loc, `Cannot apply '=' to arguments of type <${typeToString(operand.type)}> and <${typeToString(c.type)}>`);
+          throw new SqlValidationError(w.when.loc, `Cannot apply '=' to arguments of type <${showType(operand.type)}> and <${showType(c.type)}>`);
         }
         const oe = operand.eval;
         const ce = c.eval;
         return { ...c, eval: ((f) => sqlEquals(oe(f), ce(f))) as Evaluator, constant: c.constant && operand.constant };
       }
       if (c.type.kind !== "boolean" && c.type.kind !== "null") {
-        throw new SqlValidationError(w.when.loc, `Expected a BOOLEAN condition in WHEN but got <${typeToString(c.type)}>`);
+        throw new SqlValidationError(w.when.loc, `Expected a BOOLEAN condition in WHEN but got <${showType(c.type)}>`);
       }
       return c;
     });
@@ -411,7 +411,7 @@ class Binder {
     let t: LogicalType = xs[0]!.type;
     for (const x of xs.slice(1)) {
       const n = commonType(t, x.type);
-      if (n === undefined) throw new SqlValidationError(loc, `Cannot infer a common type of ${what} for <${typeToString(t)}> and <${typeToString(x.type)}>`);
+      if (n === undefined) throw new SqlValidationError(loc, `Cannot infer a common type of ${what} for <${showType(t)}> and <${showType(x.type)}>`);
       t = n;
     }
     if (t.kind === "char") t = logicalType({ kind: "varchar", length: t.length }, t.nullable);
@@ -423,7 +423,7 @@ class Binder {
     const target = withNullable(e.type, e.try || x.type.nullable);
     const fn = castFunction(x.type, target);
     if (fn === undefined) {
-      throw new SqlValidationError(e.loc, `Cast function cannot convert value of type ${typeToString(withNullable(x.type, true))} to type ${typeToString(withNullable(e.type, true))}`);
+      throw new SqlValidationError(e.loc, `Cast function cannot convert value of type ${showType(x.type)} to type ${showType(e.type)}`);
     }
     const xe = x.eval;
     if (e.try) {
@@ -461,13 +461,13 @@ class Binder {
 
   private expectStrings(fn: string, loc: SourceLoc, args: BoundExpr[]): void {
     if (args.some((a) => !isStringType(a.type) && a.type.kind !== "null")) {
-      throw new SqlValidationError(loc, `Cannot apply '${fn}' to arguments of type ${args.map((a) => `<${typeToString(a.type)}>`).join(", ")}`);
+      throw new SqlValidationError(loc, `Cannot apply '${fn}' to arguments of type ${args.map((a) => `<${showType(a.type)}>`).join(", ")}`);
     }
   }
 
   private expectNumeric(fn: string, loc: SourceLoc, args: BoundExpr[], integer = false): void {
     if (args.some((a) => !(integer ? isIntegerType(a.type) : isNumericType(a.type)) && a.type.kind !== "null")) {
-      throw new SqlValidationError(loc, `Cannot apply '${fn}' to arguments of type ${args.map((a) => `<${typeToString(a.type)}>`).join(", ")}`);
+      throw new SqlValidationError(loc, `Cannot apply '${fn}' to arguments of type ${args.map((a) => `<${showType(a.type)}>`).join(", ")}`);
     }
   }
 
@@ -570,7 +570,7 @@ class Binder {
       }
       case "MOD":
         arity(2); this.expectNumeric(name, e.loc, args);
-        return arithmetic("%", a!, b!, () => new SqlValidationError(e.loc, `Cannot apply 'MOD' to arguments of type <${typeToString(a!.type)}> and <${typeToString(b!.type)}>`));
+        return arithmetic("%", a!, b!, () => new SqlValidationError(e.loc, `Cannot apply 'MOD' to arguments of type <${showType(a!.type)}> and <${showType(b!.type)}>`));
       case "ROUND": return this.round(e, args, arity);
       case "FLOOR": case "CEIL": case "CEILING": {
         arity(1); this.expectNumeric(name, e.loc, args);
@@ -607,7 +607,7 @@ class Binder {
       case "NULLIF": {
         arity(2);
         if (commonType(a!.type, b!.type) === undefined) {
-          throw new SqlValidationError(e.loc, `Cannot apply 'NULLIF' to arguments of type <${typeToString(a!.type)}> and <${typeToString(b!.type)}>`);
+          throw new SqlValidationError(e.loc, `Cannot apply 'NULLIF' to arguments of type <${showType(a!.type)}> and <${showType(b!.type)}>`);
         }
         return fn(withNullable(a!.type, true), (f) => { const v = ae(f); return sqlEquals(v, be(f)) === true ? null : v; });
       }
@@ -818,4 +818,9 @@ function intOp(op: string, kind: "tinyint" | "smallint" | "int"): (a: number, b:
     case "/": return (a, b) => (b === 0 ? divZero() : wrapInteger(kind, Math.trunc(a / b)));
     default: return (a, b) => (b === 0 ? divZero() : (a % b) | 0);
   }
+}
+
+/** A type as error messages name it: without NOT NULL, as Flink's validator. */
+function showType(t: LogicalType): string {
+  return typeToString(withNullable(t, true));
 }
