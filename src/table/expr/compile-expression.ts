@@ -498,6 +498,9 @@ class Binder {
         const up = name === "UPPER";
         return fn(typed(VARCHAR, nul), (f) => { const v = ae(f); return v === null ? null : up ? (v as string).toUpperCase() : (v as string).toLowerCase(); });
       }
+      case "TRIM":
+        arity(1);
+        return this.trim({ kind: "trim", mode: "BOTH", source: e.args[0]!.value, loc: e.loc });
       case "CHAR_LENGTH": case "CHARACTER_LENGTH":
         arity(1); this.expectStrings(name, e.loc, args);
         return fn(typed(INT, nul), (f) => { const v = ae(f); return v === null ? null : (v as string).length; });
