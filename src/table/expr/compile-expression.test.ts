@@ -125,6 +125,12 @@ describe("arithmetic", () => {
       expect([e, text, typeToString(inferType(parseExpr(e), ROW)).replace(/ NOT NULL$/, "")]).toEqual([e, value, type]);
     }
   });
+  test("TIMESTAMP ± day-time INTERVAL (the watermark expression)", () => {
+    expect(run("ts - INTERVAL '1' SECOND", { ts: 5000 })).toBe(4000);
+    expect(run("ts + INTERVAL '0.25' SECOND", { ts: 5000 })).toBe(5250);
+    expect(run("INTERVAL '2' DAY + ts", { ts: 0 })).toBe(172_800_000);
+    expect(run("ts - INTERVAL '1' MINUTE")).toBe(null);
+  });
   test("DOUBLE mixes with DECIMAL as DOUBLE", () => {
     expect(run("x + d", { x: 0.5, d: decimal(25n, 2) })).toBe(0.75);
   });

@@ -132,6 +132,7 @@ class Binder {
       case "boolean": return constant(BOOLEAN, e.value);
       case "null": return constant({ kind: "null", nullable: true, loc: e.loc }, null);
       case "typedLiteral": return typedLiteral(e);
+      case "interval": return intervalLiteral(e);
       case "unary": return this.unary(e);
       case "binary": return this.binary(e);
       case "is": return this.is(e);
@@ -680,7 +681,6 @@ function lengthOf(t: LogicalType): number {
 function describeKind(kind: string): string {
   switch (kind) {
     case "star": return "'*'";
-    case "interval": return "An INTERVAL literal";
     case "inQuery": return "IN with a subquery";
     case "exists": return "EXISTS";
     case "subquery": return "A scalar subquery";
@@ -731,6 +731,10 @@ function typedLiteral(e: ExprOf<"typedLiteral">): BoundExpr {
 
 /** `+ - * / %` with Flink's result types and overflow behaviour. */
 function arithmetic(op: string, l: BoundExpr, r: BoundExpr, mismatch: () => Error): BoundExpr {
+  if (op === "+" || op === "-") {
+    const shifted = timestampShift(op, l, r) ?? (op === "+" ? timestampShift(op, r, l) : undefined);
+    if (shifted !== undefined) return shifted;
+  }
   const lt = l.type.kind === "null" ? r.type : l.type;
   const rt = r.type.kind === "null" ? l.type : r.type;
   if (!isNumericType(lt) || !isNumericType(rt)) throw mismatch();
@@ -826,4 +830,33 @@ function intOp(op: string, kind: "tinyint" | "smallint" | "int"): (a: number, b:
 /** A type as error messages name it: without NOT NULL, as Flink's validator. */
 function showType(t: LogicalType): string {
   return typeToString(withNullable(t, true));
+}
+
+const DAY_TIME_MS: Partial<Record<string, number>> = { DAY: 86_400_000, HOUR: 3_600_000, MINUTE: 60_000, SECOND: 1000 };
+
+/** `INTERVAL 'n' unit` for one DAY/HOUR/MINUTE/SECOND unit (milliseconds); other forms are not supported yet. */
+function intervalLiteral(e: ExprOf<"interval">): BoundExpr {
+  const ms = DAY_TIME_MS[e.from];
+  if (e.to !== undefined || ms === undefined) {
+    throw new SqlValidationError(e.loc, `INTERVAL ${e.from}${e.to === undefined ? "" : " TO " + e.to} is not supported in scalar expressions yet`);
+  }
+  const text = e.value.trim();
+  if (!(e.from === "SECOND" ? /^[+-]?\d+(\.\d{1,3})?$/ : /^[+-]?\d+$/).test(text)) {
+    throw new SqlValidationError(e.loc, `Illegal interval literal '${e.value}' for INTERVAL ${e.from}`);
+  }
+  const value = Math.round(Number(text) * ms) * (e.negative ? -1 : 1);
+  return constant(logicalType({ kind: "interval", from: e.from }, false), value);
+}
+
+/** `timestamp ± day-time interval`, or undefined when the operands are not that. */
+function timestampShift(op: string, ts: BoundExpr, iv: BoundExpr): BoundExpr | undefined {
+  if (ts.type.kind !== "timestamp" || iv.type.kind !== "interval" || DAY_TIME_MS[iv.type.from] === undefined) return undefined;
+  const te = ts.eval;
+  const ie = iv.eval;
+  const sign = op === "-" ? -1 : 1;
+  return { type: withNullable(ts.type, nullable(ts, iv)), constant: ts.constant && iv.constant, eval: (f) => {
+    const t = te(f); if (t === null) return null;
+    const i = ie(f); if (i === null) return null;
+    return (t as number) + sign * (i as number);
+  } };
 }

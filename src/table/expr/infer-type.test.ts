@@ -86,6 +86,8 @@ describe("type inference", () => {
     ["POWER(n, 2)", "DOUBLE NOT NULL"],
     ["SQRT(d)", "DOUBLE"],
     ["`user`", "VARCHAR(2147483647)"],
+    ["ts - INTERVAL '1' SECOND", "TIMESTAMP(3)"],
+    ["INTERVAL '2' HOUR + ts", "TIMESTAMP(3)"],
   ])("%s : %s", (e, t) => {
     expect(typeOf(e)).toBe(t);
   });
@@ -112,7 +114,8 @@ describe("type errors name both types and the location", () => {
     ["i IN (1, 'a')", "line 1, column 8: Values passed to IN operator must have compatible types: <INT> and <CHAR(1)>"],
     ["n LIKE 'a'", "line 1, column 8: Cannot apply 'LIKE' to arguments of type <INT> and <CHAR(1)>"],
     ["COUNT(i)", "line 1, column 8: No match found for function 'COUNT'"],
-    ["INTERVAL '1' SECOND", "line 1, column 8: An INTERVAL literal is not supported in scalar expressions yet"],
+    ["INTERVAL '1-2' YEAR TO MONTH", "line 1, column 8: INTERVAL YEAR TO MONTH is not supported in scalar expressions yet"],
+    ["ts + 1", "line 1, column 8: Cannot apply '+' to arguments of type <TIMESTAMP(3)> and <INT>"],
     ["DATE '2024-13-01'", "line 1, column 8: Illegal DATE literal '2024-13-01'"],
   ])("%s", (e, msg) => {
     expect(errorOf(e)).toBe(msg);
