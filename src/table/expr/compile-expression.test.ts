@@ -5,7 +5,7 @@ import { compile, inferType } from "./compile-expression.ts";
 import { parseExpr, rowTypeOf } from "./expr-test-util.ts";
 import { foldConstant } from "./fold-constant.ts";
 import { typeToString } from "./logical-type.ts";
-import { SqlRuntimeError } from "./sql-validation-error.ts";
+import { SqlRuntimeError } from "./sql-runtime-error.ts";
 
 const ROW = rowTypeOf("i INT, j INT, b BIGINT, d DECIMAL(10, 2), x DOUBLE, s STRING, p STRING, t BOOLEAN, u BOOLEAN, ts TIMESTAMP(3)");
 const NAMES = ROW.names;

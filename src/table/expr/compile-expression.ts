@@ -34,7 +34,8 @@ import {
   withNullable, type LogicalType, type RowType,
 } from "./logical-type.ts";
 import { nearestName } from "./nearest-name.ts";
-import { SqlRuntimeError, SqlValidationError } from "./sql-validation-error.ts";
+import { SqlRuntimeError } from "./sql-runtime-error.ts";
+import { SqlValidationError } from "./sql-validation-error.ts";
 
 /** A compiled expression: evaluates on the field values of one row. */
 export type Evaluator = (fields: SqlValue[]) => SqlValue;

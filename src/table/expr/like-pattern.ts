@@ -2,7 +2,7 @@
  * SQL `LIKE` patterns: `%` matches any sequence, `_` any one character, and
  * an optional one-character ESCAPE makes the next `%`, `_` or escape literal.
  */
-import { SqlRuntimeError } from "./sql-validation-error.ts";
+import { SqlRuntimeError } from "./sql-runtime-error.ts";
 
 /**
  * The regular expression equivalent to a LIKE pattern (whole-string, `s` flag).
