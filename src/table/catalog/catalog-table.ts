@@ -5,7 +5,7 @@
 import type { Query, StatementOf } from "../sql/ast.ts";
 import type { ObjectIdentifier } from "./object-identifier.ts";
 import { type ResolvedSchema, resolveSchema } from "./resolved-schema.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** A table: its checked schema and its `WITH` options in declaration order. */
 export interface CatalogTable {

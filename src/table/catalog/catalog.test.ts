@@ -3,7 +3,7 @@ import type { QualifiedName, StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
 import { Catalog } from "./catalog.ts";
 import { describeTable } from "./describe-table.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** Runs a DDL statement against `catalog`, returning what the catalog method returned. */
 function exec(catalog: Catalog, sql: string): boolean {

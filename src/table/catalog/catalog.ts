@@ -14,8 +14,8 @@ import {
   quotedIdentifierString,
   resolveIdentifier,
 } from "./object-identifier.ts";
-import { didYouMean } from "./nearest-name.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { didYouMean } from "../validation/nearest-name.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /**
  * The tables and views of a session. Only `default_catalog` and its

@@ -3,7 +3,7 @@ import type { StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
 import { builtinFactories } from "./builtin-factories.ts";
 import type { ValidatedTableOptions } from "./factory-options.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** Validates the WITH options of a CREATE TABLE statement. */
 function validate(ddl: string): ValidatedTableOptions {

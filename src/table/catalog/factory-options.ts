@@ -5,8 +5,8 @@
  * supported ones listed), and values that do not read as their type.
  */
 import { type ConfigOption, type OptionValue, optionKeyMatches, readOptionValue } from "./config-option.ts";
-import { didYouMean, nearestName } from "./nearest-name.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { didYouMean, nearestName } from "../validation/nearest-name.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /**
  * The options a connector or format factory declares. A connector that

@@ -3,7 +3,7 @@
  * resolves a possibly partial name against the current catalog and database.
  */
 import type { QualifiedName } from "../sql/ast.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** Flink's built-in catalog name. */
 export const DEFAULT_CATALOG = "default_catalog";

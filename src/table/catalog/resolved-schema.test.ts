@@ -4,7 +4,7 @@ import { parseStatement } from "../sql/parser.ts";
 import { exprSqlText } from "./expr-sql-text.ts";
 import { formatLogicalType } from "./logical-type.ts";
 import { resolveSchema } from "./resolved-schema.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 const ddl = (sql: string) => parseStatement(sql) as StatementOf<"createTable">;
 const schemaOf = (sql: string) => resolveSchema(ddl(sql));

@@ -5,8 +5,8 @@
  */
 import type { Expr, SourceLoc, StatementOf } from "../sql/ast.ts";
 import { type LogicalType, formatLogicalType, toLogicalType, withNullability } from "./logical-type.ts";
-import { didYouMean } from "./nearest-name.ts";
-import { SqlValidationError } from "./sql-validation-error.ts";
+import { didYouMean } from "../validation/nearest-name.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /**
  * A column of a resolved schema. A physical column has its declared type; a

@@ -1,6 +1,7 @@
 /**
- * The error for a statement that parses but is invalid against the catalog or
- * the rules of Flink's DDL: an unknown column or table, a duplicate name, an
+ * The error for a statement that parses but is invalid: against the catalog, the
+ * rules of Flink's DDL or the types of an expression: an unknown column, table or
+ * function, a type mismatch, a duplicate name, an
  * unsupported connector option.
  */
 import type { SourceLoc } from "../sql/ast.ts";
