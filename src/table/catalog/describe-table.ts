@@ -5,7 +5,7 @@
 import type { Expr } from "../sql/ast.ts";
 import type { CatalogTable } from "./catalog-table.ts";
 import { exprSqlText } from "./expr-sql-text.ts";
-import { type LogicalType, formatLogicalType, withNullability } from "./logical-type.ts";
+import { type LogicalType, formatLogicalType, withNullability } from "../types/logical-type.ts";
 
 /** One row of `DESCRIBE`; `null` where Flink prints `<NULL>`/an empty cell. */
 export interface DescribeRow {

@@ -3,7 +3,7 @@
  * in backquotes, keywords upper case), for computed columns and watermarks.
  */
 import type { Expr } from "../sql/ast.ts";
-import { formatLogicalType, toLogicalType } from "./logical-type.ts";
+import { formatLogicalType, toLogicalType } from "../types/logical-type.ts";
 
 const quote = (ids: { value: string }[]) => ids.map((i) => `\`${i.value}\``).join(".");
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
 import { exprSqlText } from "./expr-sql-text.ts";
-import { formatLogicalType } from "./logical-type.ts";
+import { formatLogicalType } from "../types/logical-type.ts";
 import { resolveSchema } from "./resolved-schema.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 

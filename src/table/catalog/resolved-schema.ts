@@ -4,7 +4,7 @@
  * checked by Flink's rules.
  */
 import type { Expr, SourceLoc, StatementOf } from "../sql/ast.ts";
-import { type LogicalType, formatLogicalType, toLogicalType, withNullability } from "./logical-type.ts";
+import { type LogicalType, formatLogicalType, toLogicalType, withNullability } from "../types/logical-type.ts";
 import { didYouMean } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 

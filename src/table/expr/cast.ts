@@ -14,7 +14,8 @@
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimalFromNumber, decimalToNumber, decimalToString, parseDecimal, toDecimalType, type Decimal } from "../types/decimal.ts";
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from "../types/temporal.ts";
-import { isIntegerType, isNumericType, isStringType, typeToString, type LogicalType } from "./logical-type.ts";
+import { isIntegerType, isNumericType, isStringType, typeToString } from "./type-rules.ts";
+import type { LogicalType } from "../types/logical-type.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
 
 /** A conversion of a non-null value; throws {@link SqlRuntimeError} when the value does not convert. */

@@ -4,7 +4,7 @@ import { decimal } from "../types/decimal.ts";
 import { compile, inferType } from "./compile-expression.ts";
 import { parseExpr, rowTypeOf } from "./expr-test-util.ts";
 import { foldConstant } from "./fold-constant.ts";
-import { typeToString } from "./logical-type.ts";
+import { typeToString } from "./type-rules.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
 
 const ROW = rowTypeOf("i INT, j INT, b BIGINT, d DECIMAL(10, 2), x DOUBLE, s STRING, p STRING, t BOOLEAN, u BOOLEAN, ts TIMESTAMP(3)");

@@ -30,9 +30,11 @@ import { parseDate, parseTime, parseTimestamp } from "../types/temporal.ts";
 import { castFunction, wrapInteger } from "./cast.ts";
 import { likeToRegExp } from "./like-pattern.ts";
 import {
-  asDecimalType, commonType, isIntegerType, isNumericType, isStringType, logicalType, MAX_LENGTH, typeToString,
-  withNullable, type LogicalType, type RowType,
-} from "./logical-type.ts";
+  asDecimalType, commonType, isIntegerType, isNumericType, isStringType, logicalType, typeToString,
+  withNullable, type RowType,
+} from "./type-rules.ts";
+import { toLogicalType, type LogicalType } from "../types/logical-type.ts";
+import { MAX_LENGTH } from "../sql/parse-type.ts";
 import { nearestName } from "../validation/nearest-name.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -131,7 +133,7 @@ class Binder {
       case "number": return numberLiteral(e.text, e.loc);
       case "string": return constant(logicalType({ kind: "char", length: Math.max(1, e.value.length) }, false), e.value);
       case "boolean": return constant(BOOLEAN, e.value);
-      case "null": return constant({ kind: "null", nullable: true, loc: e.loc }, null);
+      case "null": return constant({ kind: "null", nullable: true }, null);
       case "typedLiteral": return typedLiteral(e);
       case "interval": return intervalLiteral(e);
       case "unary": return this.unary(e);
@@ -422,10 +424,10 @@ class Binder {
 
   private cast(e: ExprOf<"cast">): BoundExpr {
     const x = this.bind(e.expr);
-    const target = withNullable(e.type, e.try || x.type.nullable);
+    const target = withNullable(toLogicalType(e.type), e.try || x.type.nullable);
     const fn = castFunction(x.type, target);
     if (fn === undefined) {
-      throw new SqlValidationError(`Cast function cannot convert value of type ${showType(x.type)} to type ${showType(e.type)}`, e.loc);
+      throw new SqlValidationError(`Cast function cannot convert value of type ${showType(x.type)} to type ${showType(target)}`, e.loc);
     }
     const xe = x.eval;
     if (e.try) {

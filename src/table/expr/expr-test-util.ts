@@ -4,7 +4,8 @@
  */
 import type { Expr } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
-import type { RowType } from "./logical-type.ts";
+import type { RowType } from "./type-rules.ts";
+import { toLogicalType } from "../types/logical-type.ts";
 
 /**
  * The expression of `SELECT <text> FROM t` (columns count from 8 on line 1).
@@ -36,7 +37,7 @@ export function rowTypeOf(columns: string): RowType {
   for (const c of s.columns) {
     if (c.kind !== "physical") throw new Error("computed column");
     names.push(c.name.value);
-    types.push(c.type);
+    types.push(toLogicalType(c.type));
   }
   return { names, types };
 }

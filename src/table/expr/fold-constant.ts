@@ -5,7 +5,8 @@
 import type { Expr } from "../sql/ast.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { bindExpression } from "./compile-expression.ts";
-import type { LogicalType, RowType } from "./logical-type.ts";
+import type { RowType } from "./type-rules.ts";
+import type { LogicalType } from "../types/logical-type.ts";
 
 const NO_FIELDS: SqlValue[] = [];
 

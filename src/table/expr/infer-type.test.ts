@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { inferType } from "./compile-expression.ts";
 import { parseExpr, rowTypeOf } from "./expr-test-util.ts";
-import { typeToString } from "./logical-type.ts";
+import { typeToString } from "./type-rules.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 const ROW = rowTypeOf(

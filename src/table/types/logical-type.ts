@@ -1,7 +1,9 @@
 /**
- * The logical type of a column: the parser's {@link DataType} without source
- * positions, so a resolved schema compares and prints independently of the
- * statement it came from.
+ * The logical type of a column or an expression: the parser's {@link DataType}
+ * without source positions (so a resolved schema compares and prints
+ * independently of the statement it came from), plus the type of the untyped
+ * `NULL` literal. The one description of SQL types of the catalog, the
+ * expressions and the planner.
  */
 import type { DataType, TimeUnit } from "../sql/ast.ts";
 import { MAX_LENGTH } from "../sql/parse-type.ts";
@@ -23,6 +25,8 @@ export type LogicalType = { nullable: boolean } & (
   | { kind: "row"; fields: LogicalRowField[] }
   | { kind: "array" | "multiset"; element: LogicalType }
   | { kind: "map"; key: LogicalType; value: LogicalType }
+  /** The type of a bare `NULL` literal before a context gives it one. */
+  | { kind: "null" }
 );
 
 /**

@@ -1,32 +1,15 @@
 /**
- * Logical types of the expression layer: the AST's {@link DataType} (one
- * description of SQL types for the parser, the catalog and the planner), plus
- * the type of the untyped `NULL` literal. Types built here (not parsed) carry
- * {@link NO_LOC}.
+ * The typing rules of the expression layer over {@link LogicalType}: input
+ * row types, numeric promotion, common types, and type names as Flink's
+ * error messages print them.
  */
-import type { DataType, SourceLoc } from "../sql/ast.ts";
-
-/** The type of a bare `NULL` literal before a context gives it one. */
-export interface NullType {
-  kind: "null";
-  nullable: true;
-  loc: SourceLoc;
-}
-
-/** A logical SQL type: a {@link DataType} or the NULL literal's type. */
-export type LogicalType = DataType | NullType;
+import type { LogicalType } from "../types/logical-type.ts";
 
 /** An input row type: field names (case-sensitive, as Flink) and their types, by position. */
 export interface RowType {
   names: readonly string[];
   types: readonly LogicalType[];
 }
-
-/** The location of a type that was not written in SQL text. */
-export const NO_LOC: SourceLoc = { line: 0, column: 0, offset: 0 };
-
-/** Largest length of VARCHAR (`STRING` is `VARCHAR(2147483647)`). */
-export const MAX_LENGTH = 2147483647;
 
 /**
  * Builds a logical type without a source location.
@@ -36,8 +19,8 @@ export const MAX_LENGTH = 2147483647;
  * const t = logicalType({ kind: "varchar", length: MAX_LENGTH }, false); // STRING NOT NULL
  * ```
  */
-export function logicalType(t: DistributiveOmit<DataType, "loc" | "nullable">, nullable = true): DataType {
-  return { ...t, nullable, loc: NO_LOC } as DataType;
+export function logicalType(t: DistributiveOmit<LogicalType, "nullable">, nullable = true): LogicalType {
+  return { ...t, nullable } as LogicalType;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -51,7 +34,7 @@ export function withNullable(t: LogicalType, nullable: boolean): LogicalType {
 const INTEGER_RANK = { tinyint: 1, smallint: 2, int: 3, bigint: 4 } as const;
 
 /** TINYINT, SMALLINT, INT or BIGINT. */
-export function isIntegerType(t: LogicalType): t is DataType & { kind: "tinyint" | "smallint" | "int" | "bigint" } {
+export function isIntegerType(t: LogicalType): t is LogicalType & { kind: "tinyint" | "smallint" | "int" | "bigint" } {
   return t.kind in INTEGER_RANK;
 }
 
@@ -61,7 +44,7 @@ export function isNumericType(t: LogicalType): boolean {
 }
 
 /** CHAR or VARCHAR. */
-export function isStringType(t: LogicalType): t is DataType & { kind: "char" | "varchar"; length: number } {
+export function isStringType(t: LogicalType): t is LogicalType & { kind: "char" | "varchar"; length: number } {
   return t.kind === "char" || t.kind === "varchar";
 }
 
@@ -86,14 +69,14 @@ export function typeToString(t: LogicalType): string {
   return baseTypeString(t) + (t.nullable ? "" : " NOT NULL");
 }
 
-function baseTypeString(t: DataType): string {
+function baseTypeString(t: Exclude<LogicalType, { kind: "null" }>): string {
   switch (t.kind) {
     case "decimal": return `DECIMAL(${t.precision}, ${t.scale})`;
     case "char": case "varchar": case "binary": case "varbinary": return `${t.kind.toUpperCase()}(${t.length})`;
     case "time": return `TIME(${t.precision})`;
     case "timestamp": return t.withLocalTimeZone ? `TIMESTAMP_LTZ(${t.precision})` : `TIMESTAMP(${t.precision})`;
     case "interval": return `INTERVAL ${t.from}${t.to === undefined ? "" : " TO " + t.to}`;
-    case "row": return `ROW<${t.fields.map((f) => `\`${f.name.value}\` ${typeToString(f.type)}`).join(", ")}>`;
+    case "row": return `ROW<${t.fields.map((f) => `\`${f.name}\` ${typeToString(f.type)}`).join(", ")}>`;
     case "array": case "multiset": return `${t.kind.toUpperCase()}<${typeToString(t.element)}>`;
     case "map": return `MAP<${typeToString(t.key)}, ${typeToString(t.value)}>`;
     default: return t.kind.toUpperCase();
