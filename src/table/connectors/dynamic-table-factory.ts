@@ -1,0 +1,59 @@
+/**
+ * What the planner asks of a table connector (Flink's `DynamicTableSource` /
+ * `DynamicTableSink` factories): given a catalog table and its validated
+ * options, a source produces a `DataStream<Row>` of the table's physical
+ * columns and a sink consumes the stream of a query's result. Rows follow
+ * `src/table/types/sql-value.ts`; a source declares the changelog it emits,
+ * a sink the changelog it accepts, so the planner can refuse an updating
+ * query for an insert-only sink before the job starts.
+ */
+import type { DataStream, DataStreamSink } from "../../api/data-stream.ts";
+import type { StreamExecutionEnvironment } from "../../api/environment.ts";
+import type { CatalogTable } from "../catalog/catalog-table.ts";
+import type { ValidatedTableOptions } from "../catalog/factory-options.ts";
+import type { Row } from "../data/row.ts";
+import type { RowType } from "../expr/type-rules.ts";
+import type { ChangelogMode } from "../plan/changelog-mode.ts";
+
+/** What a connector knows when the planner creates its source or sink. */
+export interface DynamicTableContext {
+  env: StreamExecutionEnvironment;
+  table: CatalogTable;
+  options: ValidatedTableOptions;
+  /** The table's physical columns (computed columns excluded), in declaration order. */
+  physicalType: RowType;
+  /** Positions (in `physicalType`) of the primary key columns, when the table declares one. */
+  primaryKey?: readonly number[];
+  /** A stable uid prefix derived from the plan; operator uids start with it. */
+  uid: string;
+  /** `table.local-time-zone` (an IANA zone id), for TIMESTAMP_LTZ text. */
+  timeZone: string;
+}
+
+/** A table as a source. */
+export interface TableSource {
+  /** The row kinds the source emits (insert-only for plain formats, every kind for changelog formats). */
+  readonly changelogMode: ChangelogMode;
+  /** False when the source ends (bounded files); true when it keeps watching. */
+  readonly unbounded: boolean;
+  /** Adds the source to the job: rows of `physicalType`'s columns in order. */
+  produce(): DataStream<Row>;
+}
+
+/** A table as a sink. */
+export interface TableSink {
+  /** The row kinds the sink can write; the planner refuses a query that emits others. */
+  readonly acceptedMode: ChangelogMode;
+  /**
+   * Adds the sink to the job. `stream` carries rows of `physicalType`'s
+   * columns, in order, already cast to the sink's column types.
+   */
+  consume(stream: DataStream<Row>): DataStreamSink;
+}
+
+/** A connector: its identifier (`'connector' = '…'`) and what it can be. */
+export interface DynamicTableFactory {
+  readonly identifier: string;
+  createSource?(ctx: DynamicTableContext): TableSource;
+  createSink?(ctx: DynamicTableContext): TableSink;
+}
