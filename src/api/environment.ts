@@ -52,7 +52,27 @@ export type StateBackendName = "heap";
  */
 export class StreamExecutionEnvironment {
   /** @internal */
-  readonly graph = new StreamGraph();
+  private streamGraph = new StreamGraph();
+
+  /** @internal The stream graph the API is building. */
+  get graph(): StreamGraph {
+    return this.streamGraph;
+  }
+
+  /**
+   * @internal Runs `build` with `graph` as the graph being built, then
+   * restores the previous one (the table API builds each SQL job apart from
+   * the DataStream program around it).
+   */
+  withGraph<T>(graph: StreamGraph, build: () => T): T {
+    const saved = this.streamGraph;
+    this.streamGraph = graph;
+    try {
+      return build();
+    } finally {
+      this.streamGraph = saved;
+    }
+  }
   private parallelism: number;
   private maxParallelism: number;
   private readonly checkpointConfig = new CheckpointConfig();

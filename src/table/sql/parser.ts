@@ -54,6 +54,22 @@ export function parseStatements(sql: string): Statement[] {
   }
 }
 
+/**
+ * Parses a possibly qualified object name such as `db.t` or `` `my table` ``.
+ *
+ * @throws SqlParseError
+ * @example
+ * ```ts
+ * parseQualifiedName("default_database.clicks").map((n) => n.value); // ["default_database", "clicks"]
+ * ```
+ */
+export function parseQualifiedName(text: string): QualifiedName {
+  const c = new TokenCursor(text);
+  const name = qualifiedName(c, "a table name");
+  if (!c.atEnd()) throw c.expected("end of the name");
+  return name;
+}
+
 function qualifiedName(c: TokenCursor, what: string): QualifiedName {
   const name = [c.identifier(what)];
   while (c.acceptOp(".")) name.push(c.identifier("a name after '.'"));

@@ -1,0 +1,80 @@
+/**
+ * The session configuration of a table environment (Flink's `TableConfig`),
+ * set with `SET 'key' = 'value'` or {@link TableConfig.set}. Keys are
+ * Flink's; the ones the planner reads are checked when set, others are kept
+ * as given (as Flink does).
+ */
+import { parseDuration } from "../catalog/parse-duration.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
+
+/** The keys the planner and the job read, with their defaults. */
+const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => string | undefined }>> = {
+  "table.exec.state.ttl": { default: "0 ms", check: duration },
+  "table.exec.source.idle-timeout": { default: "0 ms", check: duration },
+  "table.local-time-zone": { default: "default", check: zone },
+  "pipeline.name": { default: "" },
+  "parallelism.default": { default: "", check: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? undefined : "a positive integer") },
+  "execution.checkpointing.interval": { default: "", check: duration },
+  "execution.checkpointing.mode": { default: "", check: (v) => (/^(EXACTLY_ONCE|AT_LEAST_ONCE)$/i.test(v) ? undefined : "EXACTLY_ONCE or AT_LEAST_ONCE") },
+};
+
+function duration(v: string): string | undefined {
+  return parseDuration(v) === undefined ? "a duration such as '1 h' or '30 s'" : undefined;
+}
+
+function zone(v: string): string | undefined {
+  if (v === "default") return undefined;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: v });
+    return undefined;
+  } catch {
+    return "an IANA time zone id such as 'UTC' or 'Europe/Berlin'";
+  }
+}
+
+/**
+ * @example
+ * ```ts
+ * tEnv.getConfig().set("table.exec.state.ttl", "1 h");
+ * tEnv.getConfig().get("table.exec.state.ttl"); // "1 h"
+ * ```
+ */
+export class TableConfig {
+  private readonly values = new Map<string, string>();
+
+  /** Sets `key`; a key the planner reads must have a valid value. */
+  set(key: string, value: string): this {
+    const known = KNOWN[key];
+    const problem = known?.check?.(value);
+    if (problem !== undefined) throw new SqlValidationError(`Invalid value '${value}' for '${key}': expected ${problem}`);
+    this.values.set(key, value);
+    return this;
+  }
+
+  /** The value of `key`: as set, else its default ("" when it has none). */
+  get(key: string): string {
+    return this.values.get(key) ?? KNOWN[key]?.default ?? "";
+  }
+
+  /** Forgets `key` (or every key). */
+  reset(key?: string): void {
+    if (key === undefined) this.values.clear();
+    else this.values.delete(key);
+  }
+
+  /** The keys set, with their values, sorted by key. */
+  entries(): [string, string][] {
+    return [...this.values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** A duration key in ms. */
+  durationMs(key: string): number {
+    return parseDuration(this.get(key)) ?? 0;
+  }
+
+  /** `table.local-time-zone` resolved ("default" is the machine's zone). */
+  timeZone(): string {
+    const z = this.get("table.local-time-zone");
+    return z === "default" ? Intl.DateTimeFormat().resolvedOptions().timeZone : z;
+  }
+}

@@ -1,0 +1,408 @@
+/**
+ * `StreamTableEnvironment`: SQL and tables on a StreamExecutionEnvironment
+ * (Flink's). Statements run with {@link StreamTableEnvironment.executeSql};
+ * queries become {@link Table}s; streams become tables and tables streams,
+ * so SQL and the DataStream API mix in one job.
+ */
+import { randomUUID } from "node:crypto";
+import type { DataStream } from "../../api/data-stream.ts";
+import type { StreamExecutionEnvironment } from "../../api/environment.ts";
+import type { JobClient } from "../../api/job-client.ts";
+import type { ProcessContext } from "../../core/process-function.ts";
+import type { Collector } from "../../core/collector.ts";
+import { StreamGraph } from "../../graph/stream-graph.ts";
+import { builtinFactories } from "../catalog/builtin-factories.ts";
+import { Catalog } from "../catalog/catalog.ts";
+import { describeTable } from "../catalog/describe-table.ts";
+import { identifierString, resolveIdentifier } from "../catalog/object-identifier.ts";
+import type { DynamicTableFactory } from "../connectors/dynamic-table-factory.ts";
+import { Row } from "../data/row.ts";
+import type { InsertStatement, Statement, StatementOf } from "../sql/ast.ts";
+import { parseStatement } from "../sql/parser.ts";
+import { MAX_LENGTH } from "../sql/parse-type.ts";
+import { bindPlanExpr } from "../plan/bind-plan-expr.ts";
+import { ChangelogMode } from "../plan/changelog-mode.ts";
+import { ChangelogModes } from "../plan/changelog-inference.ts";
+import { convertQuery } from "../plan/convert-query.ts";
+import { withComputedColumns } from "../plan/convert-from.ts";
+import { explainPlan, type ExplainRoot } from "../plan/explain-plan.ts";
+import type { PlannerContext } from "../plan/planner-context.ts";
+import { planRowType, isVisible } from "../plan/plan-row-type.ts";
+import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
+import { inputsOf, type RelNode } from "../plan/rel-node.ts";
+import { PlanTranslator } from "../plan/translate-plan.ts";
+import type { LogicalType } from "../types/logical-type.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { Schema } from "./schema.ts";
+import { StatementSet } from "./statement-set.ts";
+import { Table } from "./table.ts";
+import { TableConfig } from "./table-config.ts";
+import { TableResult, type ResultColumn } from "./table-result.ts";
+import { toSqlValue } from "./to-sql-value.ts";
+
+const STRING: LogicalType = { kind: "varchar", length: MAX_LENGTH, nullable: false };
+const NULLABLE_STRING: LogicalType = { kind: "varchar", length: MAX_LENGTH, nullable: true };
+
+/**
+ * @example
+ * ```ts
+ * const env = StreamExecutionEnvironment.getExecutionEnvironment();
+ * const tEnv = StreamTableEnvironment.create(env);
+ * tEnv.createTemporaryView("clicks", env.fromCollection([{ user: "Mary", url: "/home" }]),
+ *   Schema.newBuilder().column("user", "STRING").column("url", "STRING").build());
+ * for await (const row of tEnv.sqlQuery("SELECT user, COUNT(url) AS cnt FROM clicks GROUP BY user").execute().collect()) {
+ *   console.log(Row.toString(row)); // +I[Mary, 1]
+ * }
+ * ```
+ */
+export class StreamTableEnvironment {
+  private readonly catalog = new Catalog();
+  private readonly inlineViews = new Map<string, () => RelNode>();
+  private readonly config = new TableConfig();
+  private readonly factoryOptions = builtinFactories();
+  private readonly uidCounters = new Map<string, number>();
+
+  private constructor(
+    private readonly env: StreamExecutionEnvironment,
+    private readonly connectors: ReadonlyMap<string, DynamicTableFactory>,
+  ) {}
+
+  /** A table environment on `env`. */
+  static create(env: StreamExecutionEnvironment): StreamTableEnvironment {
+    return new StreamTableEnvironment(env, new Map());
+  }
+
+  /** The session configuration (`SET` changes it too). */
+  getConfig(): TableConfig {
+    return this.config;
+  }
+
+  /** The stream environment the tables run on. */
+  getStreamExecutionEnvironment(): StreamExecutionEnvironment {
+    return this.env;
+  }
+
+  /**
+   * Runs one SQL statement: DDL, SET/RESET, SHOW, DESCRIBE, EXPLAIN, INSERT
+   * (starts a job), `EXECUTE STATEMENT SET` (one job) or a query (its rows
+   * from {@link TableResult.collect}).
+   *
+   * @throws {SqlParseError} | {SqlValidationError} located in the statement.
+   */
+  executeSql(sql: string): TableResult {
+    return this.execute(parseStatement(sql));
+  }
+
+  /**
+   * The table of a query, for the Table API and conversions to streams.
+   *
+   * @throws {SqlValidationError} when `sql` is not a query or is invalid.
+   */
+  sqlQuery(sql: string): Table {
+    const stmt = parseStatement(sql);
+    if (stmt.kind !== "query") throw new SqlValidationError(`sqlQuery() takes a query; use executeSql() for ${stmt.kind.toUpperCase()} statements`, stmt.loc);
+    return new Table(this, convertQuery(this.plannerContext(), stmt.query));
+  }
+
+  /**
+   * A table over a stream. Records are plain objects read by column name (or
+   * `Row`s, read by position); JavaScript has no run-time types, so the
+   * schema declares each column's SQL type. A metadata column reads the
+   * record timestamp; `watermark(col, "SOURCE_WATERMARK()")` keeps the
+   * stream's watermarks.
+   */
+  fromDataStream<T>(stream: DataStream<T>, schema: Schema): Table {
+    return new Table(this, this.streamNode(stream, schema, false));
+  }
+
+  /** A table over a stream of `Row`s that carry a RowKind (a changelog). */
+  fromChangelogStream(stream: DataStream<Row>, schema: Schema): Table {
+    return new Table(this, this.streamNode(stream, schema, true));
+  }
+
+  /** Registers a stream (with its schema) or a table as a temporary view usable in SQL. */
+  createTemporaryView<T>(name: string, source: DataStream<T> | Table, schema?: Schema): void {
+    if (this.inlineViews.has(name) || this.catalog.lookup(name) !== undefined) {
+      throw new SqlValidationError(`Temporary table '${identifierString(resolveIdentifier([{ value: name, quoted: true, loc: { line: 1, column: 1, offset: 0 } }]))}' already exists`);
+    }
+    if (source instanceof Table) {
+      const node = source.node();
+      this.inlineViews.set(name, () => node);
+      return;
+    }
+    if (schema === undefined) throw new SqlValidationError(`createTemporaryView('${name}', stream) needs a Schema: JavaScript has no run-time types to derive the columns from`);
+    const node = this.streamNode(source, schema, false);
+    this.inlineViews.set(name, () => node);
+  }
+
+  /** Drops a view registered with {@link createTemporaryView}; false when there was none. */
+  dropTemporaryView(name: string): boolean {
+    return this.inlineViews.delete(name);
+  }
+
+  /**
+   * The rows of an insert-only table as a stream of `Row`s with field names.
+   *
+   * @throws {SqlValidationError} when the table's query produces updates (use {@link toChangelogStream}).
+   */
+  toDataStream(table: Table): DataStream<Row> {
+    const node = table.node();
+    new ChangelogModes(node).requireInsertOnly(node, "Table sink 'toDataStream'");
+    return this.streamOf(node);
+  }
+
+  /** The changelog of a table as a stream of `Row`s with RowKinds and field names. */
+  toChangelogStream(table: Table): DataStream<Row> {
+    const node = table.node();
+    new ChangelogModes(node);
+    return this.streamOf(node);
+  }
+
+  /** The plan of a statement as `EXPLAIN` prints it; `"CHANGELOG_MODE"` adds each node's changelog mode. */
+  explainSql(sql: string, ...details: string[]): string {
+    const stmt = parseStatement(sql);
+    return this.explainStatement(stmt, details.map((d) => d.toUpperCase()));
+  }
+
+  /** A set of INSERTs that run as one job. */
+  createStatementSet(): StatementSet {
+    return new StatementSet(this);
+  }
+
+  /** The names of the tables and views, sorted. */
+  listTables(): string[] {
+    return [...new Set([...this.catalog.listTables(), ...this.catalog.listViews(), ...this.inlineViews.keys()])].sort();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  /** @internal The planner's view of this session. */
+  plannerContext(): PlannerContext {
+    return {
+      env: this.env,
+      catalog: this.catalog,
+      inlineViews: this.inlineViews,
+      factoryOptions: this.factoryOptions,
+      connectors: this.connectors,
+      timeZone: this.config.timeZone(),
+      uidFor: (prefix) => this.uidFor(prefix),
+    };
+  }
+
+  private uidFor(prefix: string): string {
+    const n = this.uidCounters.get(prefix) ?? 0;
+    this.uidCounters.set(prefix, n + 1);
+    return n === 0 ? prefix : `${prefix}-${n}`;
+  }
+
+  private translator(): PlanTranslator {
+    return new PlanTranslator(this.env, (p) => this.uidFor(p), {
+      stateTtlMs: this.config.durationMs("table.exec.state.ttl"),
+      idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
+    });
+  }
+
+  /** The rows of `node` as a stream with field names, in the environment's current graph. */
+  private streamOf(node: RelNode): DataStream<Row> {
+    const names = node.rowType.names.filter(isVisible);
+    const width = names.length;
+    return this.translator()
+      .translate(node)
+      .map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
+      .name("ToRow");
+  }
+
+  private streamNode<T>(stream: DataStream<T>, schema: Schema, changelog: boolean): RelNode {
+    const resolved = schema.resolve();
+    const physical = resolved.schema.columns.filter((c) => c.kind === "physical");
+    const metadata = resolved.metadata;
+    const convert = physical.map((c) => {
+      if (c.kind !== "physical") throw new Error("internal");
+      const where = `column '${c.name}'`;
+      return { name: c.name, type: c.type, where, metadata: c.name === metadata };
+    });
+    const rows = stream
+      .process((record: T, ctx: ProcessContext, out: Collector<Row>) => {
+        const isRow = Row.isRow(record);
+        const kind = isRow && changelog ? (record as Row).kind : "+I";
+        let p = 0;
+        const fields = convert.map((c) => {
+          if (c.metadata) return ctx.timestamp() ?? null;
+          const v = isRow ? (record as Row).fields[p++] : (record as Record<string, unknown>)[c.name];
+          return toSqlValue(v, c.type, c.where);
+        });
+        out.collect({ kind, fields });
+      })
+      .name("FromDataStream");
+    const rowType = planRowType(convert.map((c) => ({ name: c.name, type: c.type, ...(c.metadata && resolved.sourceWatermark ? { time: "rowtime" as const } : {}) })));
+    const base: RelNode = { kind: "dataStream", name: `datastream-${this.uidCounters.get("datastream") ?? 0}`, stream: rows, mode: changelog ? ChangelogMode.RETRACT : ChangelogMode.INSERT_ONLY, rowType };
+    this.uidFor("datastream");
+    return withComputedColumns(base, resolved.schema);
+  }
+
+  /** @internal Runs a statement. */
+  execute(stmt: Statement): TableResult {
+    switch (stmt.kind) {
+      case "createTable":
+        this.catalog.createTable(stmt);
+        return ok();
+      case "createView":
+        convertQuery(this.scratchContext(), stmt.query); // validates the query now, as Flink does
+        this.catalog.createView(stmt);
+        return ok();
+      case "drop":
+        if (stmt.object === "VIEW" && stmt.temporary && this.inlineViews.delete(stmt.name.at(-1)!.value)) return ok();
+        this.catalog.drop(stmt);
+        return ok();
+      case "show":
+        return this.show(stmt);
+      case "describe":
+        return this.describe(stmt);
+      case "set":
+        return this.set(stmt);
+      case "reset":
+        this.config.reset(stmt.key);
+        return ok();
+      case "explain":
+        return rowsResult([{ name: "result", type: STRING }], [Row.of(this.explainStatement(stmt.statement, stmt.details))]);
+      case "insert":
+        return this.executeInserts([stmt]);
+      case "statementSet":
+        return this.executeInserts(stmt.inserts);
+      case "query":
+        return new Table(this, convertQuery(this.plannerContext(), stmt.query)).execute();
+    }
+  }
+
+  /** A context whose uids do not count (validation only). */
+  private scratchContext(): PlannerContext {
+    return { ...this.plannerContext(), uidFor: (p) => p };
+  }
+
+  private show(stmt: StatementOf<"show">): TableResult {
+    if (stmt.object === "FUNCTIONS") {
+      return rowsResult([{ name: "function name", type: STRING }], ["AVG", "COUNT", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "MAX", "MIN", "SUM"].map((f) => Row.of(f)));
+    }
+    const names = stmt.object === "VIEWS" ? [...this.catalog.listViews(), ...this.inlineViews.keys()].sort() : this.listTables();
+    return rowsResult([{ name: stmt.object === "VIEWS" ? "view name" : "table name", type: STRING }], names.map((n) => Row.of(n)));
+  }
+
+  private describe(stmt: StatementOf<"describe">): TableResult {
+    const table = this.catalog.getTable(stmt.name);
+    const rows = describeTable(table, (e) => bindPlanExpr(e, planRowType(table.schema.columns.flatMap((c) => (c.kind === "physical" ? [{ name: c.name, type: c.type }] : [])))).type);
+    const columns: ResultColumn[] = [
+      { name: "name", type: STRING },
+      { name: "type", type: NULLABLE_STRING },
+      { name: "null", type: { kind: "boolean", nullable: false } },
+      { name: "key", type: NULLABLE_STRING },
+      { name: "extras", type: NULLABLE_STRING },
+      { name: "watermark", type: NULLABLE_STRING },
+    ];
+    return rowsResult(columns, rows.map((r) => Row.of(r.name, r.type, r.null, r.key, r.extras, r.watermark)));
+  }
+
+  private set(stmt: StatementOf<"set">): TableResult {
+    if (stmt.key === undefined) {
+      return rowsResult([{ name: "key", type: STRING }, { name: "value", type: STRING }], this.config.entries().map(([k, v]) => Row.of(k, v)));
+    }
+    this.config.set(stmt.key, stmt.value!);
+    const v = stmt.value!;
+    switch (stmt.key) {
+      case "parallelism.default":
+        this.env.setParallelism(Number(v));
+        break;
+      case "execution.checkpointing.interval":
+        this.env.enableCheckpointing(this.config.durationMs(stmt.key), this.checkpointMode());
+        break;
+      case "execution.checkpointing.mode":
+        if (this.config.get("execution.checkpointing.interval") !== "") this.env.enableCheckpointing(this.config.durationMs("execution.checkpointing.interval"), this.checkpointMode());
+        break;
+    }
+    return ok();
+  }
+
+  private checkpointMode(): "exactly-once" | "at-least-once" {
+    return this.config.get("execution.checkpointing.mode").toUpperCase() === "AT_LEAST_ONCE" ? "at-least-once" : "exactly-once";
+  }
+
+  /** @internal Plans INSERTs, checks their sinks' changelog modes. */
+  planInserts(inserts: readonly InsertStatement[]): PlannedSink[] {
+    const ctx = this.plannerContext();
+    return inserts.map((i) => {
+      const table = this.catalog.getTable(i.table);
+      const planned = planSink(ctx, table, convertQuery(ctx, i.query), i.columns);
+      checkSinkMode(planned, new ChangelogModes(planned.input));
+      return planned;
+    });
+  }
+
+  /** @internal Starts one job writing every planned sink. */
+  executeInserts(inserts: readonly InsertStatement[]): TableResult {
+    return this.runSinks(this.planInserts(inserts));
+  }
+
+  /** @internal Starts one job writing `sinks`. */
+  runSinks(sinks: PlannedSink[]): TableResult {
+    const name = this.config.get("pipeline.name") || `insert-into_${sinks.map((s) => identifierString(s.table.identifier)).join(",")}`;
+    const client = this.launch(sinks.map((s) => s.input), name, () => {
+      const t = this.translator();
+      for (const s of sinks) s.sink.consume(t.translate(s.input));
+    });
+    const columns = sinks.map((s) => ({ name: identifierString(s.table.identifier), type: { kind: "bigint", nullable: false } as LogicalType }));
+    return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1n))] }, false);
+  }
+
+  /**
+   * Builds a job with `build` and starts it: in a graph of its own, unless
+   * the plan reads streams of the DataStream program (then in the program's
+   * graph, which the job runs).
+   */
+  private launch(roots: RelNode[], jobName: string, build: () => void): Promise<JobClient> {
+    const start = () => {
+      build();
+      return this.env.launch(jobName, randomUUID());
+    };
+    return roots.some(readsDataStream) ? start() : this.env.withGraph(new StreamGraph(), start);
+  }
+
+  /** @internal The rows of a query's job, as they come (the job starts when iteration starts). */
+  collectRows(node: RelNode): AsyncIterableIterator<Row> & { close?(): Promise<void> | void } {
+    const name = this.config.get("pipeline.name") || "collect";
+    const run = () => this.streamOf(node).executeAndCollect(name);
+    return readsDataStream(node) ? run() : this.env.withGraph(new StreamGraph(), run);
+  }
+
+  /** @internal EXPLAIN of a statement. */
+  explainStatement(stmt: Statement, details: readonly string[]): string {
+    const changelog = details.includes("CHANGELOG_MODE");
+    const roots: ExplainRoot[] = [];
+    const ctx = this.scratchContext();
+    if (stmt.kind === "query") {
+      const node = convertQuery(ctx, stmt.query);
+      roots.push({ node, modes: new ChangelogModes(node) });
+    } else if (stmt.kind === "insert" || stmt.kind === "statementSet") {
+      const inserts = stmt.kind === "insert" ? [stmt] : stmt.inserts;
+      for (const i of inserts) {
+        const planned = planSink(ctx, this.catalog.getTable(i.table), convertQuery(ctx, i.query), i.columns);
+        const modes = new ChangelogModes(planned.input);
+        checkSinkMode(planned, modes);
+        roots.push({ sink: planned.description, node: planned.input, modes });
+      }
+    } else {
+      throw new SqlValidationError(`EXPLAIN supports queries, INSERT and STATEMENT SET, not ${stmt.kind.toUpperCase()}`, stmt.loc);
+    }
+    return explainPlan(roots, changelog);
+  }
+}
+
+function readsDataStream(node: RelNode): boolean {
+  return node.kind === "dataStream" || inputsOf(node).some(readsDataStream);
+}
+
+function ok(): TableResult {
+  return new TableResult([{ name: "result", type: STRING }], { kind: "ok" }, false);
+}
+
+function rowsResult(columns: ResultColumn[], rows: Row[]): TableResult {
+  return new TableResult(columns, { kind: "rows", rows }, false);
+}

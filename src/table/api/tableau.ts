@@ -1,0 +1,76 @@
+/**
+ * Flink's `tableau` printing of results: a boxed table whose column widths
+ * follow the column types (at most 30 characters, longer values cut with
+ * `...`), with an `op` column for changelog rows, printed row by row as the
+ * rows arrive.
+ */
+import { formatValue } from "../data/format-value.ts";
+import type { Row } from "../data/row.ts";
+import { valueFormatOf } from "../data/value-format-of.ts";
+import type { LogicalType } from "../types/logical-type.ts";
+
+const MAX_WIDTH = 30;
+
+function typeWidth(t: LogicalType): number {
+  switch (t.kind) {
+    case "boolean": return 5;
+    case "tinyint": return 4;
+    case "smallint": return 6;
+    case "int": return 11;
+    case "bigint": return 20;
+    case "float": case "double": return 22;
+    case "decimal": return t.precision + 2;
+    case "date": return 10;
+    case "time": return 12;
+    case "timestamp": return 23;
+    case "char": case "varchar": return Math.min(MAX_WIDTH, t.length);
+    default: return MAX_WIDTH;
+  }
+}
+
+/** Prints rows of `columns` as a table, one line per row as it comes. */
+export class TableauPrinter {
+  private readonly widths: number[];
+  private readonly formats;
+
+  constructor(
+    private readonly columns: readonly { name: string; type: LogicalType }[],
+    private readonly withKind: boolean,
+    private readonly write: (line: string) => void,
+  ) {
+    this.widths = columns.map((c) => Math.min(MAX_WIDTH, Math.max(c.name.length, typeWidth(c.type), 4)));
+    if (withKind) this.widths.unshift(2);
+    this.formats = columns.map((c) => valueFormatOf(c.type));
+  }
+
+  private border(): string {
+    return "+" + this.widths.map((w) => "-".repeat(w + 2)).join("+") + "+";
+  }
+
+  private line(cells: string[]): string {
+    return "|" + cells.map((c, i) => " " + fit(c, this.widths[i]!).padStart(this.widths[i]!) + " ").join("|") + "|";
+  }
+
+  /** The header. */
+  header(): void {
+    this.write(this.border());
+    this.write(this.line([...(this.withKind ? ["op"] : []), ...this.columns.map((c) => c.name)]));
+    this.write(this.border());
+  }
+
+  /** One row. */
+  row(r: Row): void {
+    const cells = r.fields.map((v, i) => (v === null ? "<NULL>" : formatValue(v, this.formats[i])));
+    this.write(this.line([...(this.withKind ? [r.kind] : []), ...cells]));
+  }
+
+  /** The closing border and the row count. */
+  footer(count: number): void {
+    this.write(this.border());
+    this.write(count === 0 ? "Empty set" : `${count} row${count === 1 ? "" : "s"} in set`);
+  }
+}
+
+function fit(s: string, width: number): string {
+  return s.length <= width ? s : s.slice(0, Math.max(0, width - 3)) + "...";
+}

@@ -1,0 +1,66 @@
+/**
+ * Binding a scalar expression of the syntax tree to a node's output row:
+ * columns are resolved here (qualified names, ambiguity, the nearest-name
+ * hint) and replaced by their positions, then the expression layer types and
+ * compiles it.
+ */
+import { exprSqlText } from "../catalog/expr-sql-text.ts";
+import { bindExpression } from "../expr/compile-expression.ts";
+import type { Expr } from "../sql/ast.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { columnRef, rewrite } from "./ast-walk.ts";
+import { resolveColumn } from "./plan-row-type.ts";
+import type { PlanExpr, PlanRowType } from "./rel-node.ts";
+
+/** The name a resolved column gets in the rewritten expression. */
+const positional = (i: number) => `$#${i}`;
+
+/** `expr` with its column references replaced by positional names (`$#3`). */
+export function resolveColumns(expr: Expr, t: PlanRowType, reads?: Set<number>): Expr {
+  return rewrite(expr, (e) => {
+    if (e.kind === "column") {
+      const i = resolveColumn(e.names, t);
+      reads?.add(i);
+      return columnRef(positional(i), e.loc);
+    }
+    if (e.kind === "inQuery" || e.kind === "exists" || e.kind === "subquery") {
+      throw new SqlValidationError("Subqueries are supported only as IN/EXISTS conditions of WHERE", e.loc);
+    }
+    if (e.kind === "star") throw new SqlValidationError("'*' is allowed only in the select list and COUNT(*)", e.loc);
+    return undefined;
+  });
+}
+
+/**
+ * Binds `expr` over rows of `t`.
+ *
+ * @throws {SqlValidationError} for unknown columns and functions and type errors.
+ * @example
+ * ```ts
+ * const e = bindPlanExpr(parseExpr("cnt + 1"), rowType); // e.type: BIGINT, e.eval(fields)
+ * ```
+ */
+export function bindPlanExpr(expr: Expr, t: PlanRowType, text = exprSqlText(expr)): PlanExpr {
+  const reads = new Set<number>();
+  const resolved = resolveColumns(expr, t, reads);
+  const bound = bindExpression(resolved, { names: t.names.map((_, i) => positional(i)), types: t.types });
+  const inputRef = resolved.kind === "column" ? Number(resolved.names[0]!.value.slice(2)) : undefined;
+  return {
+    eval: bound.eval,
+    type: bound.type,
+    text,
+    constant: bound.constant,
+    reads: [...reads].sort((a, b) => a - b),
+    ...(inputRef === undefined ? {} : { inputRef }),
+  };
+}
+
+/** A reference to field `i` of `t` as an expression. */
+export function fieldRef(t: PlanRowType, i: number): PlanExpr {
+  return { eval: (f) => f[i]!, type: t.types[i]!, text: t.names[i]!, inputRef: i, constant: false, reads: [i] };
+}
+
+/** The canonical text of `expr` over `t`: equal for expressions that read the same columns the same way. */
+export function canonicalText(expr: Expr, t: PlanRowType): string {
+  return exprSqlText(resolveColumns(expr, t));
+}

@@ -1,0 +1,270 @@
+/**
+ * Joins in FROM: the equality conditions become keys and the rest a
+ * residual condition; bounds between the two sides' rowtime attributes make
+ * an interval join; equal `window_start` and `window_end` of two window TVFs
+ * make a window join; `FOR SYSTEM_TIME AS OF` makes an event-time temporal
+ * join against a versioned table (one with a primary key and a watermark).
+ */
+import type { Expr, FromItem } from "../sql/ast.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { conjunction, conjuncts } from "./ast-walk.ts";
+import { bindPlanExpr } from "./bind-plan-expr.ts";
+import { convertFrom, convertRelation } from "./convert-from.ts";
+import type { CteScope } from "./convert-query.ts";
+import type { PlannerContext } from "./planner-context.ts";
+import { concatRowTypes, fieldsOf, planRowType, requalify, type PlanField } from "./plan-row-type.ts";
+import type { JoinType, PlanRowType, RelNode } from "./rel-node.ts";
+
+type JoinItem = Extract<FromItem, { kind: "join" }>;
+
+/** Converts `left JOIN right ON …` (or USING, CROSS JOIN, a comma join). */
+export function convertJoin(ctx: PlannerContext, item: JoinItem, ctes: CteScope): RelNode {
+  const left = plainNode(convertFrom(ctx, item.left, ctes), item.left);
+  const right = item.right;
+  const joinType: JoinType = item.joinType === "CROSS" ? "INNER" : item.joinType;
+  if (right.kind === "table" && right.systemTime !== undefined) {
+    const r = convertRelation(ctx, right.name, ctes);
+    const rnode = { ...r.node, rowType: requalify(r.node.rowType, right.alias?.value ?? right.name.at(-1)!.value) } as RelNode;
+    return temporalJoin(left, rnode, joinType, item, right.systemTime);
+  }
+  const rnode = plainNode(convertFrom(ctx, right, ctes), right);
+  let condition = item.on;
+  if (item.using !== undefined) {
+    condition = conjunction(item.using.map((u) => ({
+      kind: "binary" as const,
+      op: "=" as const,
+      left: { kind: "column" as const, names: [{ value: leftQualifier(left, u.value), quoted: true, loc: u.loc }, u], loc: u.loc },
+      right: { kind: "column" as const, names: [{ value: leftQualifier(rnode, u.value), quoted: true, loc: u.loc }, u], loc: u.loc },
+      loc: u.loc,
+    })));
+  }
+  return planJoin(left, rnode, joinType, condition);
+}
+
+function leftQualifier(n: RelNode, column: string): string {
+  const i = n.rowType.names.indexOf(column);
+  if (i < 0) throw new SqlValidationError(`Column '${column}' of USING is not in both tables`);
+  return n.rowType.qualifiers[i] ?? "";
+}
+
+function plainNode(r: { node: RelNode; pendingRank?: unknown }, item: FromItem): RelNode {
+  if (r.pendingRank !== undefined) throw new SqlValidationError("A Top-N subquery must be filtered by its rank column before it is joined", item.loc);
+  return r.node;
+}
+
+/** The output row type of a join: both sides, the outer side's fields nullable; SEMI/ANTI keep the left side. */
+function joinRowType(left: PlanRowType, right: PlanRowType, joinType: JoinType, keepTime: boolean): PlanRowType {
+  if (joinType === "SEMI" || joinType === "ANTI") return left;
+  const side = (t: PlanRowType, nullable: boolean): PlanField[] =>
+    fieldsOf(t).map((f) => ({ ...f, type: nullable ? { ...f.type, nullable: true } : f.type, time: keepTime ? f.time : undefined }));
+  return planRowType([
+    ...side(left, joinType === "RIGHT" || joinType === "FULL"),
+    ...side(right, joinType === "LEFT" || joinType === "FULL"),
+  ]);
+}
+
+/** The keys of a join condition and what remains of it. */
+interface SplitCondition {
+  leftKeys: number[];
+  rightKeys: number[];
+  residual: Expr[];
+}
+
+function splitCondition(condition: Expr | undefined, combined: PlanRowType, nl: number): SplitCondition {
+  const out: SplitCondition = { leftKeys: [], rightKeys: [], residual: [] };
+  for (const c of condition === undefined ? [] : conjuncts(condition)) {
+    if (c.kind === "binary" && c.op === "=") {
+      const a = bindPlanExpr(c.left, combined).inputRef;
+      const b = bindPlanExpr(c.right, combined).inputRef;
+      if (a !== undefined && b !== undefined && (a < nl) !== (b < nl)) {
+        out.leftKeys.push(Math.min(a, b));
+        out.rightKeys.push(Math.max(a, b) - nl);
+        continue;
+      }
+    }
+    out.residual.push(c);
+  }
+  return out;
+}
+
+/**
+ * Plans `left <joinType> right ON condition`: a window join, an interval
+ * join or a regular join, by what the condition says.
+ */
+export function planJoin(left: RelNode, right: RelNode, joinType: JoinType, condition: Expr | undefined): RelNode {
+  const combined = concatRowTypes(left.rowType, right.rowType);
+  const nl = left.rowType.names.length;
+  const split = splitCondition(condition, combined, nl);
+  const residualExpr = () => {
+    const r = conjunction(split.residual);
+    return r === undefined ? {} : { condition: bindBoolean(r, combined) };
+  };
+  // window join: the window bounds of both sides are equal
+  const lw = left.rowType.windowBounds;
+  const rw = right.rowType.windowBounds;
+  if (lw !== undefined && rw !== undefined) {
+    const pair = (l: number, r: number) => split.leftKeys.findIndex((k, i) => k === l && split.rightKeys[i] === r);
+    const s = pair(lw[0], rw[0]);
+    const e = pair(lw[1], rw[1]);
+    if (s >= 0 && e >= 0) {
+      const keep = (_: number, i: number) => i !== s && i !== e;
+      return {
+        kind: "windowJoin",
+        left,
+        right,
+        joinType,
+        leftKeys: split.leftKeys.filter(keep),
+        rightKeys: split.rightKeys.filter(keep),
+        leftWindow: [lw[0], lw[1]],
+        rightWindow: [rw[0], rw[1]],
+        ...residualExpr(),
+        rowType: joinRowType(left.rowType, right.rowType, joinType, false),
+      };
+    }
+  }
+  // interval join: both sides' rowtime attributes bounded against each other
+  const interval = intervalBounds(split.residual, combined, nl);
+  if (interval !== undefined && joinType !== "SEMI" && joinType !== "ANTI") {
+    split.residual = interval.rest;
+    return {
+      kind: "intervalJoin",
+      left,
+      right,
+      joinType,
+      leftKeys: split.leftKeys,
+      rightKeys: split.rightKeys,
+      leftTimeField: interval.leftTimeField,
+      rightTimeField: interval.rightTimeField,
+      lowerBound: interval.lower,
+      upperBound: interval.upper,
+      ...residualExpr(),
+      rowType: joinRowType(left.rowType, right.rowType, joinType, true),
+    };
+  }
+  return {
+    kind: "join",
+    left,
+    right,
+    joinType,
+    leftKeys: split.leftKeys,
+    rightKeys: split.rightKeys,
+    ...residualExpr(),
+    rowType: joinRowType(left.rowType, right.rowType, joinType, false),
+  };
+}
+
+function bindBoolean(e: Expr, t: PlanRowType) {
+  const b = bindPlanExpr(e, t);
+  if (b.type.kind !== "boolean" && b.type.kind !== "null") throw new SqlValidationError("A join condition must be BOOLEAN", e.loc);
+  return b;
+}
+
+/** A rowtime column of one side plus a constant interval. */
+interface TimeOperand {
+  field: number;
+  offset: number;
+}
+
+function timeOperand(e: Expr, t: PlanRowType): TimeOperand | undefined {
+  if (e.kind === "binary" && (e.op === "+" || e.op === "-")) {
+    const base = timeOperand(e.left, t);
+    if (base === undefined) return undefined;
+    const c = bindPlanExpr(e.right, t);
+    if (!c.constant || c.type.kind !== "interval") return undefined;
+    const v = c.eval([]) as number;
+    return { field: base.field, offset: base.offset + (e.op === "+" ? v : -v) };
+  }
+  if (e.kind !== "column") return undefined;
+  const i = bindPlanExpr(e, t).inputRef!;
+  return t.timeAttributes[i] === "rowtime" ? { field: i, offset: 0 } : undefined;
+}
+
+/** `right.time - left.time` bounds from the comparisons between the sides' rowtime attributes. */
+function intervalBounds(residual: Expr[], t: PlanRowType, nl: number) {
+  let lower = -Infinity;
+  let upper = Infinity;
+  let lf: number | undefined;
+  let rf: number | undefined;
+  const rest: Expr[] = [];
+  const consider = (a: Expr, op: string, b: Expr): boolean => {
+    const x = timeOperand(a, t);
+    const y = timeOperand(b, t);
+    if (x === undefined || y === undefined || (x.field < nl) === (y.field < nl)) return false;
+    // normalize to  L.t + l op R.t + r
+    let [l, r, o] = x.field < nl ? [x, y, op] : [y, x, flip(op)];
+    if ((lf !== undefined && lf !== l.field) || (rf !== undefined && rf !== r.field - nl)) return false;
+    lf = l.field;
+    rf = r.field - nl;
+    const d = l.offset - r.offset; // R.t - L.t  (reversed)  d
+    switch (o) {
+      case ">=": upper = Math.min(upper, d); break;
+      case ">": upper = Math.min(upper, d - 1); break;
+      case "<=": lower = Math.max(lower, d); break;
+      case "<": lower = Math.max(lower, d + 1); break;
+      case "=": lower = Math.max(lower, d); upper = Math.min(upper, d); break;
+      default: return false;
+    }
+    void r;
+    return true;
+  };
+  for (const c of residual) {
+    let used = false;
+    if (c.kind === "binary" && ["<", "<=", ">", ">=", "="].includes(c.op)) used = consider(c.left, c.op, c.right);
+    else if (c.kind === "between" && !c.not && !c.symmetric) {
+      const a = timeOperand(c.operand, t);
+      if (a !== undefined) {
+        const saveL = lower, saveU = upper;
+        used = consider(c.operand, ">=", c.low) && consider(c.operand, "<=", c.high);
+        if (!used) [lower, upper] = [saveL, saveU];
+      }
+    }
+    if (!used) rest.push(c);
+  }
+  if (lf === undefined || rf === undefined || lower === -Infinity || upper === Infinity) return undefined;
+  return { leftTimeField: lf, rightTimeField: rf, lower, upper, rest };
+}
+
+function flip(op: string): string {
+  return ({ "<": ">", ">": "<", "<=": ">=", ">=": "<=" } as Record<string, string>)[op] ?? op;
+}
+
+function temporalJoin(left: RelNode, right: RelNode, joinType: JoinType, item: JoinItem, systemTime: Expr): RelNode {
+  if (joinType !== "INNER" && joinType !== "LEFT") throw new SqlValidationError("Temporal joins support INNER and LEFT joins only", item.loc);
+  const lt = bindPlanExpr(systemTime, left.rowType).inputRef;
+  if (lt === undefined || left.rowType.timeAttributes[lt] !== "rowtime") {
+    throw new SqlValidationError("FOR SYSTEM_TIME AS OF needs the left table's rowtime attribute (processing-time temporal joins are not supported)", systemTime.loc);
+  }
+  const rt = right.rowType.timeAttributes.indexOf("rowtime");
+  const pk = primaryKeyOf(right);
+  if (rt < 0 || pk === undefined) {
+    throw new SqlValidationError("Temporal Table Join requires primary key and row time attribute in versioned table", item.right.loc);
+  }
+  const combined = concatRowTypes(left.rowType, right.rowType);
+  const split = splitCondition(item.on, combined, left.rowType.names.length);
+  if (!pk.every((k) => split.rightKeys.includes(k))) {
+    throw new SqlValidationError("Temporal Table Join requires an equality condition on the versioned table's primary key", item.on?.loc ?? item.loc);
+  }
+  const r = conjunction(split.residual);
+  return {
+    kind: "temporalJoin",
+    left,
+    right,
+    joinType,
+    leftKeys: split.leftKeys,
+    rightKeys: split.rightKeys,
+    leftTimeField: lt,
+    rightTimeField: rt,
+    ...(r === undefined ? {} : { condition: bindBoolean(r, combined) }),
+    rowType: joinRowType(left.rowType, right.rowType, joinType, false),
+  };
+}
+
+/** The primary key positions of a scanned catalog table (through its computed columns and watermark). */
+function primaryKeyOf(n: RelNode): number[] | undefined {
+  let node = n;
+  while (node.kind === "watermarkAssigner" || node.kind === "project") node = node.input;
+  if (node.kind !== "scan") return undefined;
+  const pk = node.table.schema.primaryKey;
+  return pk?.columns.map((c) => n.rowType.names.indexOf(c));
+}
+

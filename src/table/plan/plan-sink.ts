@@ -1,0 +1,98 @@
+/**
+ * `INSERT INTO t [(columns)] query`: the query's columns matched to the
+ * sink table's physical columns (by position, or by the listed names with
+ * NULL for the others), cast to their types, and the check that the sink
+ * accepts the changelog the query emits.
+ */
+import type { CatalogTable } from "../catalog/catalog-table.ts";
+import { identifierString } from "../catalog/object-identifier.ts";
+import type { TableSink } from "../connectors/dynamic-table-factory.ts";
+import { RowKind } from "../data/row-kind.ts";
+import type { Identifier } from "../sql/ast.ts";
+import { canCast } from "../expr/cast.ts";
+import { formatLogicalType } from "../types/logical-type.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { fieldRef } from "./bind-plan-expr.ts";
+import { ChangelogMode } from "./changelog-mode.ts";
+import type { ChangelogModes } from "./changelog-inference.ts";
+import { castExpr, project } from "./convert-query.ts";
+import type { PlannerContext } from "./planner-context.ts";
+import { isVisible, planRowType, type PlanField } from "./plan-row-type.ts";
+import type { PlanExpr, RelNode } from "./rel-node.ts";
+
+/** A planned sink: the table, its connector's sink and the rows it receives. */
+export interface PlannedSink {
+  table: CatalogTable;
+  sink: TableSink;
+  input: RelNode;
+  /** `Sink(table=[…], fields=[…])` for EXPLAIN. */
+  description: string;
+}
+
+/**
+ * Plans writing `query` into `table`.
+ *
+ * @throws {SqlValidationError} for a column count or type mismatch and for a sink that cannot take the query's changes.
+ */
+export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNode, columns: Identifier[] | undefined): PlannedSink {
+  const name = identifierString(table.identifier);
+  const options = ctx.factoryOptions.validate(table.options);
+  const factory = ctx.connectors.get(options.connector);
+  if (factory?.createSink === undefined) {
+    throw new SqlValidationError(`Connector '${options.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
+  }
+  const physical: PlanField[] = [];
+  for (const c of table.schema.columns) if (c.kind === "physical") physical.push({ name: c.name, type: c.type });
+  const sinkType = planRowType(physical);
+  const q = query.rowType;
+  const visible = q.names.map((_, i) => i).filter((i) => isVisible(q.names[i]!));
+  const targets = columns === undefined ? physical.map((_, i) => i) : columns.map((c) => {
+    const i = physical.findIndex((f) => f.name === c.value);
+    if (i < 0) throw new SqlValidationError(`Unknown target column '${c.value}' of table '${name}'`, c.loc);
+    return i;
+  });
+  const schemaText = (fields: { name: string; type: import("../types/logical-type.ts").LogicalType }[]) =>
+    `[${fields.map((f) => `${f.name}: ${formatLogicalType(f.type)}`).join(", ")}]`;
+  if (visible.length !== targets.length) {
+    throw new SqlValidationError(
+      `Column types of query result and sink for '${name}' do not match.\nCause: Different number of columns.\n\nQuery schema: ${schemaText(visible.map((i) => ({ name: q.names[i]!, type: q.types[i]! })))}\nSink schema:  ${schemaText(physical)}`,
+    );
+  }
+  const exprs: PlanExpr[] = physical.map((f, i) => {
+    const t = targets.indexOf(i);
+    if (t < 0) return { eval: () => null, type: { ...f.type, nullable: true }, text: "null", constant: true, reads: [] };
+    const src = fieldRef(q, visible[t]!);
+    if (!canCast(src.type, f.type) && src.type.kind !== "null") {
+      throw new SqlValidationError(
+        `Column types of query result and sink for '${name}' do not match.\nCause: Incompatible types for sink column '${f.name}' at position ${i}.\n\nQuery schema: ${schemaText(visible.map((j) => ({ name: q.names[j]!, type: q.types[j]! })))}\nSink schema:  ${schemaText(physical)}`,
+      );
+    }
+    return castExpr(src, f.type);
+  });
+  const identity = exprs.every((e, i) => e.inputRef === i) && exprs.length === q.names.length;
+  const input = identity ? query : project(query, exprs.map((e, i) => ({ expr: e, name: physical[i]!.name })));
+  const pk = table.schema.primaryKey?.columns.map((c) => physical.findIndex((f) => f.name === c));
+  const sink = factory.createSink({
+    env: ctx.env,
+    table,
+    options,
+    physicalType: sinkType,
+    ...(pk === undefined ? {} : { primaryKey: pk }),
+    uid: ctx.uidFor(`sink-${name}`),
+    timeZone: ctx.timeZone,
+  });
+  return { table, sink, input, description: `Sink(table=[${name}], fields=[${physical.map((f) => f.name).join(", ")}])` };
+}
+
+/**
+ * Refuses a sink that cannot take the kinds its input emits.
+ *
+ * @throws {SqlValidationError} naming the table and the node that produces the changes.
+ */
+export function checkSinkMode(s: PlannedSink, modes: ChangelogModes): void {
+  const produced = modes.of(s.input);
+  const missing = produced.kinds.filter((k) => !ChangelogMode.contains(s.sink.acceptedMode, k));
+  if (missing.length === 0) return;
+  const what = missing.includes(RowKind.DELETE) && missing.length === 1 ? "delete changes" : missing.includes(RowKind.DELETE) ? "update and delete changes" : "update changes";
+  modes.requireInsertOnly(s.input, `Table sink '${identifierString(s.table.identifier)}'`, what);
+}

@@ -1,0 +1,24 @@
+/**
+ * What the planner needs from its session: the catalog and the inline views
+ * (streams and tables registered from the API), the connectors, the session's
+ * configuration, and the statement text for error locations.
+ */
+import type { StreamExecutionEnvironment } from "../../api/environment.ts";
+import type { Catalog } from "../catalog/catalog.ts";
+import type { FactoryRegistry } from "../catalog/factory-options.ts";
+import type { DynamicTableFactory } from "../connectors/dynamic-table-factory.ts";
+import type { RelNode } from "./rel-node.ts";
+
+/** The session state a conversion reads. */
+export interface PlannerContext {
+  readonly env: StreamExecutionEnvironment;
+  readonly catalog: Catalog;
+  /** Views registered from the API (`createTemporaryView(name, stream | table)`), by name: their plans. */
+  readonly inlineViews: ReadonlyMap<string, () => RelNode>;
+  readonly factoryOptions: FactoryRegistry;
+  readonly connectors: ReadonlyMap<string, DynamicTableFactory>;
+  /** `table.local-time-zone`. */
+  readonly timeZone: string;
+  /** A uid for an operator of the plan, stable when the same statements are planned again in the same order. */
+  uidFor(prefix: string): string;
+}

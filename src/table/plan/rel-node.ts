@@ -1,0 +1,211 @@
+/**
+ * The nodes of a query plan. The planner converts a query's syntax tree to
+ * a tree of these nodes (names resolved, expressions typed and compiled),
+ * rewrites it, infers every node's changelog mode and translates it to
+ * DataStream operators. A node's output is described by its {@link PlanRowType}.
+ */
+import type { DataStream } from "../../api/data-stream.ts";
+import type { CatalogTable } from "../catalog/catalog-table.ts";
+import type { ValidatedTableOptions } from "../catalog/factory-options.ts";
+import type { TableSink, TableSource } from "../connectors/dynamic-table-factory.ts";
+import type { Row } from "../data/row.ts";
+import type { Evaluator } from "../expr/compile-expression.ts";
+import type { RowType } from "../expr/type-rules.ts";
+import type { AggregateCall } from "../runtime/aggregate-call.ts";
+import type { SortKey } from "../runtime/sort-spec.ts";
+import type { WindowSpec } from "../runtime/window-spec.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import type { ChangelogMode } from "./changelog-mode.ts";
+
+/** An event-time (`rowtime`) or processing-time (`proctime`) attribute. */
+export type TimeAttribute = "rowtime" | "proctime";
+
+/** The output of a node: field names, types, table qualifiers and time attributes, by position. */
+export interface PlanRowType extends RowType {
+  /** The table name or alias each field can be qualified with (`t.a`), if any. */
+  readonly qualifiers: readonly (string | undefined)[];
+  /** Which fields are time attributes (window TVFs and interval joins need one). */
+  readonly timeAttributes: readonly (TimeAttribute | undefined)[];
+  /** The positions of `window_start` and `window_end` when the rows belong to windows (a window TVF's output). */
+  readonly windowBounds?: readonly [start: number, end: number];
+}
+
+/** A typed, compiled scalar expression and its text for EXPLAIN. */
+export interface PlanExpr {
+  readonly eval: Evaluator;
+  readonly type: import("../types/logical-type.ts").LogicalType;
+  readonly text: string;
+  /** The input position when the expression is a plain column reference. */
+  readonly inputRef?: number;
+  /** Reads no column. */
+  readonly constant: boolean;
+  /** The input positions it reads, ascending (unknown when absent: treat as all). */
+  readonly reads?: readonly number[];
+}
+
+/** Join types of regular, interval and window joins (SEMI/ANTI come from IN/EXISTS). */
+export type JoinType = "INNER" | "LEFT" | "RIGHT" | "FULL" | "SEMI" | "ANTI";
+
+interface NodeBase {
+  readonly rowType: PlanRowType;
+}
+
+/** The nodes of a plan. */
+export type RelNode = NodeBase &
+  (
+    | {
+        kind: "scan";
+        table: CatalogTable;
+        options: ValidatedTableOptions;
+        source: TableSource;
+      }
+    | { kind: "values"; rows: SqlValue[][] }
+    | {
+        kind: "dataStream";
+        name: string;
+        stream: DataStream<Row>;
+        mode: ChangelogMode;
+      }
+    | { kind: "project"; input: RelNode; exprs: PlanExpr[] }
+    | { kind: "filter"; input: RelNode; condition: PlanExpr }
+    | {
+        /** Assigns a rowtime field's value as record timestamp and generates watermarks from `watermark`. */
+        kind: "watermarkAssigner";
+        input: RelNode;
+        rowtimeField: number;
+        watermark: PlanExpr;
+      }
+    | { kind: "aggregate"; input: RelNode; groupKeys: number[]; calls: AggregateCall[] }
+    | { kind: "expand"; input: RelNode; groupKeys: number[]; groupingSets: number[][] }
+    | { kind: "windowTableFunction"; input: RelNode; window: WindowSpec; text: string }
+    | {
+        kind: "windowAggregate";
+        input: RelNode;
+        window: WindowSpec;
+        windowText: string;
+        groupKeys: number[];
+        calls: AggregateCall[];
+      }
+    | {
+        kind: "join";
+        left: RelNode;
+        right: RelNode;
+        joinType: JoinType;
+        leftKeys: number[];
+        rightKeys: number[];
+        condition?: PlanExpr;
+      }
+    | {
+        kind: "intervalJoin";
+        left: RelNode;
+        right: RelNode;
+        joinType: JoinType;
+        leftKeys: number[];
+        rightKeys: number[];
+        leftTimeField: number;
+        rightTimeField: number;
+        lowerBound: number;
+        upperBound: number;
+        condition?: PlanExpr;
+      }
+    | {
+        kind: "windowJoin";
+        left: RelNode;
+        right: RelNode;
+        joinType: JoinType;
+        leftKeys: number[];
+        rightKeys: number[];
+        leftWindow: [start: number, end: number];
+        rightWindow: [start: number, end: number];
+        condition?: PlanExpr;
+      }
+    | {
+        kind: "temporalJoin";
+        left: RelNode;
+        right: RelNode;
+        joinType: JoinType;
+        leftKeys: number[];
+        rightKeys: number[];
+        leftTimeField: number;
+        rightTimeField: number;
+        condition?: PlanExpr;
+      }
+    | { kind: "union"; inputs: RelNode[] }
+    | {
+        kind: "rank";
+        input: RelNode;
+        partitionKeys: number[];
+        orderBy: SortKey[];
+        rankType: "ROW_NUMBER" | "RANK" | "DENSE_RANK";
+        rankStart: number;
+        rankEnd: number;
+        outputRankNumber: boolean;
+      }
+    | {
+        kind: "deduplicate";
+        input: RelNode;
+        keys: number[];
+        keepLast: boolean;
+        timeField?: number;
+      }
+    | {
+        kind: "windowRank";
+        input: RelNode;
+        partitionKeys: number[];
+        window: [start: number, end: number];
+        orderBy: SortKey[];
+        rankType: "ROW_NUMBER" | "RANK" | "DENSE_RANK";
+        rankStart: number;
+        rankEnd: number;
+        outputRankNumber: boolean;
+      }
+    | {
+        kind: "windowDeduplicate";
+        input: RelNode;
+        keys: number[];
+        window: [start: number, end: number];
+        timeField: number;
+        keepLast: boolean;
+      }
+    | {
+        kind: "overAggregate";
+        input: RelNode;
+        partitionKeys: number[];
+        timeField: number;
+        frame: { unit: "ROWS" | "RANGE"; preceding: number | "unbounded" };
+        calls: AggregateCall[];
+      }
+    | {
+        /** Repeats each row `count` times (INTERSECT ALL / EXCEPT ALL), dropping the count field. */
+        kind: "replicate";
+        input: RelNode;
+        countField: number;
+      }
+  );
+
+/** The node variant of the given kind. */
+export type RelNodeOf<K extends RelNode["kind"]> = Extract<RelNode, { kind: K }>;
+
+/** Where a query's result goes: a catalog table's sink, or a stream for the API. */
+export type PlanSink =
+  | { kind: "table"; table: CatalogTable; sink: TableSink; input: RelNode }
+  | { kind: "collect"; input: RelNode };
+
+/** The inputs of a node, in order. */
+export function inputsOf(node: RelNode): RelNode[] {
+  switch (node.kind) {
+    case "scan":
+    case "values":
+    case "dataStream":
+      return [];
+    case "join":
+    case "intervalJoin":
+    case "windowJoin":
+    case "temporalJoin":
+      return [node.left, node.right];
+    case "union":
+      return node.inputs;
+    default:
+      return [node.input];
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The physical translation: every plan node becomes DataStream operators on
+ * the job's environment, with uids derived from the plan so a job planned
+ * again from the same statements restores its state. Stateless nodes become
+ * map, filter and flatMap operators; stateful ones call the table runtime's
+ * operators (`src/table/runtime/`).
+ */
+import type { DataStream } from "../../api/data-stream.ts";
+import type { StreamExecutionEnvironment } from "../../api/environment.ts";
+import type { Collector } from "../../core/collector.ts";
+import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
+import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
+import type { Row } from "../data/row.ts";
+import type { Evaluator } from "../expr/compile-expression.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { describeNode } from "./describe-node.ts";
+import type { RelNode, RelNodeOf } from "./rel-node.ts";
+
+/** The settings of the session that operators read. */
+export interface TranslationSettings {
+  /** `table.exec.state.ttl` in ms (0: forever). */
+  stateTtlMs: number;
+  /** `table.exec.source.idle-timeout` in ms (0: never idle). */
+  idleTimeoutMs: number;
+}
+
+/** Naming of one operator of the plan. */
+export interface OperatorNaming {
+  uid: string;
+  name: string;
+}
+
+/** Translates plan nodes to streams on `env`. */
+export class PlanTranslator {
+  private readonly streams = new Map<RelNode, DataStream<Row>>();
+
+  constructor(
+    private readonly env: StreamExecutionEnvironment,
+    private readonly uidFor: (prefix: string) => string,
+    private readonly settings: TranslationSettings,
+  ) {}
+
+  /** The stream of `node`'s rows (each node is translated once). */
+  translate(node: RelNode): DataStream<Row> {
+    let s = this.streams.get(node);
+    if (s === undefined) {
+      s = this.create(node);
+      this.streams.set(node, s);
+    }
+    return s;
+  }
+
+  private naming(node: RelNode, kind: string): OperatorNaming {
+    return { uid: this.uidFor(kind), name: describeNode(node) };
+  }
+
+  private create(node: RelNode): DataStream<Row> {
+    switch (node.kind) {
+      case "scan":
+        return node.source.produce();
+      case "dataStream":
+        return node.stream;
+      case "values": {
+        const rows = node.rows;
+        const n = this.naming(node, "values");
+        return this.env
+          .fromCollection(rows.map((_, i) => i))
+          .map((i: number): Row => ({ kind: "+I", fields: [...rows[i]!] }))
+          .uid(n.uid)
+          .name(n.name);
+      }
+      case "project":
+        return this.project(node);
+      case "filter": {
+        const cond = node.condition.eval;
+        const n = this.naming(node, "filter");
+        return this.translate(node.input)
+          .filter((row: Row) => cond(row.fields) === true)
+          .uid(n.uid)
+          .name(n.name);
+      }
+      case "watermarkAssigner":
+        return this.watermarks(node);
+      case "union": {
+        const [first, ...rest] = node.inputs.map((i) => this.translate(i));
+        return first!.union(...rest);
+      }
+      case "replicate": {
+        const count = node.countField;
+        const n = this.naming(node, "replicate");
+        return this.translate(node.input)
+          .flatMap((row: Row, out: Collector<Row>) => {
+            const times = Number(row.fields[count] as bigint);
+            const fields = row.fields.slice(0, count);
+            for (let i = 0; i < times; i++) out.collect({ kind: row.kind, fields: [...fields] });
+          })
+          .uid(n.uid)
+          .name(n.name);
+      }
+      default:
+        return this.stateful(node);
+    }
+  }
+
+  private project(node: RelNodeOf<"project">): DataStream<Row> {
+    // a projection over a filter is one operator (Flink's Calc)
+    const n = this.naming(node, "calc");
+    const evals: Evaluator[] = node.exprs.map((e) => e.eval);
+    const width = evals.length;
+    const compute = (fields: SqlValue[]): SqlValue[] => {
+      const out = new Array<SqlValue>(width);
+      for (let i = 0; i < width; i++) out[i] = evals[i]!(fields);
+      return out;
+    };
+    if (node.input.kind === "filter" && !this.streams.has(node.input)) {
+      const cond = node.input.condition.eval;
+      return this.translate(node.input.input)
+        .flatMap((row: Row, out: Collector<Row>) => {
+          if (cond(row.fields) === true) out.collect({ kind: row.kind, fields: compute(row.fields) });
+        })
+        .uid(n.uid)
+        .name(`${describeNode(node)} <- ${describeNode(node.input)}`);
+    }
+    return this.translate(node.input)
+      .map((row: Row): Row => ({ kind: row.kind, fields: compute(row.fields) }))
+      .uid(n.uid)
+      .name(n.name);
+  }
+
+  private watermarks(node: RelNodeOf<"watermarkAssigner">): DataStream<Row> {
+    const field = node.rowtimeField;
+    const wm = node.watermark.eval;
+    let strategy = WatermarkStrategy.forGenerator<Row>(() => new SqlWatermarkGenerator(wm)).withTimestampAssigner((row) => {
+      const t = row.fields[field];
+      return typeof t === "number" ? t : Number.MIN_SAFE_INTEGER;
+    });
+    if (this.settings.idleTimeoutMs > 0) strategy = strategy.withIdleness(this.settings.idleTimeoutMs);
+    const n = this.naming(node, "watermarks");
+    return this.translate(node.input).assignTimestampsAndWatermarks(strategy).uid(n.uid).name(n.name);
+  }
+
+  private stateful(node: RelNode): DataStream<Row> {
+    throw new Error(`internal: the ${node.kind} operator is not wired into the planner yet`);
+  }
+}
+
+/** Flink SQL's watermarks: the largest value of the WATERMARK expression seen so far. */
+class SqlWatermarkGenerator implements WatermarkGenerator<Row> {
+  private max = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly expr: Evaluator) {}
+
+  onEvent(row: Row): void {
+    const v = this.expr(row.fields);
+    if (typeof v === "number" && v > this.max) this.max = v;
+  }
+
+  onPeriodicEmit(output: WatermarkOutput): void {
+    if (this.max !== Number.NEGATIVE_INFINITY) output.emitWatermark(this.max);
+  }
+}
