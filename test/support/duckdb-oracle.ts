@@ -5,7 +5,8 @@
  * changelog of the same query run continuously.
  *
  * Input values: strings, numbers (DOUBLE), bigints (BIGINT), booleans,
- * decimals and NULL; a column's DuckDB type comes from the table's DDL.
+ * decimals and NULL; a column's DuckDB type comes from the table's DDL (a
+ * TIMESTAMP column takes the text `2026-01-01 00:00:01.234`).
  */
 import { DuckDBDateValue, DuckDBDecimalValue, DuckDBInstance, DuckDBTimestampValue } from "@duckdb/node-api";
 import { Row } from "../../src/table/data/row.ts";
@@ -21,19 +22,56 @@ export interface OracleTable {
 
 /** The rows of `query` over `tables`, in batch, as `+I` rows. */
 export async function batchResult(tables: readonly OracleTable[], query: string): Promise<Row[]> {
+  const oracle = await openOracle(tables);
+  try {
+    return await oracle.result(query);
+  } finally {
+    oracle.close();
+  }
+}
+
+/** A DuckDB database holding input tables, for running many queries over one input. */
+export interface BatchOracle {
+  /** The rows of `query`, in batch, as `+I` rows. */
+  result(query: string): Promise<Row[]>;
+  close(): void;
+}
+
+/**
+ * An in-memory DuckDB with `tables` loaded, after running the `setup`
+ * statements (e.g. `CREATE MACRO`) first.
+ *
+ * @example
+ * ```ts
+ * const oracle = await openOracle([{ name: "t", columns: "x BIGINT", rows: [[1n]] }]);
+ * await oracle.result("SELECT SUM(x) FROM t"); // [+I[1]]
+ * oracle.close();
+ * ```
+ */
+export async function openOracle(tables: readonly OracleTable[], setup: readonly string[] = []): Promise<BatchOracle> {
   const db = await DuckDBInstance.create(":memory:");
   const connection = await db.connect();
   try {
+    for (const s of setup) await connection.run(s);
     for (const t of tables) {
       await connection.run(`CREATE TABLE ${t.name} (${t.columns})`);
       if (t.rows.length > 0) await connection.run(`INSERT INTO ${t.name} VALUES ${t.rows.map((r) => `(${r.map(literal).join(", ")})`).join(", ")}`);
     }
-    const result = await connection.runAndReadAll(query);
-    return result.getRows().map((r) => Row.of(...r.map(fromDuckDb)));
-  } finally {
+  } catch (e) {
     connection.closeSync();
     db.closeSync();
+    throw e;
   }
+  return {
+    async result(query) {
+      const result = await connection.runAndReadAll(query);
+      return result.getRows().map((r) => Row.of(...r.map(fromDuckDb)));
+    },
+    close() {
+      connection.closeSync();
+      db.closeSync();
+    },
+  };
 }
 
 /** A SQL literal of DuckDB for an input value. */

@@ -1,0 +1,123 @@
+/**
+ * Continuous = batch, proven (issue 10): every query of test/sql/queries runs
+ * continuously on Weir over seeded random input (exactly-once, one injected
+ * failure), and its folded changelog must equal the same query run in batch
+ * by DuckDB over the same input. All queries run in one job per
+ * configuration: in-process at parallelism 2 with a failure, on 2 worker
+ * threads with a failure, and over a random prefix of the input (the input
+ * seen so far at some moment).
+ *
+ * Reproduce with `WEIR_SEED=<seed>`; run some queries only with
+ * `WEIR_SQL_QUERIES=name,name`. A query marked `knownBug` must still differ
+ * from the batch result: when its bug is fixed, remove the mark.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Row } from "../../src/table/data/row.ts";
+import { randomInt, seededRandom, testSeed } from "../../src/util/seeded-random.ts";
+import { jsonResult, runCli } from "../support/cli-process.ts";
+import {
+  batchResults,
+  compareWithBatch,
+  decodeRun,
+  DEFAULT_SIZES,
+  generateInput,
+  prefixOf,
+  runInProcess,
+  type HarnessInput,
+  type HarnessQuery,
+  type HarnessRun,
+} from "../support/sql-harness.ts";
+import { tempDirs } from "../support/temp-dirs.ts";
+import { ALL_QUERIES } from "./queries/index.ts";
+
+const seed = testSeed();
+const random = seededRandom(seed);
+const input = generateInput(seed);
+const only = process.env.WEIR_SQL_QUERIES?.split(",");
+const queries = only ? ALL_QUERIES.filter((q) => only.includes(q.name)) : ALL_QUERIES;
+const failAt = randomInt(random, DEFAULT_SIZES.clicks / 4, DEFAULT_SIZES.clicks / 2);
+const fraction = 0.15 + random() * 0.7;
+const tempDir = tempDirs("weir-sql-harness-");
+
+/** A configuration: how the job runs, over which input, how many restarts it must report. */
+interface Config {
+  label: string;
+  input: HarnessInput;
+  restarts: number;
+  run(): Promise<HarnessRun>;
+}
+
+const configs: Config[] = [
+  {
+    label: "in-process, parallelism 2, one failure",
+    input,
+    restarts: 1,
+    run: () => runInProcess(input, queries, { failAt }),
+  },
+  {
+    label: "2 worker threads, parallelism 2, one failure",
+    input,
+    restarts: 1,
+    run: async () => {
+      const r = await runCli(
+        ["run", "test/fixtures/sql-harness-job.ts", "--parallelism", "2", "--workers", "2", "--checkpoint-dir", tempDir(), "--", String(seed), String(failAt), queries.map((q) => q.name).join(",")],
+        240_000,
+      );
+      expect(r.code, `WEIR_SEED=${seed}\n${r.stderr}`).toBe(0);
+      return decodeRun(jsonResult(r));
+    },
+  },
+  {
+    label: `a prefix (${Math.round(fraction * 100)}%) of the input`,
+    input: prefixOf(input, fraction),
+    restarts: 0,
+    run: () => runInProcess(prefixOf(input, fraction), queries, { failAt: -1 }),
+  },
+];
+
+describe.each(configs)("continuous = batch: $label", (config) => {
+  let run: HarnessRun;
+  let batch: Map<string, Row[] | Error>;
+  const context = `${config.label}, WEIR_SEED=${seed}`;
+
+  beforeAll(async () => {
+    [run, batch] = await Promise.all([config.run(), batchResults(config.input, queries)]);
+  }, 300_000);
+
+  it("the job restarted as many times as failures were injected", () => {
+    expect(run.restarts, context).toBe(config.restarts);
+  });
+
+  const mismatch = (q: HarnessQuery) => {
+    const planError = run.planErrors.get(q.name);
+    if (planError !== undefined) return `${context}: query '${q.name}' could not be planned: ${planError}\n  Flink SQL: ${q.flink}`;
+    return compareWithBatch(q, run.changelogs.get(q.name), batch.get(q.name), context);
+  };
+
+  for (const q of queries) {
+    if (q.knownBug === undefined) {
+      it(`${q.name}`, () => {
+        const m = mismatch(q);
+        if (m !== undefined) expect.fail(m);
+      });
+    } else {
+      it(`${q.name} (known bug: ${q.knownBug})`, () => {
+        expect(mismatch(q), `${context}: query '${q.name}' now equals the batch result: the bug '${q.knownBug}' looks fixed, remove its knownBug mark`).toBeDefined();
+      });
+    }
+  }
+});
+
+describe("the DuckDB text of every query", () => {
+  it("runs on the generated input", async () => {
+    const results = await batchResults(input, ALL_QUERIES);
+    const failed = [...results].filter(([, r]) => r instanceof Error).map(([name, r]) => `${name}: ${(r as Error).message}`);
+    expect(failed, `WEIR_SEED=${seed}`).toEqual([]);
+  });
+
+  it("names every query once", () => {
+    const names = ALL_QUERIES.map((q) => q.name);
+    expect(names.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});

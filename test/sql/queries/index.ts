@@ -1,0 +1,21 @@
+/** Every query of the "continuous = batch" harness, grouped by kind. */
+import type { HarnessQuery } from "../../support/sql-harness.ts";
+import { AGGREGATES } from "./aggregates.ts";
+import { JOINS } from "./joins.ts";
+import { OVER } from "./over.ts";
+import { RANKING } from "./ranking.ts";
+import { SET_OPERATIONS } from "./set-operations.ts";
+import { STATELESS } from "./stateless.ts";
+import { WINDOWS } from "./windows.ts";
+
+export const QUERY_KINDS: Readonly<Record<string, readonly HarnessQuery[]>> = {
+  stateless: STATELESS,
+  aggregates: AGGREGATES,
+  "set operations": SET_OPERATIONS,
+  joins: JOINS,
+  ranking: RANKING,
+  windows: WINDOWS,
+  over: OVER,
+};
+
+export const ALL_QUERIES: readonly HarnessQuery[] = Object.values(QUERY_KINDS).flat();

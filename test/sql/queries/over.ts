@@ -1,0 +1,16 @@
+/** OVER aggregations on the rowtime: ROWS and RANGE frames, bounded and unbounded. */
+import type { HarnessQuery } from "../../support/sql-harness.ts";
+
+export const OVER: readonly HarnessQuery[] = [
+  { name: "over-rows", flink: "SELECT user, ts, n, SUM(n) OVER (PARTITION BY user ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS s3 FROM clicks" },
+  {
+    name: "over-range",
+    flink:
+      "SELECT user, ts, COUNT(*) OVER w AS c3, MAX(price) OVER w AS mp FROM clicks WINDOW w AS (PARTITION BY user ORDER BY ts RANGE BETWEEN INTERVAL '3' SECOND PRECEDING AND CURRENT ROW)",
+  },
+  {
+    name: "over-unbounded",
+    flink: "SELECT name, region, ts, COUNT(*) OVER (PARTITION BY name ORDER BY ts RANGE UNBOUNDED PRECEDING) AS c, MIN(region) OVER (PARTITION BY name ORDER BY ts RANGE UNBOUNDED PRECEDING) AS mr FROM users",
+  },
+  { name: "over-rows-global", flink: "SELECT order_id, ts, SUM(amount) OVER (ORDER BY ts ROWS BETWEEN 4 PRECEDING AND CURRENT ROW) AS s5 FROM orders" },
+];

@@ -1,0 +1,112 @@
+/**
+ * Window table functions (TUMBLE, HOP, CUMULATE, SESSION) with aggregation,
+ * window Top-N, window deduplication, window joins. DuckDB has no window
+ * TVFs: its texts write the windows out (`tumble_start`/`plus_ms` are macros
+ * of the harness, see DUCKDB_SETUP), hopping and cumulating windows as a join
+ * with the window numbers, sessions with LAG and a running sum.
+ */
+import type { HarnessQuery } from "../../support/sql-harness.ts";
+
+/** A window relation in both dialects. */
+interface Windows {
+  flink: string;
+  duckdb: string;
+}
+
+const tumble = (table: string, sizeS: number, offsetS = 0): Windows => {
+  const size = sizeS * 1000;
+  const offset = offsetS * 1000;
+  const start = offset === 0 ? `tumble_start(ts, ${size})` : `epoch_ms(((epoch_ms(ts) - ${offset}) // ${size}) * ${size} + ${offset})`;
+  return {
+    flink: `TABLE(TUMBLE(TABLE ${table}, DESCRIPTOR(ts), INTERVAL '${sizeS}' SECOND${offset === 0 ? "" : `, INTERVAL '${offsetS}' SECOND`}))`,
+    duckdb: `(SELECT *, ${start} AS window_start, plus_ms(${start}, ${size}) AS window_end, plus_ms(${start}, ${size - 1}) AS window_time FROM ${table})`,
+  };
+};
+
+const hop = (table: string, slideS: number, sizeS: number): Windows => {
+  const [slide, size] = [slideS * 1000, sizeS * 1000];
+  const start = `epoch_ms(epoch_ms(tumble_start(ts, ${slide})) - k * ${slide})`;
+  return {
+    flink: `TABLE(HOP(TABLE ${table}, DESCRIPTOR(ts), INTERVAL '${slideS}' SECOND, INTERVAL '${sizeS}' SECOND))`,
+    duckdb: `(SELECT t.*, ${start} AS window_start, plus_ms(${start}, ${size}) AS window_end FROM ${table} t, range(0, ${size / slide}) AS r(k))`,
+  };
+};
+
+const cumulate = (table: string, stepS: number, maxS: number): Windows => {
+  const [step, max] = [stepS * 1000, maxS * 1000];
+  return {
+    flink: `TABLE(CUMULATE(TABLE ${table}, DESCRIPTOR(ts), INTERVAL '${stepS}' SECOND, INTERVAL '${maxS}' SECOND))`,
+    duckdb:
+      `(SELECT t.*, tumble_start(ts, ${max}) AS window_start, plus_ms(tumble_start(ts, ${max}), k * ${step}) AS window_end ` +
+      `FROM ${table} t, range(1, ${max / step + 1}) AS r(k) WHERE epoch_ms(ts) < epoch_ms(tumble_start(ts, ${max})) + k * ${step})`,
+  };
+};
+
+/** Sessions per `key`: a row more than the gap after the key's previous one starts a new session (Flink merges windows that touch). */
+const session = (table: string, key: string, gapS: number): Windows => {
+  const gap = gapS * 1000;
+  const numbered =
+    `SELECT *, SUM(CASE WHEN prev IS NULL OR epoch_ms(ts) - epoch_ms(prev) > ${gap} THEN 1 ELSE 0 END) OVER (PARTITION BY ${key} ORDER BY ts ROWS UNBOUNDED PRECEDING) AS sid ` +
+    `FROM (SELECT *, LAG(ts) OVER (PARTITION BY ${key} ORDER BY ts) AS prev FROM ${table})`;
+  return {
+    flink: `TABLE(SESSION(TABLE ${table} PARTITION BY ${key}, DESCRIPTOR(ts), INTERVAL '${gapS}' SECOND))`,
+    duckdb: `(SELECT *, MIN(ts) OVER (PARTITION BY ${key}, sid) AS window_start, plus_ms(MAX(ts) OVER (PARTITION BY ${key}, sid), ${gap}) AS window_end FROM (${numbered}))`,
+  };
+};
+
+/** A query over window relations: `{W}`, `{W2}` in `text` stand for them. */
+function windowed(name: string, text: string, w: Windows, w2?: Windows): HarnessQuery {
+  const fill = (dialect: keyof Windows) => text.replaceAll("{W}", w[dialect]).replaceAll("{W2}", w2?.[dialect] ?? "");
+  return { name, flink: fill("flink"), duckdb: fill("duckdb") };
+}
+
+const CLICKS_5S = tumble("clicks", 5);
+const ORDERS_5S = tumble("orders", 5);
+/** Clicks per user and 5-second window. */
+const CLICK_COUNTS = "SELECT window_start, window_end, user, COUNT(*) AS cnt FROM {W} WHERE user IS NOT NULL GROUP BY window_start, window_end, user";
+
+export const WINDOWS: readonly HarnessQuery[] = [
+  windowed("tumble", "SELECT window_start, window_end, user, COUNT(*) AS c, SUM(n) AS s, MAX(price) AS mp, MIN(url) AS mu FROM {W} GROUP BY window_start, window_end, user", CLICKS_5S),
+  windowed("tumble-window-time", "SELECT window_start, window_time, COUNT(DISTINCT user) AS users, SUM(price) AS sp FROM {W} GROUP BY window_start, window_end, window_time", CLICKS_5S),
+  windowed("tumble-offset", "SELECT window_start, window_end, SUM(amount) AS total, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end", tumble("orders", 5, 1)),
+  windowed("hop", "SELECT window_start, window_end, user, COUNT(*) AS c, SUM(n) AS s FROM {W} GROUP BY window_start, window_end, user", hop("clicks", 2, 6)),
+  windowed("cumulate", "SELECT window_start, window_end, user, SUM(amount) AS total, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end, user", cumulate("orders", 2, 8)),
+  windowed("session", "SELECT window_start, window_end, user, COUNT(*) AS c, MAX(n) AS mn FROM {W} GROUP BY window_start, window_end, user", session("clicks", "user", 1)),
+  windowed(
+    "tumble-grouping-sets",
+    "SELECT window_start, window_end, user, url, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end, GROUPING SETS ((user, url), (user), ())",
+    CLICKS_5S,
+  ),
+  windowed(
+    "window-top-n",
+    `SELECT window_start, window_end, user, cnt, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY cnt DESC, user) AS rn FROM (${CLICK_COUNTS})) WHERE rn <= 2`,
+    CLICKS_5S,
+  ),
+  windowed(
+    "window-top-n-on-tvf",
+    "SELECT window_start, window_end, order_id, amount FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY amount DESC, order_id) AS rn FROM {W}) WHERE rn <= 3",
+    ORDERS_5S,
+  ),
+  windowed(
+    "window-dedup",
+    "SELECT window_start, window_end, user, url, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, user ORDER BY ts ASC) AS rn FROM {W}) WHERE rn = 1",
+    CLICKS_5S,
+  ),
+  windowed(
+    "window-dedup-last",
+    "SELECT window_start, window_end, user, order_id, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, user ORDER BY ts DESC) AS rn FROM {W}) WHERE rn = 1",
+    ORDERS_5S,
+  ),
+  windowed(
+    "window-join",
+    "SELECT c.window_start, c.user, c.url, o.order_id FROM (SELECT * FROM {W}) c JOIN (SELECT * FROM {W2}) o ON c.user = o.user AND c.window_start = o.window_start AND c.window_end = o.window_end",
+    CLICKS_5S,
+    ORDERS_5S,
+  ),
+  windowed(
+    "window-join-aggregates",
+    `SELECT c.window_start, c.user, c.cnt, o.total FROM (${CLICK_COUNTS}) c JOIN (SELECT window_start, window_end, user, SUM(amount) AS total FROM {W2} GROUP BY window_start, window_end, user) o ON c.user = o.user AND c.window_start = o.window_start AND c.window_end = o.window_end`,
+    CLICKS_5S,
+    ORDERS_5S,
+  ),
+];
