@@ -37,12 +37,22 @@ export interface Aggregation {
  *
  * @throws {SqlValidationError} for nested aggregates and misplaced window columns.
  */
-export function convertAggregation(ctx: PlannerContext, input: RelNode, groupBy: GroupingElement[], exprs: Expr[], loc: SourceLoc): Aggregation {
+export function convertAggregation(
+  ctx: PlannerContext,
+  input: RelNode,
+  groupBy: GroupingElement[],
+  exprs: Expr[],
+  loc: SourceLoc,
+  aliases: ReadonlyMap<Expr, string> = new Map(),
+): Aggregation {
   void ctx;
   const { groupExprs, sets } = groupingOf(groupBy, input);
   const calls = collectCalls(exprs, input);
   const tvf = windowInput(input, groupExprs);
-  return tvf === undefined ? regular(input, groupExprs, sets, calls) : windowed(tvf, groupExprs, sets, calls, loc);
+  const agg = tvf === undefined ? regular(input, groupExprs, sets, calls) : windowed(tvf, groupExprs, sets, calls, loc);
+  const names = calls.map((c) => aliases.get(c.call) ?? c.call.name.map((n) => n.value).join("."));
+  if (agg.node.kind === "aggregate" || agg.node.kind === "windowAggregate") agg.node.callNames = names;
+  return agg;
 }
 
 // ---------------------------------------------------------------- grouping

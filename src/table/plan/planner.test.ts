@@ -101,7 +101,7 @@ describe("planner errors name the problem and its place", () => {
   it("an updating table cannot become an insert-only stream", () => {
     const tEnv = session();
     expect(() => tEnv.toDataStream(tEnv.sqlQuery("SELECT user, COUNT(*) AS cnt FROM clicks GROUP BY user"))).toThrow(
-      "Table sink 'toDataStream' doesn't support consuming update and delete changes which is produced by node GroupAggregate(groupBy=[user], select=[user, COUNT(*) AS $a0])",
+      "Table sink 'toDataStream' doesn't support consuming update and delete changes which is produced by node GroupAggregate(groupBy=[user], select=[user, COUNT(*) AS cnt])",
     );
   });
 });
