@@ -244,3 +244,20 @@ export {
 } from "./time/windows/all-window-functions.ts";
 export { MissingWindowTimestampError, WindowMergeError } from "./time/windows/window-errors.ts";
 export { WINDOW_METRICS } from "./runtime/operators/window-operator.ts";
+
+// Table API and SQL
+export { StreamTableEnvironment } from "./table/api/table-environment.ts";
+export { Table } from "./table/api/table.ts";
+export { TableResult, type ResultKind, type ResultColumn } from "./table/api/table-result.ts";
+export { StatementSet } from "./table/api/statement-set.ts";
+export { Schema, SchemaBuilder } from "./table/api/schema.ts";
+export { TableConfig } from "./table/api/table-config.ts";
+export { RecordConversionError } from "./table/api/to-sql-value.ts";
+export { Row, RowFieldError } from "./table/data/row.ts";
+export { RowKind, type RowKindName } from "./table/data/row-kind.ts";
+export { ChangelogMode } from "./table/plan/changelog-mode.ts";
+export { SqlParseError } from "./table/sql/sql-parse-error.ts";
+export { SqlValidationError } from "./table/validation/sql-validation-error.ts";
+export { SqlRuntimeError } from "./table/expr/sql-runtime-error.ts";
+export type { SqlValue } from "./table/types/sql-value.ts";
+export type { Decimal } from "./table/types/decimal.ts";

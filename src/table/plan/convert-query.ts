@@ -231,7 +231,8 @@ function convertSelect(ctx: PlannerContext, s: SelectBody, ctes: CteScope): RelN
   const aggregated = s.groupBy !== undefined || items.some((i) => someExpr(i.expr, isAggregateCall)) || (having !== undefined);
   let rewriteExpr: (e: Expr) => Expr = (e) => e;
   if (aggregated) {
-    const agg = convertAggregation(ctx, node, s.groupBy ?? [], [...items.map((i) => i.expr), ...(having ? [having] : [])], s.loc);
+    const aliases = new Map(items.flatMap((i, idx) => (isAggregateCall(i.expr) ? [[i.expr, i.alias?.value ?? `EXPR$${idx}`] as const] : [])));
+    const agg = convertAggregation(ctx, node, s.groupBy ?? [], [...items.map((i) => i.expr), ...(having ? [having] : [])], s.loc, aliases);
     node = agg.node;
     rewriteExpr = agg.rewrite;
   }

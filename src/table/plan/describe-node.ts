@@ -16,8 +16,8 @@ function fieldNames(t: PlanRowType, positions: readonly number[]): string[] {
   return positions.map((i) => t.names[i] ?? `$${i}`);
 }
 
-function callsText(calls: readonly AggregateCall[], names: readonly string[], offset: number): string[] {
-  return calls.map((c, i) => `${c.text.replaceAll("`", "")} AS ${names[offset + i]}`);
+function callsText(calls: readonly AggregateCall[], names: readonly string[], offset: number, callNames?: readonly string[]): string[] {
+  return calls.map((c, i) => `${c.text.replaceAll("`", "")} AS ${callNames?.[i] ?? names[offset + i]}`);
 }
 
 function sortText(t: PlanRowType, keys: readonly SortKey[]): string[] {
@@ -67,7 +67,7 @@ export function describeNode(node: RelNode): string {
     case "aggregate": {
       const input = node.input.rowType;
       const keys = fieldNames(input, node.groupKeys);
-      return `GroupAggregate(${keys.length ? `groupBy=${list(keys)}, ` : ""}select=${list([...keys, ...callsText(node.calls, out, keys.length)])})`;
+      return `GroupAggregate(${keys.length ? `groupBy=${list(keys)}, ` : ""}select=${list([...keys, ...callsText(node.calls, out, keys.length, node.callNames)])})`;
     }
     case "expand":
       return `Expand(projects=[${node.groupingSets.length} grouping sets], groupBy=${list(fieldNames(node.input.rowType, node.groupKeys))})`;
@@ -76,7 +76,7 @@ export function describeNode(node: RelNode): string {
     case "windowAggregate": {
       const input = node.input.rowType;
       const keys = fieldNames(input, node.groupKeys);
-      return `WindowAggregate(${keys.length ? `groupBy=${list(keys)}, ` : ""}window=[${windowText(node.window, input)}], select=${list([...keys, ...callsText(node.calls, out, keys.length), `start('w$) AS window_start`, `end('w$) AS window_end`])})`;
+      return `WindowAggregate(${keys.length ? `groupBy=${list(keys)}, ` : ""}window=[${windowText(node.window, input)}], select=${list([...keys, ...callsText(node.calls, out, keys.length, node.callNames), `start('w$) AS window_start`, `end('w$) AS window_end`])})`;
     }
     case "join":
     case "intervalJoin":

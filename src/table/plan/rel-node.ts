@@ -75,7 +75,14 @@ export type RelNode = NodeBase &
         rowtimeField: number;
         watermark: PlanExpr;
       }
-    | { kind: "aggregate"; input: RelNode; groupKeys: number[]; calls: AggregateCall[] }
+    | {
+        kind: "aggregate";
+        input: RelNode;
+        groupKeys: number[];
+        calls: AggregateCall[];
+        /** The calls' names in the select list (`cnt` of `COUNT(*) AS cnt`), for EXPLAIN. */
+        callNames?: string[];
+      }
     | { kind: "expand"; input: RelNode; groupKeys: number[]; groupingSets: number[][] }
     | { kind: "windowTableFunction"; input: RelNode; window: WindowSpec; text: string }
     | {
@@ -85,6 +92,7 @@ export type RelNode = NodeBase &
         windowText: string;
         groupKeys: number[];
         calls: AggregateCall[];
+        callNames?: string[];
       }
     | {
         kind: "join";

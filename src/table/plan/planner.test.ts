@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { StreamExecutionEnvironment } from "../../api/environment.ts";
+import { Schema } from "../api/schema.ts";
+import { StreamTableEnvironment } from "../api/table-environment.ts";
+
+/** A session with `clicks(user, url, n, cTime rowtime)` and `users(name, region)` views over (empty) streams. */
+function session(): StreamTableEnvironment {
+  const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+  const tEnv = StreamTableEnvironment.create(env);
+  tEnv.createTemporaryView(
+    "clicks",
+    env.fromCollection<object>([]),
+    Schema.newBuilder().column("user", "STRING").column("url", "STRING").column("n", "BIGINT").column("cTime", "TIMESTAMP(3)").watermark("cTime", "cTime - INTERVAL '1' SECOND").build(),
+  );
+  tEnv.createTemporaryView("users", env.fromCollection<object>([]), Schema.newBuilder().column("name", "STRING").column("region", "STRING").build());
+  return tEnv;
+}
+
+/** The plan's lines without the header, each reduced to its node name and changelog mode. */
+function modes(sql: string): string[] {
+  return session()
+    .explainSql(sql, "CHANGELOG_MODE")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => {
+      const name = /^[\s:+-]*(\w+)\(/.exec(l)![1];
+      const mode = /changelogMode=\[([^\]]*)\]\)$/.exec(l)![1];
+      return `${l.match(/^[\s:+|-]*/)![0]}${name} ${mode}`;
+    });
+}
+
+describe("changelog-mode inference", () => {
+  it("a group aggregation over inserts emits updates without deletes", () => {
+    expect(modes("SELECT user, COUNT(url) AS cnt FROM clicks GROUP BY user")).toEqual([
+      "Calc I,UB,UA",
+      "+- GroupAggregate I,UB,UA",
+      "   +- Calc I",
+      "      +- WatermarkAssigner I",
+      "         +- DataStreamScan I",
+    ]);
+  });
+
+  it("an aggregation of an aggregation also deletes (its groups can empty)", () => {
+    const m = modes("SELECT cnt, COUNT(*) AS users FROM (SELECT user, COUNT(*) AS cnt FROM clicks GROUP BY user) GROUP BY cnt");
+    expect(m[1]).toBe("+- GroupAggregate I,UB,UA,D");
+  });
+
+  it("a window aggregation is insert-only", () => {
+    const m = modes("SELECT window_start, user, COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(cTime), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, user");
+    expect(m.find((l) => l.includes("WindowAggregate"))).toMatch(/WindowAggregate I$/);
+  });
+
+  it("joins, Top-N and deduplication", () => {
+    expect(modes("SELECT * FROM clicks JOIN users ON user = name").find((l) => l.includes("Join"))).toMatch(/Join I$/);
+    expect(modes("SELECT * FROM clicks LEFT JOIN users ON user = name").find((l) => l.includes("Join"))).toMatch(/Join I,D$/);
+    const topN = modes("SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY user ORDER BY n DESC) AS rn FROM clicks) WHERE rn <= 2");
+    expect(topN.find((l) => l.includes("Rank"))).toMatch(/Rank I,UB,UA,D$/);
+    const dedup = modes("SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY user ORDER BY cTime ASC) AS rn FROM clicks) WHERE rn = 1");
+    expect(dedup.find((l) => l.includes("Deduplicate"))).toMatch(/Deduplicate I,UB,UA$/);
+  });
+
+  it("interval joins and window joins are recognized from their conditions", () => {
+    expect(modes("SELECT * FROM clicks a, clicks b WHERE a.user = b.user AND a.cTime BETWEEN b.cTime - INTERVAL '5' SECOND AND b.cTime").some((l) => l.includes("IntervalJoin"))).toBe(true);
+    const wj = `SELECT * FROM (SELECT * FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(cTime), INTERVAL '5' SECOND))) L
+      JOIN (SELECT * FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(cTime), INTERVAL '5' SECOND))) R
+      ON L.user = R.user AND L.window_start = R.window_start AND L.window_end = R.window_end`;
+    expect(modes(wj).some((l) => l.includes("WindowJoin"))).toBe(true);
+  });
+});
+
+describe("planner errors name the problem and its place", () => {
+  const error = (sql: string) => {
+    try {
+      session().explainSql(sql);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error("no error");
+  };
+
+  it("unknown tables and columns suggest the nearest name", () => {
+    expect(error("SELECT * FROM click")).toBe("line 1, column 15: Object 'click' not found within 'default_catalog.default_database'. Did you mean 'clicks'?");
+    expect(error("SELECT usr FROM clicks")).toBe("line 1, column 8: Column 'usr' not found in any table; did you mean 'user'?");
+  });
+
+  it("ambiguous and ungrouped columns", () => {
+    expect(error("SELECT user FROM clicks a JOIN clicks b ON a.n = b.n")).toBe("line 1, column 8: Column 'user' is ambiguous");
+    expect(error("SELECT user, url FROM clicks GROUP BY user")).toBe("line 1, column 14: Expression 'url' is not being grouped");
+  });
+
+  it("a window on a column that is not a time attribute", () => {
+    expect(error("SELECT * FROM TABLE(TUMBLE(TABLE users, DESCRIPTOR(name), INTERVAL '1' MINUTE))")).toMatch(/requires the timecol is a time attribute type, but is STRING/);
+  });
+
+  it("ROW_NUMBER without a Top-N bound, and OVER not ordered by time", () => {
+    expect(error("SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY user ORDER BY n) AS rn FROM clicks)")).toMatch(/Top-N only: bound 'rn'/);
+    expect(error("SELECT SUM(n) OVER (PARTITION BY user ORDER BY n) FROM clicks")).toMatch(/ordering in stream mode must be defined on a time attribute/);
+  });
+
+  it("an updating table cannot become an insert-only stream", () => {
+    const tEnv = session();
+    expect(() => tEnv.toDataStream(tEnv.sqlQuery("SELECT user, COUNT(*) AS cnt FROM clicks GROUP BY user"))).toThrow(
+      "Table sink 'toDataStream' doesn't support consuming update and delete changes which is produced by node GroupAggregate(groupBy=[user], select=[user, COUNT(*) AS cnt])",
+    );
+  });
+});
+
+describe("Nexmark's SQL plans as Flink plans them", () => {
+  function nexmark(): StreamTableEnvironment {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    const tEnv = StreamTableEnvironment.create(env);
+    tEnv.createTemporaryView(
+      "bid",
+      env.fromCollection<object>([]),
+      Schema.newBuilder().column("auction", "BIGINT").column("bidder", "BIGINT").column("price", "BIGINT").column("dateTime", "TIMESTAMP(3)").column("extra", "STRING").watermark("dateTime", "dateTime - INTERVAL '4' SECOND").build(),
+    );
+    return tEnv;
+  }
+  const nodes = (sql: string) => nexmark().explainSql(sql).split("\n").slice(1).map((l) => /^[\s:+|-]*(\w+)\(/.exec(l)?.[1]).filter(Boolean);
+
+  it("q5: a window aggregation of a window aggregation, window-joined with it", () => {
+    const q5 = `SELECT AuctionBids.auction, AuctionBids.num
+      FROM (
+        SELECT auction, count(*) AS num, window_start AS starttime, window_end AS endtime
+        FROM TABLE(HOP(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
+        GROUP BY auction, window_start, window_end
+      ) AS AuctionBids
+      JOIN (
+        SELECT max(CountBids.num) AS maxn, CountBids.starttime, CountBids.endtime
+        FROM (
+          SELECT count(*) AS num, window_start AS starttime, window_end AS endtime
+          FROM TABLE(HOP(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
+          GROUP BY auction, window_start, window_end
+        ) AS CountBids
+        GROUP BY CountBids.starttime, CountBids.endtime
+      ) AS MaxBids
+      ON AuctionBids.starttime = MaxBids.starttime AND AuctionBids.endtime = MaxBids.endtime AND AuctionBids.num >= MaxBids.maxn`;
+    const n = nodes(q5);
+    expect(n.filter((x) => x === "WindowAggregate")).toHaveLength(3);
+    expect(n).toContain("WindowJoin");
+    expect(n).not.toContain("GroupAggregate");
+  });
+
+  it("q7: the highest bid of each window, a regular join on the maximum price", () => {
+    const q7 = `SELECT B.auction, B.price, B.bidder, B.dateTime, B.extra
+      FROM bid B
+      JOIN (
+        SELECT MAX(price) AS maxprice, window_end as dateTime
+        FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '10' SECOND))
+        GROUP BY window_start, window_end
+      ) B1
+      ON B.price = B1.maxprice
+      WHERE B.dateTime BETWEEN B1.dateTime - INTERVAL '10' SECOND AND B1.dateTime`;
+    expect(nodes(q7)).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
+  });
+});
