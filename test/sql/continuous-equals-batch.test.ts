@@ -14,7 +14,7 @@
  * does not take the others down.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Row } from "../../src/table/data/row.ts";
+import type { Row } from "../../src/index.ts";
 import { randomInt, seededRandom, testSeed } from "../../src/util/seeded-random.ts";
 import { jsonResult, runCli } from "../support/cli-process.ts";
 import {

@@ -8,14 +8,18 @@
  * The input never has late rows: event times grow with a disorder bounded
  * below the watermark delay, since Flink drops late rows and batch would not.
  */
-import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy } from "../../src/index.ts";
-import { collectSink } from "../../src/connectors/builtin/collect-sink.ts";
-import { Schema } from "../../src/table/api/schema.ts";
-import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts";
+import {
+  collectSink,
+  RestartStrategies,
+  Schema,
+  StreamExecutionEnvironment,
+  StreamTableEnvironment,
+  WatermarkStrategy,
+  type Row,
+  type SqlValue,
+} from "../../src/index.ts";
 import { ChangelogRetractionError, MultisetTable } from "../../src/table/data/changelog.ts";
-import type { Row } from "../../src/table/data/row.ts";
 import { decimal, decimalToString, isDecimal } from "../../src/table/types/decimal.ts";
-import type { SqlValue } from "../../src/table/types/sql-value.ts";
 import { randomInt, seededRandom } from "../../src/util/seeded-random.ts";
 import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
 import { openOracle, type OracleTable } from "./duckdb-oracle.ts";
@@ -117,6 +121,9 @@ export function generateInput(seed: number, sizes: InputSizes = DEFAULT_SIZES): 
   const orders = eventTimes(random, sizes.orders, () => randomInt(random, 0, orderStep)).map(
     (ts, i): Order => ({ order_id: FIRST_ORDER_ID + BigInt(i * 7), user: pick([...USERS, "Zed"], 0.04), amount: cents(100, 50_000), qty: randomInt(random, 1, 6), ts }),
   );
+  // NULLs early, so that every prefix has them: a NULL user ordering, a NULL name in a region
+  orders[Math.min(2, orders.length - 1)]!.user = null;
+  users[Math.min(3, users.length - 1)] = { ...users[Math.min(3, users.length - 1)]!, name: null, region: "APAC" };
   return { clicks, users, orders };
 }
 

@@ -26,9 +26,17 @@ export const JOINS: readonly HarnessQuery[] = [
     flink: "SELECT COALESCE(a.user, b.user) AS who, a.cnt, b.total FROM (SELECT user, COUNT(*) AS cnt FROM clicks WHERE n > 12 GROUP BY user) a FULL JOIN (SELECT user, SUM(qty) AS total FROM orders GROUP BY user) b ON a.user = b.user",
   },
   { name: "in-subquery", flink: "SELECT user, url FROM clicks WHERE user IN (SELECT name FROM users WHERE region = 'EU')" },
-  { name: "not-in-subquery", flink: "SELECT order_id, user FROM orders WHERE user NOT IN (SELECT name FROM users WHERE region = 'US' AND name IS NOT NULL)" },
+  {
+    name: "not-in-subquery",
+    flink: "SELECT order_id, user FROM orders WHERE user NOT IN (SELECT name FROM users WHERE region = 'US' AND name IS NOT NULL)",
+    knownBug: "NOT IN (subquery) is planned as a plain anti join, not a null-aware one: rows whose operand is NULL stay, a NULL in the subquery does not empty the result",
+  },
   // a NULL in the subquery empties the result (three-valued logic): rows come and go
-  { name: "not-in-null-aware", flink: "SELECT order_id, user FROM orders WHERE user NOT IN (SELECT name FROM users WHERE region = 'APAC')" },
+  {
+    name: "not-in-null-aware",
+    flink: "SELECT order_id, user FROM orders WHERE user NOT IN (SELECT name FROM users WHERE region = 'APAC')",
+    knownBug: "NOT IN (subquery) is planned as a plain anti join, not a null-aware one: rows whose operand is NULL stay, a NULL in the subquery does not empty the result",
+  },
   { name: "exists", flink: "SELECT o.order_id, o.user FROM orders o WHERE EXISTS (SELECT * FROM clicks c WHERE c.user = o.user AND c.url = '/cart')" },
   { name: "not-exists", flink: "SELECT u.name, u.region FROM users u WHERE NOT EXISTS (SELECT * FROM orders o WHERE o.user = u.name AND o.qty > 4)" },
   {
@@ -38,5 +46,13 @@ export const JOINS: readonly HarnessQuery[] = [
   {
     name: "interval-join-on",
     flink: "SELECT o.order_id, c.url FROM orders o JOIN clicks c ON o.user = c.user AND c.ts > o.ts - INTERVAL '3' SECOND AND c.ts <= o.ts",
+  },
+  {
+    name: "interval-join-left",
+    flink: "SELECT o.order_id, o.user, c.url FROM orders o LEFT JOIN clicks c ON o.user = c.user AND c.ts BETWEEN o.ts - INTERVAL '1' SECOND AND o.ts + INTERVAL '1' SECOND",
+  },
+  {
+    name: "interval-join-full",
+    flink: "SELECT u.name, u.region, o.order_id FROM users u FULL JOIN orders o ON u.name = o.user AND o.ts BETWEEN u.ts AND u.ts + INTERVAL '2' SECOND",
   },
 ];

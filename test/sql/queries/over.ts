@@ -13,4 +13,10 @@ export const OVER: readonly HarnessQuery[] = [
     flink: "SELECT name, region, ts, COUNT(*) OVER (PARTITION BY name ORDER BY ts RANGE UNBOUNDED PRECEDING) AS c, MIN(region) OVER (PARTITION BY name ORDER BY ts RANGE UNBOUNDED PRECEDING) AS mr FROM users",
   },
   { name: "over-rows-global", flink: "SELECT order_id, ts, SUM(amount) OVER (ORDER BY ts ROWS BETWEEN 4 PRECEDING AND CURRENT ROW) AS s5 FROM orders" },
+  {
+    name: "over-avg",
+    flink: "SELECT user, ts, AVG(n) OVER (PARTITION BY user ORDER BY ts ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS a4 FROM clicks",
+    // Flink's AVG of a BIGINT truncates
+    duckdb: "SELECT user, ts, SUM(n) OVER w // COUNT(n) OVER w AS a4 FROM clicks WINDOW w AS (PARTITION BY user ORDER BY ts ROWS BETWEEN 3 PRECEDING AND CURRENT ROW)",
+  },
 ];

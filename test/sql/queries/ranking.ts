@@ -13,6 +13,9 @@ export const RANKING: readonly HarnessQuery[] = [
     name: "top-n-of-updates",
     flink: "SELECT user, cnt, rn FROM (SELECT user, cnt, ROW_NUMBER() OVER (ORDER BY cnt DESC, user) AS rn FROM (SELECT user, COUNT(*) AS cnt FROM clicks WHERE user IS NOT NULL GROUP BY user)) WHERE rn <= 3",
   },
+  // ties share a rank: the result is deterministic without unique order keys
+  { name: "top-n-rank", flink: "SELECT user, order_id, qty FROM (SELECT *, RANK() OVER (PARTITION BY user ORDER BY qty DESC) AS r FROM orders) WHERE r <= 2" },
+  { name: "top-n-dense-rank", flink: "SELECT user, order_id, qty, r FROM (SELECT *, DENSE_RANK() OVER (PARTITION BY user ORDER BY qty ASC) AS r FROM orders) WHERE r <= 2" },
   { name: "dedup-keep-first", flink: "SELECT user, url, n, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY user ORDER BY ts ASC) AS rn FROM clicks) WHERE rn = 1" },
   { name: "dedup-keep-last", flink: "SELECT name, region, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY name ORDER BY ts DESC) AS rn FROM users) WHERE rn = 1" },
   {

@@ -104,6 +104,12 @@ export const WINDOWS: readonly HarnessQuery[] = [
     ORDERS_5S,
   ),
   windowed(
+    "window-left-join",
+    "SELECT o.window_start, o.order_id, c.url FROM (SELECT * FROM {W}) o LEFT JOIN (SELECT * FROM {W2}) c ON o.user = c.user AND o.window_start = c.window_start AND o.window_end = c.window_end",
+    ORDERS_5S,
+    CLICKS_5S,
+  ),
+  windowed(
     "window-join-aggregates",
     `SELECT c.window_start, c.user, c.cnt, o.total FROM (${CLICK_COUNTS}) c JOIN (SELECT window_start, window_end, user, SUM(amount) AS total FROM {W2} GROUP BY window_start, window_end, user) o ON c.user = o.user AND c.window_start = o.window_start AND c.window_end = o.window_end`,
     CLICKS_5S,
