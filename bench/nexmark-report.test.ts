@@ -62,6 +62,6 @@ describe("formatNexmark", () => {
     expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+1\.00 M\s+1\.50 s\s+500 ms\s+1\.00 M\s+500,000\s+42\s+2/);
     expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+2\s+0\s+100 ms\s+300 ms\s+20 ms\s+4 KiB/);
     expect(text).toMatch(/q0 in-process, exactly-once 1 s\s+250,000\/s\s+500,000\s+3\s+2\.0 ms\s+35 ms\s+35 ms/);
-    expect(text).toMatch(/q5\s+0\.250\s+-\s+-\s+-\s+-\n/);
+    expect(text).toMatch(/q5\s+0\.250\s+-\s+-\s+-\s+-\s+-\n/);
   });
 });
