@@ -17,7 +17,8 @@
  * of it whatever the number of distinct values.
  *
  * State TTL (`table.exec.state.ttl`, `stateTtlMs`): a group that no row
- * touched for that long (processing time) is forgotten without any output.
+ * touched for that long (processing time) is forgotten without any output
+ * (a processing-time timer frees it; a row that comes first sees it expired).
  * A later row of that group starts it again from nothing and emits `+I` with
  * a result over the new rows only; its earlier result row stays in the
  * downstream table, and a retraction for the forgotten rows is ignored. So
@@ -104,7 +105,13 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
     const accumulate = isAccumulate(row.kind);
+    const ttl = this.spec.stateTtlMs;
+    const now = ttl === undefined ? 0 : ctx.timerService().currentProcessingTime();
     let st = this.group.value();
+    if (st !== undefined && ttl !== undefined && st.touched! + ttl <= now) {
+      this.clear(); // expired: never read, even before its cleanup timer ran
+      st = undefined;
+    }
     const first = st === undefined;
     if (st === undefined) {
       if (!accumulate) return;
@@ -124,9 +131,7 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
       this.clear();
       return;
     }
-    const ttl = this.spec.stateTtlMs;
     if (ttl !== undefined) {
-      const now = ctx.timerService().currentProcessingTime();
       st.touched = now;
       if (st.timer === undefined) {
         st.timer = now + ttl;
