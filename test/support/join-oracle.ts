@@ -91,29 +91,38 @@ export function randomChangelog(random: () => number, n: number, newRow: () => S
   return out;
 }
 
-/** A row of the left or the right input of a join, in the order of one input sequence. */
-export interface SideRow {
-  readonly side: "L" | "R";
-  readonly kind?: RowKind;
-  readonly fields: SqlValue[];
-}
+/** A row of the left or the right input of a join, or (`W`) a watermark of both, in the order of one input sequence. */
+export type SideRow =
+  | { readonly side: "L" | "R"; readonly kind?: RowKind; readonly fields: SqlValue[] }
+  | { readonly side: "W"; readonly watermark: number };
 
 /**
  * The two inputs of a join from one sequence, one row every `pauseMs`: the
  * join sees the rows in sequence order (a row reaches it before the next is
- * read), so a golden changelog does not depend on scheduling.
+ * read), so a golden changelog does not depend on scheduling. A `W` entry
+ * emits its watermark on both inputs (there are no other watermarks but the
+ * final one).
  */
 export function sequencedInputs(env: StreamExecutionEnvironment, rows: readonly SideRow[], pauseMs = 15): { left: DataStream<Row>; right: DataStream<Row> } {
   const events = env
     .fromSource(throttledSequence(0, rows.length - 1, 1, pauseMs), WatermarkStrategy.noWatermarks(), "sequence")
     .setParallelism(1)
     .map((i: number) => rows[i]!)
+    .setParallelism(1)
+    .assignTimestampsAndWatermarks(
+      WatermarkStrategy.forGenerator<SideRow>(() => ({
+        onEvent: (r, _ts, out) => {
+          if (r.side === "W") out.emitWatermark(r.watermark);
+        },
+        onPeriodicEmit: () => {},
+      })).withTimestampAssigner(() => 0),
+    )
     .setParallelism(1);
   const side = (s: "L" | "R") =>
     events
       .filter((r) => r.side === s)
       .setParallelism(1)
-      .map((r): Row => ({ kind: r.kind ?? "+I", fields: r.fields }))
+      .map((r): Row => (r.side === "W" ? { kind: "+I", fields: [] } : { kind: r.kind ?? "+I", fields: r.fields }))
       .setParallelism(1);
   return { left: side("L"), right: side("R") };
 }

@@ -44,6 +44,14 @@ export class JoinSpecError extends Error {
   override name = "JoinSpecError";
 }
 
+/** A join input carried a retraction where the join needs insert-only inputs (interval and window joins, the temporal join's left side). */
+export class InsertOnlyInputError extends Error {
+  override name = "InsertOnlyInputError";
+  constructor(operator: string, row: Row) {
+    super(`${operator} needs insert-only inputs, got a ${row.kind} row`);
+  }
+}
+
 /** Checks what every join needs: as many left keys as right keys, positions within the arities, a supported type. */
 export function checkJoinSpec(spec: JoinSpec, operator: string, supported: readonly JoinType[]): void {
   if (!supported.includes(spec.joinType))

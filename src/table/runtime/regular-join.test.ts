@@ -6,6 +6,7 @@ import { FailOnce } from "../../../test/support/fail-once.ts";
 import { finalRows, folded, nestedLoopJoin, randomChangelog, sequencedInputs, type SideRow } from "../../../test/support/join-oracle.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { Row } from "../data/row.ts";
+import type { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { JoinType } from "./join-spec.ts";
 import { regularJoin, regularJoinChangelogMode, type RegularJoinSpec } from "./regular-join.ts";
@@ -25,8 +26,8 @@ async function golden(joinType: JoinType, rows: SideRow[], condition?: (f: SqlVa
   return result.getCollected<Row>("out").map((r) => Row.toString(r));
 }
 
-const L = (k: SqlValue, a: SqlValue, kind: SideRow["kind"] = "+I"): SideRow => ({ side: "L", kind, fields: [k, a] });
-const R = (k: SqlValue, b: SqlValue, kind: SideRow["kind"] = "+I"): SideRow => ({ side: "R", kind, fields: [k, b] });
+const L = (k: SqlValue, a: SqlValue, kind: RowKind = "+I"): SideRow => ({ side: "L", kind, fields: [k, a] });
+const R = (k: SqlValue, b: SqlValue, kind: RowKind = "+I"): SideRow => ({ side: "R", kind, fields: [k, b] });
 
 describe("regular join: golden changelogs (parallelism 1)", () => {
   it("LEFT: the padded row is retracted when the first match arrives and comes back when the last goes", async () => {
