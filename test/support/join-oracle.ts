@@ -13,6 +13,7 @@ import type { JoinSpec } from "../../src/table/runtime/join-spec.ts";
 import type { SqlValue } from "../../src/table/types/sql-value.ts";
 import { sqlValueKey } from "../../src/table/types/sql-value-key.ts";
 import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
+import { FailOnce } from "./fail-once.ts";
 
 /** Whether `l` and `r` match: every key non-NULL and equal, the condition true. */
 export function pairMatches(spec: JoinSpec, l: readonly SqlValue[], r: readonly SqlValue[]): boolean {
@@ -125,4 +126,19 @@ export function sequencedInputs(env: StreamExecutionEnvironment, rows: readonly 
       .map((r): Row => (r.side === "W" ? { kind: "+I", fields: [] } : { kind: r.kind ?? "+I", fields: r.fields }))
       .setParallelism(1);
   return { left: side("L"), right: side("R") };
+}
+
+/**
+ * One input of a join read slowly (10 rows every 2 ms, so checkpoints and
+ * watermarks happen amid it), with event time from the row field `timeField`
+ * and watermarks `bound` ms behind; with `failAt` >= 0 it fails once there (see FailOnce).
+ */
+export function throttledSide(env: StreamExecutionEnvironment, name: string, rows: readonly Row[], timeField: number, bound: number, failAt = -1): DataStream<Row> {
+  const numbers = env.fromSource(throttledSequence(0, rows.length - 1, 10, 2), WatermarkStrategy.noWatermarks(), name).uid(name).setParallelism(1);
+  return (failAt >= 0 ? numbers.map(new FailOnce(rows, failAt)) : numbers.map((i: number) => rows[i]!))
+    .uid(`${name}-rows`)
+    .setParallelism(1)
+    .assignTimestampsAndWatermarks(WatermarkStrategy.forBoundedOutOfOrderness<Row>(bound).withTimestampAssigner((r) => r.fields[timeField] as number))
+    .uid(`${name}-ts`)
+    .setParallelism(1);
 }

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { collectSink, RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy, type DataStream } from "../../index.ts";
+import { collectSink, RestartStrategies, StreamExecutionEnvironment } from "../../index.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
-import { throttledSequence } from "../../../test/fixtures/throttled-sequence-source.ts";
-import { FailOnce } from "../../../test/support/fail-once.ts";
-import { folded, nestedLoopJoin, pairMatches, sequencedInputs, type SideRow } from "../../../test/support/join-oracle.ts";
+import { folded, nestedLoopJoin, pairMatches, sequencedInputs, throttledSide, type SideRow } from "../../../test/support/join-oracle.ts";
 import { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { intervalJoin, type IntervalJoinSpec } from "./interval-join.ts";
@@ -73,16 +71,8 @@ function randomRows(random: () => number, n: number): SqlValue[][] {
   ]);
 }
 
-function side(env: StreamExecutionEnvironment, name: string, rows: SqlValue[][], failAt = -1): DataStream<Row> {
-  const rowsOf = rows.map((fields): Row => ({ kind: "+I", fields }));
-  const numbers = env.fromSource(throttledSequence(0, rows.length - 1, 10, 2), WatermarkStrategy.noWatermarks(), name).uid(name).setParallelism(1);
-  return (failAt >= 0 ? numbers.map(new FailOnce(rowsOf, failAt)) : numbers.map((i: number) => rowsOf[i]!))
-    .uid(`${name}-rows`)
-    .setParallelism(1)
-    .assignTimestampsAndWatermarks(WatermarkStrategy.forBoundedOutOfOrderness<Row>(BOUND).withTimestampAssigner((r) => r.fields[1] as number))
-    .uid(`${name}-ts`)
-    .setParallelism(1);
-}
+const side = (env: StreamExecutionEnvironment, name: string, rows: SqlValue[][], failAt = -1) =>
+  throttledSide(env, name, rows.map((fields): Row => ({ kind: "+I", fields })), 1, BOUND, failAt);
 
 describe("interval join: random inputs against a nested loop (parallelism 2)", () => {
   it("every join type, with and without a residual condition", async () => {
