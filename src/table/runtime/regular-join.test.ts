@@ -135,6 +135,57 @@ describe("regular join: random changelogs against a nested loop (parallelism 2)"
   }
 });
 
+describe("regular join: the folded output equals the batch join after every input row (parallelism 1)", () => {
+  it("LEFT, RIGHT, FULL and ANTI, with NULL-key marker rows showing where each input row's output ends", async () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const newRow = randomRow(random);
+    const lefts = randomChangelog(random, 40, () => [newRow()[0]!, "abcdef"[randomInt(random, 0, 5)]!]);
+    const rights = randomChangelog(random, 40, () => [newRow()[0]!, "abcdef"[randomInt(random, 0, 5)]!]);
+    // both changelogs interleaved at random; after each row a marker on both sides: [NULL, "#i"] never matches,
+    // so the preserved side emits it padded right away, after everything the row before it caused
+    const sequence: SideRow[] = [];
+    const inputs: { side: "L" | "R"; row: Row }[] = [];
+    for (let l = 0, r = 0; l < lefts.length || r < rights.length; ) {
+      const fromLeft = r >= rights.length || (l < lefts.length && random() < 0.5);
+      const row = fromLeft ? lefts[l++]! : rights[r++]!;
+      inputs.push({ side: fromLeft ? "L" : "R", row });
+      sequence.push({ side: fromLeft ? "L" : "R", kind: row.kind, fields: row.fields });
+      const marker = [null, `#${inputs.length}`];
+      sequence.push({ side: "L", fields: marker }, { side: "R", fields: marker });
+    }
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    const { left, right } = sequencedInputs(env, sequence, 8);
+    const types: JoinType[] = ["LEFT", "RIGHT", "FULL", "ANTI"];
+    for (const t of types) regularJoin(left, right, spec(t, aLessThanB), { uid: `join-${t}`, name: t }).sinkTo(collectSink(t));
+    const result = await env.execute("regular-join-every-point");
+    for (const t of types) {
+      const markerField = t === "RIGHT" ? 3 : 1;
+      const out = result.getCollected<Row>(t);
+      let from = 0;
+      for (let i = 1; i <= inputs.length; i++) {
+        const end = out.findIndex((r, j) => j >= from && r.fields[markerField] === `#${i}`);
+        expect(end, `WEIR_SEED=${seed} ${t}: marker #${i}`).toBeGreaterThanOrEqual(0);
+        from = end + 1;
+        const seen = (side: "L" | "R") => {
+          const changes: Row[] = [];
+          inputs.slice(0, i).forEach((x, j) => {
+            if (x.side === side) changes.push(x.row);
+            changes.push({ kind: "+I", fields: [null, `#${j + 1}`] });
+          });
+          return finalRows(changes);
+        };
+        const expected = nestedLoopJoin(spec(t, aLessThanB), seen("L"), seen("R"));
+        // the markers of the other side (FULL) may come after this one
+        const got = folded(out.slice(0, from)).filter((r) => !(t === "FULL" && r.fields[3] === `#${i}` && r.fields[1] !== `#${i}`));
+        expect(got, `WEIR_SEED=${seed} ${t} after input #${i} ${Row.toString(inputs[i - 1]!.row)}`).toEqual(
+          expected.filter((r) => !(t === "FULL" && r.fields[3] === `#${i}`)),
+        );
+      }
+    }
+  }, 60_000);
+});
+
 describe("regular join: recovery", () => {
   it("a failure amid joined state leaves no trace (exactly-once, parallelism 2)", async () => {
     const seed = testSeed();
