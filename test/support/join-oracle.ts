@@ -15,11 +15,12 @@ import { sqlValueKey } from "../../src/table/types/sql-value-key.ts";
 import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./fail-once.ts";
 
-/** Whether `l` and `r` match: every key non-NULL and equal, the condition true. */
+/** Whether `l` and `r` match: every key equal and non-NULL (or both NULL for a null-safe key), the condition true. */
 export function pairMatches(spec: JoinSpec, l: readonly SqlValue[], r: readonly SqlValue[]): boolean {
   for (let i = 0; i < spec.leftKeys.length; i++) {
     const a = l[spec.leftKeys[i]!]!;
     const b = r[spec.rightKeys[i]!]!;
+    if (spec.nullSafeKeys?.[i] === true && a === null && b === null) continue;
     if (a === null || b === null || sqlValueKey(a) !== sqlValueKey(b)) return false;
   }
   return spec.condition === undefined || spec.condition([...l, ...r]) === true;

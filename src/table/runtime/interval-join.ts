@@ -14,7 +14,7 @@
  * matches are already impossible when it arrives (it is late) joins the
  * buffered rows and, without a match, is emitted padded at once.
  *
- * Rows with a NULL key or a NULL time never match. The result equals the batch
+ * Rows with a NULL key (not null-safe) or a NULL time never match. The result equals the batch
  * join when no row is late (its time is above the watermark when it arrives).
  */
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
@@ -114,7 +114,7 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
     const fields = row.fields;
     const time = fields[isLeft ? spec.leftTimeField : spec.rightTimeField] as number | null;
     const pads = isLeft ? padsLeft(spec.joinType) : padsRight(spec.joinType);
-    if (time === null || hasNullKey(fields, isLeft ? spec.leftKeys : spec.rightKeys)) {
+    if (time === null || hasNullKey(fields, isLeft ? spec.leftKeys : spec.rightKeys, spec.nullSafeKeys)) {
       if (pads) out.collect(rowOf(RowKind.INSERT, this.padded(fields, isLeft)));
       return;
     }

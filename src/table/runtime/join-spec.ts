@@ -5,7 +5,8 @@
  *
  * - Keys are input positions: `leftKeys[i] = rightKeys[i]` with SQL `=`, so a
  *   NULL key never matches (such a row only ever appears NULL-padded in an
- *   outer join).
+ *   outer join), unless `nullSafeKeys[i]` makes that key `IS NOT DISTINCT
+ *   FROM` (NULL matches NULL: `INTERSECT`/`EXCEPT` as SEMI/ANTI joins).
  * - `condition` is the residual non-equi condition, evaluated over the
  *   concatenated `[...leftFields, ...rightFields]`; a pair matches only when it
  *   returns `true` (NULL and `false` do not match: three-valued logic).
@@ -33,6 +34,8 @@ export interface JoinSpec {
   readonly leftKeys: readonly number[];
   /** Positions in the right row. */
   readonly rightKeys: readonly number[];
+  /** `nullSafeKeys[i]`: key `i` is compared with `IS NOT DISTINCT FROM` (NULL matches NULL); all false when undefined. */
+  readonly nullSafeKeys?: readonly boolean[];
   /** The residual non-equi condition over `[...leftFields, ...rightFields]`; matches only when `true`. */
   readonly condition?: (fields: SqlValue[]) => SqlValue;
   readonly leftArity: number;
@@ -58,6 +61,8 @@ export function checkJoinSpec(spec: JoinSpec, operator: string, supported: reado
     throw new JoinSpecError(`${operator} does not support ${spec.joinType} joins (supported: ${supported.join(", ")})`);
   if (spec.leftKeys.length !== spec.rightKeys.length)
     throw new JoinSpecError(`${operator}: ${spec.leftKeys.length} left keys but ${spec.rightKeys.length} right keys`);
+  if (spec.nullSafeKeys !== undefined && spec.nullSafeKeys.length !== spec.leftKeys.length)
+    throw new JoinSpecError(`${operator}: ${spec.nullSafeKeys.length} null-safe flags for ${spec.leftKeys.length} keys`);
   checkPositions(operator, "left key", spec.leftKeys, spec.leftArity);
   checkPositions(operator, "right key", spec.rightKeys, spec.rightArity);
 }
@@ -68,9 +73,9 @@ export function checkPositions(operator: string, what: string, positions: readon
     if (!Number.isInteger(p) || p < 0 || p >= arity) throw new JoinSpecError(`${operator}: ${what} position ${p} is not within the arity ${arity}`);
 }
 
-/** True when the row has a NULL in one of its key fields: it never matches with SQL `=`. */
-export function hasNullKey(fields: readonly SqlValue[], keys: readonly number[]): boolean {
-  for (const k of keys) if (fields[k] === null) return true;
+/** True when the row has a NULL in one of its key fields compared with SQL `=` (not null-safe): it never matches. */
+export function hasNullKey(fields: readonly SqlValue[], keys: readonly number[], nullSafe?: readonly boolean[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (fields[keys[i]!] === null && nullSafe?.[i] !== true) return true;
   return false;
 }
 

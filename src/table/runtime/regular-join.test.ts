@@ -18,6 +18,11 @@ const spec = (joinType: JoinType, condition?: (f: SqlValue[]) => SqlValue): Regu
   joinType, leftKeys: [0], rightKeys: [0], leftArity: 2, rightArity: 2, condition,
 });
 
+/** Both columns as keys, NULL matching NULL: `INTERSECT`/`EXCEPT` as SEMI/ANTI joins. */
+const nullSafeSpec = (joinType: JoinType): RegularJoinSpec => ({
+  joinType, leftKeys: [0, 1], rightKeys: [0, 1], nullSafeKeys: [true, true], leftArity: 2, rightArity: 2,
+});
+
 async function golden(joinType: JoinType, rows: SideRow[], condition?: (f: SqlValue[]) => SqlValue): Promise<string[]> {
   const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
   const { left, right } = sequencedInputs(env, rows);
@@ -115,8 +120,13 @@ const randomRow = (random: () => number) => (): SqlValue[] => [
 ];
 
 describe("regular join: random changelogs against a nested loop (parallelism 2)", () => {
-  for (const withCondition of [false, true]) {
-    it(`every join type${withCondition ? ", with a residual condition" : ""}`, async () => {
+  const variants: [string, (t: JoinType) => RegularJoinSpec][] = [
+    ["", (t) => spec(t)],
+    [", with a residual condition", (t) => spec(t, aLessThanB)],
+    [", on null-safe keys", nullSafeSpec],
+  ];
+  for (const [what, specOf] of variants) {
+    it(`every join type${what}`, async () => {
       const seed = testSeed();
       const random = seededRandom(seed);
       const lefts = randomChangelog(random, 150, randomRow(random));
@@ -124,11 +134,10 @@ describe("regular join: random changelogs against a nested loop (parallelism 2)"
       const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
       const left = env.fromCollection(lefts);
       const right = env.fromCollection(rights);
-      const condition = withCondition ? aLessThanB : undefined;
-      for (const t of TYPES) regularJoin(left, right, spec(t, condition), { uid: `join-${t}`, name: t }).sinkTo(collectSink(t));
+      for (const t of TYPES) regularJoin(left, right, specOf(t), { uid: `join-${t}`, name: t }).sinkTo(collectSink(t));
       const result = await env.execute("regular-join-random");
       for (const t of TYPES) {
-        const expected = nestedLoopJoin(spec(t, condition), finalRows(lefts), finalRows(rights));
+        const expected = nestedLoopJoin(specOf(t), finalRows(lefts), finalRows(rights));
         expect(folded(result.getCollected<Row>(t)), `WEIR_SEED=${seed} ${t}`).toEqual(expected);
       }
     }, 60_000);

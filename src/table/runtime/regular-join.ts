@@ -19,8 +19,9 @@
  * - SEMI/ANTI (`IN`/`EXISTS`, `NOT IN`/`NOT EXISTS`): the left row is emitted
  *   (left fields only) while it has a match (SEMI) or has none (ANTI).
  *
- * Rows with a NULL key never match: they are not kept in state, and a
- * preserved side emits them NULL-padded (ANTI: as they are) right away.
+ * Rows with a NULL key (in a key that is not null-safe) never match: they are
+ * not kept in state, and a preserved side emits them NULL-padded (ANTI: as
+ * they are) right away.
  *
  * **State TTL** (`stateTtlMs`, `table.exec.state.ttl`): a key's state (both
  * sides) is forgotten once no row of that key arrived for `stateTtlMs` of
@@ -150,7 +151,7 @@ class RegularJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> 
     const accumulate = isAccumulate(row.kind);
     const kind = accumulate ? RowKind.INSERT : RowKind.DELETE;
     const preserved = isLeft ? padsLeft(spec.joinType) || spec.joinType === "ANTI" : padsRight(spec.joinType);
-    if (hasNullKey(fields, isLeft ? spec.leftKeys : spec.rightKeys)) {
+    if (hasNullKey(fields, isLeft ? spec.leftKeys : spec.rightKeys, spec.nullSafeKeys)) {
       if (preserved) out.collect(rowOf(kind, this.padded(fields, isLeft)));
       return;
     }

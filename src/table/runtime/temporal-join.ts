@@ -111,7 +111,7 @@ class TemporalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
   processElement2(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
     if (row.kind === RowKind.UPDATE_BEFORE) return; // the +U that follows starts the next version
     const time = row.fields[this.spec.rightTimeField] as number | null;
-    if (time === null || hasNullKey(row.fields, this.spec.rightKeys)) return; // matches no left row
+    if (time === null || hasNullKey(row.fields, this.spec.rightKeys, this.spec.nullSafeKeys)) return; // matches no left row
     const n = this.nextVersion.value()!;
     this.nextVersion.update(n + 1);
     this.versions.put(n, { f: row.fields, t: time, n, d: row.kind === RowKind.DELETE });
@@ -135,7 +135,7 @@ class TemporalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
 
   private emit(p: Probe, version: Version | undefined, out: Collector<Row>): void {
     const { spec } = this;
-    const joins = version !== undefined && !version.d && !hasNullKey(p.f, spec.leftKeys) && conditionHolds(spec, p.f, version.f);
+    const joins = version !== undefined && !version.d && !hasNullKey(p.f, spec.leftKeys, spec.nullSafeKeys) && conditionHolds(spec, p.f, version.f);
     if (!joins && spec.joinType === "INNER") return;
     for (let i = 0; i < p.c; i++) out.collect(rowOf(RowKind.INSERT, joinedFields(p.f, spec.leftArity, joins ? version!.f : null, spec.rightArity)));
   }

@@ -9,7 +9,7 @@
  * INNER/LEFT/RIGHT/FULL output `[...left, ...right]` (NULL-padded rows of
  * the preserved sides without a match in their window); SEMI/ANTI output the
  * left rows with / without a match in their window. Inputs and output are
- * insert-only. Rows with a NULL key never match.
+ * insert-only. Rows with a NULL key (not null-safe) never match.
  */
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
@@ -135,10 +135,10 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
     const rightMatched = rights.map(() => false);
     for (const l of lefts) {
       let matched = false;
-      const nullKey = hasNullKey(l.f, spec.leftKeys);
+      const nullKey = hasNullKey(l.f, spec.leftKeys, spec.nullSafeKeys);
       for (let j = 0; j < rights.length && !nullKey; j++) {
         const r = rights[j]!;
-        if (hasNullKey(r.f, spec.rightKeys) || !conditionHolds(spec, l.f, r.f)) continue;
+        if (hasNullKey(r.f, spec.rightKeys, spec.nullSafeKeys) || !conditionHolds(spec, l.f, r.f)) continue;
         matched = true;
         rightMatched[j] = true;
         if (joinType === "SEMI" || joinType === "ANTI") break;
