@@ -131,7 +131,8 @@ class RegularJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> 
     this.process(row, false, ctx, out);
   }
 
-  override onTimer(timestamp: number, _ctx: OnTimerContext<string>, _out: Collector<Row>): void {
+  /** The state TTL's timer: forgets the key unless a row of it arrived since the timer was set (then waits for the new deadline). */
+  override onTimer(timestamp: number, ctx: OnTimerContext<string>, _out: Collector<Row>): void {
     const ttl = this.spec.stateTtlMs!;
     const last = this.lastAccess.value();
     if (last === undefined || last + ttl <= timestamp) {
@@ -142,7 +143,7 @@ class RegularJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> 
       return;
     }
     this.ttlTimer.update(last + ttl);
-    _ctx.timerService().registerProcessingTimeTimer(last + ttl);
+    ctx.timerService().registerProcessingTimeTimer(last + ttl);
   }
 
   private process(row: Row, isLeft: boolean, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -180,7 +181,7 @@ class RegularJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> 
 
     if (this.semiAnti) {
       if (isLeft) {
-        if (total > 0 === (spec.joinType === "SEMI")) out.collect(rowOf(kind, ownFields(fields)));
+        if ((total > 0) === (spec.joinType === "SEMI")) out.collect(rowOf(kind, ownFields(fields)));
         return;
       }
       for (const [k, e] of matches) {
