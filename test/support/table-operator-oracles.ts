@@ -204,14 +204,23 @@ export function windowTopNOracle(rows: readonly SqlValue[][], q: TopNQuery): Sql
   return topNOracle(rows, { ...q, partitionKeys: [...q.partitionKeys, 4, 5] });
 }
 
-/** The batch window deduplication over on-time TVF rows: per key and window the row with the smallest (largest) time, the earliest (latest) among ties. */
-export function windowDedupOracle(rows: readonly SqlValue[][], keys: readonly number[], keepLast: boolean, timeField: number): SqlValue[][] {
-  return groupBy(rows, (r) => sqlValueKey([...keys, 4, 5].map((p) => r[p]!))).map((group) => {
+/**
+ * The batch deduplication: per key the first row (the smallest time, the
+ * earliest arrival among ties) or the last (the largest time, the latest
+ * arrival among ties); without a time field, by arrival alone.
+ */
+export function dedupOracle(rows: readonly SqlValue[][], keys: readonly number[], keepLast: boolean, timeField?: number): SqlValue[][] {
+  return groupBy(rows, (r) => sqlValueKey(keys.map((p) => r[p]!))).map((group) => {
     let best = group[0]!;
     for (const r of group.slice(1)) {
-      const c = compareForSort(r[timeField]!, best[timeField]!);
+      const c = timeField === undefined ? 1 : compareForSort(r[timeField]!, best[timeField]!);
       if (keepLast ? c >= 0 : c < 0) best = r;
     }
     return best;
   });
+}
+
+/** The batch window deduplication over on-time TVF rows: {@link dedupOracle} per key and window (fields 4, 5). */
+export function windowDedupOracle(rows: readonly SqlValue[][], keys: readonly number[], keepLast: boolean, timeField: number): SqlValue[][] {
+  return dedupOracle(rows, [...keys, 4, 5], keepLast, timeField);
 }
