@@ -109,6 +109,9 @@ const configs: [string, RankSpec, "retract" | "insert-only"][] = [
   ["RANK top 3 with ties", { ...spec("RANK", 1, 3, true, true), orderBy: [{ field: 2, descending: true, nullsFirst: false }] }, "retract"],
   ["DENSE_RANK ranks 2..3 with ties", { ...spec("DENSE_RANK", 2, 3, true, true), orderBy: [{ field: 2, descending: false, nullsFirst: true }] }, "retract"],
   ["ROW_NUMBER top 2 over an insert-only input, bounded state", { ...spec("ROW_NUMBER", 1, 2, true, true), inputInsertOnly: true }, "insert-only"],
+  ["RANK top 3 over an insert-only input with ties at the boundary", { ...spec("RANK", 1, 3, true, false), orderBy: [{ field: 2, descending: true, nullsFirst: false }], inputInsertOnly: true }, "insert-only"],
+  // ties are ambiguous in SQL; Weir orders them by arrival (an update arrives anew), as the oracle does
+  ["ROW_NUMBER top 4 with ties in arrival order", { ...spec("ROW_NUMBER", 1, 4, true, false), orderBy: [{ field: 2, descending: false, nullsFirst: false }] }, "retract"],
 ];
 
 function spec(rankType: RankSpec["rankType"], rankStart: number, rankEnd: number, outputRankNumber: boolean, nullsFirst: boolean): RankSpec {

@@ -20,21 +20,25 @@
  * A retraction of a row the partition does not hold is ignored (Flink does the
  * same for state that expired).
  *
- * State, per partition: every row of the partition, sorted (needed to bring
- * the next row up when a top row is retracted). With `inputInsertOnly` only
- * the rows ranked up to `rankEnd` are kept (ties at the boundary included for
- * `RANK` and `DENSE_RANK`): an insert-only input never brings a dropped row back.
+ * State, per partition: the rows ranked up to `rankEnd` (ties at the
+ * boundary included for `RANK` and `DENSE_RANK`), sorted, in one value; every
+ * other row of the partition in a map by row content (needed to bring the next
+ * row up when a top row is retracted: the map is then scanned once); and an
+ * arrival counter that orders ties. A change below the top N reads and writes
+ * one map entry, so the cost per row does not grow with the partition. With
+ * `inputInsertOnly` the other rows are not kept: an insert-only input never
+ * brings a dropped row back.
  */
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import { KeyedProcessFunction, type KeyedProcessContext } from "../../core/process-function.ts";
-import { ValueStateDescriptor, type ValueState } from "../../state/index.ts";
+import { MapStateDescriptor, ValueStateDescriptor, type MapState, type ValueState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import { isAccumulate, type RowKind } from "../data/row-kind.ts";
 import { sqlNotDistinct } from "../types/sql-compare.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { sqlValueKey } from "../types/sql-value-key.ts";
-import { insertSorted, lowerBound, rankNumbers, type RankType } from "./ranked-rows.ts";
+import { rankNumbers, type RankType } from "./ranked-rows.ts";
 import { rowKeySelector } from "./row-key.ts";
 import { sortKeyComparator, type FieldsComparator } from "./sort-key-comparator.ts";
 import type { SortKey } from "./sort-spec.ts";
@@ -90,52 +94,158 @@ interface Ranked {
   rank: number;
 }
 
+/** A row of a partition and its arrival number, which orders rows that tie on the sort keys. */
+interface Entry {
+  f: SqlValue[];
+  s: number;
+}
+
+/** The position after every entry of `sorted` that does not sort after `entry`. */
+function upperBound(sorted: readonly Entry[], entry: Entry, order: (a: Entry, b: Entry) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (order(sorted[mid]!, entry) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 class RankFunction extends KeyedProcessFunction<string, Row, Row> {
-  private sorted!: ValueState<SqlValue[][]>;
+  /** The rows ranked up to `rankEnd`, in order. */
+  private top!: ValueState<Entry[]>;
+  /** Every other row, by `sqlValueKey` of its fields (equal rows in one list). */
+  private rest!: MapState<string, Entry[]>;
+  private arrivals!: ValueState<number>;
   private readonly cmp: FieldsComparator;
+  private readonly order: (a: Entry, b: Entry) => number;
 
   constructor(
     private readonly spec: RankSpec,
     private readonly uid: string,
   ) {
     super();
-    this.cmp = sortKeyComparator(spec.orderBy);
+    const cmp = sortKeyComparator(spec.orderBy);
+    this.cmp = cmp;
+    this.order = (a, b) => cmp(a.f, b.f) || a.s - b.s;
   }
 
   override open(): void {
-    this.sorted = this.getRuntimeContext().getState(new ValueStateDescriptor<SqlValue[][]>("rank-sorted-rows"));
+    const ctx = this.getRuntimeContext();
+    this.top = ctx.getState(new ValueStateDescriptor<Entry[]>("rank-top-rows"));
+    this.rest = ctx.getMapState(new MapStateDescriptor<string, Entry[]>("rank-other-rows"));
+    this.arrivals = ctx.getState(new ValueStateDescriptor<number>("rank-arrivals"));
   }
 
   processElement(row: Row, _ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
     const spec = this.spec;
-    const sorted = this.sorted.value() ?? [];
-    const before = this.visible(sorted);
+    const top = this.top.value() ?? [];
+    const before = this.visible(top);
     const accumulate = isAccumulate(row.kind);
     if (accumulate) {
-      insertSorted(sorted, row.fields, this.cmp);
+      const s = this.arrivals.value() ?? 0;
+      this.arrivals.update(s + 1);
+      const entry: Entry = { f: row.fields, s };
+      const last = top[top.length - 1];
+      if (last === undefined || this.cmp(entry.f, last.f) <= 0 || this.rest.isEmpty()) {
+        top.splice(upperBound(top, entry, this.order), 0, entry);
+        this.prune(top);
+      } else this.addToRest(entry);
     } else {
       if (spec.inputInsertOnly) throw new UnexpectedRetractionError(this.uid, row);
-      let i = lowerBound(sorted, row.fields, this.cmp);
-      while (i < sorted.length && this.cmp(sorted[i]!, row.fields) === 0 && !sqlNotDistinct(sorted[i]!, row.fields)) i++;
-      if (i === sorted.length || this.cmp(sorted[i]!, row.fields) !== 0) return;
-      sorted.splice(i, 1);
+      const i = this.findInTop(top, row.fields);
+      if (i >= 0) {
+        top.splice(i, 1);
+        this.refill(top);
+      } else if (!this.removeFromRest(row.fields)) return;
     }
-    const after = this.visible(sorted);
-    if (spec.inputInsertOnly) sorted.length = rankNumbers(sorted, this.cmp, spec.rankType, spec.rankEnd).length;
-    if (sorted.length === 0) this.sorted.clear();
-    else this.sorted.update(sorted);
+    if (top.length === 0) this.top.clear();
+    else this.top.update(top);
+    const after = this.visible(top);
     if (spec.outputRankNumber && spec.rankType === "ROW_NUMBER") this.emitByPosition(before, after, out);
     else this.emitByRow(before, after, accumulate, out);
   }
 
-  /** The rows ranked `rankStart..rankEnd`, in order. */
-  private visible(sorted: readonly SqlValue[][]): Ranked[] {
-    const ranks = rankNumbers(sorted, this.cmp, this.spec.rankType, this.spec.rankEnd);
-    const out: Ranked[] = [];
-    for (let i = 0; i < ranks.length; i++) if (ranks[i]! >= this.spec.rankStart) out.push({ fields: sorted[i]!, rank: ranks[i]! });
-    return out;
+  /** The rank numbers of `top`'s rows while at most `rankEnd`. */
+  private ranks(top: readonly Entry[]): number[] {
+    return rankNumbers(
+      top.map((e) => e.f),
+      this.cmp,
+      this.spec.rankType,
+      this.spec.rankEnd,
+    );
   }
 
+  /** Moves the rows ranked after `rankEnd` out of `top` (drops them for an insert-only input). */
+  private prune(top: Entry[]): void {
+    const keep = this.ranks(top).length;
+    if (keep === top.length) return;
+    const extra = top.splice(keep);
+    if (!this.spec.inputInsertOnly) for (const e of extra) this.addToRest(e);
+  }
+
+  /** Brings the best other rows into `top` while they rank up to `rankEnd` (one scan of the other rows). */
+  private refill(top: Entry[]): void {
+    if (this.rest.isEmpty()) return;
+    const candidates: Entry[] = [];
+    for (const list of this.rest.values()) candidates.push(...list);
+    candidates.sort(this.order);
+    let moved = 0;
+    for (const c of candidates) {
+      top.push(c);
+      if (this.ranks(top).length < top.length) {
+        top.pop();
+        break;
+      }
+      moved++;
+    }
+    for (const c of candidates.slice(0, moved)) this.removeFromRest(c.f, c.s);
+  }
+
+  /** The position in `top` of the earliest row equal to `fields`, or -1. */
+  private findInTop(top: readonly Entry[], fields: readonly SqlValue[]): number {
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.cmp(top[mid]!.f, fields) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < top.length && this.cmp(top[i]!.f, fields) === 0; i++) if (sqlNotDistinct(top[i]!.f, fields as SqlValue[])) return i;
+    return -1;
+  }
+
+  private addToRest(entry: Entry): void {
+    const key = sqlValueKey(entry.f);
+    const list = this.rest.get(key);
+    if (list === undefined) this.rest.put(key, [entry]);
+    else {
+      list.splice(upperBound(list, entry, (a, b) => a.s - b.s), 0, entry);
+      this.rest.put(key, list);
+    }
+  }
+
+  /** Removes the row equal to `fields` that arrived `arrival` (the earliest when absent) from the other rows; false if there is none. */
+  private removeFromRest(fields: readonly SqlValue[], arrival?: number): boolean {
+    const key = sqlValueKey(fields as SqlValue[]);
+    const list = this.rest.get(key);
+    if (list === undefined) return false;
+    if (list.length === 1) this.rest.remove(key);
+    else {
+      list.splice(Math.max(0, list.findIndex((e) => e.s === arrival)), 1);
+      this.rest.put(key, list);
+    }
+    return true;
+  }
+
+  /** The rows ranked `rankStart..rankEnd`, in order. */
+  private visible(top: readonly Entry[]): Ranked[] {
+    const ranks = this.ranks(top);
+    const out: Ranked[] = [];
+    for (let i = 0; i < ranks.length; i++) if (ranks[i]! >= this.spec.rankStart) out.push({ fields: top[i]!.f, rank: ranks[i]! });
+    return out;
+  }
   private emitByPosition(before: readonly Ranked[], after: readonly Ranked[], out: Collector<Row>): void {
     const n = Math.max(before.length, after.length);
     for (let k = 0; k < n; k++) {

@@ -32,18 +32,6 @@ export function insertSorted(sorted: SqlValue[][], fields: SqlValue[], cmp: Fiel
   return lo;
 }
 
-/** The position of the first row of `sorted` that does not sort before `fields`. */
-export function lowerBound(sorted: readonly SqlValue[][], fields: readonly SqlValue[], cmp: FieldsComparator): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cmp(sorted[mid]!, fields) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The rank numbers of the first rows of `sorted`, as long as they are at most
  * `maxRank`: `ranks[i]` is the rank of `sorted[i]`. `ROW_NUMBER` counts rows,
