@@ -141,27 +141,37 @@ class RankFunction extends KeyedProcessFunction<string, Row, Row> {
   processElement(row: Row, _ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
     const spec = this.spec;
     const top = this.top.value() ?? [];
-    const before = this.visible(top);
     const accumulate = isAccumulate(row.kind);
+    let before: Ranked[];
     if (accumulate) {
       const s = this.arrivals.value() ?? 0;
       this.arrivals.update(s + 1);
       const entry: Entry = { f: row.fields, s };
       const last = top[top.length - 1];
-      if (last === undefined || this.cmp(entry.f, last.f) <= 0 || this.rest.isEmpty()) {
-        top.splice(upperBound(top, entry, this.order), 0, entry);
-        this.prune(top);
-      } else this.addToRest(entry);
+      if (last !== undefined && this.cmp(entry.f, last.f) > 0 && !this.rest.isEmpty()) {
+        this.addToRest(entry); // below the top N: nothing changes in the result
+        return;
+      }
+      before = this.visible(top);
+      top.splice(upperBound(top, entry, this.order), 0, entry);
+      this.prune(top);
     } else {
       if (spec.inputInsertOnly) throw new UnexpectedRetractionError(this.uid, row);
       const i = this.findInTop(top, row.fields);
-      if (i >= 0) {
-        top.splice(i, 1);
-        this.refill(top);
-      } else if (!this.removeFromRest(row.fields)) return;
+      if (i < 0) {
+        this.removeFromRest(row.fields); // below the top N (or not held): nothing changes in the result
+        return;
+      }
+      before = this.visible(top);
+      top.splice(i, 1);
+      this.refill(top);
     }
-    if (top.length === 0) this.top.clear();
-    else this.top.update(top);
+    if (top.length > 0) this.top.update(top);
+    else {
+      // the partition holds no row (other rows exist only while the top is full)
+      this.top.clear();
+      this.arrivals.clear();
+    }
     const after = this.visible(top);
     if (spec.outputRankNumber && spec.rankType === "ROW_NUMBER") this.emitByPosition(before, after, out);
     else this.emitByRow(before, after, accumulate, out);

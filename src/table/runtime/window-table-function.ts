@@ -9,7 +9,8 @@
  *   to the epoch plus `offset` (which may be negative); a hopping row comes out
  *   once per window of size `size` every `slide` that contains it (latest
  *   start first), a cumulating row once per window `[start, start + k * step)`
- *   of its `maxSize` period that contains it (shortest first).
+ *   of its `maxSize` period that contains it (shortest first). They drop no
+ *   late row: the window operator that consumes them decides lateness.
  * - `SESSION` buffers rows per partition (`partitionKeys`) in keyed state:
  *   a session is a maximal run of rows whose times are at most `gap` apart,
  *   `[first, last + gap)`; it comes out (its rows in time order, ties by
