@@ -147,3 +147,19 @@ describe("Top-N equals the batch query over the input so far (randomized)", () =
     }, 30_000);
   }
 });
+
+describe("Top-N without update-before is an upsert stream by (partition, rank) (randomized)", () => {
+  it("ROW_NUMBER ranks 1..3 folded by (category, rn) equals the batch query", async () => {
+    const seed = testSeed();
+    const all = randomChangelog(seededRandom(seed), 300);
+    const s: RankSpec = { ...spec("ROW_NUMBER", 1, 3, true, true), generateUpdateBefore: false };
+    for (const n of [90, all.length]) {
+      const prefix = all.slice(0, n);
+      const out = await runRank(prefix, s, 2);
+      expect(out.some((r) => r.kind === "-U"), `WEIR_SEED=${seed}`).toBe(false);
+      const folded = new UpsertTable([0, 3]).applyAll(out).sortedRows();
+      const expected = sortRows(topNOracle(presentRows(prefix), s).map((f) => ({ kind: "+I" as const, fields: f })));
+      expect(formatChangelog(folded), `WEIR_SEED=${seed} after ${n} rows`).toBe(formatChangelog(expected));
+    }
+  }, 30_000);
+});
