@@ -52,27 +52,7 @@ export type StateBackendName = "heap";
  */
 export class StreamExecutionEnvironment {
   /** @internal */
-  private streamGraph = new StreamGraph();
-
-  /** @internal The stream graph the API is building. */
-  get graph(): StreamGraph {
-    return this.streamGraph;
-  }
-
-  /**
-   * @internal Runs `build` with `graph` as the graph being built, then
-   * restores the previous one (the table API builds each SQL job apart from
-   * the DataStream program around it).
-   */
-  withGraph<T>(graph: StreamGraph, build: () => T): T {
-    const saved = this.streamGraph;
-    this.streamGraph = graph;
-    try {
-      return build();
-    } finally {
-      this.streamGraph = saved;
-    }
-  }
+  readonly graph = new StreamGraph();
   private parallelism: number;
   private maxParallelism: number;
   private readonly checkpointConfig = new CheckpointConfig();
@@ -258,10 +238,13 @@ export class StreamExecutionEnvironment {
     return this.launch(jobName, randomUUID());
   }
 
-  /** @internal Starts the job as run `jobId` (`executeAndCollect` listens for its results before it starts). */
-  async launch(jobName: string, jobId: string): Promise<JobClient> {
+  /**
+   * @internal Starts the job as run `jobId` (`executeAndCollect` listens for its results before it starts):
+   * the whole program, or the nodes that `roots` consume (a SQL job of the table API).
+   */
+  async launch(jobName: string, jobId: string, roots?: readonly number[]): Promise<JobClient> {
     const launch = currentLaunch();
-    const graph = buildJobGraph(this.graph, jobName, {
+    const graph = buildJobGraph(roots === undefined ? this.graph.attached() : this.graph.subgraph(roots), jobName, {
       parallelism: this.getParallelism(),
       maxParallelism: this.getMaxParallelism(),
       objectReuse: this.config.isObjectReuseEnabled(),

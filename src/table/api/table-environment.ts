@@ -7,10 +7,9 @@
 import { randomUUID } from "node:crypto";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
-import type { JobClient } from "../../api/job-client.ts";
 import type { ProcessContext } from "../../core/process-function.ts";
 import type { Collector } from "../../core/collector.ts";
-import { StreamGraph } from "../../graph/stream-graph.ts";
+import { executeAndCollect } from "../../api/execute-and-collect.ts";
 import { builtinFactories } from "../catalog/builtin-factories.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { describeTable } from "../catalog/describe-table.ts";
@@ -29,7 +28,7 @@ import { explainPlan, type ExplainRoot } from "../plan/explain-plan.ts";
 import type { PlannerContext } from "../plan/planner-context.ts";
 import { planRowType, isVisible } from "../plan/plan-row-type.ts";
 import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
-import { inputsOf, type RelNode } from "../plan/rel-node.ts";
+import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -344,32 +343,17 @@ export class StreamTableEnvironment {
   /** @internal Starts one job writing `sinks`. */
   runSinks(sinks: PlannedSink[]): TableResult {
     const name = this.config.get("pipeline.name") || `insert-into_${sinks.map((s) => identifierString(s.table.identifier)).join(",")}`;
-    const client = this.launch(sinks.map((s) => s.input), name, () => {
-      const t = this.translator();
-      for (const s of sinks) s.sink.consume(t.translate(s.input));
-    });
+    const t = this.translator();
+    const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
+    this.env.graph.detach(ids);
+    const client = this.env.launch(name, randomUUID(), ids);
     const columns = sinks.map((s) => ({ name: identifierString(s.table.identifier), type: { kind: "bigint", nullable: false } as LogicalType }));
     return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1n))] }, false);
   }
 
-  /**
-   * Builds a job with `build` and starts it: in a graph of its own, unless
-   * the plan reads streams of the DataStream program (then in the program's
-   * graph, which the job runs).
-   */
-  private launch(roots: RelNode[], jobName: string, build: () => void): Promise<JobClient> {
-    const start = () => {
-      build();
-      return this.env.launch(jobName, randomUUID());
-    };
-    return roots.some(readsDataStream) ? start() : this.env.withGraph(new StreamGraph(), start);
-  }
-
   /** @internal The rows of a query's job, as they come (the job starts when iteration starts). */
   collectRows(node: RelNode): AsyncIterableIterator<Row> & { close?(): Promise<void> | void } {
-    const name = this.config.get("pipeline.name") || "collect";
-    const run = () => this.streamOf(node).executeAndCollect(name);
-    return readsDataStream(node) ? run() : this.env.withGraph(new StreamGraph(), run);
+    return executeAndCollect(this.streamOf(node), this.env, this.config.get("pipeline.name") || "collect", Number.POSITIVE_INFINITY, true);
   }
 
   /** @internal EXPLAIN of a statement. */
@@ -393,10 +377,6 @@ export class StreamTableEnvironment {
     }
     return explainPlan(roots, changelog);
   }
-}
-
-function readsDataStream(node: RelNode): boolean {
-  return node.kind === "dataStream" || inputsOf(node).some(readsDataStream);
 }
 
 function ok(): TableResult {
