@@ -114,6 +114,23 @@ export class FileSource<T> implements Source<T, FileSourceSplit> {
     return new FileSource(path, format, options, onMalformed === "dead-letter" ? FileSource.DEAD_LETTERS : undefined);
   }
 
+  /**
+   * The records `format` finds in the files at `path` (see `record-format.ts`:
+   * a format cuts the bytes into records and keeps the split's offset at
+   * the next one, so restores are exact). A malformed record fails the job
+   * with a `FileSourceParseError` naming the file and line, or goes to
+   * `FileSource.DEAD_LETTERS` with `onMalformed: "dead-letter"`.
+   *
+   * @example
+   * ```ts
+   * FileSource.forFormat("in/", lineFormat(true, (line) => line.toUpperCase()), { monitorIntervalMs: 1_000 });
+   * ```
+   */
+  static forFormat<T>(path: string, format: RecordFormat<T>, options: FileSourceOptions & Pick<FileRecordsOptions, "onMalformed"> = {}): FileSource<T> {
+    const onMalformed = options.onMalformed ?? "fail";
+    return new FileSource(path, format, options, onMalformed === "dead-letter" ? FileSource.DEAD_LETTERS : undefined);
+  }
+
   /** One discovery bucket per reader: reader `i` takes the files with `hash(path) % parallelism === i`. */
   createSplits(parallelism: number): FileSourceSplit[] {
     return initialSplits(parallelism);
