@@ -8,7 +8,8 @@
  * Java prints them, `yyyy-MM-dd HH:mm:ss[.fff]` timestamps, base64 bytes);
  * an ARRAY of scalars as its elements joined by `array-element-delimiter`.
  * NULL: the `null-literal` text when set; otherwise an empty field, which
- * reads as NULL for every type but strings (an empty STRING field is `''`).
+ * reads as NULL for every type but strings and bytes (an empty STRING field is `''`).
+ * An empty ARRAY is an empty field too (NULL without a `null-literal`).
  * ROW and MAP columns are not supported (as in Flink's CSV for MAP).
  *
  * Options (with the `csv.` prefix in a table's `WITH`): `field-delimiter`
@@ -79,18 +80,19 @@ export function csvFormat(rowType: RowType, options: ReadonlyMap<string, OptionV
   const nullText = nullLiteral ?? "";
 
   const codecOf = (t: LogicalType, column: string): ColumnCodec => {
-    const isString = t.kind === "char" || t.kind === "varchar";
+    const isText = ["char", "varchar", "binary", "varbinary"].includes(t.kind);
     if (t.kind === "array" && isScalarType(t.element)) {
       const element = codecOf(t.element, column);
       return {
-        read: (text) => (text === "" ? [] : text.split(elementDelimiter).map((e) => (e === nullLiteral ? null : element.read(e)))),
+        // an empty field is an empty array when NULL has its own literal, else NULL
+        read: (text) => (text === "" ? (nullLiteral === undefined ? null : []) : text.split(elementDelimiter).map((e) => (e === nullLiteral ? null : element.read(e)))),
         write: (v) => (v as SqlValue[]).map((e) => (e === null ? nullText : element.write(e))).join(elementDelimiter),
       };
     }
     if (!isScalarType(t)) throw new SqlValidationError(`The 'csv' format does not support the type ${typeToString(t)} (column '${column}').`);
     const read = scalarReader(t, scalar);
     return {
-      read: isString ? read : (text) => (text === "" ? null : read(text)),
+      read: isText ? read : (text) => (text === "" ? null : read(text)),
       write: scalarWriter(t, scalar),
     };
   };
