@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../api/environment.ts";
 import { collectSink } from "../../connectors/builtin/collect-sink.ts";
+import type { CheckpointListener } from "../../core/checkpointed-function.ts";
+import { RichFunction } from "../../core/rich-function.ts";
 import { RestartStrategies } from "../../runtime/execution/restart-strategy.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
@@ -48,6 +50,25 @@ async function readTable(path: string, format: string, parallelism: number, extr
 }
 
 const fold = (rows: Iterable<Row>) => new MultisetTable().applyAll(rows).sortedRows();
+
+/** Passes rows through; on the first attempt, throws at the first row with an id >= `from` after a checkpoint completed. */
+class FailAtId extends RichFunction implements CheckpointListener {
+  static failures = 0;
+  private completed = false;
+  constructor(private readonly from: bigint) {
+    super();
+  }
+  map(row: Row): Row {
+    if (this.completed && (row.fields[0] as bigint) >= this.from && this.getRuntimeContext().getAttemptNumber() === 0) {
+      FailAtId.failures++;
+      throw new Error(`injected failure at row ${String(row.fields[0])}`);
+    }
+    return row;
+  }
+  notifyCheckpointComplete(): void {
+    this.completed = true;
+  }
+}
 
 describe("filesystem table sink and source", () => {
   for (const format of ["json", "csv", "debezium-json"]) {
@@ -146,6 +167,29 @@ describe("filesystem table sink and source", () => {
       }
     }
     expect(ids.sort()).toEqual([1n, 2n, 3n, 4n]);
+  }, 30_000);
+
+  it("a continuous source resumes from its checkpointed offsets after a failure: every row once", async () => {
+    const dir = newDir();
+    const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `{"id": ${from + i}, "name": "r${from + i}"}\n`).join("");
+    writeFileSync(join(dir, "a.json"), lines(0, 500));
+    writeFileSync(join(dir, "b.json"), lines(500, 500));
+    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
+    env.enableCheckpointing(20, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+    const source = FILESYSTEM_TABLE_FACTORY.createSource!(tableContext(env, ddl(dir, "json", ", 'source.monitor-interval' = '20 ms'")));
+    const failuresBefore = FailAtId.failures;
+    const ids: bigint[] = [];
+    for await (const row of source.produce().map(new FailAtId(1000n)).executeAndCollect("continuous-recovery", 1500)) {
+      ids.push(row.fields[0] as bigint);
+      if (ids.length === 1000) {
+        await new Promise((r) => setTimeout(r, 200)); // checkpoints complete while nothing new arrives
+        writeFileSync(join(dir, ".c.json"), lines(1000, 500));
+        renameSync(join(dir, ".c.json"), join(dir, "c.json"));
+      }
+    }
+    expect(FailAtId.failures - failuresBefore).toBe(1);
+    expect(ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(Array.from({ length: 1500 }, (_, i) => BigInt(i)));
   }, 30_000);
 
   it("refuses rows of kinds its format does not write, naming the table", async () => {
