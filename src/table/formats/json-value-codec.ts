@@ -7,6 +7,10 @@
  * in base64; NaN and infinities as the strings `"NaN"`, `"Infinity"`.
  * Reading is lenient as Flink's is: numbers and booleans may be given as
  * strings (`"42"`), and a STRING column takes any JSON value as its text.
+ * Unlike Flink, nothing is lost silently: a number too large for its integer
+ * or DECIMAL type, or with a fraction for an integer type, is an error (Flink
+ * reads NULL, wraps or truncates); a DECIMAL with more fraction digits than
+ * its scale is rounded HALF_UP, as in Flink.
  */
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";

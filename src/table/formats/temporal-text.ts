@@ -6,7 +6,8 @@
  * `yyyy-MM-ddTHH:mm:ss[.f…]` (`'ISO-8601'`); TIMESTAMP_LTZ the same in UTC
  * followed by `Z`. Written fractions have as few digits as the value needs
  * (none for whole seconds); read fractions may have up to 9 digits (kept to the
- * millisecond, see `src/table/types/sql-value.ts`).
+ * millisecond, see `src/table/types/sql-value.ts`); ISO-8601 text may omit
+ * the seconds (`2020-04-15T08:05`), as Java's `ISO_LOCAL_DATE_TIME` allows.
  */
 import { formatDate, formatTimestamp, parseDate, parseTime, parseTimestamp } from "../types/temporal.ts";
 
@@ -16,7 +17,7 @@ export type TimestampStandard = "SQL" | "ISO-8601";
 const DATE = /^-?\d{4}-\d{2}-\d{2}$/;
 const TIME = /^\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
 const SQL_TIMESTAMP = /^-?\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
-const ISO_TIMESTAMP = /^-?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
+const ISO_TIMESTAMP = /^-?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?$/;
 
 /** Thrown for text that is not a date/time of the expected format; the message says which format was expected. */
 export class TemporalTextError extends Error {
