@@ -54,6 +54,7 @@ const fold = (rows: Iterable<Row>) => new MultisetTable().applyAll(rows).sortedR
 /** Passes rows through; on the first attempt, throws at the first row with an id >= `from` after a checkpoint completed. */
 class FailAtId extends RichFunction implements CheckpointListener {
   static failures = 0;
+  static checkpointed = false;
   private completed = false;
   constructor(private readonly from: bigint) {
     super();
@@ -67,6 +68,15 @@ class FailAtId extends RichFunction implements CheckpointListener {
   }
   notifyCheckpointComplete(): void {
     this.completed = true;
+    FailAtId.checkpointed = true;
+  }
+}
+
+/** Waits until `condition` holds (checked every 10 ms), failing after `ms`. */
+async function until(condition: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !condition(); ) {
+    if (Date.now() > end) throw new Error(`condition not reached in ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -75,12 +85,12 @@ describe("filesystem table sink and source", () => {
     it(`${format}: an injected failure leaves every row exactly once in the committed files, read back exactly`, async () => {
       const seed = testSeed();
       const random = seededRandom(seed);
-      const n = 400;
+      const n = 1000;
       const rows = randomRows(random, n);
       const failAt = randomInt(random, n / 4, n / 2);
       const out = newDir();
       const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
-      env.enableCheckpointing(50, "exactly-once");
+      env.enableCheckpointing(20, "exactly-once");
       env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
       const sink = FILESYSTEM_TABLE_FACTORY.createSink!(tableContext(env, ddl(out, format, format === "csv" ? ", 'csv.null-literal' = '<null>'" : ""), "sink"));
       const input = env
@@ -179,11 +189,13 @@ describe("filesystem table sink and source", () => {
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
     const source = FILESYSTEM_TABLE_FACTORY.createSource!(tableContext(env, ddl(dir, "json", ", 'source.monitor-interval' = '20 ms'")));
     const failuresBefore = FailAtId.failures;
+    FailAtId.checkpointed = false;
     const ids: bigint[] = [];
     for await (const row of source.produce().map(new FailAtId(1000n)).executeAndCollect("continuous-recovery", 1500)) {
       ids.push(row.fields[0] as bigint);
       if (ids.length === 1000) {
-        await new Promise((r) => setTimeout(r, 200)); // checkpoints complete while nothing new arrives
+        FailAtId.checkpointed = false;
+        await until(() => FailAtId.checkpointed, 20_000); // a checkpoint completes after every row so far
         writeFileSync(join(dir, ".c.json"), lines(1000, 500));
         renameSync(join(dir, ".c.json"), join(dir, "c.json"));
       }
