@@ -43,6 +43,15 @@ describe("json format", () => {
     expect(format.encode(Row.of(...edge))).toContain('"dec":1E-10');
   });
 
+  it("writes a FLOAT as its shortest text, reads numbers in Java's forms only", () => {
+    const { format } = formatOfTable(`CREATE TABLE t (f FLOAT, d DOUBLE, i INT) WITH ('connector' = 'filesystem', 'path' = 'p', 'format' = 'json')`);
+    const row = Row.of(Math.fround(0.1), Number.NaN, 0);
+    expect(format.encode(row)).toBe('{"f":0.1,"d":"NaN","i":0}');
+    expect(decodeText(format, format.encode(row))).toEqual([row]);
+    expect(decodeText(format, '{"f": "-Infinity", "d": "1e400", "i": -0}')).toEqual([Row.of(-Infinity, Infinity, 0)]);
+    expect((decodeText(format, '{"d": "0x10"}')[0] as MalformedRecord).reason).toBe(`field 'd': cannot read "0x10" as DOUBLE`);
+  });
+
   it("ISO-8601 timestamps, plain decimals and omitted NULL fields when asked", () => {
     const { format } = formatOfTable(`CREATE TABLE t (ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(3), d DECIMAL(20, 12), n INT, r ROW<a INT, b INT>)
       WITH ('connector' = 'filesystem', 'path' = 'p', 'format' = 'json', 'json.timestamp-format.standard' = 'ISO-8601',

@@ -32,6 +32,7 @@ export interface ScalarTextOptions {
 }
 
 const INTEGER = /^[+-]?\d+$/;
+const FLOATING = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|NaN|[+-]?Infinity)$/;
 const INT_RANGE = { tinyint: 2 ** 7, smallint: 2 ** 15, int: 2 ** 31 } as const;
 const BIGINT_MIN = -(2n ** 63n);
 const BIGINT_MAX = 2n ** 63n - 1n;
@@ -73,7 +74,7 @@ export function scalarReader(t: LogicalType, o: ScalarTextOptions): (text: strin
         const n = INTEGER.test(s) ? Number(s) : NaN;
         if (Number.isNaN(n)) throw cannot(text, t);
         if (n < -bound || n >= bound) throw cannot(text, t, "out of range");
-        return n;
+        return n === 0 ? 0 : n; // never -0
       };
     }
     case "bigint":
@@ -88,8 +89,8 @@ export function scalarReader(t: LogicalType, o: ScalarTextOptions): (text: strin
     case "double":
       return (text) => {
         const s = text.trim();
-        const n = s === "" ? NaN : Number(s);
-        if (Number.isNaN(n) && s !== "NaN") throw cannot(text, t);
+        if (!FLOATING.test(s)) throw cannot(text, t);
+        const n = Number(s);
         return t.kind === "float" ? Math.fround(n) : n;
       };
     case "decimal": {
@@ -127,6 +128,16 @@ export function scalarReader(t: LogicalType, o: ScalarTextOptions): (text: strin
   }
 }
 
+/** The shortest decimal that reads back as the same FLOAT (as Java's `Float.toString` writes `0.1`, not `0.10000000149011612`). */
+function shortestFloat(v: number): number {
+  if (!Number.isFinite(v)) return v;
+  for (let digits = 1; digits < 9; digits++) {
+    const n = Number(v.toPrecision(digits));
+    if (Math.fround(n) === v) return n;
+  }
+  return v;
+}
+
 function temporal(t: LogicalType, read: (text: string) => number): (text: string) => SqlValue {
   return (text) => {
     try {
@@ -149,6 +160,7 @@ function temporal(t: LogicalType, read: (text: string) => number): (text: string
 export function scalarWriter(t: LogicalType, o: ScalarTextOptions): (v: SqlValue) => string {
   switch (t.kind) {
     case "float":
+      return (v) => formatDouble(shortestFloat(v as number));
     case "double":
       return (v) => formatDouble(v as number);
     case "decimal":
