@@ -21,10 +21,10 @@
  * inserts only; `debezium-json` every row kind. With `sink.parallelism` an
  * updating stream is distributed by the table's primary key, which it needs.
  *
- * A changelog read back folds to the table written when each key's rows are
- * read in the order written: one reader (parallelism 1), and part files whose
- * names sort in write order (one run of the writing job; a restarted run
- * names its parts with a new run id).
+ * The source reads the files of each listing oldest first (by modification
+ * time): the order in which the sink finished its part files, also across
+ * restarts of the writing job. So a changelog written by this connector and
+ * read back with one reader (parallelism 1) folds to the table written.
  *
  * @example
  * ```sql
@@ -75,7 +75,8 @@ function createSource(ctx: DynamicTableContext): TableSource {
     changelogMode: format.changelogMode,
     unbounded: monitorIntervalMs !== undefined,
     produce() {
-      const source = FileSource.forFormat<Row[]>(path, format.records, monitorIntervalMs === undefined ? {} : { monitorIntervalMs });
+      const order = { fileOrder: "modification-time" } as const;
+      const source = FileSource.forFormat<Row[]>(path, format.records, monitorIntervalMs === undefined ? order : { ...order, monitorIntervalMs });
       return ctx.env
         .fromSource(source, WatermarkStrategy.noWatermarks(), `Source: ${table}`)
         .uid(ctx.uid)
