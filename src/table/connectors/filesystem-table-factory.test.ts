@@ -16,14 +16,14 @@ import { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { FILESYSTEM_TABLE_FACTORY } from "./filesystem-table-factory.ts";
-import { tableContext } from "./table-test-context.ts";
+import { tableContext } from "./test-table-context.ts";
 
 const newDir = tempDirs("weir-table-fs-");
+/** Column types the three formats share. */
 const COLUMNS = "id BIGINT, name STRING, amount DECIMAL(38, 6), ts TIMESTAMP(3), tags ARRAY<INT>";
-const CSV_COLUMNS = COLUMNS; // every column type the three formats share
 
 function ddl(path: string, format: string, extra = ""): string {
-  return `CREATE TABLE t (${format === "csv" ? CSV_COLUMNS : COLUMNS}) WITH ('connector' = 'filesystem', 'path' = '${path}', 'format' = '${format}'${extra})`;
+  return `CREATE TABLE t (${COLUMNS}) WITH ('connector' = 'filesystem', 'path' = '${path}', 'format' = '${format}'${extra})`;
 }
 
 /** Random rows: BIGINT ids beyond 2^53, exact decimals, strings that need quoting, NULLs. */

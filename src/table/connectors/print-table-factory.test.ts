@@ -5,7 +5,7 @@ import { RowKind } from "../data/row-kind.ts";
 import { BLACKHOLE_TABLE_FACTORY } from "./blackhole-table-factory.ts";
 import { builtinTableFactories } from "./builtin-table-factories.ts";
 import { printPrefix, PRINT_TABLE_FACTORY } from "./print-table-factory.ts";
-import { tableContext } from "./table-test-context.ts";
+import { tableContext } from "./test-table-context.ts";
 
 type Stream = NodeJS.WriteStream & { write: (chunk: string) => boolean };
 const originals = { stdout: process.stdout.write, stderr: process.stderr.write };

@@ -3,7 +3,7 @@ import { MalformedRecord } from "../../connectors/file/record-format.ts";
 import { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { decodeText, formatOfTable } from "./format-test-util.ts";
+import { decodeText, formatOfTable } from "./test-format-util.ts";
 
 const COLUMNS = `b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, f FLOAT, d DOUBLE, dec DECIMAL(38, 10),
   c CHAR(3), s STRING, bs BYTES, dt DATE, tm TIME(3), ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(3), arr ARRAY<BIGINT>`;

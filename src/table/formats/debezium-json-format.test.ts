@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MalformedRecord } from "../../connectors/file/record-format.ts";
 import { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
-import { decodeText, formatOfTable } from "./format-test-util.ts";
+import { decodeText, formatOfTable } from "./test-format-util.ts";
 
 const table = (options = "") =>
   formatOfTable(`CREATE TABLE t (id BIGINT, price DECIMAL(30, 2), tags ARRAY<STRING>)

@@ -3,7 +3,7 @@ import { MalformedRecord } from "../../connectors/file/record-format.ts";
 import { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { decodeText, formatOfTable } from "./format-test-util.ts";
+import { decodeText, formatOfTable } from "./test-format-util.ts";
 
 const ALL_TYPES = `CREATE TABLE t (
   b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, f FLOAT, d DOUBLE,
