@@ -15,6 +15,7 @@ import { Catalog } from "../catalog/catalog.ts";
 import { describeTable } from "../catalog/describe-table.ts";
 import { identifierString, resolveIdentifier } from "../catalog/object-identifier.ts";
 import type { DynamicTableFactory } from "../connectors/dynamic-table-factory.ts";
+import { builtinTableFactories } from "../connectors/builtin-table-factories.ts";
 import { Row } from "../data/row.ts";
 import type { InsertStatement, Statement, StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
@@ -68,7 +69,7 @@ export class StreamTableEnvironment {
 
   /** A table environment on `env`. */
   static create(env: StreamExecutionEnvironment): StreamTableEnvironment {
-    return new StreamTableEnvironment(env, new Map());
+    return new StreamTableEnvironment(env, builtinTableFactories());
   }
 
   /** The session configuration (`SET` changes it too). */

@@ -19,7 +19,7 @@
 import type { Sink } from "../../core/sink.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import { Row } from "../data/row.ts";
-import { valueFormatOf } from "../data/value-format-of-type.ts";
+import { valueFormatOf } from "../data/value-format-of.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableSink } from "./dynamic-table-factory.ts";
 
