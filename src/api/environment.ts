@@ -28,7 +28,7 @@ import { SingleOutputStreamOperator } from "./data-stream.ts";
 import { checkParallelism } from "./operator-settings.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
 import type { JobClient } from "./job-client.ts";
-import { currentLaunch } from "./launch-context.ts";
+import { currentLaunch, OtherJobInWorker } from "./launch-context.ts";
 import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { startJob } from "./start-job.ts";
 import { DEFAULT_BATCH_SIZE } from "../runtime/channel/channel.ts";
@@ -251,7 +251,7 @@ export class StreamExecutionEnvironment {
     });
     const fingerprint = fingerprintJobGraph(graph);
     if (launch?.role === "worker") {
-      launch.onWorkerGraph?.(graph, fingerprint);
+      if (launch.onWorkerGraph?.(graph, fingerprint) === false) throw new OtherJobInWorker(jobName);
       return new Promise<JobClient>(() => {}); // a worker only runs its tasks; the client owns the job
     }
     const o = { ...this.options, ...this.overrides };

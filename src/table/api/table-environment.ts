@@ -10,6 +10,7 @@ import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { ProcessContext } from "../../core/process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import { executeAndCollect } from "../../api/execute-and-collect.ts";
+import { isWorker } from "../../api/launch-context.ts";
 import { builtinFactories } from "../catalog/builtin-factories.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { describeTable } from "../catalog/describe-table.ts";
@@ -348,6 +349,7 @@ export class StreamTableEnvironment {
     const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
     this.env.graph.detach(ids);
     const client = this.env.launch(name, randomUUID(), ids);
+    if (isWorker()) client.catch(() => undefined); // another statement's job (OtherJobInWorker): nothing to wait for here
     const columns = sinks.map((s) => ({ name: identifierString(s.table.identifier), type: { kind: "bigint", nullable: false } as LogicalType }));
     return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1n))] }, false);
   }
