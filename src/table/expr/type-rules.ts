@@ -5,10 +5,21 @@
  */
 import type { LogicalType } from "../types/logical-type.ts";
 
-/** An input row type: field names (case-sensitive, as Flink) and their types, by position. */
+/**
+ * An input row type: field names (case-sensitive, as Flink) and their types,
+ * by position; for the fields of FROM items and joins, the name or alias of
+ * the table each field comes from (`t` in `t.a`), undefined for a field
+ * without one.
+ *
+ * @example
+ * ```ts
+ * const joined: RowType = { names: ["id", "id"], types: [INT, INT], qualifiers: ["o", "c"] }; // o.id, c.id
+ * ```
+ */
 export interface RowType {
   names: readonly string[];
   types: readonly LogicalType[];
+  qualifiers?: readonly (string | undefined)[];
 }
 
 /**
