@@ -43,11 +43,12 @@ function pad(left: boolean): (s: string, len: number, p: string) => string | nul
   };
 }
 
+/** Calcite's INITCAP: words are runs of ASCII letters and digits; their first letter upper case, the rest lower case. */
 function initcap(s: string): string {
   let out = "";
   let start = true;
   for (const ch of s) {
-    const alnum = /[\p{L}\p{N}]/u.test(ch);
+    const alnum = /^[A-Za-z0-9]$/.test(ch);
     out += alnum ? (start ? ch.toUpperCase() : ch.toLowerCase()) : ch;
     start = !alnum;
   }
