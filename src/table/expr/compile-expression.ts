@@ -141,7 +141,7 @@ class Binder {
   private column(e: ExprOf<"column">): BoundExpr {
     const [first, ...rest] = e.names;
     const { names, qualifiers } = this.rowType;
-    if (rest.length > 0 && qualifiers?.includes(first!.value) && !this.hasUniqueColumn(first!.value)) {
+    if (rest.length > 0 && qualifiers?.includes(first!.value)) {
       const [name, ...path] = rest;
       let i = -1;
       for (let k = 0; k < names.length; k++) {
@@ -160,19 +160,13 @@ class Binder {
     if (i < 0) {
       if (rest.length > 0) {
         const tables = [...new Set((qualifiers ?? []).filter((q): q is string => q !== undefined))];
-        const nearTable = nearestName(first!.value, tables);
-        const nearColumn = nearestName(first!.value, names);
-        const near = nearTable ?? nearColumn;
+        const near = nearestName(first!.value, tables);
         throw new SqlValidationError(`Table '${first!.value}' not found${near === undefined ? "" : `; did you mean '${near}'?`}`, first!.loc);
       }
       const near = nearestName(first!.value, names);
       throw new SqlValidationError(`Column '${first!.value}' not found in any table${near === undefined ? "" : `; did you mean '${near}'?`}`, first!.loc);
     }
     return this.fieldAccess(this.fieldRef(i), rest);
-  }
-
-  private hasUniqueColumn(name: string): boolean {
-    return this.rowType.names.includes(name) && !this.rowType.qualifiers?.includes(name);
   }
 
   /** The position of the one field called `id`; -1 when none; an error when fields of two inputs share the name. */

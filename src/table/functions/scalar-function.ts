@@ -107,7 +107,7 @@ export function resolveScalarFunction(name: string, definition: ScalarFunctionDe
   const convert = resultConverter(name, resultType);
   return {
     name,
-    resultType: { ...resultType, nullable: true },
+    resultType,
     ...(argumentTypes === undefined ? {} : { argumentTypes }),
     deterministic,
     invoke: (args: SqlValue[]) => convert(call(...args)),

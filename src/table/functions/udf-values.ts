@@ -31,7 +31,10 @@ export function resultConverter(name: string, type: LogicalType): (v: unknown) =
   };
   const one = convertOne(type, fail);
   return (v) => {
-    if (v === null) return null;
+    if (v === null) {
+      if (!type.nullable) throw new SqlRuntimeError(`Function '${name}' returned null, but its result type is ${showType(type)} NOT NULL`);
+      return null;
+    }
     if (v === undefined) throw new SqlRuntimeError(`Function '${name}' returned undefined; return null for SQL NULL`);
     return one(v);
   };

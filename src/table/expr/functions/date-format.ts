@@ -54,6 +54,10 @@ export function compileDatePattern(pattern: string): PatternToken[] {
   return tokens;
 }
 
+function adjacent(next: PatternToken | undefined): boolean {
+  return next !== undefined && "letter" in next;
+}
+
 function pad(n: number, width: number): string {
   const s = String(Math.abs(n)).padStart(width, "0");
   return n < 0 ? "-" + s : s;
@@ -114,7 +118,7 @@ export function formatWithPattern(wallMs: number, pattern: string, offsetMs = 0)
  * The wall-clock time (epoch ms) of `text` read with `pattern`, or null when
  * it does not match (as Flink's TO_TIMESTAMP returns NULL). Numeric fields
  * written with two or more letters take exactly that many digits (`yyyy` four
- * or more), with one letter one or more; absent fields default to
+ * or more, exactly four when another field follows directly), with one letter one or more; absent fields default to
  * 1970-01-01 00:00:00.000.
  *
  * @throws DatePatternError for an unsupported pattern
@@ -143,7 +147,9 @@ export function parseWithPattern(text: string, pattern: string): number | null {
     }
     return null;
   };
-  for (const t of compileDatePattern(pattern)) {
+  const tokens = compileDatePattern(pattern);
+  for (let ti = 0; ti < tokens.length; ti++) {
+    const t = tokens[ti]!;
     if ("text" in t) {
       if (!text.startsWith(t.text, pos)) return null;
       pos += t.text.length;
@@ -155,7 +161,8 @@ export function parseWithPattern(text: string, pattern: string): number | null {
     let v: number | null;
     switch (t.letter) {
       case "y": case "Y":
-        v = n === 2 ? digits(2, 2) : digits(Math.max(n, 1), n >= 4 ? 9 : max);
+        // a year followed directly by another field takes exactly its letters' digits (java.time's adjacent value parsing)
+        v = n === 2 ? digits(2, 2) : digits(Math.max(n, 1), n >= 4 && !adjacent(tokens[ti + 1]) ? 9 : Math.max(n, 4));
         if (v === null) return null;
         year = n === 2 ? 2000 + v : v;
         break;

@@ -220,7 +220,7 @@ const wallNow = (now: number, zone: string) => now + timeZoneOffset(now, zone);
 /** TIMESTAMPDIFF's value: whole `unit`s from wall-clock `a` to `b` (negative when b is earlier). */
 function timestampDiff(unit: TimeUnit, a: number, b: number): number {
   const ms = UNIT_MS[unit];
-  if (ms !== undefined) return Math.trunc((b - a) / ms);
+  if (ms !== undefined) return Math.trunc((b - a) / ms) + 0; // + 0: never -0
   const per = UNIT_MONTHS[unit]!;
   const da = civilFromDays(floorDiv(a, MS_PER_DAY));
   const db = civilFromDays(floorDiv(b, MS_PER_DAY));
@@ -229,7 +229,7 @@ function timestampDiff(unit: TimeUnit, a: number, b: number): number {
   const restB = b - daysFromCivil(db.year, db.month, 1) * MS_PER_DAY;
   if (months > 0 && restB < restA) months--;
   if (months < 0 && restB > restA) months++;
-  return Math.trunc(months / per);
+  return Math.trunc(months / per) + 0;
 }
 
 const DIFF_UNITS = new Set<TimeUnit>(["YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND"]);

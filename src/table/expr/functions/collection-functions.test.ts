@@ -1,0 +1,43 @@
+import { describe, expect, test } from "vitest";
+import { decimal } from "../../types/decimal.ts";
+import { bindError, evaluate, typeOfExpr } from "../expr-test-util.ts";
+
+describe("collections", () => {
+  test("constructors and their types", () => {
+    expect(evaluate("ARRAY[1, 2, 3]")).toEqual([1, 2, 3]);
+    expect(evaluate("ARRAY[1, 2.5]")).toEqual([decimal(10n, 1), decimal(25n, 1)]);
+    expect(typeOfExpr("ARRAY[1, NULL]")).toBe("ARRAY<INT> NOT NULL");
+    expect(evaluate("MAP['a', 1, 'b', 2]")).toEqual(new Map([["a", 1], ["b", 2]]));
+    expect(evaluate("MAP['a', 1, 'a', 2]")).toEqual(new Map([["a", 2]]));
+    expect(typeOfExpr("MAP['a', 1, 'bc', 2]")).toBe("MAP<VARCHAR(2) NOT NULL, INT NOT NULL> NOT NULL");
+    expect(evaluate("ROW(1, 'a')")).toEqual([1, "a"]);
+    expect(typeOfExpr("ROW(1, 'a')")).toBe("ROW<`EXPR$0` INT NOT NULL, `EXPR$1` CHAR(1) NOT NULL> NOT NULL");
+    expect(evaluate("(1, 'a')")).toEqual([1, "a"]);
+  });
+
+  test("element access: 1-based arrays, map keys; NULL when absent", () => {
+    expect(evaluate("ARRAY['a', 'b'][2]")).toBe("b");
+    expect(evaluate("ARRAY['a', 'b'][3]")).toBe(null);
+    expect(evaluate("ARRAY['a', 'b'][0]")).toBe(null);
+    expect(evaluate("MAP['a', 1]['a']")).toBe(1);
+    expect(evaluate("MAP['a', 1]['z']")).toBe(null);
+    expect(evaluate("m['k']", "m MAP<STRING, BIGINT>", [new Map([["k", 5n]])])).toBe(5n);
+    expect(evaluate("m[2]", "m MAP<BIGINT, STRING>", [new Map([[2n, "two"]])])).toBe("two");
+    expect(evaluate("arr[i]", "arr ARRAY<INT>, i INT", [[7, 8], null])).toBe(null);
+    expect(evaluate("arr[1]", "arr ARRAY<INT>", [null])).toBe(null);
+    expect(typeOfExpr("arr[1]", "arr ARRAY<INT NOT NULL> NOT NULL")).toBe("INT");
+    expect(bindError("ARRAY[1]['a']")).toBe("line 1, column 8: Cannot apply 'ITEM' to arguments of type <ARRAY<INT NOT NULL>> and <CHAR(1)>");
+    expect(bindError("ARRAY[1, 'a']")).toBe("line 1, column 8: Parameters of ARRAY[…] must have a common type: <INT> and <CHAR(1)>");
+    expect(bindError("MAP['a']")).toBe("line 1, column 8: MAP[…] needs an even, non-zero number of arguments: key, value, …");
+  });
+
+  test("CARDINALITY and ELEMENT", () => {
+    expect(evaluate("CARDINALITY(ARRAY[1, 2, 3])")).toBe(3);
+    expect(evaluate("CARDINALITY(MAP['a', 1])")).toBe(1);
+    expect(evaluate("CARDINALITY(arr)", "arr ARRAY<INT>", [null])).toBe(null);
+    expect(evaluate("ELEMENT(ARRAY[5])")).toBe(5);
+    expect(evaluate("ELEMENT(arr)", "arr ARRAY<INT>", [[]])).toBe(null);
+    expect(() => evaluate("ELEMENT(ARRAY[1, 2])")).toThrow("ELEMENT: the array has more than one element");
+    expect(bindError("CARDINALITY('abc')")).toBe("line 1, column 8: Cannot apply 'CARDINALITY' to arguments of type <CHAR(3)>");
+  });
+});
