@@ -7,7 +7,7 @@
 import type { SqlValue } from "../types/sql-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { castFunction } from "./cast.ts";
-import { isStringType, typeToString, withNullable } from "./type-rules.ts";
+import { commonType, isStringType, typeToString, withNullable } from "./type-rules.ts";
 
 /** A compiled expression: evaluates on the field values of one row. */
 export type Evaluator = (fields: SqlValue[]) => SqlValue;
@@ -102,15 +102,27 @@ export function coerce(b: BoundExpr, target: LogicalType, timeZone = "UTC"): Eva
 }
 
 function sameRepresentation(a: LogicalType, b: LogicalType): boolean {
+  if (showType(a) === showType(b)) return true;
   if (a.kind === "decimal" && b.kind === "decimal") return a.scale === b.scale && a.precision <= b.precision;
   const num = (k: string) => k === "tinyint" || k === "smallint" || k === "int";
   if (num(a.kind) && num(b.kind)) return rank(a.kind) <= rank(b.kind);
   if (isStringType(a) && b.kind === "varchar") return true;
   if (a.kind === "timestamp" && b.kind === "timestamp") return a.withLocalTimeZone === b.withLocalTimeZone;
-  if (a.kind === "array" && b.kind === "array") return sameRepresentation(a.element, b.element);
-  return a.kind === b.kind && a.kind !== "char" && a.kind !== "array";
+  return a.kind === b.kind && a.kind !== "char" && a.kind !== "array" && a.kind !== "map" && a.kind !== "row" && a.kind !== "multiset";
 }
 
 function rank(k: string): number {
   return k === "tinyint" ? 1 : k === "smallint" ? 2 : 3;
+}
+
+/**
+ * Whether a value of type `from` may be passed where `to` is declared
+ * without an explicit CAST: NULL, equal types, strings to strings, and
+ * widening (a numeric type to a wider one, TIMESTAMP(p) to a higher precision).
+ */
+export function isImplicitlyCastable(from: LogicalType, to: LogicalType): boolean {
+  if (from.kind === "null" || showType(from) === showType(to)) return true;
+  if (isStringType(from) && isStringType(to)) return true;
+  const common = commonType(from, to);
+  return common !== undefined && showType(common) === showType(to);
 }

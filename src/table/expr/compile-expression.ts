@@ -41,7 +41,7 @@ import { nearestName } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { arithmetic, DAY_TIME_MS } from "./arithmetic.ts";
 import {
-  anyNullable as nullable, bindContext, coerce, constantExpr as constant, showType,
+  anyNullable as nullable, bindContext, coerce, constantExpr as constant, isImplicitlyCastable, showType,
   type BindContext, type BindOptions, type BoundExpr, type Evaluator, type ResolvedScalarFunction,
 } from "./bound-expr.ts";
 import { builtinFunction, builtinFunctionNames } from "./functions/builtin-functions.ts";
@@ -546,12 +546,8 @@ class Binder {
       );
       if (declared.length !== args.length) throw mismatch();
       evs = args.map((a, i) => {
-        const want = declared[i]!;
-        const ct = commonType(a.type, want);
-        if (a.type.kind !== "null" && (ct === undefined || showType(ct) !== showType(want)) && showType(a.type) !== showType(want)) {
-          if (!(isStringType(a.type) && isStringType(want))) throw mismatch();
-        }
-        return coerce(a, withNullable(want, true), this.context.timeZone);
+        if (!isImplicitlyCastable(a.type, declared[i]!)) throw mismatch();
+        return coerce(a, withNullable(declared[i]!, true), this.context.timeZone);
       });
     }
     const n = evs.length;

@@ -97,7 +97,8 @@ function baseTypeString(t: Exclude<LogicalType, { kind: "null" }>): string {
 /**
  * The least restrictive common type of `a` and `b` (numeric promotion
  * TINYINT < SMALLINT < INT < BIGINT < DECIMAL < FLOAT < DOUBLE, strings to
- * VARCHAR, equal kinds), nullable if either is; undefined when there is none.
+ * VARCHAR, equal kinds; ROW, ARRAY and MAP types only when equal), nullable
+ * if either is; undefined when there is none.
  */
 export function commonType(a: LogicalType, b: LogicalType): LogicalType | undefined {
   if (a.kind === "null") return withNullable(b, true);
@@ -126,5 +127,6 @@ export function commonType(a: LogicalType, b: LogicalType): LogicalType | undefi
   }
   if (a.kind === "time" && b.kind === "time") return withNullable(a.precision >= b.precision ? a : b, nullable);
   if (a.kind === b.kind && (a.kind === "boolean" || a.kind === "date")) return withNullable(a, nullable);
+  if (a.kind === b.kind && typeToString(withNullable(a, true)) === typeToString(withNullable(b, true))) return withNullable(a, nullable);
   return undefined;
 }

@@ -41,3 +41,12 @@ describe("collections", () => {
     expect(bindError("CARDINALITY('abc')")).toBe("line 1, column 8: Cannot apply 'CARDINALITY' to arguments of type <CHAR(3)>");
   });
 });
+
+describe("nested collections", () => {
+  test("arrays of arrays and maps of rows take a common type when the element types are equal", () => {
+    expect(evaluate("ARRAY[ARRAY[1, 2], ARRAY[3]][1][2]")).toBe(2);
+    expect(evaluate("CARDINALITY(MAP['a', ROW(1, 'x'), 'b', ROW(2, 'y')])")).toBe(2);
+    expect(evaluate("COALESCE(a, ARRAY[0])", "a ARRAY<INT NOT NULL>", [null])).toEqual([0]);
+    expect(bindError("ARRAY[ARRAY[1], ARRAY['a']]")).toBe("line 1, column 8: Parameters of ARRAY[…] must have a common type: <ARRAY<INT NOT NULL>> and <ARRAY<VARCHAR(1) NOT NULL>>");
+  });
+});
