@@ -8,7 +8,8 @@
  * Other letters are rejected with a located error when the pattern is constant.
  *
  * Values are wall-clock epoch milliseconds (a TIMESTAMP value); a zone
- * offset, when given, is only printed by `Z`/`X`.
+ * offset, when given, is only printed by `Z`/`X`. Reading text has a strict
+ * and a lenient mode (see {@link ParseMode}).
  */
 import { civilFromDays, daysFromCivil, daysInMonth } from "../../types/temporal.ts";
 
@@ -115,19 +116,30 @@ export function formatWithPattern(wallMs: number, pattern: string, offsetMs = 0)
 }
 
 /**
+ * How text is read: `strict` as java.time's `DateTimeFormatter` (Flink's
+ * TO_TIMESTAMP): a field of two or more letters takes exactly that many digits
+ * (`yyyy` four or more), the whole text must match, a day past the end of the
+ * month (29–31) becomes its last day, other out-of-range values fail.
+ * `lenient` as `SimpleDateFormat` (Flink's TO_DATE with a pattern,
+ * UNIX_TIMESTAMP): any number of digits unless another numeric field follows
+ * directly, text after the pattern is ignored, out-of-range values roll over
+ * (month 13 is January of the next year), and `S` counts milliseconds.
+ */
+export type ParseMode = "strict" | "lenient";
+
+/**
  * The wall-clock time (epoch ms) of `text` read with `pattern`, or null when
- * it does not match (as Flink's TO_TIMESTAMP returns NULL). Numeric fields
- * written with two or more letters take exactly that many digits (`yyyy` four
- * or more, exactly four when another field follows directly), with one letter one or more; absent fields default to
- * 1970-01-01 00:00:00.000.
+ * it does not match. Absent fields default to 1970-01-01 00:00:00.000.
  *
  * @throws DatePatternError for an unsupported pattern
  * @example
  * ```ts
  * parseWithPattern("15/04/2020 08:05", "dd/MM/yyyy HH:mm"); // 1586937900000
+ * parseWithPattern("2020-4-15 trailing", "yyyy-MM-dd", "lenient"); // 1586908800000
  * ```
  */
-export function parseWithPattern(text: string, pattern: string): number | null {
+export function parseWithPattern(text: string, pattern: string, mode: ParseMode = "strict"): number | null {
+  const lenient = mode === "lenient";
   let year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, ms = 0;
   let pm: boolean | undefined;
   let hour12 = false;
@@ -156,31 +168,34 @@ export function parseWithPattern(text: string, pattern: string): number | null {
       continue;
     }
     const n = t.count;
-    const exact = n >= 2 ? n : 1;
-    const max = n >= 2 ? n : 9;
+    const next = adjacent(tokens[ti + 1]);
+    // digits of a numeric field: [min, max]
+    const width: [number, number] = lenient ? [1, next ? n : 9] : n >= 2 ? [n, n] : [1, next ? 1 : 9];
     let v: number | null;
     switch (t.letter) {
-      case "y": case "Y":
-        // a year followed directly by another field takes exactly its letters' digits (java.time's adjacent value parsing)
-        v = n === 2 ? digits(2, 2) : digits(Math.max(n, 1), n >= 4 && !adjacent(tokens[ti + 1]) ? 9 : Math.max(n, 4));
+      case "y": case "Y": {
+        const start = pos;
+        v = lenient ? digits(1, next ? n : 9) : n === 2 ? digits(2, 2) : digits(Math.max(n, 1), n >= 4 && !next ? 9 : Math.max(n, 4));
         if (v === null) return null;
-        year = n === 2 ? 2000 + v : v;
+        // two-digit years (`yy`, or two digits read leniently) are 2000–2099
+        year = n === 2 && pos - start === 2 ? 2000 + v : v;
         break;
+      }
       case "M": case "L":
-        v = n >= 3 ? name(MONTHS, n === 3) : digits(exact, max);
+        v = n >= 3 ? name(MONTHS, n === 3) : digits(...width);
         if (v === null) return null;
         month = n >= 3 ? v + 1 : v;
         break;
-      case "d": v = digits(exact, max); if (v === null) return null; day = v; break;
-      case "H": case "k": v = digits(exact, max); if (v === null) return null; hour = t.letter === "k" && v === 24 ? 0 : v; break;
-      case "h": case "K": v = digits(exact, max); if (v === null) return null; hour = v % 12; hour12 = true; break;
-      case "m": v = digits(exact, max); if (v === null) return null; minute = v; break;
-      case "s": v = digits(exact, max); if (v === null) return null; second = v; break;
+      case "d": v = digits(...width); if (v === null) return null; day = v; break;
+      case "H": case "k": v = digits(...width); if (v === null) return null; hour = t.letter === "k" && v === 24 ? 0 : v; break;
+      case "h": case "K": v = digits(...width); if (v === null) return null; hour = v % 12; hour12 = true; break;
+      case "m": v = digits(...width); if (v === null) return null; minute = v; break;
+      case "s": v = digits(...width); if (v === null) return null; second = v; break;
       case "S": {
         const start = pos;
-        v = digits(n, n);
+        v = lenient ? digits(...width) : digits(n, n);
         if (v === null) return null;
-        ms = Number(text.slice(start, pos).padEnd(3, "0").slice(0, 3));
+        ms = lenient ? v : Number(text.slice(start, pos).padEnd(3, "0").slice(0, 3));
         break;
       }
       case "a": {
@@ -194,8 +209,15 @@ export function parseWithPattern(text: string, pattern: string): number | null {
       default: return null;
     }
   }
-  if (pos !== text.length) return null;
+  if (!lenient && pos !== text.length) return null;
   if (hour12 && pm === true) hour += 12;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  if (lenient) {
+    const months = year * 12 + (month - 1);
+    const y = Math.floor(months / 12);
+    const days = daysFromCivil(y, months - y * 12 + 1, 1) + day - 1;
+    return days * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+  }
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  day = Math.min(day, daysInMonth(year, month));
   return daysFromCivil(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
 }

@@ -15,9 +15,9 @@ describe("regular expression functions", () => {
     ["REGEXP_EXTRACT('foothebar', 'x(y)', 1)", null],
     ["REGEXP_EXTRACT('100-200', '(\\d+)-(\\d+)', 1)", "100"],
     ["REGEXP_REPLACE('foobar', 'oo|ar', '')", "fb"],
-    ["REGEXP_REPLACE('2020-04-15', '(\\d+)-(\\d+)-(\\d+)', '$3.$2.$1')", "15.04.2020"],
-    ["REGEXP_REPLACE('a.b', '\\.', '\\$')", "a$b"],
-    ["REGEXP_REPLACE('aaa', 'a', '$0$0')", "aaaaaa"],
+    ["REGEXP_REPLACE('2020-04-15', '(\\d+)-', '$1/')", "$1/$1/15"],
+    ["REGEXP_REPLACE('a.b', '\\.', '\\')", "a\\b"],
+    ["REGEXP('abc', '')", false],
   ] as [string, SqlValue][])("%s = %o", (e, want) => {
     expect(evaluate(e)).toEqual(want);
   });

@@ -60,33 +60,6 @@ function patternCompiler(call: CallSite, i: number, global: boolean): (p: string
   };
 }
 
-/** A replacement function for Java's replacement syntax: `$n`, `${name}`, `\x` for a literal x. */
-function javaReplacement(text: string): (match: string, groups: (string | undefined)[], named: Record<string, string> | undefined) => string {
-  const parts: (string | number | { name: string })[] = [];
-  let lit = "";
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === "\\" && i + 1 < text.length) { lit += text[++i]; continue; }
-    if (ch === "$") {
-      const named = /^\$\{([A-Za-z][A-Za-z0-9]*)\}/.exec(text.slice(i));
-      const num = /^\$(\d)/.exec(text.slice(i));
-      if (named !== null) { parts.push(lit, { name: named[1]! }); lit = ""; i += named[0].length - 1; continue; }
-      if (num !== null) { parts.push(lit, Number(num[1])); lit = ""; i += 1; continue; }
-    }
-    lit += ch;
-  }
-  parts.push(lit);
-  return (match, groups, named) => {
-    let out = "";
-    for (const p of parts) {
-      if (typeof p === "string") out += p;
-      else if (typeof p === "number") out += (p === 0 ? match : groups[p - 1]) ?? "";
-      else out += named?.[p.name] ?? "";
-    }
-    return out;
-  };
-}
-
 function jsonPathOf(call: CallSite): (p: string) => JsonPath | null {
   const a = call.args[1]!;
   if (a.constant) {
@@ -111,12 +84,12 @@ function parseJson(text: string): unknown {
 
 export const REGEX_JSON_FUNCTIONS: BuiltinFunction[] = [
   {
-    // REGEXP(s, pattern): whether some substring of s matches.
+    // REGEXP(s, pattern): whether some substring of s matches; FALSE for an empty pattern.
     names: ["REGEXP"], arity: [2, 2],
     bind: (call) => {
       expectArgs(call, "string");
       const compile = patternCompiler(call, 1, false);
-      return strict(call, BOOLEAN, (s: string, p: string) => compile(p)?.test(s) ?? false);
+      return strict(call, BOOLEAN, (s: string, p: string) => p !== "" && (compile(p)?.test(s) ?? false));
     },
   },
   {
@@ -134,22 +107,14 @@ export const REGEX_JSON_FUNCTIONS: BuiltinFunction[] = [
     },
   },
   {
-    // REGEXP_REPLACE(s, pattern, replacement): every match replaced (Java's `$1` group references).
+    // REGEXP_REPLACE(s, pattern, replacement): every match replaced by the replacement text, taken literally (as Flink).
     names: ["REGEXP_REPLACE"], arity: [3, 3],
     bind: (call) => {
       expectArgs(call, "string");
       const compile = patternCompiler(call, 1, true);
-      let lastText: string | undefined;
-      let replace: ReturnType<typeof javaReplacement> | undefined;
       return strict(call, STRING, (s: string, p: string, r: string) => {
         const re = compile(p);
-        if (re === null) return null;
-        if (r !== lastText) { replace = javaReplacement(r); lastText = r; }
-        const fn = replace!;
-        return s.replace(re, (match: string, ...rest: unknown[]) => {
-          const named = typeof rest[rest.length - 1] === "object" ? (rest.pop() as Record<string, string>) : undefined;
-          return fn(match, rest.slice(0, -2) as (string | undefined)[], named);
-        });
+        return re === null ? null : s.replace(re, () => r);
       }, true);
     },
   },

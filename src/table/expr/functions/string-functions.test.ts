@@ -42,6 +42,9 @@ describe("string functions (Flink's documented examples)", () => {
     ["SPLIT_INDEX('Jack,John,Mary', ',', 3)", null],
     ["SPLIT_INDEX('Jack,John,Mary', ',', -1)", null],
     ["SPLIT_INDEX('a::b', '::', 1)", "b"],
+    ["SPLIT_INDEX('', ',', 0)", null],
+    ["SPLIT_INDEX('a b', '', 1)", "b"],
+    ["SUBSTRING('hello', 2, -1)", null],
     ["ASCII('abc')", 97],
     ["ASCII('')", 0],
     ["CHR(97)", "a"],
@@ -74,6 +77,8 @@ describe("string functions (Flink's documented examples)", () => {
     expect(typeOfExpr("LPAD(s, 2, 'x')", "s STRING NOT NULL")).toBe("VARCHAR(2147483647)");
     expect(typeOfExpr("SPLIT_INDEX(s, ',', 1)", "s STRING NOT NULL")).toBe("VARCHAR(2147483647)");
     expect(typeOfExpr("CONCAT_WS('-', s)", "s STRING")).toBe("VARCHAR(2147483647) NOT NULL");
+    expect(typeOfExpr("SUBSTRING(s, 2, 3)", "s STRING NOT NULL")).toBe("VARCHAR(2147483647) NOT NULL");
+    expect(typeOfExpr("SUBSTRING(s, 2, n)", "s STRING NOT NULL, n INT NOT NULL")).toBe("VARCHAR(2147483647)");
   });
 
   test("type errors name the argument types; unknown functions suggest the nearest name", () => {

@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import type { SqlValue } from "../../types/sql-value.ts";
 import { coerce } from "../bound-expr.ts";
-import { SqlRuntimeError } from "../sql-runtime-error.ts";
 import { isIntegerType } from "../type-rules.ts";
 import { MAX_LENGTH } from "../../sql/parse-type.ts";
 import { argumentTypeError, expectArgs, INT, STRING, strict, type BuiltinFunction, type CallSite } from "./builtin-function.ts";
@@ -55,10 +54,10 @@ function initcap(s: string): string {
   return out;
 }
 
-/** Flink's SPLIT_INDEX: the `index`-th (0-based) piece of `s` split at every `sep`; NULL when out of range. */
+/** Flink's SPLIT_INDEX: the `index`-th (0-based) piece of `s` split at every `sep` (an empty `sep`: at every white space); NULL when out of range. */
 function splitIndex(s: string, sep: string, index: number): string | null {
-  if (index < 0 || sep === "") return null;
-  const parts = s.split(sep);
+  if (index < 0 || s === "") return null;
+  const parts = sep === "" ? s.split(/\s/) : s.split(sep);
   return index < parts.length ? parts[index]! : null;
 }
 
@@ -87,14 +86,15 @@ export const STRING_FUNCTIONS: BuiltinFunction[] = [
     },
   },
   {
+    // SUBSTRING(s, pos[, len]): 1-based; a negative pos counts from the end; NULL for a negative len (as Flink).
     names: ["SUBSTRING", "SUBSTR"], arity: [2, 3],
     bind: (call) => strict(call, STRING, (s: string, pos: number, len = MAX_LENGTH) => {
-      if (len < 0) throw new SqlRuntimeError(`SUBSTRING length must not be negative: ${len}`);
+      if (len < 0) return null;
       let start = pos > 0 ? pos - 1 : pos < 0 ? s.length + pos : 0;
       const end = len === MAX_LENGTH ? s.length : start + len;
       start = Math.max(start, 0);
       return start >= end ? "" : s.slice(start, end);
-    }, false, mixed(call, ["s", "i", "i"])),
+    }, call.args.length === 3 && !(call.args[2]!.constant && (call.args[2]!.eval([]) as number | null ?? 0) >= 0), mixed(call, ["s", "i", "i"])),
   },
   {
     names: ["LEFT"], arity: [2, 2],

@@ -52,23 +52,35 @@ describe("date and time functions (Flink's documented examples)", () => {
     ["TO_TIMESTAMP('2020-04-15 08:05:00.25')", ts("2020-04-15 08:05:00.25")],
     ["TO_TIMESTAMP('15/04/2020 08:05', 'dd/MM/yyyy HH:mm')", ts("2020-04-15 08:05:00")],
     ["TO_TIMESTAMP('20200415080500123', 'yyyyMMddHHmmssSSS')", ts("2020-04-15 08:05:00.123")],
-    ["TO_TIMESTAMP('2020-02-30 00:00:00', 'yyyy-MM-dd HH:mm:ss')", null],
+    ["TO_TIMESTAMP('2020-02-30 00:00:00', 'yyyy-MM-dd HH:mm:ss')", ts("2020-02-29 00:00:00")],
+    ["TO_TIMESTAMP('2020-02-32 00:00:00', 'yyyy-MM-dd HH:mm:ss')", null],
+    ["TO_TIMESTAMP('1999-9-10 05:20:10', 'yyyy-MM-dd HH:mm:ss')", ts("1999-09-10 05:20:10")],
+    ["TO_TIMESTAMP('2020-04-15 08:05:00 trailing', 'yyyy-MM-dd HH:mm:ss')", null],
     ["TO_TIMESTAMP('garbage')", null],
     ["TO_DATE('2020-04-15')", parseDate("2020-04-15")],
     ["TO_DATE('15.04.2020', 'dd.MM.yyyy')", parseDate("2020-04-15")],
-    ["TO_DATE('2020-4-15', 'yyyy-MM-dd')", null],
+    ["TO_DATE('2020-4-15', 'yyyy-MM-dd')", parseDate("2020-04-15")],
+    ["TO_DATE('2020-13-01', 'yyyy-MM-dd')", parseDate("2021-01-01")],
+    ["TO_DATE('x2020', 'yyyy')", null],
     ["TO_TIMESTAMP_LTZ(1500000000, 0)", 1_500_000_000_000],
     ["TO_TIMESTAMP_LTZ(1500000000123, 3)", 1_500_000_000_123],
     ["TO_TIMESTAMP_LTZ(1500000000123)", 1_500_000_000_123],
+    ["TO_TIMESTAMP_LTZ(1.9, 0)", 1900],
+    ["TO_TIMESTAMP_LTZ(-1.5, 3)", -1],
+    ["TO_TIMESTAMP_LTZ(253402300800, 0)", null],
     ["UNIX_TIMESTAMP('2020-04-15 08:05:00')", 1586937900n],
     ["UNIX_TIMESTAMP('2020/04/15', 'yyyy/MM/dd')", 1586908800n],
     ["UNIX_TIMESTAMP('oops')", -(2n ** 63n)],
+    ["UNIX_TIMESTAMP('2020-04-15 08:05:00.999')", 1586937900n],
+    ["UNIX_TIMESTAMP('1969-12-31 23:59:59')", -1n],
     ["FROM_UNIXTIME(44)", "1970-01-01 00:00:44"],
     ["FROM_UNIXTIME(1586937900, 'yyyy-MM-dd')", "2020-04-15"],
     ["TIMESTAMPDIFF(DAY, TIMESTAMP '2003-01-02 10:00:00', TIMESTAMP '2003-01-03 10:00:00')", 1],
     ["TIMESTAMPDIFF(DAY, TIMESTAMP '2003-01-03 10:00:00', TIMESTAMP '2003-01-02 10:00:01')", 0],
     ["TIMESTAMPDIFF(HOUR, TIMESTAMP '2003-01-02 10:00:00', TIMESTAMP '2003-01-02 07:30:00')", -2],
-    ["TIMESTAMPDIFF(MONTH, TIMESTAMP '2003-01-31 10:00:00', TIMESTAMP '2003-02-28 10:00:00')", 0],
+    ["TIMESTAMPDIFF(MONTH, TIMESTAMP '2003-01-31 10:00:00', TIMESTAMP '2003-02-28 10:00:00')", 1],
+    ["TIMESTAMPDIFF(MONTH, TIMESTAMP '2003-01-28 10:00:01', TIMESTAMP '2003-02-28 10:00:00')", 0],
+    ["TIMESTAMPDIFF(MONTH, TIMESTAMP '2003-03-28 10:00:00', TIMESTAMP '2003-01-28 11:00:00')", -2],
     ["TIMESTAMPDIFF(MONTH, TIMESTAMP '2003-01-28 10:00:00', TIMESTAMP '2003-02-28 10:00:00')", 1],
     ["TIMESTAMPDIFF(YEAR, DATE '2000-02-29', DATE '2004-02-28')", 3],
     ["TIMESTAMPDIFF(QUARTER, DATE '2000-01-01', DATE '2000-12-31')", 3],
@@ -97,7 +109,7 @@ describe("date and time functions (Flink's documented examples)", () => {
     expect(typeOfExpr("FLOOR(t TO HOUR)", "t TIMESTAMP(3) NOT NULL")).toBe("TIMESTAMP(3) NOT NULL");
     expect(typeOfExpr("DATE_FORMAT(t, 'yyyy')", "t TIMESTAMP(3) NOT NULL")).toBe("VARCHAR(2147483647) NOT NULL");
     expect(typeOfExpr("TO_TIMESTAMP(s)", "s STRING NOT NULL")).toBe("TIMESTAMP(3)");
-    expect(typeOfExpr("TO_TIMESTAMP_LTZ(n, 0)", "n BIGINT NOT NULL")).toBe("TIMESTAMP_LTZ(3) NOT NULL");
+    expect(typeOfExpr("TO_TIMESTAMP_LTZ(n, 0)", "n BIGINT NOT NULL")).toBe("TIMESTAMP_LTZ(3)");
     expect(typeOfExpr("TIMESTAMPDIFF(SECOND, t, t)", "t TIMESTAMP(3) NOT NULL")).toBe("INT NOT NULL");
     expect(typeOfExpr("TIMESTAMPADD(DAY, 1, d)", "d DATE")).toBe("DATE");
     expect(typeOfExpr("CURRENT_TIMESTAMP")).toBe("TIMESTAMP_LTZ(3) NOT NULL");
@@ -177,5 +189,13 @@ describe("date patterns", () => {
     expect(formatWithPattern(w, "S")).toBe("1");
     expect(formatWithPattern(w, "SSSSSS")).toBe("123000");
     expect(parseWithPattern("2020-01-01 00:00:00.123456", "yyyy-MM-dd HH:mm:ss.SSSSSS")).toBe(w);
+  });
+
+  test("lenient reading as SimpleDateFormat: any digits, trailing text, roll-over, S as milliseconds", () => {
+    expect(parseWithPattern("2020-4-5 7:3:9 and more", "yyyy-MM-dd HH:mm:ss", "lenient")).toBe(ts("2020-04-05 07:03:09"));
+    expect(parseWithPattern("2020-02-30", "yyyy-MM-dd", "lenient")).toBe(ts("2020-03-01 00:00:00"));
+    expect(parseWithPattern("20200415", "yyyyMMdd", "lenient")).toBe(ts("2020-04-15 00:00:00"));
+    expect(parseWithPattern("5", "S", "lenient")).toBe(5);
+    expect(parseWithPattern("2020-04", "yyyy-MM-dd", "lenient")).toBe(null);
   });
 });

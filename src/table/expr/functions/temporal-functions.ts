@@ -28,6 +28,18 @@ const MS_PER_DAY = 86_400_000;
 const UNIT_MS: Partial<Record<TimeUnit, number>> = { WEEK: 7 * MS_PER_DAY, DAY: MS_PER_DAY, HOUR: 3_600_000, MINUTE: 60_000, SECOND: 1000, MILLISECOND: 1 };
 const UNIT_MONTHS: Partial<Record<TimeUnit, number>> = { YEAR: 12, QUARTER: 3, MONTH: 1 };
 const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
+/** 0000-01-01 00:00:00.000 and 9999-12-31 23:59:59.999 UTC: the range of TO_TIMESTAMP_LTZ. */
+const MIN_EPOCH_MS = -62_167_219_200_000;
+const MAX_EPOCH_MS = 253_402_300_799_999;
+
+/** Text in Flink's default timestamp format (1- or 2-digit month and day, optional time), or null. */
+function lenientDefault(s: string): number | null {
+  try {
+    return parseTimestamp(s.trim());
+  } catch {
+    return null;
+  }
+}
 
 const TIMESTAMP3 = logicalType({ kind: "timestamp", precision: 3, withLocalTimeZone: false }, false);
 const LTZ3 = logicalType({ kind: "timestamp", precision: 3, withLocalTimeZone: true }, false);
@@ -217,19 +229,27 @@ function nowFunction(names: string[], type: LogicalType, value: (now: number, zo
 
 const wallNow = (now: number, zone: string) => now + timeZoneOffset(now, zone);
 
-/** TIMESTAMPDIFF's value: whole `unit`s from wall-clock `a` to `b` (negative when b is earlier). */
+/** Whole months from day `d1` to day `d0` (negative when d0 is earlier), as Flink's `subtractMonths` with clamped month ends. */
+function monthsBetweenDays(d0: number, d1: number): number {
+  if (d0 < d1) return -monthsBetweenDays(d1, d0);
+  for (let m = Math.trunc((d0 - d1) / 31); ; m++) {
+    if (addMonthsToDay(d1, m) >= d0 || addMonthsToDay(d1, m + 1) > d0) return m;
+  }
+}
+
+function addMonthsToDay(day: number, months: number): number {
+  return floorDiv(addMonths(day * MS_PER_DAY, months), MS_PER_DAY);
+}
+
+/** TIMESTAMPDIFF's value: whole `unit`s from wall-clock `a` to `b` (negative when b is earlier), as Flink computes it. */
 function timestampDiff(unit: TimeUnit, a: number, b: number): number {
   const ms = UNIT_MS[unit];
   if (ms !== undefined) return Math.trunc((b - a) / ms) + 0; // + 0: never -0
-  const per = UNIT_MONTHS[unit]!;
-  const da = civilFromDays(floorDiv(a, MS_PER_DAY));
-  const db = civilFromDays(floorDiv(b, MS_PER_DAY));
-  let months = (db.year * 12 + db.month) - (da.year * 12 + da.month);
-  const restA = a - daysFromCivil(da.year, da.month, 1) * MS_PER_DAY;
-  const restB = b - daysFromCivil(db.year, db.month, 1) * MS_PER_DAY;
-  if (months > 0 && restB < restA) months--;
-  if (months < 0 && restB > restA) months++;
-  return Math.trunc(months / per) + 0;
+  const da = floorDiv(a, MS_PER_DAY);
+  const db = floorDiv(b, MS_PER_DAY);
+  let months = monthsBetweenDays(db, da);
+  if (addMonthsToDay(da, months) === db && b - db * MS_PER_DAY < a - da * MS_PER_DAY) months--;
+  return Math.trunc(months / UNIT_MONTHS[unit]!) + 0;
 }
 
 const DIFF_UNITS = new Set<TimeUnit>(["YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND"]);
@@ -292,9 +312,10 @@ export const TEMPORAL_FUNCTIONS: BuiltinFunction[] = [
       expectArgs(call, "string");
       patternArg(call, 1);
       if (call.args.length === 1) {
-        return strict(call, TIMESTAMP3, (s: string) => { try { return parseTimestamp(s.trim()); } catch { return null; } }, true);
+        return strict(call, TIMESTAMP3, lenientDefault, true);
       }
-      return strict(call, TIMESTAMP3, (s: string, p: string) => runtimePattern(() => parseWithPattern(s, p)), true);
+      // as Flink: text the pattern does not match is still read when it is in the default format
+      return strict(call, TIMESTAMP3, (s: string, p: string) => runtimePattern(() => parseWithPattern(s, p) ?? lenientDefault(s)), true);
     },
   },
   {
@@ -305,18 +326,22 @@ export const TEMPORAL_FUNCTIONS: BuiltinFunction[] = [
       patternArg(call, 1);
       if (call.args.length === 1) return strict(call, DATE, (s: string) => { try { return parseDate(s.trim()); } catch { return null; } }, true);
       return strict(call, DATE, (s: string, p: string) => runtimePattern(() => {
-        const w = parseWithPattern(s, p);
+        const w = parseWithPattern(s, p, "lenient");
         return w === null ? null : floorDiv(w, MS_PER_DAY);
       }), true);
     },
   },
   {
-    // TO_TIMESTAMP_LTZ(epoch[, 0 | 3]): the instant `epoch` seconds (0) or milliseconds (3, the default) after 1970-01-01 UTC.
+    // TO_TIMESTAMP_LTZ(epoch[, 0 | 3]): the instant `epoch` seconds (0) or milliseconds (3, the default) after 1970-01-01 UTC
+    // (fractions truncated); NULL outside the years 0000–9999.
     names: ["TO_TIMESTAMP_LTZ"], arity: [1, 2],
     bind: (call) => {
       expectArgs(call, "numeric", "integer");
       const scale = epochScale(call);
-      return strict(call, LTZ3, (n: SqlValue) => Math.floor(toNumber(n) * scale), false, [call.args[0]!.eval]);
+      return strict(call, LTZ3, (n: SqlValue) => {
+        const ms = Math.trunc(toNumber(n) * scale) + 0;
+        return ms >= MIN_EPOCH_MS && ms <= MAX_EPOCH_MS ? ms : null;
+      }, true, [call.args[0]!.eval]);
     },
   },
   {
@@ -326,14 +351,14 @@ export const TEMPORAL_FUNCTIONS: BuiltinFunction[] = [
     bind: (call) => {
       if (call.args.length === 0) {
         const clock = call.context.clock;
-        return { type: BIGINT, constant: false, eval: () => BigInt(floorDiv(clock(), 1000)) };
+        return { type: BIGINT, constant: false, eval: () => BigInt(Math.trunc(clock() / 1000)) };
       }
       expectArgs(call, "string");
       patternArg(call, 1);
       const zone = call.context.timeZone;
       return strict(call, BIGINT, (s: string, p = DEFAULT_FORMAT) => runtimePattern(() => {
-        const w = parseWithPattern(s, p);
-        return w === null ? -(2n ** 63n) : BigInt(floorDiv(instantOfWallClock(w, zone), 1000));
+        const w = parseWithPattern(s, p, "lenient");
+        return w === null ? -(2n ** 63n) : BigInt(Math.trunc(instantOfWallClock(w, zone) / 1000));
       }));
     },
   },
