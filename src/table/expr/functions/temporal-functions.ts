@@ -67,15 +67,20 @@ export function wallClock(x: BoundExpr, timeZone: string): Evaluator {
   return e;
 }
 
-/** The value of `unit` of a wall-clock time, as EXTRACT returns it (BIGINT). */
+/**
+ * The value of `unit` of a wall-clock time, as EXTRACT returns it (BIGINT):
+ * MILLISECOND/MICROSECOND/NANOSECOND are the fraction of the second, DOW is
+ * 1 (Sunday) to 7, WEEK the ISO-8601 week, EPOCH whole seconds (truncated),
+ * as Flink's `DateTimeUtils`.
+ */
 function extractField(unit: TimeUnit, wall: number): bigint {
   const days = floorDiv(wall, MS_PER_DAY);
   const msOfDay = wall - days * MS_PER_DAY;
   const { year, month, day } = civilFromDays(days);
   switch (unit) {
-    case "MILLENNIUM": return BigInt(year > 0 ? Math.floor((year + 999) / 1000) : Math.floor((year - 1000) / 1000));
-    case "CENTURY": return BigInt(year > 0 ? Math.floor((year + 99) / 100) : Math.floor((year - 100) / 100));
-    case "DECADE": return BigInt(Math.floor(year / 10));
+    case "MILLENNIUM": return BigInt(Math.trunc(year > 0 ? (year + 999) / 1000 : (year - 999) / 1000));
+    case "CENTURY": return BigInt(Math.trunc(year > 0 ? (year + 99) / 100 : (year - 99) / 100));
+    case "DECADE": return BigInt(Math.trunc(year / 10));
     case "YEAR": return BigInt(year);
     case "QUARTER": return BigInt(Math.floor((month + 2) / 3));
     case "MONTH": return BigInt(month);
@@ -86,10 +91,10 @@ function extractField(unit: TimeUnit, wall: number): bigint {
     case "HOUR": return BigInt(Math.floor(msOfDay / 3_600_000));
     case "MINUTE": return BigInt(Math.floor(msOfDay / 60_000) % 60);
     case "SECOND": return BigInt(Math.floor(msOfDay / 1000) % 60);
-    case "MILLISECOND": return BigInt(msOfDay % 60_000);
-    case "MICROSECOND": return BigInt(msOfDay % 60_000) * 1000n;
-    case "NANOSECOND": return BigInt(msOfDay % 60_000) * 1_000_000n;
-    case "EPOCH": return BigInt(floorDiv(wall, 1000));
+    case "MILLISECOND": return BigInt(msOfDay % 1000);
+    case "MICROSECOND": return BigInt(msOfDay % 1000) * 1000n;
+    case "NANOSECOND": return BigInt(msOfDay % 1000) * 1_000_000n;
+    case "EPOCH": return BigInt(Math.trunc(wall / 1000));
   }
 }
 
