@@ -525,10 +525,9 @@ class Binder {
     }
     const [min, max] = fn.arity;
     if (argExprs.length < min || argExprs.length > max) {
-      const want = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
-      const shift = fn.unitFirst === true ? 1 : 0;
-      const wantAll = fn.unitFirst === true ? `${min + shift}` : want;
-      throw new SqlValidationError(`Invalid number of arguments to function '${name}'. Was expecting ${wantAll} arguments`, e.loc);
+      const shift = fn.unitFirst === true ? 1 : 0; // the unit counts as an argument in the message
+      const want = min === max ? `${min + shift}` : max === Infinity ? `at least ${min + shift}` : `${min + shift} to ${max + shift}`;
+      throw new SqlValidationError(`Invalid number of arguments to function '${name}'. Was expecting ${want} arguments`, e.loc);
     }
     const args = argExprs.map((a) => this.bind(a));
     return fn.bind({ name, args, loc: e.loc, context: this.context, ...(unit === undefined ? {} : { unit }) });

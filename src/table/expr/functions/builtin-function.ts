@@ -133,20 +133,3 @@ export function strict(call: CallSite, type: LogicalType, fn: (...values: never[
       } };
   }
 }
-
-/** A function value computed by a single compiled regular expression, cached by pattern text. */
-export function regExpCache(flags: string, compileError: (pattern: string, err: unknown) => never): (pattern: string) => RegExp {
-  let last: string | undefined;
-  let re: RegExp | undefined;
-  return (pattern) => {
-    if (pattern !== last) {
-      try {
-        re = new RegExp(pattern, flags);
-      } catch (err) {
-        compileError(pattern, err);
-      }
-      last = pattern;
-    }
-    return re!;
-  };
-}

@@ -27,7 +27,7 @@ export class DatePatternError extends Error {}
 const compiled = new Map<string, PatternToken[]>();
 
 /** The tokens of `pattern` (cached). @throws DatePatternError */
-export function compileDatePattern(pattern: string): PatternToken[] {
+function compileDatePattern(pattern: string): PatternToken[] {
   let tokens = compiled.get(pattern);
   if (tokens !== undefined) return tokens;
   tokens = [];

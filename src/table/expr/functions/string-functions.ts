@@ -140,8 +140,8 @@ export const STRING_FUNCTIONS: BuiltinFunction[] = [
         if (sep === null) return null;
         let out = "";
         let first = true;
-        for (const e of rest) {
-          const v = e(f);
+        for (let i = 0; i < rest.length; i++) {
+          const v = rest[i]!(f);
           if (v === null) continue;
           out += first ? (v as string) : (sep as string) + (v as string);
           first = false;

@@ -57,7 +57,7 @@ function floorMod(a: number, b: number): number {
  * An evaluator of the wall-clock epoch ms of a temporal value: DATE at
  * midnight, TIME on 1970-01-01, TIMESTAMP as is, TIMESTAMP_LTZ in `timeZone`.
  */
-export function wallClock(x: BoundExpr, timeZone: string): Evaluator {
+function wallClock(x: BoundExpr, timeZone: string): Evaluator {
   const e = x.eval;
   const t = x.type;
   if (t.kind === "date") return (f) => { const v = e(f); return v === null ? null : (v as number) * MS_PER_DAY; };
@@ -119,7 +119,7 @@ export function bindExtract(unit: TimeUnit, x: BoundExpr, loc: SourceLoc, contex
 }
 
 /** Adds `months` to a wall-clock time, clamping the day to the end of the month (as Java/Calcite). */
-export function addMonths(wall: number, months: number): number {
+function addMonths(wall: number, months: number): number {
   const days = floorDiv(wall, MS_PER_DAY);
   const msOfDay = wall - days * MS_PER_DAY;
   const { year, month, day } = civilFromDays(days);
