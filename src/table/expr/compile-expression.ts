@@ -49,6 +49,7 @@ import { bindArrayConstructor, bindItem, bindMapConstructor, bindRowConstructor 
 import { bindExtract, bindFloorCeil } from "./functions/temporal-functions.ts";
 import { trimChars } from "./functions/string-functions.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
+import { copyPlainData } from "../../state/plain-copy.ts";
 
 export type { BindOptions, BoundExpr, Evaluator } from "./bound-expr.ts";
 
@@ -549,6 +550,8 @@ class Binder {
         return coerce(a, withNullable(declared[i]!, true), this.context.timeZone);
       });
     }
+    // Object semantics: eval may mutate what it receives (arrays, maps, rows, decimals) without effect on the input row.
+    evs = evs.map((e) => (f: SqlValue[]) => { const v = e(f); return typeof v === "object" && v !== null ? copyPlainData(v) : v; });
     const n = evs.length;
     const name = fn.name;
     return { type: fn.resultType, constant: fn.deterministic && args.every((a) => a.constant), eval: (f) => {

@@ -108,6 +108,19 @@ describe("user-defined scalar functions", () => {
     expect(c.lookup("SubstringFunction")).toBeUndefined();
   });
 
+  test("object semantics: eval may mutate its arguments and keep its results without effect on rows", () => {
+    const c = new FunctionCatalog();
+    const kept: SqlValue[][] = [];
+    c.registerTemporarySystemFunction("push_x", { resultType: "ARRAY<STRING>", eval: (a: string[] | null) => { if (a === null) return null; a.push("x"); kept.push(a); return a; } });
+    const rowType = rowTypeOf("tags ARRAY<STRING>");
+    const row: SqlValue[] = [["a"]];
+    const out = bindExpression(parseExpr("push_x(tags)"), rowType, { functions: c }).eval(row) as string[];
+    expect(out).toEqual(["a", "x"]);
+    expect(row[0]).toEqual(["a"]);
+    kept[0]!.push("later");
+    expect(out).toEqual(["a", "x"]);
+  });
+
   test("type text", () => {
     expect(parseSqlType("DECIMAL(10, 2)")).toEqual({ kind: "decimal", precision: 10, scale: 2, nullable: true });
     expect(typeToString(parseSqlType("ARRAY<STRING NOT NULL>"))).toBe("ARRAY<VARCHAR(2147483647) NOT NULL>");

@@ -6,13 +6,15 @@
  * `number` or decimal text for a DECIMAL a {@link Decimal} of the declared
  * scale, a `Date` for a TIMESTAMP/TIMESTAMP_LTZ its epoch milliseconds.
  * Anything else that does not fit is a {@link SqlRuntimeError} naming the
- * function and the type.
+ * function and the type. Results that are objects are copies, so a function
+ * may keep and change what it returned without effect on emitted rows.
  */
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimalFromNumber, isDecimal, parseDecimal, toDecimalType, type Decimal } from "../types/decimal.ts";
 import { SqlRuntimeError } from "../expr/sql-runtime-error.ts";
 import { showType } from "../expr/bound-expr.ts";
+import { copyPlainData } from "../../state/plain-copy.ts";
 
 const INT_RANGE = { tinyint: [-128, 127], smallint: [-32768, 32767], int: [-2147483648, 2147483647] } as const;
 
@@ -36,7 +38,9 @@ export function resultConverter(name: string, type: LogicalType): (v: unknown) =
       return null;
     }
     if (v === undefined) throw new SqlRuntimeError(`Function '${name}' returned undefined; return null for SQL NULL`);
-    return one(v);
+    const r = one(v);
+    // a copy: the function may keep and later change what it returned
+    return typeof r === "object" && r !== null && r === v ? copyPlainData(r) : r;
   };
 }
 
