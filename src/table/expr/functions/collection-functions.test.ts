@@ -50,3 +50,30 @@ describe("nested collections", () => {
     expect(bindError("ARRAY[ARRAY[1], ARRAY['a']]")).toBe("line 1, column 8: Parameters of ARRAY[…] must have a common type: <ARRAY<INT NOT NULL>> and <ARRAY<VARCHAR(1) NOT NULL>>");
   });
 });
+
+describe("array and map functions", () => {
+  test.each([
+    ["ARRAY_CONTAINS(ARRAY[1, 2, 3], 2)", true],
+    ["ARRAY_CONTAINS(ARRAY[1, NULL], NULL)", true],
+    ["ARRAY_CONTAINS(ARRAY[1, 2], 5)", false],
+    ["ARRAY_POSITION(ARRAY[5, 6, 5], 5)", 1],
+    ["ARRAY_POSITION(ARRAY[5, 6], 7)", 0],
+    ["ARRAY_POSITION(ARRAY[5, 6], NULL)", null],
+    ["ARRAY_REMOVE(ARRAY[1, 2, 1, NULL], 1)", [2, null]],
+    ["ARRAY_REVERSE(ARRAY[1, 2, 3])", [3, 2, 1]],
+    ["ARRAY_DISTINCT(ARRAY[1, 2, 1, NULL, NULL])", [1, 2, null]],
+    ["MAP_KEYS(MAP['a', 1, 'b', 2])", ["a", "b"]],
+    ["MAP_VALUES(MAP['a', 1, 'b', 2])", [1, 2]],
+  ] as [string, unknown][])("%s = %o", (e, want) => {
+    expect(evaluate(e)).toEqual(want);
+  });
+
+  test("NULL arrays give NULL; the needle takes the element type", () => {
+    expect(evaluate("ARRAY_CONTAINS(a, 1)", "a ARRAY<INT>", [null])).toBe(null);
+    expect(evaluate("ARRAY_CONTAINS(a, 1)", "a ARRAY<BIGINT>", [[1n, 2n]])).toBe(true);
+    expect(evaluate("ARRAY_DISTINCT(a)", "a ARRAY<INT>", [null])).toBe(null);
+    expect(typeOfExpr("ARRAY_CONTAINS(a, 1)", "a ARRAY<INT> NOT NULL")).toBe("BOOLEAN NOT NULL");
+    expect(bindError("ARRAY_CONTAINS(ARRAY[1], 'a')")).toBe("line 1, column 8: Cannot apply 'ARRAY_CONTAINS' to arguments of type <ARRAY<INT NOT NULL>>, <CHAR(1)>");
+    expect(bindError("MAP_KEYS(ARRAY[1])")).toBe("line 1, column 8: Cannot apply 'MAP_KEYS' to arguments of type <ARRAY<INT NOT NULL>>");
+  });
+});

@@ -1,18 +1,20 @@
 /**
  * Collections: the constructors `ARRAY[…]`, `MAP[k, v, …]` and `ROW(…)`,
  * element access `arr[i]` (1-based; NULL out of range) and `map[key]` (NULL
- * when absent), CARDINALITY and ELEMENT. Arrays are JavaScript arrays, maps
+ * when absent), CARDINALITY, ELEMENT, ARRAY_CONTAINS, ARRAY_POSITION,
+ * ARRAY_REMOVE, ARRAY_REVERSE, ARRAY_DISTINCT, MAP_KEYS and MAP_VALUES
+ * (elements compared with IS NOT DISTINCT FROM). Arrays are JavaScript arrays, maps
  * `Map`s and rows arrays of field values (see `sql-value.ts`).
  */
 import type { SourceLoc } from "../../sql/ast.ts";
 import type { LogicalType } from "../../types/logical-type.ts";
 import type { SqlValue } from "../../types/sql-value.ts";
 import { mapGet, sqlNotDistinct } from "../../types/sql-compare.ts";
-import { coerce, showType, type BindContext, type BoundExpr } from "../bound-expr.ts";
+import { coerce, showType, type BindContext, type BoundExpr, type Evaluator } from "../bound-expr.ts";
 import { SqlRuntimeError } from "../sql-runtime-error.ts";
 import { commonType, isIntegerType, logicalType, withNullable } from "../type-rules.ts";
 import { SqlValidationError } from "../../validation/sql-validation-error.ts";
-import { expectArgs, INT, strict, type BuiltinFunction } from "./builtin-function.ts";
+import { argumentTypeError, BOOLEAN, expectArgs, INT, strict, type BuiltinFunction, type CallSite } from "./builtin-function.ts";
 
 function commonOf(xs: readonly BoundExpr[], what: string, loc: SourceLoc): LogicalType {
   let t = xs[0]!.type;
@@ -90,7 +92,61 @@ export function bindItem(base: BoundExpr, index: BoundExpr, loc: SourceLoc, cont
   throw new SqlValidationError(`Cannot apply 'ITEM' to arguments of type <${showType(t)}> and <${showType(index.type)}>`, loc);
 }
 
+/** The evaluator of `needle` in the element type of the ARRAY `haystack`, or a located error naming both types. */
+function needleOf(call: CallSite): Evaluator {
+  const [h, n] = call.args as [BoundExpr, BoundExpr];
+  if (h.type.kind !== "array" || commonType(h.type.element, n.type) === undefined) throw argumentTypeError(call);
+  const element = h.type.element;
+  return n.type.kind === element.kind ? n.eval : coerce(n, withNullable(element, true), call.context.timeZone);
+}
+
+/** An array function of (array, element): NULL for a NULL array; the element may be NULL (matched by IS NOT DISTINCT FROM). */
+function arrayAndElement(type: (call: CallSite) => LogicalType, run: (a: SqlValue[], x: SqlValue) => SqlValue, nullNeedleIsNull = false): BuiltinFunction {
+  return {
+    names: [], arity: [2, 2],
+    bind: (call) => {
+      const needle = needleOf(call);
+      const he = call.args[0]!.eval;
+      const t = type(call);
+      return { type: withNullable(t, call.args[0]!.type.nullable || (nullNeedleIsNull && call.args[1]!.type.nullable)), constant: allConstant(call.args), eval: (f) => {
+        const a = he(f) as SqlValue[] | null;
+        if (a === null) return null;
+        const x = needle(f);
+        return nullNeedleIsNull && x === null ? null : run(a, x);
+      } };
+    },
+  };
+}
+
+function distinct(a: SqlValue[]): SqlValue[] {
+  const out: SqlValue[] = [];
+  for (const v of a) if (!out.some((o) => sqlNotDistinct(o, v))) out.push(v);
+  return out;
+}
+
 export const COLLECTION_FUNCTIONS: BuiltinFunction[] = [
+  { ...arrayAndElement(() => BOOLEAN, (a, x) => a.some((v) => sqlNotDistinct(v, x))), names: ["ARRAY_CONTAINS"] },
+  { ...arrayAndElement(() => INT, (a, x) => a.findIndex((v) => sqlNotDistinct(v, x)) + 1, true), names: ["ARRAY_POSITION"] },
+  { ...arrayAndElement((call) => call.args[0]!.type, (a, x) => a.filter((v) => !sqlNotDistinct(v, x))), names: ["ARRAY_REMOVE"] },
+  {
+    names: ["ARRAY_REVERSE", "ARRAY_DISTINCT"], arity: [1, 1],
+    bind: (call) => {
+      expectArgs(call, "array");
+      const reverse = call.name === "ARRAY_REVERSE";
+      return strict(call, call.args[0]!.type, (a: SqlValue[]) => (reverse ? [...a].reverse() : distinct(a)));
+    },
+  },
+  {
+    // MAP_KEYS(map), MAP_VALUES(map): the keys or values as an ARRAY (in insertion order).
+    names: ["MAP_KEYS", "MAP_VALUES"], arity: [1, 1],
+    bind: (call) => {
+      expectArgs(call, "map");
+      const t = call.args[0]!.type;
+      const keys = call.name === "MAP_KEYS";
+      const element = t.kind === "map" ? (keys ? t.key : t.value) : t;
+      return strict(call, { kind: "array", element, nullable: false }, (m: Map<SqlValue, SqlValue>) => [...(keys ? m.keys() : m.values())]);
+    },
+  },
   {
     names: ["CARDINALITY"], arity: [1, 1],
     bind: (call) => {

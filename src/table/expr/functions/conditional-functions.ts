@@ -1,12 +1,13 @@
 /**
  * Conditional functions: COALESCE, IFNULL, NULLIF, IF (CASE is an
- * expression of its own). Their arguments take a common type; they are the
- * functions that do not simply return NULL for a NULL argument.
+ * expression of its own), whose arguments take a common type, and the
+ * string tests IS_ALPHA, IS_DIGIT, IS_DECIMAL. They are the functions that
+ * do not simply return NULL for a NULL argument.
  */
 import { sqlEquals } from "../../types/sql-compare.ts";
 import { anyNullable, coerce, type BoundExpr } from "../bound-expr.ts";
 import { commonType, withNullable } from "../type-rules.ts";
-import { argumentTypeError, commonArgumentType, type BuiltinFunction, type CallSite } from "./builtin-function.ts";
+import { argumentTypeError, BOOLEAN, commonArgumentType, expectArgs, type BuiltinFunction, type CallSite } from "./builtin-function.ts";
 
 function allConstant(call: CallSite): boolean {
   return call.args.every((a) => a.constant);
@@ -22,9 +23,33 @@ function coalesce(call: CallSite): BoundExpr {
   } };
 }
 
+/** IS_ALPHA, IS_DIGIT, IS_DECIMAL: a test of a string that is FALSE (never NULL) for NULL. */
+function stringTest(name: string, test: (s: string) => boolean): BuiltinFunction {
+  return {
+    names: [name], arity: [1, 1],
+    bind: (call) => {
+      expectArgs(call, "string");
+      const e = call.args[0]!.eval;
+      return { type: BOOLEAN, constant: call.args[0]!.constant, eval: (f) => { const v = e(f); return v !== null && test(v as string); } };
+    },
+  };
+}
+
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/;
+
 export const CONDITIONAL_FUNCTIONS: BuiltinFunction[] = [
+  stringTest("IS_ALPHA", (s) => /^\p{L}+$/u.test(s)),
+  stringTest("IS_DIGIT", (s) => /^\p{Nd}+$/u.test(s)),
+  stringTest("IS_DECIMAL", (s) => DECIMAL_TEXT.test(s) || /^[+-]?(NaN|Infinity)$/.test(s)),
   { names: ["COALESCE"], arity: [1, Infinity], bind: coalesce },
-  { names: ["IFNULL"], arity: [2, 2], bind: coalesce },
+  {
+    // IFNULL(x, replacement): the common type, nullable only when the replacement is (as Flink).
+    names: ["IFNULL"], arity: [2, 2],
+    bind: (call) => {
+      const c = coalesce(call);
+      return { ...c, type: withNullable(c.type, call.args[1]!.type.nullable) };
+    },
+  },
   {
     // NULLIF(a, b): NULL when a = b, else a.
     names: ["NULLIF"], arity: [2, 2],

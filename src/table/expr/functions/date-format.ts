@@ -139,7 +139,21 @@ export type ParseMode = "strict" | "lenient";
  * ```
  */
 export function parseWithPattern(text: string, pattern: string, mode: ParseMode = "strict"): number | null {
+  return parseZonedWithPattern(text, pattern, mode)?.wall ?? null;
+}
+
+/**
+ * {@link parseWithPattern} that also returns the zone offset the text
+ * names with a `Z`/`X` field (`+0800`, `+08:00`, `Z`), when it has one.
+ *
+ * @example
+ * ```ts
+ * parseZonedWithPattern("1970-01-01 08:00 +0800", "yyyy-MM-dd HH:mm X", "lenient"); // { wall: 28800000, offsetMs: 28800000 }
+ * ```
+ */
+export function parseZonedWithPattern(text: string, pattern: string, mode: ParseMode = "strict"): { wall: number; offsetMs?: number } | null {
   const lenient = mode === "lenient";
+  let offsetMs: number | undefined;
   let year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, ms = 0;
   let pm: boolean | undefined;
   let hour12 = false;
@@ -205,6 +219,13 @@ export function parseWithPattern(text: string, pattern: string, mode: ParseMode 
         break;
       }
       case "E": if (name(DAYS, n < 4) === null) return null; break;
+      case "X": case "Z": {
+        const m = /^(?:Z|([+-])(\d{2})(?::?(\d{2}))?)/.exec(text.slice(pos));
+        if (m === null) return null;
+        offsetMs = m[1] === undefined ? 0 : (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60_000;
+        pos += m[0].length;
+        break;
+      }
       case "G": if (name(["AD"], false) === null) return null; break;
       default: return null;
     }
@@ -215,9 +236,13 @@ export function parseWithPattern(text: string, pattern: string, mode: ParseMode 
     const months = year * 12 + (month - 1);
     const y = Math.floor(months / 12);
     const days = daysFromCivil(y, months - y * 12 + 1, 1) + day - 1;
-    return days * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+    return zoned(days * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms, offsetMs);
   }
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
   day = Math.min(day, daysInMonth(year, month));
-  return daysFromCivil(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+  return zoned(daysFromCivil(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms, offsetMs);
+}
+
+function zoned(wall: number, offsetMs: number | undefined): { wall: number; offsetMs?: number } {
+  return offsetMs === undefined ? { wall } : { wall, offsetMs };
 }

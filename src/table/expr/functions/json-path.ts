@@ -1,7 +1,7 @@
 /**
  * SQL/JSON path expressions as JSON_VALUE and JSON_EXISTS read them:
- * `[lax|strict] $` followed by `.name`, `."quoted name"`, `['name']`, `[n]`
- * (0-based), `[*]` and `.*`. Lax mode (the default) unwraps an array when a
+ * `[lax|strict] $` followed by `.name`, `."quoted name"`, `['name']` (also
+ * written `.['name']`), `[n]` (0-based), `[*]` and `.*`. Lax mode (the default) unwraps an array when a
  * member is asked of it and turns a missing member into an empty result;
  * strict mode makes those errors.
  */
@@ -44,6 +44,7 @@ export function parseJsonPath(text: string): JsonPath {
   while (i < s.length) {
     if (s[i] === ".") {
       i++;
+      if (s[i] === "[") continue; // `$.['a b']` as Flink's documentation writes it
       if (s[i] === "*") { steps.push({ kind: "anyMember" }); i++; continue; }
       if (s[i] === '"') {
         const end = s.indexOf('"', i + 1);

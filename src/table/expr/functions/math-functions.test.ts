@@ -101,12 +101,21 @@ describe("conditional functions", () => {
     ["IF(1 > 2, 'a', 'b')", "b"],
     ["IF(NULL, 'a', 'b')", "b"],
     ["IF(TRUE, 1, 2.5)", decimal(10n, 1)],
+    ["IS_ALPHA('abc')", true],
+    ["IS_ALPHA('ab1')", false],
+    ["IS_ALPHA(NULL)", false],
+    ["IS_DIGIT('0123')", true],
+    ["IS_DIGIT('')", false],
+    ["IS_DECIMAL('-1.5e3')", true],
+    ["IS_DECIMAL('1.2.3')", false],
   ] as [string, SqlValue][])("%s = %o", (e, want) => {
     expect(evaluate(e)).toEqual(want);
   });
 
   test("types and errors", () => {
     expect(typeOfExpr("IFNULL(i, 0)", "i INT")).toBe("INT NOT NULL");
+    expect(typeOfExpr("IFNULL(i, j)", "i INT NOT NULL, j INT")).toBe("INT");
+    expect(typeOfExpr("IS_ALPHA(s)", "s STRING")).toBe("BOOLEAN NOT NULL");
     expect(typeOfExpr("COALESCE(i, j)", "i INT, j BIGINT")).toBe("BIGINT");
     expect(bindError("IF(1, 2, 3)")).toBe("line 1, column 8: Cannot apply 'IF' to arguments of type <INT>, <INT>, <INT>");
     expect(bindError("COALESCE(1, 'a')")).toBe("line 1, column 8: Cannot apply 'COALESCE' to arguments of type <INT>, <CHAR(1)>: no common type of <INT> and <CHAR(1)>");

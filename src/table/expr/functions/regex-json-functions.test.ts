@@ -47,6 +47,8 @@ describe("JSON functions", () => {
     [`JSON_VALUE('not json', '$.a')`, null],
     [`JSON_VALUE('[{"a": 1}]', 'lax $.a')`, "1"],
     [`JSON_VALUE('[{"a": 1}]', 'strict $.a')`, null],
+    [`JSON_VALUE('{"a.b": [0.998,0.996]}', '$.["a.b"][0]')`, "0.998"],
+    [`JSON_VALUE('{"contains blank": "right"}', 'strict $.[''contains blank'']')`, "right"],
     [`JSON_EXISTS('{"a": true}', '$.a')`, true],
     [`JSON_EXISTS('{"a": true}', '$.b')`, false],
     [`JSON_EXISTS('{"a": [{ "b": 1 }]}', '$.a[0].b')`, true],

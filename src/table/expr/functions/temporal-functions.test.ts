@@ -171,6 +171,15 @@ describe("the session time zone and the clock", () => {
     expect(evaluate("TIMESTAMP_LTZ '2020-04-16 04:00:00'", undefined, [], SHANGHAI)).toBe(instant);
     expect(evaluate("FROM_UNIXTIME(0)", undefined, [], SHANGHAI)).toBe("1970-01-01 08:00:00");
     expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:00')", undefined, [], SHANGHAI)).toBe(0n);
+    expect(evaluate("FROM_UNIXTIME(44)", undefined, [], { timeZone: "Asia/Tokyo" })).toBe("1970-01-01 09:00:44");
+  });
+
+  test("UNIX_TIMESTAMP: Flink's documented examples in Europe/Berlin", () => {
+    const berlin = { timeZone: "Europe/Berlin" };
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001', 'yyyy-MM-dd HH:mm:ss.SSS')", undefined, [], berlin)).toBe(25201n);
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS X')", undefined, [], berlin)).toBe(1n);
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS')", undefined, [], berlin)).toBe(25201n);
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001', 'yyyy-MM-dd HH:mm:ss.SSS X')", undefined, [], berlin)).toBe(-(2n ** 63n));
   });
 });
 

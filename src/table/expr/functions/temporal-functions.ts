@@ -19,7 +19,7 @@ import { showType, type BindContext, type BoundExpr, type Evaluator } from "../b
 import { isStringType, logicalType, withNullable } from "../type-rules.ts";
 import { SqlValidationError } from "../../validation/sql-validation-error.ts";
 import { SqlRuntimeError } from "../sql-runtime-error.ts";
-import { DatePatternError, formatWithPattern, parseWithPattern } from "./date-format.ts";
+import { DatePatternError, formatWithPattern, parseWithPattern, parseZonedWithPattern } from "./date-format.ts";
 import {
   BIGINT, constantArg, DATE, expectArgs, INT, STRING, strict, type BuiltinFunction, type CallSite,
 } from "./builtin-function.ts";
@@ -351,7 +351,8 @@ export const TEMPORAL_FUNCTIONS: BuiltinFunction[] = [
   },
   {
     // UNIX_TIMESTAMP(): seconds since the epoch now; UNIX_TIMESTAMP(text[, pattern]): of wall-clock text in the session
-    // zone (default pattern 'yyyy-MM-dd HH:mm:ss'); text that does not match gives Long.MIN_VALUE, as Flink.
+    // zone, or in the offset the text gives for an X/Z field (default pattern 'yyyy-MM-dd HH:mm:ss'); text that does
+    // not match gives Long.MIN_VALUE, as Flink.
     names: ["UNIX_TIMESTAMP"], arity: [0, 2],
     bind: (call) => {
       if (call.args.length === 0) {
@@ -362,8 +363,10 @@ export const TEMPORAL_FUNCTIONS: BuiltinFunction[] = [
       patternArg(call, 1);
       const zone = call.context.timeZone;
       return strict(call, BIGINT, (s: string, p = DEFAULT_FORMAT) => runtimePattern(() => {
-        const w = parseWithPattern(s, p, "lenient");
-        return w === null ? -(2n ** 63n) : BigInt(Math.trunc(instantOfWallClock(w, zone) / 1000));
+        const r = parseZonedWithPattern(s, p, "lenient");
+        if (r === null) return -(2n ** 63n);
+        const instant = r.offsetMs === undefined ? instantOfWallClock(r.wall, zone) : r.wall - r.offsetMs;
+        return BigInt(Math.trunc(instant / 1000));
       }));
     },
   },
