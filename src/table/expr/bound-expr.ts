@@ -7,6 +7,7 @@
 import type { SqlValue } from "../types/sql-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { castFunction } from "./cast.ts";
+import { timeZoneOffset } from "../types/time-zone.ts";
 import { commonType, isStringType, typeToString, withNullable } from "./type-rules.ts";
 
 /** A compiled expression: evaluates on the field values of one row. */
@@ -68,9 +69,15 @@ export interface BindContext {
   clock: () => number;
 }
 
-/** The options with their defaults. */
+/**
+ * The options with their defaults.
+ *
+ * @throws RangeError for a time zone that is not an IANA name or an offset
+ */
 export function bindContext(options: BindOptions | undefined): BindContext {
-  return { functions: options?.functions, timeZone: options?.timeZone ?? "UTC", clock: options?.clock ?? Date.now };
+  const timeZone = options?.timeZone ?? "UTC";
+  timeZoneOffset(0, timeZone); // an unknown zone fails here, not on the first row
+  return { functions: options?.functions, timeZone, clock: options?.clock ?? Date.now };
 }
 
 /** A type as error messages name it: without NOT NULL, as Flink's validator. */

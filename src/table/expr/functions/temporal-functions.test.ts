@@ -156,6 +156,10 @@ describe("the session time zone and the clock", () => {
     expect(evaluate("UNIX_TIMESTAMP()", undefined, [], opts)).toBe(1586937901n);
   });
 
+  test("an unknown session time zone fails when binding", () => {
+    expect(() => evaluate("1", undefined, [], { timeZone: "Mars/Olympus" })).toThrow("unknown time zone 'Mars/Olympus'");
+  });
+
   test("TIMESTAMP_LTZ converts to TIMESTAMP, DATE and text on the session wall clock", () => {
     const instant = ts("2020-04-15 20:00:00"); // 2020-04-16 04:00 in Shanghai
     const cols = "l TIMESTAMP_LTZ(3)";
