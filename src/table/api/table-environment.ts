@@ -21,7 +21,11 @@ import { Row } from "../data/row.ts";
 import type { InsertStatement, Statement, StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
 import { MAX_LENGTH } from "../sql/parse-type.ts";
-import { bindPlanExpr } from "../plan/bind-plan-expr.ts";
+import { bindPlanExpr, withBindOptions } from "../plan/bind-plan-expr.ts";
+import { AGGREGATE_FUNCTIONS } from "../plan/aggregate-call-type.ts";
+import { builtinFunctionNames } from "../expr/functions/builtin-functions.ts";
+import { FunctionCatalog } from "../functions/function-catalog.ts";
+import type { ScalarFunctionDefinition } from "../functions/scalar-function.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { ChangelogModes } from "../plan/changelog-inference.ts";
 import { convertQuery } from "../plan/convert-query.ts";
@@ -62,6 +66,7 @@ export class StreamTableEnvironment {
   private readonly config = new TableConfig();
   private readonly factoryOptions = builtinFactories();
   private readonly uidCounters = new Map<string, number>();
+  private readonly functions = new FunctionCatalog();
 
   private constructor(
     private readonly env: StreamExecutionEnvironment,
@@ -91,7 +96,7 @@ export class StreamTableEnvironment {
    * @throws {SqlParseError} | {SqlValidationError} located in the statement.
    */
   executeSql(sql: string): TableResult {
-    return this.execute(parseStatement(sql));
+    return this.bound(() => this.execute(parseStatement(sql)));
   }
 
   /**
@@ -102,7 +107,7 @@ export class StreamTableEnvironment {
   sqlQuery(sql: string): Table {
     const stmt = parseStatement(sql);
     if (stmt.kind !== "query") throw new SqlValidationError(`sqlQuery() takes a query; use executeSql() for ${stmt.kind.toUpperCase()} statements`, stmt.loc);
-    return new Table(this, convertQuery(this.plannerContext(), stmt.query));
+    return new Table(this, this.bound(() => convertQuery(this.plannerContext(), stmt.query)));
   }
 
   /**
@@ -113,12 +118,12 @@ export class StreamTableEnvironment {
    * stream's watermarks.
    */
   fromDataStream<T>(stream: DataStream<T>, schema: Schema): Table {
-    return new Table(this, this.streamNode(stream, schema, false));
+    return new Table(this, this.bound(() => this.streamNode(stream, schema, false)));
   }
 
   /** A table over a stream of `Row`s that carry a RowKind (a changelog). */
   fromChangelogStream(stream: DataStream<Row>, schema: Schema): Table {
-    return new Table(this, this.streamNode(stream, schema, true));
+    return new Table(this, this.bound(() => this.streamNode(stream, schema, true)));
   }
 
   /** Registers a stream (with its schema) or a table as a temporary view usable in SQL. */
@@ -132,7 +137,7 @@ export class StreamTableEnvironment {
       return;
     }
     if (schema === undefined) throw new SqlValidationError(`createTemporaryView('${name}', stream) needs a Schema: JavaScript has no run-time types to derive the columns from`);
-    const node = this.streamNode(source, schema, false);
+    const node = this.bound(() => this.streamNode(source, schema, false));
     this.inlineViews.set(name, () => node);
   }
 
@@ -162,12 +167,28 @@ export class StreamTableEnvironment {
   /** The plan of a statement as `EXPLAIN` prints it; `"CHANGELOG_MODE"` adds each node's changelog mode. */
   explainSql(sql: string, ...details: string[]): string {
     const stmt = parseStatement(sql);
-    return this.explainStatement(stmt, details.map((d) => d.toUpperCase()));
+    return this.bound(() => this.explainStatement(stmt, details.map((d) => d.toUpperCase())));
   }
 
   /** A set of INSERTs that run as one job. */
   createStatementSet(): StatementSet {
     return new StatementSet(this);
+  }
+
+  /**
+   * Registers a user-defined scalar function for SQL, by name
+   * (case-insensitive): a `ScalarFunction`, an object literal
+   * `{ resultType, eval }` or a function with `resultType`.
+   *
+   * @throws when the name is taken or the definition is invalid.
+   */
+  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition): void {
+    this.functions.registerTemporarySystemFunction(name, definition);
+  }
+
+  /** Drops a function registered with {@link createTemporarySystemFunction}; false when there was none. */
+  dropTemporarySystemFunction(name: string): boolean {
+    return this.functions.dropTemporarySystemFunction(name);
   }
 
   /** The names of the tables and views, sorted. */
@@ -176,6 +197,11 @@ export class StreamTableEnvironment {
   }
 
   // ------------------------------------------------------------------ internals
+
+  /** @internal Runs a conversion with this session's functions and time zone. */
+  bound<T>(convert: () => T): T {
+    return withBindOptions({ functions: this.functions, timeZone: this.config.timeZone() }, convert);
+  }
 
   /** @internal The planner's view of this session. */
   plannerContext(): PlannerContext {
@@ -282,7 +308,8 @@ export class StreamTableEnvironment {
 
   private show(stmt: StatementOf<"show">): TableResult {
     if (stmt.object === "FUNCTIONS") {
-      return rowsResult([{ name: "function name", type: STRING }], ["AVG", "COUNT", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "MAX", "MIN", "SUM"].map((f) => Row.of(f)));
+      const names = [...new Set([...AGGREGATE_FUNCTIONS, ...builtinFunctionNames(), ...this.functions.names()])].sort();
+      return rowsResult([{ name: "function name", type: STRING }], names.map((f) => Row.of(f)));
     }
     const names = stmt.object === "VIEWS" ? [...this.catalog.listViews(), ...this.inlineViews.keys()].sort() : this.listTables();
     return rowsResult([{ name: stmt.object === "VIEWS" ? "view name" : "table name", type: STRING }], names.map((n) => Row.of(n)));

@@ -6,11 +6,35 @@
  */
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { bindExpression } from "../expr/compile-expression.ts";
+import type { BindOptions } from "../expr/bound-expr.ts";
 import type { Expr } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { columnRef, rewrite } from "./ast-walk.ts";
 import { resolveColumn } from "./plan-row-type.ts";
 import type { PlanExpr, PlanRowType } from "./rel-node.ts";
+
+/** The binding options of the conversion running now (see {@link withBindOptions}). */
+let current: BindOptions = {};
+
+/**
+ * Runs a conversion with the session's binding options: its user-defined
+ * functions and time zone reach every expression the conversion binds.
+ * Conversions are synchronous, so the options are scoped to the call.
+ *
+ * @example
+ * ```ts
+ * const plan = withBindOptions({ functions, timeZone: "UTC" }, () => convertQuery(ctx, query));
+ * ```
+ */
+export function withBindOptions<T>(options: BindOptions, convert: () => T): T {
+  const saved = current;
+  current = options;
+  try {
+    return convert();
+  } finally {
+    current = saved;
+  }
+}
 
 /** The name a resolved column gets in the rewritten expression. */
 const positional = (i: number) => `$#${i}`;
@@ -43,7 +67,7 @@ export function resolveColumns(expr: Expr, t: PlanRowType, reads?: Set<number>):
 export function bindPlanExpr(expr: Expr, t: PlanRowType, text = exprSqlText(expr)): PlanExpr {
   const reads = new Set<number>();
   const resolved = resolveColumns(expr, t, reads);
-  const bound = bindExpression(resolved, { names: t.names.map((_, i) => positional(i)), types: t.types });
+  const bound = bindExpression(resolved, { names: t.names.map((_, i) => positional(i)), types: t.types }, current);
   const inputRef = resolved.kind === "column" ? Number(resolved.names[0]!.value.slice(2)) : undefined;
   return {
     eval: bound.eval,
