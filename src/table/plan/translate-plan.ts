@@ -28,6 +28,8 @@ import { windowJoin } from "../runtime/window-join.ts";
 import { temporalJoin } from "../runtime/temporal-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
+import { ChangelogMode } from "./changelog-mode.ts";
+import { ChangelogModes } from "./changelog-inference.ts";
 import type { RelNode, RelNodeOf } from "./rel-node.ts";
 
 /** The settings of the session that operators read. */
@@ -169,7 +171,16 @@ export class PlanTranslator {
       case "rank":
         return rank(
           this.translate(node.input),
-          { partitionKeys: node.partitionKeys, orderBy: node.orderBy, rankType: node.rankType, rankStart: node.rankStart, rankEnd: node.rankEnd, outputRankNumber: node.outputRankNumber, generateUpdateBefore: true },
+          {
+            partitionKeys: node.partitionKeys,
+            orderBy: node.orderBy,
+            rankType: node.rankType,
+            rankStart: node.rankStart,
+            rankEnd: node.rankEnd,
+            outputRankNumber: node.outputRankNumber,
+            generateUpdateBefore: true,
+            inputInsertOnly: ChangelogMode.isInsertOnly(new ChangelogModes(node.input).of(node.input)),
+          },
           this.naming(node, "rank"),
         );
       case "deduplicate":
