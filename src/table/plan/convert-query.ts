@@ -259,28 +259,34 @@ function isSubqueryExpr(e: Expr): boolean {
 
 /** A filter node for `condition` over `node`'s fields (named as in `scope`); it must be BOOLEAN. */
 export function filterNode(node: RelNode, condition: Expr, scope: PlanRowType = node.rowType, text?: string): RelNode {
-  const c = bindPlanExpr(condition, scope, text);
+  // a conjunct that is always TRUE goes, one that is never TRUE empties the result
+  const kept: Expr[] = [];
+  for (const part of conjuncts(condition)) {
+    const b = bindPlanExpr(part, scope);
+    const v = b.constant ? constantValue(b) : undefined;
+    if (v === true) continue;
+    if (v !== undefined) return { kind: "values", rows: [], rowType: node.rowType };
+    kept.push(part);
+  }
+  if (kept.length === 0) return node;
+  const c = bindPlanExpr(conjunction(kept)!, scope, kept.length === conjuncts(condition).length ? text : undefined);
   if (c.type.kind !== "boolean" && c.type.kind !== "null") {
     throw new SqlValidationError(`A filter condition must be BOOLEAN, not ${formatLogicalType(c.type)}`, condition.loc);
   }
   return simplifiedFilter(node, c);
 }
 
-/**
- * Predicate simplification: a condition that is always TRUE keeps every
- * row (no filter), one that is never TRUE keeps none (no input), and a
- * filter over a filter is one conjunction.
- */
-function simplifiedFilter(node: RelNode, c: PlanExpr): RelNode {
-  if (c.constant) {
-    let v: import("../types/sql-value.ts").SqlValue;
-    try {
-      v = c.eval([]);
-    } catch {
-      return { kind: "filter", input: node, condition: c, rowType: node.rowType };
-    }
-    return v === true ? node : { kind: "values", rows: [], rowType: node.rowType };
+/** The value of a constant expression, or undefined when evaluating it fails (it fails per row then, as in Flink). */
+function constantValue(e: PlanExpr): import("../types/sql-value.ts").SqlValue | undefined {
+  try {
+    return e.eval([]);
+  } catch {
+    return undefined;
   }
+}
+
+/** Predicate simplification: a filter over a filter is one conjunction. */
+function simplifiedFilter(node: RelNode, c: PlanExpr): RelNode {
   if (node.kind === "filter") {
     const a = node.condition.eval;
     const b = c.eval;
