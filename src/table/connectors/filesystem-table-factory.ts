@@ -38,6 +38,7 @@
 import { FileSink } from "../../connectors/file/file-sink.ts";
 import { FileSource } from "../../connectors/file/file-source.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
+import { sourceWatermarkStrategy } from "./source-watermarks.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { Row } from "../data/row.ts";
 import { createTableFormat } from "../formats/builtin-formats.ts";
@@ -74,11 +75,11 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: format.changelogMode,
     unbounded: monitorIntervalMs !== undefined,
-    produce() {
+    produce(watermarks) {
       const order = { fileOrder: "modification-time" } as const;
       const source = FileSource.forFormat<Row[]>(path, format.records, monitorIntervalMs === undefined ? order : { ...order, monitorIntervalMs });
       return ctx.env
-        .fromSource(source, WatermarkStrategy.noWatermarks(), `Source: ${table}`)
+        .fromSource(source, watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks, (rows: Row[]) => rows), `Source: ${table}`)
         .uid(ctx.uid)
         .name(`Source: ${table} (filesystem, ${format.identifier})`)
         .flatMap<Row>((rows: Row[], out) => {

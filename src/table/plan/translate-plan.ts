@@ -9,8 +9,7 @@ import type { OperatorNaming } from "../runtime/operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { Collector } from "../../core/collector.ts";
-import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
-import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
+import { sourceWatermarkStrategy, type SourceWatermarks } from "../connectors/source-watermarks.ts";
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -45,6 +44,8 @@ export interface TranslationSettings {
 /** Translates plan nodes to streams on `env`. */
 export class PlanTranslator {
   private readonly streams = new Map<RelNode, DataStream<Row>>();
+  /** Watermarks that sources generate per split (registered before the source is translated). */
+  private readonly sourceWatermarks = new Map<RelNode, SourceWatermarks>();
 
   constructor(
     private readonly env: StreamExecutionEnvironment,
@@ -69,7 +70,7 @@ export class PlanTranslator {
   private create(node: RelNode): DataStream<Row> {
     switch (node.kind) {
       case "scan":
-        return node.source.produce();
+        return node.source.produce(this.sourceWatermarks.get(node));
       case "dataStream":
         return node.stream;
       case "values": {
@@ -139,16 +140,35 @@ export class PlanTranslator {
       .name(n.name);
   }
 
+  /**
+   * A table's watermark: generated per split in its source when the rows
+   * come from a connector (through its computed columns), else by an
+   * operator after the stream it reads.
+   */
   private watermarks(node: RelNodeOf<"watermarkAssigner">): DataStream<Row> {
     const field = node.rowtimeField;
     const wm = node.watermark.eval;
-    let strategy = WatermarkStrategy.forGenerator<Row>(() => new SqlWatermarkGenerator(wm)).withTimestampAssigner((row) => {
-      const t = row.fields[field];
-      return typeof t === "number" ? t : Number.MIN_SAFE_INTEGER;
-    });
-    if (this.settings.idleTimeoutMs > 0) strategy = strategy.withIdleness(this.settings.idleTimeoutMs);
+    let below = node.input;
+    let computed: Evaluator[] | undefined;
+    if (below.kind === "project" && below.input.kind === "scan") {
+      computed = below.exprs.map((e) => e.eval);
+      below = below.input;
+    }
+    if (below.kind === "scan" && !this.streams.has(below)) {
+      const full = computed === undefined ? (f: SqlValue[]) => f : (f: SqlValue[]) => computed!.map((e) => e(f));
+      this.sourceWatermarks.set(below, {
+        rowtime: (f) => full(f)[field]!,
+        watermark: computed === undefined ? wm : (f) => wm(full(f)),
+        idleTimeoutMs: this.settings.idleTimeoutMs,
+      });
+      return this.translate(node.input);
+    }
+    const rows = (row: Row) => [row];
     const n = this.naming(node, "watermarks");
-    return this.translate(node.input).assignTimestampsAndWatermarks(strategy).uid(n.uid).name(n.name);
+    return this.translate(node.input)
+      .assignTimestampsAndWatermarks(sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: wm, idleTimeoutMs: this.settings.idleTimeoutMs }, rows))
+      .uid(n.uid)
+      .name(n.name);
   }
 
   private stateful(node: RelNode): DataStream<Row> {
@@ -236,20 +256,4 @@ function joinSpec(node: RelNodeOf<"join" | "intervalJoin" | "windowJoin" | "temp
     rightArity: node.right.rowType.names.length,
     ...(node.condition === undefined ? {} : { condition: node.condition.eval }),
   };
-}
-
-/** Flink SQL's watermarks: the largest value of the WATERMARK expression seen so far. */
-class SqlWatermarkGenerator implements WatermarkGenerator<Row> {
-  private max = Number.NEGATIVE_INFINITY;
-
-  constructor(private readonly expr: Evaluator) {}
-
-  onEvent(row: Row): void {
-    const v = this.expr(row.fields);
-    if (typeof v === "number" && v > this.max) this.max = v;
-  }
-
-  onPeriodicEmit(output: WatermarkOutput): void {
-    if (this.max !== Number.NEGATIVE_INFINITY) output.emitWatermark(this.max);
-  }
 }
