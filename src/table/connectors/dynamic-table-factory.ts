@@ -14,6 +14,7 @@ import type { ValidatedTableOptions } from "../catalog/factory-options.ts";
 import type { Row } from "../data/row.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import type { ChangelogMode } from "../plan/changelog-mode.ts";
+import type { SourceWatermarks } from "./source-watermarks.ts";
 
 /** What a connector knows when the planner creates its source or sink. */
 export interface DynamicTableContext {
@@ -36,8 +37,12 @@ export interface TableSource {
   readonly changelogMode: ChangelogMode;
   /** False when the source ends (bounded files); true when it keeps watching. */
   readonly unbounded: boolean;
-  /** Adds the source to the job: rows of `physicalType`'s columns in order. */
-  produce(): DataStream<Row>;
+  /**
+   * Adds the source to the job: rows of `physicalType`'s columns in order.
+   * With `watermarks` (the table has a WATERMARK), the source generates them
+   * per split and stamps records with their rowtime.
+   */
+  produce(watermarks?: SourceWatermarks): DataStream<Row>;
 }
 
 /** A table as a sink. */

@@ -1,0 +1,61 @@
+/**
+ * Watermarks generated in a table source, per split (Flink's watermark
+ * push-down): the largest value of the table's WATERMARK expression over
+ * the rows of each split, so a reader that moves between splits, or is
+ * given other splits after a restore, never makes one split's rows late
+ * because of another's.
+ */
+import type { Row } from "../data/row.ts";
+import type { Evaluator } from "../expr/compile-expression.ts";
+import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
+import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
+
+/** What a source needs to generate a table's watermarks, over rows of its physical columns. */
+export interface SourceWatermarks {
+  /** The rowtime of a row (epoch ms; NULL when the row has none). */
+  readonly rowtime: Evaluator;
+  /** The WATERMARK expression's value for a row. */
+  readonly watermark: Evaluator;
+  /** `table.exec.source.idle-timeout` (0: never idle). */
+  readonly idleTimeoutMs: number;
+}
+
+/**
+ * The watermark strategy of a source whose records hold rows (`rowsOf`
+ * gives them): each split's watermark is the largest WATERMARK value of its
+ * rows, each record's timestamp its last row's rowtime.
+ *
+ * @example
+ * ```ts
+ * env.fromSource(files, sourceWatermarkStrategy(watermarks, (rows: Row[]) => rows), "orders");
+ * ```
+ */
+export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf: (record: R) => readonly Row[]): WatermarkStrategy<R> {
+  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf)).withTimestampAssigner((record) => {
+    const rows = rowsOf(record);
+    const t = rows.length === 0 ? null : spec.rowtime(rows[rows.length - 1]!.fields);
+    return typeof t === "number" ? t : Number.MIN_SAFE_INTEGER;
+  });
+  return spec.idleTimeoutMs > 0 ? strategy.withIdleness(spec.idleTimeoutMs) : strategy;
+}
+
+/** Flink SQL's watermarks: the largest value of the WATERMARK expression seen so far. */
+export class MaxWatermarks<R> implements WatermarkGenerator<R> {
+  private max = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly watermark: Evaluator,
+    private readonly rowsOf: (record: R) => readonly Row[],
+  ) {}
+
+  onEvent(record: R): void {
+    for (const row of this.rowsOf(record)) {
+      const v = this.watermark(row.fields);
+      if (typeof v === "number" && v > this.max) this.max = v;
+    }
+  }
+
+  onPeriodicEmit(output: WatermarkOutput): void {
+    if (this.max !== Number.NEGATIVE_INFINITY) output.emitWatermark(this.max);
+  }
+}
