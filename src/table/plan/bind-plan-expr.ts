@@ -11,7 +11,8 @@ import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { Expr } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import { columnRef, rewrite } from "./ast-walk.ts";
+import { builtinFunction } from "../expr/functions/builtin-functions.ts";
+import { callName, columnRef, rewrite } from "./ast-walk.ts";
 import { resolveColumn } from "./plan-row-type.ts";
 import type { PlanExpr, PlanRowType } from "./rel-node.ts";
 
@@ -48,6 +49,11 @@ export function resolveColumns(expr: Expr, t: PlanRowType, reads?: Set<number>):
       const i = resolveColumn(e.names, t);
       reads?.add(i);
       return columnRef(positional(i), e.loc);
+    }
+    if (e.kind === "call" && e.args.length > 0 && builtinFunction(callName(e))?.unitFirst === true) {
+      // TIMESTAMPDIFF(SECOND, a, b): the first argument is a time unit, not a column
+      const [unit, ...rest] = e.args;
+      return { ...e, args: [unit!, ...rest.map((a) => ({ ...a, value: resolveColumns(a.value, t, reads) }))] };
     }
     if (e.kind === "inQuery" || e.kind === "exists" || e.kind === "subquery") {
       throw new SqlValidationError("Subqueries are supported only as IN/EXISTS conditions of WHERE", e.loc);
