@@ -7,10 +7,13 @@
  *
  * The input never has late rows: event times grow with a disorder bounded
  * below the watermark delay, since Flink drops late rows and batch would not.
+ * One table, `accounts`, is a changelog (inserts, updates, deletes), read
+ * with `fromChangelogStream`: its batch table is the changelog folded.
  */
 import {
   collectSink,
   RestartStrategies,
+  type DataStream,
   Schema,
   StreamExecutionEnvironment,
   StreamTableEnvironment,
@@ -65,11 +68,15 @@ export interface Order {
   ts: number;
 }
 
+/** A change of the `accounts` changelog table: `Row`s of (id BIGINT, owner STRING, balance DECIMAL(12, 2), tier STRING). */
+export type AccountChange = Row;
+
 /** The input of one run. */
 export interface HarnessInput {
   clicks: Click[];
   users: UserRow[];
   orders: Order[];
+  accounts: AccountChange[];
 }
 
 /** Numbers of rows per table. */
@@ -77,9 +84,11 @@ export interface InputSizes {
   clicks: number;
   users: number;
   orders: number;
+  /** Changes to accounts (an update is two). */
+  accountChanges: number;
 }
 
-export const DEFAULT_SIZES: InputSizes = { clicks: 240, users: 40, orders: 120 };
+export const DEFAULT_SIZES: InputSizes = { clicks: 240, users: 40, orders: 120, accountChanges: 150 };
 
 /** The watermark delay of every table (`ts - INTERVAL '2' SECOND`), in ms. */
 const WATERMARK_DELAY = 2_000;
@@ -124,7 +133,34 @@ export function generateInput(seed: number, sizes: InputSizes = DEFAULT_SIZES): 
   // NULLs early, so that every prefix has them: a NULL user ordering, a NULL name in a region
   orders[Math.min(2, orders.length - 1)]!.user = null;
   users[Math.min(3, users.length - 1)] = { ...users[Math.min(3, users.length - 1)]!, name: null, region: "APAC" };
-  return { clicks, users, orders };
+  return { clicks, users, orders, accounts: accountChanges(random, sizes.accountChanges, pick, () => cents(0, 20_000)) };
+}
+
+/**
+ * About `count` changes to accounts 1..12: an absent account is inserted, a
+ * present one updated (`-U` then `+U`) or deleted.
+ */
+function accountChanges(random: () => number, count: number, pick: <T>(xs: readonly T[], nullRate: number) => T | null, balance: () => string): AccountChange[] {
+  const current = new Map<number, SqlValue[]>();
+  const out: AccountChange[] = [];
+  const fresh = (id: number): SqlValue[] => [BigInt(id), pick(USERS, 0.05), balance(), pick(["gold", "silver"], 0.2)];
+  while (out.length < count) {
+    const id = randomInt(random, 1, 12);
+    const old = current.get(id);
+    if (old === undefined) {
+      const row = fresh(id);
+      current.set(id, row);
+      out.push({ kind: "+I", fields: row });
+    } else if (random() < 0.7) {
+      const row = random() < 0.5 ? [old[0]!, old[1]!, balance(), old[3]!] : fresh(id);
+      current.set(id, row);
+      out.push({ kind: "-U", fields: old }, { kind: "+U", fields: row });
+    } else {
+      current.delete(id);
+      out.push({ kind: "-D", fields: old });
+    }
+  }
+  return out;
 }
 
 /**
@@ -149,16 +185,20 @@ function eventTimes(random: () => number, count: number, step: () => number): nu
 /** The first `fraction` of every table (at least one row each): the input seen so far at some moment. */
 export function prefixOf(input: HarnessInput, fraction: number): HarnessInput {
   const cut = <T>(rows: T[]) => rows.slice(0, Math.max(1, Math.floor(rows.length * fraction)));
-  return { clicks: cut(input.clicks), users: cut(input.users), orders: cut(input.orders) };
+  return { clicks: cut(input.clicks), users: cut(input.users), orders: cut(input.orders), accounts: cut(input.accounts) };
 }
 
-/** An input table: its rows, its schema for Weir, its columns and rows for DuckDB. */
+/** An input table: its records, its schema for Weir, its columns and rows for DuckDB. */
 interface InputTable {
   readonly name: keyof HarnessInput;
+  /** The stream's records: plain objects, or `Row`s of a changelog. */
   rows(input: HarnessInput): readonly object[];
+  /** The records are a changelog (`fromChangelogStream`). */
+  readonly changelog?: boolean;
   schema(): Schema;
   readonly duckColumns: string;
-  duckRow(r: object): SqlValue[];
+  /** The rows of the batch table. */
+  duckRows(input: HarnessInput): SqlValue[][];
 }
 
 const tsText = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
@@ -178,20 +218,14 @@ const TABLES: readonly InputTable[] = [
         .watermark("ts", watermark)
         .build(),
     duckColumns: `"user" VARCHAR, url VARCHAR, n BIGINT, price DECIMAL(10, 2), ts TIMESTAMP`,
-    duckRow: (r) => {
-      const c = r as Click;
-      return [c.user, c.url, c.n, c.price === null ? null : decimalOf(c.price), tsText(c.ts)];
-    },
+    duckRows: (i) => i.clicks.map((c) => [c.user, c.url, c.n, c.price === null ? null : decimalOf(c.price), tsText(c.ts)]),
   },
   {
     name: "users",
     rows: (i) => i.users,
     schema: () => Schema.newBuilder().column("name", "STRING").column("region", "STRING").column("ts", "TIMESTAMP(3)").watermark("ts", watermark).build(),
     duckColumns: `name VARCHAR, region VARCHAR, ts TIMESTAMP`,
-    duckRow: (r) => {
-      const u = r as UserRow;
-      return [u.name, u.region, tsText(u.ts)];
-    },
+    duckRows: (i) => i.users.map((u) => [u.name, u.region, tsText(u.ts)]),
   },
   {
     name: "orders",
@@ -206,10 +240,19 @@ const TABLES: readonly InputTable[] = [
         .watermark("ts", watermark)
         .build(),
     duckColumns: `order_id BIGINT, "user" VARCHAR, amount DECIMAL(12, 2), qty INTEGER, ts TIMESTAMP`,
-    duckRow: (r) => {
-      const o = r as Order;
-      return [o.order_id, o.user, decimalOf(o.amount), o.qty, tsText(o.ts)];
-    },
+    duckRows: (i) => i.orders.map((o) => [o.order_id, o.user, decimalOf(o.amount), o.qty, tsText(o.ts)]),
+  },
+  {
+    name: "accounts",
+    rows: (i) => i.accounts,
+    changelog: true,
+    schema: () => Schema.newBuilder().column("id", "BIGINT").column("owner", "STRING").column("balance", "DECIMAL(12, 2)").column("tier", "STRING").build(),
+    duckColumns: `id BIGINT, owner VARCHAR, balance DECIMAL(12, 2), tier VARCHAR`,
+    duckRows: (i) =>
+      new MultisetTable()
+        .applyAll(i.accounts)
+        .rows()
+        .map((r) => [r.fields[0]!, r.fields[1]!, decimalOf(r.fields[2] as string), r.fields[3]!]),
   },
 ];
 
@@ -250,7 +293,17 @@ export function registerInput(env: StreamExecutionEnvironment, tEnv: StreamTable
       .map(new FailOnce(rows, t.name === "clicks" ? options.failAt : -1))
       .uid(`${t.name}-rows`)
       .setParallelism(1);
-    tEnv.createTemporaryView(t.name, stream, t.schema());
+    if (t.changelog !== true) {
+      tEnv.createTemporaryView(t.name, stream, t.schema());
+      continue;
+    }
+    // The conversion runs at the default parallelism (2): partitioned by id first, each
+    // account's changes stay in order (a rebalance could let a -U overtake its +I)
+    const byAccount = (stream as DataStream<Row>)
+      .keyBy((r) => String(r.fields[0]))
+      .map((r: Row) => r)
+      .uid(`${t.name}-by-id`);
+    tEnv.createTemporaryView(t.name, tEnv.fromChangelogStream(byAccount, t.schema()));
   }
 }
 
@@ -326,7 +379,7 @@ export function decodeRun(data: { restarts: number; changelogs: Record<string, u
 
 /** DuckDB's batch result of every query over `input` (or the error DuckDB gave), by query name. */
 export async function batchResults(input: HarnessInput, queries: readonly HarnessQuery[]): Promise<Map<string, Row[] | Error>> {
-  const tables: OracleTable[] = TABLES.map((t) => ({ name: t.name, columns: t.duckColumns, rows: t.rows(input).map((r) => t.duckRow(r)) }));
+  const tables: OracleTable[] = TABLES.map((t) => ({ name: t.name, columns: t.duckColumns, rows: t.duckRows(input) }));
   const oracle = await openOracle(tables, DUCKDB_SETUP);
   const out = new Map<string, Row[] | Error>();
   try {

@@ -1,6 +1,7 @@
 /** Every query of the "continuous = batch" harness, grouped by kind. */
 import type { HarnessQuery } from "../../support/sql-harness.ts";
 import { AGGREGATES } from "./aggregates.ts";
+import { CHANGELOG_INPUT } from "./changelog-input.ts";
 import { JOINS } from "./joins.ts";
 import { OVER } from "./over.ts";
 import { RANKING } from "./ranking.ts";
@@ -16,6 +17,7 @@ export const QUERY_KINDS: Readonly<Record<string, readonly HarnessQuery[]>> = {
   ranking: RANKING,
   windows: WINDOWS,
   over: OVER,
+  "changelog input": CHANGELOG_INPUT,
 };
 
 export const ALL_QUERIES: readonly HarnessQuery[] = Object.values(QUERY_KINDS).flat();
