@@ -130,9 +130,11 @@ export function generateInput(seed: number, sizes: InputSizes = DEFAULT_SIZES): 
   const orders = eventTimes(random, sizes.orders, () => randomInt(random, 0, orderStep)).map(
     (ts, i): Order => ({ order_id: FIRST_ORDER_ID + BigInt(i * 7), user: pick([...USERS, "Zed"], 0.04), amount: cents(100, 50_000), qty: randomInt(random, 1, 6), ts }),
   );
-  // NULLs early, so that every prefix has them: a NULL user ordering, a NULL name in a region
+  // early, so that every prefix has them: a NULL user ordering, a NULL name in APAC, a named user in the US
   orders[Math.min(2, orders.length - 1)]!.user = null;
-  users[Math.min(3, users.length - 1)] = { ...users[Math.min(3, users.length - 1)]!, name: null, region: "APAC" };
+  const at = (i: number) => Math.min(i, users.length - 1);
+  users[at(1)] = { ...users[at(1)]!, name: users[at(1)]!.name ?? "Bob", region: "US" };
+  users[at(3)] = { ...users[at(3)]!, name: null, region: "APAC" };
   return { clicks, users, orders, accounts: accountChanges(random, sizes.accountChanges, pick, () => cents(0, 20_000)) };
 }
 
