@@ -6,8 +6,8 @@
 import type { CheckpointStats } from "../src/index.ts";
 import { checkpointFigures, checkpointsCell, elapsedCell, millions, ms, stateSize, table, throughput, type CheckpointFigures } from "./report.ts";
 
-/** What ran a query: the engine, the hand-fused loop or the RxJS pipeline. */
-export type NexmarkRunner = "engine" | "fused" | "rx";
+/** What ran a query: the engine (DataStream API), the engine from the query's SQL, the hand-fused loop or the RxJS pipeline. */
+export type NexmarkRunner = "engine" | "sql" | "fused" | "rx";
 
 /** One measured run of a Nexmark query. */
 export interface NexmarkRunFigures {
@@ -65,6 +65,8 @@ export interface NexmarkRatios {
   readonly exactlyOnceOverNone: number | undefined;
   /** Engine exactly-once 1 s: 2 workers / 1 worker. */
   readonly twoWorkersOverOne: number | undefined;
+  /** In-process, exactly-once 1 s: the query from SQL / on the DataStream API. */
+  readonly sqlOverDataStream: number | undefined;
 }
 
 /** Everything the Nexmark section reports. */
@@ -137,7 +139,7 @@ export function latencyFigures(query: string, label: string, rate: number, event
 export function nexmarkRatios(runs: readonly NexmarkRunFigures[]): NexmarkRatios[] {
   const queries = [...new Set(runs.map((r) => r.query))];
   return queries.map((query) => {
-    const rate = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine") =>
+    const rate = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine" || runner === "sql") =>
       runs.find((r) => r.query === query && r.runner === runner && r.workers === workers && r.checkpointIntervalMs > 0 === checkpointed)?.eventsPerSecond;
     const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
     const engine = rate("engine");
@@ -148,6 +150,7 @@ export function nexmarkRatios(runs: readonly NexmarkRunFigures[]): NexmarkRatios
       engineOverRx: ratio(engine, rate("rx")),
       exactlyOnceOverNone: ratio(engine, rate("engine", 0, false)),
       twoWorkersOverOne: ratio(rate("engine", 2), rate("engine", 1)),
+      sqlOverDataStream: ratio(rate("sql"), engine),
     };
   });
 }
@@ -170,7 +173,7 @@ export function formatNexmark(f: NexmarkFigures): string {
         millions(r.eventsPerSecond),
         millions(r.eventsPerSecondPerCore),
         millions(r.rows),
-        r.runner === "engine" ? checkpointsCell(r) : "-",
+        r.runner === "engine" || r.runner === "sql" ? checkpointsCell(r) : "-",
       ]),
     ),
   ];
@@ -200,10 +203,10 @@ export function formatNexmark(f: NexmarkFigures): string {
     lines.push(
       "",
       table(
-        ["nexmark ratios", "engine/fused", "RxJS/fused", "engine/RxJS", "exactly-once/none", "2 workers/1"],
-        f.ratios.map((r) => [r.query, ratio(r.engineOverFused), ratio(r.rxOverFused), ratio(r.engineOverRx), ratio(r.exactlyOnceOverNone), ratio(r.twoWorkersOverOne)]),
+        ["nexmark ratios", "engine/fused", "RxJS/fused", "engine/RxJS", "exactly-once/none", "2 workers/1", "SQL/DataStream"],
+        f.ratios.map((r) => [r.query, ratio(r.engineOverFused), ratio(r.rxOverFused), ratio(r.engineOverRx), ratio(r.exactlyOnceOverNone), ratio(r.twoWorkersOverOne), ratio(r.sqlOverDataStream)]),
       ),
-      "  engine: in-process, exactly-once 1 s; exactly-once/none: in-process; 2 workers/1: exactly-once 1 s; ratios of events/s",
+      "  engine: in-process, exactly-once 1 s; exactly-once/none: in-process; 2 workers/1: exactly-once 1 s; SQL/DataStream: in-process, exactly-once 1 s; ratios of events/s",
     );
   return lines.join("\n");
 }

@@ -126,6 +126,13 @@ async function measureQuery(query: NexmarkQueryName, progress: (line: string) =>
     check(`nexmark ${query}, ${label}`, fused, m);
     runs.push(nexmarkRunFigures({ query, label, runner: "engine", workers, checkpointIntervalMs, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints }));
   }
+  if (QUERIES[query].sql !== undefined) {
+    const label = "SQL, in-process, exactly-once 1 s";
+    progress(`nexmark ${query}: ${label}`);
+    const m = await runNexmarkQuery({ query, source, parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, sql: true });
+    check(`nexmark ${query}, ${label}`, fused, m);
+    runs.push(nexmarkRunFigures({ query, label, runner: "sql", workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints }));
+  }
   if (hasRx(query)) {
     progress(`nexmark ${query}: RxJS`);
     const rx = runRx(query, source);

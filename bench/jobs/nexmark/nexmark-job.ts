@@ -20,6 +20,7 @@ import type { NexmarkQueryName } from "./nexmark-query.ts";
 import { QUERIES } from "./queries.ts";
 import { combineResults, type QueryResult } from "./query-result.ts";
 import { withCheckpointDir } from "../checkpoint-dir.ts";
+import { sqlPipeline } from "./sql-query.ts";
 
 /** The environment variable that carries a run's parameters to the worker threads. */
 const PARAMS_VARIABLE = "WEIR_BENCH_NEXMARK";
@@ -47,6 +48,8 @@ export interface NexmarkRunParams {
   readonly checkpointIntervalMs: number;
   /** Keep every row (the full check against the fused loop). */
   readonly collect?: boolean;
+  /** Run the query from its SQL (the query must have `sql`). */
+  readonly sql?: boolean;
   /**
    * With a rate-limited source and a query whose rows have an event time: measure the latency of
    * the rows whose events were due at least this many ms after the first row's.
@@ -145,7 +148,8 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
     rateLimited: s.rateLimited ?? false,
   });
   const events = env.fromSource(source, WatermarkStrategy.forBoundedOutOfOrderness<NexmarkEvent>(s.maxOutOfOrdernessMs), "nexmark").uid("nexmark");
-  QUERIES[p.query].build(events).sinkTo(resultSink(p)).uid("result");
+  const query = QUERIES[p.query];
+  (p.sql ? sqlPipeline(events, query, s.maxOutOfOrdernessMs) : query.build(events)).sinkTo(resultSink(p)).uid("result");
   return env;
 }
 

@@ -6,7 +6,7 @@
  * every sink sums so that a run's whole result can be checked cheaply.
  */
 import type { Observable } from "rxjs";
-import type { DataStream, NexmarkEvent, NexmarkGenerator } from "../../../src/index.ts";
+import type { DataStream, NexmarkEvent, NexmarkGenerator, Row } from "../../../src/index.ts";
 
 /** The queries of the bench. */
 export const NEXMARK_QUERIES = ["q0", "q1", "q2", "q3", "q5", "q7", "q8"] as const;
@@ -33,6 +33,11 @@ export interface NexmarkQuery<Out> {
   readonly rx?: (events: Observable<NexmarkEvent>) => Observable<Out>;
   /** A 32-bit digest of one row, summed (mod 2^32) over the result. */
   digest(row: Out): number;
+  /**
+   * The query in Flink SQL over the table `bid` (the nexmark project's SQL text), and the output
+   * row of a result row (for the digest).
+   */
+  readonly sql?: { readonly text: string; row(r: Row): Out };
   /** The event time a row is about (ms), for latency: present where a row follows from one event. */
   readonly eventTimeOf?: (row: Out) => number;
 }

@@ -1,6 +1,8 @@
 /** Nexmark q1, currency conversion: bids with their price in euros (`SELECT auction, bidder, 0.908 * price AS price, dateTime, extra FROM bid`). */
 import { filter, map } from "rxjs";
 import { NexmarkEventType, type Bid } from "../../../src/index.ts";
+import { decimalToNumber } from "../../../src/table/types/decimal.ts";
+import type { Decimal } from "../../../src/index.ts";
 import { digestAdd, digestAddString, digestStart, type NexmarkQuery } from "./nexmark-query.ts";
 
 /** A bid in euros. */
@@ -39,6 +41,10 @@ export const q1: NexmarkQuery<EuroBid> = {
       filter((e) => e.type === NexmarkEventType.BID),
       map((e) => toEuros(e.bid!)),
     ),
+  sql: {
+    text: "SELECT auction, bidder, 0.908 * price AS price, dateTime, extra FROM bid",
+    row: ({ fields: f }) => ({ auction: Number(f[0]), bidder: Number(f[1]), price: decimalToNumber(f[2] as Decimal), dateTime: f[3] as number, extra: f[4] as string }),
+  },
   digest(b) {
     let h = digestStart();
     h = digestAdd(h, b.auction);

@@ -246,6 +246,8 @@ interface WindowInput {
   tvf: RelNodeOf<"windowTableFunction">;
   /** A filter between the TVF and the aggregation, moved below the TVF. */
   filter?: PlanExpr;
+  /** Set for a window aggregation over windowed rows (a cascade): the positions of their window_start and window_end. */
+  cascade?: readonly [number, number];
 }
 
 /** The window TVF under `input` when the GROUP BY has its window_start and window_end. */
@@ -256,13 +258,28 @@ function windowInput(input: RelNode, groupExprs: Expr[]): WindowInput | undefine
     filter = node.condition;
     node = node.input;
   }
-  if (node.kind !== "windowTableFunction") return undefined;
-  const n = node.input.rowType.names.length;
   const positions = new Set<number>();
   for (const g of groupExprs) {
     const e = bindPlanExpr(g, input.rowType);
     if (e.inputRef !== undefined) positions.add(e.inputRef);
   }
+  const bounds = input.rowType.windowBounds;
+  if (node.kind !== "windowTableFunction") {
+    // rows of windows already (a window aggregation's output) grouped by their window again: each window's rows
+    // share its window_end, so a 1 ms tumbling window on window_end fires each window once, when the watermark passes it
+    if (bounds === undefined || !positions.has(bounds[0]) || !positions.has(bounds[1])) return undefined;
+    const t = input.rowType;
+    const end = t.types[bounds[1]]!;
+    const tvf: RelNodeOf<"windowTableFunction"> = {
+      kind: "windowTableFunction",
+      input,
+      window: { kind: "tumble", timeField: bounds[1], size: 1, offset: 0 },
+      text: `CASCADE(window_start=[${t.names[bounds[0]]}], window_end=[${t.names[bounds[1]]}])`,
+      rowType: planRowType([...fieldsOf(t), { name: "$cs", type: end }, { name: "$ce", type: end }, { name: "$ct", type: end, time: "rowtime" }]),
+    };
+    return { tvf, cascade: [bounds[0], bounds[1]] };
+  }
+  const n = node.input.rowType.names.length;
   if (!positions.has(n) || !positions.has(n + 1)) return undefined;
   if (filter !== undefined && (filter.reads === undefined || filter.reads.some((r) => r >= n))) return undefined;
   return { tvf: node, ...(filter === undefined ? {} : { filter }) };
@@ -313,6 +330,11 @@ function windowed(w: WindowInput, groupExprs: Expr[], sets: number[][] | undefin
     { name: "$we", type: tvf.rowType.types[n + 1]! },
     { name: "$wt", type: tvf.rowType.types[n + 2]!, time: "rowtime" as const },
   ];
+  let windowBounds: [number, number] = [fields.length - 3, fields.length - 2];
+  if (w.cascade !== undefined) {
+    const keyOf = (pos: number) => keyExprs.findIndex((g) => bindPlanExpr(g, outer.rowType).inputRef === pos);
+    windowBounds = [keyOf(w.cascade[0]), keyOf(w.cascade[1])];
+  }
   const agg: RelNode = {
     kind: "windowAggregate",
     input: node,
@@ -320,7 +342,7 @@ function windowed(w: WindowInput, groupExprs: Expr[], sets: number[][] | undefin
     windowText: tvf.text,
     groupKeys,
     calls: pre.calls,
-    rowType: { ...planRowType(fields), windowBounds: [fields.length - 3, fields.length - 2] },
+    rowType: { ...planRowType(fields), windowBounds },
   };
   return { node: agg, rewrite: rewriter(outer, groupExprs, calls, windowPositions) };
 }

@@ -105,3 +105,53 @@ describe("planner errors name the problem and its place", () => {
     );
   });
 });
+
+describe("Nexmark's SQL plans as Flink plans them", () => {
+  function nexmark(): StreamTableEnvironment {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    const tEnv = StreamTableEnvironment.create(env);
+    tEnv.createTemporaryView(
+      "bid",
+      env.fromCollection<object>([]),
+      Schema.newBuilder().column("auction", "BIGINT").column("bidder", "BIGINT").column("price", "BIGINT").column("dateTime", "TIMESTAMP(3)").column("extra", "STRING").watermark("dateTime", "dateTime - INTERVAL '4' SECOND").build(),
+    );
+    return tEnv;
+  }
+  const nodes = (sql: string) => nexmark().explainSql(sql).split("\n").slice(1).map((l) => /^[\s:+|-]*(\w+)\(/.exec(l)?.[1]).filter(Boolean);
+
+  it("q5: a window aggregation of a window aggregation, window-joined with it", () => {
+    const q5 = `SELECT AuctionBids.auction, AuctionBids.num
+      FROM (
+        SELECT auction, count(*) AS num, window_start AS starttime, window_end AS endtime
+        FROM TABLE(HOP(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
+        GROUP BY auction, window_start, window_end
+      ) AS AuctionBids
+      JOIN (
+        SELECT max(CountBids.num) AS maxn, CountBids.starttime, CountBids.endtime
+        FROM (
+          SELECT count(*) AS num, window_start AS starttime, window_end AS endtime
+          FROM TABLE(HOP(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
+          GROUP BY auction, window_start, window_end
+        ) AS CountBids
+        GROUP BY CountBids.starttime, CountBids.endtime
+      ) AS MaxBids
+      ON AuctionBids.starttime = MaxBids.starttime AND AuctionBids.endtime = MaxBids.endtime AND AuctionBids.num >= MaxBids.maxn`;
+    const n = nodes(q5);
+    expect(n.filter((x) => x === "WindowAggregate")).toHaveLength(3);
+    expect(n).toContain("WindowJoin");
+    expect(n).not.toContain("GroupAggregate");
+  });
+
+  it("q7: the highest bid of each window, a regular join on the maximum price", () => {
+    const q7 = `SELECT B.auction, B.price, B.bidder, B.dateTime, B.extra
+      FROM bid B
+      JOIN (
+        SELECT MAX(price) AS maxprice, window_end as dateTime
+        FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '10' SECOND))
+        GROUP BY window_start, window_end
+      ) B1
+      ON B.price = B1.maxprice
+      WHERE B.dateTime BETWEEN B1.dateTime - INTERVAL '10' SECOND AND B1.dateTime`;
+    expect(nodes(q7)).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
+  });
+});

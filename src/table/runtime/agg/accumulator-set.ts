@@ -1,0 +1,60 @@
+/**
+ * The accumulators of all calls of an aggregation with their multisets kept
+ * inside (plain `Map`s): the state of one window slice, one session or one
+ * `OVER` partition. Plain data, so it goes into keyed state as it is.
+ */
+import type { AggregateCall } from "../aggregate-call.ts";
+import type { SqlValue } from "../../types/sql-value.ts";
+import { callAggregator, type CallAggregator, type CallAggregatorOptions } from "./call-aggregator.ts";
+import type { ValueCount } from "./value-counts.ts";
+
+/** Accumulators by call, and each call's multiset (null for calls that keep none). */
+export interface AccumulatorSet {
+  accs: unknown[];
+  counts: (Map<string, ValueCount> | null)[];
+}
+
+const NO_COUNTS: Map<string, ValueCount> = new Map();
+
+/**
+ * All calls of an aggregation over {@link AccumulatorSet}s.
+ *
+ * @example
+ * ```ts
+ * const aggs = new Aggregates(spec.calls, { retractable: false });
+ * const set = aggs.create();
+ * aggs.accumulate(set, row.fields);
+ * aggs.values(set); // one value per call
+ * ```
+ */
+export class Aggregates {
+  private readonly aggs: CallAggregator[];
+
+  constructor(calls: readonly AggregateCall[], options: CallAggregatorOptions) {
+    this.aggs = calls.map((c) => callAggregator(c, options));
+  }
+
+  create(): AccumulatorSet {
+    return { accs: this.aggs.map((a) => a.create()), counts: this.aggs.map((a) => (a.usesCounts ? new Map<string, ValueCount>() : null)) };
+  }
+
+  accumulate(set: AccumulatorSet, fields: readonly SqlValue[]): void {
+    for (let i = 0; i < this.aggs.length; i++) set.accs[i] = this.aggs[i]!.accumulate(set.accs[i], fields, set.counts[i] ?? NO_COUNTS);
+  }
+
+  retract(set: AccumulatorSet, fields: readonly SqlValue[]): void {
+    for (let i = 0; i < this.aggs.length; i++) set.accs[i] = this.aggs[i]!.retract(set.accs[i], fields, set.counts[i] ?? NO_COUNTS);
+  }
+
+  /** Adds `other` (later rows) into `set`; `other` is left as it was. */
+  merge(set: AccumulatorSet, other: AccumulatorSet): void {
+    for (let i = 0; i < this.aggs.length; i++) {
+      set.accs[i] = this.aggs[i]!.merge(set.accs[i], set.counts[i] ?? NO_COUNTS, other.accs[i], other.counts[i] ?? NO_COUNTS);
+    }
+  }
+
+  /** The result of each call. */
+  values(set: AccumulatorSet): SqlValue[] {
+    return this.aggs.map((a, i) => a.getValue(set.accs[i], set.counts[i] ?? NO_COUNTS));
+  }
+}

@@ -1,0 +1,239 @@
+import { describe, expect, it } from "vitest";
+import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy } from "../../index.ts";
+import { collectSink } from "../../connectors/builtin/collect-sink.ts";
+import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
+import { aggCall, BIGINT, decimalType, INT, STRING } from "../../../test/support/agg-calls.ts";
+import { FailOnce } from "../../../test/support/fail-once.ts";
+import { throttledSequence } from "../../../test/fixtures/throttled-sequence-source.ts";
+import { formatChangelog, MultisetTable, UpsertTable } from "../data/changelog.ts";
+import { Row } from "../data/row.ts";
+import type { RowKind } from "../data/row-kind.ts";
+import { parseDecimal, type Decimal } from "../types/decimal.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { sqlValueKey } from "../types/sql-value-key.ts";
+import { groupAggregate, type GroupAggregateSpec } from "./group-aggregate.ts";
+
+const dec = (s: string): Decimal => parseDecimal(s)!;
+
+async function run(rows: Row[], spec: GroupAggregateSpec, parallelism = 1): Promise<Row[]> {
+  const env = StreamExecutionEnvironment.create({ parallelism, autoWatermarkInterval: 0 });
+  groupAggregate(env.fromCollection(rows), spec, { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
+  return (await env.execute("group-aggregate")).getCollected<Row>("out");
+}
+
+describe("groupAggregate", () => {
+  it("emits the clicks example's changelog exactly (parallelism 1)", async () => {
+    const clicks = ["Mary", "Bob", "Mary", "Liz", "Bob"].map((u, i) => Row.of(u, `/p${i}`));
+    const out = await run(clicks, { groupKeys: [0], calls: [aggCall("COUNT", [[1, STRING]])], generateUpdateBefore: true });
+    expect(formatChangelog(out).split("\n")).toEqual(["+I[Mary, 1]", "+I[Bob, 1]", "-U[Mary, 1]", "+U[Mary, 2]", "+I[Liz, 1]", "-U[Bob, 1]", "+U[Bob, 2]"]);
+  });
+
+  it("without update-before emits only +U; nothing when the row did not change; -D when the group empties", async () => {
+    const rows = [Row.of("a", 5), Row.of("a", 3), Row.of("a", 9), Row.ofKind("-D", "a", 9), Row.ofKind("-D", "a", 3), Row.ofKind("-D", "a", 5), Row.ofKind("-D", "b", 1)];
+    const out = await run(rows, { groupKeys: [0], calls: [aggCall("MAX", [[1, INT]])], generateUpdateBefore: false });
+    expect(formatChangelog(out).split("\n")).toEqual(["+I[a, 5]", "+U[a, 9]", "+U[a, 5]", "-D[a, 5]"]);
+  });
+
+  it("retracts MIN/MAX through their multiset and COUNT DISTINCT through its value counts", async () => {
+    const spec: GroupAggregateSpec = {
+      groupKeys: [0],
+      calls: [aggCall("MIN", [[1, INT]]), aggCall("MAX", [[1, INT]]), aggCall("COUNT", [[2, STRING]], { distinct: true }), aggCall("SUM", [[1, INT]])],
+      generateUpdateBefore: true,
+    };
+    const rows = [
+      Row.of("k", 1, "x"),
+      Row.of("k", 7, "y"),
+      Row.of("k", 1, "x"),
+      Row.ofKind("-U", "k", 1, "x"),
+      Row.ofKind("+U", "k", 4, "x"),
+      Row.ofKind("-D", "k", 1, "x"), // the last 1 goes: MIN is 4
+      Row.ofKind("-D", "k", 7, "y"), // MAX 4, one distinct value left
+    ];
+    const out = await run(rows, spec);
+    expect(formatChangelog(out).split("\n")).toEqual([
+      "+I[k, 1, 1, 1, 1]",
+      "-U[k, 1, 1, 1, 1]",
+      "+U[k, 1, 7, 2, 8]",
+      "-U[k, 1, 7, 2, 8]",
+      "+U[k, 1, 7, 2, 9]",
+      "-U[k, 1, 7, 2, 9]",
+      "+U[k, 1, 7, 2, 8]",
+      "-U[k, 1, 7, 2, 8]",
+      "+U[k, 1, 7, 2, 12]",
+      "-U[k, 1, 7, 2, 12]",
+      "+U[k, 4, 7, 2, 11]",
+      "-U[k, 4, 7, 2, 11]",
+      "+U[k, 4, 4, 1, 4]",
+    ]);
+  });
+
+  it("keeps DECIMAL and BIGINT sums exact, wraps INT as Java, truncates integer AVG, a global group keyed to one row", async () => {
+    const big = 2n ** 62n;
+    const rows = [Row.of(dec("0.10"), big, 2147483647, 7), Row.of(dec("0.20"), big, 1, 8), Row.of(dec("12345678901234567890.05"), 3n, null, null)];
+    const spec: GroupAggregateSpec = {
+      groupKeys: [],
+      calls: [
+        aggCall("SUM", [[0, decimalType(30, 2)]]),
+        aggCall("SUM", [[1, BIGINT]]),
+        aggCall("SUM", [[2, INT]]),
+        aggCall("AVG", [[3, INT]]),
+        aggCall("AVG", [[0, decimalType(30, 2)]]),
+        aggCall("SUM0", [[3, INT]], { filterArg: 4 }),
+      ],
+      generateUpdateBefore: true,
+    };
+    const withFilter = rows.map((r, i) => Row.of(...r.fields, i !== 1));
+    const out = await run(withFilter, spec);
+    const table = new MultisetTable().applyAll(out);
+    expect(formatChangelog(table.rows())).toBe(
+      `+I[12345678901234567890.35, ${(2n * big + 3n) - 2n ** 64n}, -2147483648, 7, 4115226300411522630.116667, 7]`,
+    );
+    expect(formatChangelog(out.slice(0, 1))).toBe(`+I[0.10, ${big}, 2147483647, 7, 0.100000, 7]`);
+  });
+
+  it("with a state TTL forgets an idle group: a later row starts it again from nothing", async () => {
+    // Two polls of the source 400 ms apart; the TTL (100 ms) passes between them, not within one.
+    const rows = [Row.of("a", "/1"), Row.of("a", "/2"), Row.of("b", "/3"), Row.of("a", "/4"), Row.ofKind("-D", "b", "/3")];
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    const input = env
+      .fromSource(throttledSequence(0, rows.length - 1, 3, 400), WatermarkStrategy.noWatermarks(), "numbers")
+      .map((i: number) => rows[i]!);
+    const spec: GroupAggregateSpec = { groupKeys: [0], calls: [aggCall("COUNT", [])], generateUpdateBefore: true, stateTtlMs: 100 };
+    groupAggregate(input, spec, { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
+    const out = (await env.execute("group-aggregate-ttl")).getCollected<Row>("out");
+    // a's count starts again at 1 (its old row stays downstream); b's retraction finds nothing and is ignored
+    expect(formatChangelog(out).split("\n")).toEqual(["+I[a, 1]", "-U[a, 1]", "+U[a, 2]", "+I[b, 1]", "+I[a, 1]"]);
+  });
+
+  it("equals a plain oracle over a random changelog (parallelism 2)", async () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const { rows, oracle, spec } = randomChangelog(random, 600);
+    const out = await run(rows, spec, 2);
+    expect(fold(out, spec), `WEIR_SEED=${seed}`).toEqual(oracle);
+  });
+
+  it("a failure with exactly-once checkpoints leaves the folded result identical (parallelism 2)", async () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const n = 1200;
+    const { rows, oracle, spec } = randomChangelog(random, n);
+    const failAt = randomInt(random, rows.length / 4, rows.length / 2);
+    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
+    env.enableCheckpointing(50, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+    const input = env
+      .fromSource(throttledSequence(0, rows.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
+      .setParallelism(1)
+      .map(new FailOnce(rows, failAt))
+      .setParallelism(1);
+    groupAggregate(input, spec, { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
+    const result = await env.execute("group-aggregate-recovery");
+    const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
+    expect(result.restarts, msg).toBe(1);
+    expect(fold(result.getCollected<Row>("out"), spec), msg).toEqual(oracle);
+  }, 60_000);
+});
+
+/** The table a changelog describes: retract mode, or upsert mode by the group key without update-before rows. */
+function fold(out: readonly Row[], spec: GroupAggregateSpec): Row[] {
+  if (spec.generateUpdateBefore) return new MultisetTable().applyAll(out).sortedRows();
+  expect(out.some((r) => r.kind === "-U")).toBe(false);
+  return new UpsertTable([0]).applyAll(out).sortedRows();
+}
+
+/**
+ * A random changelog over rows [k STRING, x INT (nullable), d DECIMAL(10,2), s STRING, f BOOLEAN]:
+ * inserts, and retractions (-D, or -U followed by +U of a new row) of rows still live;
+ * the oracle is the final result computed directly over the live rows.
+ */
+function randomChangelog(random: () => number, n: number): { rows: Row[]; oracle: Row[]; spec: GroupAggregateSpec } {
+  const spec: GroupAggregateSpec = {
+    groupKeys: [0],
+    calls: [
+      aggCall("COUNT", []),
+      aggCall("COUNT", [[1, INT]]),
+      aggCall("SUM", [[1, INT]]),
+      aggCall("SUM", [[2, decimalType(10, 2)]]),
+      aggCall("MIN", [[1, INT]]),
+      aggCall("MAX", [[3, STRING]]),
+      aggCall("AVG", [[1, INT]]),
+      aggCall("COUNT", [[3, STRING]], { distinct: true }),
+      aggCall("SUM", [[1, INT]], { distinct: true, filterArg: 4 }),
+      aggCall("LISTAGG", [[3, STRING]], { separator: "|" }),
+    ],
+    generateUpdateBefore: random() < 0.8,
+  };
+  const live: SqlValue[][] = [];
+  const rows: Row[] = [];
+  const fresh = (): SqlValue[] => [
+    `k${randomInt(random, 0, 6)}`,
+    random() < 0.1 ? null : randomInt(random, -50, 50),
+    { unscaled: BigInt(randomInt(random, -100000, 100000)), scale: 2 },
+    `s${randomInt(random, 0, 9)}`,
+    random() < 0.5,
+  ];
+  const emit = (kind: RowKind, fields: SqlValue[]) => rows.push({ kind, fields: [...fields] });
+  while (rows.length < n) {
+    if (live.length === 0 || random() < 0.6) {
+      const f = fresh();
+      live.push(f);
+      emit("+I", f);
+    } else {
+      const i = randomInt(random, 0, live.length - 1);
+      const old = live.splice(i, 1)[0]!;
+      if (random() < 0.5) emit("-D", old);
+      else {
+        emit("-U", old);
+        const f = [old[0]!, ...fresh().slice(1)];
+        live.push(f);
+        emit("+U", f);
+      }
+    }
+  }
+  // The oracle over the live rows, in the order each group received them (retractions remove the first equal row).
+  // LISTAGG is order-sensitive: its values per group in arrival order, a retraction removing the first equal value.
+  const byKey = new Map<string, SqlValue[][]>();
+  const order: SqlValue[][] = [];
+  const lists = new Map<string, string[]>();
+  for (const r of rows) {
+    const list = lists.get(r.fields[0] as string) ?? [];
+    lists.set(r.fields[0] as string, list);
+    if (r.kind === "+I" || r.kind === "+U") {
+      order.push(r.fields);
+      list.push(r.fields[3] as string);
+    } else {
+      order.splice(order.findIndex((f) => sqlValueKey(f) === sqlValueKey(r.fields)), 1);
+      list.splice(list.indexOf(r.fields[3] as string), 1);
+    }
+  }
+  for (const f of order) {
+    const list = byKey.get(f[0] as string) ?? [];
+    list.push(f);
+    byKey.set(f[0] as string, list);
+  }
+  const oracle: Row[] = [];
+  for (const [k, fs] of byKey) {
+    const xs = fs.map((f) => f[1] as number | null).filter((x): x is number => x !== null);
+    const sumDec = fs.reduce((s, f) => s + (f[2] as Decimal).unscaled, 0n);
+    const ss = fs.map((f) => f[3] as string);
+    const filtered = [...new Set(fs.filter((f) => f[4] === true && f[1] !== null).map((f) => f[1] as number))];
+    const sum = xs.reduce((a, b) => a + b, 0);
+    oracle.push(
+      Row.of(
+        k,
+        BigInt(fs.length),
+        BigInt(xs.length),
+        xs.length === 0 ? null : sum,
+        { unscaled: sumDec, scale: 2 },
+        xs.length === 0 ? null : Math.min(...xs),
+        [...ss].sort()[ss.length - 1]!,
+        xs.length === 0 ? null : Math.trunc(sum / xs.length) + 0,
+        BigInt(new Set(ss).size),
+        filtered.length === 0 ? null : filtered.reduce((a, b) => a + b, 0),
+        lists.get(k)!.join("|"),
+      ),
+    );
+  }
+  return { rows, oracle: new MultisetTable().applyAll(oracle).sortedRows(), spec };
+}

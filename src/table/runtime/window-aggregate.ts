@@ -1,0 +1,207 @@
+/**
+ * Window aggregation over the window table-valued functions (`SELECT
+ * window_start, window_end, k, AGG(x) FROM TABLE(TUMBLE(…)) GROUP BY
+ * window_start, window_end, k`) on an insert-only input: each window's row
+ * `[...group key values, ...call results, window_start, window_end,
+ * window_time]` (TIMESTAMP(3) epoch ms, `window_time = window_end - 1`) is
+ * emitted `+I` exactly once, when the watermark passes `window_end - 1`.
+ *
+ * The time is read from the row (`window.timeField`), never from the record
+ * timestamp. TUMBLE, HOP and CUMULATE keep per group key one accumulator set
+ * per slice (see `window-slices.ts`) and merge a window's slices when it
+ * fires, so a row updates one accumulator set whatever the number of windows
+ * it belongs to. SESSION keeps the open sessions of the group key and merges
+ * them as rows bridge their gaps; a session is `[first row, last row + gap)`.
+ *
+ * A row whose windows all fired already is dropped (no allowed lateness, as
+ * Flink SQL); a HOP or CUMULATE row whose first windows fired still counts in
+ * its later ones. Sessions are per group key (the group keys include the
+ * TVF's `PARTITION BY` columns).
+ */
+import type { DataStream } from "../../api/data-stream.ts";
+import type { Collector } from "../../core/collector.ts";
+import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
+import { MapStateDescriptor, ValueStateDescriptor, type MapState, type ValueState } from "../../state/index.ts";
+import type { Row } from "../data/row.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
+import type { AggregateCall } from "./aggregate-call.ts";
+import type { OperatorNaming } from "./group-aggregate.ts";
+import { rowKeySelector } from "./row-key.ts";
+import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
+import type { WindowSpec } from "./window-spec.ts";
+
+/** A planned window aggregation. */
+export interface WindowAggregateSpec {
+  window: WindowSpec;
+  /** Input positions of the group keys besides the window. */
+  groupKeys: readonly number[];
+  calls: readonly AggregateCall[];
+}
+
+/** The output row of a window. */
+function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start: number, end: number): Row {
+  return { kind: "+I", fields: [...key, ...values, start, end, end - 1] };
+}
+
+/** TUMBLE, HOP and CUMULATE: accumulators per slice. */
+class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
+  private readonly aggs: Aggregates;
+  private readonly slicing: WindowSlicing;
+  private slices!: MapState<number, AccumulatorSet>;
+  private key!: ValueState<SqlValue[]>;
+
+  constructor(
+    private readonly spec: WindowAggregateSpec,
+    private readonly timeField: number,
+    window: Exclude<WindowSpec, { kind: "session" }>,
+  ) {
+    super();
+    this.aggs = new Aggregates(spec.calls, { retractable: false });
+    this.slicing = windowSlicing(window);
+  }
+
+  open(): void {
+    const ctx = this.getRuntimeContext();
+    this.slices = ctx.getMapState(new MapStateDescriptor<number, AccumulatorSet>("slices"));
+    this.key = ctx.getState(new ValueStateDescriptor<SqlValue[]>("key"));
+  }
+
+  processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
+    const t = row.fields[this.timeField];
+    if (typeof t !== "number") return; // a NULL time belongs to no window
+    const s = this.slicing;
+    const sliceEnd = s.sliceEnd(t);
+    const first = s.firstWindowEnd(sliceEnd);
+    const last = s.lastWindowEnd(sliceEnd);
+    const wm = ctx.timerService().currentWatermark();
+    if (last < first || last - 1 <= wm) return; // in no window (HOP with gaps), or every window fired
+    const set = this.slices.get(sliceEnd) ?? this.aggs.create();
+    this.aggs.accumulate(set, row.fields);
+    this.slices.put(sliceEnd, set);
+    if (this.key.value() === undefined) this.key.update(this.spec.groupKeys.map((p) => row.fields[p] ?? null));
+    let fire = first;
+    if (fire - 1 <= wm) fire += Math.ceil((wm + 2 - fire) / s.windowStep) * s.windowStep;
+    ctx.timerService().registerEventTimeTimer(fire - 1);
+  }
+
+  onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    const s = this.slicing;
+    const end = timestamp + 1;
+    const start = s.windowStart(end);
+    const inWindow: [number, AccumulatorSet][] = [];
+    const expired: number[] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const [sliceEnd, set] of this.slices.entries()) {
+      if (sliceEnd > start && sliceEnd <= end) inWindow.push([sliceEnd, set]);
+      if (s.lastWindowEnd(sliceEnd) <= end) expired.push(sliceEnd);
+      else next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
+    }
+    for (const sliceEnd of expired) this.slices.remove(sliceEnd);
+    if (inWindow.length > 0) {
+      let merged: AccumulatorSet;
+      if (inWindow.length === 1) merged = inWindow[0]![1];
+      else {
+        inWindow.sort((a, b) => a[0] - b[0]);
+        merged = this.aggs.create();
+        for (const [, set] of inWindow) this.aggs.merge(merged, set);
+      }
+      out.collect(windowRow(this.key.value()!, this.aggs.values(merged), start, end));
+    }
+    if (next === Number.POSITIVE_INFINITY) this.key.clear();
+    else ctx.timerService().registerEventTimeTimer(next - 1);
+  }
+}
+
+/** An open session of a group key. */
+interface Session {
+  start: number;
+  /** Last row's time + gap. */
+  end: number;
+  set: AccumulatorSet;
+}
+
+/** SESSION: the open sessions of each group key, merged as rows bridge them. */
+class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
+  private readonly aggs: Aggregates;
+  private sessions!: ValueState<{ key: SqlValue[]; open: Session[] }>;
+
+  constructor(
+    private readonly spec: WindowAggregateSpec,
+    private readonly timeField: number,
+    private readonly gap: number,
+  ) {
+    super();
+    this.aggs = new Aggregates(spec.calls, { retractable: false });
+  }
+
+  open(): void {
+    this.sessions = this.getRuntimeContext().getState(new ValueStateDescriptor<{ key: SqlValue[]; open: Session[] }>("sessions"));
+  }
+
+  processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
+    const t = row.fields[this.timeField];
+    if (typeof t !== "number") return;
+    const st = this.sessions.value() ?? { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), open: [] };
+    let start = t;
+    let end = t + this.gap;
+    // Sessions that touch [t, t + gap) merge with it (and, through it, with each other).
+    const touching: Session[] = [];
+    const rest: Session[] = [];
+    for (const s of st.open) (s.start <= end && s.end >= start ? touching : rest).push(s);
+    for (const s of touching) {
+      start = Math.min(start, s.start);
+      end = Math.max(end, s.end);
+    }
+    if (end - 1 <= ctx.timerService().currentWatermark()) return; // late: no open session takes it
+    touching.sort((a, b) => a.start - b.start);
+    let set: AccumulatorSet;
+    if (touching.length === 0) set = this.aggs.create();
+    else {
+      set = touching[0]!.set;
+      for (let i = 1; i < touching.length; i++) this.aggs.merge(set, touching[i]!.set);
+    }
+    this.aggs.accumulate(set, row.fields);
+    rest.push({ start, end, set });
+    st.open = rest;
+    this.sessions.update(st);
+    ctx.timerService().registerEventTimeTimer(end - 1);
+  }
+
+  onTimer(timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    const st = this.sessions.value();
+    if (st === undefined) return;
+    const open: Session[] = [];
+    const due: Session[] = [];
+    for (const s of st.open) (s.end - 1 <= timestamp ? due : open).push(s);
+    if (due.length === 0) return; // a timer of a session that grew since
+    due.sort((a, b) => a.start - b.start);
+    for (const s of due) out.collect(windowRow(st.key, this.aggs.values(s.set), s.start, s.end));
+    if (open.length === 0) this.sessions.clear();
+    else this.sessions.update({ key: st.key, open });
+  }
+}
+
+/**
+ * The window aggregation of `input` (insert-only) by `spec`: one `+I` row
+ * per group key and window, `[...group key values, ...call results,
+ * window_start, window_end, window_time]`, when the watermark passes the
+ * window's end.
+ *
+ * @example
+ * ```ts
+ * // SELECT item, SUM(price), window_start, window_end, window_time
+ * // FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)) GROUP BY item, window_start, window_end
+ * windowAggregate(bids, {
+ *   window: { kind: "tumble", timeField: 0, size: 600_000, offset: 0 },
+ *   groupKeys: [2],
+ *   calls: [{ fn: "SUM", args: [1], argTypes: [PRICE], distinct: false, resultType: PRICE_SUM, text: "SUM(price)" }],
+ * }, { uid: "window-agg-1", name: "WindowAggregate(TUMBLE(10 min))" });
+ * ```
+ */
+export function windowAggregate(input: DataStream<Row>, spec: WindowAggregateSpec, naming: OperatorNaming): DataStream<Row> {
+  const w = spec.window;
+  const fn: KeyedProcessFunction<string, Row, Row> =
+    w.kind === "session" ? new SessionWindowAggFunction(spec, w.timeField, w.gap) : new SlicedWindowAggFunction(spec, w.timeField, w);
+  return input.keyBy(rowKeySelector(spec.groupKeys)).process(fn).uid(naming.uid).name(naming.name);
+}

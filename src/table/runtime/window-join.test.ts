@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { collectSink, RestartStrategies, StreamExecutionEnvironment } from "../../index.ts";
+import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
+import { folded, nestedLoopJoin, pairMatches, sequencedInputs, throttledSide, type SideRow } from "../../../test/support/join-oracle.ts";
+import { sortRows } from "../data/changelog.ts";
+import { Row } from "../data/row.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import type { JoinType } from "./join-spec.ts";
+import { windowJoin, type WindowJoinSpec } from "./window-join.ts";
+
+const MINUTE = 60_000;
+/** 2020-04-15 12:00 (UTC), epoch ms. */
+const NOON = Date.UTC(2020, 3, 15, 12, 0);
+
+/** Rows `[num, id, window_start, window_end]` on both sides, joined on num. */
+const docSpec = (joinType: JoinType): WindowJoinSpec => ({
+  joinType, leftKeys: [0], rightKeys: [0], leftArity: 4, rightArity: 4,
+  leftWindowStart: 2, leftWindowEnd: 3, rightWindowStart: 2, rightWindowEnd: 3,
+});
+
+/** A row of `TUMBLE(TABLE t, DESCRIPTOR(row_time), INTERVAL '5' MINUTES)` at 12:mm. */
+const tumbled = (side: "L" | "R", minute: number, num: number, id: string): SideRow => {
+  const start = NOON + Math.floor(minute / 5) * 5 * MINUTE;
+  return { side, fields: [num, id, start, start + 5 * MINUTE] };
+};
+
+/** Flink's window join documentation: LeftTable and RightTable, tumbling 5-minute windows. */
+const docRows: SideRow[] = [
+  tumbled("L", 2, 1, "L1"), tumbled("L", 6, 2, "L2"), tumbled("L", 3, 3, "L3"),
+  tumbled("R", 1, 2, "R2"), tumbled("R", 4, 3, "R3"), tumbled("R", 5, 4, "R4"),
+];
+
+const w1 = [NOON, NOON + 5 * MINUTE];
+const w2 = [NOON + 5 * MINUTE, NOON + 10 * MINUTE];
+
+describe("window join: the examples of Flink's window join documentation", () => {
+  const cases: [JoinType, SqlValue[][]][] = [
+    ["FULL", [
+      [1, "L1", ...w1, null, null, null, null],
+      [null, null, null, null, 2, "R2", ...w1],
+      [3, "L3", ...w1, 3, "R3", ...w1],
+      [2, "L2", ...w2, null, null, null, null],
+      [null, null, null, null, 4, "R4", ...w2],
+    ]],
+    ["SEMI", [[3, "L3", ...w1]]],
+    ["ANTI", [[1, "L1", ...w1], [2, "L2", ...w2]]],
+  ];
+  for (const [joinType, expected] of cases) {
+    it(joinType, async () => {
+      const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+      const { left, right } = sequencedInputs(env, docRows, 5);
+      windowJoin(left, right, docSpec(joinType), { uid: "join", name: "WindowJoin" }).sinkTo(collectSink("out"));
+      const result = await env.execute("window-join-doc");
+      const rows = result.getCollected<Row>("out");
+      expect(rows.every((r) => r.kind === "+I")).toBe(true);
+      expect(sortRows(rows)).toEqual(sortRows(expected.map((fields) => Row.of(...fields))));
+    });
+  }
+});
+
+describe("window join: golden changelog (parallelism 1)", () => {
+  it("FULL: a window is joined when the watermark reaches its end - 1; rows for a fired window are dropped", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    const rows: SideRow[] = [
+      { side: "L", fields: [1, "a", 0, 10] },
+      { side: "R", fields: [1, "x", 0, 10] },
+      { side: "W", watermark: 8 },
+      { side: "R", fields: [1, "z", 0, 10] }, // in time: the window fires at 9
+      { side: "W", watermark: 9 },
+      { side: "L", fields: [1, "late", 0, 10] }, // dropped: its window fired
+      { side: "R", fields: [1, "y", 10, 20] },
+      { side: "W", watermark: 19 },
+      { side: "L", fields: [null, "n", 20, 30] },
+    ];
+    const { left, right } = sequencedInputs(env, rows);
+    windowJoin(left, right, docSpec("FULL"), { uid: "join", name: "WindowJoin" }).sinkTo(collectSink("out"));
+    const result = await env.execute("window-join-golden");
+    expect(result.getCollected<Row>("out").map((r) => Row.toString(r))).toEqual([
+      "+I[1, a, 0, 10, 1, x, 0, 10]",
+      "+I[1, a, 0, 10, 1, z, 0, 10]",
+      "+I[null, null, null, null, 1, y, 10, 20]",
+      "+I[null, n, 20, 30, null, null, null, null]",
+    ]);
+  });
+});
+
+const BOUND = 30;
+/** Rows `[k, t, s, window_start, window_end]`: HOP(size 20, slide 10) over times at most BOUND out of order. */
+function hopRows(random: () => number, n: number): Row[] {
+  const out: Row[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = random() < 0.1 ? null : randomInt(random, 0, 4);
+    const t = i * 2 + randomInt(random, 0, BOUND);
+    const s = random() < 0.1 ? null : "abcdef"[randomInt(random, 0, 5)]!;
+    const last = Math.floor(t / 10) * 10;
+    for (const start of [last - 10, last]) out.push(Row.of(k, t, s, start, start + 20));
+  }
+  return out;
+}
+
+const hopSpec = (joinType: JoinType, condition?: (f: SqlValue[]) => SqlValue): WindowJoinSpec => ({
+  joinType, leftKeys: [0], rightKeys: [0], leftArity: 5, rightArity: 5, condition,
+  leftWindowStart: 3, leftWindowEnd: 4, rightWindowStart: 3, rightWindowEnd: 4,
+});
+
+/** `l.s < r.s`, NULL when either is NULL. */
+const sLess = (f: SqlValue[]): SqlValue => (f[2] === null || f[7] === null ? null : (f[2] as string) < (f[7] as string));
+
+function oracle(s: WindowJoinSpec, lefts: Row[], rights: Row[]): Row[] {
+  return nestedLoopJoin(s, lefts.map((r) => r.fields), rights.map((r) => r.fields), (l, r) =>
+    l[3] === r[3] && l[4] === r[4] && pairMatches(s, l, r));
+}
+
+describe("window join: random HOP windows against a nested loop (parallelism 2)", () => {
+  it("every join type, with and without a residual condition", async () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const lefts = hopRows(random, 200);
+    const rights = hopRows(random, 200);
+    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 1 });
+    const left = throttledSide(env, "left", lefts, 1, BOUND);
+    const right = throttledSide(env, "right", rights, 1, BOUND);
+    const types: JoinType[] = ["INNER", "LEFT", "RIGHT", "FULL", "SEMI", "ANTI"];
+    const cases = types.flatMap((t) => [hopSpec(t), hopSpec(t, sLess)]);
+    cases.forEach((s, i) => windowJoin(left, right, s, { uid: `join-${i}`, name: s.joinType }).sinkTo(collectSink(`out-${i}`)));
+    const result = await env.execute("window-join-random");
+    cases.forEach((s, i) => {
+      const out = result.getCollected<Row>(`out-${i}`);
+      expect(out.every((r) => r.kind === "+I"), `WEIR_SEED=${seed} ${s.joinType} #${i}: insert-only`).toBe(true);
+      expect(folded(out), `WEIR_SEED=${seed} ${s.joinType} #${i}`).toEqual(oracle(s, lefts, rights));
+    });
+  }, 60_000);
+
+  it("a failure amid buffered windows leaves no trace (exactly-once, parallelism 2)", async () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const lefts = hopRows(random, 250);
+    const rights = hopRows(random, 250);
+    const failAt = randomInt(random, lefts.length / 4, lefts.length / 2);
+    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 2 });
+    env.enableCheckpointing(50, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+    const s = hopSpec("FULL", sLess);
+    windowJoin(throttledSide(env, "left", lefts, 1, BOUND, failAt), throttledSide(env, "right", rights, 1, BOUND), s, { uid: "join", name: "WindowJoin" }).sinkTo(
+      collectSink("out"),
+    );
+    const result = await env.execute("window-join-recovery");
+    const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
+    expect(result.restarts, `${msg}: the failure was injected`).toBe(1);
+    expect(folded(result.getCollected<Row>("out")), msg).toEqual(oracle(s, lefts, rights));
+  }, 60_000);
+});

@@ -1,0 +1,156 @@
+/**
+ * The window join (Flink's `WindowJoinOperator`): joins two window TVF outputs
+ * on their keys and on equal windows (`window_start` and `window_end` of both
+ * sides). Rows are buffered per key and window (keyed state) and the window is
+ * joined once, when the watermark reaches `window_end - 1`; then its rows are
+ * dropped. A row for a window that already fired (its `window_end - 1` is at
+ * or below the watermark when it arrives) is dropped, as in Flink.
+ *
+ * INNER/LEFT/RIGHT/FULL output `[...left, ...right]` (NULL-padded rows of
+ * the preserved sides without a match in their window); SEMI/ANTI output the
+ * left rows with / without a match in their window. Inputs and output are
+ * insert-only. Rows with a NULL key (not null-safe) never match.
+ */
+import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
+import type { Collector } from "../../core/collector.ts";
+import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
+import type { DataStream } from "../../api/data-stream.ts";
+import { MapStateDescriptor, type MapState } from "../../state/index.ts";
+import type { Row } from "../data/row.ts";
+import { RowKind } from "../data/row-kind.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { sqlValueKey } from "../types/sql-value-key.ts";
+import {
+  checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, ownFields, padsLeft, padsRight, rowOf,
+  type JoinSpec, type OperatorNaming,
+} from "./join-spec.ts";
+import { rowKeySelector } from "./row-key.ts";
+
+/** A window join: the shared {@link JoinSpec} (keys without the window columns) and the window columns of both sides. */
+export interface WindowJoinSpec extends JoinSpec {
+  /** Position of `window_start` in the left row. */
+  readonly leftWindowStart: number;
+  /** Position of `window_end` in the left row. */
+  readonly leftWindowEnd: number;
+  readonly rightWindowStart: number;
+  readonly rightWindowEnd: number;
+}
+
+/** Buffered copies of one row of a window: its fields, number of copies and window. */
+interface Buffered {
+  f: SqlValue[];
+  c: number;
+  s: number;
+  e: number;
+}
+
+/**
+ * Translates a window join: `left.connect(right).keyBy(leftKeys, rightKeys)`
+ * processed by the join, named `naming`.
+ *
+ * @example
+ * ```ts
+ * // SELECT * FROM TUMBLE(TABLE l, …) L FULL JOIN TUMBLE(TABLE r, …) R
+ * //   ON L.id = R.id AND L.window_start = R.window_start AND L.window_end = R.window_end
+ * const joined = windowJoin(l, r, {
+ *   joinType: "FULL", leftKeys: [0], rightKeys: [0], leftArity: 4, rightArity: 4,
+ *   leftWindowStart: 2, leftWindowEnd: 3, rightWindowStart: 2, rightWindowEnd: 3,
+ * }, { uid: "join-1", name: "WindowJoin(FULL)" });
+ * ```
+ * @throws JoinSpecError for keys of different lengths or positions out of range
+ */
+export function windowJoin(left: DataStream<Row>, right: DataStream<Row>, spec: WindowJoinSpec, naming: OperatorNaming): DataStream<Row> {
+  checkJoinSpec(spec, "window join", ["INNER", "LEFT", "RIGHT", "FULL", "SEMI", "ANTI"]);
+  checkPositions("window join", "left window", [spec.leftWindowStart, spec.leftWindowEnd], spec.leftArity);
+  checkPositions("window join", "right window", [spec.rightWindowStart, spec.rightWindowEnd], spec.rightArity);
+  return left
+    .connect(right)
+    .keyBy(rowKeySelector(spec.leftKeys), rowKeySelector(spec.rightKeys))
+    .process(new WindowJoinFunction(spec))
+    .uid(naming.uid)
+    .name(naming.name);
+}
+
+class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
+  private leftState!: MapState<string, Buffered>;
+  private rightState!: MapState<string, Buffered>;
+
+  constructor(private readonly spec: WindowJoinSpec) {
+    super();
+  }
+
+  override open(): void {
+    const ctx = this.getRuntimeContext();
+    this.leftState = ctx.getMapState(new MapStateDescriptor<string, Buffered>("left"));
+    this.rightState = ctx.getMapState(new MapStateDescriptor<string, Buffered>("right"));
+  }
+
+  processElement1(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
+    this.buffer(row, this.leftState, this.spec.leftWindowStart, this.spec.leftWindowEnd, ctx);
+  }
+
+  processElement2(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
+    this.buffer(row, this.rightState, this.spec.rightWindowStart, this.spec.rightWindowEnd, ctx);
+  }
+
+  /** Joins the windows that end at `timestamp + 1`, then drops their rows. */
+  override onTimer(timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    const lefts = this.take(this.leftState, timestamp + 1);
+    const rights = this.take(this.rightState, timestamp + 1);
+    for (const [window, ls] of lefts) this.join(ls, rights.get(window) ?? [], out);
+    for (const [window, rs] of rights) if (!lefts.has(window)) this.join([], rs, out);
+  }
+
+  private buffer(row: Row, state: MapState<string, Buffered>, startField: number, endField: number, ctx: KeyedProcessContext<string>): void {
+    if (row.kind !== RowKind.INSERT && row.kind !== RowKind.UPDATE_AFTER) throw new InsertOnlyInputError("window join", row);
+    const start = row.fields[startField] as number;
+    const end = row.fields[endField] as number;
+    if (end - 1 <= ctx.timerService().currentWatermark()) return; // its window already fired
+    const key = start + "|" + end + "|" + sqlValueKey(row.fields);
+    const entry = state.get(key);
+    state.put(key, entry === undefined ? { f: row.fields, c: 1, s: start, e: end } : { ...entry, c: entry.c + 1 });
+    ctx.timerService().registerEventTimeTimer(end - 1);
+  }
+
+  /** The buffered rows of the windows ending at `end`, by window (`start|end`), removed from the state. */
+  private take(state: MapState<string, Buffered>, end: number): Map<string, Buffered[]> {
+    const byWindow = new Map<string, Buffered[]>();
+    const taken: string[] = [];
+    for (const [k, b] of state.entries()) {
+      if (b.e !== end) continue;
+      taken.push(k);
+      const window = b.s + "|" + b.e;
+      const rows = byWindow.get(window);
+      if (rows === undefined) byWindow.set(window, [b]);
+      else rows.push(b);
+    }
+    for (const k of taken) state.remove(k);
+    return byWindow;
+  }
+
+  /** Emits the join of the rows of one window. */
+  private join(lefts: readonly Buffered[], rights: readonly Buffered[], out: Collector<Row>): void {
+    const { spec } = this;
+    const { joinType, leftArity, rightArity } = spec;
+    const rightMatched = rights.map(() => false);
+    for (const l of lefts) {
+      let matched = false;
+      const nullKey = hasNullKey(l.f, spec.leftKeys, spec.nullSafeKeys);
+      for (let j = 0; j < rights.length && !nullKey; j++) {
+        const r = rights[j]!;
+        if (hasNullKey(r.f, spec.rightKeys, spec.nullSafeKeys) || !conditionHolds(spec, l.f, r.f)) continue;
+        matched = true;
+        rightMatched[j] = true;
+        if (joinType === "SEMI" || joinType === "ANTI") break;
+        for (let n = 0; n < l.c * r.c; n++) out.collect(rowOf(RowKind.INSERT, joinedFields(l.f, leftArity, r.f, rightArity)));
+      }
+      if ((joinType === "SEMI" && matched) || (joinType === "ANTI" && !matched))
+        for (let n = 0; n < l.c; n++) out.collect(rowOf(RowKind.INSERT, ownFields(l.f)));
+      else if (!matched && padsLeft(joinType)) for (let n = 0; n < l.c; n++) out.collect(rowOf(RowKind.INSERT, joinedFields(l.f, leftArity, null, rightArity)));
+    }
+    if (padsRight(joinType))
+      rights.forEach((r, j) => {
+        if (!rightMatched[j]) for (let n = 0; n < r.c; n++) out.collect(rowOf(RowKind.INSERT, joinedFields(null, leftArity, r.f, rightArity)));
+      });
+  }
+}

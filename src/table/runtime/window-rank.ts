@@ -1,0 +1,97 @@
+/**
+ * Window Top-N: a Top-N per window over the output of a window TVF
+ * (`SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start,
+ * window_end, … ORDER BY …) AS rn FROM TABLE(TUMBLE(…))) WHERE rn <= N`), as
+ * Flink's window rank: the rows of each partition and window are buffered
+ * until the watermark passes `window_end - 1`, then the rows ranked
+ * `rankStart..rankEnd` come out as `+I` (in rank order, with the rank as a
+ * trailing BIGINT when `outputRankNumber`) and the window's state is cleared.
+ * The output is insert-only. A row whose window already fired is dropped.
+ *
+ * State, per partition and window until it fires: the rows ranked up to
+ * `rankEnd` (ties at the boundary included for `RANK` and `DENSE_RANK`).
+ */
+import type { Collector } from "../../core/collector.ts";
+import type { DataStream } from "../../api/data-stream.ts";
+import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
+import { ValueStateDescriptor, type ValueState } from "../../state/index.ts";
+import type { Row } from "../data/row.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { insertSorted, rankNumbers, type RankType } from "./ranked-rows.ts";
+import { rowKeySelector } from "./row-key.ts";
+import { sortKeyComparator, type FieldsComparator } from "./sort-key-comparator.ts";
+import type { SortKey } from "./sort-spec.ts";
+
+/** A planned window Top-N. */
+export interface WindowRankSpec {
+  /** `PARTITION BY` input positions other than the window fields (empty: one partition per window). */
+  partitionKeys: readonly number[];
+  orderBy: readonly SortKey[];
+  rankType: RankType;
+  /** First rank of the result, 1-based. */
+  rankStart: number;
+  /** Last rank of the result, inclusive. */
+  rankEnd: number;
+  /** Append the rank as a trailing BIGINT field. */
+  outputRankNumber: boolean;
+  /** Position of `window_start` in the input. */
+  windowStartField: number;
+  /** Position of `window_end` in the input. */
+  windowEndField: number;
+}
+
+/**
+ * Window Top-N over `input` (a window TVF's output): keyed by the partition
+ * keys and the window, one operator named by `naming`.
+ *
+ * @example
+ * ```ts
+ * // Top-3 suppliers by price per 10-minute window: price at 1, window_start at 3, window_end at 4.
+ * const top3 = windowRank(windowed, {
+ *   partitionKeys: [], orderBy: [{ field: 1, descending: true, nullsFirst: false }], rankType: "ROW_NUMBER",
+ *   rankStart: 1, rankEnd: 3, outputRankNumber: true, windowStartField: 3, windowEndField: 4,
+ * }, { uid: "top3", name: "WindowRank(top3)" });
+ * ```
+ */
+export function windowRank(input: DataStream<Row>, spec: WindowRankSpec, naming: { uid: string; name: string }): DataStream<Row> {
+  return input
+    .keyBy(rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]))
+    .process(new WindowRankFunction(spec))
+    .uid(naming.uid)
+    .name(naming.name);
+}
+
+class WindowRankFunction extends KeyedProcessFunction<string, Row, Row> {
+  private sorted!: ValueState<SqlValue[][]>;
+  private readonly cmp: FieldsComparator;
+
+  constructor(private readonly spec: WindowRankSpec) {
+    super();
+    this.cmp = sortKeyComparator(spec.orderBy);
+  }
+
+  override open(): void {
+    this.sorted = this.getRuntimeContext().getState(new ValueStateDescriptor<SqlValue[][]>("window-rank-rows"));
+  }
+
+  processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
+    const windowEnd = row.fields[this.spec.windowEndField] as number;
+    if (windowEnd - 1 <= ctx.timerService().currentWatermark()) return; // the window already fired
+    const sorted = this.sorted.value() ?? [];
+    insertSorted(sorted, row.fields, this.cmp);
+    sorted.length = rankNumbers(sorted, this.cmp, this.spec.rankType, this.spec.rankEnd).length;
+    this.sorted.update(sorted);
+    ctx.timerService().registerEventTimeTimer(windowEnd - 1);
+  }
+
+  override onTimer(_timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    const sorted = this.sorted.value() ?? [];
+    this.sorted.clear();
+    const ranks = rankNumbers(sorted, this.cmp, this.spec.rankType, this.spec.rankEnd);
+    for (let i = 0; i < ranks.length; i++) {
+      const rank = ranks[i]!;
+      if (rank < this.spec.rankStart) continue;
+      out.collect({ kind: "+I", fields: this.spec.outputRankNumber ? [...sorted[i]!, BigInt(rank)] : sorted[i]! });
+    }
+  }
+}

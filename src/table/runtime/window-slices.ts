@@ -1,0 +1,81 @@
+/**
+ * The slicing of aligned windows (TUMBLE, HOP, CUMULATE), as Flink's
+ * `SliceAssigners`: time is cut into slices of one length (the size for
+ * TUMBLE, gcd(size, slide) for HOP, the step for CUMULATE) aligned to the
+ * epoch plus the offset; a row goes into exactly one slice, and a window is
+ * the union of the slices between its start and its end. Pure arithmetic.
+ */
+import type { WindowSpec } from "./window-spec.ts";
+
+/** Slice and window arithmetic of one aligned window kind. */
+export interface WindowSlicing {
+  /** End of the slice holding time `t`. */
+  sliceEnd(t: number): number;
+  /** The first window end at or after slice end `e` (windows end at every such step). */
+  firstWindowEnd(sliceEnd: number): number;
+  /** The end of the last window that contains the slice ending at `sliceEnd`. */
+  lastWindowEnd(sliceEnd: number): number;
+  /** Distance between consecutive window ends. */
+  readonly windowStep: number;
+  /** Start of the window ending at `end`. */
+  windowStart(end: number): number;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
+
+/** `t` rounded down to `offset + k × step`. */
+function floorTo(t: number, step: number, offset: number): number {
+  return t - ((((t - offset) % step) + step) % step);
+}
+
+/**
+ * The slicing of a TUMBLE, HOP or CUMULATE window.
+ *
+ * @example
+ * ```ts
+ * const s = windowSlicing({ kind: "hop", timeField: 2, size: 10_000, slide: 5_000, offset: 0 });
+ * s.sliceEnd(7_000);       // 10_000
+ * s.lastWindowEnd(10_000); // 15_000: the slice [5 s, 10 s) is in the windows ending at 10 s and 15 s
+ * ```
+ */
+export function windowSlicing(spec: Exclude<WindowSpec, { kind: "session" }>): WindowSlicing {
+  switch (spec.kind) {
+    case "tumble": {
+      const { size, offset } = spec;
+      return {
+        sliceEnd: (t) => floorTo(t, size, offset) + size,
+        firstWindowEnd: (e) => e,
+        lastWindowEnd: (e) => e,
+        windowStep: size,
+        windowStart: (end) => end - size,
+      };
+    }
+    case "hop": {
+      const { size, slide, offset } = spec;
+      const g = gcd(size, slide);
+      // windows start at offset + k × slide, so they end at (offset + size) + k × slide
+      const endOffset = offset + size;
+      return {
+        sliceEnd: (t) => floorTo(t, g, offset) + g,
+        firstWindowEnd: (e) => floorTo(e + slide - 1, slide, endOffset),
+        // the last window end w with w - size <= e - g
+        lastWindowEnd: (e) => floorTo(e - g + size, slide, endOffset),
+        windowStep: slide,
+        windowStart: (end) => end - size,
+      };
+    }
+    case "cumulate": {
+      const { maxSize, step, offset } = spec;
+      return {
+        sliceEnd: (t) => floorTo(t, step, offset) + step,
+        firstWindowEnd: (e) => e,
+        lastWindowEnd: (e) => floorTo(e - step, maxSize, offset) + maxSize,
+        windowStep: step,
+        windowStart: (end) => floorTo(end - 1, maxSize, offset),
+      };
+    }
+  }
+}
