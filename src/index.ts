@@ -261,3 +261,4 @@ export { SqlValidationError } from "./table/validation/sql-validation-error.ts";
 export { SqlRuntimeError } from "./table/expr/sql-runtime-error.ts";
 export type { SqlValue } from "./table/types/sql-value.ts";
 export type { Decimal } from "./table/types/decimal.ts";
+export { ScalarFunction, type ScalarFunctionDefinition } from "./table/functions/scalar-function.ts";

@@ -28,7 +28,7 @@ import { SingleOutputStreamOperator } from "./data-stream.ts";
 import { checkParallelism } from "./operator-settings.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
 import type { JobClient } from "./job-client.ts";
-import { currentLaunch } from "./launch-context.ts";
+import { currentLaunch, OtherJobInWorker } from "./launch-context.ts";
 import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { startJob } from "./start-job.ts";
 import { DEFAULT_BATCH_SIZE } from "../runtime/channel/channel.ts";
@@ -52,27 +52,7 @@ export type StateBackendName = "heap";
  */
 export class StreamExecutionEnvironment {
   /** @internal */
-  private streamGraph = new StreamGraph();
-
-  /** @internal The stream graph the API is building. */
-  get graph(): StreamGraph {
-    return this.streamGraph;
-  }
-
-  /**
-   * @internal Runs `build` with `graph` as the graph being built, then
-   * restores the previous one (the table API builds each SQL job apart from
-   * the DataStream program around it).
-   */
-  withGraph<T>(graph: StreamGraph, build: () => T): T {
-    const saved = this.streamGraph;
-    this.streamGraph = graph;
-    try {
-      return build();
-    } finally {
-      this.streamGraph = saved;
-    }
-  }
+  readonly graph = new StreamGraph();
   private parallelism: number;
   private maxParallelism: number;
   private readonly checkpointConfig = new CheckpointConfig();
@@ -258,17 +238,20 @@ export class StreamExecutionEnvironment {
     return this.launch(jobName, randomUUID());
   }
 
-  /** @internal Starts the job as run `jobId` (`executeAndCollect` listens for its results before it starts). */
-  async launch(jobName: string, jobId: string): Promise<JobClient> {
+  /**
+   * @internal Starts the job as run `jobId` (`executeAndCollect` listens for its results before it starts):
+   * the whole program, or the nodes that `roots` consume (a SQL job of the table API).
+   */
+  async launch(jobName: string, jobId: string, roots?: readonly number[]): Promise<JobClient> {
     const launch = currentLaunch();
-    const graph = buildJobGraph(this.graph, jobName, {
+    const graph = buildJobGraph(roots === undefined ? this.graph.attached() : this.graph.subgraph(roots), jobName, {
       parallelism: this.getParallelism(),
       maxParallelism: this.getMaxParallelism(),
       objectReuse: this.config.isObjectReuseEnabled(),
     });
     const fingerprint = fingerprintJobGraph(graph);
     if (launch?.role === "worker") {
-      launch.onWorkerGraph?.(graph, fingerprint);
+      if (launch.onWorkerGraph?.(graph, fingerprint) === false) throw new OtherJobInWorker(jobName);
       return new Promise<JobClient>(() => {}); // a worker only runs its tasks; the client owns the job
     }
     const o = { ...this.options, ...this.overrides };

@@ -67,9 +67,10 @@ export class CollectResultIterator<T> implements AsyncIterableIterator<T> {
     env: StreamExecutionEnvironment,
     jobName: string,
     private readonly limit: number,
+    roots?: readonly number[],
   ) {
     const jobId = randomUUID();
-    this.jobClient = env.launch(jobName, jobId); // in a worker thread it never resolves: the client thread owns the job
+    this.jobClient = env.launch(jobName, jobId, roots); // in a worker thread it never resolves: the client thread owns the job
     this.channel = new BroadcastChannel(clientResultChannel(jobId));
     this.channel.onmessage = (event) => this.receive((event as { data: ClientResultMessage }).data);
     if (isWorker()) this.channel.close();
@@ -150,10 +151,15 @@ export class CollectResultIterator<T> implements AsyncIterableIterator<T> {
   }
 }
 
-/** Adds the collect sink to `stream` (per completed checkpoint if the job checkpoints) and starts the job. */
-export function executeAndCollect<T>(stream: DataStream<T>, env: StreamExecutionEnvironment, jobName: string, limit: number): CollectResultIterator<T> {
+/**
+ * Adds the collect sink to `stream` (per completed checkpoint if the job checkpoints) and starts the job:
+ * the whole program, or (`detached`, for the table API) only what the collect sink consumes.
+ */
+export function executeAndCollect<T>(stream: DataStream<T>, env: StreamExecutionEnvironment, jobName: string, limit: number, detached = false): CollectResultIterator<T> {
   if (!(limit > 0)) throw new RangeError(`executeAndCollect: limit must be a positive number of results, got ${limit}`);
   const epochs = env.checkpointSettings().intervalMs > 0;
-  stream.sinkTo(clientResultSink<T>(epochs)).name("Collect").uid("execute-and-collect").setParallelism(1);
-  return new CollectResultIterator<T>(env, jobName, limit);
+  const sink = stream.sinkTo(clientResultSink<T>(epochs)).name("Collect").uid("execute-and-collect").setParallelism(1);
+  if (!detached) return new CollectResultIterator<T>(env, jobName, limit);
+  env.graph.detach([sink.nodeId()]);
+  return new CollectResultIterator<T>(env, jobName, limit, [sink.nodeId()]);
 }

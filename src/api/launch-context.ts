@@ -17,8 +17,11 @@ export interface LaunchContext {
   readonly args: readonly string[];
   /** Settings from command-line flags; they win over the job's own calls. */
   readonly options: EnvironmentOptions;
-  /** Worker role: receives the graph the module built. */
-  onWorkerGraph?(graph: JobGraph, fingerprint: string): void;
+  /**
+   * Worker role: receives a graph the module built; true when it is the job
+   * this worker runs (a module may start several jobs one after another).
+   */
+  onWorkerGraph?(graph: JobGraph, fingerprint: string): boolean;
   /** Client role: set by execute() so `weir run` can show progress and stop the job. */
   onJobStarted?(job: import("./job-client.ts").JobClient): void;
 }
@@ -59,4 +62,16 @@ export function isWorker(): boolean {
  */
 export function getJobArgs(): readonly string[] {
   return currentLaunch()?.args ?? process.argv.slice(2);
+}
+
+/**
+ * In a worker thread, the job module started a job that is not the one the
+ * worker runs (a module that runs SQL statements one after another starts
+ * one job per statement): the table API goes on with the next statement.
+ */
+export class OtherJobInWorker extends Error {
+  override readonly name = "OtherJobInWorker";
+  constructor(readonly jobName: string) {
+    super(`job '${jobName}' runs in the client's other workers, not in this one`);
+  }
 }

@@ -23,6 +23,11 @@ export class OperatorSettings {
   /** @internal */
   constructor(protected readonly node: StreamNode) {}
 
+  /** @internal The operator's node in the stream graph. */
+  nodeId(): number {
+    return this.node.id;
+  }
+
   /** Stable id of the operator's state: keep it when changing the job so state is restored. */
   uid(uid: string): this {
     this.node.uid = uid;

@@ -72,6 +72,7 @@ export function startJob(j: JobLaunch): JobClient {
             args: j.args,
             options: j.launchOptions,
             fingerprint: j.fingerprint,
+            jobName: j.graph.name,
             events,
           })
         : [localTaskManager(plan, events, j.clock)],

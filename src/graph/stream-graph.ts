@@ -53,6 +53,7 @@ export interface StreamNode {
 /** The nodes of a job, in creation order (a topological order). */
 export class StreamGraph {
   readonly nodes: StreamNode[] = [];
+  private readonly detached = new Set<number>();
 
   /** Adds a node; its id is its position. */
   add(node: Omit<StreamNode, "id" | "uid" | "uidGenerated"> & { uid?: string }): StreamNode {
@@ -78,5 +79,40 @@ export class StreamGraph {
     const out: { node: StreamNode; edge: StreamEdge }[] = [];
     for (const n of this.nodes) for (const e of n.inputs) if (e.from === id) out.push({ node: n, edge: e });
     return out;
+  }
+
+  /**
+   * Marks the sinks of a job that runs on its own (a SQL job started by the
+   * table API): jobs of the whole program leave them out, and what only they
+   * consume.
+   */
+  detach(ids: Iterable<number>): void {
+    for (const id of ids) this.detached.add(id);
+  }
+
+  /** The nodes `roots` consume, directly or not, and the roots, renumbered in order: the graph of one job. */
+  subgraph(roots: readonly number[]): StreamGraph {
+    const keep = new Set<number>();
+    const visit = (id: number) => {
+      if (keep.has(id)) return;
+      keep.add(id);
+      for (const e of this.node(id).inputs) visit(e.from);
+    };
+    roots.forEach(visit);
+    const ids = [...keep].sort((a, b) => a - b);
+    const renumbered = new Map(ids.map((id, i) => [id, i]));
+    const g = new StreamGraph();
+    for (const id of ids) {
+      const n = this.node(id);
+      g.nodes.push({ ...n, id: renumbered.get(id)!, inputs: n.inputs.map((e) => ({ ...e, from: renumbered.get(e.from)! })) });
+    }
+    return g;
+  }
+
+  /** The graph of the whole program: all of it, or without detached sinks and what only they consume. */
+  attached(): StreamGraph {
+    if (this.detached.size === 0) return this;
+    const consumed = new Set(this.nodes.flatMap((n) => n.inputs.map((e) => e.from)));
+    return this.subgraph(this.nodes.filter((n) => !consumed.has(n.id) && !this.detached.has(n.id)).map((n) => n.id));
   }
 }

@@ -10,7 +10,7 @@
 import type { CsvError } from "csv-parse";
 import { CsvRecordParser, csvErrorReason, malformedRecordLength } from "./csv-record-parser.ts";
 import type { FileSplit } from "./file-source-split.ts";
-import { MalformedRecord, NEED_MORE_BYTES, type Decoded, type RecordDecoder, type RecordFormat } from "./record-format.ts";
+import { MalformedRecord, MalformedRecordError, NEED_MORE_BYTES, type Decoded, type RecordDecoder, type RecordFormat } from "./record-format.ts";
 
 /** CSV options of `FileSource.forRecords`. */
 export interface CsvOptions {
@@ -27,6 +27,12 @@ interface CsvSettings {
   readonly header: boolean;
   readonly delimiter: string;
   readonly columns: readonly string[] | undefined;
+  /** Without names: the number of fields every record has (default: as many as the file's first record). */
+  readonly width?: number;
+  /** Skip records whose line starts with `#`. */
+  readonly comments?: boolean;
+  /** Turns each record into the decoder's result; may throw `MalformedRecordError`. */
+  readonly convert?: (record: never) => unknown;
 }
 
 const LF = 10;
@@ -44,13 +50,49 @@ const SKIPPED: unique symbol = Symbol("skipped");
  * ```
  */
 export function csvFormat<T>(options: CsvOptions = {}): RecordFormat<T> {
-  const delimiter = options.delimiter ?? ",";
+  const delimiter = checkedDelimiter(options.delimiter ?? ",");
+  const settings: CsvSettings = { header: options.header ?? true, delimiter, columns: options.columns ? [...options.columns] : undefined };
+  return { open: (split) => new CsvDecoder<T>(split.offset, settings) };
+}
+
+/** Options of {@link csvFieldsFormat}. */
+export interface CsvFieldsOptions<T> {
+  readonly delimiter: string;
+  /** The number of fields of every record; a record with another number is malformed. */
+  readonly width: number;
+  /** Skip lines starting with `#` (such a line must not hold a quote). */
+  readonly comments: boolean;
+  /** The result of a record's fields; throws `MalformedRecordError` for fields it cannot take. */
+  readonly convert: (fields: string[]) => T;
+}
+
+/**
+ * CSV records without a header, each of exactly `width` fields, converted by
+ * `convert` (a conversion error is a malformed record, with the record's line).
+ *
+ * @example
+ * ```ts
+ * FileSource.forFormat("in/", csvFieldsFormat({ delimiter: ",", width: 2, comments: true, convert: (f) => [f[0], Number(f[1])] }));
+ * ```
+ */
+export function csvFieldsFormat<T>(options: CsvFieldsOptions<T>): RecordFormat<T> {
+  const settings: CsvSettings = {
+    header: false,
+    delimiter: checkedDelimiter(options.delimiter),
+    columns: undefined,
+    width: options.width,
+    comments: options.comments,
+    convert: options.convert as (record: never) => unknown,
+  };
+  return { open: (split) => new CsvDecoder<T>(split.offset, settings) };
+}
+
+function checkedDelimiter(delimiter: string): string {
   // U+FFFD and lone surrogates could match where the bytes hold no delimiter (invalid UTF-8 decodes to U+FFFD)
   if (delimiter.length === 0 || /["\r\n\uFFFD\p{Cs}]/u.test(delimiter)) {
     throw new RangeError(`csv delimiter ${JSON.stringify(delimiter)} must be non-empty text without a quote, a newline or U+FFFD`);
   }
-  const settings: CsvSettings = { header: options.header ?? true, delimiter, columns: options.columns ? [...options.columns] : undefined };
-  return { open: (split) => new CsvDecoder<T>(split.offset, settings) };
+  return delimiter;
 }
 
 class CsvDecoder<T> implements RecordDecoder<T> {
@@ -158,9 +200,10 @@ class CsvDecoder<T> implements RecordDecoder<T> {
 
   /** The record of `fields` (a header or a whitespace-only line gives none: SKIPPED). */
   private shape(fields: string[], split: FileSplit, line: number, text: () => string): T | MalformedRecord | typeof SKIPPED {
-    const { header, columns } = this.settings;
+    const { header, columns, comments } = this.settings;
+    if (comments && text().startsWith("#")) return SKIPPED;
     const names = columns ?? split.header;
-    const width = names?.length ?? split.width;
+    const width = names?.length ?? this.settings.width ?? split.width;
     // a line of spaces is blank, unless the file has a single column
     if (fields.length === 1 && width !== 1 && fields[0]!.trim() === "" && text().trim() === "") return SKIPPED;
     if (header && split.header === undefined) {
@@ -168,13 +211,24 @@ class CsvDecoder<T> implements RecordDecoder<T> {
       return SKIPPED;
     }
     if (names === undefined) {
-      split.width ??= fields.length;
-      if (fields.length !== split.width) return new MalformedRecord(line, text(), `expected ${split.width} columns, got ${fields.length}`);
-      return fields as T;
+      const expected = this.settings.width ?? (split.width ??= fields.length);
+      if (fields.length !== expected) return new MalformedRecord(line, text(), `expected ${expected} columns, got ${fields.length}`);
+      return this.converted(fields, line, text);
     }
     if (fields.length !== names.length) return new MalformedRecord(line, text(), `expected ${names.length} columns, got ${fields.length}`);
     const record: Record<string, string> = {};
     for (let i = 0; i < names.length; i++) record[names[i]!] = fields[i]!;
-    return record as T;
+    return this.converted(record, line, text);
+  }
+
+  private converted(record: unknown, line: number, text: () => string): T | MalformedRecord {
+    const convert = this.settings.convert;
+    if (convert === undefined) return record as T;
+    try {
+      return convert(record as never) as T;
+    } catch (e) {
+      if (!(e instanceof MalformedRecordError)) throw e;
+      return new MalformedRecord(line, text(), e.reason);
+    }
   }
 }

@@ -14,21 +14,36 @@ export function isHidden(name: string): boolean {
 }
 
 /**
- * The regular files of `input`, sorted: the file itself; or every
+ * The order in which a reader takes the files of one listing: by path, or by
+ * last modification (then path), which is the order in which a writer such as
+ * the file sink finished them.
+ */
+export type FileOrder = "path" | "modification-time";
+
+/**
+ * The regular files of `input`, sorted by `order`: the file itself; or every
  * non-hidden file below the directory (recursively, hidden directories
  * skipped); or the non-hidden files matching the glob. A glob whose base
  * directory does not exist matches nothing.
  *
  * @throws FileSourcePathError when a file or directory path does not exist or cannot be read
  */
-export async function listInputFiles(input: InputPath): Promise<string[]> {
+export async function listInputFiles(input: InputPath, order: FileOrder = "path"): Promise<string[]> {
   const found: string[] = [];
   if (input.match) {
     if (await isDirectory(input.base, true)) await walk(input.base, "", 0, input, found);
   } else if (await isDirectory(input.base, false)) {
     await walk(input.base, "", 0, input, found);
   } else found.push(input.base);
-  return found.sort();
+  found.sort();
+  return order === "path" ? found : byModificationTime(found);
+}
+
+/** `paths` (sorted) ordered by last modification, ties by path; a file gone since listed goes last (reading it reports the error). */
+async function byModificationTime(paths: string[]): Promise<string[]> {
+  const times = await Promise.all(paths.map((p) => stat(p).then((s) => s.mtimeMs, () => Number.POSITIVE_INFINITY)));
+  const order = paths.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
+  return order.map((i) => paths[i]!);
 }
 
 async function isDirectory(path: string, missingOk: boolean): Promise<boolean> {

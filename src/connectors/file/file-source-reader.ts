@@ -13,7 +13,7 @@ import type { Clock } from "../../util/clock.ts";
 import { planDiscovery } from "./file-source-discovery.ts";
 import { FileSourceParseError, FileSourcePathError } from "./file-source-errors.ts";
 import type { InputPath } from "./file-source-glob.ts";
-import { listInputFiles } from "./file-source-listing.ts";
+import { listInputFiles, type FileOrder } from "./file-source-listing.ts";
 import { copySplit, type DiscoverySplit, type FileSourceSplit, type FileSplit } from "./file-source-split.ts";
 import { MalformedRecord, NEED_MORE_BYTES, type RecordDecoder, type RecordFormat } from "./record-format.ts";
 
@@ -35,6 +35,8 @@ export interface FileSourceReaderConfig<T> {
   readonly format: RecordFormat<T>;
   /** Listing interval of a continuous source; undefined for a bounded one. */
   readonly monitorIntervalMs: number | undefined;
+  /** The order in which the files of a listing are read. */
+  readonly fileOrder: FileOrder;
   /** Where malformed records go; undefined to fail the job on them. */
   readonly deadLetters: OutputTag<DeadLetter> | undefined;
   readonly chunkSize: number;
@@ -117,7 +119,7 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
   }
 
   private async scan(): Promise<void> {
-    const listed = await listInputFiles(this.config.input);
+    const listed = await listInputFiles(this.config.input, this.config.fileOrder);
     const plan = planDiscovery(listed, this.buckets);
     this.files.push(...plan.newSplits);
     const interval = this.config.monitorIntervalMs;

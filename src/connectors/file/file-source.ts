@@ -10,6 +10,7 @@ import { OutputTag } from "../../core/output-tag.ts";
 import { systemClock, type Clock } from "../../util/clock.ts";
 import { csvFormat, type CsvOptions } from "./csv-format.ts";
 import { parseInputPath, type InputPath } from "./file-source-glob.ts";
+import type { FileOrder } from "./file-source-listing.ts";
 import { FileSourceReader, type DeadLetter } from "./file-source-reader.ts";
 import { initialSplits, type FileSourceSplit } from "./file-source-split.ts";
 import { jsonLinesFormat, linesFormat, type RecordFormat } from "./record-format.ts";
@@ -26,6 +27,14 @@ export interface FileSourceOptions {
   readonly chunkSize?: number;
   /** Time source for the monitor interval (default the system clock). */
   readonly clock?: Clock;
+  /**
+   * The order in which a reader takes the files it finds in one listing:
+   * `"path"` (the default) or `"modification-time"` (oldest first), the order
+   * in which the file sink finished its part files, also across restarts of the
+   * writing job (whose part names start with a new run id). Each reader keeps
+   * the order among its own files: read with parallelism 1 for one global order.
+   */
+  readonly fileOrder?: FileOrder;
 }
 
 /** Options of `FileSource.forRecords`. */
@@ -114,6 +123,23 @@ export class FileSource<T> implements Source<T, FileSourceSplit> {
     return new FileSource(path, format, options, onMalformed === "dead-letter" ? FileSource.DEAD_LETTERS : undefined);
   }
 
+  /**
+   * The records `format` finds in the files at `path` (see `record-format.ts`:
+   * a format cuts the bytes into records and keeps the split's offset at
+   * the next one, so restores are exact). A malformed record fails the job
+   * with a `FileSourceParseError` naming the file and line, or goes to
+   * `FileSource.DEAD_LETTERS` with `onMalformed: "dead-letter"`.
+   *
+   * @example
+   * ```ts
+   * FileSource.forFormat("in/", lineFormat(true, (line) => line.toUpperCase()), { monitorIntervalMs: 1_000 });
+   * ```
+   */
+  static forFormat<T>(path: string, format: RecordFormat<T>, options: FileSourceOptions & Pick<FileRecordsOptions, "onMalformed"> = {}): FileSource<T> {
+    const onMalformed = options.onMalformed ?? "fail";
+    return new FileSource(path, format, options, onMalformed === "dead-letter" ? FileSource.DEAD_LETTERS : undefined);
+  }
+
   /** One discovery bucket per reader: reader `i` takes the files with `hash(path) % parallelism === i`. */
   createSplits(parallelism: number): FileSourceSplit[] {
     return initialSplits(parallelism);
@@ -124,6 +150,7 @@ export class FileSource<T> implements Source<T, FileSourceSplit> {
       input: this.input,
       format: this.format,
       monitorIntervalMs: this.options.monitorIntervalMs,
+      fileOrder: this.options.fileOrder ?? "path",
       deadLetters: this.deadLetters,
       chunkSize: this.chunkSize,
       clock: this.options.clock ?? systemClock,

@@ -67,8 +67,17 @@ const BOM = 0xfeff;
  * A format of one record per line: `parse` gets each line (terminator removed,
  * byte-order mark stripped) and returns the record or throws
  * {@link MalformedRecordError}.
+ *
+ * @example
+ * ```ts
+ * const numbers = lineFormat(true, (line) => {
+ *   const n = Number(line);
+ *   if (Number.isNaN(n)) throw new MalformedRecordError("not a number");
+ *   return n;
+ * });
+ * ```
  */
-function lineFormat<T>(skipBlankLines: boolean, parse: (line: string) => T): RecordFormat<T> {
+export function lineFormat<T>(skipBlankLines: boolean, parse: (line: string) => T): RecordFormat<T> {
   return {
     open(split) {
       const lines = new LineBuffer(split.offset);
@@ -114,4 +123,37 @@ export function jsonLinesFormat<T>(): RecordFormat<T> {
       throw new MalformedRecordError(`invalid JSON (${(e as Error).message})`);
     }
   });
+}
+
+/**
+ * `format` without its malformed records: a decoder of it moves past them
+ * (as Flink's formats do with `ignore-parse-errors`).
+ *
+ * @example
+ * ```ts
+ * FileSource.forFormat("in/", skipMalformed(jsonLinesFormat()));
+ * ```
+ */
+export function skipMalformed<T>(format: RecordFormat<T>): RecordFormat<T> {
+  return {
+    open(split) {
+      const d = format.open(split);
+      return {
+        get readPosition() {
+          return d.readPosition;
+        },
+        get exhausted() {
+          return d.exhausted;
+        },
+        append: (chunk) => d.append(chunk),
+        markEnd: () => d.markEnd(),
+        next(s) {
+          for (;;) {
+            const item = d.next(s);
+            if (!(item instanceof MalformedRecord)) return item;
+          }
+        },
+      };
+    },
+  };
 }

@@ -69,13 +69,14 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
     args: init.args,
     options: init.options,
     onWorkerGraph(graph, fingerprint) {
-      if (manager) return;
+      if (manager) return false;
+      if (graph.name !== init.jobName) return false; // another job the module starts: not this worker's
       if (fingerprint !== init.fingerprint) {
         fatal(
           `worker ${init.workerIndex} built a different job graph than the client (fingerprint ${fingerprint} vs ${init.fingerprint}): ` +
             "the job module must build the same graph every time it is imported (no randomness, time or environment-dependent operators)",
         );
-        return;
+        return false;
       }
       const plan = planExecution(graph, init.workers);
       getLogger().debug(
@@ -106,6 +107,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
       setInterval(() => post({ type: "metrics", metrics: tm.metrics() }), METRICS_INTERVAL_MS).unref();
       post({ type: "ready" });
       for (const m of early.splice(0)) handle(m, tm);
+      return true;
     },
   });
   loadJobModule(init.jobModule).then(

@@ -9,7 +9,7 @@ import type { TaskResults } from "../task/task-services.ts";
 import type { LinkEnd } from "../channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 4;
+export const WORKER_PROTOCOL_VERSION = 5;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -24,6 +24,8 @@ export interface WorkerInit {
   readonly logLevel: LogLevel;
   /** Fingerprint of the client's graph; the worker's must match. */
   readonly fingerprint: string;
+  /** The job's name: a job module may start several jobs (SQL statements one after another); a worker runs the one of this name. */
+  readonly jobName: string;
   /** Link (port and shared memory) to each other worker, by its index. */
   readonly links: Record<number, LinkEnd>;
 }

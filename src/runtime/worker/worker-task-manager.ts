@@ -29,6 +29,7 @@ interface PoolOptions {
   args: readonly string[];
   options: EnvironmentOptions;
   fingerprint: string;
+  jobName: string;
   events: TaskManagerEvents;
 }
 
@@ -110,6 +111,7 @@ class WorkerPool {
       options: o.options,
       logLevel: currentLogSettings().level,
       fingerprint: o.fingerprint,
+      jobName: o.jobName,
       links,
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });

@@ -44,6 +44,10 @@ export class StatementSet {
   }
 
   private plan(): PlannedSink[] {
+    return this.tEnv.bound(() => this.planEntries());
+  }
+
+  private planEntries(): PlannedSink[] {
     const ctx = this.tEnv.plannerContext();
     return this.entries.map((e) => {
       if (e.kind === "sql") return this.tEnv.planInserts([e.stmt])[0]!;

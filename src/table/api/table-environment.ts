@@ -7,20 +7,25 @@
 import { randomUUID } from "node:crypto";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
-import type { JobClient } from "../../api/job-client.ts";
 import type { ProcessContext } from "../../core/process-function.ts";
 import type { Collector } from "../../core/collector.ts";
-import { StreamGraph } from "../../graph/stream-graph.ts";
+import { executeAndCollect } from "../../api/execute-and-collect.ts";
+import { isWorker } from "../../api/launch-context.ts";
 import { builtinFactories } from "../catalog/builtin-factories.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { describeTable } from "../catalog/describe-table.ts";
 import { identifierString, resolveIdentifier } from "../catalog/object-identifier.ts";
 import type { DynamicTableFactory } from "../connectors/dynamic-table-factory.ts";
+import { builtinTableFactories } from "../connectors/builtin-table-factories.ts";
 import { Row } from "../data/row.ts";
 import type { InsertStatement, Statement, StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
 import { MAX_LENGTH } from "../sql/parse-type.ts";
-import { bindPlanExpr } from "../plan/bind-plan-expr.ts";
+import { bindPlanExpr, withBindOptions } from "../plan/bind-plan-expr.ts";
+import { AGGREGATE_FUNCTIONS } from "../plan/aggregate-call-type.ts";
+import { builtinFunctionNames } from "../expr/functions/builtin-functions.ts";
+import { FunctionCatalog } from "../functions/function-catalog.ts";
+import type { ScalarFunctionDefinition } from "../functions/scalar-function.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { ChangelogModes } from "../plan/changelog-inference.ts";
 import { convertQuery } from "../plan/convert-query.ts";
@@ -29,7 +34,7 @@ import { explainPlan, type ExplainRoot } from "../plan/explain-plan.ts";
 import type { PlannerContext } from "../plan/planner-context.ts";
 import { planRowType, isVisible } from "../plan/plan-row-type.ts";
 import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
-import { inputsOf, type RelNode } from "../plan/rel-node.ts";
+import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -61,6 +66,7 @@ export class StreamTableEnvironment {
   private readonly config = new TableConfig();
   private readonly factoryOptions = builtinFactories();
   private readonly uidCounters = new Map<string, number>();
+  private readonly functions = new FunctionCatalog();
 
   private constructor(
     private readonly env: StreamExecutionEnvironment,
@@ -69,7 +75,7 @@ export class StreamTableEnvironment {
 
   /** A table environment on `env`. */
   static create(env: StreamExecutionEnvironment): StreamTableEnvironment {
-    return new StreamTableEnvironment(env, new Map());
+    return new StreamTableEnvironment(env, builtinTableFactories());
   }
 
   /** The session configuration (`SET` changes it too). */
@@ -90,7 +96,7 @@ export class StreamTableEnvironment {
    * @throws {SqlParseError} | {SqlValidationError} located in the statement.
    */
   executeSql(sql: string): TableResult {
-    return this.execute(parseStatement(sql));
+    return this.bound(() => this.execute(parseStatement(sql)));
   }
 
   /**
@@ -101,7 +107,7 @@ export class StreamTableEnvironment {
   sqlQuery(sql: string): Table {
     const stmt = parseStatement(sql);
     if (stmt.kind !== "query") throw new SqlValidationError(`sqlQuery() takes a query; use executeSql() for ${stmt.kind.toUpperCase()} statements`, stmt.loc);
-    return new Table(this, convertQuery(this.plannerContext(), stmt.query));
+    return new Table(this, this.bound(() => convertQuery(this.plannerContext(), stmt.query)));
   }
 
   /**
@@ -112,12 +118,12 @@ export class StreamTableEnvironment {
    * stream's watermarks.
    */
   fromDataStream<T>(stream: DataStream<T>, schema: Schema): Table {
-    return new Table(this, this.streamNode(stream, schema, false));
+    return new Table(this, this.bound(() => this.streamNode(stream, schema, false)));
   }
 
   /** A table over a stream of `Row`s that carry a RowKind (a changelog). */
   fromChangelogStream(stream: DataStream<Row>, schema: Schema): Table {
-    return new Table(this, this.streamNode(stream, schema, true));
+    return new Table(this, this.bound(() => this.streamNode(stream, schema, true)));
   }
 
   /** Registers a stream (with its schema) or a table as a temporary view usable in SQL. */
@@ -131,7 +137,7 @@ export class StreamTableEnvironment {
       return;
     }
     if (schema === undefined) throw new SqlValidationError(`createTemporaryView('${name}', stream) needs a Schema: JavaScript has no run-time types to derive the columns from`);
-    const node = this.streamNode(source, schema, false);
+    const node = this.bound(() => this.streamNode(source, schema, false));
     this.inlineViews.set(name, () => node);
   }
 
@@ -161,12 +167,28 @@ export class StreamTableEnvironment {
   /** The plan of a statement as `EXPLAIN` prints it; `"CHANGELOG_MODE"` adds each node's changelog mode. */
   explainSql(sql: string, ...details: string[]): string {
     const stmt = parseStatement(sql);
-    return this.explainStatement(stmt, details.map((d) => d.toUpperCase()));
+    return this.bound(() => this.explainStatement(stmt, details.map((d) => d.toUpperCase())));
   }
 
   /** A set of INSERTs that run as one job. */
   createStatementSet(): StatementSet {
     return new StatementSet(this);
+  }
+
+  /**
+   * Registers a user-defined scalar function for SQL, by name
+   * (case-insensitive): a `ScalarFunction`, an object literal
+   * `{ resultType, eval }` or a function with `resultType`.
+   *
+   * @throws when the name is taken or the definition is invalid.
+   */
+  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition): void {
+    this.functions.registerTemporarySystemFunction(name, definition);
+  }
+
+  /** Drops a function registered with {@link createTemporarySystemFunction}; false when there was none. */
+  dropTemporarySystemFunction(name: string): boolean {
+    return this.functions.dropTemporarySystemFunction(name);
   }
 
   /** The names of the tables and views, sorted. */
@@ -175,6 +197,11 @@ export class StreamTableEnvironment {
   }
 
   // ------------------------------------------------------------------ internals
+
+  /** @internal Runs a conversion with this session's functions and time zone. */
+  bound<T>(convert: () => T): T {
+    return withBindOptions({ functions: this.functions, timeZone: this.config.timeZone() }, convert);
+  }
 
   /** @internal The planner's view of this session. */
   plannerContext(): PlannerContext {
@@ -281,7 +308,8 @@ export class StreamTableEnvironment {
 
   private show(stmt: StatementOf<"show">): TableResult {
     if (stmt.object === "FUNCTIONS") {
-      return rowsResult([{ name: "function name", type: STRING }], ["AVG", "COUNT", "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "MAX", "MIN", "SUM"].map((f) => Row.of(f)));
+      const names = [...new Set([...AGGREGATE_FUNCTIONS, ...builtinFunctionNames(), ...this.functions.names()])].sort();
+      return rowsResult([{ name: "function name", type: STRING }], names.map((f) => Row.of(f)));
     }
     const names = stmt.object === "VIEWS" ? [...this.catalog.listViews(), ...this.inlineViews.keys()].sort() : this.listTables();
     return rowsResult([{ name: stmt.object === "VIEWS" ? "view name" : "table name", type: STRING }], names.map((n) => Row.of(n)));
@@ -344,32 +372,18 @@ export class StreamTableEnvironment {
   /** @internal Starts one job writing `sinks`. */
   runSinks(sinks: PlannedSink[]): TableResult {
     const name = this.config.get("pipeline.name") || `insert-into_${sinks.map((s) => identifierString(s.table.identifier)).join(",")}`;
-    const client = this.launch(sinks.map((s) => s.input), name, () => {
-      const t = this.translator();
-      for (const s of sinks) s.sink.consume(t.translate(s.input));
-    });
+    const t = this.translator();
+    const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
+    this.env.graph.detach(ids);
+    const client = this.env.launch(name, randomUUID(), ids);
+    if (isWorker()) client.catch(() => undefined); // another statement's job (OtherJobInWorker): nothing to wait for here
     const columns = sinks.map((s) => ({ name: identifierString(s.table.identifier), type: { kind: "bigint", nullable: false } as LogicalType }));
     return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1n))] }, false);
   }
 
-  /**
-   * Builds a job with `build` and starts it: in a graph of its own, unless
-   * the plan reads streams of the DataStream program (then in the program's
-   * graph, which the job runs).
-   */
-  private launch(roots: RelNode[], jobName: string, build: () => void): Promise<JobClient> {
-    const start = () => {
-      build();
-      return this.env.launch(jobName, randomUUID());
-    };
-    return roots.some(readsDataStream) ? start() : this.env.withGraph(new StreamGraph(), start);
-  }
-
   /** @internal The rows of a query's job, as they come (the job starts when iteration starts). */
   collectRows(node: RelNode): AsyncIterableIterator<Row> & { close?(): Promise<void> | void } {
-    const name = this.config.get("pipeline.name") || "collect";
-    const run = () => this.streamOf(node).executeAndCollect(name);
-    return readsDataStream(node) ? run() : this.env.withGraph(new StreamGraph(), run);
+    return executeAndCollect(this.streamOf(node), this.env, this.config.get("pipeline.name") || "collect", Number.POSITIVE_INFINITY, true);
   }
 
   /** @internal EXPLAIN of a statement. */
@@ -393,10 +407,6 @@ export class StreamTableEnvironment {
     }
     return explainPlan(roots, changelog);
   }
-}
-
-function readsDataStream(node: RelNode): boolean {
-  return node.kind === "dataStream" || inputsOf(node).some(readsDataStream);
 }
 
 function ok(): TableResult {

@@ -6,6 +6,7 @@
  * printed with {@link TableResult.print}.
  */
 import type { JobClient } from "../../api/job-client.ts";
+import { OtherJobInWorker } from "../../api/launch-context.ts";
 import type { Row } from "../data/row.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { TableauPrinter } from "./tableau.ts";
@@ -57,7 +58,12 @@ export class TableResult {
 
   /** Resolves when the job of an INSERT finishes (at once for other statements); rejects when the job fails. */
   async await(): Promise<void> {
-    if (this.source.kind === "job") await (await this.source.client).getJobExecutionResult();
+    if (this.source.kind !== "job") return;
+    try {
+      await (await this.source.client).getJobExecutionResult();
+    } catch (e) {
+      if (!(e instanceof OtherJobInWorker)) throw e; // in a worker thread: another statement's job
+    }
   }
 
   /** The rows: for a query, its changelog as the job produces it (the job starts here). */

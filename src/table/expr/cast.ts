@@ -17,6 +17,7 @@ import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTim
 import { isIntegerType, isNumericType, isStringType, typeToString } from "./type-rules.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
+import { instantOfWallClock, timeZoneOffset } from "../types/time-zone.ts";
 
 /** A conversion of a non-null value; throws {@link SqlRuntimeError} when the value does not convert. */
 export type CastFunction = (v: SqlValue) => SqlValue;
@@ -36,15 +37,27 @@ export function wrapInteger(kind: "tinyint" | "smallint" | "int", v: number): nu
 
 /**
  * The conversion of non-null values from `from` to `to`, or undefined when
- * the cast is not valid.
+ * the cast is not valid. TIMESTAMP_LTZ values (instants) convert to and
+ * from TIMESTAMP, DATE, TIME and text through the wall clock of `timeZone`
+ * (the session time zone, as Flink).
  *
  * @example
  * ```ts
  * castFunction(logicalType({ kind: "varchar", length: 10 }), logicalType({ kind: "int" }))!("42"); // 42
  * ```
  */
-export function castFunction(from: LogicalType, to: LogicalType): CastFunction | undefined {
+export function castFunction(from: LogicalType, to: LogicalType, timeZone = "UTC"): CastFunction | undefined {
   if (from.kind === "null") return (v) => v;
+  if (from.kind === "timestamp" && from.withLocalTimeZone && !(to.kind === "timestamp" && to.withLocalTimeZone)) {
+    const asWall = castFunction({ ...from, withLocalTimeZone: false }, to);
+    if (asWall === undefined) return undefined;
+    return (v) => asWall((v as number) + timeZoneOffset(v as number, timeZone));
+  }
+  if (to.kind === "timestamp" && to.withLocalTimeZone && !(from.kind === "timestamp" && from.withLocalTimeZone)) {
+    const toWall = castFunction(from, { ...to, withLocalTimeZone: false });
+    if (toWall === undefined) return undefined;
+    return (v) => instantOfWallClock(toWall(v) as number, timeZone);
+  }
   const toKind = to.kind;
   if (isNumericType(to)) {
     if (isNumericType(from)) return numericToNumeric(from, to);
@@ -86,7 +99,7 @@ export function castFunction(from: LogicalType, to: LogicalType): CastFunction |
     if (isStringType(from)) return parsing(parseTimestamp, "TIMESTAMP");
     return undefined;
   }
-  if (to.kind === "timestamp" && from.kind === "timestamp" && from.withLocalTimeZone) return (v) => v;
+  if (to.kind === "timestamp" && from.kind === "timestamp") return (v) => v;
   return undefined;
 }
 
@@ -209,7 +222,6 @@ function toText(from: LogicalType): ((v: SqlValue) => string) | undefined {
     case "date": return (v) => formatDate(v as number);
     case "time": { const p = from.precision; return (v) => formatTime(v as number, p); }
     case "timestamp": {
-      if (from.withLocalTimeZone) return undefined;
       const p = from.precision;
       return (v) => formatTimestamp(v as number, p);
     }

@@ -1,6 +1,11 @@
 /**
- * The scalar expression layer: type inference with Flink's rules and
- * compilation to closures over a row's field values.
+ * The scalar expression layer: name resolution, type inference with Flink's
+ * rules and compilation to closures over a row's field values.
+ *
+ * Names: a column is `a` (unique among the input's fields, else `Column 'a'
+ * is ambiguous`), `t.a` (the field `a` of the FROM item named or aliased `t`,
+ * see {@link RowType.qualifiers}) or `a.f` / `t.a.f` (field `f` of the ROW
+ * column `a`).
  *
  * Typing: numeric promotion TINYINT < SMALLINT < INT < BIGINT < DECIMAL <
  * FLOAT < DOUBLE (an integer meets a DECIMAL as DECIMAL(3|5|10|19, 0), then
@@ -8,6 +13,9 @@
  * when every input is), comparisons and CASE/COALESCE/IN/BETWEEN take the
  * common type of their operands, `||` needs two strings. Errors are
  * {@link SqlValidationError}s located in the SQL text.
+ *
+ * Functions: the built-in ones (`functions/`, one file per family), then the
+ * user-defined ones of {@link BindOptions.functions}.
  *
  * Evaluation: three-valued logic; INT/SMALLINT/TINYINT and BIGINT
  * arithmetic wraps on overflow as Flink's generated Java does; BIGINT is a
@@ -18,36 +26,32 @@
  * string results are new values; a LIKE with a pattern that is not a constant
  * caches its last compiled pattern).
  */
-import type { Expr, ExprOf, SourceLoc } from "../sql/ast.ts";
+import type { Expr, ExprOf, SourceLoc, TimeUnit } from "../sql/ast.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import {
-  additionType, decimalAdd, decimalDivide, decimalModulo, decimalMultiply, decimalNegate, decimalSubtract,
-  decimalToNumber, DecimalDivisionByZeroError, divisionType, moduloType, multiplicationType, parseDecimal,
-  toDecimalType, type Decimal, type DecimalType,
-} from "../types/decimal.ts";
+import { decimalNegate, parseDecimal, type Decimal } from "../types/decimal.ts";
 import { sqlCompare, sqlEquals, sqlNotDistinct } from "../types/sql-compare.ts";
 import { parseDate, parseTime, parseTimestamp } from "../types/temporal.ts";
+import { parseTimestampLtz } from "../types/time-zone.ts";
 import { castFunction, wrapInteger } from "./cast.ts";
 import { likeToRegExp } from "./like-pattern.ts";
-import {
-  asDecimalType, commonType, isIntegerType, isNumericType, isStringType, logicalType, typeToString,
-  withNullable, type RowType,
-} from "./type-rules.ts";
+import { commonType, isIntegerType, isNumericType, isStringType, logicalType, withNullable, type RowType } from "./type-rules.ts";
 import { toLogicalType, type LogicalType } from "../types/logical-type.ts";
 import { MAX_LENGTH } from "../sql/parse-type.ts";
 import { nearestName } from "../validation/nearest-name.ts";
-import { SqlRuntimeError } from "./sql-runtime-error.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { arithmetic, DAY_TIME_MS } from "./arithmetic.ts";
+import {
+  anyNullable as nullable, bindContext, coerce, constantExpr as constant, isImplicitlyCastable, showType,
+  type BindContext, type BindOptions, type BoundExpr, type Evaluator, type ResolvedScalarFunction,
+} from "./bound-expr.ts";
+import { builtinFunction, builtinFunctionNames } from "./functions/builtin-functions.ts";
+import { bindArrayConstructor, bindItem, bindMapConstructor, bindRowConstructor } from "./functions/collection-functions.ts";
+import { bindExtract, bindFloorCeil } from "./functions/temporal-functions.ts";
+import { trimChars } from "./functions/string-functions.ts";
+import { SqlRuntimeError } from "./sql-runtime-error.ts";
+import { copyPlainData } from "../../state/plain-copy.ts";
 
-/** A compiled expression: evaluates on the field values of one row. */
-export type Evaluator = (fields: SqlValue[]) => SqlValue;
-
-/** An expression after binding: its type, its evaluator, and whether it reads no column. */
-export interface BoundExpr {
-  type: LogicalType;
-  eval: Evaluator;
-  constant: boolean;
-}
+export type { BindOptions, BoundExpr, Evaluator } from "./bound-expr.ts";
 
 /**
  * Infers the type of `expr` over rows of `rowType`.
@@ -58,8 +62,8 @@ export interface BoundExpr {
  * showType(inferType(expr("a + 1.5"), { names: ["a"], types: [logicalType({ kind: "int" })] })); // "DECIMAL(12, 1)"
  * ```
  */
-export function inferType(expr: Expr, rowType: RowType): LogicalType {
-  return bindExpression(expr, rowType).type;
+export function inferType(expr: Expr, rowType: RowType, options?: BindOptions): LogicalType {
+  return bindExpression(expr, rowType, options).type;
 }
 
 /**
@@ -71,13 +75,24 @@ export function inferType(expr: Expr, rowType: RowType): LogicalType {
  * f([2n ** 60n]); // 2n ** 61n
  * ```
  */
-export function compile(expr: Expr, rowType: RowType): Evaluator {
-  return bindExpression(expr, rowType).eval;
+export function compile(expr: Expr, rowType: RowType, options?: BindOptions): Evaluator {
+  return bindExpression(expr, rowType, options).eval;
 }
 
-/** Type-checks and compiles `expr` in one pass. */
-export function bindExpression(expr: Expr, rowType: RowType): BoundExpr {
-  return new Binder(rowType).bind(expr);
+/**
+ * Resolves names, type-checks and compiles `expr` in one pass.
+ *
+ * @throws SqlValidationError for unknown or ambiguous columns, unknown
+ *   functions (with the nearest name suggested) and type errors.
+ * @example
+ * ```ts
+ * const rowType = { names: ["id", "id"], types: [INT, INT], qualifiers: ["o", "c"] };
+ * const b = bindExpression(parseExpr("o.id + 1"), rowType, { timeZone: "Asia/Shanghai" });
+ * b.eval([41, 7]); // 42
+ * ```
+ */
+export function bindExpression(expr: Expr, rowType: RowType, options?: BindOptions): BoundExpr {
+  return new Binder(rowType, bindContext(options)).bind(expr);
 }
 
 const BOOLEAN = logicalType({ kind: "boolean" }, false);
@@ -85,47 +100,14 @@ const INT = logicalType({ kind: "int" }, false);
 const DOUBLE = logicalType({ kind: "double" }, false);
 const VARCHAR = logicalType({ kind: "varchar", length: MAX_LENGTH }, false);
 
-function nullable(...xs: BoundExpr[]): boolean {
-  return xs.some((x) => x.type.nullable);
-}
-
 function typed(t: LogicalType, isNullable: boolean): LogicalType {
   return withNullable(t, isNullable);
 }
 
-function divZero(): never {
-  throw new SqlRuntimeError("Division by zero");
-}
-
-/** The evaluator of `b` with its values converted to `target`'s representation. */
-function coerce(b: BoundExpr, target: LogicalType): Evaluator {
-  const from = b.type;
-  if (from.kind === "null" || sameRepresentation(from, target)) return b.eval;
-  const cast = castFunction(from, target);
-  if (cast === undefined) throw new Error(`internal: no coercion from ${showType(from)} to ${showType(target)}`);
-  const e = b.eval;
-  return (f) => { const v = e(f); return v === null ? null : cast(v); };
-}
-
-function sameRepresentation(a: LogicalType, b: LogicalType): boolean {
-  if (a.kind === "decimal" && b.kind === "decimal") return a.scale === b.scale && a.precision <= b.precision;
-  const num = (k: string) => k === "tinyint" || k === "smallint" || k === "int";
-  if (num(a.kind) && num(b.kind)) return rank(a.kind) <= rank(b.kind);
-  if (isStringType(a) && b.kind === "varchar") return true;
-  return a.kind === b.kind && a.kind !== "char";
-}
-
-function rank(k: string): number {
-  return k === "tinyint" ? 1 : k === "smallint" ? 2 : 3;
-}
-
-const FUNCTIONS = [
-  "UPPER", "LOWER", "CHAR_LENGTH", "CHARACTER_LENGTH", "SUBSTRING", "SUBSTR", "TRIM", "CONCAT", "CONCAT_WS", "REPLACE",
-  "POSITION", "ABS", "MOD", "ROUND", "FLOOR", "CEIL", "CEILING", "POWER", "SQRT", "COALESCE", "NULLIF", "IF",
-];
+const TIME_UNITS = new Set<string>(["YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND"]);
 
 class Binder {
-  constructor(private readonly rowType: RowType) {}
+  constructor(private readonly rowType: RowType, private readonly context: BindContext) {}
 
   bind(e: Expr): BoundExpr {
     switch (e.kind) {
@@ -134,7 +116,7 @@ class Binder {
       case "string": return constant(logicalType({ kind: "char", length: Math.max(1, e.value.length) }, false), e.value);
       case "boolean": return constant(BOOLEAN, e.value);
       case "null": return constant({ kind: "null", nullable: true }, null);
-      case "typedLiteral": return typedLiteral(e);
+      case "typedLiteral": return typedLiteral(e, this.context.timeZone);
       case "interval": return intervalLiteral(e);
       case "unary": return this.unary(e);
       case "binary": return this.binary(e);
@@ -147,18 +129,77 @@ class Binder {
       case "cast": return this.cast(e);
       case "trim": return this.trim(e);
       case "call": return this.call(e);
+      case "extract": return bindExtract(e.unit, this.bind(e.source), e.loc, this.context);
+      case "floorCeil": return bindFloorCeil(e, this.bind(e.expr), this.context);
+      case "array": return bindArrayConstructor(e.values.map((v) => this.bind(v)), e.loc, this.context);
+      case "map": return bindMapConstructor(e.entries.map((v) => this.bind(v)), e.loc, this.context);
+      case "row": return bindRowConstructor(e.values.map((v) => this.bind(v)));
+      case "item": return bindItem(this.bind(e.base), this.bind(e.index), e.loc, this.context);
       default: throw new SqlValidationError(`${describeKind(e.kind)} is not supported in scalar expressions yet`, e.loc);
     }
   }
 
   private column(e: ExprOf<"column">): BoundExpr {
-    const name = e.names[e.names.length - 1]!;
-    const i = this.rowType.names.indexOf(name.value);
-    if (i < 0) {
-      const near = nearestName(name.value, this.rowType.names);
-      throw new SqlValidationError(`Column '${name.value}' not found in any table${near === undefined ? "" : `; did you mean '${near}'?`}`, name.loc);
+    const [first, ...rest] = e.names;
+    const { names, qualifiers } = this.rowType;
+    if (rest.length > 0 && qualifiers?.includes(first!.value)) {
+      const [name, ...path] = rest;
+      let i = -1;
+      for (let k = 0; k < names.length; k++) {
+        if (qualifiers[k] !== first!.value || names[k] !== name!.value) continue;
+        if (i >= 0) throw new SqlValidationError(`Column '${first!.value}.${name!.value}' is ambiguous`, name!.loc);
+        i = k;
+      }
+      if (i < 0) {
+        const own = names.filter((_, k) => qualifiers[k] === first!.value);
+        const near = nearestName(name!.value, own);
+        throw new SqlValidationError(`Column '${name!.value}' not found in table '${first!.value}'${near === undefined ? "" : `; did you mean '${near}'?`}`, name!.loc);
+      }
+      return this.fieldAccess(this.fieldRef(i), path);
     }
+    const i = this.unqualified(first!);
+    if (i < 0) {
+      if (rest.length > 0) {
+        const tables = [...new Set((qualifiers ?? []).filter((q): q is string => q !== undefined))];
+        const near = nearestName(first!.value, tables);
+        throw new SqlValidationError(`Table '${first!.value}' not found${near === undefined ? "" : `; did you mean '${near}'?`}`, first!.loc);
+      }
+      const near = nearestName(first!.value, names);
+      throw new SqlValidationError(`Column '${first!.value}' not found in any table${near === undefined ? "" : `; did you mean '${near}'?`}`, first!.loc);
+    }
+    return this.fieldAccess(this.fieldRef(i), rest);
+  }
+
+  /** The position of the one field called `id`; -1 when none; an error when fields of two inputs share the name. */
+  private unqualified(id: { value: string; loc: SourceLoc }): number {
+    const { names } = this.rowType;
+    const i = names.indexOf(id.value);
+    if (i >= 0 && names.indexOf(id.value, i + 1) >= 0) throw new SqlValidationError(`Column '${id.value}' is ambiguous`, id.loc);
+    return i;
+  }
+
+  private fieldRef(i: number): BoundExpr {
     return { type: this.rowType.types[i]!, eval: (f) => f[i]!, constant: false };
+  }
+
+  /** `x.f.g`: fields of ROW values; NULL when a row on the way is NULL. */
+  private fieldAccess(x: BoundExpr, path: readonly { value: string; loc: SourceLoc }[]): BoundExpr {
+    let cur = x;
+    for (const p of path) {
+      const t = cur.type;
+      if (t.kind !== "row") throw new SqlValidationError(`Cannot access field '${p.value}' of a value of type <${showType(t)}>: it is not a ROW`, p.loc);
+      const k = t.fields.findIndex((fl) => fl.name === p.value);
+      if (k < 0) {
+        const near = nearestName(p.value, t.fields.map((fl) => fl.name));
+        throw new SqlValidationError(`Unknown field '${p.value}' of <${showType(t)}>${near === undefined ? "" : `; did you mean '${near}'?`}`, p.loc);
+      }
+      const e = cur.eval;
+      cur = { type: withNullable(t.fields[k]!.type, t.nullable || t.fields[k]!.type.nullable), constant: cur.constant, eval: (f) => {
+        const r = e(f) as SqlValue[] | null;
+        return r === null ? null : r[k]!;
+      } };
+    }
+    return cur;
   }
 
   private unary(e: ExprOf<"unary">): BoundExpr {
@@ -425,7 +466,7 @@ class Binder {
   private cast(e: ExprOf<"cast">): BoundExpr {
     const x = this.bind(e.expr);
     const target = withNullable(toLogicalType(e.type), e.try || x.type.nullable);
-    const fn = castFunction(x.type, target);
+    const fn = castFunction(x.type, target, this.context.timeZone);
     if (fn === undefined) {
       throw new SqlValidationError(`Cast function cannot convert value of type ${showType(x.type)} to type ${showType(target)}`, e.loc);
     }
@@ -443,7 +484,10 @@ class Binder {
   private trim(e: ExprOf<"trim">): BoundExpr {
     const s = this.bind(e.source);
     const chars = e.characters === undefined ? undefined : this.bind(e.characters);
-    this.expectStrings("TRIM", e.loc, chars === undefined ? [s] : [chars, s]);
+    const args = chars === undefined ? [s] : [chars, s];
+    if (args.some((a) => !isStringType(a.type) && a.type.kind !== "null")) {
+      throw new SqlValidationError(`Cannot apply 'TRIM' to arguments of type ${args.map((a) => `<${showType(a.type)}>`).join(", ")}`, e.loc);
+    }
     const se = s.eval;
     const ce = chars?.eval ?? (() => " ");
     const left = e.mode !== "TRAILING";
@@ -453,229 +497,73 @@ class Binder {
       if (v === null) return null;
       const c = ce(f);
       if (c === null) return null;
-      const str = v as string;
-      const set = c as string;
-      let i = 0;
-      let j = str.length;
-      if (left) while (i < j && set.includes(str[i]!)) i++;
-      if (right) while (j > i && set.includes(str[j - 1]!)) j--;
-      return str.slice(i, j);
+      return trimChars(v as string, c as string, left, right);
     } };
-  }
-
-  private expectStrings(fn: string, loc: SourceLoc, args: BoundExpr[]): void {
-    if (args.some((a) => !isStringType(a.type) && a.type.kind !== "null")) {
-      throw new SqlValidationError(`Cannot apply '${fn}' to arguments of type ${args.map((a) => `<${showType(a.type)}>`).join(", ")}`, loc);
-    }
-  }
-
-  private expectNumeric(fn: string, loc: SourceLoc, args: BoundExpr[], integer = false): void {
-    if (args.some((a) => !(integer ? isIntegerType(a.type) : isNumericType(a.type)) && a.type.kind !== "null")) {
-      throw new SqlValidationError(`Cannot apply '${fn}' to arguments of type ${args.map((a) => `<${showType(a.type)}>`).join(", ")}`, loc);
-    }
   }
 
   private call(e: ExprOf<"call">): BoundExpr {
-    const name = e.name.map((n) => n.value).join(".").toUpperCase();
+    const written = e.name.map((n) => n.value).join(".");
+    const name = written.toUpperCase();
     if (e.over !== undefined || e.overWindow !== undefined || e.distinct || e.star || e.filter !== undefined) {
       throw new SqlValidationError(`Aggregate or window function '${name}' is not allowed in a scalar expression`, e.loc);
     }
-    if (!FUNCTIONS.includes(name)) {
-      const near = nearestName(name, FUNCTIONS);
+    const builtin = builtinFunction(name);
+    const udf = builtin === undefined ? this.context.functions?.lookup(written) : undefined;
+    if (builtin === undefined && udf === undefined) {
+      const near = nearestName(name, [...builtinFunctionNames(), ...[...(this.context.functions?.names() ?? [])].map((n) => n.toUpperCase())]);
       throw new SqlValidationError(`No match found for function '${name}'${near === undefined ? "" : `; did you mean '${near}'?`}`, e.loc);
     }
-    const args = e.args.map((a) => this.bind(a.value));
-    const arity = (min: number, max = min) => {
-      if (args.length < min || args.length > max) {
-        const want = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
-        throw new SqlValidationError(`Invalid number of arguments to function '${name}'. Was expecting ${want} arguments`, e.loc);
-      }
-    };
-    const allConstant = args.every((a) => a.constant);
-    const nul = nullable(...args);
-    const fn = (type: LogicalType, run: Evaluator): BoundExpr => ({ type, eval: run, constant: allConstant });
-    const [a, b, c] = args;
-    const ae = a?.eval!, be = b?.eval!, ce = c?.eval!;
-    switch (name) {
-      case "UPPER": case "LOWER": {
-        arity(1); this.expectStrings(name, e.loc, args);
-        const up = name === "UPPER";
-        return fn(typed(VARCHAR, nul), (f) => { const v = ae(f); return v === null ? null : up ? (v as string).toUpperCase() : (v as string).toLowerCase(); });
-      }
-      case "TRIM":
-        arity(1);
-        return this.trim({ kind: "trim", mode: "BOTH", source: e.args[0]!.value, loc: e.loc });
-      case "CHAR_LENGTH": case "CHARACTER_LENGTH":
-        arity(1); this.expectStrings(name, e.loc, args);
-        return fn(typed(INT, nul), (f) => { const v = ae(f); return v === null ? null : (v as string).length; });
-      case "SUBSTRING": case "SUBSTR": {
-        arity(2, 3); this.expectStrings(name, e.loc, [a!]); this.expectNumeric(name, e.loc, args.slice(1), true);
-        const pe = coerce(b!, INT);
-        const le = c === undefined ? undefined : coerce(c, INT);
-        return fn(typed(VARCHAR, nul), (f) => {
-          const s = ae(f) as string | null;
-          if (s === null) return null;
-          const pos = pe(f) as number | null;
-          if (pos === null) return null;
-          const len = le === undefined ? MAX_LENGTH : (le(f) as number | null);
-          if (len === null) return null;
-          if (len < 0) throw new SqlRuntimeError(`SUBSTRING length must not be negative: ${len}`);
-          let start = pos > 0 ? pos - 1 : pos < 0 ? s.length + pos : 0;
-          const end = len === MAX_LENGTH ? s.length : start + len;
-          start = Math.max(start, 0);
-          return start >= end ? "" : s.slice(start, end);
-        });
-      }
-      case "CONCAT": {
-        arity(1, Infinity); this.expectStrings(name, e.loc, args);
-        const evs = args.map((x) => x.eval);
-        return fn(typed(VARCHAR, nul), (f) => {
-          let out = "";
-          for (let i = 0; i < evs.length; i++) { const v = evs[i]!(f); if (v === null) return null; out += v as string; }
-          return out;
-        });
-      }
-      case "CONCAT_WS": {
-        arity(2, Infinity); this.expectStrings(name, e.loc, args);
-        const evs = args.slice(1).map((x) => x.eval);
-        return fn(typed(VARCHAR, a!.type.nullable), (f) => {
-          const sep = ae(f);
-          if (sep === null) return null;
-          let out = "";
-          let first = true;
-          for (let i = 0; i < evs.length; i++) {
-            const v = evs[i]!(f);
-            if (v === null) continue;
-            out += first ? (v as string) : (sep as string) + (v as string);
-            first = false;
-          }
-          return out;
-        });
-      }
-      case "REPLACE":
-        arity(3); this.expectStrings(name, e.loc, args);
-        return fn(typed(VARCHAR, nul), (f) => {
-          const s = ae(f); if (s === null) return null;
-          const x = be(f); if (x === null) return null;
-          const y = ce(f); if (y === null) return null;
-          return (s as string).replaceAll(x as string, y as string);
-        });
-      case "POSITION":
-        arity(2); this.expectStrings(name, e.loc, args);
-        return fn(typed(INT, nul), (f) => {
-          const x = ae(f); if (x === null) return null;
-          const s = be(f); if (s === null) return null;
-          return (s as string).indexOf(x as string) + 1;
-        });
-      case "ABS": {
-        arity(1); this.expectNumeric(name, e.loc, args);
-        const t = a!.type;
-        if (t.kind === "bigint") return fn(t, (f) => { const v = ae(f) as bigint | null; return v === null ? null : BigInt.asIntN(64, v < 0n ? -v : v); });
-        if (t.kind === "decimal") return fn(t, (f) => { const v = ae(f) as Decimal | null; return v === null ? null : v.unscaled < 0n ? decimalNegate(v) : v; });
-        if (isIntegerType(t)) { const k = t.kind as "int"; return fn(t, (f) => { const v = ae(f) as number | null; return v === null ? null : wrapInteger(k, Math.abs(v)); }); }
-        return fn(t, (f) => { const v = ae(f) as number | null; return v === null ? null : Math.abs(v); });
-      }
-      case "MOD":
-        arity(2); this.expectNumeric(name, e.loc, args);
-        return arithmetic("%", a!, b!, () => new SqlValidationError(`Cannot apply 'MOD' to arguments of type <${showType(a!.type)}> and <${showType(b!.type)}>`, e.loc));
-      case "ROUND": return this.round(e, args, arity);
-      case "FLOOR": case "CEIL": case "CEILING": {
-        arity(1); this.expectNumeric(name, e.loc, args);
-        const floor = name === "FLOOR";
-        const t = a!.type;
-        if (t.kind === "decimal") {
-          const rt = logicalType({ kind: "decimal", precision: t.scale > 0 ? Math.min(38, t.precision - t.scale + 1) : t.precision, scale: 0 }, t.nullable);
-          const p = 10n ** BigInt(t.scale);
-          return fn(rt, (f) => {
-            const v = ae(f) as Decimal | null;
-            if (v === null) return null;
-            let q = v.unscaled / p;
-            const r = v.unscaled % p;
-            if (r !== 0n && (floor ? v.unscaled < 0n : v.unscaled > 0n)) q += floor ? -1n : 1n;
-            return { unscaled: q, scale: 0 };
-          });
-        }
-        if (t.kind === "float" || t.kind === "double") return fn(t, (f) => { const v = ae(f) as number | null; return v === null ? null : floor ? Math.floor(v) : Math.ceil(v); });
-        return a!;
-      }
-      case "POWER": case "SQRT": {
-        arity(name === "POWER" ? 2 : 1); this.expectNumeric(name, e.loc, args);
-        const xs = coerce(a!, DOUBLE);
-        if (name === "SQRT") return fn(typed(DOUBLE, nul), (f) => { const v = xs(f) as number | null; return v === null ? null : Math.sqrt(v); });
-        const ys = coerce(b!, DOUBLE);
-        return fn(typed(DOUBLE, nul), (f) => { const x = xs(f) as number | null; if (x === null) return null; const y = ys(f) as number | null; return y === null ? null : Math.pow(x, y); });
-      }
-      case "COALESCE": {
-        arity(1, Infinity);
-        const t = withNullable(this.commonOf(args, e.loc, name), args.every((x) => x.type.nullable));
-        const evs = args.map((x) => coerce(x, t));
-        return fn(t, (f) => { for (let i = 0; i < evs.length; i++) { const v = evs[i]!(f); if (v !== null) return v; } return null; });
-      }
-      case "NULLIF": {
-        arity(2);
-        if (commonType(a!.type, b!.type) === undefined) {
-          throw new SqlValidationError(`Cannot apply 'NULLIF' to arguments of type <${showType(a!.type)}> and <${showType(b!.type)}>`, e.loc);
-        }
-        return fn(withNullable(a!.type, true), (f) => { const v = ae(f); return sqlEquals(v, be(f)) === true ? null : v; });
-      }
-      case "IF": {
-        arity(3);
-        this.expectBoolean(a!, "IF", e.loc);
-        const t = this.commonOf([b!, c!], e.loc, name);
-        const te = coerce(b!, t);
-        const ee = coerce(c!, t);
-        return fn(t, (f) => (ae(f) === true ? te(f) : ee(f)));
-      }
-      default:
-        throw new SqlValidationError(`No match found for function '${name}'`, e.loc);
+    if (udf !== undefined) return this.userFunction(udf, e);
+    const fn = builtin!;
+    let argExprs = e.args.map((a) => a.value);
+    let unit: TimeUnit | undefined;
+    if (fn.unitFirst === true && argExprs.length > 0) {
+      const u = argExprs[0]!;
+      const text = u.kind === "column" && u.names.length === 1 ? u.names[0]!.value.toUpperCase() : undefined;
+      if (text === undefined || !TIME_UNITS.has(text)) throw new SqlValidationError(`The first argument of ${name} must be a time unit such as DAY, got ${u.kind === "column" ? `'${u.names.map((n) => n.value).join(".")}'` : "an expression"}`, u.loc);
+      unit = text as TimeUnit;
+      argExprs = argExprs.slice(1);
     }
+    const [min, max] = fn.arity;
+    if (argExprs.length < min || argExprs.length > max) {
+      const shift = fn.unitFirst === true ? 1 : 0; // the unit counts as an argument in the message
+      const want = min === max ? `${min + shift}` : max === Infinity ? `at least ${min + shift}` : `${min + shift} to ${max + shift}`;
+      throw new SqlValidationError(`Invalid number of arguments to function '${name}'. Was expecting ${want} arguments`, e.loc);
+    }
+    const args = argExprs.map((a) => this.bind(a));
+    return fn.bind({ name, args, loc: e.loc, context: this.context, ...(unit === undefined ? {} : { unit }) });
   }
 
-  private round(e: ExprOf<"call">, args: BoundExpr[], arity: (min: number, max?: number) => void): BoundExpr {
-    arity(1, 2);
-    this.expectNumeric("ROUND", e.loc, args.slice(0, 1));
-    this.expectNumeric("ROUND", e.loc, args.slice(1), true);
-    const x = args[0]!;
-    const d = args[1];
-    if (d !== undefined && !d.constant) throw new SqlValidationError("The second argument of ROUND must be a constant", e.loc);
-    const dv = d === undefined ? 0 : Number(d.eval([]) ?? 0);
-    const t = x.type;
-    const xe = x.eval;
-    if (t.kind === "decimal" || isIntegerType(t)) {
-      const dt = asDecimalType(t);
-      if (dv >= dt.scale) return x;
-      const rt: DecimalType = dv < 0 ? { precision: Math.min(38, 1 + dt.precision - dt.scale), scale: 0 } : { precision: 1 + dt.precision - dt.scale + dv, scale: dv };
-      if (t.kind === "decimal") {
-        return { type: logicalType({ kind: "decimal", ...rt }, t.nullable), constant: x.constant, eval: (f) => {
-          const v = xe(f) as Decimal | null;
-          return v === null ? null : toDecimalType(toDecimalType(v, { precision: 38, scale: Math.max(0, dv) })!, rt);
-        } };
-      }
-      const p = 10n ** BigInt(-dv);
-      const big = t.kind === "bigint";
-      return { type: t, constant: x.constant, eval: (f) => {
-        const v = xe(f);
-        if (v === null) return null;
-        const n = big ? (v as bigint) : BigInt(v as number);
-        const q = roundHalfUp(n, p) * p;
-        return big ? BigInt.asIntN(64, q) : Number(q);
-      } };
+  /** A user-defined scalar function: arguments checked against (and implicitly cast to) its declared types. */
+  private userFunction(fn: ResolvedScalarFunction, e: ExprOf<"call">): BoundExpr {
+    const args = e.args.map((a) => this.bind(a.value));
+    const declared = fn.argumentTypes;
+    let evs = args.map((a) => a.eval);
+    if (declared !== undefined) {
+      const mismatch = () => new SqlValidationError(
+        `Cannot apply '${fn.name}' to arguments of type ${args.map((a) => `<${showType(a.type)}>`).join(", ") || "()"}; it takes ${declared.map((t) => `<${showType(t)}>`).join(", ") || "()"}`,
+        e.loc,
+      );
+      if (declared.length !== args.length) throw mismatch();
+      evs = args.map((a, i) => {
+        if (!isImplicitlyCastable(a.type, declared[i]!)) throw mismatch();
+        return coerce(a, withNullable(declared[i]!, true), this.context.timeZone);
+      });
     }
-    return { type: t, constant: x.constant, eval: (f) => {
-      const v = xe(f) as number | null;
-      if (v === null || !Number.isFinite(v)) return v;
-      const r = parseDecimal(String(v))!;
-      return decimalToNumber(toDecimalType(r, { precision: 38, scale: Math.max(0, dv) }) ?? r);
+    // Object semantics: eval may mutate what it receives (arrays, maps, rows, decimals) without effect on the input row.
+    evs = evs.map((e) => (f: SqlValue[]) => { const v = e(f); return typeof v === "object" && v !== null ? copyPlainData(v) : v; });
+    const n = evs.length;
+    const name = fn.name;
+    return { type: fn.resultType, constant: fn.deterministic && args.every((a) => a.constant), eval: (f) => {
+      const values: SqlValue[] = new Array(n);
+      for (let i = 0; i < n; i++) values[i] = evs[i]!(f);
+      const r = fn.invoke(values);
+      if (r === undefined) throw new SqlRuntimeError(`Function '${name}' returned undefined; return null for SQL NULL`);
+      return r;
     } };
   }
 }
 
-function roundHalfUp(n: bigint, d: bigint): bigint {
-  const q = n / d;
-  const r = n % d;
-  const twice = (r < 0n ? -r : r) * 2n;
-  return twice >= d ? q + (n < 0n ? -1n : 1n) : q;
-}
 
 function lengthOf(t: LogicalType): number {
   return isStringType(t) ? t.length : 0;
@@ -687,19 +575,10 @@ function describeKind(kind: string): string {
     case "inQuery": return "IN with a subquery";
     case "exists": return "EXISTS";
     case "subquery": return "A scalar subquery";
-    case "extract": return "EXTRACT";
-    case "floorCeil": return "FLOOR/CEIL to a time unit";
-    case "row": return "ROW(…)";
-    case "array": return "ARRAY[…]";
-    case "map": return "MAP[…]";
-    case "item": return "Element access […]";
     default: return `'${kind}'`;
   }
 }
 
-function constant(type: LogicalType, value: SqlValue): BoundExpr {
-  return { type, eval: () => value, constant: true };
-}
 
 function numberLiteral(text: string, loc: SourceLoc): BoundExpr {
   if (/[eE]/.test(text)) return constant(DOUBLE, Number(text));
@@ -715,7 +594,7 @@ function numberLiteral(text: string, loc: SourceLoc): BoundExpr {
   return constant(logicalType({ kind: "decimal", precision, scale: d.scale }, false), d);
 }
 
-function typedLiteral(e: ExprOf<"typedLiteral">): BoundExpr {
+function typedLiteral(e: ExprOf<"typedLiteral">, timeZone: string): BoundExpr {
   try {
     switch (e.type) {
       case "DATE": return constant(logicalType({ kind: "date" }, false), parseDate(e.value));
@@ -724,118 +603,16 @@ function typedLiteral(e: ExprOf<"typedLiteral">): BoundExpr {
         const frac = /\.(\d+)/.exec(e.value)?.[1]?.length ?? 0;
         return constant(logicalType({ kind: "timestamp", precision: Math.max(frac, 0), withLocalTimeZone: false }, false), parseTimestamp(e.value));
       }
-      default: throw new SqlValidationError(`${e.type} literals are not supported yet`, e.loc);
+      case "TIMESTAMP_LTZ": {
+        const frac = /\.(\d+)/.exec(e.value)?.[1]?.length ?? 0;
+        return constant(logicalType({ kind: "timestamp", precision: Math.max(frac, 0), withLocalTimeZone: true }, false), parseTimestampLtz(e.value.trim(), timeZone));
+      }
     }
   } catch (err) {
     if (err instanceof SqlValidationError) throw err;
     throw new SqlValidationError(`Illegal ${e.type} literal '${e.value}'`, e.loc);
   }
 }
-
-/** `+ - * / %` with Flink's result types and overflow behaviour. */
-function arithmetic(op: string, l: BoundExpr, r: BoundExpr, mismatch: () => Error): BoundExpr {
-  if (op === "+" || op === "-") {
-    const shifted = timestampShift(op, l, r) ?? (op === "+" ? timestampShift(op, r, l) : undefined);
-    if (shifted !== undefined) return shifted;
-  }
-  const lt = l.type.kind === "null" ? r.type : l.type;
-  const rt = r.type.kind === "null" ? l.type : r.type;
-  if (!isNumericType(lt) || !isNumericType(rt)) throw mismatch();
-  const isNull = nullable(l, r);
-  const c = l.constant && r.constant;
-  const le = l.eval;
-  const re = r.eval;
-  if (lt.kind === "double" || rt.kind === "double" || lt.kind === "float" || rt.kind === "float") {
-    const kind = lt.kind === "double" || rt.kind === "double" ? "double" : "float";
-    const target = logicalType({ kind }, isNull);
-    const x = coerce({ ...l, type: lt }, target);
-    const y = coerce({ ...r, type: rt }, target);
-    const fr = kind === "float" ? Math.fround : (v: number) => v;
-    const k = numberOp(op);
-    return { type: target, constant: c, eval: (f) => {
-      const a = x(f); if (a === null) return null;
-      const b = y(f); if (b === null) return null;
-      return fr(k(a as number, b as number));
-    } };
-  }
-  if (lt.kind === "decimal" || rt.kind === "decimal") {
-    const da = asDecimalType(lt);
-    const db = asDecimalType(rt);
-    const res = op === "+" || op === "-" ? additionType(da, db) : op === "*" ? multiplicationType(da, db) : op === "/" ? divisionType(da, db) : moduloType(da, db);
-    const toDec = (t: LogicalType, e: Evaluator): Evaluator =>
-      t.kind === "decimal" ? e : t.kind === "bigint" ? (f) => { const v = e(f); return v === null ? null : { unscaled: v as bigint, scale: 0 }; }
-        : (f) => { const v = e(f); return v === null ? null : { unscaled: BigInt(v as number), scale: 0 }; };
-    const x = toDec(lt, le);
-    const y = toDec(rt, re);
-    const k = op === "+" ? decimalAdd : op === "-" ? decimalSubtract : op === "*" ? decimalMultiply : op === "/" ? decimalDivide : decimalModulo;
-    return { type: logicalType({ kind: "decimal", ...res }, isNull), constant: c, eval: (f) => {
-      const a = x(f); if (a === null) return null;
-      const b = y(f); if (b === null) return null;
-      try {
-        return k(a as Decimal, b as Decimal, res);
-      } catch (err) {
-        if (err instanceof DecimalDivisionByZeroError) divZero();
-        throw err;
-      }
-    } };
-  }
-  const wide = commonType(lt, rt)!;
-  const type = withNullable(wide, isNull);
-  if (wide.kind === "bigint") {
-    const x = coerce({ ...l, type: lt }, wide);
-    const y = coerce({ ...r, type: rt }, wide);
-    const k = bigintOp(op);
-    return { type, constant: c, eval: (f) => {
-      const a = x(f); if (a === null) return null;
-      const b = y(f); if (b === null) return null;
-      return k(a as bigint, b as bigint);
-    } };
-  }
-  const kind = wide.kind as "tinyint" | "smallint" | "int";
-  const k = intOp(op, kind);
-  return { type, constant: c, eval: (f) => {
-    const a = le(f); if (a === null) return null;
-    const b = re(f); if (b === null) return null;
-    return k(a as number, b as number);
-  } };
-}
-
-function numberOp(op: string): (a: number, b: number) => number {
-  switch (op) {
-    case "+": return (a, b) => a + b;
-    case "-": return (a, b) => a - b;
-    case "*": return (a, b) => a * b;
-    case "/": return (a, b) => a / b;
-    default: return (a, b) => a % b;
-  }
-}
-
-function bigintOp(op: string): (a: bigint, b: bigint) => bigint {
-  switch (op) {
-    case "+": return (a, b) => BigInt.asIntN(64, a + b);
-    case "-": return (a, b) => BigInt.asIntN(64, a - b);
-    case "*": return (a, b) => BigInt.asIntN(64, a * b);
-    case "/": return (a, b) => (b === 0n ? divZero() : BigInt.asIntN(64, a / b));
-    default: return (a, b) => (b === 0n ? divZero() : a % b);
-  }
-}
-
-function intOp(op: string, kind: "tinyint" | "smallint" | "int"): (a: number, b: number) => number {
-  switch (op) {
-    case "+": return (a, b) => wrapInteger(kind, a + b);
-    case "-": return (a, b) => wrapInteger(kind, a - b);
-    case "*": return kind === "int" ? Math.imul : (a, b) => wrapInteger(kind, a * b);
-    case "/": return (a, b) => (b === 0 ? divZero() : wrapInteger(kind, Math.trunc(a / b)));
-    default: return (a, b) => (b === 0 ? divZero() : (a % b) | 0);
-  }
-}
-
-/** A type as error messages name it: without NOT NULL, as Flink's validator. */
-function showType(t: LogicalType): string {
-  return typeToString(withNullable(t, true));
-}
-
-const DAY_TIME_MS: Partial<Record<string, number>> = { DAY: 86_400_000, HOUR: 3_600_000, MINUTE: 60_000, SECOND: 1000 };
 
 /** `INTERVAL 'n' unit` for one DAY/HOUR/MINUTE/SECOND unit (milliseconds); other forms are not supported yet. */
 function intervalLiteral(e: ExprOf<"interval">): BoundExpr {
@@ -849,17 +626,4 @@ function intervalLiteral(e: ExprOf<"interval">): BoundExpr {
   }
   const value = Math.round(Number(text) * ms) * (e.negative ? -1 : 1);
   return constant(logicalType({ kind: "interval", from: e.from }, false), value);
-}
-
-/** `timestamp ± day-time interval`, or undefined when the operands are not that. */
-function timestampShift(op: string, ts: BoundExpr, iv: BoundExpr): BoundExpr | undefined {
-  if (ts.type.kind !== "timestamp" || iv.type.kind !== "interval" || DAY_TIME_MS[iv.type.from] === undefined) return undefined;
-  const te = ts.eval;
-  const ie = iv.eval;
-  const sign = op === "-" ? -1 : 1;
-  return { type: withNullable(ts.type, nullable(ts, iv)), constant: ts.constant && iv.constant, eval: (f) => {
-    const t = te(f); if (t === null) return null;
-    const i = ie(f); if (i === null) return null;
-    return (t as number) + sign * (i as number);
-  } };
 }

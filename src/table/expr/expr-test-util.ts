@@ -4,7 +4,9 @@
  */
 import type { Expr } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
-import type { RowType } from "./type-rules.ts";
+import { typeToString, type RowType } from "./type-rules.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { bindExpression, type BindOptions } from "./compile-expression.ts";
 import { toLogicalType } from "../types/logical-type.ts";
 
 /**
@@ -40,4 +42,35 @@ export function rowTypeOf(columns: string): RowType {
     types.push(toLogicalType(c.type));
   }
   return { names, types };
+}
+
+const NO_COLUMNS: RowType = { names: [], types: [] };
+
+/**
+ * The value of `text` evaluated on one row of `columns` (a CREATE TABLE
+ * column list) with the given field values.
+ *
+ * @example
+ * ```ts
+ * evaluate("UPPER(s)", "s STRING", ["a"]); // "A"
+ * evaluate("1 + 2"); // 3
+ * ```
+ */
+export function evaluate(text: string, columns?: string, values: SqlValue[] = [], options?: BindOptions): SqlValue {
+  return bindExpression(parseExpr(text), columns === undefined ? NO_COLUMNS : rowTypeOf(columns), options).eval(values);
+}
+
+/** The type of `text` over `columns` as Flink prints it (`INT NOT NULL`). */
+export function typeOfExpr(text: string, columns?: string, options?: BindOptions): string {
+  return typeToString(bindExpression(parseExpr(text), columns === undefined ? NO_COLUMNS : rowTypeOf(columns), options).type);
+}
+
+/** The message of the error binding `text` throws (or "no error"). */
+export function bindError(text: string, rowType: RowType = NO_COLUMNS, options?: BindOptions): string {
+  try {
+    bindExpression(parseExpr(text), rowType, options);
+    return "no error";
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

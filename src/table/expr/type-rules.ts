@@ -5,10 +5,21 @@
  */
 import type { LogicalType } from "../types/logical-type.ts";
 
-/** An input row type: field names (case-sensitive, as Flink) and their types, by position. */
+/**
+ * An input row type: field names (case-sensitive, as Flink) and their types,
+ * by position; for the fields of FROM items and joins, the name or alias of
+ * the table each field comes from (`t` in `t.a`), undefined for a field
+ * without one.
+ *
+ * @example
+ * ```ts
+ * const joined: RowType = { names: ["id", "id"], types: [INT, INT], qualifiers: ["o", "c"] }; // o.id, c.id
+ * ```
+ */
 export interface RowType {
   names: readonly string[];
   types: readonly LogicalType[];
+  qualifiers?: readonly (string | undefined)[];
 }
 
 /**
@@ -86,7 +97,8 @@ function baseTypeString(t: Exclude<LogicalType, { kind: "null" }>): string {
 /**
  * The least restrictive common type of `a` and `b` (numeric promotion
  * TINYINT < SMALLINT < INT < BIGINT < DECIMAL < FLOAT < DOUBLE, strings to
- * VARCHAR, equal kinds), nullable if either is; undefined when there is none.
+ * VARCHAR, equal kinds; ROW, ARRAY and MAP types only when equal), nullable
+ * if either is; undefined when there is none.
  */
 export function commonType(a: LogicalType, b: LogicalType): LogicalType | undefined {
   if (a.kind === "null") return withNullable(b, true);
@@ -115,5 +127,6 @@ export function commonType(a: LogicalType, b: LogicalType): LogicalType | undefi
   }
   if (a.kind === "time" && b.kind === "time") return withNullable(a.precision >= b.precision ? a : b, nullable);
   if (a.kind === b.kind && (a.kind === "boolean" || a.kind === "date")) return withNullable(a, nullable);
+  if (a.kind === b.kind && typeToString(withNullable(a, true)) === typeToString(withNullable(b, true))) return withNullable(a, nullable);
   return undefined;
 }

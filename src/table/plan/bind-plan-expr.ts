@@ -6,11 +6,37 @@
  */
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { bindExpression } from "../expr/compile-expression.ts";
+import type { BindOptions } from "../expr/bound-expr.ts";
+import type { Evaluator } from "../expr/compile-expression.ts";
+import type { SqlValue } from "../types/sql-value.ts";
 import type { Expr } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { columnRef, rewrite } from "./ast-walk.ts";
 import { resolveColumn } from "./plan-row-type.ts";
 import type { PlanExpr, PlanRowType } from "./rel-node.ts";
+
+/** The binding options of the conversion running now (see {@link withBindOptions}). */
+let current: BindOptions = {};
+
+/**
+ * Runs a conversion with the session's binding options: its user-defined
+ * functions and time zone reach every expression the conversion binds.
+ * Conversions are synchronous, so the options are scoped to the call.
+ *
+ * @example
+ * ```ts
+ * const plan = withBindOptions({ functions, timeZone: "UTC" }, () => convertQuery(ctx, query));
+ * ```
+ */
+export function withBindOptions<T>(options: BindOptions, convert: () => T): T {
+  const saved = current;
+  current = options;
+  try {
+    return convert();
+  } finally {
+    current = saved;
+  }
+}
 
 /** The name a resolved column gets in the rewritten expression. */
 const positional = (i: number) => `$#${i}`;
@@ -43,16 +69,32 @@ export function resolveColumns(expr: Expr, t: PlanRowType, reads?: Set<number>):
 export function bindPlanExpr(expr: Expr, t: PlanRowType, text = exprSqlText(expr)): PlanExpr {
   const reads = new Set<number>();
   const resolved = resolveColumns(expr, t, reads);
-  const bound = bindExpression(resolved, { names: t.names.map((_, i) => positional(i)), types: t.types });
+  const bound = bindExpression(resolved, { names: t.names.map((_, i) => positional(i)), types: t.types }, current);
   const inputRef = resolved.kind === "column" ? Number(resolved.names[0]!.value.slice(2)) : undefined;
   return {
-    eval: bound.eval,
+    eval: bound.constant ? folded(bound.eval) : bound.eval,
     type: bound.type,
     text,
     constant: bound.constant,
     reads: [...reads].sort((a, b) => a - b),
     ...(inputRef === undefined ? {} : { inputRef }),
   };
+}
+
+/**
+ * Constant folding: a constant expression is evaluated once, when planned.
+ * One that fails (a division by zero) keeps failing when evaluated, as
+ * Flink's, so its error has the row's context.
+ */
+function folded(ev: Evaluator): Evaluator {
+  let value: SqlValue;
+  try {
+    value = ev([]);
+  } catch {
+    return ev;
+  }
+  if (value !== null && typeof value === "object") return ev; // a new DECIMAL/ARRAY per row: rows never share mutable values
+  return () => value;
 }
 
 /** A reference to field `i` of `t` as an expression. */

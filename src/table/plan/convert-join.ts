@@ -7,8 +7,10 @@
  */
 import type { Expr, FromItem } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import { conjunction, conjuncts } from "./ast-walk.ts";
-import { bindPlanExpr } from "./bind-plan-expr.ts";
+import { columnRef, conjunction, conjuncts, rewrite } from "./ast-walk.ts";
+import { bindPlanExpr, resolveColumns } from "./bind-plan-expr.ts";
+import { filterNode } from "./convert-query.ts";
+import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { convertFrom, convertRelation } from "./convert-from.ts";
 import type { CteScope } from "./convert-query.ts";
 import type { PlannerContext } from "./planner-context.ts";
@@ -91,10 +93,11 @@ function splitCondition(condition: Expr | undefined, combined: PlanRowType, nl: 
  * Plans `left <joinType> right ON condition`: a window join, an interval
  * join or a regular join, by what the condition says.
  */
-export function planJoin(left: RelNode, right: RelNode, joinType: JoinType, condition: Expr | undefined): RelNode {
-  const combined = concatRowTypes(left.rowType, right.rowType);
-  const nl = left.rowType.names.length;
+export function planJoin(leftInput: RelNode, rightInput: RelNode, joinType: JoinType, condition: Expr | undefined): RelNode {
+  const combined = concatRowTypes(leftInput.rowType, rightInput.rowType);
+  const nl = leftInput.rowType.names.length;
   const split = splitCondition(condition, combined, nl);
+  const { left, right } = pushDown(leftInput, rightInput, joinType, split, combined);
   const residualExpr = () => {
     const r = conjunction(split.residual);
     return r === undefined ? {} : { condition: bindBoolean(r, combined) };
@@ -151,6 +154,41 @@ export function planJoin(left: RelNode, right: RelNode, joinType: JoinType, cond
     ...residualExpr(),
     rowType: joinRowType(left.rowType, right.rowType, joinType, false),
   };
+}
+
+/**
+ * Filter push-down: a conjunct of the condition that reads one side only
+ * filters that side before the join (less state, fewer rows), where the join
+ * type allows it: the side whose rows are kept unmatched (the left of a LEFT
+ * join) cannot be filtered by the ON condition. Rowtime conjuncts stay for
+ * the interval-join bounds.
+ */
+function pushDown(left: RelNode, right: RelNode, joinType: JoinType, split: SplitCondition, combined: PlanRowType): { left: RelNode; right: RelNode } {
+  const nl = left.rowType.names.length;
+  const leftOnly: Expr[] = [];
+  const rightOnly: Expr[] = [];
+  const canLeft = joinType === "INNER" || joinType === "RIGHT" || joinType === "SEMI";
+  const canRight = joinType === "INNER" || joinType === "LEFT" || joinType === "SEMI" || joinType === "ANTI";
+  split.residual = split.residual.filter((c) => {
+    const b = bindPlanExpr(c, combined);
+    const reads = b.reads ?? [];
+    if (reads.length === 0 || reads.some((r) => combined.timeAttributes[r] === "rowtime")) return true;
+    if (canLeft && reads.every((r) => r < nl)) return leftOnly.push(c) < 0;
+    if (canRight && reads.every((r) => r >= nl)) return rightOnly.push(c) < 0;
+    return true;
+  });
+  const shifted = (e: Expr) => rewrite(e, (x) => (x.kind === "column" ? columnRef(`$#${bindPlanExpr(x, combined).inputRef! - nl}`, x.loc) : undefined));
+  const l = conjunction(leftOnly);
+  const r = conjunction(rightOnly.map(shifted));
+  return {
+    left: l === undefined ? left : filterNode(left, resolveColumns(l, combined), positional(left.rowType), exprSqlText(l)),
+    right: r === undefined ? right : filterNode(right, r, positional(right.rowType), exprSqlText(conjunction(rightOnly)!)),
+  };
+}
+
+/** `t` with its fields named by position (`$#0`, …), for expressions already resolved against it. */
+function positional(t: PlanRowType): PlanRowType {
+  return { ...t, names: t.names.map((_, i) => `$#${i}`) };
 }
 
 function bindBoolean(e: Expr, t: PlanRowType) {

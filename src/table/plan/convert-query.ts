@@ -11,7 +11,7 @@ import { castFunction } from "../expr/cast.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { formatLogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import { someExpr } from "./ast-walk.ts";
+import { conjunction, conjuncts, someExpr } from "./ast-walk.ts";
 import { bindPlanExpr, fieldRef } from "./bind-plan-expr.ts";
 import { convertFrom, type FromResult } from "./convert-from.ts";
 import { applyWhere } from "./convert-subquery.ts";
@@ -20,7 +20,7 @@ import { convertOver, hasOverCall } from "./convert-over.ts";
 import { applyPendingRank } from "./convert-rank.ts";
 import type { PlannerContext } from "./planner-context.ts";
 import { fieldsOf, isVisible, planRowType, type PlanField } from "./plan-row-type.ts";
-import type { PlanExpr, RelNode } from "./rel-node.ts";
+import type { PlanExpr, PlanRowType, RelNode } from "./rel-node.ts";
 import { aggregateCall } from "./aggregate-call-type.ts";
 
 /** The common table expressions in scope, by name. */
@@ -208,10 +208,14 @@ function convertSelect(ctx: PlannerContext, s: SelectBody, ctes: CteScope): RelN
   let from: FromResult;
   if (s.from === undefined) {
     from = { node: { kind: "values", rows: [[]], rowType: planRowType([]) } };
-  } else if (s.from.kind === "join" && s.from.comma && where !== undefined) {
-    // FROM a, b WHERE …: the WHERE is the join's condition (an inner join filters alike)
-    from = convertFrom(ctx, { ...s.from, joinType: "INNER", on: where }, ctes);
-    where = undefined;
+  } else if (s.from.kind === "join" && (s.from.comma || s.from.joinType === "INNER" || s.from.joinType === "CROSS") && where !== undefined) {
+    // FROM a, b WHERE … (or an inner join): the WHERE's conjuncts are the join's condition (an inner join filters
+    // alike), so they become keys, interval bounds or filters pushed into one side; subquery conjuncts stay
+    const parts = conjuncts(where);
+    const plain = parts.filter((c) => !someExpr(c, isSubqueryExpr));
+    const on = conjunction([...(s.from.on === undefined ? [] : [s.from.on]), ...plain]);
+    from = convertFrom(ctx, { ...s.from, joinType: "INNER", ...(on === undefined ? {} : { on }) }, ctes);
+    where = conjunction(parts.filter((c) => someExpr(c, isSubqueryExpr)));
   } else {
     from = convertFrom(ctx, s.from, ctes);
   }
@@ -249,11 +253,51 @@ function convertSelect(ctx: PlannerContext, s: SelectBody, ctes: CteScope): RelN
   return s.distinct ? distinct(node) : node;
 }
 
-/** A filter node for `condition` over `node`'s fields (it must be BOOLEAN). */
-export function filterNode(node: RelNode, condition: Expr): RelNode {
-  const c = bindPlanExpr(condition, node.rowType);
+function isSubqueryExpr(e: Expr): boolean {
+  return e.kind === "inQuery" || e.kind === "exists" || e.kind === "subquery";
+}
+
+/** A filter node for `condition` over `node`'s fields (named as in `scope`); it must be BOOLEAN. */
+export function filterNode(node: RelNode, condition: Expr, scope: PlanRowType = node.rowType, text?: string): RelNode {
+  // a conjunct that is always TRUE goes, one that is never TRUE empties the result
+  const kept: Expr[] = [];
+  for (const part of conjuncts(condition)) {
+    const b = bindPlanExpr(part, scope);
+    const v = b.constant ? constantValue(b) : undefined;
+    if (v === true) continue;
+    if (v !== undefined) return { kind: "values", rows: [], rowType: node.rowType };
+    kept.push(part);
+  }
+  if (kept.length === 0) return node;
+  const c = bindPlanExpr(conjunction(kept)!, scope, kept.length === conjuncts(condition).length ? text : undefined);
   if (c.type.kind !== "boolean" && c.type.kind !== "null") {
     throw new SqlValidationError(`A filter condition must be BOOLEAN, not ${formatLogicalType(c.type)}`, condition.loc);
+  }
+  return simplifiedFilter(node, c);
+}
+
+/** The value of a constant expression, or undefined when evaluating it fails (it fails per row then, as in Flink). */
+function constantValue(e: PlanExpr): import("../types/sql-value.ts").SqlValue | undefined {
+  try {
+    return e.eval([]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Predicate simplification: a filter over a filter is one conjunction. */
+function simplifiedFilter(node: RelNode, c: PlanExpr): RelNode {
+  if (node.kind === "filter") {
+    const a = node.condition.eval;
+    const b = c.eval;
+    const both: PlanExpr = {
+      eval: (f) => (a(f) === true ? b(f) : false),
+      type: c.type,
+      text: `AND(${node.condition.text}, ${c.text})`,
+      constant: false,
+      reads: [...new Set([...(node.condition.reads ?? []), ...(c.reads ?? [])])].sort((x, y) => x - y),
+    };
+    return { kind: "filter", input: node.input, condition: both, rowType: node.rowType };
   }
   return { kind: "filter", input: node, condition: c, rowType: node.rowType };
 }

@@ -155,3 +155,27 @@ describe("Nexmark's SQL plans as Flink plans them", () => {
     expect(nodes(q7)).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
   });
 });
+
+describe("rewrites", () => {
+  const plan = (sql: string) => session().explainSql(sql);
+
+  it("constant conditions: always true drops the filter, never true reads nothing", () => {
+    expect(plan("SELECT user FROM clicks WHERE 1 + 1 = 2")).not.toContain("where=");
+    expect(plan("SELECT user FROM clicks WHERE 1 = 0 AND user = 'x'")).toMatch(/Values\(tuples=\[\]/);
+  });
+
+  it("a join's one-sided conditions filter that side before the join", () => {
+    const p = plan("SELECT * FROM clicks JOIN users ON user = name WHERE region = 'EU' AND n > 3");
+    const lines = p.split("\n");
+    const join = lines.findIndex((l) => l.includes("Join("));
+    expect(lines[join]).toMatch(/where=\[=\(user, name\)\]/);
+    expect(lines.slice(join + 1).some((l) => l.includes("where=[n > 3]"))).toBe(true);
+    expect(lines.slice(join + 1).some((l) => l.includes("where=[region = 'EU']"))).toBe(true);
+  });
+
+  it("the preserved side of an outer join is not filtered by its ON condition", () => {
+    const p = plan("SELECT * FROM clicks LEFT JOIN users ON user = name AND n > 3 AND region = 'EU'");
+    expect(p).toMatch(/LeftOuterJoin\], where=\[AND\(=\(user, name\), n > 3\)\]/);
+    expect(p).toContain("where=[region = 'EU']");
+  });
+});

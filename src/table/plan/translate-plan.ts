@@ -13,7 +13,23 @@ import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-g
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
+import { groupAggregate } from "../runtime/group-aggregate.ts";
+import { windowAggregate } from "../runtime/window-aggregate.ts";
+import { overAggregate } from "../runtime/over-aggregate.ts";
+import { expand } from "../runtime/expand.ts";
+import { rank } from "../runtime/rank.ts";
+import { deduplicate } from "../runtime/deduplicate.ts";
+import { windowTableFunction } from "../runtime/window-table-function.ts";
+import { windowRank } from "../runtime/window-rank.ts";
+import { windowDeduplicate } from "../runtime/window-deduplicate.ts";
+import { regularJoin } from "../runtime/regular-join.ts";
+import { intervalJoin } from "../runtime/interval-join.ts";
+import { windowJoin } from "../runtime/window-join.ts";
+import { temporalJoin } from "../runtime/temporal-join.ts";
+import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
+import { ChangelogMode } from "./changelog-mode.ts";
+import { ChangelogModes } from "./changelog-inference.ts";
 import type { RelNode, RelNodeOf } from "./rel-node.ts";
 
 /** The settings of the session that operators read. */
@@ -140,8 +156,90 @@ export class PlanTranslator {
   }
 
   private stateful(node: RelNode): DataStream<Row> {
-    throw new Error(`internal: the ${node.kind} operator is not wired into the planner yet`);
+    const ttl = this.settings.stateTtlMs > 0 ? { stateTtlMs: this.settings.stateTtlMs } : {};
+    switch (node.kind) {
+      case "aggregate":
+        return groupAggregate(this.translate(node.input), { groupKeys: node.groupKeys, calls: node.calls, generateUpdateBefore: true, ...ttl }, this.naming(node, "group-aggregate"));
+      case "expand":
+        return expand(this.translate(node.input), { groupKeys: node.groupKeys, groupingSets: node.groupingSets }, this.naming(node, "expand"));
+      case "windowTableFunction":
+        return windowTableFunction(this.translate(node.input), node.window, this.naming(node, "window-table-function"));
+      case "windowAggregate":
+        return windowAggregate(this.translate(node.input), { window: node.window, groupKeys: node.groupKeys, calls: node.calls }, this.naming(node, "window-aggregate"));
+      case "overAggregate":
+        return overAggregate(this.translate(node.input), { partitionKeys: node.partitionKeys, timeField: node.timeField, frame: node.frame, calls: node.calls }, this.naming(node, "over-aggregate"));
+      case "rank":
+        return rank(
+          this.translate(node.input),
+          {
+            partitionKeys: node.partitionKeys,
+            orderBy: node.orderBy,
+            rankType: node.rankType,
+            rankStart: node.rankStart,
+            rankEnd: node.rankEnd,
+            outputRankNumber: node.outputRankNumber,
+            generateUpdateBefore: true,
+            inputInsertOnly: ChangelogMode.isInsertOnly(new ChangelogModes(node.input).of(node.input)),
+          },
+          this.naming(node, "rank"),
+        );
+      case "deduplicate":
+        return deduplicate(
+          this.translate(node.input),
+          { keys: node.keys, keepLast: node.keepLast, ...(node.timeField === undefined ? {} : { timeField: node.timeField }), generateUpdateBefore: true },
+          this.naming(node, "deduplicate"),
+        );
+      case "windowRank":
+        return windowRank(
+          this.translate(node.input),
+          { partitionKeys: node.partitionKeys, orderBy: node.orderBy, rankType: node.rankType, rankStart: node.rankStart, rankEnd: node.rankEnd, outputRankNumber: node.outputRankNumber, windowStartField: node.window[0], windowEndField: node.window[1] },
+          this.naming(node, "window-rank"),
+        );
+      case "windowDeduplicate":
+        return windowDeduplicate(
+          this.translate(node.input),
+          { keys: node.keys, keepLast: node.keepLast, timeField: node.timeField, windowStartField: node.window[0], windowEndField: node.window[1] },
+          this.naming(node, "window-deduplicate"),
+        );
+      case "join":
+        return regularJoin(this.translate(node.left), this.translate(node.right), { ...joinSpec(node), ...ttl }, this.naming(node, "join"));
+      case "intervalJoin":
+        return intervalJoin(
+          this.translate(node.left),
+          this.translate(node.right),
+          { ...joinSpec(node), leftTimeField: node.leftTimeField, rightTimeField: node.rightTimeField, lowerBound: node.lowerBound, upperBound: node.upperBound },
+          this.naming(node, "interval-join"),
+        );
+      case "windowJoin":
+        return windowJoin(
+          this.translate(node.left),
+          this.translate(node.right),
+          { ...joinSpec(node), leftWindowStart: node.leftWindow[0], leftWindowEnd: node.leftWindow[1], rightWindowStart: node.rightWindow[0], rightWindowEnd: node.rightWindow[1] },
+          this.naming(node, "window-join"),
+        );
+      case "temporalJoin":
+        return temporalJoin(
+          this.translate(node.left),
+          this.translate(node.right),
+          { ...joinSpec(node), leftTimeField: node.leftTimeField, rightTimeField: node.rightTimeField },
+          this.naming(node, "temporal-join"),
+        );
+      default:
+        throw new Error(`internal: no translation of ${node.kind}`);
+    }
   }
+}
+
+/** The parts of a join node every join operator reads. */
+function joinSpec(node: RelNodeOf<"join" | "intervalJoin" | "windowJoin" | "temporalJoin">): JoinSpec {
+  return {
+    joinType: node.joinType,
+    leftKeys: node.leftKeys,
+    rightKeys: node.rightKeys,
+    leftArity: node.left.rowType.names.length,
+    rightArity: node.right.rowType.names.length,
+    ...(node.condition === undefined ? {} : { condition: node.condition.eval }),
+  };
 }
 
 /** Flink SQL's watermarks: the largest value of the WATERMARK expression seen so far. */

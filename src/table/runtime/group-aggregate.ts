@@ -28,14 +28,13 @@
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
-import { MapStateDescriptor, ValueStateDescriptor, type MapState, type ValueState } from "../../state/index.ts";
+import { ValueStateDescriptor, type ValueState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import { isAccumulate } from "../data/row-kind.ts";
 import { sqlNotDistinct } from "../types/sql-compare.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
-import { callAggregator, type CallAggregator } from "./agg/call-aggregator.ts";
-import { mapStateValueCounts, type ValueCount, type ValueCounts } from "./agg/value-counts.ts";
+import { KeyedAccumulators } from "./agg/keyed-accumulators.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** A planned group aggregation. */
@@ -75,32 +74,24 @@ function sameValues(a: readonly SqlValue[], b: readonly SqlValue[]): boolean {
 }
 
 class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
-  private readonly aggs: CallAggregator[];
+  /** Made in `open`: it holds this parallel instance's state handles (the function object is cloned per instance). */
+  private aggs!: KeyedAccumulators;
   private group!: ValueState<GroupState>;
-  private counts: (ValueCounts | undefined)[] = [];
-  private countStates: (MapState<string, ValueCount> | undefined)[] = [];
 
   constructor(private readonly spec: GroupAggregateSpec) {
     super();
-    this.aggs = spec.calls.map((c) => callAggregator(c, { retractable: true }));
   }
 
   open(): void {
     const ctx = this.getRuntimeContext();
     this.group = ctx.getState(new ValueStateDescriptor<GroupState>("group"));
-    this.countStates = this.aggs.map((a, i) => (a.usesCounts ? ctx.getMapState(new MapStateDescriptor<string, ValueCount>(`counts-${i}`)) : undefined));
-    this.counts = this.countStates.map((s) => (s === undefined ? undefined : mapStateValueCounts(s)));
-  }
-
-  private values(st: GroupState): SqlValue[] {
-    const out: SqlValue[] = new Array<SqlValue>(this.aggs.length);
-    for (let i = 0; i < this.aggs.length; i++) out[i] = this.aggs[i]!.getValue(st.accs[i], this.counts[i]!);
-    return out;
+    this.aggs = new KeyedAccumulators(this.spec.calls, { retractable: true });
+    this.aggs.open(ctx);
   }
 
   private clear(): void {
     this.group.clear();
-    for (const s of this.countStates) s?.clear();
+    this.aggs.clear();
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -115,16 +106,15 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
     const first = st === undefined;
     if (st === undefined) {
       if (!accumulate) return;
-      st = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), rows: 0, accs: this.aggs.map((a) => a.create()) };
+      st = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), rows: 0, accs: this.aggs.create() };
     }
-    const prev = first ? undefined : this.values(st);
-    const fields = row.fields;
+    const prev = first ? undefined : this.aggs.values(st.accs);
     if (accumulate) {
       st.rows++;
-      for (let i = 0; i < this.aggs.length; i++) st.accs[i] = this.aggs[i]!.accumulate(st.accs[i], fields, this.counts[i]!);
+      this.aggs.accumulate(st.accs, row.fields);
     } else {
       st.rows--;
-      for (let i = 0; i < this.aggs.length; i++) st.accs[i] = this.aggs[i]!.retract(st.accs[i], fields, this.counts[i]!);
+      this.aggs.retract(st.accs, row.fields);
     }
     if (st.rows <= 0) {
       if (prev !== undefined) out.collect({ kind: "-D", fields: [...st.key, ...prev] });
@@ -138,7 +128,7 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
         ctx.timerService().registerProcessingTimeTimer(st.timer);
       }
     }
-    const next = this.values(st);
+    const next = this.aggs.values(st.accs);
     this.group.update(st);
     if (prev === undefined) {
       out.collect({ kind: "+I", fields: [...st.key, ...next] });

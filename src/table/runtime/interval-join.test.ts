@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectSink, RestartStrategies, StreamExecutionEnvironment } from "../../index.ts";
+import { collectSink, RestartStrategies, StreamExecutionEnvironment, type Collector } from "../../index.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { folded, nestedLoopJoin, pairMatches, sequencedInputs, throttledSide, type SideRow } from "../../../test/support/join-oracle.ts";
 import { Row } from "../data/row.ts";
@@ -84,9 +84,22 @@ describe("interval join: random inputs against a nested loop (parallelism 2)", (
     const left = side(env, "left", lefts);
     const right = side(env, "right", rights);
     const cases = TYPES.flatMap((t) => [spec(t, -15, 25), spec(t, 5, 30, sLess)]);
-    cases.forEach((s, i) => intervalJoin(left, right, s, { uid: `join-${i}`, name: s.joinType }).sinkTo(collectSink(`out-${i}`)));
+    cases.forEach((s, i) => {
+      const joined = intervalJoin(left, right, s, { uid: `join-${i}`, name: s.joinType });
+      joined.sinkTo(collectSink(`out-${i}`));
+      // downstream, no output row is late on either time attribute: the join holds its watermark back
+      joined
+        .process((row: Row, ctx, out: Collector<string>) => {
+          const watermark = ctx.timerService().currentWatermark();
+          for (const t of [row.fields[1], row.fields[4]]) if (t !== null && (t as number) <= watermark) out.collect(`${Row.toString(row)} at watermark ${watermark}`);
+        })
+        .sinkTo(collectSink(`late-${i}`));
+    });
     const result = await env.execute("interval-join-random");
-    cases.forEach((s, i) => expect(folded(result.getCollected<Row>(`out-${i}`)), `WEIR_SEED=${seed} ${s.joinType} #${i}`).toEqual(oracle(s, lefts, rights)));
+    cases.forEach((s, i) => {
+      expect(folded(result.getCollected<Row>(`out-${i}`)), `WEIR_SEED=${seed} ${s.joinType} #${i}`).toEqual(oracle(s, lefts, rights));
+      expect(result.getCollected<string>(`late-${i}`), `WEIR_SEED=${seed} ${s.joinType} #${i}: late downstream`).toEqual([]);
+    });
   }, 60_000);
 });
 

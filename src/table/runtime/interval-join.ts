@@ -14,6 +14,12 @@
  * matches are already impossible when it arrives (it is late) joins the
  * buffered rows and, without a match, is emitted padded at once.
  *
+ * The rows it emits are older than its watermark (a pair when its later row
+ * arrives, a padded row after its last chance): the output watermark is held
+ * back by `max(-lowerBound, upperBound, 0) + 1` ms, as Flink does, so that
+ * they are not late for event-time operators downstream on either time
+ * attribute (see {@link intervalJoinWatermarkDelay}).
+ *
  * Rows with a NULL key (not null-safe) or a NULL time never match. The result equals the batch
  * join when no row is late (its time is above the watermark when it arrives).
  */
@@ -30,6 +36,7 @@ import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, JoinSpecError, padsLeft, padsRight, rowOf,
   type JoinSpec, type OperatorNaming,
 } from "./join-spec.ts";
+import { processWithWatermarkDelay } from "./delayed-watermark-join.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** An interval join: the shared {@link JoinSpec}, the time attributes and the bounds of `r.time - l.time`. */
@@ -73,12 +80,23 @@ export function intervalJoin(left: DataStream<Row>, right: DataStream<Row>, spec
   checkPositions("interval join", "right time", [spec.rightTimeField], spec.rightArity);
   if (!Number.isFinite(spec.lowerBound) || !Number.isFinite(spec.upperBound))
     throw new JoinSpecError(`interval join: bounds must be finite, got [${spec.lowerBound}, ${spec.upperBound}]`);
-  return left
-    .connect(right)
-    .keyBy(rowKeySelector(spec.leftKeys), rowKeySelector(spec.rightKeys))
-    .process(new IntervalJoinFunction(spec))
+  return processWithWatermarkDelay(left, right, rowKeySelector(spec.leftKeys), rowKeySelector(spec.rightKeys), new IntervalJoinFunction(spec), intervalJoinWatermarkDelay(spec))
     .uid(naming.uid)
     .name(naming.name);
+}
+
+/**
+ * How far the interval join's output watermark lags its input watermark:
+ * more than the age of any row it emits relative to its watermark (rows that
+ * were late on arrival aside).
+ *
+ * @example
+ * ```ts
+ * intervalJoinWatermarkDelay({ lowerBound: -5000, upperBound: 10_000 }); // 10001
+ * ```
+ */
+export function intervalJoinWatermarkDelay(bounds: Pick<IntervalJoinSpec, "lowerBound" | "upperBound">): number {
+  return Math.max(-bounds.lowerBound, bounds.upperBound, 0) + 1;
 }
 
 class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {

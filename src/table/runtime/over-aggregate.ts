@@ -15,8 +15,10 @@
  *   current row's time, so rows of the same time see each other.
  *
  * Unbounded frames keep only the accumulators (insert-only functions);
- * bounded ones also keep the rows of the frame and retract each row as it
- * leaves the frame (retractable functions).
+ * bounded ones also keep the rows of the frame (a `MapState` by sequence
+ * number) and retract each row as it leaves the frame (retractable
+ * functions). Multisets (`DISTINCT`, retractable `MIN`/`MAX`) are keyed
+ * `MapState`s, so a row costs a few small state accesses whatever the frame.
  */
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
@@ -24,7 +26,7 @@ import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } f
 import { MapStateDescriptor, ValueStateDescriptor, type MapState, type ValueState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
+import { KeyedAccumulators } from "./agg/keyed-accumulators.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import type { OperatorNaming } from "./group-aggregate.ts";
 import { rowKeySelector } from "./row-key.ts";
@@ -45,28 +47,32 @@ export interface OverAggregateSpec {
   calls: readonly AggregateCall[];
 }
 
-/** The accumulators of a partition and, for a bounded frame, the rows in it (time, fields) in order. */
+/** A partition's accumulators and, for a bounded frame, the sequence numbers of the frame's rows (`head` ≤ n < `tail`). */
 interface OverState {
-  set: AccumulatorSet;
-  frame: [number, SqlValue[]][];
+  accs: unknown[];
+  head: number;
+  tail: number;
 }
 
 class OverAggFunction extends KeyedProcessFunction<string, Row, Row> {
-  private readonly aggs: Aggregates;
-  private readonly bounded: boolean;
+  /** Made in `open`: it holds this parallel instance's state handles (the function object is cloned per instance). */
+  private aggs!: KeyedAccumulators;
   private pending!: MapState<number, SqlValue[][]>;
   private state!: ValueState<OverState>;
+  /** The rows of a bounded frame by sequence number: [time, fields]. */
+  private frame!: MapState<number, [number, SqlValue[]]>;
 
   constructor(private readonly spec: OverAggregateSpec) {
     super();
-    this.bounded = spec.frame.preceding !== "unbounded";
-    this.aggs = new Aggregates(spec.calls, { retractable: this.bounded });
   }
 
   open(): void {
     const ctx = this.getRuntimeContext();
     this.pending = ctx.getMapState(new MapStateDescriptor<number, SqlValue[][]>("pending"));
     this.state = ctx.getState(new ValueStateDescriptor<OverState>("over"));
+    this.frame = ctx.getMapState(new MapStateDescriptor<number, [number, SqlValue[]]>("frame"));
+    this.aggs = new KeyedAccumulators(this.spec.calls, { retractable: this.spec.frame.preceding !== "unbounded" });
+    this.aggs.open(ctx);
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
@@ -78,32 +84,35 @@ class OverAggFunction extends KeyedProcessFunction<string, Row, Row> {
     ctx.timerService().registerEventTimeTimer(t);
   }
 
+  /** Retracts and forgets the oldest row of the frame. */
+  private dropOldest(st: OverState, row: [number, SqlValue[]]): void {
+    this.aggs.retract(st.accs, row[1]);
+    this.frame.remove(st.head++);
+  }
+
   onTimer(t: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
     const rows = this.pending.get(t);
     if (rows === undefined) return;
     this.pending.remove(t);
-    const st = this.state.value() ?? { set: this.aggs.create(), frame: [] };
-    const { set, frame } = st;
+    const st = this.state.value() ?? { accs: this.aggs.create(), head: 0, tail: 0 };
     const emit = (fields: SqlValue[], values: readonly SqlValue[]) => out.collect({ kind: "+I", fields: [...fields, ...values] });
     const { unit, preceding } = this.spec.frame;
     if (unit === "ROWS") {
       for (const fields of rows) {
-        this.aggs.accumulate(set, fields);
+        this.aggs.accumulate(st.accs, fields);
         if (preceding !== "unbounded") {
-          frame.push([t, fields]);
-          if (frame.length > preceding + 1) this.aggs.retract(set, frame.shift()![1]);
+          this.frame.put(st.tail++, [t, fields]);
+          if (st.tail - st.head > preceding + 1) this.dropOldest(st, this.frame.get(st.head)!);
         }
-        emit(fields, this.aggs.values(set));
+        emit(fields, this.aggs.values(st.accs));
       }
     } else {
       if (preceding !== "unbounded") {
-        let gone = 0;
-        while (gone < frame.length && frame[gone]![0] < t - preceding) this.aggs.retract(set, frame[gone++]![1]);
-        frame.splice(0, gone);
-        for (const fields of rows) frame.push([t, fields]);
+        for (let oldest = this.frame.get(st.head); oldest !== undefined && oldest[0] < t - preceding; oldest = this.frame.get(st.head)) this.dropOldest(st, oldest);
+        for (const fields of rows) this.frame.put(st.tail++, [t, fields]);
       }
-      for (const fields of rows) this.aggs.accumulate(set, fields);
-      const values = this.aggs.values(set);
+      for (const fields of rows) this.aggs.accumulate(st.accs, fields);
+      const values = this.aggs.values(st.accs);
       for (const fields of rows) emit(fields, values);
     }
     this.state.update(st);

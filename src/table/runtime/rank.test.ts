@@ -96,6 +96,14 @@ describe("Top-N golden changelogs (top 2 products per category by sales)", () =>
     );
   });
 
+  it("ROW_NUMBER ties keep their arrival order when a row comes back up into the top", async () => {
+    const input = [Row.of("x", "B", 5), Row.of("x", "C", 5), Row.of("x", "A", 1), Row.ofKind("-D", "x", "A", 1)];
+    const spec: RankSpec = { ...top2BySales, rankEnd: 1, orderBy: [{ field: 2, descending: false, nullsFirst: true }] };
+    expect(formatChangelog(await runRank(input, spec))).toBe(
+      ["+I[x, B, 5, 1]", "-U[x, B, 5, 1]", "+U[x, A, 1, 1]", "-U[x, A, 1, 1]", "+U[x, B, 5, 1]"].join("\n"),
+    );
+  });
+
   it("an insert-only Top-N refuses a retraction", async () => {
     const run = runRank([Row.of("x", "a", 1), Row.ofKind("-D", "x", "a", 1)], { ...top2BySales, inputInsertOnly: true });
     await expect(run).rejects.toThrow(/operator 'rank' was planned for an insert-only input but received a -D row/);

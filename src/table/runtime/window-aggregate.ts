@@ -162,6 +162,7 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
       for (let i = 1; i < touching.length; i++) this.aggs.merge(set, touching[i]!.set);
     }
     this.aggs.accumulate(set, row.fields);
+    for (const s of touching) if (s.end !== end) ctx.timerService().deleteEventTimeTimer(s.end - 1); // its end moved
     rest.push({ start, end, set });
     st.open = rest;
     this.sessions.update(st);

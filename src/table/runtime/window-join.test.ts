@@ -84,6 +84,16 @@ describe("window join: golden changelog (parallelism 1)", () => {
   });
 });
 
+describe("window join: inputs", () => {
+  it("must be insert-only: a retraction fails the job with an error naming the join", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    const left = env.fromCollection([Row.of(1, "a", 0, 10), Row.ofKind("-D", 1, "a", 0, 10)]);
+    const right = env.fromCollection<Row>([]);
+    windowJoin(left, right, docSpec("INNER"), { uid: "join", name: "WindowJoin" }).sinkTo(collectSink("out"));
+    await expect(env.execute("window-join-retraction")).rejects.toThrow(/window join needs insert-only inputs, got a -D row/);
+  });
+});
+
 const BOUND = 30;
 /** Rows `[k, t, s, window_start, window_end]`: HOP(size 20, slide 10) over times at most BOUND out of order. */
 function hopRows(random: () => number, n: number): Row[] {

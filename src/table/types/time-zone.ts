@@ -78,7 +78,21 @@ export function formatTimestampLtz(epochMs: number, timeZone: string, precision?
  * @throws TemporalParseError for malformed text; RangeError for an unknown zone
  */
 export function parseTimestampLtz(text: string, timeZone: string): number {
-  const wall = parseTimestamp(text);
+  return instantOfWallClock(parseTimestamp(text), timeZone);
+}
+
+/**
+ * The instant (epoch ms) at which the clocks of `timeZone` show `wall` (a
+ * TIMESTAMP value: epoch ms of the UTC wall clock); overlaps and gaps as
+ * {@link parseTimestampLtz}.
+ *
+ * @throws RangeError for an unknown zone
+ * @example
+ * ```ts
+ * instantOfWallClock(28_800_000, "Asia/Shanghai"); // 0
+ * ```
+ */
+export function instantOfWallClock(wall: number, timeZone: string): number {
   const before = timeZoneOffset(wall - 86_400_000, timeZone);
   const after = timeZoneOffset(wall + 86_400_000, timeZone);
   // Candidates: the wall time under each offset around it; keep those that map back to it, earliest first.

@@ -1,7 +1,7 @@
 /**
  * The accumulators of all calls of an aggregation with their multisets kept
- * inside (plain `Map`s): the state of one window slice, one session or one
- * `OVER` partition. Plain data, so it goes into keyed state as it is.
+ * inside (plain `Map`s): the state of one window slice or one session, which
+ * merge. Plain data, so it goes into keyed state as it is.
  */
 import type { AggregateCall } from "../aggregate-call.ts";
 import type { SqlValue } from "../../types/sql-value.ts";
@@ -40,10 +40,6 @@ export class Aggregates {
 
   accumulate(set: AccumulatorSet, fields: readonly SqlValue[]): void {
     for (let i = 0; i < this.aggs.length; i++) set.accs[i] = this.aggs[i]!.accumulate(set.accs[i], fields, set.counts[i] ?? NO_COUNTS);
-  }
-
-  retract(set: AccumulatorSet, fields: readonly SqlValue[]): void {
-    for (let i = 0; i < this.aggs.length; i++) set.accs[i] = this.aggs[i]!.retract(set.accs[i], fields, set.counts[i] ?? NO_COUNTS);
   }
 
   /** Adds `other` (later rows) into `set`; `other` is left as it was. */

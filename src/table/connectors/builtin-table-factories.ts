@@ -1,0 +1,24 @@
+/**
+ * The table connectors the planner knows, by `'connector'` identifier:
+ * `filesystem` (source and sink), `print` and `blackhole` (sinks). Their
+ * options are declared in `src/table/catalog/builtin-factories.ts` and
+ * validated before a factory sees them.
+ */
+import { BLACKHOLE_TABLE_FACTORY } from "./blackhole-table-factory.ts";
+import type { DynamicTableFactory } from "./dynamic-table-factory.ts";
+import { FILESYSTEM_TABLE_FACTORY } from "./filesystem-table-factory.ts";
+import { PRINT_TABLE_FACTORY } from "./print-table-factory.ts";
+
+/**
+ * The built-in factories by identifier.
+ *
+ * @example
+ * ```ts
+ * const validated = builtinFactories().validate(table.options);
+ * const factory = builtinTableFactories().get(validated.connector);
+ * const source = factory?.createSource?.({ env, table, options: validated, physicalType, uid: "src-clicks", timeZone: "UTC" });
+ * ```
+ */
+export function builtinTableFactories(): Map<string, DynamicTableFactory> {
+  return new Map([FILESYSTEM_TABLE_FACTORY, PRINT_TABLE_FACTORY, BLACKHOLE_TABLE_FACTORY].map((f) => [f.identifier, f]));
+}

@@ -1,0 +1,35 @@
+/**
+ * The formats of the `filesystem` connector by identifier: `json`, `csv`,
+ * `debezium-json`.
+ */
+import type { OptionValue } from "../catalog/config-option.ts";
+import type { RowType } from "../expr/type-rules.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { csvFormat } from "./csv-format.ts";
+import { debeziumJsonFormat } from "./debezium-json-format.ts";
+import { jsonFormat } from "./json-format.ts";
+import type { TableFormat } from "./table-format.ts";
+
+const FORMATS: Readonly<Record<string, (rowType: RowType, options: ReadonlyMap<string, OptionValue>) => TableFormat>> = {
+  json: jsonFormat,
+  csv: csvFormat,
+  "debezium-json": debeziumJsonFormat,
+};
+
+/**
+ * The format `identifier` for a table's physical row type, from its validated
+ * options (unprefixed keys, defaults filled in: `ValidatedTableOptions.format`).
+ *
+ * @throws {SqlValidationError} for an unknown format, contradicting options or an unsupported column type
+ * @example
+ * ```ts
+ * const format = createTableFormat(validated.format!.identifier, physicalType, validated.format!.options);
+ * ```
+ */
+export function createTableFormat(identifier: string, rowType: RowType, options: ReadonlyMap<string, OptionValue>): TableFormat {
+  const create = FORMATS[identifier];
+  if (create === undefined) {
+    throw new SqlValidationError(`The 'filesystem' connector has no format '${identifier}'; available: ${Object.keys(FORMATS).sort().join(", ")}.`);
+  }
+  return create(rowType, options);
+}
