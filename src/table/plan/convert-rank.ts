@@ -24,7 +24,8 @@ export interface PendingRank {
   input: RelNode;
   visible: number;
   rankName: string;
-  rankItemIndex: number;
+  /** The rank column's position among the subquery's visible columns (`SELECT *, ROW_NUMBER() …`: after all of `*`). */
+  rankColumn: number;
   partitionKeys: number[];
   orderBy: SortKey[];
   rankType: "ROW_NUMBER" | "RANK" | "DENSE_RANK";
@@ -61,6 +62,12 @@ export function convertRankSubquery(ctx: PlannerContext, q: Query, ctes: CteScop
   ];
   const inner = convertQuery(ctx, { ...q, body: { ...body, items: [...others, ...hidden] } }, ctes);
   const visible = inner.rowType.names.length - hidden.length;
+  // a `*` stands for several columns: the rank column follows the columns of the items written before it
+  const isStar = (i: SelectItem) => i.expr.kind === "star";
+  const before = body.items.slice(0, idx);
+  const after = body.items.slice(idx + 1);
+  if (before.some(isStar) && after.some(isStar)) throw new SqlValidationError(`${callName(call)}() OVER between two '*' items is not supported: write it before or after them`, call.loc);
+  const rankColumn = after.some(isStar) ? idx : visible - after.length;
   const partitionKeys = spec.partitionBy.map((_, i) => visible + i);
   const orderBy = spec.orderBy.map((o, i) => ({
     field: visible + spec!.partitionBy.length + i,
@@ -80,7 +87,7 @@ export function convertRankSubquery(ctx: PlannerContext, q: Query, ctes: CteScop
       input: inner,
       visible,
       rankName: item.alias?.value ?? `EXPR$${idx}`,
-      rankItemIndex: idx,
+      rankColumn,
       partitionKeys: partitionKeys.map(dedupe),
       orderBy: orderBy.map((o) => ({ ...o, field: dedupe(o.field) })),
       rankType: callName(call) as PendingRank["rankType"],
@@ -132,7 +139,7 @@ export function applyPendingRank(p: PendingRank, where: Expr | undefined): { nod
   // the subquery's columns in their order, the rank column where it was written, hidden columns dropped
   const rt = ranked.rowType;
   const order = Array.from({ length: p.visible }, (_, i) => i);
-  order.splice(p.rankItemIndex, 0, rt.names.length - 1);
+  order.splice(p.rankColumn, 0, rt.names.length - 1);
   const out = project(ranked, order.map((i) => ({ expr: fieldRef(rt, i), name: rt.names[i]! })));
   return { node: { ...out, rowType: requalify(out.rowType, p.alias) } as RelNode, remainingWhere: conjunction(rest) };
 }
