@@ -53,10 +53,11 @@ async function runQuery(parallelism: number, tables: readonly PageTable[], query
     tEnv.createTemporaryView(t.name, env.fromCollection(records), schema.build());
   }
   for (const s of statements) tEnv.executeSql(s);
-  const table = tEnv.sqlQuery(query);
+  // as the SQL client runs a query
+  const result = tEnv.executeSql(query);
   const changelog: Row[] = [];
-  for await (const row of table.execute().collect()) changelog.push(row);
-  return { columns: table.getResolvedSchema().columns, changelog, rows: new MultisetTable().applyAll(changelog).rows() };
+  for await (const row of result.collect()) changelog.push(row);
+  return { columns: result.getResolvedSchema().columns, changelog, rows: new MultisetTable().applyAll(changelog).rows() };
 }
 
 /** The folded result holds exactly the printed rows. */
