@@ -43,8 +43,8 @@ export interface PlanExpr {
   readonly reads?: readonly number[];
 }
 
-/** Join types of regular, interval and window joins (SEMI/ANTI come from IN/EXISTS). */
-export type JoinType = "INNER" | "LEFT" | "RIGHT" | "FULL" | "SEMI" | "ANTI";
+export type { JoinType } from "../runtime/join-spec.ts";
+import type { JoinType } from "../runtime/join-spec.ts";
 
 interface NodeBase {
   readonly rowType: PlanRowType;

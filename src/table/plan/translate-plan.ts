@@ -5,6 +5,7 @@
  * map, filter and flatMap operators; stateful ones call the table runtime's
  * operators (`src/table/runtime/`).
  */
+import type { OperatorNaming } from "../runtime/operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { Collector } from "../../core/collector.ts";
@@ -40,11 +41,6 @@ export interface TranslationSettings {
   idleTimeoutMs: number;
 }
 
-/** Naming of one operator of the plan. */
-export interface OperatorNaming {
-  uid: string;
-  name: string;
-}
 
 /** Translates plan nodes to streams on `env`. */
 export class PlanTranslator {

@@ -15,6 +15,7 @@
  *
  * State, per key: the kept row (keep-first on processing time: only a flag).
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import { KeyedProcessFunction, type KeyedProcessContext } from "../../core/process-function.ts";
@@ -46,7 +47,7 @@ export interface DeduplicateSpec {
  *   { uid: "latest-order", name: "Deduplicate(latest-order)" });
  * ```
  */
-export function deduplicate(input: DataStream<Row>, spec: DeduplicateSpec, naming: { uid: string; name: string }): DataStream<Row> {
+export function deduplicate(input: DataStream<Row>, spec: DeduplicateSpec, naming: OperatorNaming): DataStream<Row> {
   return input
     .keyBy(rowKeySelector(spec.keys))
     .process(new DeduplicateFunction(spec))

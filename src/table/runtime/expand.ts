@@ -7,6 +7,7 @@
  * `$e`, so a NULL of the data and a NULL of a rolled-up key stay apart. Row
  * kinds pass through.
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Row } from "../data/row.ts";
@@ -43,7 +44,7 @@ export function expandId(groupKeys: readonly number[], groupingSet: readonly num
  * const expanded = expand(rows, { groupingSets: [[0, 1], [0], []], groupKeys: [0, 1] }, { uid: "expand", name: "Expand" });
  * ```
  */
-export function expand(input: DataStream<Row>, spec: ExpandSpec, naming: { uid: string; name: string }): DataStream<Row> {
+export function expand(input: DataStream<Row>, spec: ExpandSpec, naming: OperatorNaming): DataStream<Row> {
   const copies = spec.groupingSets.map((set) => ({
     nulled: spec.groupKeys.filter((k) => !set.includes(k)),
     id: expandId(spec.groupKeys, set),

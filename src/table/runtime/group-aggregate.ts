@@ -25,6 +25,7 @@
  * with a TTL the result equals the batch result only over groups that stay
  * active within the TTL (as in Flink).
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
@@ -48,11 +49,6 @@ export interface GroupAggregateSpec {
   stateTtlMs?: number;
 }
 
-/** The names of an operator the planner creates: its uid (identity of its state) and its display name. */
-export interface OperatorNaming {
-  uid: string;
-  name: string;
-}
 
 /** What a group keeps besides the multisets. */
 interface GroupState {

@@ -23,6 +23,7 @@
  * Rows with a NULL key (not null-safe) or a NULL time never match. The result equals the batch
  * join when no row is late (its time is above the watermark when it arrives).
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
@@ -34,7 +35,7 @@ import type { SqlValue } from "../types/sql-value.ts";
 import { sqlValueKey } from "../types/sql-value-key.ts";
 import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, JoinSpecError, padsLeft, padsRight, rowOf,
-  type JoinSpec, type OperatorNaming,
+  type JoinSpec
 } from "./join-spec.ts";
 import { processWithWatermarkDelay } from "./delayed-watermark-join.ts";
 import { rowKeySelector } from "./row-key.ts";

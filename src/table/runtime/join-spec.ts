@@ -21,11 +21,6 @@ import { copyPlainData } from "../../state/plain-copy.ts";
 /** The kinds of join; `SEMI` is `IN`/`EXISTS`, `ANTI` is `NOT IN`/`NOT EXISTS`. */
 export type JoinType = "INNER" | "LEFT" | "RIGHT" | "FULL" | "SEMI" | "ANTI";
 
-/** The naming of the operators a translation function creates: `.uid(uid).name(name)`. */
-export interface OperatorNaming {
-  readonly uid: string;
-  readonly name: string;
-}
 
 /** The part of a join's spec that every join operator shares. */
 export interface JoinSpec {

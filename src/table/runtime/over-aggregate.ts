@@ -20,6 +20,7 @@
  * functions). Multisets (`DISTINCT`, retractable `MIN`/`MAX`) are keyed
  * `MapState`s, so a row costs a few small state accesses whatever the frame.
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
@@ -28,7 +29,6 @@ import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { KeyedAccumulators } from "./agg/keyed-accumulators.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
-import type { OperatorNaming } from "./group-aggregate.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** The frame of an `OVER` window; it always ends at the current row. */

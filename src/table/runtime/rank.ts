@@ -29,6 +29,7 @@
  * `inputInsertOnly` the other rows are not kept: an insert-only input never
  * brings a dropped row back.
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import { KeyedProcessFunction, type KeyedProcessContext } from "../../core/process-function.ts";
@@ -81,7 +82,7 @@ export class UnexpectedRetractionError extends Error {
  * }, { uid: "top2", name: "Rank(top2)" });
  * ```
  */
-export function rank(input: DataStream<Row>, spec: RankSpec, naming: { uid: string; name: string }): DataStream<Row> {
+export function rank(input: DataStream<Row>, spec: RankSpec, naming: OperatorNaming): DataStream<Row> {
   return input
     .keyBy(rowKeySelector(spec.partitionKeys))
     .process(new RankFunction(spec, naming.uid))

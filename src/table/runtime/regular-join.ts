@@ -31,6 +31,7 @@
  * The result then differs from the batch join (as in Flink), but it is always
  * a valid changelog: it never retracts a row it did not emit.
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
@@ -43,7 +44,7 @@ import type { SqlValue } from "../types/sql-value.ts";
 import { sqlValueKey } from "../types/sql-value-key.ts";
 import {
   checkJoinSpec, conditionHolds, hasNullKey, joinedFields, JoinSpecError, ownFields, padsLeft, padsRight, rowOf,
-  type JoinSpec, type JoinType, type OperatorNaming,
+  type JoinSpec, type JoinType
 } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 

@@ -18,6 +18,7 @@
  * result equals the batch definition above when no row is late (its time is
  * above the watermark when it arrives).
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
@@ -29,7 +30,7 @@ import type { SqlValue } from "../types/sql-value.ts";
 import { sqlValueKey } from "../types/sql-value-key.ts";
 import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, rowOf,
-  type JoinSpec, type OperatorNaming,
+  type JoinSpec
 } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 

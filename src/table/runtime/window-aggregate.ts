@@ -18,6 +18,7 @@
  * its later ones. Sessions are per group key (the group keys include the
  * TVF's `PARTITION BY` columns).
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
@@ -26,7 +27,6 @@ import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
-import type { OperatorNaming } from "./group-aggregate.ts";
 import { rowKeySelector } from "./row-key.ts";
 import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
 import type { WindowSpec } from "./window-spec.ts";

@@ -11,6 +11,7 @@
  *
  * State, per partition and window until it fires: one row.
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
@@ -45,7 +46,7 @@ export interface WindowDeduplicateSpec {
  *   { uid: "last-bid", name: "WindowDeduplicate(last-bid)" });
  * ```
  */
-export function windowDeduplicate(input: DataStream<Row>, spec: WindowDeduplicateSpec, naming: { uid: string; name: string }): DataStream<Row> {
+export function windowDeduplicate(input: DataStream<Row>, spec: WindowDeduplicateSpec, naming: OperatorNaming): DataStream<Row> {
   return input
     .keyBy(rowKeySelector([...spec.keys, spec.windowStartField, spec.windowEndField]))
     .process(new WindowDeduplicateFunction(spec))

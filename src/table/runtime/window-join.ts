@@ -11,6 +11,7 @@
  * left rows with / without a match in their window. Inputs and output are
  * insert-only. Rows with a NULL key (not null-safe) never match.
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
@@ -22,7 +23,7 @@ import type { SqlValue } from "../types/sql-value.ts";
 import { sqlValueKey } from "../types/sql-value-key.ts";
 import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, ownFields, padsLeft, padsRight, rowOf,
-  type JoinSpec, type OperatorNaming,
+  type JoinSpec
 } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 

@@ -11,6 +11,7 @@
  * State, per partition and window until it fires: the rows ranked up to
  * `rankEnd` (ties at the boundary included for `RANK` and `DENSE_RANK`).
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
@@ -53,7 +54,7 @@ export interface WindowRankSpec {
  * }, { uid: "top3", name: "WindowRank(top3)" });
  * ```
  */
-export function windowRank(input: DataStream<Row>, spec: WindowRankSpec, naming: { uid: string; name: string }): DataStream<Row> {
+export function windowRank(input: DataStream<Row>, spec: WindowRankSpec, naming: OperatorNaming): DataStream<Row> {
   return input
     .keyBy(rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]))
     .process(new WindowRankFunction(spec))

@@ -20,6 +20,7 @@
  *
  * Rows whose time attribute is NULL are dropped (as Flink).
  */
+import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
@@ -89,7 +90,7 @@ export function alignedWindows(window: Exclude<WindowSpec, { kind: "session" }>,
  *   { uid: "tumble-bids", name: "WindowTableFunction(tumble)" });
  * ```
  */
-export function windowTableFunction(input: DataStream<Row>, window: WindowSpec, naming: { uid: string; name: string }): DataStream<Row> {
+export function windowTableFunction(input: DataStream<Row>, window: WindowSpec, naming: OperatorNaming): DataStream<Row> {
   if (window.kind === "session") {
     return input
       .keyBy(rowKeySelector(window.partitionKeys))
