@@ -429,6 +429,22 @@ describe.each(PARALLELISMS)("Flink's documentation examples, parallelism %i", (p
       expectPrinted(r, offsetAssigned);
     });
 
+    it.each([
+      // the page's list: the window of a row at 2021-06-30 00:00:04 in 10-minute tumbling windows, by offset
+      ["-16", "2021-06-29 23:54:00", "2021-06-30 00:04:00"],
+      ["-6", "2021-06-29 23:54:00", "2021-06-30 00:04:00"],
+      ["-4", "2021-06-29 23:56:00", "2021-06-30 00:06:00"],
+      ["0", "2021-06-30 00:00:00", "2021-06-30 00:10:00"],
+      ["4", "2021-06-29 23:54:00", "2021-06-30 00:04:00"],
+      ["6", "2021-06-29 23:56:00", "2021-06-30 00:06:00"],
+      ["16", "2021-06-29 23:56:00", "2021-06-30 00:06:00"],
+    ])("an offset of %s minutes assigns 2021-06-30 00:00:04 to [%s, %s)", async (offset, start, end) => {
+      const row: PageTable = { ...TVF_BID, printed: "| bidtime | price | item |\n| 2021-06-30 00:00:04 | 1.00 | A |" };
+      const r = await runQuery(parallelism, [row], `SELECT window_start, window_end FROM TABLE(
+   TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES, INTERVAL '${offset}' MINUTES))`);
+      expectPrinted(r, `| window_start | window_end |\n| ${start} | ${end} |`);
+    });
+
     it("TUMBLE aggregation with an offset", async () => {
       const r = await runQuery(parallelism, [TVF_BID], `SELECT window_start, window_end, SUM(price) AS total_price
   FROM TABLE(
