@@ -221,7 +221,11 @@ function convertSelect(ctx: PlannerContext, s: SelectBody, ctes: CteScope): RelN
   }
   let node = from.node;
   if (from.pendingRank !== undefined) {
-    const r = applyPendingRank(from.pendingRank, where);
+    // GROUP BY may name the rank column (and grouping sets are not looked into): keep it then
+    const outer = s.items.map((i) => i.expr);
+    if (s.having !== undefined) outer.push(s.having);
+    if (s.groupBy !== undefined) outer.push({ kind: "star", qualifier: [], loc: s.loc });
+    const r = applyPendingRank(from.pendingRank, where, outer);
     node = r.node;
     where = r.remainingWhere;
   }
