@@ -68,7 +68,7 @@ function aliased(r: FromResult, alias: string | undefined, columns: Identifier[]
 export function convertRelation(ctx: PlannerContext, name: QualifiedName, ctes: CteScope): FromResult {
   if (name.length === 1) {
     const cte = ctes.get(name[0]!.value);
-    if (cte !== undefined) return viewResult(ctx, cte.query, cte.columns, ctes);
+    if (cte !== undefined) return viewResult(ctx, cte.query, cte.columns, cte.scope);
   }
   const id = resolveIdentifier(name);
   const inline = ctx.inlineViews.get(id.object);

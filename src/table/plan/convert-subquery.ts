@@ -85,10 +85,8 @@ function existsJoin(ctx: PlannerContext, outer: RelNode, query: Query, inExpr: E
   const sub = convertQuery(ctx, query, ctes);
   if (inExpr === undefined) return planJoin(outer, sub, joinType, undefined);
   if (sub.rowType.names.length !== 1) throw new SqlValidationError("The subquery of IN must select one column", query.loc);
-  const n = outer.rowType.names.length;
   const ref: Expr = { kind: "column", names: [{ value: `$#in`, quoted: true, loc: inExpr.loc }], loc: inExpr.loc };
   const renamed = { ...sub, rowType: { ...sub.rowType, names: ["$#in"], qualifiers: [undefined] } } as RelNode;
-  void n;
   return planJoin(outer, renamed, joinType, { kind: "binary", op: "=", left: inExpr.operand, right: ref, loc: inExpr.loc });
 }
 
