@@ -79,7 +79,13 @@ export function convertRelation(ctx: PlannerContext, name: QualifiedName, ctes: 
     throw new SqlValidationError(`Object '${id.object}' not found within '${id.catalog}.${id.database}'.${didYouMean(id.object, names)}`, name.at(-1)!.loc);
   }
   if (object.kind === "view") return viewResult(ctx, object.query, object.columns, new Map());
-  return { node: scanTable(ctx, object) };
+  const key = identifierString(object.identifier);
+  let scan = ctx.scans.get(key);
+  if (scan === undefined) {
+    scan = scanTable(ctx, object);
+    ctx.scans.set(key, scan);
+  }
+  return { node: scan };
 }
 
 function viewResult(ctx: PlannerContext, query: Query, columns: string[] | undefined, ctes: CteScope): FromResult {
