@@ -70,7 +70,8 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
     options: init.options,
     onWorkerGraph(graph, fingerprint) {
       if (manager) return false;
-      if (graph.name !== init.jobName) return false; // another job the module starts: not this worker's
+      // a graph of another name and shape: another job the module starts (SQL statements one after another)
+      if (fingerprint !== init.fingerprint && graph.name !== init.jobName) return false;
       if (fingerprint !== init.fingerprint) {
         fatal(
           `worker ${init.workerIndex} built a different job graph than the client (fingerprint ${fingerprint} vs ${init.fingerprint}): ` +

@@ -50,7 +50,7 @@ export class StatementSet {
   private planEntries(): PlannedSink[] {
     const ctx = this.tEnv.plannerContext();
     return this.entries.map((e) => {
-      if (e.kind === "sql") return this.tEnv.planInserts([e.stmt])[0]!;
+      if (e.kind === "sql") return this.tEnv.planInserts([e.stmt], ctx)[0]!;
       const table = ctx.catalog.getTable(parseQualifiedName(e.tableName));
       const planned = planSink(ctx, table, e.table.node(), undefined);
       checkSinkMode(planned, new ChangelogModes(planned.input));

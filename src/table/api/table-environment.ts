@@ -213,6 +213,7 @@ export class StreamTableEnvironment {
       connectors: this.connectors,
       timeZone: this.config.timeZone(),
       uidFor: (prefix) => this.uidFor(prefix),
+      scans: new Map(),
     };
   }
 
@@ -303,7 +304,7 @@ export class StreamTableEnvironment {
 
   /** A context whose uids do not count (validation only). */
   private scratchContext(): PlannerContext {
-    return { ...this.plannerContext(), uidFor: (p) => p };
+    return { ...this.plannerContext(), uidFor: (p) => p, scans: new Map() };
   }
 
   private show(stmt: StatementOf<"show">): TableResult {
@@ -354,8 +355,7 @@ export class StreamTableEnvironment {
   }
 
   /** @internal Plans INSERTs, checks their sinks' changelog modes. */
-  planInserts(inserts: readonly InsertStatement[]): PlannedSink[] {
-    const ctx = this.plannerContext();
+  planInserts(inserts: readonly InsertStatement[], ctx: PlannerContext = this.plannerContext()): PlannedSink[] {
     return inserts.map((i) => {
       const table = this.catalog.getTable(i.table);
       const planned = planSink(ctx, table, convertQuery(ctx, i.query), i.columns);

@@ -8,6 +8,8 @@ import { formatValue } from "../data/format-value.ts";
 import type { Row } from "../data/row.ts";
 import { valueFormatOf } from "../data/value-format-of.ts";
 import type { LogicalType } from "../types/logical-type.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { formatTime, formatTimestamp } from "../types/temporal.ts";
 
 const MAX_WIDTH = 30;
 
@@ -60,8 +62,19 @@ export class TableauPrinter {
 
   /** One row. */
   row(r: Row): void {
-    const cells = r.fields.map((v, i) => (v === null ? "<NULL>" : formatValue(v, this.formats[i])));
+    const cells = r.fields.map((v, i) => (v === null ? "<NULL>" : this.cell(v, this.columns[i]!.type, i)));
     this.write(this.line([...(this.withKind ? [r.kind] : []), ...cells]));
+  }
+
+  /**
+   * A value as the SQL client shows it: TIMESTAMP and TIME as SQL text
+   * (`2020-04-15 08:05:00.000`, `08:05:00`, as `CAST(… AS STRING)`), other
+   * values as `Row.toString` prints them.
+   */
+  private cell(v: NonNullable<SqlValue>, type: LogicalType, i: number): string {
+    if (type.kind === "timestamp" && !type.withLocalTimeZone && typeof v === "number") return formatTimestamp(v, type.precision);
+    if (type.kind === "time" && typeof v === "number") return formatTime(v, type.precision);
+    return formatValue(v, this.formats[i]);
   }
 
   /** The closing border and the row count. */

@@ -107,7 +107,8 @@ export class ChangelogModes {
         return INSERT_DELETE;
       }
       case "rank":
-        return ChangelogMode.RETRACT;
+        // without the rank number a row enters (+I) or leaves (-D) the top N; with it, ranks move (-U/+U)
+        return node.outputRankNumber ? ChangelogMode.RETRACT : INSERT_DELETE;
       case "deduplicate":
         return !node.keepLast && node.timeField === undefined ? ChangelogMode.INSERT_ONLY : UPDATES_WITHOUT_DELETE;
       case "temporalJoin":

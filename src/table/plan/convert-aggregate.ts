@@ -15,7 +15,6 @@ import { aggregateCall, AGGREGATE_FUNCTIONS } from "./aggregate-call-type.ts";
 import { bindPlanExpr, canonicalText, fieldRef } from "./bind-plan-expr.ts";
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { project } from "./convert-query.ts";
-import type { PlannerContext } from "./planner-context.ts";
 import { fieldsOf, planRowType, type PlanField } from "./plan-row-type.ts";
 import type { PlanExpr, RelNode, RelNodeOf } from "./rel-node.ts";
 import type { WindowSpec } from "../runtime/window-spec.ts";
@@ -38,14 +37,12 @@ export interface Aggregation {
  * @throws {SqlValidationError} for nested aggregates and misplaced window columns.
  */
 export function convertAggregation(
-  ctx: PlannerContext,
   input: RelNode,
   groupBy: GroupingElement[],
   exprs: Expr[],
   loc: SourceLoc,
   aliases: ReadonlyMap<Expr, string> = new Map(),
 ): Aggregation {
-  void ctx;
   const { groupExprs, sets } = groupingOf(groupBy, input);
   const calls = collectCalls(exprs, input);
   const tvf = windowInput(input, groupExprs);

@@ -68,7 +68,7 @@ function aliased(r: FromResult, alias: string | undefined, columns: Identifier[]
 export function convertRelation(ctx: PlannerContext, name: QualifiedName, ctes: CteScope): FromResult {
   if (name.length === 1) {
     const cte = ctes.get(name[0]!.value);
-    if (cte !== undefined) return viewResult(ctx, cte.query, cte.columns, ctes);
+    if (cte !== undefined) return viewResult(ctx, cte.query, cte.columns, cte.scope);
   }
   const id = resolveIdentifier(name);
   const inline = ctx.inlineViews.get(id.object);
@@ -79,7 +79,13 @@ export function convertRelation(ctx: PlannerContext, name: QualifiedName, ctes: 
     throw new SqlValidationError(`Object '${id.object}' not found within '${id.catalog}.${id.database}'.${didYouMean(id.object, names)}`, name.at(-1)!.loc);
   }
   if (object.kind === "view") return viewResult(ctx, object.query, object.columns, new Map());
-  return { node: scanTable(ctx, object) };
+  const key = identifierString(object.identifier);
+  let scan = ctx.scans.get(key);
+  if (scan === undefined) {
+    scan = scanTable(ctx, object);
+    ctx.scans.set(key, scan);
+  }
+  return { node: scan };
 }
 
 function viewResult(ctx: PlannerContext, query: Query, columns: string[] | undefined, ctes: CteScope): FromResult {

@@ -229,7 +229,7 @@ function intervalBounds(residual: Expr[], t: PlanRowType, nl: number) {
     const y = timeOperand(b, t);
     if (x === undefined || y === undefined || (x.field < nl) === (y.field < nl)) return false;
     // normalize to  L.t + l op R.t + r
-    let [l, r, o] = x.field < nl ? [x, y, op] : [y, x, flip(op)];
+    const [l, r, o] = x.field < nl ? [x, y, op] : [y, x, flip(op)];
     if ((lf !== undefined && lf !== l.field) || (rf !== undefined && rf !== r.field - nl)) return false;
     lf = l.field;
     rf = r.field - nl;
@@ -242,7 +242,6 @@ function intervalBounds(residual: Expr[], t: PlanRowType, nl: number) {
       case "=": lower = Math.max(lower, d); upper = Math.min(upper, d); break;
       default: return false;
     }
-    void r;
     return true;
   };
   for (const c of residual) {

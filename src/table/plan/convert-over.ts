@@ -13,7 +13,6 @@ import { callName, columnRef, rewrite, someExpr } from "./ast-walk.ts";
 import { aggregateCall, AGGREGATE_FUNCTIONS } from "./aggregate-call-type.ts";
 import { bindPlanExpr, canonicalText, fieldRef } from "./bind-plan-expr.ts";
 import { project } from "./convert-query.ts";
-import type { PlannerContext } from "./planner-context.ts";
 import { fieldsOf, planRowType } from "./plan-row-type.ts";
 import type { PlanExpr, RelNode } from "./rel-node.ts";
 
@@ -27,8 +26,7 @@ export function hasOverCall(e: Expr): boolean {
 }
 
 /** The over-aggregation node under the select list, and the select list reading its output. */
-export function convertOver(ctx: PlannerContext, input: RelNode, items: SelectItem[], windows: { name: Identifier; spec: OverSpec }[]): { node: RelNode; items: SelectItem[] } {
-  void ctx;
+export function convertOver(input: RelNode, items: SelectItem[], windows: { name: Identifier; spec: OverSpec }[]): { node: RelNode; items: SelectItem[] } {
   const t = input.rowType;
   const calls: ExprOf<"call">[] = [];
   const keys: string[] = [];

@@ -23,22 +23,18 @@ import { fieldsOf, isVisible, planRowType, type PlanField } from "./plan-row-typ
 import type { PlanExpr, PlanRowType, RelNode } from "./rel-node.ts";
 import { aggregateCall } from "./aggregate-call-type.ts";
 
-/** The common table expressions in scope, by name. */
-export type CteScope = ReadonlyMap<string, { query: Query; columns?: string[] }>;
+/** The common table expressions in scope, by name, each with the scope its own query sees (the ones before it). */
+export type CteScope = ReadonlyMap<string, { query: Query; columns?: string[]; scope: CteScope }>;
 
 /** Converts `q` to a plan. */
 export function convertQuery(ctx: PlannerContext, q: Query, ctes: CteScope = new Map()): RelNode {
   let scope = ctes;
-  if (q.with.length > 0) {
-    const m = new Map(ctes);
-    for (const c of q.with) {
-      m.set(c.name.value, { query: c.query, ...(c.columns ? { columns: c.columns.map((x) => x.value) } : {}) });
-      scope = new Map(m);
-    }
-    scope = m;
+  for (const c of q.with) {
+    const before = scope;
+    scope = new Map(before).set(c.name.value, { query: c.query, ...(c.columns ? { columns: c.columns.map((x) => x.value) } : {}), scope: before });
   }
   let node = convertBody(ctx, q.body, scope);
-  if (q.orderBy.length > 0 || q.limit !== undefined) node = orderAndLimit(ctx, node, q);
+  if (q.orderBy.length > 0 || q.limit !== undefined) node = orderAndLimit(node, q);
   return node;
 }
 
@@ -221,7 +217,11 @@ function convertSelect(ctx: PlannerContext, s: SelectBody, ctes: CteScope): RelN
   }
   let node = from.node;
   if (from.pendingRank !== undefined) {
-    const r = applyPendingRank(from.pendingRank, where);
+    // GROUP BY may name the rank column (and grouping sets are not looked into): keep it then
+    const outer = s.items.map((i) => i.expr);
+    if (s.having !== undefined) outer.push(s.having);
+    if (s.groupBy !== undefined) outer.push({ kind: "star", qualifier: [], loc: s.loc });
+    const r = applyPendingRank(from.pendingRank, where, outer);
     node = r.node;
     where = r.remainingWhere;
   }
@@ -236,7 +236,7 @@ function convertSelect(ctx: PlannerContext, s: SelectBody, ctes: CteScope): RelN
   let rewriteExpr: (e: Expr) => Expr = (e) => e;
   if (aggregated) {
     const aliases = new Map(items.flatMap((i, idx) => (isAggregateCall(i.expr) ? [[i.expr, i.alias?.value ?? `EXPR$${idx}`] as const] : [])));
-    const agg = convertAggregation(ctx, node, s.groupBy ?? [], [...items.map((i) => i.expr), ...(having ? [having] : [])], s.loc, aliases);
+    const agg = convertAggregation(node, s.groupBy ?? [], [...items.map((i) => i.expr), ...(having ? [having] : [])], s.loc, aliases);
     node = agg.node;
     rewriteExpr = agg.rewrite;
   }
@@ -245,7 +245,7 @@ function convertSelect(ctx: PlannerContext, s: SelectBody, ctes: CteScope): RelN
   }
   let selectItems: SelectItem[] = items.map((i) => ({ ...i, expr: rewriteExpr(i.expr) }));
   if (selectItems.some((i) => hasOverCall(i.expr))) {
-    const over = convertOver(ctx, node, selectItems, s.windows ?? []);
+    const over = convertOver(node, selectItems, s.windows ?? []);
     node = over.node;
     selectItems = over.items;
   }
@@ -333,8 +333,7 @@ function lastName(e: Expr): string {
 
 // ------------------------------------------------------------------ ORDER BY / LIMIT
 
-function orderAndLimit(ctx: PlannerContext, node: RelNode, q: Query): RelNode {
-  void ctx;
+function orderAndLimit(node: RelNode, q: Query): RelNode {
   const t = node.rowType;
   const orderBy = q.orderBy.map((o) => {
     const e = bindPlanExpr(o.expr, t);

@@ -8,7 +8,7 @@
  */
 import type { Expr, ExprOf, Query, SelectBody, SelectItem, WindowSpec as OverSpec } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import { callName, conjunction, conjuncts } from "./ast-walk.ts";
+import { callName, conjunction, conjuncts, someExpr } from "./ast-walk.ts";
 import { bindPlanExpr, fieldRef } from "./bind-plan-expr.ts";
 import { convertQuery, project, type CteScope } from "./convert-query.ts";
 import type { PlannerContext } from "./planner-context.ts";
@@ -24,7 +24,8 @@ export interface PendingRank {
   input: RelNode;
   visible: number;
   rankName: string;
-  rankItemIndex: number;
+  /** The rank column's position among the subquery's visible columns (`SELECT *, ROW_NUMBER() …`: after all of `*`). */
+  rankColumn: number;
   partitionKeys: number[];
   orderBy: SortKey[];
   rankType: "ROW_NUMBER" | "RANK" | "DENSE_RANK";
@@ -61,6 +62,12 @@ export function convertRankSubquery(ctx: PlannerContext, q: Query, ctes: CteScop
   ];
   const inner = convertQuery(ctx, { ...q, body: { ...body, items: [...others, ...hidden] } }, ctes);
   const visible = inner.rowType.names.length - hidden.length;
+  // a `*` stands for several columns: the rank column follows the columns of the items written before it
+  const isStar = (i: SelectItem) => i.expr.kind === "star";
+  const before = body.items.slice(0, idx);
+  const after = body.items.slice(idx + 1);
+  if (before.some(isStar) && after.some(isStar)) throw new SqlValidationError(`${callName(call)}() OVER between two '*' items is not supported: write it before or after them`, call.loc);
+  const rankColumn = after.some(isStar) ? idx : visible - after.length;
   const partitionKeys = spec.partitionBy.map((_, i) => visible + i);
   const orderBy = spec.orderBy.map((o, i) => ({
     field: visible + spec!.partitionBy.length + i,
@@ -80,7 +87,7 @@ export function convertRankSubquery(ctx: PlannerContext, q: Query, ctes: CteScop
       input: inner,
       visible,
       rankName: item.alias?.value ?? `EXPR$${idx}`,
-      rankItemIndex: idx,
+      rankColumn,
       partitionKeys: partitionKeys.map(dedupe),
       orderBy: orderBy.map((o) => ({ ...o, field: dedupe(o.field) })),
       rankType: callName(call) as PendingRank["rankType"],
@@ -89,8 +96,14 @@ export function convertRankSubquery(ctx: PlannerContext, q: Query, ctes: CteScop
   };
 }
 
-/** The rank node for `p` bounded by the conjuncts of `where` on its rank column; the other conjuncts remain. */
-export function applyPendingRank(p: PendingRank, where: Expr | undefined): { node: RelNode; remainingWhere: Expr | undefined } {
+/**
+ * The rank node for `p` bounded by the conjuncts of `where` on its rank column; the other conjuncts remain.
+ *
+ * @param outer - the outer query's other expressions (select items, GROUP BY, HAVING): when neither they
+ *   nor the remaining conjuncts read the rank column, the rank number is not computed, as Flink prunes it,
+ *   and a Top-N emits the rows that enter and leave the top N (`+I`/`-D`) instead of updating ranks
+ */
+export function applyPendingRank(p: PendingRank, where: Expr | undefined, outer: readonly Expr[] = []): { node: RelNode; remainingWhere: Expr | undefined } {
   let start = 1;
   let end: number | undefined;
   const rest: Expr[] = [];
@@ -124,17 +137,32 @@ export function applyPendingRank(p: PendingRank, where: Expr | undefined): { nod
     const one: PlanExpr = { eval: () => 1n, type: rn.type, text: "1", constant: true, reads: [] };
     ranked = project(dedup, [...fieldsOf(t).map((f, i) => ({ expr: fieldRef(t, i), name: f.name })), { expr: one, name: rn.name }]);
   } else {
-    const rowType = planRowType([...fieldsOf(t), rn]);
+    const outputRankNumber = [...outer, ...rest].some((e) => readsRank(e, p));
+    const rowType = planRowType(outputRankNumber ? [...fieldsOf(t), rn] : fieldsOf(t));
     ranked = windowed
-      ? { kind: "windowRank", input, partitionKeys, window: [wb![0], wb![1]], orderBy: p.orderBy, rankType: p.rankType, rankStart: start, rankEnd: end, outputRankNumber: true, rowType }
-      : { kind: "rank", input, partitionKeys: p.partitionKeys, orderBy: p.orderBy, rankType: p.rankType, rankStart: start, rankEnd: end, outputRankNumber: true, rowType };
+      ? { kind: "windowRank", input, partitionKeys, window: [wb![0], wb![1]], orderBy: p.orderBy, rankType: p.rankType, rankStart: start, rankEnd: end, outputRankNumber, rowType }
+      : { kind: "rank", input, partitionKeys: p.partitionKeys, orderBy: p.orderBy, rankType: p.rankType, rankStart: start, rankEnd: end, outputRankNumber, rowType };
   }
   // the subquery's columns in their order, the rank column where it was written, hidden columns dropped
   const rt = ranked.rowType;
   const order = Array.from({ length: p.visible }, (_, i) => i);
-  order.splice(p.rankItemIndex, 0, rt.names.length - 1);
+  if (rt.names.length > t.names.length) order.splice(p.rankColumn, 0, rt.names.length - 1);
   const out = project(ranked, order.map((i) => ({ expr: fieldRef(rt, i), name: rt.names[i]! })));
   return { node: { ...out, rowType: requalify(out.rowType, p.alias) } as RelNode, remainingWhere: conjunction(rest) };
+}
+
+/** True when `e` may read the rank column: names it, is a `*`, or holds a subquery or an OVER call (not looked into). */
+function readsRank(e: Expr, p: PendingRank): boolean {
+  return someExpr(
+    e,
+    (x) =>
+      x.kind === "star" ||
+      x.kind === "inQuery" ||
+      x.kind === "exists" ||
+      x.kind === "subquery" ||
+      (x.kind === "call" && (x.over !== undefined || x.overWindow !== undefined)) ||
+      (x.kind === "column" && x.names.at(-1)!.value === p.rankName),
+  );
 }
 
 /** `rn <= 3`, `rn < 4`, `rn = 1`, `3 >= rn`, `rn BETWEEN 2 AND 5`, `rn > 1` on the rank column. */

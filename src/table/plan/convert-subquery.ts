@@ -6,14 +6,14 @@
  */
 import type { Expr, ExprOf, Query } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import { conjunction, conjuncts, someExpr } from "./ast-walk.ts";
-import { bindPlanExpr } from "./bind-plan-expr.ts";
+import { columnRef, conjunction, conjuncts, someExpr } from "./ast-walk.ts";
+import { bindPlanExpr, fieldRef } from "./bind-plan-expr.ts";
 import { convertFrom } from "./convert-from.ts";
 import { planJoin } from "./convert-join.ts";
 import { convertQuery, filterNode, type CteScope } from "./convert-query.ts";
 import type { PlannerContext } from "./planner-context.ts";
-import { concatRowTypes } from "./plan-row-type.ts";
-import type { PlanRowType, RelNode } from "./rel-node.ts";
+import { concatRowTypes, planRowType } from "./plan-row-type.ts";
+import type { PlanExpr, PlanRowType, RelNode } from "./rel-node.ts";
 
 const isSubquery = (e: Expr) => e.kind === "inQuery" || e.kind === "exists" || e.kind === "subquery";
 
@@ -58,11 +58,23 @@ function existsJoin(ctx: PlannerContext, outer: RelNode, query: Query, inExpr: E
       for (const w of body.where === undefined ? [] : conjuncts(body.where)) (resolves(w, inner.rowType) ? local : correlated).push(w);
       if (correlated.length > 0) {
         const l = conjunction(local);
-        const filtered = l === undefined ? inner : filterNode(inner, l);
+        let filtered = l === undefined ? inner : filterNode(inner, l);
         const conds = [...correlated];
         if (inExpr !== undefined) {
           if (body.items.length !== 1 || body.items[0]!.expr.kind === "star") throw new SqlValidationError("The subquery of IN must select one column", query.loc);
-          conds.unshift({ kind: "binary", op: "=", left: inExpr.operand, right: body.items[0]!.expr, loc: inExpr.loc });
+          // the selected expression reads the subquery's own columns (`num` in `L.num IN (SELECT num FROM R
+          // WHERE …)` even when the outer row has a `num` too): where the joined row resolves it otherwise,
+          // it is computed in the subquery's row as a hidden column
+          const t = filtered.rowType;
+          const selected = body.items[0]!.expr;
+          const item = bindPlanExpr(selected, t);
+          let right: Expr = selected;
+          if (!readsSame(selected, concatRowTypes(outer.rowType, t), item, outer.rowType.names.length)) {
+            const rowType = { ...concatRowTypes(t, planRowType([{ name: "$#in", type: item.type }])), ...(t.windowBounds === undefined ? {} : { windowBounds: t.windowBounds }) };
+            filtered = { kind: "project", input: filtered, exprs: [...t.names.map((_, i) => fieldRef(t, i)), item], rowType };
+            right = columnRef("$#in", inExpr.loc);
+          }
+          conds.unshift({ kind: "binary", op: "=", left: inExpr.operand, right, loc: inExpr.loc });
         }
         const cond = conjunction(conds)!;
         bindPlanExpr(cond, concatRowTypes(outer.rowType, filtered.rowType)); // located errors for unknown columns
@@ -73,11 +85,20 @@ function existsJoin(ctx: PlannerContext, outer: RelNode, query: Query, inExpr: E
   const sub = convertQuery(ctx, query, ctes);
   if (inExpr === undefined) return planJoin(outer, sub, joinType, undefined);
   if (sub.rowType.names.length !== 1) throw new SqlValidationError("The subquery of IN must select one column", query.loc);
-  const n = outer.rowType.names.length;
   const ref: Expr = { kind: "column", names: [{ value: `$#in`, quoted: true, loc: inExpr.loc }], loc: inExpr.loc };
   const renamed = { ...sub, rowType: { ...sub.rowType, names: ["$#in"], qualifiers: [undefined] } } as RelNode;
-  void n;
   return planJoin(outer, renamed, joinType, { kind: "binary", op: "=", left: inExpr.operand, right: ref, loc: inExpr.loc });
+}
+
+/** True when `e` bound over `joined` reads the columns `own` (bound over the right side alone) reads, shifted by `offset`. */
+function readsSame(e: Expr, joined: PlanRowType, own: PlanExpr, offset: number): boolean {
+  try {
+    const reads = bindPlanExpr(e, joined).reads ?? [];
+    const expected = (own.reads ?? []).map((i) => i + offset);
+    return reads.length === expected.length && reads.every((r, i) => r === expected[i]);
+  } catch {
+    return false;
+  }
 }
 
 function resolves(e: Expr, t: PlanRowType): boolean {

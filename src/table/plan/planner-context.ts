@@ -21,4 +21,10 @@ export interface PlannerContext {
   readonly timeZone: string;
   /** A uid for an operator of the plan, stable when the same statements are planned again in the same order. */
   uidFor(prefix: string): string;
+  /**
+   * The tables scanned so far in the job being planned, by name: a table read
+   * twice in one job (a self-join, the INSERTs of a statement set) is read
+   * by one source, as Flink reuses sources.
+   */
+  readonly scans: Map<string, RelNode>;
 }

@@ -179,3 +179,10 @@ describe("rewrites", () => {
     expect(p).toContain("where=[region = 'EU']");
   });
 });
+
+describe("WITH", () => {
+  it("a common table expression sees the ones before it, not itself", () => {
+    expect(session().explainSql("WITH a AS (SELECT user FROM clicks), b AS (SELECT user FROM a) SELECT * FROM b")).toContain("DataStreamScan");
+    expect(() => session().explainSql("WITH a AS (SELECT * FROM a) SELECT * FROM a")).toThrow(/Object 'a' not found/);
+  });
+});

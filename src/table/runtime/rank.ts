@@ -300,7 +300,9 @@ class RankFunction extends KeyedProcessFunction<string, Row, Row> {
       for (const list of removedByContent.values()) for (const r of list) out.collect(this.output("-D", r));
       removedByContent.clear();
     };
-    if (!accumulate) emitDeletes();
+    // a retraction deletes first; so does an insert-only input (Flink's append-only Top-N: the row that
+    // leaves, then the one that enters), while over a changelog an insert comes first (Flink's retractable Top-N)
+    if (!accumulate || this.spec.inputInsertOnly === true) emitDeletes();
     for (const r of added) {
       const old = withRank ? removedByContent.get(sqlValueKey(r.fields))?.shift() : undefined;
       if (old === undefined) {
