@@ -14,7 +14,8 @@
  * does not take the others down.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Row } from "../../src/index.ts";
+import { Row } from "../../src/index.ts";
+import { decimal } from "../../src/table/types/decimal.ts";
 import { randomInt, seededRandom, testSeed } from "../../src/util/seeded-random.ts";
 import { jsonResult, runCli } from "../support/cli-process.ts";
 import {
@@ -125,6 +126,28 @@ describe.each(configs)("continuous = batch: $label", (config) => {
       });
     }
   }
+});
+
+describe("the comparison with the batch result", () => {
+  const q: HarnessQuery = { name: "q", flink: "SELECT user, COUNT(*) FROM clicks GROUP BY user" };
+  const changelog: Row[] = [Row.of("Mary", 1n), Row.of("Bob", 1n), Row.ofKind("-U", "Mary", 1n), Row.ofKind("+U", "Mary", 2n)];
+
+  it("accepts the folded changelog of an equal result, whatever the numeric types and order", () => {
+    expect(compareWithBatch(q, changelog, [Row.of("Bob", 1), Row.of("Mary", decimal(200n, 2))], "ctx")).toBeUndefined();
+  });
+
+  it("names the rows that differ, the query and the context", () => {
+    const m = compareWithBatch(q, changelog, [Row.of("Mary", 2n), Row.of("Bob", 2n)], "in-process, WEIR_SEED=1");
+    expect(m).toContain("in-process, WEIR_SEED=1: query 'q'");
+    expect(m).toContain(q.flink);
+    expect(m).toMatch(/in batch only \(1\):\s+\("Bob", 2\)/);
+    expect(m).toMatch(/in the folded changelog only \(1\):\s+\("Bob", 1\)/);
+  });
+
+  it("rejects a changelog that retracts a row it never inserted, and tells strings from numbers", () => {
+    expect(compareWithBatch(q, [Row.ofKind("-D", "Mary", 1n)], [], "ctx")).toContain("retracts a row that is not in the table");
+    expect(compareWithBatch(q, [Row.of("Mary", "1")], [Row.of("Mary", 1n)], "ctx")).toBeDefined();
+  });
 });
 
 describe("the DuckDB text of every query", () => {
