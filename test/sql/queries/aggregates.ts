@@ -33,6 +33,12 @@ export const AGGREGATES: readonly HarnessQuery[] = [
   // retractions of retractions: the inner counts update, the outer groups move
   { name: "agg-of-agg", flink: "SELECT cnt, COUNT(*) AS users FROM (SELECT user, COUNT(*) AS cnt FROM clicks GROUP BY user) GROUP BY cnt" },
   { name: "agg-min-max-of-updates", flink: "SELECT MAX(total) AS hi, MIN(total) AS lo, SUM(total) AS s, COUNT(*) AS c FROM (SELECT user, SUM(n) AS total FROM clicks GROUP BY user)" },
+  { name: "agg-sum-distinct-having", flink: "SELECT url, SUM(DISTINCT n) AS sd, COUNT(DISTINCT user) AS users FROM clicks GROUP BY url HAVING COUNT(DISTINCT user) > 2" },
+  {
+    name: "agg-with-cte",
+    flink: "WITH per_user AS (SELECT user, COUNT(*) AS c, SUM(price) AS p FROM clicks GROUP BY user), big AS (SELECT * FROM per_user WHERE c > 40) SELECT CAST(p AS DECIMAL(20, 1)) AS rounded, c * 2 AS c2, UPPER(user) AS u FROM big",
+  },
+  { name: "union-all-of-aggregates", flink: "SELECT user, COUNT(*) AS c FROM clicks GROUP BY user UNION ALL SELECT user, COUNT(*) FROM orders GROUP BY user" },
   { name: "distinct", flink: "SELECT DISTINCT user, url FROM clicks" },
   { name: "distinct-of-agg", flink: "SELECT DISTINCT c FROM (SELECT url, COUNT(*) AS c FROM clicks GROUP BY url)" },
 ];

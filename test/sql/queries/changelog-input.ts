@@ -17,5 +17,5 @@ export const CHANGELOG_INPUT: readonly HarnessQuery[] = [
   { name: "changelog-top-n", flink: "SELECT owner, id, balance FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY balance DESC, id) AS rn FROM accounts) WHERE rn <= 2" },
   { name: "changelog-in", flink: "SELECT order_id, user FROM orders WHERE user IN (SELECT owner FROM accounts WHERE tier = 'gold')" },
   { name: "changelog-not-exists", flink: "SELECT name, region FROM users u WHERE NOT EXISTS (SELECT * FROM accounts a WHERE a.owner = u.name AND a.tier = 'silver')" },
-  { name: "changelog-except", flink: "SELECT owner FROM accounts EXCEPT SELECT user FROM orders WHERE qty > 5" },
+  { name: "changelog-except", flink: "SELECT owner FROM accounts EXCEPT SELECT user FROM orders WHERE amount > 470" },
 ];

@@ -25,6 +25,11 @@ export const JOINS: readonly HarnessQuery[] = [
     name: "join-full-aggregates",
     flink: "SELECT COALESCE(a.user, b.user) AS who, a.cnt, b.total FROM (SELECT user, COUNT(*) AS cnt FROM clicks WHERE n > 12 GROUP BY user) a FULL JOIN (SELECT user, SUM(qty) AS total FROM orders GROUP BY user) b ON a.user = b.user",
   },
+  { name: "left-join-is-null", flink: "SELECT u.name, u.region FROM users u LEFT JOIN orders o ON u.name = o.user AND o.qty = 6 WHERE o.order_id IS NULL" },
+  {
+    name: "join-updating-non-equi",
+    flink: "SELECT a.user, a.cnt, b.q FROM (SELECT user, COUNT(*) AS cnt FROM clicks GROUP BY user) a JOIN (SELECT user, SUM(qty) AS q FROM orders GROUP BY user) b ON a.user = b.user AND a.cnt > b.q / 4",
+  },
   { name: "in-subquery", flink: "SELECT user, url FROM clicks WHERE user IN (SELECT name FROM users WHERE region = 'EU')" },
   {
     name: "not-in-subquery",
@@ -46,6 +51,10 @@ export const JOINS: readonly HarnessQuery[] = [
   {
     name: "interval-join-on",
     flink: "SELECT o.order_id, c.url FROM orders o JOIN clicks c ON o.user = c.user AND c.ts > o.ts - INTERVAL '3' SECOND AND c.ts <= o.ts",
+  },
+  {
+    name: "interval-join-non-equi",
+    flink: "SELECT c.user, c.n, o.qty FROM clicks c JOIN orders o ON c.user = o.user AND c.n > o.qty AND c.ts BETWEEN o.ts - INTERVAL '2' SECOND AND o.ts + INTERVAL '2' SECOND",
   },
   {
     name: "interval-join-left",

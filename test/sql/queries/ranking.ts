@@ -16,6 +16,11 @@ export const RANKING: readonly HarnessQuery[] = [
   // ties share a rank: the result is deterministic without unique order keys
   { name: "top-n-rank", flink: "SELECT user, order_id, qty FROM (SELECT *, RANK() OVER (PARTITION BY user ORDER BY qty DESC) AS r FROM orders) WHERE r <= 2" },
   { name: "top-n-dense-rank", flink: "SELECT user, order_id, qty, r FROM (SELECT *, DENSE_RANK() OVER (PARTITION BY user ORDER BY qty ASC) AS r FROM orders) WHERE r <= 2" },
+  { name: "top-n-range", flink: "SELECT user, url, ts, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY user ORDER BY ts DESC) AS rn FROM clicks) WHERE rn > 1 AND rn <= 3" },
+  {
+    name: "top-n-last-of-updates",
+    flink: "SELECT user, c FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY c ORDER BY user DESC) AS rn FROM (SELECT user, COUNT(*) AS c FROM orders WHERE user IS NOT NULL GROUP BY user)) WHERE rn = 1",
+  },
   { name: "dedup-keep-first", flink: "SELECT user, url, n, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY user ORDER BY ts ASC) AS rn FROM clicks) WHERE rn = 1" },
   { name: "dedup-keep-last", flink: "SELECT name, region, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY name ORDER BY ts DESC) AS rn FROM users) WHERE rn = 1" },
   {

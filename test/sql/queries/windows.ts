@@ -42,15 +42,16 @@ const cumulate = (table: string, stepS: number, maxS: number): Windows => {
   };
 };
 
-/** Sessions per `key`: a row more than the gap after the key's previous one starts a new session (Flink merges windows that touch). */
-const session = (table: string, key: string, gapS: number): Windows => {
+/** Sessions (per `key`, if any): a row more than the gap after the previous one starts a new session (Flink merges windows that touch). */
+const session = (table: string, key: string | undefined, gapS: number): Windows => {
   const gap = gapS * 1000;
+  const partition = key === undefined ? "" : `PARTITION BY ${key}`;
   const numbered =
-    `SELECT *, SUM(CASE WHEN prev IS NULL OR epoch_ms(ts) - epoch_ms(prev) > ${gap} THEN 1 ELSE 0 END) OVER (PARTITION BY ${key} ORDER BY ts ROWS UNBOUNDED PRECEDING) AS sid ` +
-    `FROM (SELECT *, LAG(ts) OVER (PARTITION BY ${key} ORDER BY ts) AS prev FROM ${table})`;
+    `SELECT *, SUM(CASE WHEN prev IS NULL OR epoch_ms(ts) - epoch_ms(prev) > ${gap} THEN 1 ELSE 0 END) OVER (${partition} ORDER BY ts ROWS UNBOUNDED PRECEDING) AS sid ` +
+    `FROM (SELECT *, LAG(ts) OVER (${partition} ORDER BY ts) AS prev FROM ${table})`;
   return {
-    flink: `TABLE(SESSION(TABLE ${table} PARTITION BY ${key}, DESCRIPTOR(ts), INTERVAL '${gapS}' SECOND))`,
-    duckdb: `(SELECT *, MIN(ts) OVER (PARTITION BY ${key}, sid) AS window_start, plus_ms(MAX(ts) OVER (PARTITION BY ${key}, sid), ${gap}) AS window_end FROM (${numbered}))`,
+    flink: `TABLE(SESSION(TABLE ${table}${key === undefined ? "" : ` PARTITION BY ${key}`}, DESCRIPTOR(ts), INTERVAL '${gapS}' SECOND))`,
+    duckdb: `(SELECT *, MIN(ts) OVER (PARTITION BY ${key === undefined ? "" : `${key}, `}sid) AS window_start, plus_ms(MAX(ts) OVER (PARTITION BY ${key === undefined ? "" : `${key}, `}sid), ${gap}) AS window_end FROM (${numbered}))`,
   };
 };
 
@@ -72,6 +73,14 @@ export const WINDOWS: readonly HarnessQuery[] = [
   windowed("hop", "SELECT window_start, window_end, user, COUNT(*) AS c, SUM(n) AS s FROM {W} GROUP BY window_start, window_end, user", hop("clicks", 2, 6)),
   windowed("cumulate", "SELECT window_start, window_end, user, SUM(amount) AS total, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end, user", cumulate("orders", 2, 8)),
   windowed("session", "SELECT window_start, window_end, user, COUNT(*) AS c, MAX(n) AS mn FROM {W} GROUP BY window_start, window_end, user", session("clicks", "user", 1)),
+  windowed("hop-cube", "SELECT window_start, window_end, user, url, COUNT(*) AS c, SUM(n) AS s FROM {W} GROUP BY window_start, window_end, CUBE (user, url)", hop("clicks", 5, 10)),
+  windowed("cumulate-global", "SELECT window_start, window_end, COUNT(DISTINCT user) AS users, MAX(n) AS mn, MIN(price) AS mp FROM {W} GROUP BY window_start, window_end", cumulate("clicks", 1, 4)),
+  windowed("session-global", "SELECT window_start, window_end, COUNT(*) AS c, SUM(amount) AS total FROM {W} GROUP BY window_start, window_end", session("orders", undefined, 1)),
+  windowed(
+    "window-cascade",
+    "SELECT window_start, window_end, SUM(c) AS total, COUNT(*) AS users, MAX(c) AS top FROM (SELECT window_start, window_end, window_time, user, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end, window_time, user) GROUP BY window_start, window_end",
+    CLICKS_5S,
+  ),
   windowed(
     "tumble-grouping-sets",
     "SELECT window_start, window_end, user, url, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end, GROUPING SETS ((user, url), (user), ())",
@@ -86,6 +95,11 @@ export const WINDOWS: readonly HarnessQuery[] = [
     "window-top-n-on-tvf",
     "SELECT window_start, window_end, order_id, amount FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY amount DESC, order_id) AS rn FROM {W}) WHERE rn <= 3",
     ORDERS_5S,
+  ),
+  windowed(
+    "window-top-n-rank",
+    `SELECT window_start, window_end, user, cnt FROM (SELECT *, RANK() OVER (PARTITION BY window_start, window_end ORDER BY cnt DESC) AS r FROM (${CLICK_COUNTS})) WHERE r <= 2`,
+    CLICKS_5S,
   ),
   windowed(
     "window-dedup",
