@@ -37,6 +37,7 @@ import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts"
 import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
 import type { LogicalType } from "../types/logical-type.ts";
+import type { SqlValue } from "../types/sql-value.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { Schema } from "./schema.ts";
 import { StatementSet } from "./statement-set.ts";
@@ -249,16 +250,22 @@ export class StreamTableEnvironment {
       const where = `column '${c.name}'`;
       return { name: c.name, type: c.type, where, metadata: c.name === metadata };
     });
+    const width = convert.length;
     const rows = stream
       .process((record: T, ctx: ProcessContext, out: Collector<Row>) => {
         const isRow = Row.isRow(record);
         const kind = isRow && changelog ? (record as Row).kind : "+I";
+        const fields = new Array<SqlValue>(width);
         let p = 0;
-        const fields = convert.map((c) => {
-          if (c.metadata) return ctx.timestamp() ?? null;
+        for (let i = 0; i < width; i++) {
+          const c = convert[i]!;
+          if (c.metadata) {
+            fields[i] = ctx.timestamp() ?? null;
+            continue;
+          }
           const v = isRow ? (record as Row).fields[p++] : (record as Record<string, unknown>)[c.name];
-          return toSqlValue(v, c.type, c.where);
-        });
+          fields[i] = toSqlValue(v, c.type, c.where);
+        }
         out.collect({ kind, fields });
       })
       .name("FromDataStream");

@@ -24,6 +24,10 @@ function describe(v: unknown): string {
   return `the ${typeof v} ${String(v)}`;
 }
 
+function mismatch(v: unknown, t: LogicalType, where: string): never {
+  throw new RecordConversionError(`${where} is ${formatLogicalType(t)} but the record has ${describe(v)}`);
+}
+
 /**
  * `v` as a value of type `t`; `where` names the place for errors (e.g.
  * `column 'price' of table 'orders'`).
@@ -40,59 +44,56 @@ export function toSqlValue(v: unknown, t: LogicalType, where: string): SqlValue 
     if (!t.nullable) throw new RecordConversionError(`${where} is NOT NULL but the record has no value`);
     return null;
   }
-  const fail = (): never => {
-    throw new RecordConversionError(`${where} is ${formatLogicalType(t)} but the record has ${describe(v)}`);
-  };
   switch (t.kind) {
     case "boolean":
-      return typeof v === "boolean" ? v : fail();
+      return typeof v === "boolean" ? v : mismatch(v, t, where);
     case "tinyint":
     case "smallint":
     case "int":
-      return typeof v === "number" && Number.isInteger(v) ? v : typeof v === "bigint" ? Number(v) : fail();
+      return typeof v === "number" && Number.isInteger(v) ? v : typeof v === "bigint" ? Number(v) : mismatch(v, t, where);
     case "bigint":
-      return typeof v === "bigint" ? v : typeof v === "number" && Number.isInteger(v) ? BigInt(v) : fail();
+      return typeof v === "bigint" ? v : typeof v === "number" && Number.isInteger(v) ? BigInt(v) : mismatch(v, t, where);
     case "float":
     case "double":
-      return typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : fail();
+      return typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : mismatch(v, t, where);
     case "decimal": {
       let d: Decimal | null = null;
       if (isDecimal(v)) d = v;
       else if (typeof v === "number" || typeof v === "string" || typeof v === "bigint") d = parseDecimal(String(v));
-      if (d === null) return fail();
+      if (d === null) return mismatch(v, t, where);
       const fitted = toDecimalType(d, t);
-      return fitted === null ? fail() : fitted;
+      return fitted === null ? mismatch(v, t, where) : fitted;
     }
     case "char":
     case "varchar":
-      return typeof v === "string" ? v : fail();
+      return typeof v === "string" ? v : mismatch(v, t, where);
     case "binary":
     case "varbinary":
-      return v instanceof Uint8Array ? v : fail();
+      return v instanceof Uint8Array ? v : mismatch(v, t, where);
     case "date":
       if (v instanceof Date) return Math.floor(v.getTime() / DAY_MS);
       if (typeof v === "string") return parseDate(v);
-      return typeof v === "number" && Number.isInteger(v) ? v : fail();
+      return typeof v === "number" && Number.isInteger(v) ? v : mismatch(v, t, where);
     case "time":
       if (typeof v === "string") return parseTime(v);
-      return typeof v === "number" ? v : fail();
+      return typeof v === "number" ? v : mismatch(v, t, where);
     case "timestamp":
       if (v instanceof Date) return v.getTime();
       if (typeof v === "string") return t.withLocalTimeZone ? Date.parse(v) : parseTimestamp(v);
-      return typeof v === "number" ? v : fail();
+      return typeof v === "number" ? v : mismatch(v, t, where);
     case "array":
     case "multiset":
-      return Array.isArray(v) ? v.map((x, i) => toSqlValue(x, t.element, `${where}[${i}]`)) : fail();
+      return Array.isArray(v) ? v.map((x, i) => toSqlValue(x, t.element, `${where}[${i}]`)) : mismatch(v, t, where);
     case "map": {
-      const entries = v instanceof Map ? [...v] : typeof v === "object" ? Object.entries(v as object) : fail();
+      const entries = v instanceof Map ? [...v] : typeof v === "object" ? Object.entries(v as object) : mismatch(v, t, where);
       return new Map(entries.map(([k, x]) => [toSqlValue(k, t.key, `${where} key`), toSqlValue(x, t.value, `${where}[${String(k)}]`)]));
     }
     case "row": {
       if (Array.isArray(v)) return t.fields.map((f, i) => toSqlValue(v[i], f.type, `${where}.${f.name}`));
-      if (typeof v !== "object") return fail();
+      if (typeof v !== "object") return mismatch(v, t, where);
       return t.fields.map((f) => toSqlValue((v as Record<string, unknown>)[f.name], f.type, `${where}.${f.name}`));
     }
     default:
-      return fail();
+      return mismatch(v, t, where);
   }
 }

@@ -4,7 +4,7 @@
  * rows so far with the subquery; a correlated subquery's conditions on the
  * outer row become the join's condition. The other conjuncts filter.
  */
-import type { Expr, ExprOf, Query } from "../sql/ast.ts";
+import type { Expr, ExprOf, Query, SourceLoc } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { columnRef, conjunction, conjuncts, someExpr } from "./ast-walk.ts";
 import { bindPlanExpr, fieldRef } from "./bind-plan-expr.ts";
@@ -74,7 +74,8 @@ function existsJoin(ctx: PlannerContext, outer: RelNode, query: Query, inExpr: E
             filtered = { kind: "project", input: filtered, exprs: [...t.names.map((_, i) => fieldRef(t, i)), item], rowType };
             right = columnRef("$#in", inExpr.loc);
           }
-          conds.unshift({ kind: "binary", op: "=", left: inExpr.operand, right, loc: inExpr.loc });
+          const nullable = anti && (bindPlanExpr(inExpr.operand, outer.rowType).type.nullable || item.type.nullable);
+          conds.unshift(inEquality(inExpr.operand, right, nullable, inExpr.loc));
         }
         const cond = conjunction(conds)!;
         bindPlanExpr(cond, concatRowTypes(outer.rowType, filtered.rowType)); // located errors for unknown columns
@@ -87,7 +88,21 @@ function existsJoin(ctx: PlannerContext, outer: RelNode, query: Query, inExpr: E
   if (sub.rowType.names.length !== 1) throw new SqlValidationError("The subquery of IN must select one column", query.loc);
   const ref: Expr = { kind: "column", names: [{ value: `$#in`, quoted: true, loc: inExpr.loc }], loc: inExpr.loc };
   const renamed = { ...sub, rowType: { ...sub.rowType, names: ["$#in"], qualifiers: [undefined] } } as RelNode;
-  return planJoin(outer, renamed, joinType, { kind: "binary", op: "=", left: inExpr.operand, right: ref, loc: inExpr.loc });
+  const nullable = anti && (bindPlanExpr(inExpr.operand, outer.rowType).type.nullable || sub.rowType.types[0]!.nullable);
+  return planJoin(outer, renamed, joinType, inEquality(inExpr.operand, ref, nullable, inExpr.loc));
+}
+
+/**
+ * The match condition of `a IN (… b …)`: `a = b`. For NOT IN over nullable
+ * values it is null-aware, `a = b OR a IS NULL OR b IS NULL`, as SQL's
+ * three-valued logic wants: a NULL operand (with a non-empty subquery) or a
+ * NULL in the subquery makes `NOT IN` unknown, so the anti join drops the row.
+ */
+function inEquality(a: Expr, b: Expr, nullAware: boolean, loc: SourceLoc): Expr {
+  const eq: Expr = { kind: "binary", op: "=", left: a, right: b, loc };
+  if (!nullAware) return eq;
+  const isNull = (e: Expr): Expr => ({ kind: "is", operand: e, not: false, test: "NULL", loc });
+  return { kind: "binary", op: "OR", left: { kind: "binary", op: "OR", left: eq, right: isNull(a), loc }, right: isNull(b), loc };
 }
 
 /** True when `e` bound over `joined` reads the columns `own` (bound over the right side alone) reads, shifted by `offset`. */

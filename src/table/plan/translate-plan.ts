@@ -10,6 +10,7 @@ import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { Collector } from "../../core/collector.ts";
 import { sourceWatermarkStrategy, type SourceWatermarks } from "../connectors/source-watermarks.ts";
+import type { TableSource } from "../connectors/dynamic-table-factory.ts";
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -45,7 +46,8 @@ export interface TranslationSettings {
 export class PlanTranslator {
   private readonly streams = new Map<RelNode, DataStream<Row>>();
   /** Watermarks that sources generate per split (registered before the source is translated). */
-  private readonly sourceWatermarks = new Map<RelNode, SourceWatermarks>();
+  private readonly sourceWatermarks = new Map<TableSource, SourceWatermarks>();
+  private readonly sources = new Map<TableSource, DataStream<Row>>();
 
   constructor(
     private readonly env: StreamExecutionEnvironment,
@@ -69,8 +71,15 @@ export class PlanTranslator {
 
   private create(node: RelNode): DataStream<Row> {
     switch (node.kind) {
-      case "scan":
-        return node.source.produce(this.sourceWatermarks.get(node));
+      case "scan": {
+        // one source per table source, also for the copies a FROM alias makes of its scan
+        let s = this.sources.get(node.source);
+        if (s === undefined) {
+          s = node.source.produce(this.sourceWatermarks.get(node.source));
+          this.sources.set(node.source, s);
+        }
+        return s;
+      }
       case "dataStream":
         return node.stream;
       case "values": {
@@ -154,9 +163,9 @@ export class PlanTranslator {
       computed = below.exprs.map((e) => e.eval);
       below = below.input;
     }
-    if (below.kind === "scan" && !this.streams.has(below)) {
+    if (below.kind === "scan" && !this.sources.has(below.source)) {
       const full = computed === undefined ? (f: SqlValue[]) => f : (f: SqlValue[]) => computed!.map((e) => e(f));
-      this.sourceWatermarks.set(below, {
+      this.sourceWatermarks.set(below.source, {
         rowtime: (f) => full(f)[field]!,
         watermark: computed === undefined ? wm : (f) => wm(full(f)),
         idleTimeoutMs: this.settings.idleTimeoutMs,
