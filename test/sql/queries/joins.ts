@@ -34,13 +34,11 @@ export const JOINS: readonly HarnessQuery[] = [
   {
     name: "not-in-subquery",
     flink: "SELECT order_id, user FROM orders WHERE user NOT IN (SELECT name FROM users WHERE region = 'US' AND name IS NOT NULL)",
-    knownBug: "NOT IN (subquery) is planned as a plain anti join, not a null-aware one: rows whose operand is NULL stay, a NULL in the subquery does not empty the result",
   },
   // a NULL in the subquery empties the result (three-valued logic): rows come and go
   {
     name: "not-in-null-aware",
     flink: "SELECT order_id, user FROM orders WHERE user NOT IN (SELECT name FROM users WHERE region = 'APAC')",
-    knownBug: "NOT IN (subquery) is planned as a plain anti join, not a null-aware one: rows whose operand is NULL stay, a NULL in the subquery does not empty the result",
   },
   { name: "exists", flink: "SELECT o.order_id, o.user FROM orders o WHERE EXISTS (SELECT * FROM clicks c WHERE c.user = o.user AND c.url = '/cart')" },
   { name: "not-exists", flink: "SELECT u.name, u.region FROM users u WHERE NOT EXISTS (SELECT * FROM orders o WHERE o.user = u.name AND o.qty > 4)" },
