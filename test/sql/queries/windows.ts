@@ -82,6 +82,22 @@ export const WINDOWS: readonly HarnessQuery[] = [
     CLICKS_5S,
   ),
   windowed(
+    "tumble-of-filtered-view",
+    "WITH positive AS (SELECT user, url, n, ts FROM clicks WHERE n > 0) SELECT window_start, window_end, url, COUNT(DISTINCT user) FILTER (WHERE n > 3) AS users, SUM(n) AS s FROM {W} GROUP BY window_start, window_end, url",
+    tumble("positive", 5),
+  ),
+  windowed(
+    "tumble-of-interval-join",
+    "WITH paired AS (SELECT c.user, c.ts, o.amount FROM clicks c, orders o WHERE c.user = o.user AND o.ts BETWEEN c.ts - INTERVAL '1' SECOND AND c.ts) SELECT window_start, window_end, user, SUM(amount) AS total, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end, user",
+    tumble("paired", 5),
+  ),
+  windowed(
+    "window-join-then-aggregate",
+    "SELECT c.user, COUNT(*) AS pairs, COUNT(DISTINCT c.window_start) AS windows FROM (SELECT * FROM {W}) c JOIN (SELECT * FROM {W2}) o ON c.user = o.user AND c.window_start = o.window_start AND c.window_end = o.window_end GROUP BY c.user",
+    CLICKS_5S,
+    ORDERS_5S,
+  ),
+  windowed(
     "tumble-grouping-sets",
     "SELECT window_start, window_end, user, url, COUNT(*) AS c FROM {W} GROUP BY window_start, window_end, GROUPING SETS ((user, url), (user), ())",
     CLICKS_5S,
