@@ -24,7 +24,8 @@ import { MAX_LENGTH } from "../sql/parse-type.ts";
 import { bindPlanExpr, withBindOptions } from "../plan/bind-plan-expr.ts";
 import { AGGREGATE_FUNCTIONS } from "../plan/aggregate-call-type.ts";
 import { builtinFunctionNames } from "../expr/functions/builtin-functions.ts";
-import { FunctionCatalog } from "../functions/function-catalog.ts";
+import { FunctionAlreadyExistsError, FunctionCatalog } from "../functions/function-catalog.ts";
+import { isTableFunction, resolveTableFunction, type ResolvedTableFunction, type TableFunctionDefinition } from "../functions/table-function.ts";
 import type { ScalarFunctionDefinition } from "../functions/scalar-function.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { ChangelogModes } from "../plan/changelog-inference.ts";
@@ -68,6 +69,7 @@ export class StreamTableEnvironment {
   private readonly factoryOptions = builtinFactories();
   private readonly uidCounters = new Map<string, number>();
   private readonly functions = new FunctionCatalog();
+  private readonly tableFunctions = new Map<string, ResolvedTableFunction>();
 
   private constructor(
     private readonly env: StreamExecutionEnvironment,
@@ -183,13 +185,18 @@ export class StreamTableEnvironment {
    *
    * @throws when the name is taken or the definition is invalid.
    */
-  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition): void {
-    this.functions.registerTemporarySystemFunction(name, definition);
+  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition | TableFunctionDefinition): void {
+    const key = name.toUpperCase();
+    if (this.tableFunctions.has(key) || (isTableFunction(definition) && this.functions.lookup(name) !== undefined)) {
+      throw new FunctionAlreadyExistsError(`Temporary system function '${name}' already exists`);
+    }
+    if (isTableFunction(definition)) this.tableFunctions.set(key, resolveTableFunction(name, definition));
+    else this.functions.registerTemporarySystemFunction(name, definition);
   }
 
   /** Drops a function registered with {@link createTemporarySystemFunction}; false when there was none. */
   dropTemporarySystemFunction(name: string): boolean {
-    return this.functions.dropTemporarySystemFunction(name);
+    return this.tableFunctions.delete(name.toUpperCase()) || this.functions.dropTemporarySystemFunction(name);
   }
 
   /** The names of the tables and views, sorted. */
@@ -215,6 +222,7 @@ export class StreamTableEnvironment {
       timeZone: this.config.timeZone(),
       uidFor: (prefix) => this.uidFor(prefix),
       scans: new Map(),
+      tableFunctions: this.tableFunctions,
     };
   }
 
@@ -316,7 +324,7 @@ export class StreamTableEnvironment {
 
   private show(stmt: StatementOf<"show">): TableResult {
     if (stmt.object === "FUNCTIONS") {
-      const names = [...new Set([...AGGREGATE_FUNCTIONS, ...builtinFunctionNames(), ...this.functions.names()])].sort();
+      const names = [...new Set([...AGGREGATE_FUNCTIONS, ...builtinFunctionNames(), ...this.functions.names(), ...[...this.tableFunctions.values()].map((f) => f.name)])].sort();
       return rowsResult([{ name: "function name", type: STRING }], names.map((f) => Row.of(f)));
     }
     const names = stmt.object === "VIEWS" ? [...this.catalog.listViews(), ...this.inlineViews.keys()].sort() : this.listTables();

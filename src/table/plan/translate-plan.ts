@@ -107,6 +107,20 @@ export class PlanTranslator {
         const [first, ...rest] = node.inputs.map((i) => this.translate(i));
         return first!.union(...rest);
       }
+      case "correlate": {
+        const { fn, joinType } = node;
+        const args = node.args.map((a) => a.eval);
+        const pad = fn.columns.map(() => null);
+        const n = this.naming(node, "correlate");
+        return this.translate(node.input)
+          .flatMap((row: Row, out: Collector<Row>) => {
+            const rows = fn.invoke(args.map((a) => a(row.fields)));
+            for (const r of rows) out.collect({ kind: row.kind, fields: [...row.fields, ...r] });
+            if (rows.length === 0 && joinType === "LEFT") out.collect({ kind: row.kind, fields: [...row.fields, ...pad] });
+          })
+          .uid(n.uid)
+          .name(n.name);
+      }
       case "replicate": {
         const count = node.countField;
         const n = this.naming(node, "replicate");
