@@ -37,6 +37,7 @@ import { planRowType, isVisible } from "../plan/plan-row-type.ts";
 import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
 import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
+import { sourceProjections } from "../plan/read-fields.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -232,10 +233,12 @@ export class StreamTableEnvironment {
     return n === 0 ? prefix : `${prefix}-${n}`;
   }
 
-  private translator(): PlanTranslator {
+  /** A translator of the job whose results come from `roots` (all their fields read). */
+  private translator(roots: readonly RelNode[]): PlanTranslator {
     return new PlanTranslator(this.env, (p) => this.uidFor(p), {
       stateTtlMs: this.config.durationMs("table.exec.state.ttl"),
       idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
+      projections: sourceProjections(roots),
     });
   }
 
@@ -243,7 +246,7 @@ export class StreamTableEnvironment {
   private streamOf(node: RelNode): DataStream<Row> {
     const names = node.rowType.names.filter(isVisible);
     const width = names.length;
-    return this.translator()
+    return this.translator([node])
       .translate(node)
       .map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
       .name("ToRow");
@@ -387,7 +390,7 @@ export class StreamTableEnvironment {
   /** @internal Starts one job writing `sinks`. */
   runSinks(sinks: PlannedSink[]): TableResult {
     const name = this.config.get("pipeline.name") || `insert-into_${sinks.map((s) => identifierString(s.table.identifier)).join(",")}`;
-    const t = this.translator();
+    const t = this.translator(sinks.map((s) => s.input));
     const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
     this.env.graph.detach(ids);
     const client = this.env.launch(name, randomUUID(), ids);

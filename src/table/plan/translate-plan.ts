@@ -39,6 +39,8 @@ export interface TranslationSettings {
   stateTtlMs: number;
   /** `table.exec.source.idle-timeout` in ms (0: never idle). */
   idleTimeoutMs: number;
+  /** The columns each source's rows are read for (projection push-down, from {@link sourceProjections}). */
+  projections?: ReadonlyMap<TableSource, readonly number[]>;
 }
 
 
@@ -75,7 +77,7 @@ export class PlanTranslator {
         // one source per table source, also for the copies a FROM alias makes of its scan
         let s = this.sources.get(node.source);
         if (s === undefined) {
-          s = node.source.produce(this.sourceWatermarks.get(node.source));
+          s = node.source.produce(this.sourceWatermarks.get(node.source), this.settings.projections?.get(node.source));
           this.sources.set(node.source, s);
         }
         return s;
