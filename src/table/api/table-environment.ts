@@ -24,7 +24,8 @@ import { MAX_LENGTH } from "../sql/parse-type.ts";
 import { bindPlanExpr, withBindOptions } from "../plan/bind-plan-expr.ts";
 import { AGGREGATE_FUNCTIONS } from "../plan/aggregate-call-type.ts";
 import { builtinFunctionNames } from "../expr/functions/builtin-functions.ts";
-import { FunctionCatalog } from "../functions/function-catalog.ts";
+import { FunctionAlreadyExistsError, FunctionCatalog } from "../functions/function-catalog.ts";
+import { isTableFunction, resolveTableFunction, type ResolvedTableFunction, type TableFunctionDefinition } from "../functions/table-function.ts";
 import type { ScalarFunctionDefinition } from "../functions/scalar-function.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { ChangelogModes } from "../plan/changelog-inference.ts";
@@ -36,6 +37,7 @@ import { planRowType, isVisible } from "../plan/plan-row-type.ts";
 import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
 import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
+import { sourceProjections } from "../plan/read-fields.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -68,6 +70,7 @@ export class StreamTableEnvironment {
   private readonly factoryOptions = builtinFactories();
   private readonly uidCounters = new Map<string, number>();
   private readonly functions = new FunctionCatalog();
+  private readonly tableFunctions = new Map<string, ResolvedTableFunction>();
 
   private constructor(
     private readonly env: StreamExecutionEnvironment,
@@ -183,13 +186,18 @@ export class StreamTableEnvironment {
    *
    * @throws when the name is taken or the definition is invalid.
    */
-  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition): void {
-    this.functions.registerTemporarySystemFunction(name, definition);
+  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition | TableFunctionDefinition): void {
+    const key = name.toUpperCase();
+    if (this.tableFunctions.has(key) || (isTableFunction(definition) && this.functions.lookup(name) !== undefined)) {
+      throw new FunctionAlreadyExistsError(`Temporary system function '${name}' already exists`);
+    }
+    if (isTableFunction(definition)) this.tableFunctions.set(key, resolveTableFunction(name, definition));
+    else this.functions.registerTemporarySystemFunction(name, definition);
   }
 
   /** Drops a function registered with {@link createTemporarySystemFunction}; false when there was none. */
   dropTemporarySystemFunction(name: string): boolean {
-    return this.functions.dropTemporarySystemFunction(name);
+    return this.tableFunctions.delete(name.toUpperCase()) || this.functions.dropTemporarySystemFunction(name);
   }
 
   /** The names of the tables and views, sorted. */
@@ -215,6 +223,7 @@ export class StreamTableEnvironment {
       timeZone: this.config.timeZone(),
       uidFor: (prefix) => this.uidFor(prefix),
       scans: new Map(),
+      tableFunctions: this.tableFunctions,
     };
   }
 
@@ -224,10 +233,12 @@ export class StreamTableEnvironment {
     return n === 0 ? prefix : `${prefix}-${n}`;
   }
 
-  private translator(): PlanTranslator {
+  /** A translator of the job whose results come from `roots` (all their fields read). */
+  private translator(roots: readonly RelNode[]): PlanTranslator {
     return new PlanTranslator(this.env, (p) => this.uidFor(p), {
       stateTtlMs: this.config.durationMs("table.exec.state.ttl"),
       idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
+      projections: sourceProjections(roots),
     });
   }
 
@@ -235,7 +246,7 @@ export class StreamTableEnvironment {
   private streamOf(node: RelNode): DataStream<Row> {
     const names = node.rowType.names.filter(isVisible);
     const width = names.length;
-    return this.translator()
+    return this.translator([node])
       .translate(node)
       .map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
       .name("ToRow");
@@ -316,7 +327,7 @@ export class StreamTableEnvironment {
 
   private show(stmt: StatementOf<"show">): TableResult {
     if (stmt.object === "FUNCTIONS") {
-      const names = [...new Set([...AGGREGATE_FUNCTIONS, ...builtinFunctionNames(), ...this.functions.names()])].sort();
+      const names = [...new Set([...AGGREGATE_FUNCTIONS, ...builtinFunctionNames(), ...this.functions.names(), ...[...this.tableFunctions.values()].map((f) => f.name)])].sort();
       return rowsResult([{ name: "function name", type: STRING }], names.map((f) => Row.of(f)));
     }
     const names = stmt.object === "VIEWS" ? [...this.catalog.listViews(), ...this.inlineViews.keys()].sort() : this.listTables();
@@ -379,7 +390,7 @@ export class StreamTableEnvironment {
   /** @internal Starts one job writing `sinks`. */
   runSinks(sinks: PlannedSink[]): TableResult {
     const name = this.config.get("pipeline.name") || `insert-into_${sinks.map((s) => identifierString(s.table.identifier)).join(",")}`;
-    const t = this.translator();
+    const t = this.translator(sinks.map((s) => s.input));
     const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
     this.env.graph.detach(ids);
     const client = this.env.launch(name, randomUUID(), ids);

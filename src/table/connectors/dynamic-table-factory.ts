@@ -40,9 +40,11 @@ export interface TableSource {
   /**
    * Adds the source to the job: rows of `physicalType`'s columns in order.
    * With `watermarks` (the table has a WATERMARK), the source generates them
-   * per split and stamps records with their rowtime.
+   * per split and stamps records with their rowtime. With `projection` (the
+   * positions of the columns the job reads), the source may leave the other
+   * columns NULL rather than decode them (projection push-down).
    */
-  produce(watermarks?: SourceWatermarks): DataStream<Row>;
+  produce(watermarks?: SourceWatermarks, projection?: readonly number[]): DataStream<Row>;
 }
 
 /** A table as a sink. */

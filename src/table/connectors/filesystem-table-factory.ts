@@ -50,10 +50,10 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableSink, TableSource } from "./dynamic-table-factory.ts";
 import { TableSinkError } from "./table-sink-error.ts";
 
-function formatOf(ctx: DynamicTableContext): TableFormat {
+function formatOf(ctx: DynamicTableContext, projection?: readonly number[]): TableFormat {
   const f = ctx.options.format;
   if (f === undefined) throw new SqlValidationError("The 'filesystem' connector needs the option 'format'.");
-  return createTableFormat(f.identifier, ctx.physicalType, f.options);
+  return createTableFormat(f.identifier, ctx.physicalType, f.options, projection);
 }
 
 function pathOf(ctx: DynamicTableContext): string {
@@ -75,9 +75,10 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: format.changelogMode,
     unbounded: monitorIntervalMs !== undefined,
-    produce(watermarks) {
+    produce(watermarks, projection) {
+      const read = projection === undefined ? format : formatOf(ctx, projection);
       const order = { fileOrder: "modification-time" } as const;
-      const source = FileSource.forFormat<Row[]>(path, format.records, monitorIntervalMs === undefined ? order : { ...order, monitorIntervalMs });
+      const source = FileSource.forFormat<Row[]>(path, read.records, monitorIntervalMs === undefined ? order : { ...order, monitorIntervalMs });
       return ctx.env
         .fromSource(source, watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks, (rows: Row[]) => rows), `Source: ${table}`)
         .uid(ctx.uid)

@@ -10,7 +10,7 @@ import { debeziumJsonFormat } from "./debezium-json-format.ts";
 import { jsonFormat } from "./json-format.ts";
 import type { TableFormat } from "./table-format.ts";
 
-const FORMATS: Readonly<Record<string, (rowType: RowType, options: ReadonlyMap<string, OptionValue>) => TableFormat>> = {
+const FORMATS: Readonly<Record<string, (rowType: RowType, options: ReadonlyMap<string, OptionValue>, projection?: readonly number[]) => TableFormat>> = {
   json: jsonFormat,
   csv: csvFormat,
   "debezium-json": debeziumJsonFormat,
@@ -19,6 +19,7 @@ const FORMATS: Readonly<Record<string, (rowType: RowType, options: ReadonlyMap<s
 /**
  * The format `identifier` for a table's physical row type, from its validated
  * options (unprefixed keys, defaults filled in: `ValidatedTableOptions.format`).
+ * With `projection` (the columns a query reads), a source's rows have NULL in the others.
  *
  * @throws {SqlValidationError} for an unknown format, contradicting options or an unsupported column type
  * @example
@@ -26,10 +27,10 @@ const FORMATS: Readonly<Record<string, (rowType: RowType, options: ReadonlyMap<s
  * const format = createTableFormat(validated.format!.identifier, physicalType, validated.format!.options);
  * ```
  */
-export function createTableFormat(identifier: string, rowType: RowType, options: ReadonlyMap<string, OptionValue>): TableFormat {
+export function createTableFormat(identifier: string, rowType: RowType, options: ReadonlyMap<string, OptionValue>, projection?: readonly number[]): TableFormat {
   const create = FORMATS[identifier];
   if (create === undefined) {
     throw new SqlValidationError(`The 'filesystem' connector has no format '${identifier}'; available: ${Object.keys(FORMATS).sort().join(", ")}.`);
   }
-  return create(rowType, options);
+  return create(rowType, options, projection);
 }

@@ -63,7 +63,7 @@ interface ColumnCodec {
  * csvFormat(rowType, new Map([["field-delimiter", ";"]])).encode(Row.of("a;b", 1n)); // '"a;b";1'
  * ```
  */
-export function csvFormat(rowType: RowType, options: ReadonlyMap<string, OptionValue>): TableFormat {
+export function csvFormat(rowType: RowType, options: ReadonlyMap<string, OptionValue>, projection?: readonly number[]): TableFormat {
   if (options.get("quote-character") !== undefined && options.get("quote-character") !== '"') {
     throw new SqlValidationError(`The 'csv' format supports only '"' as 'csv.quote-character'.`);
   }
@@ -98,11 +98,16 @@ export function csvFormat(rowType: RowType, options: ReadonlyMap<string, OptionV
   };
   const codecs = rowType.names.map((name, i) => codecOf(rowType.types[i]!, name));
   const width = codecs.length;
+  const read = projection === undefined ? undefined : new Set(projection);
 
   const convert = (fields: string[]): Row[] => {
     const values: SqlValue[] = new Array(width);
     for (let i = 0; i < width; i++) {
       const text = fields[i]!;
+      if (read !== undefined && !read.has(i)) {
+        values[i] = null; // a column the query does not read (projection push-down)
+        continue;
+      }
       if (text === nullLiteral) {
         values[i] = null;
         continue;

@@ -46,10 +46,10 @@ import type { TableFormat } from "./table-format.ts";
  * f.encode(Row.ofKind(RowKind.DELETE, "Mary", 1n)); // '{"before":{"user":"Mary","cnt":1},"after":null,"op":"d"}'
  * ```
  */
-export function debeziumJsonFormat(rowType: RowType, options: ReadonlyMap<string, OptionValue>): TableFormat {
+export function debeziumJsonFormat(rowType: RowType, options: ReadonlyMap<string, OptionValue>, projection?: readonly number[]): TableFormat {
   const o = jsonCodecOptions("debezium-json", options);
   const schemaInclude = options.get("schema-include") === true;
-  const read = jsonRowReader(rowType, o);
+  const read = jsonRowReader(rowType, o, projection);
   const write = jsonRowWriter(rowType, o);
   const image = (event: Map<string, JsonNode>, name: "before" | "after", op: string): SqlValue[] => {
     const node = event.get(name);

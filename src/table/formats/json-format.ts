@@ -88,9 +88,9 @@ export function readOrMalformed<T>(read: () => T): T {
  * f.encode(Row.of("Mary", 1n)); // '{"user":"Mary","cnt":1}'
  * ```
  */
-export function jsonFormat(rowType: RowType, options: ReadonlyMap<string, OptionValue>): TableFormat {
+export function jsonFormat(rowType: RowType, options: ReadonlyMap<string, OptionValue>, projection?: readonly number[]): TableFormat {
   const o = jsonCodecOptions("json", options);
-  const read = jsonRowReader(rowType, o);
+  const read = jsonRowReader(rowType, o, projection);
   const write = jsonRowWriter(rowType, o);
   const lines = lineFormat(true, (line): Row[] => {
     const node = parseJsonLine(line);

@@ -57,6 +57,8 @@ function unsupported(o: JsonCodecOptions, t: LogicalType, column: string): never
 /**
  * The reader of the objects of a table row: its fields by column name, in column order.
  *
+ * With `projection`, only those columns are read; the others are NULL.
+ *
  * @throws {SqlValidationError} when a column has a type the format does not support (INTERVAL, MULTISET)
  * @example
  * ```ts
@@ -64,9 +66,9 @@ function unsupported(o: JsonCodecOptions, t: LogicalType, column: string): never
  * read(parseJsonText('{"name": "Mary", "cnt": 12345678901234567890}')); // ["Mary", 12345678901234567890n] for (name STRING, cnt DECIMAL(20, 0))
  * ```
  */
-export function jsonRowReader(rowType: RowType, o: JsonCodecOptions): (node: JsonNode) => SqlValue[] {
+export function jsonRowReader(rowType: RowType, o: JsonCodecOptions, projection?: readonly number[]): (node: JsonNode) => SqlValue[] {
   const fields = rowType.names.map((name, i) => ({ name, type: rowType.types[i]! }));
-  const read = rowReader(fields, o, "");
+  const read = rowReader(fields, o, "", projection === undefined ? undefined : new Set(projection));
   return (node) => {
     if (!(node instanceof Map)) throw new FormatValueError(`expected a JSON object, got ${excerptOf(node)}`);
     return read(node);
@@ -79,11 +81,20 @@ export function jsonRowWriter(rowType: RowType, o: JsonCodecOptions): (fields: r
   return rowWriter(fields, o, "");
 }
 
-function rowReader(fields: readonly { name: string; type: LogicalType }[], o: JsonCodecOptions, where: string): (m: Map<string, JsonNode>) => SqlValue[] {
+function rowReader(
+  fields: readonly { name: string; type: LogicalType }[],
+  o: JsonCodecOptions,
+  where: string,
+  read?: ReadonlySet<number>,
+): (m: Map<string, JsonNode>) => SqlValue[] {
   const readers = fields.map((f) => valueReader(f.type, o, where + f.name));
   return (m) => {
     const out: SqlValue[] = new Array(fields.length);
     for (let i = 0; i < fields.length; i++) {
+      if (read !== undefined && !read.has(i)) {
+        out[i] = null; // a column the query does not read (projection push-down)
+        continue;
+      }
       const name = fields[i]!.name;
       const node = m.get(name);
       if (node === undefined) {

@@ -96,6 +96,7 @@ export class ChangelogModes {
       case "watermarkAssigner":
       case "expand":
       case "replicate":
+      case "correlate":
         return this.of(node.input);
       case "union":
         return node.inputs.map((i) => this.of(i)).reduce(ChangelogMode.union);

@@ -15,6 +15,7 @@ import { convertJoin } from "./convert-join.ts";
 import { convertQuery, project, type CteScope } from "./convert-query.ts";
 import { convertRankSubquery, isRankQuery, type PendingRank } from "./convert-rank.ts";
 import { convertWindowTableFunction } from "./convert-window-tvf.ts";
+import { convertCorrelate, isTableFunctionCall } from "./convert-correlate.ts";
 import type { PlannerContext } from "./planner-context.ts";
 import { planRowType, renameFields, requalify, type PlanField } from "./plan-row-type.ts";
 import type { RelNode } from "./rel-node.ts";
@@ -38,6 +39,10 @@ export function convertFrom(ctx: PlannerContext, item: FromItem, ctes: CteScope)
       return aliased(r, item.alias?.value, item.columnAliases);
     }
     case "tableFunction": {
+      if (isTableFunctionCall(ctx, item.call)) {
+        const one: RelNode = { kind: "values", rows: [[]], rowType: planRowType([]) };
+        return { node: convertCorrelate(ctx, one, item.call, "INNER", undefined, item.alias?.value, item.columnAliases) };
+      }
       const node = convertWindowTableFunction(ctx, item.call, ctes);
       return aliased({ node }, item.alias?.value, item.columnAliases);
     }

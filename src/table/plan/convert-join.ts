@@ -10,6 +10,7 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { columnRef, conjunction, conjuncts, rewrite } from "./ast-walk.ts";
 import { bindPlanExpr, resolveColumns } from "./bind-plan-expr.ts";
 import { filterNode } from "./convert-query.ts";
+import { convertCorrelate, isTableFunctionCall } from "./convert-correlate.ts";
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { convertFrom, convertRelation } from "./convert-from.ts";
 import type { CteScope } from "./convert-query.ts";
@@ -28,6 +29,10 @@ export function convertJoin(ctx: PlannerContext, item: JoinItem, ctes: CteScope)
     const r = convertRelation(ctx, right.name, ctes);
     const rnode = { ...r.node, rowType: requalify(r.node.rowType, right.alias?.value ?? right.name.at(-1)!.value) } as RelNode;
     return temporalJoin(left, rnode, joinType, item, right.systemTime);
+  }
+  if (right.kind === "tableFunction" && isTableFunctionCall(ctx, right.call)) {
+    if (joinType !== "INNER" && joinType !== "LEFT") throw new SqlValidationError(`${joinType} JOIN with a table function is not supported; use a comma, JOIN … ON TRUE or LEFT JOIN … ON TRUE`, item.loc);
+    return convertCorrelate(ctx, left, right.call, joinType, item.on, right.alias?.value, right.columnAliases);
   }
   const rnode = plainNode(convertFrom(ctx, right, ctes), right);
   let condition = item.on;

@@ -106,6 +106,8 @@ export function describeNode(node: RelNode): string {
       const frame = `${node.frame.unit === "ROWS" ? "ROWS" : "RANG"} BETWEEN ${node.frame.preceding === "unbounded" ? "UNBOUNDED" : node.frame.preceding} PRECEDING AND CURRENT ROW`;
       return `OverAggregate(partitionBy=${list(fieldNames(input, node.partitionKeys))}, orderBy=[${input.names[node.timeField]} ASC], window=[${frame}], select=${list([...input.names, ...callsText(node.calls, out, input.names.length)])})`;
     }
+    case "correlate":
+      return `Correlate(invocation=[${node.fn.name}(${node.args.map((a) => a.text.replaceAll("`", "")).join(", ")})], joinType=[${node.joinType}], select=${list(out)})`;
     case "replicate":
       return `Correlate(invocation=[$REPLICATE_ROWS$1(${node.input.rowType.names[node.countField]})], select=${list(out)})`;
   }

@@ -8,6 +8,7 @@ import type { Catalog } from "../catalog/catalog.ts";
 import type { FactoryRegistry } from "../catalog/factory-options.ts";
 import type { DynamicTableFactory } from "../connectors/dynamic-table-factory.ts";
 import type { RelNode } from "./rel-node.ts";
+import type { ResolvedTableFunction } from "../functions/table-function.ts";
 
 /** The session state a conversion reads. */
 export interface PlannerContext {
@@ -17,6 +18,8 @@ export interface PlannerContext {
   readonly inlineViews: ReadonlyMap<string, () => RelNode>;
   readonly factoryOptions: FactoryRegistry;
   readonly connectors: ReadonlyMap<string, DynamicTableFactory>;
+  /** The user-defined table functions, by upper-case name. */
+  readonly tableFunctions: ReadonlyMap<string, ResolvedTableFunction>;
   /** `table.local-time-zone`. */
   readonly timeZone: string;
   /** A uid for an operator of the plan, stable when the same statements are planned again in the same order. */

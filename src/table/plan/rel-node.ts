@@ -15,6 +15,7 @@ import type { AggregateCall } from "../runtime/aggregate-call.ts";
 import type { SortKey } from "../runtime/sort-spec.ts";
 import type { WindowSpec } from "../runtime/window-spec.ts";
 import type { SqlValue } from "../types/sql-value.ts";
+import type { ResolvedTableFunction } from "../functions/table-function.ts";
 import type { ChangelogMode } from "./changelog-mode.ts";
 
 /** An event-time (`rowtime`) or processing-time (`proctime`) attribute. */
@@ -182,6 +183,14 @@ export type RelNode = NodeBase &
         timeField: number;
         frame: { unit: "ROWS" | "RANGE"; preceding: number | "unbounded" };
         calls: AggregateCall[];
+      }
+    | {
+        /** Each row with each row a table function gives for it (`LATERAL TABLE(fn(...))`); LEFT keeps rows it gives none for. */
+        kind: "correlate";
+        input: RelNode;
+        fn: ResolvedTableFunction;
+        args: PlanExpr[];
+        joinType: "INNER" | "LEFT";
       }
     | {
         /** Repeats each row `count` times (INTERSECT ALL / EXCEPT ALL), dropping the count field. */

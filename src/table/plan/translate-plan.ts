@@ -39,6 +39,8 @@ export interface TranslationSettings {
   stateTtlMs: number;
   /** `table.exec.source.idle-timeout` in ms (0: never idle). */
   idleTimeoutMs: number;
+  /** The columns each source's rows are read for (projection push-down, from {@link sourceProjections}). */
+  projections?: ReadonlyMap<TableSource, readonly number[]>;
 }
 
 
@@ -75,7 +77,7 @@ export class PlanTranslator {
         // one source per table source, also for the copies a FROM alias makes of its scan
         let s = this.sources.get(node.source);
         if (s === undefined) {
-          s = node.source.produce(this.sourceWatermarks.get(node.source));
+          s = node.source.produce(this.sourceWatermarks.get(node.source), this.settings.projections?.get(node.source));
           this.sources.set(node.source, s);
         }
         return s;
@@ -106,6 +108,20 @@ export class PlanTranslator {
       case "union": {
         const [first, ...rest] = node.inputs.map((i) => this.translate(i));
         return first!.union(...rest);
+      }
+      case "correlate": {
+        const { fn, joinType } = node;
+        const args = node.args.map((a) => a.eval);
+        const pad = fn.columns.map(() => null);
+        const n = this.naming(node, "correlate");
+        return this.translate(node.input)
+          .flatMap((row: Row, out: Collector<Row>) => {
+            const rows = fn.invoke(args.map((a) => a(row.fields)));
+            for (const r of rows) out.collect({ kind: row.kind, fields: [...row.fields, ...r] });
+            if (rows.length === 0 && joinType === "LEFT") out.collect({ kind: row.kind, fields: [...row.fields, ...pad] });
+          })
+          .uid(n.uid)
+          .name(n.name);
       }
       case "replicate": {
         const count = node.countField;
