@@ -271,7 +271,29 @@ function decimalOf(text: string): SqlValue {
 export const DUCKDB_SETUP: readonly string[] = [
   "CREATE MACRO tumble_start(t, size_ms) AS epoch_ms((epoch_ms(t) // size_ms) * size_ms)",
   "CREATE MACRO plus_ms(t, ms) AS epoch_ms(epoch_ms(t) + ms)",
+  // the user-defined functions of the harness (see registerFunctions)
+  "CREATE MACRO url_depth(s) AS length(s) - length(replace(s, '/', ''))",
 ];
+
+/**
+ * User-defined functions the queries may call: `url_depth(url)` (INT, the
+ * number of slashes) and the table function `url_parts(url)` (rows
+ * `(part STRING, pos INT)`: the non-empty parts between `/`, `?` and `=`, with
+ * their 1-based position among all parts).
+ */
+export function registerFunctions(tEnv: StreamTableEnvironment): void {
+  tEnv.createTemporarySystemFunction("url_depth", { resultType: "INT", eval: (s: string | null) => (s === null ? null : s.split("/").length - 1) });
+  tEnv.createTemporarySystemFunction("url_parts", {
+    kind: "table",
+    resultType: "ROW<part STRING, pos INT>",
+    argumentTypes: ["STRING"],
+    *eval(s: string | null) {
+      if (s === null) return;
+      const parts = s.split(/[/?=]/);
+      for (let i = 0; i < parts.length; i++) if (parts[i] !== "") yield [parts[i]!, i + 1];
+    },
+  });
+}
 
 /** How a run reads its input. */
 export interface StreamOptions {
@@ -348,6 +370,7 @@ export async function runJob(env: StreamExecutionEnvironment, input: HarnessInpu
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
   env.setAutoWatermarkInterval(20);
   const tEnv = StreamTableEnvironment.create(env);
+  registerFunctions(tEnv);
   registerInput(env, tEnv, input, options);
   const planErrors = addQueries(tEnv, queries);
   const result = await env.execute("continuous-equals-batch");

@@ -7,6 +7,7 @@ import { OVER } from "./over.ts";
 import { RANKING } from "./ranking.ts";
 import { SET_OPERATIONS } from "./set-operations.ts";
 import { STATELESS } from "./stateless.ts";
+import { USER_FUNCTIONS } from "./user-functions.ts";
 import { WINDOWS } from "./windows.ts";
 
 export const QUERY_KINDS: Readonly<Record<string, readonly HarnessQuery[]>> = {
@@ -18,6 +19,7 @@ export const QUERY_KINDS: Readonly<Record<string, readonly HarnessQuery[]>> = {
   windows: WINDOWS,
   over: OVER,
   "changelog input": CHANGELOG_INPUT,
+  "user-defined functions": USER_FUNCTIONS,
 };
 
 export const ALL_QUERIES: readonly HarnessQuery[] = Object.values(QUERY_KINDS).flat();
