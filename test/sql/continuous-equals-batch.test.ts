@@ -55,7 +55,7 @@ const configs: Config[] = [
     label: "in-process, parallelism 2, one failure",
     input,
     restarts: 1,
-    run: (qs) => runInProcess(input, qs, { failAt }),
+    run: (qs) => runInProcess(input, qs, { failAt, dir: tempDir() }),
   },
   {
     label: "2 worker threads, parallelism 2, one failure",
@@ -63,7 +63,7 @@ const configs: Config[] = [
     restarts: 1,
     run: async (qs) => {
       const r = await runCli(
-        ["run", "test/fixtures/sql-harness-job.ts", "--parallelism", "2", "--workers", "2", "--checkpoint-dir", tempDir(), "--", String(seed), String(failAt), qs.map((q) => q.name).join(",")],
+        ["run", "test/fixtures/sql-harness-job.ts", "--parallelism", "2", "--workers", "2", "--checkpoint-dir", tempDir(), "--", String(seed), String(failAt), qs.map((q) => q.name).join(","), tempDir()],
         240_000,
       );
       expect(r.code, `WEIR_SEED=${seed}\n${r.stderr}`).toBe(0);
@@ -74,7 +74,7 @@ const configs: Config[] = [
     label: `a prefix (${Math.round(fraction * 100)}%) of the input`,
     input: prefixOf(input, fraction),
     restarts: 0,
-    run: (qs) => runInProcess(prefixOf(input, fraction), qs, { failAt: -1 }),
+    run: (qs) => runInProcess(prefixOf(input, fraction), qs, { failAt: -1, dir: tempDir() }),
   },
 ];
 

@@ -10,6 +10,9 @@
  * One table, `accounts`, is a changelog (inserts, updates, deletes), read
  * with `fromChangelogStream`: its batch table is the changelog folded.
  */
+import { createHash, randomUUID } from "node:crypto";
+import { renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   collectSink,
   RestartStrategies,
@@ -297,6 +300,8 @@ export function registerFunctions(tEnv: StreamTableEnvironment): void {
 
 /** How a run reads its input. */
 export interface StreamOptions {
+  /** A directory for the files of the filesystem tables (`user_versions`). */
+  dir: string;
   /** The clicks source fails once at this row or later, after a checkpoint completed (-1: never). */
   failAt: number;
   /** Rows per poll of each source (then a 1 ms pause). */
@@ -329,6 +334,21 @@ export function registerInput(env: StreamExecutionEnvironment, tEnv: StreamTable
       .uid(`${t.name}-by-id`);
     tEnv.createTemporaryView(t.name, tEnv.fromChangelogStream(byAccount, t.schema()));
   }
+  // the users with a name as a versioned table (primary key and rowtime) for temporal joins:
+  // a JSON file in options.dir (written whole under a temporary name, then renamed, since
+  // the client and every worker thread write it)
+  const text = input.users
+    .filter((u) => u.name !== null)
+    .map((u) => JSON.stringify({ name: u.name, region: u.region, ts: tsText(u.ts) }))
+    .join("\n");
+  const file = join(options.dir, `user_versions-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.json`);
+  const partial = `${file}.${randomUUID()}`;
+  writeFileSync(partial, `${text}\n`);
+  renameSync(partial, file);
+  tEnv.executeSql(
+    `CREATE TABLE user_versions (name STRING, region STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ${watermark}, PRIMARY KEY (name) NOT ENFORCED) ` +
+      `WITH ('connector' = 'filesystem', 'path' = '${file}', 'format' = 'json')`,
+  );
 }
 
 /**

@@ -55,6 +55,23 @@ export const JOINS: readonly HarnessQuery[] = [
     flink: "SELECT c.user, c.n, o.qty FROM clicks c JOIN orders o ON c.user = o.user AND c.n > o.qty AND c.ts BETWEEN o.ts - INTERVAL '2' SECOND AND o.ts + INTERVAL '2' SECOND",
   },
   {
+    name: "temporal-join",
+    flink: "SELECT o.order_id, o.user, r.region FROM orders o JOIN user_versions FOR SYSTEM_TIME AS OF o.ts AS r ON o.user = r.name",
+    // the version of the user at the order's time: its latest row up to then
+    duckdb: "SELECT o.order_id, o.user, r.region FROM orders o JOIN users r ON o.user = r.name AND r.ts = (SELECT MAX(u.ts) FROM users u WHERE u.name = o.user AND u.ts <= o.ts)",
+  },
+  {
+    name: "temporal-join-left",
+    flink: "SELECT o.order_id, o.user, r.region FROM orders o LEFT JOIN user_versions FOR SYSTEM_TIME AS OF o.ts AS r ON o.user = r.name",
+    duckdb: "SELECT o.order_id, o.user, r.region FROM orders o LEFT JOIN users r ON o.user = r.name AND r.ts = (SELECT MAX(u.ts) FROM users u WHERE u.name = o.user AND u.ts <= o.ts)",
+  },
+  {
+    name: "temporal-join-versioned-view",
+    knownBug: "FOR SYSTEM_TIME AS OF accepts only a catalog table with a primary key, not a versioned view (ROW_NUMBER … ORDER BY rowtime DESC, rn = 1) as Flink does",
+    flink: `WITH versions AS (${LATEST_REGION.replace("SELECT name, region FROM", "SELECT name, region, ts FROM")}) SELECT o.order_id, o.user, r.region FROM orders o LEFT JOIN versions FOR SYSTEM_TIME AS OF o.ts AS r ON o.user = r.name`,
+    duckdb: "SELECT o.order_id, o.user, r.region FROM orders o LEFT JOIN users r ON o.user = r.name AND r.ts = (SELECT MAX(u.ts) FROM users u WHERE u.name = o.user AND u.ts <= o.ts)",
+  },
+  {
     name: "interval-join-left",
     flink: "SELECT o.order_id, o.user, c.url FROM orders o LEFT JOIN clicks c ON o.user = c.user AND c.ts BETWEEN o.ts - INTERVAL '1' SECOND AND o.ts + INTERVAL '1' SECOND",
   },
