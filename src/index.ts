@@ -262,3 +262,4 @@ export { SqlRuntimeError } from "./table/expr/sql-runtime-error.ts";
 export type { SqlValue } from "./table/types/sql-value.ts";
 export type { Decimal } from "./table/types/decimal.ts";
 export { ScalarFunction, type ScalarFunctionDefinition } from "./table/functions/scalar-function.ts";
+export { SqlAggregateFunction, type AggregateFunctionSpec, type AggregateFunctionDefinition } from "./table/functions/aggregate-function.ts";

@@ -23,6 +23,7 @@ import { parseStatement } from "../sql/parser.ts";
 import { MAX_LENGTH } from "../sql/parse-type.ts";
 import { bindPlanExpr, withBindOptions } from "../plan/bind-plan-expr.ts";
 import { AGGREGATE_FUNCTIONS } from "../plan/aggregate-call-type.ts";
+import type { AggregateFunctionDefinition } from "../functions/aggregate-function.ts";
 import { builtinFunctionNames } from "../expr/functions/builtin-functions.ts";
 import { FunctionCatalog } from "../functions/function-catalog.ts";
 import type { ScalarFunctionDefinition } from "../functions/scalar-function.ts";
@@ -177,13 +178,15 @@ export class StreamTableEnvironment {
   }
 
   /**
-   * Registers a user-defined scalar function for SQL, by name
-   * (case-insensitive): a `ScalarFunction`, an object literal
-   * `{ resultType, eval }` or a function with `resultType`.
+   * Registers a user-defined function for SQL, by name (case-insensitive):
+   * a scalar function (a `ScalarFunction`, an object literal
+   * `{ resultType, eval }` or a function with `resultType`) or an aggregate
+   * function (an `SqlAggregateFunction` or an object literal
+   * `{ resultType, createAccumulator, accumulate, getValue }`).
    *
    * @throws when the name is taken or the definition is invalid.
    */
-  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition): void {
+  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition | AggregateFunctionDefinition): void {
     this.functions.registerTemporarySystemFunction(name, definition);
   }
 
