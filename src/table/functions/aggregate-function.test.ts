@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy } from "../../index.ts";
+import { collectSink } from "../../connectors/builtin/collect-sink.ts";
 import { FailOnce } from "../../../test/support/fail-once.ts";
 import { throttledSequence } from "../../../test/fixtures/throttled-sequence-source.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
@@ -157,9 +158,11 @@ describe("user-defined aggregate functions", () => {
       sums.set(e.k, { s: x.s + e.v * e.w, c: x.c + e.w, ws: x.ws + e.v * e.w });
     }
     const expected = [...sums].map(([k, x]) => Row.toString(Row.of(k, x.s / x.c, BigInt(x.ws)))).sort();
-    const t = new MultisetTable();
-    const result = tEnv.executeSql("SELECT k, WAvg(v, w), WSum(v, w) FROM e GROUP BY k");
-    for await (const r of result.collect()) t.apply(r);
-    expect(t.sortedRows().map((r) => Row.toString(r)), `WEIR_SEED=${seed} failAt=${failAt}`).toEqual(expected);
+    tEnv.toChangelogStream(tEnv.sqlQuery("SELECT k, WAvg(v, w), WSum(v, w) FROM e GROUP BY k")).sinkTo(collectSink("out"));
+    const result = await env.execute("udaf-recovery");
+    const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
+    expect(result.restarts, msg).toBe(1);
+    const t = new MultisetTable().applyAll(result.getCollected<Row>("out"));
+    expect(t.sortedRows().map((r) => Row.toString(r)), msg).toEqual(expected);
   }, 60_000);
 });
