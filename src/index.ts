@@ -263,3 +263,4 @@ export type { SqlValue } from "./table/types/sql-value.ts";
 export type { Decimal } from "./table/types/decimal.ts";
 export { ScalarFunction, type ScalarFunctionDefinition } from "./table/functions/scalar-function.ts";
 export { TableFunction, type TableFunctionDefinition } from "./table/functions/table-function.ts";
+export { SqlAggregateFunction, type AggregateFunctionSpec, type AggregateFunctionDefinition } from "./table/functions/aggregate-function.ts";

@@ -23,6 +23,7 @@ import { parseStatement } from "../sql/parser.ts";
 import { MAX_LENGTH } from "../sql/parse-type.ts";
 import { bindPlanExpr, withBindOptions } from "../plan/bind-plan-expr.ts";
 import { AGGREGATE_FUNCTIONS } from "../plan/aggregate-call-type.ts";
+import type { AggregateFunctionDefinition } from "../functions/aggregate-function.ts";
 import { builtinFunctionNames } from "../expr/functions/builtin-functions.ts";
 import { FunctionAlreadyExistsError, FunctionCatalog } from "../functions/function-catalog.ts";
 import { isTableFunction, resolveTableFunction, type ResolvedTableFunction, type TableFunctionDefinition } from "../functions/table-function.ts";
@@ -180,15 +181,18 @@ export class StreamTableEnvironment {
   }
 
   /**
-   * Registers a user-defined scalar function for SQL, by name
-   * (case-insensitive): a `ScalarFunction`, an object literal
-   * `{ resultType, eval }` or a function with `resultType`.
+   * Registers a user-defined function for SQL, by name (case-insensitive):
+   * a scalar function (a `ScalarFunction`, an object literal
+   * `{ resultType, eval }` or a function with `resultType`) or an aggregate
+   * function (an `SqlAggregateFunction` or an object literal
+   * `{ resultType, createAccumulator, accumulate, getValue }`) or a table
+   * function (a `TableFunction` or a literal `{ kind: "table", resultType, eval }`).
    *
    * @throws when the name is taken or the definition is invalid.
    */
-  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition | TableFunctionDefinition): void {
+  createTemporarySystemFunction(name: string, definition: ScalarFunctionDefinition | AggregateFunctionDefinition | TableFunctionDefinition): void {
     const key = name.toUpperCase();
-    if (this.tableFunctions.has(key) || (isTableFunction(definition) && this.functions.lookup(name) !== undefined)) {
+    if (this.tableFunctions.has(key) || (isTableFunction(definition) && this.functions.names().some((n) => n.toUpperCase() === key))) {
       throw new FunctionAlreadyExistsError(`Temporary system function '${name}' already exists`);
     }
     if (isTableFunction(definition)) this.tableFunctions.set(key, resolveTableFunction(name, definition));

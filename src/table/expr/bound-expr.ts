@@ -6,6 +6,7 @@
  */
 import type { SqlValue } from "../types/sql-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
+import type { ResolvedAggregateFunction } from "../functions/aggregate-function.ts";
 import { castFunction } from "./cast.ts";
 import { timeZoneOffset } from "../types/time-zone.ts";
 import { commonType, isStringType, typeToString, withNullable } from "./type-rules.ts";
@@ -44,6 +45,8 @@ export interface ResolvedScalarFunction {
 /** A lookup of user-defined scalar functions by name (case-insensitive, as Flink). */
 export interface FunctionLookup {
   lookup(name: string): ResolvedScalarFunction | undefined;
+  /** The user-defined aggregate function called `name`, for the planner's aggregations. */
+  lookupAggregate?(name: string): ResolvedAggregateFunction | undefined;
   /** The registered names, for "did you mean" suggestions. */
   names(): Iterable<string>;
 }

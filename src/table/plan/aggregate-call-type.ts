@@ -13,8 +13,10 @@ import { formatLogicalType, type LogicalType } from "../types/logical-type.ts";
 import { isNumericType } from "../expr/type-rules.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { AggFunctionName, AggregateCall } from "../runtime/aggregate-call.ts";
+import type { ResolvedAggregateFunction } from "../functions/aggregate-function.ts";
+import { isImplicitlyCastable, showType } from "../expr/bound-expr.ts";
 
-/** The names the planner treats as aggregate functions. */
+/** The names the planner treats as built-in aggregate functions. */
 export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set<AggFunctionName>([
   "COUNT", "SUM", "SUM0", "MIN", "MAX", "AVG", "LISTAGG", "FIRST_VALUE", "LAST_VALUE",
 ]);
@@ -52,6 +54,63 @@ export function aggregateCall(
     resultType: resultType(fn, argTypes[0], loc),
     text,
   };
+}
+
+/**
+ * A call of the user-defined aggregate function `udf`. Arguments of other
+ * types than the declared ones must have been cast first (see
+ * {@link userArgumentCasts}).
+ *
+ * @example
+ * ```ts
+ * userAggregateCall(weightedAvg, [2, 3], [DOUBLE, INT], false, undefined, "WeightedAvg(points, level)", loc).resultType; // DOUBLE
+ * ```
+ */
+export function userAggregateCall(
+  udf: ResolvedAggregateFunction,
+  args: number[],
+  argTypes: LogicalType[],
+  distinct: boolean,
+  filterArg: number | undefined,
+  text: string,
+  loc: SourceLoc,
+): AggregateCall {
+  return {
+    fn: "USER",
+    args,
+    argTypes,
+    distinct,
+    ...(filterArg === undefined ? {} : { filterArg }),
+    resultType: udf.resultType,
+    text,
+    udf,
+    loc,
+  };
+}
+
+/**
+ * For each argument of a call of `udf` with these types: the SQL type text
+ * to cast it to, or undefined when it is passed as it is.
+ *
+ * @throws {SqlValidationError} when the number of arguments or a type does not fit the declared argument types.
+ * @example
+ * ```ts
+ * userArgumentCasts(weightedAvg, [INT, INT], loc); // ["DOUBLE", undefined]
+ * ```
+ */
+export function userArgumentCasts(udf: ResolvedAggregateFunction, argTypes: readonly LogicalType[], loc: SourceLoc): (string | undefined)[] {
+  const declared = udf.argumentTypes;
+  if (declared === undefined) return argTypes.map(() => undefined);
+  const mismatch = () => new SqlValidationError(
+    `Cannot apply '${udf.name}' to arguments of type ${argTypes.map((a) => `<${showType(a)}>`).join(", ") || "()"}; it takes ${declared.map((t) => `<${showType(t.type)}>`).join(", ") || "()"}`,
+    loc,
+  );
+  if (declared.length !== argTypes.length) throw mismatch();
+  return argTypes.map((a, i) => {
+    const d = declared[i]!;
+    if (!isImplicitlyCastable(a, d.type)) throw mismatch();
+    return showType({ ...a, nullable: true }) === showType({ ...d.type, nullable: true }) ? undefined : d.text;
+  });
 }
 
 function resultType(fn: AggFunctionName, arg: LogicalType | undefined, loc: SourceLoc | undefined): LogicalType {

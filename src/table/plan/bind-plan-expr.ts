@@ -7,6 +7,7 @@
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { bindExpression } from "../expr/compile-expression.ts";
 import type { BindOptions } from "../expr/bound-expr.ts";
+import type { ResolvedAggregateFunction } from "../functions/aggregate-function.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { Expr } from "../sql/ast.ts";
@@ -37,6 +38,19 @@ export function withBindOptions<T>(options: BindOptions, convert: () => T): T {
   } finally {
     current = saved;
   }
+}
+
+/**
+ * The user-defined aggregate function called `name` among the running
+ * conversion's functions, or undefined.
+ *
+ * @example
+ * ```ts
+ * withBindOptions({ functions }, () => userAggregate("WeightedAvg")); // its resolved form
+ * ```
+ */
+export function userAggregate(name: string): ResolvedAggregateFunction | undefined {
+  return current.functions?.lookupAggregate?.(name);
 }
 
 /** The name a resolved column gets in the rewritten expression. */

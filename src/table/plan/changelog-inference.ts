@@ -10,6 +10,7 @@ import { RowKind } from "../data/row-kind.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { ChangelogMode } from "./changelog-mode.ts";
 import { describeNode } from "./describe-node.ts";
+import { requireRetract } from "./user-aggregate-call.ts";
 import { inputsOf, type RelNode } from "./rel-node.ts";
 
 const UPDATES_WITHOUT_DELETE = ChangelogMode.of(RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER);
@@ -101,7 +102,9 @@ export class ChangelogModes {
       case "union":
         return node.inputs.map((i) => this.of(i)).reduce(ChangelogMode.union);
       case "aggregate":
-        return insertOnly(node.input) ? UPDATES_WITHOUT_DELETE : ChangelogMode.RETRACT;
+        if (insertOnly(node.input)) return UPDATES_WITHOUT_DELETE;
+        requireRetract(node.calls, "an updating input");
+        return ChangelogMode.RETRACT;
       case "join": {
         const both = insertOnly(node.left) && insertOnly(node.right);
         if (both && (node.joinType === "INNER" || node.joinType === "SEMI")) return ChangelogMode.INSERT_ONLY;

@@ -12,16 +12,17 @@ import type { AggregateCall } from "../runtime/aggregate-call.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { callName, columnRef, rewrite, someExpr } from "./ast-walk.ts";
 import { aggregateCall, AGGREGATE_FUNCTIONS } from "./aggregate-call-type.ts";
-import { bindPlanExpr, canonicalText, fieldRef } from "./bind-plan-expr.ts";
+import { bindPlanExpr, canonicalText, fieldRef, userAggregate } from "./bind-plan-expr.ts";
+import { planUserAggregateCall, requireMerge } from "./user-aggregate-call.ts";
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { project } from "./convert-query.ts";
 import { fieldsOf, planRowType, type PlanField } from "./plan-row-type.ts";
 import type { PlanExpr, RelNode, RelNodeOf } from "./rel-node.ts";
 import type { WindowSpec } from "../runtime/window-spec.ts";
 
-/** True for a call of a built-in aggregate function without OVER. */
+/** True for a call of a built-in or user-defined aggregate function without OVER. */
 export function isAggregateCall(e: Expr): boolean {
-  return e.kind === "call" && e.over === undefined && e.overWindow === undefined && AGGREGATE_FUNCTIONS.has(callName(e));
+  return e.kind === "call" && e.over === undefined && e.overWindow === undefined && (AGGREGATE_FUNCTIONS.has(callName(e)) || userAggregate(callName(e)) !== undefined);
 }
 
 /** The aggregation's node and the rewrite of expressions over its input into expressions over its output. */
@@ -150,6 +151,8 @@ function preProject(source: RelNode, groupExprs: Expr[], calls: CallSite[], extr
   for (const e of extra) add(e, `$x${items.length}`);
   const planned = calls.map((site) => {
     const c = site.call;
+    const udf = userAggregate(callName(c));
+    if (udf !== undefined) return planUserAggregateCall(udf, c, t, (e, kind) => add(e, `$${kind}${items.length}`));
     const fn = callName(c) as AggFunctionName;
     const argExprs = c.star ? [] : c.args.map((a) => bindPlanExpr(a.value, t, canonicalText(a.value, t)));
     let separator: string | undefined;
@@ -319,6 +322,7 @@ function windowed(w: WindowInput, groupExprs: Expr[], sets: number[][] | undefin
     groupKeys = [...groupKeys, node.rowType.names.length - 1];
   }
   const window: WindowSpec = tvf.window.kind === "session" ? { ...tvf.window, timeField, partitionKeys: [] } : { ...tvf.window, timeField };
+  requireMerge(pre.calls, window);
   const ts = tvf.rowType.types[n]!;
   const fields: PlanField[] = [
     ...groupKeys.map((k, i) => ({ name: i < keyExprs.length ? `$g${keyIndexes[i]}` : "$e", type: nullableIf(node.rowType.types[k]!, sets !== undefined) })),

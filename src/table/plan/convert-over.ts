@@ -11,7 +11,8 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { AggFunctionName } from "../runtime/aggregate-call.ts";
 import { callName, columnRef, rewrite, someExpr } from "./ast-walk.ts";
 import { aggregateCall, AGGREGATE_FUNCTIONS } from "./aggregate-call-type.ts";
-import { bindPlanExpr, canonicalText, fieldRef } from "./bind-plan-expr.ts";
+import { bindPlanExpr, canonicalText, fieldRef, userAggregate } from "./bind-plan-expr.ts";
+import { planUserAggregateCall, requireRetract } from "./user-aggregate-call.ts";
 import { project } from "./convert-query.ts";
 import { fieldsOf, planRowType } from "./plan-row-type.ts";
 import type { PlanExpr, RelNode } from "./rel-node.ts";
@@ -51,7 +52,7 @@ export function convertOver(input: RelNode, items: SelectItem[], windows: { name
   const specText = (s: OverSpec) => JSON.stringify([s.partitionBy.map((e) => canonicalText(e, t)), s.orderBy.map((o) => [canonicalText(o.expr, t), o.descending]), frameText(s)]);
   for (const c of calls) {
     const name = callName(c);
-    if (!AGGREGATE_FUNCTIONS.has(name)) {
+    if (!AGGREGATE_FUNCTIONS.has(name) && userAggregate(name) === undefined) {
       throw new SqlValidationError(`${name}() OVER is supported only in a Top-N or deduplication subquery (filtered by its result in the outer WHERE)`, c.loc);
     }
     if (specText(specOf(c)) !== specText(spec)) throw new SqlValidationError("Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.", c.loc);
@@ -74,11 +75,14 @@ export function convertOver(input: RelNode, items: SelectItem[], windows: { name
   };
   const partitionKeys = spec.partitionBy.map((e) => position(bindPlanExpr(e, t, canonicalText(e, t))));
   const planned = calls.map((c) => {
+    const udf = userAggregate(callName(c));
+    if (udf !== undefined) return planUserAggregateCall(udf, c, t, position);
     const fn = callName(c) as AggFunctionName;
     const args = c.star ? [] : c.args.map((a) => bindPlanExpr(a.value, t, canonicalText(a.value, t)));
     const filterArg = c.filter === undefined ? undefined : position(bindPlanExpr(c.filter, t, canonicalText(c.filter, t)));
     return aggregateCall(fn, args.map(position), args.map((a) => a.type), c.distinct, filterArg, exprSqlText({ ...c, over: undefined, overWindow: undefined } as Expr), c.loc);
   });
+  if (frame.preceding !== "unbounded") requireRetract(planned, "a bounded OVER frame");
   const pre = extra.length === 0 ? input : project(input, [...fieldsOf(t).map((f, i) => ({ expr: fieldRef(t, i), name: f.name, ...(f.qualifier === undefined ? {} : { qualifier: f.qualifier }) })), ...extra]);
   const preFields = fieldsOf(pre.rowType);
   const node: RelNode = {

@@ -6,9 +6,11 @@
  * only reads field positions.
  */
 import type { LogicalType } from "../types/logical-type.ts";
+import type { SourceLoc } from "../sql/ast.ts";
+import type { ResolvedAggregateFunction } from "../functions/aggregate-function.ts";
 
-/** The built-in aggregate functions. */
-export type AggFunctionName = "COUNT" | "SUM" | "SUM0" | "MIN" | "MAX" | "AVG" | "LISTAGG" | "FIRST_VALUE" | "LAST_VALUE";
+/** The built-in aggregate functions, and `USER` for a user-defined one (see {@link AggregateCall.udf}). */
+export type AggFunctionName = "COUNT" | "SUM" | "SUM0" | "MIN" | "MAX" | "AVG" | "LISTAGG" | "FIRST_VALUE" | "LAST_VALUE" | "USER";
 
 /** An aggregate call as the operators see it. */
 export interface AggregateCall {
@@ -27,4 +29,8 @@ export interface AggregateCall {
   resultType: LogicalType;
   /** How EXPLAIN names the call, e.g. `COUNT(DISTINCT url)`. */
   text: string;
+  /** `fn` `USER`: the user-defined aggregate function (planning runs in every worker, so it is carried as it is). */
+  udf?: ResolvedAggregateFunction;
+  /** Where the call is in the statement (for errors found after planning, such as a missing `retract`). */
+  loc?: SourceLoc;
 }

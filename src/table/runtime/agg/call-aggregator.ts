@@ -14,6 +14,7 @@ import { listAggAgg } from "./listagg.ts";
 import { minMaxAgg } from "./min-max.ts";
 import { avgAgg, sumAgg } from "./numeric-sum.ts";
 import type { ValueCounts } from "./value-counts.ts";
+import { userCallAggregator } from "./user-agg.ts";
 
 /** An aggregate call's accumulator operations over whole input rows. */
 export interface CallAggregator {
@@ -59,6 +60,8 @@ function builtin(call: AggregateCall, retractable: boolean): AggFunction<unknown
     case "FIRST_VALUE":
     case "LAST_VALUE":
       return firstLastValueAgg(call.fn, retractable) as AggFunction<unknown>;
+    case "USER":
+      throw new Error("a user-defined aggregate call has its own aggregator");
   }
   return call.distinct ? distinctAgg(f) : f;
 }
@@ -95,6 +98,7 @@ function argumentOf(args: readonly number[]): (fields: readonly SqlValue[]) => S
  * ```
  */
 export function callAggregator(call: AggregateCall, options: CallAggregatorOptions): CallAggregator {
+  if (call.fn === "USER") return userCallAggregator(call);
   const f = builtin(call, options.retractable);
   const arg = argumentOf(call.args);
   const filter = call.filterArg;
