@@ -280,9 +280,10 @@ export const DUCKDB_SETUP: readonly string[] = [
 
 /**
  * User-defined functions the queries may call: `url_depth(url)` (INT, the
- * number of slashes) and the table function `url_parts(url)` (rows
+ * number of slashes), the table function `url_parts(url)` (rows
  * `(part STRING, pos INT)`: the non-empty parts between `/`, `?` and `=`, with
- * their 1-based position among all parts).
+ * their 1-based position among all parts) and the aggregate function
+ * `sum_sq(INT)` (BIGINT, the sum of squares; retractable and mergeable).
  */
 export function registerFunctions(tEnv: StreamTableEnvironment): void {
   tEnv.createTemporarySystemFunction("url_depth", { resultType: "INT", eval: (s: string | null) => (s === null ? null : s.split("/").length - 1) });
@@ -295,6 +296,21 @@ export function registerFunctions(tEnv: StreamTableEnvironment): void {
       const parts = s.split(/[/?=]/);
       for (let i = 0; i < parts.length; i++) if (parts[i] !== "") yield [parts[i]!, i + 1];
     },
+  });
+  tEnv.createTemporarySystemFunction("sum_sq", {
+    resultType: "BIGINT",
+    argumentTypes: ["INT"],
+    createAccumulator: () => ({ sum: 0 }),
+    accumulate: (acc: { sum: number }, v: number | null) => {
+      if (v !== null) acc.sum += v * v;
+    },
+    retract: (acc: { sum: number }, v: number | null) => {
+      if (v !== null) acc.sum -= v * v;
+    },
+    merge: (acc: { sum: number }, others: Iterable<{ sum: number }>) => {
+      for (const o of others) acc.sum += o.sum;
+    },
+    getValue: (acc: { sum: number }) => acc.sum,
   });
 }
 
