@@ -22,7 +22,9 @@ import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
-import { MapStateDescriptor, ValueStateDescriptor, type MapState, type ValueState } from "../../state/index.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import { ValueStateDescriptor, type EngineKeyedState, type ValueState } from "../../state/index.ts";
+import { copyPlainData } from "../../state/plain-copy.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
@@ -39,17 +41,39 @@ export interface WindowAggregateSpec {
   calls: readonly AggregateCall[];
 }
 
-/** The output row of a window. */
-function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start: number, end: number): Row {
-  return { kind: "+I", fields: [...key, ...values, start, end, end - 1] };
+/** A SqlValue a function may hand out: objects (DECIMAL, arrays, maps) copied, primitives as they are. */
+function own(v: SqlValue): SqlValue {
+  return typeof v === "object" && v !== null ? copyPlainData(v) : v;
 }
 
-/** TUMBLE, HOP and CUMULATE: accumulators per slice. */
+/** The output row of a window; `key` and `values` may be held in state, so their objects are copied. */
+function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start: number, end: number): Row {
+  const fields = new Array<SqlValue>(key.length + values.length + 3);
+  let i = 0;
+  for (const v of key) fields[i++] = own(v);
+  for (const v of values) fields[i++] = own(v);
+  fields[i++] = start;
+  fields[i++] = end;
+  fields[i] = end - 1;
+  return { kind: "+I", fields };
+}
+
+/** The state of one group key of a sliced window aggregation. */
+interface SliceTable {
+  /** The group key values (for the output rows). */
+  key: SqlValue[];
+  /** The accumulator set of each slice, by slice end. */
+  slices: Map<number, AccumulatorSet>;
+}
+
+/**
+ * TUMBLE, HOP and CUMULATE: accumulators per slice, in engine keyed state
+ * (never copied on access: they never reach user code, and what is emitted is copied).
+ */
 class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
-  private slices!: MapState<number, AccumulatorSet>;
-  private key!: ValueState<SqlValue[]>;
+  private state!: EngineKeyedState<SliceTable>;
 
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -62,9 +86,7 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   }
 
   open(): void {
-    const ctx = this.getRuntimeContext();
-    this.slices = ctx.getMapState(new MapStateDescriptor<number, AccumulatorSet>("slices"));
-    this.key = ctx.getState(new ValueStateDescriptor<SqlValue[]>("key"));
+    this.state = engineKeyedState<SliceTable>(this.getRuntimeContext(), "_slices");
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
@@ -76,28 +98,35 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     const last = s.lastWindowEnd(sliceEnd);
     const wm = ctx.timerService().currentWatermark();
     if (last < first || last - 1 <= wm) return; // in no window (HOP with gaps), or every window fired
-    const set = this.slices.get(sliceEnd) ?? this.aggs.create();
+    let table = this.state.getOwned();
+    if (table === undefined) {
+      // the row is this function's own, so its key values may be kept
+      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), slices: new Map() };
+      this.state.set(table);
+    }
+    let set = table.slices.get(sliceEnd);
+    if (set === undefined) {
+      set = this.aggs.create();
+      table.slices.set(sliceEnd, set);
+    }
     this.aggs.accumulate(set, row.fields);
-    this.slices.put(sliceEnd, set);
-    if (this.key.value() === undefined) this.key.update(this.spec.groupKeys.map((p) => row.fields[p] ?? null));
     let fire = first;
     if (fire - 1 <= wm) fire += Math.ceil((wm + 2 - fire) / s.windowStep) * s.windowStep;
     ctx.timerService().registerEventTimeTimer(fire - 1);
   }
 
   onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    const table = this.state.getOwned();
+    if (table === undefined) return;
     const s = this.slicing;
     const end = timestamp + 1;
     const start = s.windowStart(end);
     const inWindow: [number, AccumulatorSet][] = [];
-    const expired: number[] = [];
     let next = Number.POSITIVE_INFINITY;
-    for (const [sliceEnd, set] of this.slices.entries()) {
+    for (const [sliceEnd, set] of table.slices) {
       if (sliceEnd > start && sliceEnd <= end) inWindow.push([sliceEnd, set]);
-      if (s.lastWindowEnd(sliceEnd) <= end) expired.push(sliceEnd);
-      else next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
+      if (s.lastWindowEnd(sliceEnd) > end) next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
     }
-    for (const sliceEnd of expired) this.slices.remove(sliceEnd);
     if (inWindow.length > 0) {
       let merged: AccumulatorSet;
       if (inWindow.length === 1) merged = inWindow[0]![1];
@@ -106,10 +135,14 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
         merged = this.aggs.create();
         for (const [, set] of inWindow) this.aggs.merge(merged, set);
       }
-      out.collect(windowRow(this.key.value()!, this.aggs.values(merged), start, end));
+      out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
     }
-    if (next === Number.POSITIVE_INFINITY) this.key.clear();
-    else ctx.timerService().registerEventTimeTimer(next - 1);
+    if (next === Number.POSITIVE_INFINITY) {
+      this.state.set(undefined);
+      return;
+    }
+    for (const sliceEnd of [...table.slices.keys()]) if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
+    ctx.timerService().registerEventTimeTimer(next - 1);
   }
 }
 
