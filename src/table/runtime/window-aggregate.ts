@@ -24,11 +24,11 @@ import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
 import { engineKeyedState } from "../../core/runtime-context.ts";
 import { ValueStateDescriptor, type EngineKeyedState, type ValueState } from "../../state/index.ts";
-import { copyPlainData } from "../../state/plain-copy.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
+import { joinedFields } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
 import type { WindowSpec } from "./window-spec.ts";
@@ -41,20 +41,10 @@ export interface WindowAggregateSpec {
   calls: readonly AggregateCall[];
 }
 
-/** A SqlValue a function may hand out: objects (DECIMAL, arrays, maps) copied, primitives as they are. */
-function own(v: SqlValue): SqlValue {
-  return typeof v === "object" && v !== null ? copyPlainData(v) : v;
-}
-
 /** The output row of a window; `key` and `values` may be held in state, so their objects are copied. */
 function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start: number, end: number): Row {
-  const fields = new Array<SqlValue>(key.length + values.length + 3);
-  let i = 0;
-  for (const v of key) fields[i++] = own(v);
-  for (const v of values) fields[i++] = own(v);
-  fields[i++] = start;
-  fields[i++] = end;
-  fields[i] = end - 1;
+  const fields = joinedFields(key, key.length, values, values.length);
+  fields.push(start, end, end - 1);
   return { kind: "+I", fields };
 }
 
