@@ -115,7 +115,9 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     let next = Number.POSITIVE_INFINITY;
     for (const [sliceEnd, set] of table.slices) {
       if (sliceEnd > start && sliceEnd <= end) inWindow.push([sliceEnd, set]);
-      if (s.lastWindowEnd(sliceEnd) > end) next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
+      // deleting the current entry while iterating a Map is well defined; `inWindow` still holds its set
+      if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
+      else next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
     }
     if (inWindow.length > 0) {
       let merged: AccumulatorSet;
@@ -127,12 +129,8 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
       }
       out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
     }
-    if (next === Number.POSITIVE_INFINITY) {
-      this.state.set(undefined);
-      return;
-    }
-    for (const sliceEnd of [...table.slices.keys()]) if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
-    ctx.timerService().registerEventTimeTimer(next - 1);
+    if (next === Number.POSITIVE_INFINITY) this.state.set(undefined);
+    else ctx.timerService().registerEventTimeTimer(next - 1);
   }
 }
 
