@@ -23,7 +23,7 @@ import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
 import { engineKeyedState } from "../../core/runtime-context.ts";
-import { ValueStateDescriptor, type EngineKeyedState, type ValueState } from "../../state/index.ts";
+import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
@@ -142,10 +142,17 @@ interface Session {
   set: AccumulatorSet;
 }
 
-/** SESSION: the open sessions of each group key, merged as rows bridge them. */
+/** The state of one group key of a session window aggregation. */
+interface OpenSessions {
+  /** The group key values (for the output rows). */
+  key: SqlValue[];
+  open: Session[];
+}
+
+/** SESSION: the open sessions of each group key, merged as rows bridge them; in engine keyed state as the slices. */
 class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   private readonly aggs: Aggregates;
-  private sessions!: ValueState<{ key: SqlValue[]; open: Session[] }>;
+  private sessions!: EngineKeyedState<OpenSessions>;
 
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -157,13 +164,14 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   }
 
   open(): void {
-    this.sessions = this.getRuntimeContext().getState(new ValueStateDescriptor<{ key: SqlValue[]; open: Session[] }>("sessions"));
+    this.sessions = engineKeyedState<OpenSessions>(this.getRuntimeContext(), "_sessions");
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
     const t = row.fields[this.timeField];
     if (typeof t !== "number") return;
-    const st = this.sessions.value() ?? { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), open: [] };
+    // changed in place below; a new group key keeps the values of its first row (the function's own)
+    const st = this.sessions.getOwned() ?? { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), open: [] };
     let start = t;
     let end = t + this.gap;
     // Sessions that touch [t, t + gap) merge with it (and, through it, with each other).
@@ -186,12 +194,12 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     for (const s of touching) if (s.end !== end) ctx.timerService().deleteEventTimeTimer(s.end - 1); // its end moved
     rest.push({ start, end, set });
     st.open = rest;
-    this.sessions.update(st);
+    this.sessions.set(st);
     ctx.timerService().registerEventTimeTimer(end - 1);
   }
 
   onTimer(timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    const st = this.sessions.value();
+    const st = this.sessions.getOwned(); // changed in place below
     if (st === undefined) return;
     const open: Session[] = [];
     const due: Session[] = [];
@@ -199,8 +207,8 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     if (due.length === 0) return; // a timer of a session that grew since
     due.sort((a, b) => a.start - b.start);
     for (const s of due) out.collect(windowRow(st.key, this.aggs.values(s.set), s.start, s.end));
-    if (open.length === 0) this.sessions.clear();
-    else this.sessions.update({ key: st.key, open });
+    if (open.length === 0) this.sessions.set(undefined);
+    else st.open = open;
   }
 }
 
