@@ -4,6 +4,7 @@
  */
 import type {
   AggregatingState,
+  EngineKeyedState,
   AggregatingStateDescriptor,
   ListState,
   ListStateDescriptor,
@@ -50,4 +51,35 @@ export interface RuntimeContext {
   getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;
   getReducingState<T>(descriptor: ReducingStateDescriptor<T>): ReducingState<T>;
   getAggregatingState<IN, ACC, OUT>(descriptor: AggregatingStateDescriptor<IN, ACC, OUT>): AggregatingState<IN, OUT>;
+}
+
+/** @internal What the engine's runtime contexts add for engine-owned functions. */
+interface EngineStateAccess {
+  getEngineState<V>(name: string): EngineKeyedState<V>;
+}
+
+/**
+ * @internal The one seam through which an engine-owned keyed function (the
+ * table runtime's SQL operators) reaches {@link EngineKeyedState}: keyed state
+ * `name` at the current key, in the same backend and snapshots as the
+ * function's other state, never copied on access. The function must keep the
+ * object semantics itself: a stored object is never handed to user code or
+ * emitted without a copy, and is changed in place only after `getOwned()`.
+ * Use a name that no descriptor of the function uses (by convention `_`-prefixed).
+ *
+ * @example
+ * ```ts
+ * open() { this.acc = engineKeyedState<number[]>(this.getRuntimeContext(), "_acc"); }
+ * processElement(row) {
+ *   const acc = this.acc.getOwned();
+ *   if (acc === undefined) this.acc.set([row.x]);
+ *   else acc[0] += row.x; // in place: a pending snapshot keeps the value it captured
+ * }
+ * ```
+ * @throws Error when `ctx` is not a keyed runtime context of the engine
+ */
+export function engineKeyedState<V>(ctx: RuntimeContext, name: string): EngineKeyedState<V> {
+  const access = ctx as RuntimeContext & Partial<EngineStateAccess>;
+  if (typeof access.getEngineState !== "function") throw new Error(`engine keyed state '${name}' needs a keyed runtime context of the engine`);
+  return access.getEngineState<V>(name);
 }

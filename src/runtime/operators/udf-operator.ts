@@ -51,7 +51,10 @@ export abstract class UdfOperator<IN, OUT, F = unknown> implements StreamOperato
   }
 }
 
-/** The RuntimeContext view of an operator context. */
+/**
+ * The RuntimeContext view of an operator context; it also carries the
+ * internal `getEngineState` that `engineKeyedState` (core/runtime-context.ts) reads.
+ */
 export function runtimeContextOf(c: OperatorContext): RuntimeContext {
   const keyed = () => {
     if (!c.keyedState)
@@ -70,5 +73,6 @@ export function runtimeContextOf(c: OperatorContext): RuntimeContext {
     getMapState: (d) => keyed().getMapState(d),
     getReducingState: (d) => keyed().getReducingState(d),
     getAggregatingState: (d) => keyed().getAggregatingState(d),
-  };
+    getEngineState: <V>(name: string) => keyed().getEngineState<V>(name),
+  } as RuntimeContext;
 }

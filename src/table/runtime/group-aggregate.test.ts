@@ -91,6 +91,21 @@ describe("groupAggregate", () => {
     expect(formatChangelog(out.slice(0, 1))).toBe(`+I[0.10, ${big}, 2147483647, 7, 0.100000, 7]`);
   });
 
+  it("a downstream function that mutates the DECIMALs of an emitted row changes neither the group's key nor its results", async () => {
+    const rows = ["1.00", "3.00", "2.00"].map((p) => Row.of(dec("9.50"), dec(p)));
+    const spec: GroupAggregateSpec = { groupKeys: [0], calls: [aggCall("MAX", [[1, decimalType(10, 2)]])], generateUpdateBefore: true };
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    groupAggregate(env.fromCollection(rows), spec, { uid: "agg", name: "GroupAggregate" })
+      .map((r: Row) => {
+        const printed = formatChangelog([r]);
+        for (const d of r.fields) (d as { unscaled: bigint }).unscaled = -1n;
+        return printed;
+      })
+      .sinkTo(collectSink("out"));
+    const out = (await env.execute("group-aggregate-mutation")).getCollected<string>("out");
+    expect(out).toEqual(["+I[9.50, 1.00]", "-U[9.50, 1.00]", "+U[9.50, 3.00]"]);
+  });
+
   it("with a state TTL forgets an idle group: a later row starts it again from nothing", async () => {
     // Two polls of the source 400 ms apart; the TTL (100 ms) passes between them, not within one.
     const rows = [Row.of("a", "/1"), Row.of("a", "/2"), Row.of("b", "/3"), Row.of("a", "/4"), Row.ofKind("-D", "b", "/3")];

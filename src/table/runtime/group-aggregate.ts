@@ -29,13 +29,15 @@ import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
-import { ValueStateDescriptor, type ValueState } from "../../state/index.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import { isAccumulate } from "../data/row-kind.ts";
 import { sqlNotDistinct } from "../types/sql-compare.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import { KeyedAccumulators } from "./agg/keyed-accumulators.ts";
+import { joinedFields } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** A planned group aggregation. */
@@ -69,10 +71,16 @@ function sameValues(a: readonly SqlValue[], b: readonly SqlValue[]): boolean {
   return true;
 }
 
+/** A result row's fields: the group key's values and the call results, objects copied (they may be held in state). */
+function resultFields(key: readonly SqlValue[], values: readonly SqlValue[]): SqlValue[] {
+  return joinedFields(key, key.length, values, values.length);
+}
+
 class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
   /** Made in `open`: it holds this parallel instance's state handles (the function object is cloned per instance). */
   private aggs!: KeyedAccumulators;
-  private group!: ValueState<GroupState>;
+  /** Engine keyed state (no copy per access): never handed out, emitted rows get copies of its objects. */
+  private group!: EngineKeyedState<GroupState>;
 
   constructor(private readonly spec: GroupAggregateSpec) {
     super();
@@ -80,13 +88,13 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
 
   open(): void {
     const ctx = this.getRuntimeContext();
-    this.group = ctx.getState(new ValueStateDescriptor<GroupState>("group"));
+    this.group = engineKeyedState<GroupState>(ctx, "_group");
     this.aggs = new KeyedAccumulators(this.spec.calls, { retractable: true });
     this.aggs.open(ctx);
   }
 
   private clear(): void {
-    this.group.clear();
+    this.group.set(undefined);
     this.aggs.clear();
   }
 
@@ -94,7 +102,7 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
     const accumulate = isAccumulate(row.kind);
     const ttl = this.spec.stateTtlMs;
     const now = ttl === undefined ? 0 : ctx.timerService().currentProcessingTime();
-    let st = this.group.value();
+    let st = this.group.getOwned(); // changed in place below
     if (st !== undefined && ttl !== undefined && st.touched! + ttl <= now) {
       this.clear(); // expired: never read, even before its cleanup timer ran
       st = undefined;
@@ -102,7 +110,9 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
     const first = st === undefined;
     if (st === undefined) {
       if (!accumulate) return;
+      // the row is this function's own, so its key values may be kept
       st = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), rows: 0, accs: this.aggs.create() };
+      this.group.set(st);
     }
     const prev = first ? undefined : this.aggs.values(st.accs);
     if (accumulate) {
@@ -113,7 +123,7 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
       this.aggs.retract(st.accs, row.fields);
     }
     if (st.rows <= 0) {
-      if (prev !== undefined) out.collect({ kind: "-D", fields: [...st.key, ...prev] });
+      if (prev !== undefined) out.collect({ kind: "-D", fields: resultFields(st.key, prev) });
       this.clear();
       return;
     }
@@ -125,18 +135,17 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
       }
     }
     const next = this.aggs.values(st.accs);
-    this.group.update(st);
     if (prev === undefined) {
-      out.collect({ kind: "+I", fields: [...st.key, ...next] });
+      out.collect({ kind: "+I", fields: resultFields(st.key, next) });
     } else if (!sameValues(prev, next)) {
-      if (this.spec.generateUpdateBefore) out.collect({ kind: "-U", fields: [...st.key, ...prev] });
-      out.collect({ kind: "+U", fields: [...st.key, ...next] });
+      if (this.spec.generateUpdateBefore) out.collect({ kind: "-U", fields: resultFields(st.key, prev) });
+      out.collect({ kind: "+U", fields: resultFields(st.key, next) });
     }
   }
 
   onTimer(timestamp: number, ctx: OnTimerContext<string>): void {
     const ttl = this.spec.stateTtlMs;
-    const st = this.group.value();
+    const st = this.group.getOwned(); // changed in place below
     if (ttl === undefined || st === undefined || st.timer !== timestamp) return;
     if (st.touched! + ttl <= timestamp) {
       this.clear();
@@ -144,7 +153,6 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
     }
     st.timer = st.touched! + ttl;
     ctx.timerService().registerProcessingTimeTimer(st.timer);
-    this.group.update(st);
   }
 }
 

@@ -96,6 +96,30 @@ describe("windowAggregate: Flink's documentation examples, exact output (paralle
   });
 });
 
+describe("windowAggregate: object semantics", () => {
+  it("a downstream function that mutates the DECIMALs of an emitted row changes no later window (key and result)", async () => {
+    const one = parseDecimal("1.00")!;
+    const rows = bids.map((r) => Row.of(r.fields[0]!, r.fields[1]!, r.fields[2]!, { ...one }));
+    const spec: WindowAggregateSpec = {
+      window: { kind: "hop", timeField: 0, size: 10 * MIN, slide: 5 * MIN, offset: 0 },
+      groupKeys: [3],
+      calls: [aggCall("MAX", [[1, decimalType(10, 2)]])],
+    };
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    const input = env.fromCollection(rows).assignTimestampsAndWatermarks(rowWatermarks(0, 0)).setParallelism(1);
+    windowAggregate(input, spec, { uid: "window-agg", name: "WindowAggregate" })
+      .map((r: Row) => {
+        const [key, max, start, end] = r.fields as [Decimal, Decimal, number, number, number];
+        const printed = `${hhmm(start)} ${hhmm(end)} ${formatValue(key)} ${formatValue(max)}`;
+        for (const d of [key, max]) (d as { unscaled: bigint }).unscaled = -1n;
+        return printed;
+      })
+      .sinkTo(collectSink("out"));
+    const out = (await env.execute("window-aggregate-mutation")).getCollected<string>("out");
+    expect(out).toEqual(["08:00 08:10 1.00 5.00", "08:05 08:15 1.00 5.00", "08:10 08:20 1.00 6.00", "08:15 08:25 1.00 6.00"]);
+  });
+});
+
 /** Random rows [ts, v INT, s STRING, k STRING] with disorder up to `disorder` ms (some later than the bound: late). */
 function randomRows(random: () => number, n: number, disorder: number): Row[] {
   let t = 1_000_000;

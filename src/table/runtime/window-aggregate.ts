@@ -22,11 +22,13 @@ import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Collector } from "../../core/collector.ts";
 import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
-import { MapStateDescriptor, ValueStateDescriptor, type MapState, type ValueState } from "../../state/index.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
+import { joinedFields } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
 import type { WindowSpec } from "./window-spec.ts";
@@ -39,17 +41,29 @@ export interface WindowAggregateSpec {
   calls: readonly AggregateCall[];
 }
 
-/** The output row of a window. */
+/** The output row of a window; `key` and `values` may be held in state, so their objects are copied. */
 function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start: number, end: number): Row {
-  return { kind: "+I", fields: [...key, ...values, start, end, end - 1] };
+  const fields = joinedFields(key, key.length, values, values.length);
+  fields.push(start, end, end - 1);
+  return { kind: "+I", fields };
 }
 
-/** TUMBLE, HOP and CUMULATE: accumulators per slice. */
+/** The state of one group key of a sliced window aggregation. */
+interface SliceTable {
+  /** The group key values (for the output rows). */
+  key: SqlValue[];
+  /** The accumulator set of each slice, by slice end. */
+  slices: Map<number, AccumulatorSet>;
+}
+
+/**
+ * TUMBLE, HOP and CUMULATE: accumulators per slice, in engine keyed state
+ * (never copied on access: they never reach user code, and what is emitted is copied).
+ */
 class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
-  private slices!: MapState<number, AccumulatorSet>;
-  private key!: ValueState<SqlValue[]>;
+  private state!: EngineKeyedState<SliceTable>;
 
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -62,9 +76,7 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   }
 
   open(): void {
-    const ctx = this.getRuntimeContext();
-    this.slices = ctx.getMapState(new MapStateDescriptor<number, AccumulatorSet>("slices"));
-    this.key = ctx.getState(new ValueStateDescriptor<SqlValue[]>("key"));
+    this.state = engineKeyedState<SliceTable>(this.getRuntimeContext(), "_slices");
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
@@ -76,28 +88,37 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     const last = s.lastWindowEnd(sliceEnd);
     const wm = ctx.timerService().currentWatermark();
     if (last < first || last - 1 <= wm) return; // in no window (HOP with gaps), or every window fired
-    const set = this.slices.get(sliceEnd) ?? this.aggs.create();
+    let table = this.state.getOwned();
+    if (table === undefined) {
+      // the row is this function's own, so its key values may be kept
+      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), slices: new Map() };
+      this.state.set(table);
+    }
+    let set = table.slices.get(sliceEnd);
+    if (set === undefined) {
+      set = this.aggs.create();
+      table.slices.set(sliceEnd, set);
+    }
     this.aggs.accumulate(set, row.fields);
-    this.slices.put(sliceEnd, set);
-    if (this.key.value() === undefined) this.key.update(this.spec.groupKeys.map((p) => row.fields[p] ?? null));
     let fire = first;
     if (fire - 1 <= wm) fire += Math.ceil((wm + 2 - fire) / s.windowStep) * s.windowStep;
     ctx.timerService().registerEventTimeTimer(fire - 1);
   }
 
   onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    const table = this.state.getOwned();
+    if (table === undefined) return;
     const s = this.slicing;
     const end = timestamp + 1;
     const start = s.windowStart(end);
     const inWindow: [number, AccumulatorSet][] = [];
-    const expired: number[] = [];
     let next = Number.POSITIVE_INFINITY;
-    for (const [sliceEnd, set] of this.slices.entries()) {
+    for (const [sliceEnd, set] of table.slices) {
       if (sliceEnd > start && sliceEnd <= end) inWindow.push([sliceEnd, set]);
-      if (s.lastWindowEnd(sliceEnd) <= end) expired.push(sliceEnd);
+      // deleting the current entry while iterating a Map is well defined; `inWindow` still holds its set
+      if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
       else next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
     }
-    for (const sliceEnd of expired) this.slices.remove(sliceEnd);
     if (inWindow.length > 0) {
       let merged: AccumulatorSet;
       if (inWindow.length === 1) merged = inWindow[0]![1];
@@ -106,9 +127,9 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
         merged = this.aggs.create();
         for (const [, set] of inWindow) this.aggs.merge(merged, set);
       }
-      out.collect(windowRow(this.key.value()!, this.aggs.values(merged), start, end));
+      out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
     }
-    if (next === Number.POSITIVE_INFINITY) this.key.clear();
+    if (next === Number.POSITIVE_INFINITY) this.state.set(undefined);
     else ctx.timerService().registerEventTimeTimer(next - 1);
   }
 }
@@ -121,10 +142,17 @@ interface Session {
   set: AccumulatorSet;
 }
 
-/** SESSION: the open sessions of each group key, merged as rows bridge them. */
+/** The state of one group key of a session window aggregation. */
+interface OpenSessions {
+  /** The group key values (for the output rows). */
+  key: SqlValue[];
+  open: Session[];
+}
+
+/** SESSION: the open sessions of each group key, merged as rows bridge them; in engine keyed state as the slices. */
 class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   private readonly aggs: Aggregates;
-  private sessions!: ValueState<{ key: SqlValue[]; open: Session[] }>;
+  private sessions!: EngineKeyedState<OpenSessions>;
 
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -136,13 +164,14 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   }
 
   open(): void {
-    this.sessions = this.getRuntimeContext().getState(new ValueStateDescriptor<{ key: SqlValue[]; open: Session[] }>("sessions"));
+    this.sessions = engineKeyedState<OpenSessions>(this.getRuntimeContext(), "_sessions");
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
     const t = row.fields[this.timeField];
     if (typeof t !== "number") return;
-    const st = this.sessions.value() ?? { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), open: [] };
+    // changed in place below; a new group key keeps the values of its first row (the function's own)
+    const st = this.sessions.getOwned() ?? { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), open: [] };
     let start = t;
     let end = t + this.gap;
     // Sessions that touch [t, t + gap) merge with it (and, through it, with each other).
@@ -165,12 +194,12 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     for (const s of touching) if (s.end !== end) ctx.timerService().deleteEventTimeTimer(s.end - 1); // its end moved
     rest.push({ start, end, set });
     st.open = rest;
-    this.sessions.update(st);
+    this.sessions.set(st);
     ctx.timerService().registerEventTimeTimer(end - 1);
   }
 
   onTimer(timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    const st = this.sessions.value();
+    const st = this.sessions.getOwned(); // changed in place below
     if (st === undefined) return;
     const open: Session[] = [];
     const due: Session[] = [];
@@ -178,8 +207,8 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     if (due.length === 0) return; // a timer of a session that grew since
     due.sort((a, b) => a.start - b.start);
     for (const s of due) out.collect(windowRow(st.key, this.aggs.values(s.set), s.start, s.end));
-    if (open.length === 0) this.sessions.clear();
-    else this.sessions.update({ key: st.key, open });
+    if (open.length === 0) this.sessions.set(undefined);
+    else st.open = open;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The window join (Flink's `WindowJoinOperator`): joins two window TVF outputs
  * on their keys and on equal windows (`window_start` and `window_end` of both
- * sides). Rows are buffered per key and window (keyed state) and the window is
+ * sides). Rows are buffered per key and window (engine keyed state: not copied
+ * on access; what is emitted is a copy) and the window is
  * joined once, when the watermark reaches `window_end - 1`; then its rows are
  * dropped. A row for a window that already fired (its `window_end - 1` is at
  * or below the watermark when it arrives) is dropped, as in Flink.
@@ -16,7 +17,8 @@ import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
 import type { DataStream } from "../../api/data-stream.ts";
-import { MapStateDescriptor, type MapState } from "../../state/index.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -36,6 +38,9 @@ export interface WindowJoinSpec extends JoinSpec {
   readonly rightWindowStart: number;
   readonly rightWindowEnd: number;
 }
+
+/** The buffered rows of one side and key, by `start|end|row key`. */
+type SideBuffer = Map<string, Buffered>;
 
 /** Buffered copies of one row of a window: its fields, number of copies and window. */
 interface Buffered {
@@ -73,8 +78,8 @@ export function windowJoin(left: DataStream<Row>, right: DataStream<Row>, spec: 
 }
 
 class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
-  private leftState!: MapState<string, Buffered>;
-  private rightState!: MapState<string, Buffered>;
+  private leftState!: EngineKeyedState<SideBuffer>;
+  private rightState!: EngineKeyedState<SideBuffer>;
 
   constructor(private readonly spec: WindowJoinSpec) {
     super();
@@ -82,8 +87,8 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
 
   override open(): void {
     const ctx = this.getRuntimeContext();
-    this.leftState = ctx.getMapState(new MapStateDescriptor<string, Buffered>("left"));
-    this.rightState = ctx.getMapState(new MapStateDescriptor<string, Buffered>("right"));
+    this.leftState = engineKeyedState<SideBuffer>(ctx, "_left");
+    this.rightState = engineKeyedState<SideBuffer>(ctx, "_right");
   }
 
   processElement1(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
@@ -102,22 +107,31 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
     for (const [window, rs] of rights) if (!lefts.has(window)) this.join([], rs, out);
   }
 
-  private buffer(row: Row, state: MapState<string, Buffered>, startField: number, endField: number, ctx: KeyedProcessContext<string>): void {
+  private buffer(row: Row, state: EngineKeyedState<SideBuffer>, startField: number, endField: number, ctx: KeyedProcessContext<string>): void {
     if (row.kind !== RowKind.INSERT && row.kind !== RowKind.UPDATE_AFTER) throw new InsertOnlyInputError("window join", row);
     const start = row.fields[startField] as number;
     const end = row.fields[endField] as number;
     if (end - 1 <= ctx.timerService().currentWatermark()) return; // its window already fired
     const key = start + "|" + end + "|" + sqlValueKey(row.fields);
-    const entry = state.get(key);
-    state.put(key, entry === undefined ? { f: row.fields, c: 1, s: start, e: end } : { ...entry, c: entry.c + 1 });
+    let buffer = state.getOwned(); // changed in place
+    if (buffer === undefined) {
+      buffer = new Map();
+      state.set(buffer);
+    }
+    const entry = buffer.get(key);
+    // the row is this function's own, so its fields may be kept
+    if (entry === undefined) buffer.set(key, { f: row.fields, c: 1, s: start, e: end });
+    else entry.c++;
     ctx.timerService().registerEventTimeTimer(end - 1);
   }
 
   /** The buffered rows of the windows ending at `end`, by window (`start|end`), removed from the state. */
-  private take(state: MapState<string, Buffered>, end: number): Map<string, Buffered[]> {
+  private take(state: EngineKeyedState<SideBuffer>, end: number): Map<string, Buffered[]> {
     const byWindow = new Map<string, Buffered[]>();
+    const buffer = state.getOwned(); // changed in place
+    if (buffer === undefined) return byWindow;
     const taken: string[] = [];
-    for (const [k, b] of state.entries()) {
+    for (const [k, b] of buffer) {
       if (b.e !== end) continue;
       taken.push(k);
       const window = b.s + "|" + b.e;
@@ -125,7 +139,8 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
       if (rows === undefined) byWindow.set(window, [b]);
       else rows.push(b);
     }
-    for (const k of taken) state.remove(k);
+    if (taken.length === buffer.size) state.set(undefined);
+    else for (const k of taken) buffer.delete(k);
     return byWindow;
   }
 
