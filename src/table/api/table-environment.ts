@@ -39,6 +39,7 @@ import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts"
 import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
 import { sourceProjections } from "../plan/read-fields.ts";
+import { withInputParallelism } from "../plan/inherit-parallelism.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -250,10 +251,9 @@ export class StreamTableEnvironment {
   private streamOf(node: RelNode): DataStream<Row> {
     const names = node.rowType.names.filter(isVisible);
     const width = names.length;
-    return this.translator([node])
-      .translate(node)
-      .map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
-      .name("ToRow");
+    const stream = this.translator([node]).translate(node);
+    return withInputParallelism(stream.map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
+      .name("ToRow"), stream);
   }
 
   private streamNode<T>(stream: DataStream<T>, schema: Schema, changelog: boolean): RelNode {
@@ -266,7 +266,7 @@ export class StreamTableEnvironment {
       return { name: c.name, type: c.type, where, metadata: c.name === metadata };
     });
     const width = convert.length;
-    const rows = stream
+    const rows = withInputParallelism(stream
       .process((record: T, ctx: ProcessContext, out: Collector<Row>) => {
         const isRow = Row.isRow(record);
         const kind = isRow && changelog ? (record as Row).kind : "+I";
@@ -283,7 +283,7 @@ export class StreamTableEnvironment {
         }
         out.collect({ kind, fields });
       })
-      .name("FromDataStream");
+      .name("FromDataStream"), stream);
     const rowType = planRowType(convert.map((c) => ({ name: c.name, type: c.type, ...(c.metadata && resolved.sourceWatermark ? { time: "rowtime" as const } : {}) })));
     const base: RelNode = { kind: "dataStream", name: `datastream-${this.uidCounters.get("datastream") ?? 0}`, stream: rows, mode: changelog ? ChangelogMode.RETRACT : ChangelogMode.INSERT_ONLY, rowType };
     this.uidFor("datastream");

@@ -29,6 +29,7 @@ import { windowJoin } from "../runtime/window-join.ts";
 import { temporalJoin } from "../runtime/temporal-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
+import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
 import type { RelNode, RelNodeOf } from "./rel-node.ts";
@@ -98,10 +99,8 @@ export class PlanTranslator {
       case "filter": {
         const cond = node.condition.eval;
         const n = this.naming(node, "filter");
-        return this.translate(node.input)
-          .filter((row: Row) => cond(row.fields) === true)
-          .uid(n.uid)
-          .name(n.name);
+        const input = this.translate(node.input);
+        return withInputParallelism(input.filter((row: Row) => cond(row.fields) === true).uid(n.uid).name(n.name), input);
       }
       case "watermarkAssigner":
         return this.watermarks(node);
@@ -114,26 +113,28 @@ export class PlanTranslator {
         const args = node.args.map((a) => a.eval);
         const pad = fn.columns.map(() => null);
         const n = this.naming(node, "correlate");
-        return this.translate(node.input)
+        const input = this.translate(node.input);
+        return withInputParallelism(input
           .flatMap((row: Row, out: Collector<Row>) => {
             const rows = fn.invoke(args.map((a) => a(row.fields)));
             for (const r of rows) out.collect({ kind: row.kind, fields: [...row.fields, ...r] });
             if (rows.length === 0 && joinType === "LEFT") out.collect({ kind: row.kind, fields: [...row.fields, ...pad] });
           })
           .uid(n.uid)
-          .name(n.name);
+          .name(n.name), input);
       }
       case "replicate": {
         const count = node.countField;
         const n = this.naming(node, "replicate");
-        return this.translate(node.input)
+        const input = this.translate(node.input);
+        return withInputParallelism(input
           .flatMap((row: Row, out: Collector<Row>) => {
             const times = Number(row.fields[count] as bigint);
             const fields = row.fields.slice(0, count);
             for (let i = 0; i < times; i++) out.collect({ kind: row.kind, fields: [...fields] });
           })
           .uid(n.uid)
-          .name(n.name);
+          .name(n.name), input);
       }
       default:
         return this.stateful(node);
@@ -152,17 +153,17 @@ export class PlanTranslator {
     };
     if (node.input.kind === "filter" && !this.streams.has(node.input)) {
       const cond = node.input.condition.eval;
-      return this.translate(node.input.input)
+      const input = this.translate(node.input.input);
+      const calc = input
         .flatMap((row: Row, out: Collector<Row>) => {
           if (cond(row.fields) === true) out.collect({ kind: row.kind, fields: compute(row.fields) });
         })
         .uid(n.uid)
         .name(`${describeNode(node)} <- ${describeNode(node.input)}`);
+      return withInputParallelism(calc, input);
     }
-    return this.translate(node.input)
-      .map((row: Row): Row => ({ kind: row.kind, fields: compute(row.fields) }))
-      .uid(n.uid)
-      .name(n.name);
+    const input = this.translate(node.input);
+    return withInputParallelism(input.map((row: Row): Row => ({ kind: row.kind, fields: compute(row.fields) })).uid(n.uid).name(n.name), input);
   }
 
   /**
@@ -190,10 +191,9 @@ export class PlanTranslator {
     }
     const rows = (row: Row) => [row];
     const n = this.naming(node, "watermarks");
-    return this.translate(node.input)
-      .assignTimestampsAndWatermarks(sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: wm, idleTimeoutMs: this.settings.idleTimeoutMs }, rows))
-      .uid(n.uid)
-      .name(n.name);
+    const input = this.translate(node.input);
+    const strategy = sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: wm, idleTimeoutMs: this.settings.idleTimeoutMs }, rows);
+    return withInputParallelism(input.assignTimestampsAndWatermarks(strategy).uid(n.uid).name(n.name), input);
   }
 
   private stateful(node: RelNode): DataStream<Row> {
