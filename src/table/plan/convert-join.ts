@@ -301,12 +301,31 @@ function temporalJoin(left: RelNode, right: RelNode, joinType: JoinType, item: J
   };
 }
 
-/** The primary key positions of a scanned catalog table (through its computed columns and watermark). */
+/**
+ * The primary key positions of a versioned table: a catalog table's
+ * declared key (through its computed columns and watermark), or the keys of
+ * a deduplication that keeps the last row per key by rowtime (Flink's
+ * versioned view), followed through projections that keep them.
+ */
 function primaryKeyOf(n: RelNode): number[] | undefined {
-  let node = n;
-  while (node.kind === "watermarkAssigner" || node.kind === "project") node = node.input;
-  if (node.kind !== "scan") return undefined;
-  const pk = node.table.schema.primaryKey;
-  return pk?.columns.map((c) => n.rowType.names.indexOf(c));
+  switch (n.kind) {
+    case "scan": {
+      const pk = n.table.schema.primaryKey;
+      return pk?.columns.map((c) => n.rowType.names.indexOf(c));
+    }
+    case "watermarkAssigner":
+    case "filter":
+      return primaryKeyOf(n.input);
+    case "deduplicate":
+      return n.keepLast && n.timeField !== undefined ? n.keys : undefined;
+    case "project": {
+      const inner = primaryKeyOf(n.input);
+      if (inner === undefined) return undefined;
+      const mapped = inner.map((p) => n.exprs.findIndex((e) => e.inputRef === p));
+      return mapped.every((i) => i >= 0) ? mapped : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 

@@ -67,7 +67,6 @@ export const JOINS: readonly HarnessQuery[] = [
   },
   {
     name: "temporal-join-versioned-view",
-    knownBug: "FOR SYSTEM_TIME AS OF accepts only a catalog table with a primary key, not a versioned view (ROW_NUMBER … ORDER BY rowtime DESC, rn = 1) as Flink does",
     flink: `WITH versions AS (${LATEST_REGION.replace("SELECT name, region FROM", "SELECT name, region, ts FROM")}) SELECT o.order_id, o.user, r.region FROM orders o LEFT JOIN versions FOR SYSTEM_TIME AS OF o.ts AS r ON o.user = r.name`,
     duckdb: "SELECT o.order_id, o.user, r.region FROM orders o LEFT JOIN users r ON o.user = r.name AND r.ts = (SELECT MAX(u.ts) FROM users u WHERE u.name = o.user AND u.ts <= o.ts)",
   },
