@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../api/environment.ts";
 import { Schema } from "../api/schema.ts";
 import { StreamTableEnvironment } from "../api/table-environment.ts";
+import { q5 as q5Query } from "../../../bench/jobs/nexmark/q5-hot-items.ts";
+import { q7 as q7Query } from "../../../bench/jobs/nexmark/q7-highest-bid.ts";
 
 /** A session with `clicks(user, url, n, cTime rowtime)` and `users(name, region)` views over (empty) streams. */
 function session(): StreamTableEnvironment {
@@ -120,22 +122,7 @@ describe("Nexmark's SQL plans as Flink plans them", () => {
   const nodes = (sql: string) => nexmark().explainSql(sql).split("\n").slice(1).map((l) => /^[\s:+|-]*(\w+)\(/.exec(l)?.[1]).filter(Boolean);
 
   it("q5: a window aggregation of a window aggregation, window-joined with it", () => {
-    const q5 = `SELECT AuctionBids.auction, AuctionBids.num
-      FROM (
-        SELECT auction, count(*) AS num, window_start AS starttime, window_end AS endtime
-        FROM TABLE(HOP(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
-        GROUP BY auction, window_start, window_end
-      ) AS AuctionBids
-      JOIN (
-        SELECT max(CountBids.num) AS maxn, CountBids.starttime, CountBids.endtime
-        FROM (
-          SELECT count(*) AS num, window_start AS starttime, window_end AS endtime
-          FROM TABLE(HOP(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '2' SECOND, INTERVAL '10' SECOND))
-          GROUP BY auction, window_start, window_end
-        ) AS CountBids
-        GROUP BY CountBids.starttime, CountBids.endtime
-      ) AS MaxBids
-      ON AuctionBids.starttime = MaxBids.starttime AND AuctionBids.endtime = MaxBids.endtime AND AuctionBids.num >= MaxBids.maxn`;
+    const q5 = q5Query.sql!.text;
     const n = nodes(q5);
     expect(n.filter((x) => x === "WindowAggregate")).toHaveLength(3);
     expect(n).toContain("WindowJoin");
@@ -143,15 +130,7 @@ describe("Nexmark's SQL plans as Flink plans them", () => {
   });
 
   it("q7: the highest bid of each window, a regular join on the maximum price", () => {
-    const q7 = `SELECT B.auction, B.price, B.bidder, B.dateTime, B.extra
-      FROM bid B
-      JOIN (
-        SELECT MAX(price) AS maxprice, window_end as dateTime
-        FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '10' SECOND))
-        GROUP BY window_start, window_end
-      ) B1
-      ON B.price = B1.maxprice
-      WHERE B.dateTime BETWEEN B1.dateTime - INTERVAL '10' SECOND AND B1.dateTime`;
+    const q7 = q7Query.sql!.text;
     expect(nodes(q7)).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
   });
 });
