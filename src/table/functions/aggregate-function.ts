@@ -16,8 +16,7 @@
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { SqlRuntimeError } from "../expr/sql-runtime-error.ts";
-import { InvalidFunctionDefinitionError } from "./scalar-function.ts";
-import { parseSqlType } from "./sql-type-text.ts";
+import { InvalidFunctionDefinitionError, parseDeclaredType } from "./scalar-function.ts";
 import { resultConverter } from "./udf-values.ts";
 
 /**
@@ -108,14 +107,6 @@ export function isAggregateFunctionDefinition(definition: unknown): definition i
   return typeof d === "object" && d !== null && typeof d.createAccumulator === "function" && typeof d.accumulate === "function";
 }
 
-function parseDeclared(name: string, what: string, text: unknown): LogicalType {
-  if (typeof text !== "string") throw new InvalidFunctionDefinitionError(`Function '${name}' needs a ${what} given as SQL type text such as "BIGINT" or "DECIMAL(10, 2)"`);
-  try {
-    return parseSqlType(text);
-  } catch (err) {
-    throw new InvalidFunctionDefinitionError(`Function '${name}': invalid ${what} "${text}": ${(err as Error).message}`);
-  }
-}
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -144,9 +135,9 @@ export function resolveAggregateFunction(name: string, definition: AggregateFunc
   const getValue = method("getValue", true)!;
   const retract = method("retract", false);
   const merge = method("merge", false);
-  const resultType = parseDeclared(name, "result type", d["resultType"]);
+  const resultType = parseDeclaredType(name, "result type", d["resultType"]);
   const declared = d["argumentTypes"] as readonly unknown[] | undefined;
-  const argumentTypes = declared?.map((t, i) => ({ type: parseDeclared(name, `type of argument ${i + 1}`, t), text: t as string }));
+  const argumentTypes = declared?.map((t, i) => ({ type: parseDeclaredType(name, `type of argument ${i + 1}`, t), text: t as string }));
   const convert = resultConverter(name, resultType);
   return {
     name,

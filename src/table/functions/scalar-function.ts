@@ -76,7 +76,8 @@ export class InvalidFunctionDefinitionError extends Error {
   override readonly name = "InvalidFunctionDefinitionError";
 }
 
-function parseDeclared(name: string, what: string, text: unknown): LogicalType {
+/** A user-defined function's declared type, from its SQL type text. @throws {InvalidFunctionDefinitionError} */
+export function parseDeclaredType(name: string, what: string, text: unknown): LogicalType {
   if (typeof text !== "string") throw new InvalidFunctionDefinitionError(`Function '${name}' needs a ${what} given as SQL type text such as "BIGINT" or "DECIMAL(10, 2)"`);
   try {
     return parseSqlType(text);
@@ -101,8 +102,8 @@ export function resolveScalarFunction(name: string, definition: ScalarFunctionDe
     typeof definition === "function" ? (definition as unknown as (...args: unknown[]) => unknown)
       : typeof d.eval === "function" ? (d.eval as (...args: unknown[]) => unknown).bind(definition) : undefined;
   if (call === undefined) throw new InvalidFunctionDefinitionError(`Function '${name}' has no eval method`);
-  const resultType = parseDeclared(name, "result type", d.resultType);
-  const argumentTypes = d.argumentTypes?.map((t, i) => parseDeclared(name, `type of argument ${i + 1}`, t));
+  const resultType = parseDeclaredType(name, "result type", d.resultType);
+  const argumentTypes = d.argumentTypes?.map((t, i) => parseDeclaredType(name, `type of argument ${i + 1}`, t));
   const deterministic = typeof d.isDeterministic === "function" ? d.isDeterministic() : d.deterministic ?? true;
   const convert = resultConverter(name, resultType);
   return {

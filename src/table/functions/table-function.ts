@@ -22,8 +22,7 @@ import { copyPlainData } from "../../state/plain-copy.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { SqlRuntimeError } from "../expr/sql-runtime-error.ts";
-import { InvalidFunctionDefinitionError } from "./scalar-function.ts";
-import { parseSqlType } from "./sql-type-text.ts";
+import { InvalidFunctionDefinitionError, parseDeclaredType } from "./scalar-function.ts";
 import { resultConverter } from "./udf-values.ts";
 
 /** A table function as a class: `eval` returns (or yields) the rows for one call. */
@@ -71,9 +70,9 @@ export function resolveTableFunction(name: string, definition: TableFunctionDefi
   const d = definition as { eval?: unknown; resultType?: unknown; argumentTypes?: readonly unknown[] };
   if (typeof d.eval !== "function") throw new InvalidFunctionDefinitionError(`Table function '${name}' has no eval method`);
   const call = (d.eval as (...args: unknown[]) => Iterable<unknown>).bind(definition);
-  const type = declared(name, "result type", d.resultType);
+  const type = parseDeclaredType(name, "result type", d.resultType);
   const columns = type.kind === "row" ? type.fields.map((f) => ({ name: f.name, type: f.type })) : [{ name: "f0", type }];
-  const argumentTypes = d.argumentTypes?.map((t, i) => declared(name, `type of argument ${i + 1}`, t));
+  const argumentTypes = d.argumentTypes?.map((t, i) => parseDeclaredType(name, `type of argument ${i + 1}`, t));
   const converters = columns.map((c) => resultConverter(name, c.type));
   const toRow = (item: unknown): SqlValue[] => {
     if (type.kind !== "row") return [converters[0]!(item)];
@@ -95,13 +94,4 @@ export function resolveTableFunction(name: string, definition: TableFunctionDefi
       return rows;
     },
   };
-}
-
-function declared(name: string, what: string, text: unknown): LogicalType {
-  if (typeof text !== "string") throw new InvalidFunctionDefinitionError(`Table function '${name}' needs a ${what} given as SQL type text such as "ROW<word STRING>"`);
-  try {
-    return parseSqlType(text);
-  } catch (err) {
-    throw new InvalidFunctionDefinitionError(`Table function '${name}': invalid ${what} "${text}": ${(err as Error).message}`);
-  }
 }
