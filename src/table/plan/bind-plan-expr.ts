@@ -14,7 +14,7 @@ import type { Expr } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { builtinFunction } from "../expr/functions/builtin-functions.ts";
 import { callName, columnRef, rewrite } from "./ast-walk.ts";
-import { resolveColumn } from "./plan-row-type.ts";
+import { resolveColumnPath } from "./plan-row-type.ts";
 import type { PlanExpr, PlanRowType } from "./rel-node.ts";
 
 /** The binding options of the conversion running now (see {@link withBindOptions}). */
@@ -60,9 +60,10 @@ const positional = (i: number) => `$#${i}`;
 export function resolveColumns(expr: Expr, t: PlanRowType, reads?: Set<number>): Expr {
   return rewrite(expr, (e) => {
     if (e.kind === "column") {
-      const i = resolveColumn(e.names, t);
-      reads?.add(i);
-      return columnRef(positional(i), e.loc);
+      const { index, path } = resolveColumnPath(e.names, t);
+      reads?.add(index);
+      const ref = columnRef(positional(index), e.loc);
+      return path.length === 0 ? ref : { ...ref, names: [...ref.names, ...path] };
     }
     if (e.kind === "call" && e.args.length > 0 && builtinFunction(callName(e))?.unitFirst === true) {
       // TIMESTAMPDIFF(SECOND, a, b): the first argument is a time unit, not a column
@@ -90,7 +91,7 @@ export function bindPlanExpr(expr: Expr, t: PlanRowType, text = exprSqlText(expr
   const reads = new Set<number>();
   const resolved = resolveColumns(expr, t, reads);
   const bound = bindExpression(resolved, { names: t.names.map((_, i) => positional(i)), types: t.types }, current);
-  const inputRef = resolved.kind === "column" ? Number(resolved.names[0]!.value.slice(2)) : undefined;
+  const inputRef = resolved.kind === "column" && resolved.names.length === 1 ? Number(resolved.names[0]!.value.slice(2)) : undefined;
   return {
     eval: bound.constant ? folded(bound.eval) : bound.eval,
     type: bound.type,

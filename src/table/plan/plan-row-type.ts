@@ -89,3 +89,20 @@ export function resolveColumn(names: readonly Identifier[], t: PlanRowType): num
   const near = nearestName(name.value, t.names.filter(isVisible));
   throw new SqlValidationError(`Column '${text}' not found in any table${near === undefined ? "" : `; did you mean '${near}'?`}`, name.loc);
 }
+
+/**
+ * The column a name of several parts starts with, and the ROW fields it
+ * then reads: `t.a.f.g` is the field `f.g` of column `a` of the FROM item
+ * `t` when `t` names one, else `a.f.g` reads `f.g` of the column `a`
+ * (Calcite's rule: a table alias wins over a column of the same name).
+ *
+ * @throws {SqlValidationError} naming the column and the nearest name when there is none.
+ */
+export function resolveColumnPath(names: readonly Identifier[], t: PlanRowType): { index: number; path: readonly Identifier[] } {
+  if (names.length > 2 || (names.length === 2 && !t.qualifiers.includes(names[0]!.value))) {
+    const qualified = t.qualifiers.includes(names[0]!.value) ? 2 : 1;
+    const index = findColumn(names.slice(0, qualified), t);
+    if (index >= 0) return { index, path: names.slice(qualified) };
+  }
+  return { index: resolveColumn(names, t), path: [] };
+}
