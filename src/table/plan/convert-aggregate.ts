@@ -4,7 +4,8 @@
  * calls of the select list and HAVING, the projection of their arguments
  * into the aggregation's input, and the rewrite of the select list to read
  * the aggregation's output. Grouping by a window TVF's `window_start` and
- * `window_end` makes a window aggregation.
+ * `window_end` makes a window aggregation, and so does a legacy group window
+ * (`GROUP BY TUMBLE(ts, …)`, see convert-group-window.ts).
  */
 import type { Expr, ExprOf, GroupingElement, SourceLoc } from "../sql/ast.ts";
 import type { AggFunctionName } from "../runtime/aggregate-call.ts";
@@ -14,6 +15,7 @@ import { callName, columnRef, rewrite, someExpr } from "./ast-walk.ts";
 import { aggregateCall, AGGREGATE_FUNCTIONS } from "./aggregate-call-type.ts";
 import { bindPlanExpr, canonicalText, fieldRef, userAggregate } from "./bind-plan-expr.ts";
 import { planUserAggregateCall, requireMerge } from "./user-aggregate-call.ts";
+import { convertGroupWindow } from "./convert-group-window.ts";
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { project } from "./convert-query.ts";
 import { fieldsOf, planRowType, type PlanField } from "./plan-row-type.ts";
@@ -44,6 +46,13 @@ export function convertAggregation(
   loc: SourceLoc,
   aliases: ReadonlyMap<Expr, string> = new Map(),
 ): Aggregation {
+  const groupWindow = convertGroupWindow(input, groupBy);
+  if (groupWindow !== undefined) {
+    const mapped = exprs.map(groupWindow.properties);
+    const mappedAliases = new Map(exprs.flatMap((e, i) => (aliases.has(e) ? [[mapped[i]!, aliases.get(e)!] as const] : [])));
+    const agg = convertAggregation(groupWindow.input, groupWindow.groupBy, mapped, loc, mappedAliases);
+    return { node: agg.node, rewrite: (e) => agg.rewrite(groupWindow.properties(e)) };
+  }
   const { groupExprs, sets } = groupingOf(groupBy, input);
   const calls = collectCalls(exprs, input);
   const tvf = windowInput(input, groupExprs);

@@ -5,7 +5,7 @@
  * `SIZE`, `SLIDE`, `STEP`, `GAP`, `OFFSET`) as in Flink. Their rows are the
  * input's plus `window_start`, `window_end` and `window_time`.
  */
-import type { Expr, ExprOf } from "../sql/ast.ts";
+import type { Expr, ExprOf, SourceLoc } from "../sql/ast.ts";
 import { formatLogicalType, type LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { callName } from "./ast-walk.ts";
@@ -15,7 +15,7 @@ import type { CteScope } from "./convert-query.ts";
 import { convertRelation } from "./convert-from.ts";
 import type { PlannerContext } from "./planner-context.ts";
 import { fieldsOf, planRowType, resolveColumn } from "./plan-row-type.ts";
-import type { RelNode } from "./rel-node.ts";
+import type { RelNode, RelNodeOf } from "./rel-node.ts";
 import type { WindowSpec } from "../runtime/window-spec.ts";
 
 const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
@@ -45,14 +45,33 @@ export function convertWindowTableFunction(ctx: PlannerContext, call: ExprOf<"ca
   if (data.kind !== "tableArg") throw new SqlValidationError(`The DATA parameter of ${fn} must be TABLE <name>`, data.loc);
   const from = convertRelation(ctx, data.name, ctes);
   if (from.pendingRank !== undefined) throw new SqlValidationError("A Top-N query cannot be the input of a window table function", data.loc);
-  const input = from.node;
-  const t = input.rowType;
   const timecol = args.get("TIMECOL")!;
   if (timecol.kind !== "descriptor" || timecol.columns.length !== 1) throw new SqlValidationError(`The TIMECOL parameter of ${fn} must be DESCRIPTOR(<time attribute>)`, timecol.loc);
-  const timeField = resolveColumn([timecol.columns[0]!], t);
+  const timeField = resolveColumn([timecol.columns[0]!], from.node.rowType);
+  return windowNode(from.node, fn, timeField, args, data.partitionBy, timecol.loc, call.loc);
+}
+
+/**
+ * The window TVF `fn` over `input` on the time attribute at `timeField`,
+ * its sizes read from `args` (by parameter name), with the window columns
+ * named `names` (default `window_start`, `window_end`, `window_time`).
+ *
+ * @throws {SqlValidationError} when the column is not a time attribute or a size is not a positive constant interval.
+ */
+export function windowNode(
+  input: RelNode,
+  fn: string,
+  timeField: number,
+  args: ReadonlyMap<string, Expr>,
+  partitionBy: readonly Expr[],
+  timeLoc: SourceLoc,
+  loc: SourceLoc,
+  names: readonly [string, string, string] = ["window_start", "window_end", "window_time"],
+): RelNodeOf<"windowTableFunction"> {
+  const t = input.rowType;
   const timeKind = t.timeAttributes[timeField];
   if (timeKind === undefined) {
-    throw new SqlValidationError(`The window function requires the timecol is a time attribute type, but is ${formatLogicalType(t.types[timeField]!)}.`, timecol.loc);
+    throw new SqlValidationError(`The window function requires the timecol is a time attribute type, but is ${formatLogicalType(t.types[timeField]!)}.`, timeLoc);
   }
   const ms = (p: string) => {
     const e = args.get(p);
@@ -71,19 +90,19 @@ export function convertWindowTableFunction(ctx: PlannerContext, call: ExprOf<"ca
     case "HOP": {
       const size = ms("SIZE");
       const slide = ms("SLIDE");
-      if (size % slide !== 0) throw new SqlValidationError(`HOP table function based aggregate requires size must be an integral multiple of slide, but got size ${size} ms and slide ${slide} ms.`, call.loc);
+      if (size % slide !== 0) throw new SqlValidationError(`HOP table function based aggregate requires size must be an integral multiple of slide, but got size ${size} ms and slide ${slide} ms.`, loc);
       window = { kind: "hop", timeField, size, slide, offset: ms("OFFSET") };
       break;
     }
     case "CUMULATE": {
       const maxSize = ms("SIZE");
       const step = ms("STEP");
-      if (maxSize % step !== 0) throw new SqlValidationError(`CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got maxSize ${maxSize} ms and step ${step} ms.`, call.loc);
+      if (maxSize % step !== 0) throw new SqlValidationError(`CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got maxSize ${maxSize} ms and step ${step} ms.`, loc);
       window = { kind: "cumulate", timeField, maxSize, step, offset: ms("OFFSET") };
       break;
     }
     default:
-      window = { kind: "session", timeField, gap: ms("GAP"), partitionKeys: data.partitionBy.map((p) => {
+      window = { kind: "session", timeField, gap: ms("GAP"), partitionKeys: partitionBy.map((p) => {
         const b = bindPlanExpr(p, t);
         if (b.inputRef === undefined) throw new SqlValidationError("PARTITION BY of SESSION takes columns", p.loc);
         return b.inputRef;
@@ -98,9 +117,9 @@ export function convertWindowTableFunction(ctx: PlannerContext, call: ExprOf<"ca
   const rowType = {
     ...planRowType([
       ...fields,
-      { name: "window_start", type: bound },
-      { name: "window_end", type: bound },
-      { name: "window_time", type: { ...timeType, nullable: false }, time: timeKind },
+      { name: names[0], type: bound },
+      { name: names[1], type: bound },
+      { name: names[2], type: { ...timeType, nullable: false }, time: timeKind },
     ]),
     windowBounds: [n, n + 1] as const,
   };

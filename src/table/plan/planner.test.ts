@@ -95,6 +95,14 @@ describe("planner errors name the problem and its place", () => {
     expect(error("SELECT * FROM TABLE(TUMBLE(TABLE users, DESCRIPTOR(name), INTERVAL '1' MINUTE))")).toMatch(/requires the timecol is a time attribute type, but is STRING/);
   });
 
+  it("a legacy group window: its auxiliary functions must name it, its column must be a time attribute", () => {
+    expect(error("SELECT TUMBLE_END(cTime, INTERVAL '2' SECOND) FROM clicks GROUP BY TUMBLE(cTime, INTERVAL '1' SECOND)")).toBe(
+      "line 1, column 8: TUMBLE_END must name the GROUP BY's window: TUMBLE(`cTime`, INTERVAL '1' SECOND)",
+    );
+    expect(error("SELECT COUNT(*) FROM clicks GROUP BY TUMBLE(n, INTERVAL '1' SECOND)")).toMatch(/^line 1, column 45: The window function requires the timecol is a time attribute type, but is BIGINT/);
+    expect(error("SELECT COUNT(*) FROM clicks GROUP BY SESSION(cTime, INTERVAL '1' SECOND), TUMBLE(cTime, INTERVAL '1' SECOND)")).toMatch(/only one group window/);
+  });
+
   it("ROW_NUMBER without a Top-N bound, and OVER not ordered by time", () => {
     expect(error("SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY user ORDER BY n) AS rn FROM clicks)")).toMatch(/Top-N only: bound 'rn'/);
     expect(error("SELECT SUM(n) OVER (PARTITION BY user ORDER BY n) FROM clicks")).toMatch(/ordering in stream mode must be defined on a time attribute/);

@@ -139,6 +139,27 @@ export const WINDOWS: readonly HarnessQuery[] = [
     ORDERS_5S,
     CLICKS_5S,
   ),
+  // Flink's legacy group windows (GROUP BY TUMBLE(ts, …) with TUMBLE_START …), the same windows as the TVFs
+  {
+    name: "group-window-tumble",
+    flink: "SELECT user, TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, TUMBLE_END(ts, INTERVAL '5' SECOND) AS we, COUNT(*) AS c, SUM(n) AS s FROM clicks GROUP BY TUMBLE(ts, INTERVAL '5' SECOND), user HAVING COUNT(*) > 1",
+    duckdb: "SELECT user, window_start AS ws, window_end AS we, COUNT(*) AS c, SUM(n) AS s FROM " + CLICKS_5S.duckdb + " GROUP BY window_start, window_end, user HAVING COUNT(*) > 1",
+  },
+  {
+    name: "group-window-hop",
+    flink: "SELECT HOP_START(ts, INTERVAL '2' SECOND, INTERVAL '6' SECOND) AS ws, HOP_END(ts, INTERVAL '2' SECOND, INTERVAL '6' SECOND) AS we, user, COUNT(*) AS c FROM clicks GROUP BY user, HOP(ts, INTERVAL '2' SECOND, INTERVAL '6' SECOND)",
+    duckdb: "SELECT window_start AS ws, window_end AS we, user, COUNT(*) AS c FROM " + hop("clicks", 2, 6).duckdb + " GROUP BY window_start, window_end, user",
+  },
+  {
+    name: "group-window-session",
+    flink: "SELECT user, COUNT(*) AS c, SESSION_START(ts, INTERVAL '1' SECOND) AS ws, SESSION_END(ts, INTERVAL '1' SECOND) AS we FROM clicks GROUP BY user, SESSION(ts, INTERVAL '1' SECOND)",
+    duckdb: "SELECT user, COUNT(*) AS c, window_start AS ws, window_end AS we FROM " + session("clicks", "user", 1).duckdb + " GROUP BY window_start, window_end, user",
+  },
+  {
+    name: "group-window-rowtime-cascade",
+    flink: "SELECT TUMBLE_START(rt, INTERVAL '10' SECOND) AS ws, SUM(c) AS total, MAX(c) AS top FROM (SELECT user, TUMBLE_ROWTIME(ts, INTERVAL '5' SECOND) AS rt, COUNT(*) AS c FROM clicks GROUP BY user, TUMBLE(ts, INTERVAL '5' SECOND)) GROUP BY TUMBLE(rt, INTERVAL '10' SECOND)",
+    duckdb: "SELECT tumble_start(rt, 10000) AS ws, SUM(c) AS total, MAX(c) AS top FROM (SELECT user, plus_ms(window_start, 4999) AS rt, COUNT(*) AS c FROM " + CLICKS_5S.duckdb + " GROUP BY window_start, window_end, user) GROUP BY tumble_start(rt, 10000)",
+  },
   windowed(
     "window-join-aggregates",
     `SELECT c.window_start, c.user, c.cnt, o.total FROM (${CLICK_COUNTS}) c JOIN (SELECT window_start, window_end, user, SUM(amount) AS total FROM {W2} GROUP BY window_start, window_end, user) o ON c.user = o.user AND c.window_start = o.window_start AND c.window_end = o.window_end`,
