@@ -45,6 +45,12 @@ export interface TableSource {
    * columns NULL rather than decode them (projection push-down).
    */
   produce(watermarks?: SourceWatermarks, projection?: readonly number[]): DataStream<Row>;
+  /**
+   * All rows of the table now (inserts), for a lookup join (`JOIN t FOR
+   * SYSTEM_TIME AS OF l.proc_time`), which reads the table whole when each
+   * of its tasks opens. Absent when the connector cannot be looked up.
+   */
+  readAll?(): Promise<readonly Row[]>;
 }
 
 /** A table as a sink. */

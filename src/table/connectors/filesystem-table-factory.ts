@@ -21,6 +21,9 @@
  * inserts only; `debezium-json` every row kind. With `sink.parallelism` an
  * updating stream is distributed by the table's primary key, which it needs.
  *
+ * A lookup join (`FOR SYSTEM_TIME AS OF` a processing-time attribute) reads
+ * the table's files whole when each of its tasks opens.
+ *
  * The source reads the files of each listing oldest first (by modification
  * time): the order in which the sink finished its part files, also across
  * restarts of the writing job. So a changelog written by this connector and
@@ -49,6 +52,7 @@ import { rowKeySelector } from "../runtime/row-key.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableSink, TableSource } from "./dynamic-table-factory.ts";
 import { TableSinkError } from "./table-sink-error.ts";
+import { readTableFiles } from "./read-table-files.ts";
 
 function formatOf(ctx: DynamicTableContext, projection?: readonly number[]): TableFormat {
   const f = ctx.options.format;
@@ -89,6 +93,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
         .uid(`${ctx.uid}-rows`)
         .name(`Rows: ${table}`);
     },
+    readAll: () => readTableFiles(path, format),
   };
 }
 

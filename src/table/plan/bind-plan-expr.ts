@@ -99,6 +99,7 @@ export function bindPlanExpr(expr: Expr, t: PlanRowType, text = exprSqlText(expr
     constant: bound.constant,
     reads: [...reads].sort((a, b) => a - b),
     ...(inputRef === undefined ? {} : { inputRef }),
+    ...(expr.kind === "call" && expr.args.length === 0 && callName(expr) === "PROCTIME" ? { proctime: true as const } : {}),
   };
 }
 

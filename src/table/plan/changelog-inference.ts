@@ -46,6 +46,7 @@ const PHYSICAL_NAMES: Partial<Record<RelNode["kind"], string>> = {
   windowJoin: "StreamPhysicalWindowJoin",
   intervalJoin: "StreamPhysicalIntervalJoin",
   temporalJoin: "StreamPhysicalTemporalJoin",
+  lookupJoin: "StreamPhysicalLookupJoin",
 };
 
 /** The modes of every node of the plan under `root`. */
@@ -118,6 +119,8 @@ export class ChangelogModes {
       case "temporalJoin":
         this.of(node.right);
         return ChangelogMode.INSERT_ONLY;
+      case "lookupJoin":
+        return this.of(node.input);
       default:
         for (const i of inputsOf(node)) this.of(i);
         return ChangelogMode.INSERT_ONLY;

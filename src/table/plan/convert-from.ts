@@ -147,8 +147,6 @@ export function withComputedColumns(physicalNode: RelNode, schema: ResolvedSchem
         return { expr: bindPlanExpr(c.expr, scanType), name: c.name };
       }),
     );
-    const proctime = schema.columns.map((c) => c.kind === "computed" && c.expr.kind === "call" && c.expr.name.at(-1)!.value.toUpperCase() === "PROCTIME");
-    if (proctime.some((x) => x)) node = { ...node, rowType: { ...node.rowType, timeAttributes: node.rowType.timeAttributes.map((t, i) => (proctime[i] ? "proctime" : t)) } } as RelNode;
   }
   const wm = schema.watermark;
   if (wm !== undefined) {

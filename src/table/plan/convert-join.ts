@@ -3,20 +3,23 @@
  * residual condition; bounds between the two sides' rowtime attributes make
  * an interval join; equal `window_start` and `window_end` of two window TVFs
  * make a window join; `FOR SYSTEM_TIME AS OF` makes an event-time temporal
- * join against a versioned table (one with a primary key and a watermark).
+ * join against a versioned table (one with a primary key and a watermark)
+ * when it names a rowtime, a lookup join when it names a processing time.
  */
 import type { Expr, FromItem } from "../sql/ast.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { columnRef, conjunction, conjuncts, rewrite } from "./ast-walk.ts";
 import { bindPlanExpr, resolveColumns } from "./bind-plan-expr.ts";
-import { filterNode } from "./convert-query.ts";
+import { castExpr, filterNode } from "./convert-query.ts";
 import { convertCorrelate, isTableFunctionCall } from "./convert-correlate.ts";
 import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import { convertFrom, convertRelation } from "./convert-from.ts";
 import type { CteScope } from "./convert-query.ts";
 import type { PlannerContext } from "./planner-context.ts";
 import { concatRowTypes, fieldsOf, planRowType, requalify, type PlanField } from "./plan-row-type.ts";
-import type { JoinType, PlanRowType, RelNode } from "./rel-node.ts";
+import type { JoinType, PlanExpr, PlanRowType, RelNode } from "./rel-node.ts";
+import { identifierString } from "../catalog/object-identifier.ts";
+import { ChangelogMode } from "./changelog-mode.ts";
 
 type JoinItem = Extract<FromItem, { kind: "join" }>;
 
@@ -28,6 +31,8 @@ export function convertJoin(ctx: PlannerContext, item: JoinItem, ctes: CteScope)
   if (right.kind === "table" && right.systemTime !== undefined) {
     const r = convertRelation(ctx, right.name, ctes);
     const rnode = { ...r.node, rowType: requalify(r.node.rowType, right.alias?.value ?? right.name.at(-1)!.value) } as RelNode;
+    const time = bindPlanExpr(right.systemTime, left.rowType).inputRef;
+    if (time !== undefined && left.rowType.timeAttributes[time] === "proctime") return lookupJoin(left, rnode, joinType, item);
     return temporalJoin(left, rnode, joinType, item, right.systemTime);
   }
   if (right.kind === "tableFunction" && isTableFunctionCall(ctx, right.call)) {
@@ -298,6 +303,58 @@ function temporalJoin(left: RelNode, right: RelNode, joinType: JoinType, item: J
     rightTimeField: rt,
     ...(r === undefined ? {} : { condition: bindBoolean(r, combined) }),
     rowType: joinRowType(left.rowType, right.rowType, joinType, false),
+  };
+}
+
+/**
+ * `left JOIN t FOR SYSTEM_TIME AS OF left.proc_time ON …`: each left row
+ * looks up the rows of table `t` by the equalities between a column of `t`
+ * and an expression of the left row (`mod(b.auction, 10000) = s.key`).
+ */
+function lookupJoin(left: RelNode, right: RelNode, joinType: JoinType, item: JoinItem): RelNode {
+  if (joinType !== "INNER" && joinType !== "LEFT") throw new SqlValidationError("Lookup joins support INNER and LEFT joins only", item.loc);
+  const scan = right.kind === "watermarkAssigner" ? right.input : right;
+  if (scan.kind !== "scan") throw new SqlValidationError("A lookup join (FOR SYSTEM_TIME AS OF a processing-time attribute) needs a table without computed columns, not a view", item.right.loc);
+  const table = identifierString(scan.table.identifier);
+  if (scan.source.readAll === undefined) {
+    throw new SqlValidationError(`Connector '${scan.options.connector}' of table '${table}' does not support lookup joins; the 'filesystem' connector does`, item.right.loc);
+  }
+  if (!ChangelogMode.isInsertOnly(scan.source.changelogMode)) throw new SqlValidationError(`A lookup join needs a table of inserts; '${table}' is a changelog`, item.right.loc);
+  const tableType = right.rowType;
+  const combined = concatRowTypes(left.rowType, tableType);
+  const nl = left.rowType.names.length;
+  const keys: PlanExpr[] = [];
+  const lookupKeys: number[] = [];
+  const residual: Expr[] = [];
+  for (const c of item.on === undefined ? [] : conjuncts(item.on)) {
+    if (c.kind === "binary" && c.op === "=") {
+      const sides = [bindPlanExpr(c.left, combined), bindPlanExpr(c.right, combined)];
+      const column = sides.findIndex((s) => s.inputRef !== undefined && s.inputRef >= nl);
+      const other = sides[1 - column];
+      if (column >= 0 && other !== undefined && (other.reads ?? []).every((r) => r < nl) && !lookupKeys.includes(sides[column]!.inputRef! - nl)) {
+        const k = sides[column]!.inputRef! - nl;
+        const key = bindPlanExpr(column === 0 ? c.right : c.left, left.rowType);
+        const type = tableType.types[k]!;
+        keys.push(key.type.kind === type.kind ? key : castExpr(key, type));
+        lookupKeys.push(k);
+        continue;
+      }
+    }
+    residual.push(c);
+  }
+  if (keys.length === 0) throw new SqlValidationError(`A lookup join needs an equality between a column of '${table}' and the left row`, item.on?.loc ?? item.loc);
+  const r = conjunction(residual);
+  return {
+    kind: "lookupJoin",
+    input: left,
+    table: scan.table,
+    source: scan.source,
+    tableType,
+    joinType,
+    keys,
+    lookupKeys,
+    ...(r === undefined ? {} : { condition: bindBoolean(r, combined) }),
+    rowType: joinRowType(left.rowType, { ...tableType, timeAttributes: tableType.timeAttributes.map(() => undefined) }, joinType, true),
   };
 }
 

@@ -168,7 +168,7 @@ export function project(input: RelNode, items: { expr: PlanExpr; name: string; q
     name: names[i]!,
     type: it.expr.type,
     qualifier: it.qualifier,
-    time: it.expr.inputRef === undefined ? undefined : input.rowType.timeAttributes[it.expr.inputRef],
+    time: it.expr.proctime ? "proctime" : it.expr.inputRef === undefined ? undefined : input.rowType.timeAttributes[it.expr.inputRef],
   }));
   const rowType = planRowType(fields);
   const wb = input.rowType.windowBounds;

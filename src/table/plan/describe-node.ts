@@ -92,6 +92,12 @@ export function describeNode(node: RelNode): string {
         node.kind === "intervalJoin" ? `, windowBounds=[leftLowerBound=${-node.upperBound}, leftUpperBound=${-node.lowerBound}, leftTimeIndex=${node.leftTimeField}, rightTimeIndex=${node.rightTimeField}]` : "";
       return `${name}(joinType=[${JOIN_NAMES[node.joinType]}], where=[${where}]${extra}, select=${list(out)})`;
     }
+    case "lookupJoin": {
+      const id = node.table.identifier;
+      const keys = node.lookupKeys.map((k, i) => `${node.tableType.names[k]}=${node.keys[i]!.text.replaceAll("`", "")}`);
+      const where = node.condition === undefined ? "" : `, where=[${node.condition.text.replaceAll("`", "")}]`;
+      return `LookupJoin(table=[${id.catalog}.${id.database}.${id.object}], joinType=[${JOIN_NAMES[node.joinType]}], lookup=${list(keys)}${where}, select=${list(out)})`;
+    }
     case "union":
       return `Union(all=[true], union=${list(out)})`;
     case "rank":

@@ -73,6 +73,11 @@ function visit(node: RelNode, needed: Set<number>, read: Map<TableSource, Set<nu
     case "union":
       for (const i of node.inputs) go(i, needed);
       return;
+    case "lookupJoin": {
+      const nl = width(node.input);
+      const reads = [...needed, ...readsOf(node.condition, nl + node.tableType.names.length)].filter((f) => f < nl);
+      return go(node.input, [...reads, ...node.keys.flatMap((k) => readsOf(k, nl))]);
+    }
     case "join":
     case "intervalJoin":
     case "windowJoin":

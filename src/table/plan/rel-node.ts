@@ -38,6 +38,8 @@ export interface PlanExpr {
   readonly text: string;
   /** The input position when the expression is a plain column reference. */
   readonly inputRef?: number;
+  /** Set when the expression is `PROCTIME()`: its value is a processing-time attribute. */
+  readonly proctime?: true;
   /** Reads no column. */
   readonly constant: boolean;
   /** The input positions it reads, ascending (unknown when absent: treat as all). */
@@ -137,6 +139,21 @@ export type RelNode = NodeBase &
         rightKeys: number[];
         leftTimeField: number;
         rightTimeField: number;
+        condition?: PlanExpr;
+      }
+    | {
+        /** Each input row joins the rows of a table looked up by key (`FOR SYSTEM_TIME AS OF` a proctime attribute). */
+        kind: "lookupJoin";
+        input: RelNode;
+        table: CatalogTable;
+        source: TableSource;
+        /** The table's row type (its physical columns). */
+        tableType: PlanRowType;
+        joinType: "INNER" | "LEFT";
+        /** The lookup key of an input row, one expression per lookup column, cast to its type. */
+        keys: PlanExpr[];
+        /** Positions of the lookup columns in the table's rows. */
+        lookupKeys: number[];
         condition?: PlanExpr;
       }
     | { kind: "union"; inputs: RelNode[] }

@@ -27,6 +27,7 @@ import { regularJoin } from "../runtime/regular-join.ts";
 import { intervalJoin } from "../runtime/interval-join.ts";
 import { windowJoin } from "../runtime/window-join.ts";
 import { temporalJoin } from "../runtime/temporal-join.ts";
+import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
@@ -122,6 +123,19 @@ export class PlanTranslator {
           })
           .uid(n.uid)
           .name(n.name), input);
+      }
+      case "lookupJoin": {
+        const { source, joinType, condition } = node;
+        const input = this.translate(node.input);
+        const spec = {
+          joinType,
+          keys: node.keys.map((k) => k.eval),
+          lookupKeys: node.lookupKeys,
+          rightArity: node.tableType.names.length,
+          ...(condition === undefined ? {} : { condition: condition.eval }),
+          load: () => source.readAll!(),
+        };
+        return withInputParallelism(lookupJoin(input, spec, this.naming(node, "lookup-join")), input);
       }
       case "replicate": {
         const count = node.countField;
