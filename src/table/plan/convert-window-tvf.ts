@@ -73,6 +73,9 @@ export function windowNode(
   if (timeKind === undefined) {
     throw new SqlValidationError(`The window function requires the timecol is a time attribute type, but is ${formatLogicalType(t.types[timeField]!)}.`, timeLoc);
   }
+  if (timeKind === "proctime") {
+    throw new SqlValidationError(`Processing-time windows are not supported: ${fn} needs an event-time attribute (a column with a WATERMARK), not '${t.names[timeField]}'`, timeLoc);
+  }
   const ms = (p: string) => {
     const e = args.get(p);
     if (e === undefined) return 0;

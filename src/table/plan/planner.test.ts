@@ -101,6 +101,7 @@ describe("planner errors name the problem and its place", () => {
     );
     expect(error("SELECT COUNT(*) FROM clicks GROUP BY TUMBLE(n, INTERVAL '1' SECOND)")).toMatch(/^line 1, column 45: The window function requires the timecol is a time attribute type, but is BIGINT/);
     expect(error("SELECT COUNT(*) FROM clicks GROUP BY SESSION(cTime, INTERVAL '1' SECOND), TUMBLE(cTime, INTERVAL '1' SECOND)")).toMatch(/only one group window/);
+    expect(error("SELECT COUNT(*) FROM (SELECT *, PROCTIME() AS pt FROM clicks) GROUP BY TUMBLE(pt, INTERVAL '1' SECOND)")).toMatch(/Processing-time windows are not supported: TUMBLE needs an event-time attribute/);
   });
 
   it("ROW_NUMBER without a Top-N bound, and OVER not ordered by time", () => {
