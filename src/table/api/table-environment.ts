@@ -28,6 +28,7 @@ import { builtinFunctionNames } from "../expr/functions/builtin-functions.ts";
 import { FunctionAlreadyExistsError, FunctionCatalog } from "../functions/function-catalog.ts";
 import { isTableFunction, resolveTableFunction, type ResolvedTableFunction, type TableFunctionDefinition } from "../functions/table-function.ts";
 import type { ScalarFunctionDefinition } from "../functions/scalar-function.ts";
+import { loadFunctionModule } from "../functions/load-function-module.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { ChangelogModes } from "../plan/changelog-inference.ts";
 import { convertQuery } from "../plan/convert-query.ts";
@@ -205,6 +206,12 @@ export class StreamTableEnvironment {
     return this.tableFunctions.delete(name.toUpperCase()) || this.functions.dropTemporarySystemFunction(name);
   }
 
+  /** Whether a user-defined function of this name (any case) is registered. */
+  private hasUserFunction(name: string): boolean {
+    const key = name.toUpperCase();
+    return this.tableFunctions.has(key) || this.functions.names().some((n) => n.toUpperCase() === key);
+  }
+
   /** The names of the tables and views, sorted. */
   listTables(): string[] {
     return [...new Set([...this.catalog.listTables(), ...this.catalog.listViews(), ...this.inlineViews.keys()])].sort();
@@ -300,6 +307,23 @@ export class StreamTableEnvironment {
         convertQuery(this.scratchContext(), stmt.query); // validates the query now, as Flink does
         this.catalog.createView(stmt);
         return ok();
+      case "createFunction": {
+        const name = stmt.name.at(-1)!.value;
+        if (stmt.language !== undefined && stmt.language !== "JAVASCRIPT" && stmt.language !== "TYPESCRIPT") {
+          throw new SqlValidationError(`LANGUAGE ${stmt.language} is not supported: a function is a JavaScript or TypeScript module's export`, stmt.loc);
+        }
+        if (this.hasUserFunction(name)) {
+          if (stmt.ifNotExists) return ok();
+          throw new SqlValidationError(`Function '${name}' already exists`, stmt.name.at(-1)!.loc);
+        }
+        this.createTemporarySystemFunction(name, loadFunctionModule(stmt.identifier, stmt.identifierLoc));
+        return ok();
+      }
+      case "dropFunction": {
+        const name = stmt.name.at(-1)!.value;
+        if (!this.dropTemporarySystemFunction(name) && !stmt.ifExists) throw new SqlValidationError(`Function '${name}' does not exist`, stmt.name.at(-1)!.loc);
+        return ok();
+      }
       case "drop":
         if (stmt.object === "VIEW" && stmt.temporary && this.inlineViews.delete(stmt.name.at(-1)!.value)) return ok();
         this.catalog.drop(stmt);

@@ -285,6 +285,18 @@ export type Statement = { loc: SourceLoc } & (
       query: Query;
     }
   | { kind: "drop"; object: "TABLE" | "VIEW"; temporary: boolean; ifExists: boolean; name: QualifiedName }
+  | {
+      /** `CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS] f AS 'module#export' [LANGUAGE …]`. */
+      kind: "createFunction";
+      name: QualifiedName;
+      ifNotExists: boolean;
+      /** The module and export, as written (`'./udfs.mjs#CountChar'`). */
+      identifier: string;
+      identifierLoc: SourceLoc;
+      /** Upper-case LANGUAGE, when given. */
+      language?: string;
+    }
+  | { kind: "dropFunction"; name: QualifiedName; ifExists: boolean }
   | { kind: "show"; object: "TABLES" | "VIEWS" | "FUNCTIONS" }
   | { kind: "describe"; name: QualifiedName }
   | { kind: "set"; key?: string; value?: string }

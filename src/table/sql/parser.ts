@@ -158,11 +158,26 @@ function parseCreate(c: TokenCursor): Statement {
     if (comment !== undefined) stmt.comment = comment;
     return stmt;
   }
-  const what = c.keyword();
-  if (what === "FUNCTION" || what === "SYSTEM" || what === "CATALOG" || what === "DATABASE" || what === "MODEL") {
-    throw c.unsupported(`CREATE ${temporary ? "TEMPORARY " : ""}${what}`);
+  if (temporary) c.acceptKeyword("SYSTEM");
+  if (c.acceptKeyword("FUNCTION")) {
+    const ifNotExists = ifNotExistsClause(c);
+    const name = qualifiedName(c, "a function name");
+    c.expectKeyword("AS");
+    const identifierLoc = c.loc;
+    const identifier = c.string("the quoted module and export of the function, such as './udfs.mjs#CountChar'");
+    const stmt: StatementOf<"createFunction"> = { kind: "createFunction", name, ifNotExists, identifier, identifierLoc, loc };
+    if (c.acceptKeyword("LANGUAGE")) {
+      const language = c.keyword();
+      if (language === undefined) throw c.expected("a language such as JAVASCRIPT");
+      c.next();
+      stmt.language = language;
+    }
+    if (c.isKeyword("USING")) throw c.unsupported("CREATE FUNCTION ... USING JAR (name a JavaScript module instead)");
+    return stmt;
   }
-  throw c.expected(temporary ? "TABLE or VIEW" : "TABLE, TEMPORARY or VIEW");
+  const what = c.keyword();
+  if (what === "CATALOG" || what === "DATABASE" || what === "MODEL") throw c.unsupported(`CREATE ${temporary ? "TEMPORARY " : ""}${what}`);
+  throw c.expected(temporary ? "TABLE, VIEW or FUNCTION" : "TABLE, TEMPORARY, VIEW or FUNCTION");
 }
 
 function ifNotExistsClause(c: TokenCursor): boolean {
@@ -246,10 +261,16 @@ function parseDrop(c: TokenCursor): Statement {
   const loc = c.loc;
   c.next();
   const temporary = c.acceptKeyword("TEMPORARY");
+  if (temporary) c.acceptKeyword("SYSTEM");
+  if (c.acceptKeyword("FUNCTION")) {
+    const ifExists = c.acceptKeyword("IF");
+    if (ifExists) c.expectKeyword("EXISTS");
+    return { kind: "dropFunction", ifExists, name: qualifiedName(c, "a function name"), loc };
+  }
   const what = c.keyword();
   if (what !== "TABLE" && what !== "VIEW") {
-    if (what === "FUNCTION" || what === "SYSTEM" || what === "CATALOG" || what === "DATABASE") throw c.unsupported(`DROP ${what}`);
-    throw c.expected("TABLE or VIEW");
+    if (what === "CATALOG" || what === "DATABASE") throw c.unsupported(`DROP ${what}`);
+    throw c.expected("TABLE, VIEW or FUNCTION");
   }
   c.next();
   const ifExists = c.acceptKeyword("IF");
