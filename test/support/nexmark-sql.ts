@@ -19,13 +19,13 @@ import { openOracle, type OracleTable } from "./duckdb-oracle.ts";
 import type { HarnessRun } from "./sql-harness.ts";
 
 /**
- * The stream of the test: 6 000 events, 120 per second of event time (50 s:
+ * The stream of the test: 4 000 events, 80 per second of event time (50 s:
  * five 10 s tumbling windows, many sessions), in order within each reader (a
  * lag would let two bids of one bidder on one auction share a time, and q18's
  * top-1 by time would then depend on arrival order).
  */
 export function nexmarkTestStream(dir: string): NexmarkSqlStream {
-  return { events: 6_000, eventsPerSecond: 120, dir };
+  return { events: 4_000, eventsPerSecond: 80, dir };
 }
 
 /** Writes q13's side input under `dir`. */
