@@ -50,6 +50,7 @@ export const DATAGEN: FactoryOptions = {
   optionalOptions: [
     option("rows-per-second", { kind: "int" }, "Rows generated per second.", 10_000),
     option("number-of-rows", { kind: "int" }, "The number of rows to generate; unbounded when unset."),
+    option("seed", { kind: "int" }, "The seed of the random values, for the same rows on every run (Weir's; Flink has none)."),
     option("fields.#.kind", { kind: "enum", values: ["random", "sequence"] }, "The generator of the field.", "random"),
     option("fields.#.min", { kind: "string" }, "The minimum value of a random numeric field."),
     option("fields.#.max", { kind: "string" }, "The maximum value of a random numeric field."),
