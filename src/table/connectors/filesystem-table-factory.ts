@@ -1,6 +1,7 @@
 /**
  * The `filesystem` connector (Flink's): a table stored as files under
- * `path` in a format (`json`, `csv`, `debezium-json`; see `src/table/formats/`).
+ * `path` in a format (`json`, `csv`, `debezium-json`, `canal-json`, `raw`;
+ * see `src/table/formats/`).
  *
  * As a source it reads the files under `path` (a directory, read
  * recursively without hidden files such as in-progress part files, or one
@@ -102,6 +103,13 @@ function createSink(ctx: DynamicTableContext): TableSink {
   const format = formatOf(ctx);
   if (format.identifier === "debezium-json" && ctx.options.format?.options.get("schema-include") === true) {
     throw new SqlValidationError("'debezium-json.schema-include' = 'true' is supported for reading only.");
+  }
+  if (format.identifier === "raw") {
+    const charset = String(ctx.options.format?.options.get("charset"));
+    if (new TextDecoder(charset).encoding !== "utf-8") throw new SqlValidationError(`The 'filesystem' sink writes the 'raw' format in UTF-8 only; 'raw.charset' is '${charset}'.`);
+    if (["binary", "varbinary"].includes(ctx.physicalType.types[0]!.kind)) {
+      throw new SqlValidationError("The 'filesystem' sink writes text: the 'raw' format's BYTES column can be read but not written; declare it STRING.");
+    }
   }
   const path = pathOf(ctx);
   const parallelism = positiveOption(ctx, "sink.parallelism");
