@@ -38,6 +38,12 @@ export interface SinkWriter<T> {
    * sink loses nothing the checkpoint covers.
    */
   flush?(): void | Promise<void>;
+  /**
+   * The sink's input watermark advanced to `watermark` (Flink's
+   * `SinkWriter.writeWatermark`); at the end of a bounded input it reaches
+   * the maximum. For sinks whose output depends on event time (partition commit).
+   */
+  writeWatermark?(watermark: number): void;
   /** End of input: flush what is buffered. */
   finish?(): void | Promise<void>;
   close?(): void | Promise<void>;

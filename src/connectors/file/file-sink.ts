@@ -5,7 +5,7 @@
  */
 import { randomInt } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { readdir, rm } from "node:fs/promises";
+import { readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { SinkContext } from "../../core/sink.ts";
 import type { RestoredUserContext, TransactionContext } from "../transactional/transaction-context.ts";
@@ -31,6 +31,10 @@ export interface FileSinkOptions<T> extends TwoPhaseCommitOptions {
   partPrefix?: string;
   /** Extension of part files (default by format: none, ".jsonl", ".csv"). */
   partSuffix?: string;
+  /** The text of a record's line, for the "lines" format (default `String(record)`). */
+  lineOf?: (record: T) => string;
+  /** Marks buckets complete with a success file (Flink's partition commit); none by default. */
+  bucketCommit?: BucketCommitOptions;
   /**
    * Random source of the run ids in part file names: numbers in [0, 1)
    * (default: cryptographically random). Inject a seeded generator for
@@ -39,6 +43,29 @@ export interface FileSinkOptions<T> extends TwoPhaseCommitOptions {
    * instead of adding its files.
    */
   random?: () => number;
+}
+
+/**
+ * When a bucket is complete, and the file that says so (Flink's partition
+ * commit with the `success-file` policy). A bucket's candidates are checked
+ * when a checkpoint's files are committed: the buckets written before its
+ * barrier, with the watermark at the barrier. At the end of the input every
+ * bucket written is complete.
+ */
+export interface BucketCommitOptions {
+  /** Whether bucket `bucket`, first written at processing time `createdAt`, is complete at `watermark` and processing time `now`. */
+  isComplete(bucket: string, createdAt: number, watermark: number, now: number): boolean;
+  /** The name of the empty file written into a complete bucket's directory, e.g. `_SUCCESS`. */
+  successFileName: string;
+}
+
+/** The buckets a checkpoint's commit may mark complete, as its barrier saw them. */
+export interface BucketCommitCheck {
+  /** The buckets written and not yet complete, with their creation (processing) times. */
+  readonly buckets: Record<string, number>;
+  readonly watermark: number;
+  /** The input had ended: every bucket is complete. */
+  readonly final: boolean;
 }
 
 /** A part file of a transaction, as kept in checkpoints. */
@@ -54,6 +81,8 @@ export interface FilePartRef {
 /** A file sink transaction: the part files it wrote (plain data). */
 export interface FileTransaction {
   readonly parts: FilePartRef[];
+  /** With `bucketCommit`: set at pre-commit. */
+  commitCheck?: BucketCommitCheck;
 }
 
 /** Per-subtask data in checkpoints. */
@@ -62,6 +91,12 @@ export interface FileSinkUserContext {
   readonly runId: string;
   /** Next part number of each subtask index this subtask cares for (continued after a restore). */
   readonly nextPart: Record<string, number>;
+  /** With `bucketCommit`: the buckets written and not yet complete, with their creation times (continued after a restore). */
+  buckets?: Record<string, number>;
+  /** With `bucketCommit`: the input's watermark. */
+  watermark?: number;
+  /** With `bucketCommit`: the input has ended. */
+  ended?: boolean;
 }
 
 interface OpenPart {
@@ -127,13 +162,20 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
   private readonly prefix: string;
   private readonly suffix: string;
   private readonly random: () => number;
+  private readonly bucketCommit: BucketCommitOptions | undefined;
   private readonly open = new WeakMap<FileTransaction, OpenTransaction>();
 
   private constructor(basePath: string, options: FileSinkOptions<T>) {
     super(options);
     if (basePath === "") throw new FileSinkOptionError(basePath, "the base path must not be empty");
     this.basePath = resolve(basePath);
-    this.encoder = rowEncoder<T>(this.basePath, options.format, options.csv);
+    const lineOf = options.lineOf;
+    this.encoder =
+      lineOf === undefined ? rowEncoder<T>(this.basePath, options.format, options.csv) : { encode: (r) => `${lineOf(r)}\n`, header: () => null, extension: "" };
+    this.bucketCommit = options.bucketCommit;
+    if (this.bucketCommit !== undefined && !/^[^/\\]+$/.test(this.bucketCommit.successFileName)) {
+      throw new FileSinkOptionError(this.basePath, `the success file name must be a file name, got '${this.bucketCommit.successFileName}'`);
+    }
     this.assigner = toBucketAssigner(options.bucketAssigner);
     this.rolling = resolveRollingPolicy(this.basePath, options.rollingPolicy);
     this.prefix = options.partPrefix ?? "part";
@@ -176,7 +218,22 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
         if (caresFor(ctx.subtaskIndex, ctx.parallelism, Number(index))) nextPart[index] = Math.max(nextPart[index] ?? 0, n);
       }
     }
-    return { runId: partRunId(this.random), nextPart };
+    if (this.bucketCommit === undefined) return { runId: partRunId(this.random), nextPart };
+    // the buckets not yet complete of the old subtasks whose transactions this subtask takes over
+    const buckets: Record<string, number> = {};
+    for (const r of restored) {
+      if (!caresFor(ctx.subtaskIndex, ctx.parallelism, r.subtask)) continue;
+      for (const [bucket, createdAt] of Object.entries(r.userContext.buckets ?? {})) buckets[bucket] = Math.min(buckets[bucket] ?? createdAt, createdAt);
+    }
+    return { runId: partRunId(this.random), nextPart, buckets, watermark: Number.MIN_SAFE_INTEGER, ended: false };
+  }
+
+  override onWatermark(watermark: number, ctx: TransactionContext<FileSinkUserContext>): void {
+    if (this.bucketCommit !== undefined) ctx.userContext.watermark = watermark;
+  }
+
+  override onEndOfInput(ctx: TransactionContext<FileSinkUserContext>): void {
+    if (this.bucketCommit !== undefined) ctx.userContext.ended = true;
   }
 
   beginTransaction(): FileTransaction {
@@ -196,6 +253,7 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
       }
     }
     const bucket = this.assigner.bucketId(record, now);
+    if (this.bucketCommit !== undefined) ctx.userContext.buckets![bucket] ??= now;
     const part = open.parts.get(bucket) ?? this.openPart(txn, open, bucket, record, ctx, now);
     part.file.append(this.encoder.encode(record), now);
     if (exceedsPartSize(part.file.bytes, this.rolling)) this.roll(open, bucket, part);
@@ -203,6 +261,8 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
 
   /** Closes every part durably and fsyncs the directories holding them, so the pending files survive a power loss. */
   preCommit(txn: FileTransaction, ctx: TransactionContext<FileSinkUserContext>): void {
+    const u = ctx.userContext;
+    if (this.bucketCommit !== undefined) txn.commitCheck = { buckets: { ...u.buckets }, watermark: u.watermark ?? Number.MIN_SAFE_INTEGER, final: u.ended === true };
     const open = this.open.get(txn);
     if (open === undefined) return;
     for (const part of open.parts.values()) part.file.closeDurably();
@@ -234,6 +294,22 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
       }
     }
     for (const dir of dirs) await fsyncDir(dir);
+    await this.commitBuckets(txn, ctx);
+  }
+
+  /** Writes the success file of each candidate bucket of `txn` that is complete (again after a recovery: it is idempotent). */
+  private async commitBuckets(txn: FileTransaction, ctx: TransactionContext<FileSinkUserContext>): Promise<void> {
+    const check = txn.commitCheck;
+    if (this.bucketCommit === undefined || check === undefined) return;
+    const now = ctx.clock.now();
+    for (const [bucket, createdAt] of Object.entries(check.buckets)) {
+      if (!check.final && !this.bucketCommit.isComplete(bucket, createdAt, check.watermark, now)) continue;
+      const dir = bucketDirectory(this.basePath, bucket, ctx.operatorUid);
+      await writeFile(join(dir, this.bucketCommit.successFileName), "");
+      await fsyncDir(dir);
+      const buckets = ctx.userContext.buckets;
+      if (buckets !== undefined && buckets[bucket] === createdAt) delete buckets[bucket];
+    }
   }
 
   async abort(txn: FileTransaction, ctx: TransactionContext<FileSinkUserContext>): Promise<void> {

@@ -70,8 +70,9 @@ export class LineBuffer {
   /**
    * The next complete line without its terminator, and consumes it; or
    * `undefined` when more bytes are needed (or everything is consumed).
+   * `encoding` decodes it (`latin1` keeps each byte as one character).
    */
-  nextLine(): string | undefined {
+  nextLine(encoding: BufferEncoding = "utf8"): string | undefined {
     const buf = this.buf;
     const lf = buf.indexOf(LF, Math.max(this.pos, this.searchFrom));
     let end: number;
@@ -86,7 +87,7 @@ export class LineBuffer {
       this.searchFrom = buf.length;
       return undefined;
     }
-    const line = buf.toString("utf8", this.pos, end);
+    const line = buf.toString(encoding, this.pos, end);
     this.pos = next;
     this.searchFrom = next;
     return line;

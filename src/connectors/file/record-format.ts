@@ -66,7 +66,8 @@ const BOM = 0xfeff;
 /**
  * A format of one record per line: `parse` gets each line (terminator removed,
  * byte-order mark stripped) and returns the record or throws
- * {@link MalformedRecordError}.
+ * {@link MalformedRecordError}. Lines are decoded as UTF-8, or with
+ * `encoding` (`latin1`: each byte one character, for a format that reads bytes).
  *
  * @example
  * ```ts
@@ -77,7 +78,7 @@ const BOM = 0xfeff;
  * });
  * ```
  */
-export function lineFormat<T>(skipBlankLines: boolean, parse: (line: string) => T): RecordFormat<T> {
+export function lineFormat<T>(skipBlankLines: boolean, parse: (line: string) => T, encoding: BufferEncoding = "utf8"): RecordFormat<T> {
   return {
     open(split) {
       const lines = new LineBuffer(split.offset);
@@ -92,7 +93,7 @@ export function lineFormat<T>(skipBlankLines: boolean, parse: (line: string) => 
         markEnd: () => lines.markEnd(),
         next(s) {
           for (;;) {
-            let text = lines.nextLine();
+            let text = lines.nextLine(encoding);
             if (text === undefined) return NEED_MORE_BYTES;
             const line = s.line++;
             s.offset = lines.offset;

@@ -133,6 +133,12 @@ export abstract class TwoPhaseCommitSink<IN, TXN, CTX = null> implements Sink<IN
   /** Discards a transaction and whatever it wrote. */
   abstract abort(txn: TXN, ctx: TransactionContext<CTX>): void | Promise<void>;
 
+  /** The input's watermark advanced (default: nothing). */
+  onWatermark(_watermark: number, _ctx: TransactionContext<CTX>): void {}
+
+  /** The input ended; the open transaction is pre-committed and committed by the final checkpoint (default: nothing). */
+  onEndOfInput(_ctx: TransactionContext<CTX>): void {}
+
   /** Commits a pending transaction found in the restored checkpoint (default: `commit`). */
   recoverAndCommit(txn: TXN, ctx: TransactionContext<CTX>, checkpointId: number): void | Promise<void> {
     return this.commit(txn, ctx, checkpointId);

@@ -79,6 +79,14 @@ export class TwoPhaseCommitWriter<IN, TXN, CTX>
   }
 
   /** Barrier n: pre-commit the open transaction as pending for n, begin the next, record both. */
+  writeWatermark(watermark: number): void {
+    this.sink.onWatermark(watermark, this.txCtx);
+  }
+
+  finish(): void {
+    this.sink.onEndOfInput(this.txCtx);
+  }
+
   snapshotState(context: FunctionSnapshotContext): void {
     const id = context.getCheckpointId();
     const txn = this.current;

@@ -59,6 +59,11 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
     return false;
   }
 
+  /** The sink is last in its chain: a watermark goes to the writer only. */
+  processWatermark(timestamp: number): void {
+    this.writer.writeWatermark?.(timestamp);
+  }
+
   prepareSnapshotPreBarrier(): void | Promise<void> {
     return this.writer.flush?.();
   }

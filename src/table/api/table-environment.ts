@@ -336,6 +336,7 @@ export class StreamTableEnvironment {
         return this.set(stmt);
       case "reset":
         this.config.reset(stmt.key);
+        if (stmt.key === undefined || stmt.key === "execution.savepoint.path") this.env.setRestoreSavepoint(undefined);
         return ok();
       case "explain":
         return rowsResult([{ name: "result", type: STRING }], [Row.of(this.explainStatement(stmt.statement, stmt.details))]);
@@ -388,6 +389,9 @@ export class StreamTableEnvironment {
         break;
       case "execution.checkpointing.interval":
         this.env.enableCheckpointing(this.config.durationMs(stmt.key), this.checkpointMode());
+        break;
+      case "execution.savepoint.path":
+        this.env.setRestoreSavepoint(v);
         break;
       case "execution.checkpointing.mode":
         if (this.config.get("execution.checkpointing.interval") !== "") this.env.enableCheckpointing(this.config.durationMs("execution.checkpointing.interval"), this.checkpointMode());

@@ -1,6 +1,6 @@
 /**
  * The option declarations of the built-in connectors (`filesystem`, `print`,
- * `blackhole`, `datagen`, `nexmark`) and formats (`json`, `csv`, `debezium-json`), with
+ * `blackhole`, `datagen`, `nexmark`) and formats (`json`, `csv`, `debezium-json`, `canal-json`, `raw`), with
  * Flink's keys and defaults. Declarations only: the connectors themselves are
  * built by the planner from the validated options.
  */
@@ -15,7 +15,7 @@ export const FILESYSTEM: FactoryOptions = {
   kind: "connector",
   requiredOptions: [
     option("path", { kind: "string" }, "The directory (or file) to read or write."),
-    option("format", { kind: "string" }, "The format of the files, e.g. 'json', 'csv' or 'debezium-json'."),
+    option("format", { kind: "string" }, "The format of the files: 'json', 'csv', 'debezium-json', 'canal-json' or 'raw'."),
   ],
   optionalOptions: [
     option("source.monitor-interval", { kind: "duration" }, "How often a continuous source looks for new files; unset for a bounded source."),
@@ -24,6 +24,13 @@ export const FILESYSTEM: FactoryOptions = {
     option("sink.rolling-policy.inactivity-interval", { kind: "duration" }, "A part file that received nothing for this long rolls.", 30 * 60_000),
     option("sink.rolling-policy.check-interval", { kind: "duration" }, "How often the time-based rolling conditions are checked.", 60_000),
     option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+    option("partition.default-name", { kind: "string" }, "The directory name of a partition whose value is NULL or empty.", "__DEFAULT_PARTITION__"),
+    option("sink.partition-commit.trigger", { kind: "enum", values: ["process-time", "partition-time"] }, "When a partition is committed.", "process-time"),
+    option("sink.partition-commit.delay", { kind: "duration" }, "How long after its time (or creation) a partition is committed.", 0),
+    option("sink.partition-commit.watermark-time-zone", { kind: "string" }, "The time zone of partition times compared with the watermark.", "UTC"),
+    option("partition.time-extractor.timestamp-pattern", { kind: "string" }, "How a partition's time is made of its values, e.g. '$dt $hr:00:00'."),
+    option("sink.partition-commit.policy.kind", { kind: "string" }, "What committing a partition does: 'success-file'."),
+    option("sink.partition-commit.success-file.name", { kind: "string" }, "The name of the success file of a committed partition.", "_SUCCESS"),
   ],
 };
 
@@ -50,6 +57,7 @@ export const DATAGEN: FactoryOptions = {
   optionalOptions: [
     option("rows-per-second", { kind: "int" }, "Rows generated per second.", 10_000),
     option("number-of-rows", { kind: "int" }, "The number of rows to generate; unbounded when unset."),
+    option("seed", { kind: "int" }, "The seed of the random values, for the same rows on every run (Weir's; Flink has none)."),
     option("fields.#.kind", { kind: "enum", values: ["random", "sequence"] }, "The generator of the field.", "random"),
     option("fields.#.min", { kind: "string" }, "The minimum value of a random numeric field."),
     option("fields.#.max", { kind: "string" }, "The maximum value of a random numeric field."),
@@ -141,6 +149,33 @@ export const DEBEZIUM_JSON_FORMAT: FactoryOptions = {
   ],
 };
 
+/** `canal-json`: changelogs as Canal's `data`/`old`/`type` JSON. */
+export const CANAL_JSON_FORMAT: FactoryOptions = {
+  identifier: "canal-json",
+  kind: "format",
+  requiredOptions: [],
+  optionalOptions: [
+    option("ignore-parse-errors", { kind: "boolean" }, "Skip lines that do not parse instead of failing.", false),
+    option("timestamp-format.standard", { kind: "enum", values: timestampStandard }, "The text format of timestamps.", "SQL"),
+    option("map-null-key.mode", { kind: "enum", values: mapNullKeyModes }, "What to do with a NULL map key when writing.", "FAIL"),
+    option("map-null-key.literal", { kind: "string" }, "The key written for a NULL map key in LITERAL mode.", "null"),
+    option("encode.decimal-as-plain-number", { kind: "boolean" }, "Write decimals without scientific notation.", false),
+    option("database.include", { kind: "string" }, "Read only the messages whose 'database' matches this regular expression."),
+    option("table.include", { kind: "string" }, "Read only the messages whose 'table' matches this regular expression."),
+  ],
+};
+
+/** `raw`: a single STRING or BYTES column holding the whole record. */
+export const RAW_FORMAT: FactoryOptions = {
+  identifier: "raw",
+  kind: "format",
+  requiredOptions: [],
+  optionalOptions: [
+    option("charset", { kind: "string" }, "The charset of the text.", "UTF-8"),
+    option("endianness", { kind: "enum", values: ["big-endian", "little-endian"] }, "The byte order of numeric values.", "big-endian"),
+  ],
+};
+
 /**
  * A registry with every built-in connector and format.
  *
@@ -151,6 +186,6 @@ export const DEBEZIUM_JSON_FORMAT: FactoryOptions = {
  */
 export function builtinFactories(): FactoryRegistry {
   const registry = new FactoryRegistry();
-  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, NEXMARK, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT]) registry.register(f);
+  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, NEXMARK, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT, CANAL_JSON_FORMAT, RAW_FORMAT]) registry.register(f);
   return registry;
 }

@@ -5,6 +5,7 @@
 import type { Query, StatementOf } from "../sql/ast.ts";
 import type { ObjectIdentifier } from "./object-identifier.ts";
 import { type ResolvedSchema, resolveSchema } from "./resolved-schema.ts";
+import { didYouMean } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** A table: its checked schema and its `WITH` options in declaration order. */
@@ -15,6 +16,8 @@ export interface CatalogTable {
   schema: ResolvedSchema;
   options: ReadonlyMap<string, string>;
   comment?: string;
+  /** The columns of `PARTITIONED BY (…)`, in order (physical columns of the schema). */
+  partitionKeys?: readonly string[];
 }
 
 /** A view: its query as parsed and the column names it declares, if any. */
@@ -44,6 +47,15 @@ export type CatalogObject = CatalogTable | CatalogView;
  */
 export function tableFromStatement(stmt: StatementOf<"createTable">, identifier: ObjectIdentifier): CatalogTable {
   const schema = resolveSchema(stmt);
+  const partitionKeys = stmt.partitionKeys?.map((key, i) => {
+    const column = schema.columns.find((c) => c.name === key.value);
+    if (column === undefined) {
+      throw new SqlValidationError(`Partition column '${key.value}' is not a column of the table.${didYouMean(key.value, schema.columns.map((c) => c.name))}`, key.loc);
+    }
+    if (column.kind !== "physical") throw new SqlValidationError(`Partition column '${key.value}' must be a physical column, not a computed one.`, key.loc);
+    if (stmt.partitionKeys!.slice(0, i).some((k) => k.value === key.value)) throw new SqlValidationError(`Partition column '${key.value}' is given twice.`, key.loc);
+    return key.value;
+  });
   return {
     kind: "table",
     identifier,
@@ -51,6 +63,7 @@ export function tableFromStatement(stmt: StatementOf<"createTable">, identifier:
     schema,
     options: new Map(stmt.options.map((o) => [o.key, o.value])),
     ...(stmt.comment === undefined ? {} : { comment: stmt.comment }),
+    ...(partitionKeys === undefined ? {} : { partitionKeys }),
   };
 }
 

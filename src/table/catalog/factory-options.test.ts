@@ -30,8 +30,15 @@ json.ignore-parse-errors
 json.map-null-key.literal
 json.map-null-key.mode
 json.timestamp-format.standard
+partition.default-name
+partition.time-extractor.timestamp-pattern
 path
 sink.parallelism
+sink.partition-commit.delay
+sink.partition-commit.policy.kind
+sink.partition-commit.success-file.name
+sink.partition-commit.trigger
+sink.partition-commit.watermark-time-zone
 sink.rolling-policy.check-interval
 sink.rolling-policy.file-size
 sink.rolling-policy.inactivity-interval
@@ -51,6 +58,11 @@ describe("connector option validation", () => {
       "sink.rolling-policy.rollover-interval": 1_800_000,
       "sink.rolling-policy.inactivity-interval": 1_800_000,
       "sink.rolling-policy.check-interval": 60_000,
+      "partition.default-name": "__DEFAULT_PARTITION__",
+      "sink.partition-commit.trigger": "process-time",
+      "sink.partition-commit.delay": 0,
+      "sink.partition-commit.watermark-time-zone": "UTC",
+      "sink.partition-commit.success-file.name": "_SUCCESS",
     });
     expect(v.format?.identifier).toBe("json");
     expect(Object.fromEntries(v.format!.options)).toEqual({
@@ -109,7 +121,7 @@ ${FILESYSTEM_SUPPORTED}`,
       "Could not find any factory for identifier 'fliesystem' that implements 'DynamicTableFactory'. Did you mean 'filesystem'?\n\nAvailable factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\nnexmark\nprint",
     );
     expect(errorOf("CREATE TABLE t (a INT) WITH ('connector' = 'filesystem', 'path' = 'p', 'format' = 'avro')")).toBe(
-      "Could not find any factory for identifier 'avro' that implements 'DeserializationFormatFactory'.\n\nAvailable factory identifiers are:\n\ncsv\ndebezium-json\njson",
+      "Could not find any factory for identifier 'avro' that implements 'DeserializationFormatFactory'.\n\nAvailable factory identifiers are:\n\ncanal-json\ncsv\ndebezium-json\njson\nraw",
     );
   });
 

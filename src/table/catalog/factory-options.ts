@@ -29,6 +29,13 @@ export interface ValidatedTableOptions {
   format?: { identifier: string; options: Map<string, OptionValue> };
 }
 
+/** The table whose options are validated, and whether it is read or written, as the error names them. */
+export interface TableUse {
+  /** The table's full name, e.g. `default_catalog.default_database.clicks`. */
+  table: string;
+  as: "source" | "sink";
+}
+
 /** The connector and format factories a session knows, by identifier. */
 export class FactoryRegistry {
   private readonly connectors = new Map<string, FactoryOptions>();
@@ -50,6 +57,8 @@ export class FactoryRegistry {
   /**
    * Validates `options` (a table's `WITH` clause) and reads their values.
    *
+   * @param use the table and its use, which the error names first (Flink's
+   * `Unable to create a sink for writing table '…'.`)
    * @throws {SqlValidationError} with Flink's messages for a missing or unknown connector or format, missing required
    * options, unsupported options and invalid values.
    * @example
@@ -58,7 +67,18 @@ export class FactoryRegistry {
    * v.options.get("standard-error"); // false
    * ```
    */
-  validate(options: ReadonlyMap<string, string>): ValidatedTableOptions {
+  validate(options: ReadonlyMap<string, string>, use?: TableUse): ValidatedTableOptions {
+    if (use === undefined) return this.validateOptions(options);
+    try {
+      return this.validateOptions(options);
+    } catch (e) {
+      if (!(e instanceof SqlValidationError)) throw e;
+      const what = use.as === "source" ? "a source for reading" : "a sink for writing";
+      throw new SqlValidationError(`Unable to create ${what} table '${use.table}'.\n\n${e.detail}`);
+    }
+  }
+
+  private validateOptions(options: ReadonlyMap<string, string>): ValidatedTableOptions {
     const connectorId = options.get("connector");
     if (connectorId === undefined) {
       throw new SqlValidationError("Table options do not contain an option key 'connector' for discovering a connector.");

@@ -1,6 +1,7 @@
 /**
  * The `filesystem` connector (Flink's): a table stored as files under
- * `path` in a format (`json`, `csv`, `debezium-json`; see `src/table/formats/`).
+ * `path` in a format (`json`, `csv`, `debezium-json`, `canal-json`, `raw`;
+ * see `src/table/formats/`).
  *
  * As a source it reads the files under `path` (a directory, read
  * recursively without hidden files such as in-progress part files, or one
@@ -38,7 +39,11 @@
  * INSERT INTO counts SELECT `user`, COUNT(url) FROM clicks GROUP BY `user`;
  * ```
  */
-import { FileSink } from "../../connectors/file/file-sink.ts";
+import { relative, resolve } from "node:path";
+import type { DataStreamSink } from "../../api/data-stream.ts";
+import { FileSink, type BucketCommitOptions } from "../../connectors/file/file-sink.ts";
+import { FileSourceParseError } from "../../connectors/file/file-source-errors.ts";
+import { MalformedRecord, NEED_MORE_BYTES, type RecordFormat } from "../../connectors/file/record-format.ts";
 import { FileSource } from "../../connectors/file/file-source.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
@@ -53,11 +58,39 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableSink, TableSource } from "./dynamic-table-factory.ts";
 import { TableSinkError } from "./table-sink-error.ts";
 import { readTableFiles } from "./read-table-files.ts";
+import { partitionCommitCondition, type PartitionCommitTrigger } from "./partition-commit.ts";
+import { partitionPath, partitionValuesOf } from "./partition-path.ts";
+import { isScalarType, scalarReader, scalarWriter } from "../formats/scalar-text.ts";
+import { typeToString } from "../expr/type-rules.ts";
+import type { SqlValue } from "../types/sql-value.ts";
 
-function formatOf(ctx: DynamicTableContext, projection?: readonly number[]): TableFormat {
+/** The table's partition columns and the positions of its other (data) columns. */
+interface Layout {
+  keys: readonly string[];
+  /** Positions of the partition columns in the physical row. */
+  keyPositions: readonly number[];
+  /** Positions of the data columns (those in the files) in the physical row. */
+  dataPositions: readonly number[];
+}
+
+function layoutOf(ctx: DynamicTableContext): Layout {
+  const keys = ctx.table.partitionKeys ?? [];
+  const names = ctx.physicalType.names;
+  const keyPositions = keys.map((k) => names.indexOf(k));
+  const dataPositions = names.map((_, i) => i).filter((i) => !keyPositions.includes(i));
+  if (keys.length > 0 && dataPositions.length === 0) {
+    throw new SqlValidationError(`Table '${identifierString(ctx.table.identifier)}': every column is a partition column; the files need at least one other column.`);
+  }
+  return { keys, keyPositions, dataPositions };
+}
+
+/** The format of the files: of the data columns; with `projection` (physical positions) it may leave the others NULL. */
+function formatOf(ctx: DynamicTableContext, layout: Layout, projection?: readonly number[]): TableFormat {
   const f = ctx.options.format;
   if (f === undefined) throw new SqlValidationError("The 'filesystem' connector needs the option 'format'.");
-  return createTableFormat(f.identifier, ctx.physicalType, f.options, projection);
+  const rowType = { names: layout.dataPositions.map((i) => ctx.physicalType.names[i]!), types: layout.dataPositions.map((i) => ctx.physicalType.types[i]!) };
+  const dataProjection = projection?.flatMap((p) => (layout.dataPositions.includes(p) ? [layout.dataPositions.indexOf(p)] : []));
+  return createTableFormat(f.identifier, rowType, f.options, dataProjection);
 }
 
 function pathOf(ctx: DynamicTableContext): string {
@@ -70,19 +103,84 @@ function positiveOption(ctx: DynamicTableContext, key: string): number | undefin
   return v;
 }
 
+/** The text of each partition column's value in a path, and the value of a path's text. */
+function partitionCodecs(ctx: DynamicTableContext, layout: Layout): { write: ((v: SqlValue) => string)[]; read: ((text: string) => SqlValue)[] } {
+  const table = identifierString(ctx.table.identifier);
+  const o = { timestampStandard: "SQL", decimalPlain: true } as const;
+  const types = layout.keyPositions.map((i) => ctx.physicalType.types[i]!);
+  for (const [n, t] of types.entries()) {
+    if (!isScalarType(t) || t.kind === "binary" || t.kind === "varbinary") {
+      throw new SqlValidationError(`Table '${table}': the partition column '${layout.keys[n]}' has the type ${typeToString(t)}; a partition column must be a scalar type other than bytes.`);
+    }
+  }
+  return { write: types.map((t) => scalarWriter(t, o)), read: types.map((t) => scalarReader(t, o)) };
+}
+
+/**
+ * The records of a partitioned table's files: the format's rows with the
+ * partition values of each file's directory put in (`null` for the default
+ * partition name and for a key the path does not have).
+ */
+function withPartitionValues(ctx: DynamicTableContext, layout: Layout, format: TableFormat): RecordFormat<Row[]> {
+  if (layout.keys.length === 0) return format.records;
+  const base = resolve(pathOf(ctx));
+  const defaultName = ctx.options.options.get("partition.default-name") as string;
+  const codecs = partitionCodecs(ctx, layout);
+  const width = ctx.physicalType.names.length;
+  return {
+    open(split) {
+      const found = partitionValuesOf(relative(base, split.path));
+      const values = layout.keys.map((k, n) => {
+        const text = found.get(k);
+        if (text === undefined || text === defaultName) return null;
+        try {
+          return codecs.read[n]!(text);
+        } catch (e) {
+          if (!(e instanceof FormatValueError)) throw e;
+          throw new FileSourceParseError(split.path, 1, `partition '${k}': ${e.problem}`, text);
+        }
+      });
+      const decoder = format.records.open(split);
+      const toTable = (rows: Row[]): Row[] =>
+        rows.map((r) => {
+          const fields: SqlValue[] = new Array(width);
+          layout.dataPositions.forEach((p, i) => (fields[p] = r.fields[i] ?? null));
+          layout.keyPositions.forEach((p, i) => (fields[p] = values[i]!));
+          return { kind: r.kind, fields };
+        });
+      return {
+        get readPosition() {
+          return decoder.readPosition;
+        },
+        get exhausted() {
+          return decoder.exhausted;
+        },
+        append: (chunk) => decoder.append(chunk),
+        markEnd: () => decoder.markEnd(),
+        next(s) {
+          const item = decoder.next(s);
+          return item === NEED_MORE_BYTES || item instanceof MalformedRecord ? item : toTable(item);
+        },
+      };
+    },
+  };
+}
+
 /** Reads the files of a table as rows of its physical columns. */
 function createSource(ctx: DynamicTableContext): TableSource {
-  const format = formatOf(ctx);
+  const layout = layoutOf(ctx);
+  const format = formatOf(ctx, layout);
   const monitorIntervalMs = positiveOption(ctx, "source.monitor-interval");
   const path = pathOf(ctx);
   const table = identifierString(ctx.table.identifier);
+  const records = withPartitionValues(ctx, layout, format);
   return {
     changelogMode: format.changelogMode,
     unbounded: monitorIntervalMs !== undefined,
     produce(watermarks, projection) {
-      const read = projection === undefined ? format : formatOf(ctx, projection);
+      const read = projection === undefined ? records : withPartitionValues(ctx, layout, formatOf(ctx, layout, projection));
       const order = { fileOrder: "modification-time" } as const;
-      const source = FileSource.forFormat<Row[]>(path, read.records, monitorIntervalMs === undefined ? order : { ...order, monitorIntervalMs });
+      const source = FileSource.forFormat<Row[]>(path, read, monitorIntervalMs === undefined ? order : { ...order, monitorIntervalMs });
       return ctx.env
         .fromSource(source, watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks, (rows: Row[]) => rows), `Source: ${table}`)
         .uid(ctx.uid)
@@ -93,15 +191,67 @@ function createSource(ctx: DynamicTableContext): TableSource {
         .uid(`${ctx.uid}-rows`)
         .name(`Rows: ${table}`);
     },
-    readAll: () => readTableFiles(path, format),
+    readAll: () => readTableFiles(path, records),
   };
+}
+
+/** The partition commit of a partitioned sink (`sink.partition-commit.policy.kind`), or undefined without a policy. */
+function bucketCommitOf(ctx: DynamicTableContext, layout: Layout): BucketCommitOptions | undefined {
+  const o = ctx.options.options;
+  const table = identifierString(ctx.table.identifier);
+  const kinds = (o.get("sink.partition-commit.policy.kind") as string | undefined)?.split(",").map((k) => k.trim().toLowerCase());
+  if (kinds === undefined) return undefined;
+  if (layout.keys.length === 0) {
+    throw new SqlValidationError(`Table '${table}': 'sink.partition-commit.policy.kind' needs a partitioned table (PARTITIONED BY).`);
+  }
+  for (const kind of kinds) {
+    if (kind === "metastore") {
+      throw new SqlValidationError(`Table '${table}': the partition commit policy 'metastore' needs a Hive metastore, which Weir does not have; use 'success-file'.`);
+    }
+    if (kind !== "success-file") {
+      throw new SqlValidationError(`Table '${table}': unknown partition commit policy '${kind}' in 'sink.partition-commit.policy.kind'; Weir supports 'success-file'.`);
+    }
+  }
+  const zone = o.get("sink.partition-commit.watermark-time-zone") as string;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+  } catch {
+    throw new SqlValidationError(`Table '${table}': invalid value for option 'sink.partition-commit.watermark-time-zone': '${zone}' is not a time zone id such as 'UTC' or 'Asia/Shanghai'.`);
+  }
+  const pattern = o.get("partition.time-extractor.timestamp-pattern") as string | undefined;
+  const trigger: PartitionCommitTrigger = {
+    kind: o.get("sink.partition-commit.trigger") as PartitionCommitTrigger["kind"],
+    delayMs: o.get("sink.partition-commit.delay") as number,
+    ...(pattern === undefined ? {} : { timestampPattern: pattern }),
+    watermarkTimeZone: zone,
+    keys: layout.keys,
+    table,
+  };
+  if (pattern !== undefined) {
+    for (const [, key] of pattern.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      if (!layout.keys.includes(key!)) {
+        throw new SqlValidationError(
+          `Table '${table}': 'partition.time-extractor.timestamp-pattern' names '$${key}', which is not a partition column (${layout.keys.join(", ")}).`,
+        );
+      }
+    }
+  }
+  return { successFileName: o.get("sink.partition-commit.success-file.name") as string, isComplete: partitionCommitCondition(trigger) };
 }
 
 /** Writes rows as exactly-once part files. */
 function createSink(ctx: DynamicTableContext): TableSink {
-  const format = formatOf(ctx);
+  const layout = layoutOf(ctx);
+  const format = formatOf(ctx, layout);
   if (format.identifier === "debezium-json" && ctx.options.format?.options.get("schema-include") === true) {
     throw new SqlValidationError("'debezium-json.schema-include' = 'true' is supported for reading only.");
+  }
+  if (format.identifier === "raw") {
+    const charset = String(ctx.options.format?.options.get("charset"));
+    if (new TextDecoder(charset).encoding !== "utf-8") throw new SqlValidationError(`The 'filesystem' sink writes the 'raw' format in UTF-8 only; 'raw.charset' is '${charset}'.`);
+    if (["binary", "varbinary"].includes(ctx.physicalType.types[layout.dataPositions[0]!]!.kind)) {
+      throw new SqlValidationError("The 'filesystem' sink writes text: the 'raw' format's BYTES column can be read but not written; declare it STRING.");
+    }
   }
   const path = pathOf(ctx);
   const parallelism = positiveOption(ctx, "sink.parallelism");
@@ -109,33 +259,65 @@ function createSink(ctx: DynamicTableContext): TableSink {
   const inactivityIntervalMs = positiveOption(ctx, "sink.rolling-policy.inactivity-interval");
   const table = identifierString(ctx.table.identifier);
   const updating = !ChangelogMode.isInsertOnly(format.changelogMode);
-  if (parallelism !== undefined && updating && ctx.primaryKey === undefined) {
+  const partitioned = layout.keys.length > 0;
+  if (parallelism !== undefined && updating && ctx.primaryKey === undefined && !partitioned) {
     throw new SqlValidationError(
       `Table '${table}': 'sink.parallelism' with the changelog format '${format.identifier}' needs a PRIMARY KEY, to keep the changes of each key in order.`,
     );
   }
+  const bucketCommit = bucketCommitOf(ctx, layout);
+  const defaultName = ctx.options.options.get("partition.default-name") as string;
+  const codecs = partitioned ? partitionCodecs(ctx, layout) : undefined;
+  const encode = (row: Row): string => {
+    try {
+      return format.encode(partitioned ? { kind: row.kind, fields: layout.dataPositions.map((i) => row.fields[i] ?? null) } : row);
+    } catch (e) {
+      if (e instanceof FormatValueError) throw new TableSinkError(table, e.message);
+      throw e;
+    }
+  };
+  const rollingPolicy = {
+    ...(maxPartSizeBytes === undefined ? {} : { maxPartSizeBytes }),
+    ...(inactivityIntervalMs === undefined ? {} : { inactivityIntervalMs }),
+  };
   return {
     acceptedMode: format.changelogMode,
     consume(stream) {
-      const input = parallelism !== undefined && updating ? stream.keyBy(rowKeySelector(ctx.primaryKey!)) : stream;
-      const lines = input
-        .map((row: Row): string => {
-          try {
-            return format.encode(row);
-          } catch (e) {
-            if (e instanceof FormatValueError) throw new TableSinkError(table, e.message);
-            throw e;
-          }
-        })
-        .uid(`${ctx.uid}-encode`)
-        .name(`Encode: ${table} (${format.identifier})`);
-      const rollingPolicy = {
-        ...(maxPartSizeBytes === undefined ? {} : { maxPartSizeBytes }),
-        ...(inactivityIntervalMs === undefined ? {} : { inactivityIntervalMs }),
-      };
-      const sink = lines.sinkTo(FileSink.forLines<string>(path, { rollingPolicy })).uid(ctx.uid).name(`Sink: ${table} (filesystem, ${format.identifier})`);
+      let sink: DataStreamSink;
+      let encoded: { setParallelism(parallelism: number): unknown };
+      if (codecs !== undefined) {
+        // each partition is written by one subtask (Flink's sink.shuffle-by-partition), so its
+        // files are committed together and its success file follows all of them
+        const lines = stream
+          .map((row: Row): [string, string] => {
+            const values = layout.keyPositions.map((p, n) => {
+              const v = row.fields[p] ?? null;
+              return v === null ? null : codecs.write[n]!(v);
+            });
+            return [partitionPath(layout.keys, values, defaultName), encode(row)];
+          })
+          .uid(`${ctx.uid}-encode`)
+          .name(`Encode: ${table} (${format.identifier}, partitioned)`);
+        encoded = lines;
+        sink = lines
+          .keyBy((l: [string, string]) => l[0])
+          .sinkTo(
+            FileSink.forLines<[string, string]>(path, {
+              rollingPolicy,
+              lineOf: (l) => l[1],
+              bucketAssigner: (l) => l[0],
+              ...(bucketCommit === undefined ? {} : { bucketCommit }),
+            }),
+          );
+      } else {
+        const input = parallelism !== undefined && updating ? stream.keyBy(rowKeySelector(ctx.primaryKey!)) : stream;
+        const lines = input.map(encode).uid(`${ctx.uid}-encode`).name(`Encode: ${table} (${format.identifier})`);
+        encoded = lines;
+        sink = lines.sinkTo(FileSink.forLines<string>(path, { rollingPolicy }));
+      }
+      sink.uid(ctx.uid).name(`Sink: ${table} (filesystem, ${format.identifier})`);
       if (parallelism !== undefined) {
-        lines.setParallelism(parallelism);
+        encoded.setParallelism(parallelism);
         sink.setParallelism(parallelism);
       }
       return sink;

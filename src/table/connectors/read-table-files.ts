@@ -11,22 +11,23 @@ import { listInputFiles } from "../../connectors/file/file-source-listing.ts";
 import { newFileSplit } from "../../connectors/file/file-source-split.ts";
 import { MalformedRecord, NEED_MORE_BYTES } from "../../connectors/file/record-format.ts";
 import type { Row } from "../data/row.ts";
-import type { TableFormat } from "../formats/table-format.ts";
+import type { RecordFormat } from "../../connectors/file/record-format.ts";
 
 /**
- * The rows of the files at `path` in `format`.
+ * The rows of the files at `path` as `records` reads them (a table format's
+ * records, with partition values for a partitioned table).
  *
  * @throws FileSourceParseError for a malformed record (file, line, reason)
  * @example
  * ```ts
- * const rows = await readTableFiles("rates/", createTableFormat("csv", rowType, new Map()));
+ * const rows = await readTableFiles("rates/", createTableFormat("csv", rowType, new Map()).records);
  * ```
  */
-export async function readTableFiles(path: string, format: TableFormat): Promise<Row[]> {
+export async function readTableFiles(path: string, records: RecordFormat<Row[]>): Promise<Row[]> {
   const rows: Row[] = [];
   for (const file of await listInputFiles(parseInputPath(path), "modification-time")) {
     const split = newFileSplit(file);
-    const decoder = format.records.open(split);
+    const decoder = records.open(split);
     decoder.append(await readFile(file));
     decoder.markEnd();
     for (let item = decoder.next(split); item !== NEED_MORE_BYTES; item = decoder.next(split)) {

@@ -1,19 +1,23 @@
 /**
  * The formats of the `filesystem` connector by identifier: `json`, `csv`,
- * `debezium-json`.
+ * `debezium-json`, `canal-json`, `raw`.
  */
 import type { OptionValue } from "../catalog/config-option.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { canalJsonFormat } from "./canal-json-format.ts";
 import { csvFormat } from "./csv-format.ts";
 import { debeziumJsonFormat } from "./debezium-json-format.ts";
 import { jsonFormat } from "./json-format.ts";
+import { rawFormat } from "./raw-format.ts";
 import type { TableFormat } from "./table-format.ts";
 
 const FORMATS: Readonly<Record<string, (rowType: RowType, options: ReadonlyMap<string, OptionValue>, projection?: readonly number[]) => TableFormat>> = {
   json: jsonFormat,
   csv: csvFormat,
   "debezium-json": debeziumJsonFormat,
+  "canal-json": canalJsonFormat,
+  raw: rawFormat,
 };
 
 /**

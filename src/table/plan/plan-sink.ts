@@ -36,7 +36,7 @@ export interface PlannedSink {
  */
 export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNode, columns: Identifier[] | undefined): PlannedSink {
   const name = identifierString(table.identifier);
-  const options = ctx.factoryOptions.validate(table.options);
+  const options = ctx.factoryOptions.validate(table.options, { table: name, as: "sink" });
   const factory = ctx.connectors.get(options.connector);
   if (factory?.createSink === undefined) {
     throw new SqlValidationError(`Connector '${options.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);

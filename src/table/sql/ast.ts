@@ -273,6 +273,8 @@ export type Statement = { loc: SourceLoc } & (
       watermark?: { column: Identifier; expr: Expr };
       primaryKey?: { columns: Identifier[]; loc: SourceLoc };
       comment?: string;
+      /** `PARTITIONED BY (k1, k2)`: the partition columns, in order. */
+      partitionKeys?: Identifier[];
       options: TableOption[];
     }
   | {

@@ -139,7 +139,10 @@ function parseCreate(c: TokenCursor): Statement {
     while (c.acceptOp(","));
     if (!c.acceptOp(")")) throw c.expected("',' or ')'");
     if (c.acceptKeyword("COMMENT")) stmt.comment = c.string();
-    if (c.isKeyword("PARTITIONED")) throw c.unsupported("PARTITIONED BY");
+    if (c.acceptKeyword("PARTITIONED")) {
+      c.expectKeyword("BY");
+      stmt.partitionKeys = c.parenList(() => c.identifier("a partition column name"));
+    }
     if (c.isKeyword("DISTRIBUTED")) throw c.unsupported("DISTRIBUTED BY");
     if (c.acceptKeyword("WITH")) stmt.options = parseOptions(c);
     if (c.isKeyword("LIKE")) throw c.unsupported("CREATE TABLE ... LIKE");

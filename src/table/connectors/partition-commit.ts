@@ -1,0 +1,72 @@
+/**
+ * When a partition of a `filesystem` sink is committed (Flink's partition
+ * commit trigger), from the table's `sink.partition-commit.*` options:
+ *
+ * - `process-time` (default): once the processing time passes the time the
+ *   partition was created (its first row) plus `sink.partition-commit.delay`;
+ * - `partition-time`: once the watermark passes the partition's time plus the
+ *   delay. The partition's time is extracted from its values with
+ *   `partition.time-extractor.timestamp-pattern` (`$dt $hr:00:00`; default:
+ *   the first partition value), read as `yyyy-MM-dd HH:mm:ss` or
+ *   `yyyy-MM-dd`, in `sink.partition-commit.watermark-time-zone` (UTC).
+ *
+ * At the end of a bounded input every partition is committed.
+ */
+import { readDateText, readTimestampText, TemporalTextError } from "../formats/temporal-text.ts";
+import { instantOfWallClock } from "../types/time-zone.ts";
+import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { partitionValuesOf } from "./partition-path.ts";
+
+/** The trigger options of a table. */
+export interface PartitionCommitTrigger {
+  kind: "process-time" | "partition-time";
+  delayMs: number;
+  /** `partition.time-extractor.timestamp-pattern`; the first partition value when undefined. */
+  timestampPattern?: string;
+  watermarkTimeZone: string;
+  /** The partition columns, in order (for errors and the default pattern). */
+  keys: readonly string[];
+  /** The table, for errors. */
+  table: string;
+}
+
+/**
+ * The time (epoch ms) of the partition at relative directory `bucket`.
+ *
+ * @throws {SqlValidationError} when the extracted text is not a timestamp or date
+ * @example
+ * ```ts
+ * partitionTime("dt=2020-05-01/hr=09", { kind: "partition-time", delayMs: 0, timestampPattern: "$dt $hr:00:00", watermarkTimeZone: "UTC", keys: ["dt", "hr"], table: "t" });
+ * // 1588323600000
+ * ```
+ */
+export function partitionTime(bucket: string, t: PartitionCommitTrigger): number {
+  const values = partitionValuesOf(`${bucket}/file`);
+  const text =
+    t.timestampPattern === undefined
+      ? (values.get(t.keys[0]!) ?? "")
+      : t.timestampPattern.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, key: string) => values.get(key) ?? m);
+  let wall: number;
+  try {
+    wall = /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) ? readDateText(text.trim()) * 86_400_000 : readTimestampText(text.trim(), "SQL");
+  } catch (e) {
+    if (!(e instanceof TemporalTextError)) throw e;
+    throw new SqlValidationError(
+      `Table '${t.table}': cannot extract the time of partition '${bucket}': '${text}' is not a timestamp 'yyyy-MM-dd HH:mm:ss' or a date 'yyyy-MM-dd' (set 'partition.time-extractor.timestamp-pattern', e.g. '$dt $hr:00:00').`,
+    );
+  }
+  return instantOfWallClock(wall, t.watermarkTimeZone);
+}
+
+/**
+ * Whether a partition is committed now, as `FileSink`'s bucket commit asks.
+ *
+ * @example
+ * ```ts
+ * const sink = FileSink.forLines(path, { bucketCommit: { successFileName: "_SUCCESS", isComplete: partitionCommitCondition(trigger) } });
+ * ```
+ */
+export function partitionCommitCondition(t: PartitionCommitTrigger): (bucket: string, createdAt: number, watermark: number, now: number) => boolean {
+  if (t.kind === "process-time") return (_bucket, createdAt, _watermark, now) => now >= createdAt + t.delayMs;
+  return (bucket, _createdAt, watermark) => watermark >= partitionTime(bucket, t) + t.delayMs;
+}
