@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { linkSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../api/environment.ts";
@@ -235,6 +235,45 @@ describe("FileSink formats and rolling", () => {
     await t.checkpoint(1);
     await t.writer.notifyCheckpointComplete(1);
     expect(withoutRunIds(committedFiles(dir))).toEqual(["2024-05-17--09/part-files-0-<run>-0", "2024-05-17--09/part-files-0-<run>-1", "2024-05-17--10/part-files-0-<run>-2"]);
+  });
+
+  it("rolls a part open longer than the rollover interval, checked at the check interval", async () => {
+    const dir = tempDir();
+    const clock = new ManualClock(0);
+    const sink = FileSink.forLines<string>(dir, { rollingPolicy: { rolloverIntervalMs: 10_000, checkIntervalMs: 5_000 } });
+    const t = await startSubtask(sink, { clock });
+    for (const line of ["a", "b", "c", "d", "e"]) {
+      t.writer.write(line); // at 0, 4 s, 8 s, 12 s, 16 s: checks at 8 s (part 8 s old) and 16 s (16 s old: rolls)
+      clock.advance(4_000);
+    }
+    await t.checkpoint(1);
+    await t.writer.notifyCheckpointComplete(1);
+    expect(withoutRunIds(committedFiles(dir))).toEqual(["part-files-0-<run>-0", "part-files-0-<run>-1"]);
+    expect(readPart(dir, "part-files-0-<run>-0")).toBe("a\nb\nc\nd\n");
+  });
+
+  it("marks a bucket complete with a success file once its files are committed and its condition holds", async () => {
+    const dir = tempDir();
+    const clock = new ManualClock(0);
+    const sink = FileSink.forLines<[string, string]>(dir, {
+      lineOf: (r) => r[1],
+      bucketAssigner: (r) => r[0],
+      bucketCommit: { successFileName: "_SUCCESS", isComplete: (bucket, _createdAt, watermark) => watermark >= Number(bucket.slice(2)) },
+    });
+    const t = await startSubtask(sink, { clock });
+    t.writer.write(["h=1", "x"]);
+    t.writer.write(["h=2", "y"]);
+    t.writer.writeWatermark!(1);
+    await t.checkpoint(1);
+    t.writer.write(["h=3", "z"]); // after the barrier: not a candidate of checkpoint 1
+    t.writer.writeWatermark!(3);
+    expect(existsSync(join(dir, "h=1", "_SUCCESS"))).toBe(false);
+    await t.writer.notifyCheckpointComplete(1);
+    expect([existsSync(join(dir, "h=1", "_SUCCESS")), existsSync(join(dir, "h=2", "_SUCCESS"))]).toEqual([true, false]);
+    await t.checkpoint(2);
+    await t.writer.notifyCheckpointComplete(2);
+    expect([existsSync(join(dir, "h=2", "_SUCCESS")), existsSync(join(dir, "h=3", "_SUCCESS"))]).toEqual([true, true]);
+    expect(committedLines(dir).sort()).toEqual(["x", "y", "z"]);
   });
 
   it("refuses a bucket that leaves the base path, naming it", async () => {

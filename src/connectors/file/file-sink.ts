@@ -17,7 +17,7 @@ import { rowEncoder, type CsvOptions, type RowEncoder, type RowFormat } from "./
 import { FileSinkOptionError, PartFileExistsError, PendingPartFileMissingError } from "./file-sink-errors.ts";
 import { inProgressFileName, parseInProgressFileName, partFileName, partFileNaming, partRunId, type PartFileNaming } from "./part-file-names.ts";
 import { InProgressPartFile } from "./part-file-writer.ts";
-import { exceedsPartSize, isInactive, resolveRollingPolicy, type RollingPolicy } from "./rolling-policy.ts";
+import { exceedsPartSize, isDueForRollover, isInactive, resolveRollingPolicy, type RollingPolicy } from "./rolling-policy.ts";
 
 /** Options of `FileSink.forRows`. */
 export interface FileSinkOptions<T> extends TwoPhaseCommitOptions {
@@ -25,7 +25,7 @@ export interface FileSinkOptions<T> extends TwoPhaseCommitOptions {
   csv?: CsvOptions;
   /** Sub-directory per record (default: the base path). */
   bucketAssigner?: BucketAssignerLike<T>;
-  /** Size and inactivity limits of a part (parts also roll at every checkpoint). */
+  /** Size, inactivity and age limits of a part (parts also roll at every checkpoint). */
   rollingPolicy?: Partial<RollingPolicy>;
   /** First word of part file names (default "part"). */
   partPrefix?: string;
@@ -246,10 +246,10 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
     if (open === undefined) {
       open = { parts: new Map(), lastInactivityCheck: now };
       this.open.set(txn, open);
-    } else if (now - open.lastInactivityCheck >= Math.min(1_000, this.rolling.inactivityIntervalMs)) {
+    } else if (now - open.lastInactivityCheck >= this.rolling.checkIntervalMs) {
       open.lastInactivityCheck = now;
       for (const [bucket, part] of open.parts) {
-        if (isInactive(part.file.lastWriteAt, now, this.rolling)) this.roll(open, bucket, part);
+        if (isInactive(part.file.lastWriteAt, now, this.rolling) || isDueForRollover(part.file.openedAt, now, this.rolling)) this.roll(open, bucket, part);
       }
     }
     const bucket = this.assigner.bucketId(record, now);

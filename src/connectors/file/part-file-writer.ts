@@ -13,6 +13,8 @@ export class InProgressPartFile {
   bytes = 0;
   /** Clock time of the last append. */
   lastWriteAt: number;
+  /** Clock time the part was opened. */
+  readonly openedAt: number;
   private readonly fd: number;
   private chunks: string[] = [];
   private buffered = 0;
@@ -21,6 +23,7 @@ export class InProgressPartFile {
   constructor(readonly path: string, now: number) {
     this.fd = openSync(path, "wx");
     this.lastWriteAt = now;
+    this.openedAt = now;
   }
 
   /** Appends `text` (buffered). */

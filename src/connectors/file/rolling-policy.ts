@@ -1,6 +1,7 @@
 /**
  * When the file sink closes a part file and starts the next: always at a
- * checkpoint (exactly-once needs it), and also by size and by inactivity.
+ * checkpoint (exactly-once needs it), and also by size, by inactivity and by
+ * age (rollover interval).
  */
 import { FileSinkOptionError } from "./file-sink-errors.ts";
 
@@ -10,10 +11,19 @@ export interface RollingPolicy {
   maxPartSizeBytes: number;
   /** Roll a part that received no record for this long, in ms (default 60 s). Checked as records arrive. */
   inactivityIntervalMs: number;
+  /** Roll a part open for this long, in ms (default: never; parts roll at every checkpoint). Checked as records arrive. */
+  rolloverIntervalMs: number;
+  /** How often, in ms, records check the time-based conditions (default: 1 s or the inactivity interval if shorter). */
+  checkIntervalMs: number;
 }
 
-/** Flink's defaults: 128 MiB, 60 s of inactivity. */
-export const DEFAULT_ROLLING_POLICY: Readonly<RollingPolicy> = { maxPartSizeBytes: 128 * 1024 * 1024, inactivityIntervalMs: 60_000 };
+/** Flink's defaults: 128 MiB, 60 s of inactivity; checked every second. */
+export const DEFAULT_ROLLING_POLICY: Readonly<RollingPolicy> = {
+  maxPartSizeBytes: 128 * 1024 * 1024,
+  inactivityIntervalMs: 60_000,
+  rolloverIntervalMs: Number.POSITIVE_INFINITY,
+  checkIntervalMs: 1_000,
+};
 
 /**
  * The policy of the given options, defaults filled in.
@@ -21,8 +31,9 @@ export const DEFAULT_ROLLING_POLICY: Readonly<RollingPolicy> = { maxPartSizeByte
  * @throws FileSinkOptionError on a non-positive limit
  */
 export function resolveRollingPolicy(basePath: string, options: Partial<RollingPolicy> = {}): RollingPolicy {
-  const policy = { ...DEFAULT_ROLLING_POLICY, ...options };
-  for (const key of ["maxPartSizeBytes", "inactivityIntervalMs"] as const) {
+  const checkIntervalMs = options.checkIntervalMs ?? Math.min(DEFAULT_ROLLING_POLICY.checkIntervalMs, options.inactivityIntervalMs ?? DEFAULT_ROLLING_POLICY.inactivityIntervalMs);
+  const policy = { ...DEFAULT_ROLLING_POLICY, ...options, checkIntervalMs };
+  for (const key of ["maxPartSizeBytes", "inactivityIntervalMs", "rolloverIntervalMs", "checkIntervalMs"] as const) {
     if (!(policy[key] > 0)) throw new FileSinkOptionError(basePath, `rollingPolicy.${key} must be positive, got ${policy[key]}`);
   }
   return policy;
@@ -31,6 +42,11 @@ export function resolveRollingPolicy(basePath: string, options: Partial<RollingP
 /** True when a part of `bytes` bytes must roll. */
 export function exceedsPartSize(bytes: number, policy: RollingPolicy): boolean {
   return bytes >= policy.maxPartSizeBytes;
+}
+
+/** True when a part opened at `openedAt` is due to roll over at `now`. */
+export function isDueForRollover(openedAt: number, now: number, policy: RollingPolicy): boolean {
+  return now - openedAt >= policy.rolloverIntervalMs;
 }
 
 /** True when a part last written at `lastWriteAt` is inactive at `now`. */

@@ -7,6 +7,9 @@ import { RestartStrategies } from "../../runtime/execution/restart-strategy.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { StreamTableEnvironment } from "../api/table-environment.ts";
 import { Row } from "../data/row.ts";
+import type { ReaderOutput } from "../../core/source.ts";
+import { ManualClock } from "../../util/clock.ts";
+import { datagenSource } from "./datagen-source.ts";
 import { DATAGEN_TABLE_FACTORY } from "./datagen-table-factory.ts";
 import { tableContext } from "./test-table-context.ts";
 
@@ -115,6 +118,36 @@ describe("datagen", () => {
     expect(ids.length, msg).toBe(n);
     expect(new Set(ids).size, msg).toBe(n);
   }, 60_000);
+
+  it("throttles to rows-per-second on the engine clock, shared by the subtasks, waiting on a clock timer", async () => {
+    const clock = new ManualClock(1_000);
+    const source = datagenSource({ fields: [(i) => BigInt(i)], rows: 100, rowsPerSecond: 20, seed: 1, clock });
+    const splits = source.createSplits(2);
+    expect(splits).toEqual([{ next: 0, step: 2, end: 100 }, { next: 1, step: 2, end: 100 }]);
+    const reader = source.createReader({ subtaskIndex: 0, parallelism: 2, operatorUid: "gen" });
+    reader.addSplits([splits[0]!]);
+    const ids: unknown[] = [];
+    const output: ReaderOutput<Row> = {
+      collect: (r) => void ids.push(r.fields[0]),
+      collectSide: () => {},
+      createOutputForSplit: () => output,
+      releaseOutputForSplit: () => {},
+    };
+    expect(reader.pollNext(output, 1000)).toBe("more-available");
+    expect(reader.pollNext(output, 1000)).toBe("nothing-available");
+    expect(ids).toEqual([0n]); // 10 rows per second for this subtask: one now
+    let woke = false;
+    const available = reader.isAvailable!().then(() => (woke = true));
+    clock.advance(99);
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    clock.advance(1);
+    await available;
+    clock.advance(400); // 0.5 s after the start: rows 0..5 are due
+    reader.pollNext(output, 1000);
+    expect(ids).toEqual([0n, 2n, 4n, 6n, 8n, 10n]);
+    expect(reader.snapshotState(1)).toEqual([{ next: 12, step: 2, end: 100 }]);
+  });
 
   it("refuses unknown options, unknown columns and misfit values, naming the table and the option", () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 1 });

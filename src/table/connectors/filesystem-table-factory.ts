@@ -257,6 +257,8 @@ function createSink(ctx: DynamicTableContext): TableSink {
   const parallelism = positiveOption(ctx, "sink.parallelism");
   const maxPartSizeBytes = positiveOption(ctx, "sink.rolling-policy.file-size");
   const inactivityIntervalMs = positiveOption(ctx, "sink.rolling-policy.inactivity-interval");
+  const rolloverIntervalMs = positiveOption(ctx, "sink.rolling-policy.rollover-interval");
+  const checkIntervalMs = positiveOption(ctx, "sink.rolling-policy.check-interval");
   const table = identifierString(ctx.table.identifier);
   const updating = !ChangelogMode.isInsertOnly(format.changelogMode);
   const partitioned = layout.keys.length > 0;
@@ -279,6 +281,8 @@ function createSink(ctx: DynamicTableContext): TableSink {
   const rollingPolicy = {
     ...(maxPartSizeBytes === undefined ? {} : { maxPartSizeBytes }),
     ...(inactivityIntervalMs === undefined ? {} : { inactivityIntervalMs }),
+    ...(rolloverIntervalMs === undefined ? {} : { rolloverIntervalMs }),
+    ...(checkIntervalMs === undefined ? {} : { checkIntervalMs }),
   };
   return {
     acceptedMode: format.changelogMode,
