@@ -256,11 +256,12 @@ export function formatNexmarkSql(sql: readonly NexmarkSqlFigures[]): string {
         const r = q.run;
         const flink = q.flinkPerCore === undefined ? "-" : millions(q.flinkPerCore);
         const ratio = q.overDataStream === undefined ? "-" : q.overDataStream.toFixed(3);
-        if (r === undefined) return [q.query, "-", `refused: ${(q.refused ?? "").split("\n")[0]!.slice(0, 60)}`, "-", flink, "-", "-", "-"];
+        if (r === undefined) return [q.query, "-", "refused", "-", flink, "-", "-", "-"];
         return [q.query, millions(r.events), elapsedCell(r), millions(r.eventsPerSecondPerCore), flink, ratio, millions(r.rows), checkpointsCell(r)];
       }),
     ),
     "  SQL/DataStream: events/s of the SQL query / of the DataStream version (bench/jobs/nexmark/q*.ts), both in-process, exactly-once 1 s; rows: changelog rows",
+    ...sql.filter((q) => q.refused !== undefined).map((q) => `  ${q.query} refused: ${q.refused!.split("\n")[0]}`),
   ].join("\n");
 }
 

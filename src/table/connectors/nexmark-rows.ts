@@ -71,7 +71,13 @@ function rowValueOf(column: "person" | "auction" | "bid", type: LogicalType): (o
     }
     return { name: f.name, value: valueOf(kind, f.type, `'${column}.${f.name}'`) };
   });
-  return (o) => fields.map((f) => f.value(o[f.name]!));
+  const names = fields.map((f) => f.name);
+  const values = fields.map((f) => f.value);
+  return (o) => {
+    const out: SqlValue[] = new Array(names.length);
+    for (let i = 0; i < names.length; i++) out[i] = values[i]!(o[names[i]!]!);
+    return out;
+  };
 }
 
 /**
@@ -105,5 +111,9 @@ export function nexmarkRowConverter(physicalType: RowType, projection?: readonly
       return o === null ? null : row(o as unknown as Record<string, number | string>);
     };
   });
-  return (e) => ({ kind: RowKind.INSERT, fields: columns.map((c) => c(e)) });
+  return (e) => {
+    const fields: SqlValue[] = new Array(columns.length);
+    for (let i = 0; i < columns.length; i++) fields[i] = columns[i]!(e);
+    return { kind: RowKind.INSERT, fields };
+  };
 }

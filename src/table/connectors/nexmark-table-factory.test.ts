@@ -98,6 +98,14 @@ describe("the nexmark connector", () => {
     expect(got).toEqual(expected);
   });
 
+  it("'events.base-time' sets the time of event 0; a text that is no timestamp is refused", async () => {
+    const tEnv = session(1, { ...VARS, EVENTS_NUM: "3" }, "'events.base-time' = '2020-04-15 08:05:00'");
+    expect(await rows(tEnv, "SELECT CAST(`dateTime` AS STRING) FROM datagen")).toEqual(["+I[2020-04-15 08:05:00.000]", "+I[2020-04-15 08:05:00.001]", "+I[2020-04-15 08:05:00.002]"]);
+    expect(() => session(1, VARS, "'events.base-time' = 'yesterday'").sqlQuery("SELECT event_type FROM datagen")).toThrow(
+      /Invalid value for option 'events.base-time': 'yesterday' \(expected a timestamp such as '2026-01-01 00:00:00'\)/,
+    );
+  });
+
   it("an unknown option is refused with the valid ones listed", () => {
     expect(() => session(1, VARS, "'events.number' = '5'").sqlQuery("SELECT event_type FROM datagen")).toThrow(
       /Unsupported options found for 'nexmark'.*events\.number \(did you mean 'events\.num'\?\).*Supported options:.*first-event\.rate/s,
