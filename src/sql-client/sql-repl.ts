@@ -51,17 +51,20 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
   const tty = Boolean(process.stdin.isTTY && stdout.isTTY);
   const output = new MutableOutput(stdout);
   let rl: Interface | undefined;
+  let closed = false;
+  /** The statement running, to cancel with Ctrl-C. */
+  let running: AbortController | undefined;
   const keyHandlers = new Set<(key: string) => void>();
   const session = makeSession({
     write: (text) => stdout.write(text),
     tty,
-    size: () => ({ rows: stdout.rows ?? 24, columns: stdout.columns ?? 80 }),
+    size: () => ({ rows: stdout.rows || 24, columns: stdout.columns || 80 }),
     onKey: (handler) => {
       keyHandlers.add(handler);
       return () => keyHandlers.delete(handler);
     },
     notify: (text) => {
-      if (!rl || !tty || running) {
+      if (!rl || !tty || running || closed) {
         stdout.write(text + "\n");
         return;
       }
@@ -85,7 +88,6 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
   });
   rl.on("history", (h: string[]) => saveHistory(history, h));
   let buffer = "";
-  let running: AbortController | undefined;
   process.stdin.on("keypress", (s: string | undefined) => {
     if (running && s) for (const h of keyHandlers) h(s);
   });
@@ -105,6 +107,7 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
   stdout.write("Weir SQL — statements end with ';', help with HELP;\n");
   rl.prompt();
   let quit = false;
+  rl.on("close", () => (closed = true));
   for await (const line of rl) {
     buffer += (buffer === "" ? "" : "\n") + line;
     const { statements, rest, restHasContent } = splitStatements(buffer);
