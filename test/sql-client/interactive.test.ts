@@ -160,4 +160,31 @@ describe("weir sql, interactive", () => {
       cli.kill();
     }
   }, 120_000);
+
+  it("-i runs an init script before the session; a failing one ends the client with its place", async () => {
+    const dir = tempDir();
+    writeClicks(join(dir, "clicks"), "part-0", CLICKS);
+    writeFileSync(join(dir, "init.sql"), "CREATE TABLE clicks (`user` STRING, url STRING) WITH ('connector' = 'filesystem', 'path' = 'clicks/', 'format' = 'json');\nSET 'sql-client.execution.result-mode' = 'tableau';\n");
+    writeFileSync(join(dir, "bad-init.sql"), "SHOW TABLES;\nSELEC 1;\nSHOW VIEWS;\n");
+    const cli = startPtyCli(["sql", "-i", "init.sql"], dir, { WEIR_SQL_HISTORY: join(dir, "history") });
+    try {
+      let at = (await cli.expect("weir> ")).end;
+      cli.type("SELECT COUNT(*) AS n FROM clicks;\n");
+      const result = await cli.expect("rows in set", at);
+      expect(result.text).toMatch(/\| \+U \|\s+3 \|/);
+      at = result.end;
+      cli.type("\x04");
+      expect((await cli.done).code).toBe(0);
+    } finally {
+      cli.kill();
+    }
+    const bad = startPtyCli(["sql", "-i", "bad-init.sql"], dir, { WEIR_SQL_HISTORY: join(dir, "history") });
+    try {
+      const error = await bad.expect(/\[ERROR\] Could not execute SQL statement. Reason:\nbad-init.sql:2:1: [^\n]*\nSELEC 1;\n\^\n/);
+      expect(error.text).not.toContain("weir> ");
+      expect((await bad.done).code).toBe(1);
+    } finally {
+      bad.kill();
+    }
+  }, 120_000);
 });

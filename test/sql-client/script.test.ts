@@ -53,6 +53,19 @@ function foldedCounts(dir: string): string[] {
 }
 
 describe("weir sql -f", () => {
+  it("sql --help shows the options of sql; a stray argument or a missing script is a clear error", async () => {
+    const help = await runCli(["sql", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Options of sql");
+    expect(help.stdout).toContain("-f, --file FILE");
+    const stray = await runCli(["sql", "job.sql"]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain("unexpected argument 'job.sql': give a script with -f FILE");
+    const missing = await runCli(["sql", "-f", "no-such.sql"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no such SQL script: no-such.sql");
+  }, 120_000);
+
   it("runs a script of SET, CREATE and INSERT on bounded input as one job: exit 0, the right files, the summary line", async () => {
     const dir = project({
       "job.sql": `-- clicks per user
