@@ -31,8 +31,9 @@ class MutableOutput extends Writable {
     return this.target.isTTY;
   }
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (e?: Error | null) => void): void {
-    if (this.muted) done();
-    else this.target.write(chunk, done);
+    // at once, not after the target's callback: keeps the order with what the session writes directly
+    if (!this.muted) this.target.write(chunk);
+    done();
   }
 }
 
@@ -105,7 +106,10 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
     rl!.prompt();
   });
   stdout.write("Weir SQL — statements end with ';', help with HELP;\n");
-  rl.prompt();
+  const prompt = () => {
+    if (tty) rl!.prompt();
+  };
+  prompt();
   let quit = false;
   rl.on("close", () => (closed = true));
   for await (const line of rl) {
@@ -127,7 +131,7 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
     }
     if (quit) break;
     rl.setPrompt(buffer === "" ? PROMPT : CONTINUATION);
-    rl.prompt();
+    prompt();
   }
   rl.close();
   const cancelled = await session.cancelRunningJobs();
