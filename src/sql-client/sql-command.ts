@@ -11,7 +11,7 @@ import { describeJobError } from "../cli/describe-job-error.ts";
 import { CliUsageError } from "../cli/cli-usage-error.ts";
 import { runClientProgram, type RunFlags } from "../cli/run-job-file.ts";
 import { RUNS_FROM_SOURCE } from "../util/runs-from-source.ts";
-import { getLogger } from "../util/logger.ts";
+import { configureLogging, getLogger } from "../util/logger.ts";
 import { encodeScriptArgs, readScripts, type ScriptArg } from "./sql-script-args.ts";
 import { SqlScriptError } from "./sql-script.ts";
 import { SqlSession } from "./sql-session.ts";
@@ -60,8 +60,14 @@ export async function runSqlCommand(o: SqlOptions): Promise<number> {
   return interactive(o, scripts);
 }
 
-/** The interactive session, after the `-i` scripts (a failing one ends the client: exit 1). */
+/**
+ * The interactive session, after the `-i` scripts (a failing one ends the
+ * client: exit 1). The jobs' log lines would break into the prompt: the
+ * session logs warnings and errors only, unless `--log-level` or
+ * `WEIR_LOG_LEVEL` says otherwise.
+ */
 async function interactive(o: SqlOptions, init: ScriptArg[]): Promise<number> {
+  if (o.logLevel === undefined && !process.env["WEIR_LOG_LEVEL"]) configureLogging({ level: "warn" });
   if (o.workers > 1) getLogger().warn("the interactive client runs its jobs in the main thread: --workers applies to -f and -e");
   let failed = false;
   await runRepl((output) => {

@@ -31,8 +31,9 @@ class MutableOutput extends Writable {
     return this.target.isTTY;
   }
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (e?: Error | null) => void): void {
-    if (this.muted) done();
-    else this.target.write(chunk, done);
+    // at once, not after the target's callback: keeps the order with what the session writes directly
+    if (!this.muted) this.target.write(chunk);
+    done();
   }
 }
 
@@ -51,17 +52,20 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
   const tty = Boolean(process.stdin.isTTY && stdout.isTTY);
   const output = new MutableOutput(stdout);
   let rl: Interface | undefined;
+  let closed = false;
+  /** The statement running, to cancel with Ctrl-C. */
+  let running: AbortController | undefined;
   const keyHandlers = new Set<(key: string) => void>();
   const session = makeSession({
     write: (text) => stdout.write(text),
     tty,
-    size: () => ({ rows: stdout.rows ?? 24, columns: stdout.columns ?? 80 }),
+    size: () => ({ rows: stdout.rows || 24, columns: stdout.columns || 80 }),
     onKey: (handler) => {
       keyHandlers.add(handler);
       return () => keyHandlers.delete(handler);
     },
     notify: (text) => {
-      if (!rl || !tty || running) {
+      if (!rl || !tty || running || closed) {
         stdout.write(text + "\n");
         return;
       }
@@ -85,7 +89,6 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
   });
   rl.on("history", (h: string[]) => saveHistory(history, h));
   let buffer = "";
-  let running: AbortController | undefined;
   process.stdin.on("keypress", (s: string | undefined) => {
     if (running && s) for (const h of keyHandlers) h(s);
   });
@@ -103,8 +106,12 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
     rl!.prompt();
   });
   stdout.write("Weir SQL — statements end with ';', help with HELP;\n");
-  rl.prompt();
+  const prompt = () => {
+    if (tty) rl!.prompt();
+  };
+  prompt();
   let quit = false;
+  rl.on("close", () => (closed = true));
   for await (const line of rl) {
     buffer += (buffer === "" ? "" : "\n") + line;
     const { statements, rest, restHasContent } = splitStatements(buffer);
@@ -124,7 +131,7 @@ export async function runRepl(makeSession: (output: SessionOutput) => SqlSession
     }
     if (quit) break;
     rl.setPrompt(buffer === "" ? PROMPT : CONTINUATION);
-    rl.prompt();
+    prompt();
   }
   rl.close();
   const cancelled = await session.cancelRunningJobs();

@@ -11,7 +11,6 @@ import type { EnvironmentOptions } from "../api/environment-options.ts";
 import { TableConfig } from "../table/api/table-config.ts";
 import { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
-import { MAX_LENGTH } from "../table/sql/parse-type.ts";
 import { parseStatement } from "../table/sql/parser.ts";
 import type { LogicalType } from "../table/types/logical-type.ts";
 import { clientCommand, HELP_TEXT, type ClientCommand } from "./client-command.ts";
@@ -21,8 +20,6 @@ import { printStatementResult } from "./print-statement-result.ts";
 import { SessionJobs, type SessionJob } from "./session-jobs.ts";
 import { describeStatementError } from "./statement-error.ts";
 import type { ScriptStatement } from "./statement-splitter.ts";
-
-const STRING: LogicalType = { kind: "varchar", length: MAX_LENGTH, nullable: false };
 
 /** Where the session writes. */
 export interface SessionOutput extends ResultTerminal {
@@ -104,11 +101,16 @@ export class SqlSession {
         return undefined;
       case "showJobs": {
         const rows = this.jobs.rows();
-        const p = new TableauPrinter(["job id", "job name", "status", "start time"].map((name) => ({ name, type: STRING })), false, (l) => this.line(l));
         if (rows.length === 0) {
           this.line("Empty set");
           return undefined;
         }
+        // values are shown whole (ids are copied into STOP JOB): each column as wide as its widest value
+        const columns = ["job id", "job name", "status", "start time"].map((name, i) => ({
+          name,
+          type: { kind: "varchar", length: Math.max(...rows.map((r) => r[i]!.length)), nullable: false } as LogicalType,
+        }));
+        const p = new TableauPrinter(columns, false, (l) => this.line(l), Math.max(...columns.map((c) => (c.type as { length: number }).length)));
         p.header();
         for (const r of rows) p.row({ kind: "+I", fields: r });
         p.footer(rows.length);

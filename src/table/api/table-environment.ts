@@ -239,6 +239,16 @@ export class StreamTableEnvironment {
     };
   }
 
+  /**
+   * A statement that starts a job numbers its operators' uids from the start,
+   * so the same statement gets the same uids whatever ran before it in the
+   * session, and its job resumes from its checkpoints and savepoints
+   * (`source-<table>`, `calc`, `calc-1`, … `sink-<table>`).
+   */
+  private restartUids(): void {
+    for (const prefix of [...this.uidCounters.keys()]) if (prefix !== "datastream") this.uidCounters.delete(prefix);
+  }
+
   private uidFor(prefix: string): string {
     const n = this.uidCounters.get(prefix) ?? 0;
     this.uidCounters.set(prefix, n + 1);
@@ -341,10 +351,13 @@ export class StreamTableEnvironment {
       case "explain":
         return rowsResult([{ name: "result", type: STRING }], [Row.of(this.explainStatement(stmt.statement, stmt.details))]);
       case "insert":
+        this.restartUids();
         return this.executeInserts([stmt]);
       case "statementSet":
+        this.restartUids();
         return this.executeInserts(stmt.inserts);
       case "query":
+        this.restartUids();
         return new Table(this, convertQuery(this.plannerContext(), stmt.query)).execute();
     }
   }
