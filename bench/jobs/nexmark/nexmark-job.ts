@@ -3,7 +3,8 @@
  * pipeline → a sink that counts and digests the rows (and, when asked,
  * collects them or measures their latency). Or one of the nexmark project's
  * SQL queries (bench/jobs/nexmark/sql-queries.ts) on the `nexmark` table
- * connector → the same sink, counting the rows of its changelog. In-process or on worker threads:
+ * connector → the same sink, counting the rows of its changelog (and
+ * digesting them as the DataStream version's rows, when asked). In-process or on worker threads:
  * each worker imports this module again and rebuilds the same graph from the
  * run's parameters in the `WEIR_BENCH_NEXMARK` environment variable (a
  * worker's `process.env` is a copy of its parent's at creation).
@@ -16,6 +17,7 @@ import {
   isWorker,
   type CheckpointStats,
   type NexmarkEvent,
+  type Row,
   type Sink,
 } from "../../../src/index.ts";
 import type { NexmarkQueryName } from "./nexmark-query.ts";
@@ -58,9 +60,11 @@ export interface NexmarkRunParams {
   /**
    * Run the nexmark project's SQL text of `query` on the `nexmark` connector (the
    * source's events, rate and out-of-orderness as its options): rows are counted,
-   * not digested. `dir` holds q13's side input (and is q10's `${NEXMARK_DIR}`).
+   * not digested, unless `digest`: then each row becomes the DataStream version's output
+   * row (its `sql.row`) and is digested as such (for the queries whose published SELECT
+   * is their `sql.text`). `dir` holds q13's side input (and is q10's `${NEXMARK_DIR}`).
    */
-  readonly connector?: { readonly dir: string };
+  readonly connector?: { readonly dir: string; readonly digest?: boolean };
   /**
    * With a rate-limited source and a query whose rows have an event time: measure the latency of
    * the rows whose events were due at least this many ms after the first row's.
@@ -103,7 +107,7 @@ function wallNow(): number {
  * the rows of one reader.
  */
 function resultSink(p: NexmarkRunParams): Sink<unknown> {
-  const query = p.connector === undefined ? dataStreamQuery(p) : undefined;
+  const query = p.connector === undefined || p.connector.digest ? dataStreamQuery(p) : undefined;
   const eventTimeOf = p.latencyAfterMs === undefined ? undefined : query?.eventTimeOf;
   const after = p.latencyAfterMs ?? 0;
   return {
@@ -161,7 +165,11 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
       dir: p.connector.dir,
     });
     for (const statement of script.setup) tEnv.executeSql(statement);
-    tEnv.toChangelogStream(tEnv.sqlQuery(script.select)).sinkTo(resultSink(p)).uid("result");
+    const changelog = tEnv.toChangelogStream(tEnv.sqlQuery(script.select));
+    if (p.connector.digest) {
+      const row = dataStreamQuery(p).sql!.row;
+      changelog.map((r: Row) => row(r)).name(`${p.query} rows`).sinkTo(resultSink(p)).uid("result");
+    } else changelog.sinkTo(resultSink(p)).uid("result");
     return env;
   }
   const source = NexmarkSource.create({
