@@ -6,10 +6,10 @@
  * (invalid SQL) and q12 (a processing-time window) are refused with their errors.
  * The queries on event time also with events out of order by up to 2 s
  * (the DDL's watermark trails by 4 s: none is late). Every runnable INSERT
- * plans into its published sink, and q10's (adapted) writes its CSV files.
+ * plans into its published sink, and q10's writes its partitioned CSV files.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NEXMARK_SQL_REFUSED, NEXMARK_SQL_RUNNABLE, nexmarkSqlScript, type NexmarkSqlQueryName } from "../../bench/jobs/nexmark/sql-queries.ts";
 import { StreamExecutionEnvironment } from "../../src/api/environment.ts";
@@ -68,7 +68,7 @@ describe("Nexmark SQL queries on the nexmark connector", () => {
     for (const q of NEXMARK_SQL_RUNNABLE) expect(folded(onWorkers.changelogs.get(q)!), q).toEqual(folded(inProcess.changelogs.get(q)!));
   }, 300_000);
 
-  it("every runnable INSERT plans into its published sink; q10's writes one CSV line per bid", async () => {
+  it("every runnable INSERT plans into its published sink; q10's writes one CSV line per bid into its dt=…/hm=… partition, each committed with a success file", async () => {
     const dir = temp();
     writeSideInput(dir);
     const stream = nexmarkTestStream(dir);
@@ -81,18 +81,22 @@ describe("Nexmark SQL queries on the nexmark connector", () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 2 });
     env.enableCheckpointing(1_000, "exactly-once");
     const tEnv = StreamTableEnvironment.create(env);
-    const q10 = nexmarkSqlScript("q10", stream);
+    const slow = { ...stream, eventsPerSecond: 20 }; // 200 s of event time: 4 minutes, 4 partitions
+    const q10 = nexmarkSqlScript("q10", slow);
     for (const statement of q10.setup) tEnv.executeSql(statement);
     await tEnv.executeSql(q10.insert).await();
     const out = join(dir, "data", "output", "q10", "bid");
-    const lines = readdirSync(out, { recursive: true, encoding: "utf8" })
-      .filter((f) => !f.startsWith("."))
-      .flatMap((f) => readFileSync(join(out, f), "utf8").split("\n").filter(Boolean));
-    const batch = (await nexmarkBatchResults(stream)).get("q10")!;
-    expect(lines.length).toBe(batch.length);
-    const keys = (rows: string[][]) => rows.map((r) => r.slice(0, 3).join(",")).sort();
-    expect(keys(lines.map((l) => l.split(",")))).toEqual(keys(batch.map((r) => r.fields.map(String))));
-    const day = (l: string) => l.split(",").slice(-2).join(",");
-    expect(new Set(lines.map(day))).toEqual(new Set(batch.map((r) => `${String(r.fields[5])},${String(r.fields[6])}`)));
+    const files = readdirSync(out, { recursive: true, encoding: "utf8" }).filter((f) => statSync(join(out, f)).isFile());
+    const parts = files.filter((f) => !basename(f).startsWith(".") && !basename(f).startsWith("_"));
+    /** `dt,hm,auction,bidder,price` of each line, the partition values from its file's directory `dt=…/hm=…`. */
+    const got = parts.flatMap((f) => {
+      const [dt, hm] = dirname(f).split(sep).map((d) => decodeURIComponent(d.slice(d.indexOf("=") + 1)));
+      return readFileSync(join(out, f), "utf8").split("\n").filter(Boolean).map((l) => [dt, hm, ...l.split(",").slice(0, 3)].join(","));
+    });
+    const batch = (await nexmarkBatchResults(slow, ["q10"])).get("q10")!;
+    expect(got.sort()).toEqual(batch.map((r) => [r.fields[5], r.fields[6], ...r.fields.slice(0, 3)].map(String).join(",")).sort());
+    const partitions = new Set(parts.map((f) => dirname(f)));
+    expect(partitions.size).toBe(4);
+    for (const partition of partitions) expect(files, `the success file of ${partition}`).toContain(join(partition, "_SUCCESS"));
   }, 120_000);
 });

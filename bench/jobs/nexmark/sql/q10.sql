@@ -14,13 +14,15 @@ CREATE TABLE nexmark_q10 (
   extra  VARCHAR,
   dt STRING,
   hm STRING
-) WITH (
-  -- Weir adaptation: no PARTITIONED BY (dt, hm) and its 'sink.partition-commit.*' and
-  -- 'partition.time-extractor.timestamp-pattern' options (Weir's filesystem sink does not partition yet);
-  -- a local path instead of a file:// URI
+) PARTITIONED BY (dt, hm) WITH (
   'connector' = 'filesystem',
+  -- Weir adaptation: a local path instead of a file:// URI
   'path' = '${NEXMARK_DIR}/data/output/${SUBMIT_TIME}/bid/',
   'format' = 'csv',
+  'sink.partition-commit.trigger' = 'partition-time',
+  'sink.partition-commit.delay' = '1 min',
+  'sink.partition-commit.policy.kind' = 'success-file',
+  'partition.time-extractor.timestamp-pattern' = '$dt $hm:00',
   'sink.rolling-policy.rollover-interval' = '1min',
   'sink.rolling-policy.check-interval' = '1min'
 );
