@@ -20,6 +20,15 @@ describe("splitStatements", () => {
     expect(restHasContent).toBe(false);
   });
 
+  it("keeps EXECUTE STATEMENT SET BEGIN … END together, ';'s between its INSERTs included", () => {
+    const sql = "execute statement set begin\n  INSERT INTO a SELECT 1;\n  INSERT INTO b SELECT 'end;';\nEND;\nSHOW TABLES;";
+    expect(splitStatements(sql).statements.map((s) => s.text)).toEqual([
+      "execute statement set begin\n  INSERT INTO a SELECT 1;\n  INSERT INTO b SELECT 'end;';\nEND",
+      "SHOW TABLES",
+    ]);
+    expect(splitStatements("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;").restHasContent).toBe(true);
+  });
+
   it("an unterminated quote or comment keeps the statement open", () => {
     expect(splitStatements("SET 'a' = 'x;").statements).toEqual([]);
     expect(splitStatements("SELECT 1 /* ; ").restHasContent).toBe(true);

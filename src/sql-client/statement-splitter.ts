@@ -28,7 +28,8 @@ export interface SplitResult {
 
 /**
  * Splits `sql` at `;` outside quotes (`'…'`, `"…"`, `` `…` ``) and comments
- * (`-- …`, `/* … *\/`); statements of blanks and comments only are dropped.
+ * (`-- …`, `/* … *\/`), and outside `EXECUTE STATEMENT SET BEGIN … END`;
+ * statements of blanks and comments only are dropped.
  *
  * @example
  * ```ts
@@ -82,6 +83,8 @@ export function splitStatements(sql: string): SplitResult {
           }
         } else advance(1);
       }
+    } else if (ch === ";" && content && insideStatementSet(sql.slice(start, i))) {
+      advance(1); // a ';' between the INSERTs of EXECUTE STATEMENT SET BEGIN … END
     } else if (ch === ";") {
       if (content) statements.push({ text: sql.slice(start, i), offset: start, line: startLine, column: startColumn });
       advance(1);
@@ -95,4 +98,14 @@ export function splitStatements(sql: string): SplitResult {
     }
   }
   return { statements, rest: { text: sql.slice(start), offset: start, line: startLine, column: startColumn }, restHasContent: content };
+}
+
+/** Whether `text` (a statement up to a `;`) is an `EXECUTE STATEMENT SET` whose `END` has not come yet. */
+function insideStatementSet(text: string): boolean {
+  return /^EXECUTE\s+STATEMENT\s+SET\b/i.test(text) && !/\bEND\s*$/i.test(stripComments(text));
+}
+
+/** `text` without `--` and block comments at its end (a statement set's `END -- done`). */
+function stripComments(text: string): string {
+  return text.replace(/--[^\n]*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "").trimEnd();
 }

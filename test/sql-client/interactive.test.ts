@@ -161,7 +161,7 @@ describe("weir sql, interactive", () => {
     }
   }, 120_000);
 
-  it("-i runs an init script before the session; a failing one ends the client with its place", async () => {
+  it("-i runs an init script before the session, Tab completes a table name; a failing init script ends the client with its place", async () => {
     const dir = tempDir();
     writeClicks(join(dir, "clicks"), "part-0", CLICKS);
     writeFileSync(join(dir, "init.sql"), "CREATE TABLE clicks (`user` STRING, url STRING) WITH ('connector' = 'filesystem', 'path' = 'clicks/', 'format' = 'json');\nSET 'sql-client.execution.result-mode' = 'tableau';\n");
@@ -169,7 +169,9 @@ describe("weir sql, interactive", () => {
     const cli = startPtyCli(["sql", "-i", "init.sql"], dir, { WEIR_SQL_HISTORY: join(dir, "history") });
     try {
       let at = (await cli.expect("weir> ")).end;
-      cli.type("SELECT COUNT(*) AS n FROM clicks;\n");
+      cli.type("SELECT COUNT(*) AS n FROM cli\t"); // Tab completes the table name
+      await cli.expect("FROM clicks", at);
+      cli.type(";\n");
       const result = await cli.expect("rows in set", at);
       expect(result.text).toMatch(/\| \+U \|\s+3 \|/);
       at = result.end;

@@ -137,15 +137,19 @@ INSERT INTO counts SELECT \`user\`, COUNT(*) FROM copy GROUP BY \`user\`;
     expect(bad.stderr).toContain("-e:1:1:");
   }, 120_000);
 
-  it("resumes after a crash from the latest checkpoint, and after Ctrl-C from its savepoint with --from-savepoint: every row once", async () => {
+  it("a statement set resumes after a crash from the latest checkpoint, and after Ctrl-C from its savepoint with --from-savepoint: every row once, counts equal the batch result", async () => {
     const dir = project({
       "copy.sql": `SET 'execution.checkpointing.interval' = '200 ms';
 CREATE TABLE clicks (\`user\` STRING, url STRING) WITH ('connector' = 'filesystem', 'path' = 'clicks/', 'format' = 'json', 'source.monitor-interval' = '100 ms');
 CREATE TABLE copy (\`user\` STRING, url STRING) WITH ('connector' = 'filesystem', 'path' = 'copy/', 'format' = 'json');
-INSERT INTO copy SELECT \`user\`, url FROM clicks;
+CREATE TABLE counts (\`user\` STRING, cnt BIGINT) WITH ('connector' = 'filesystem', 'path' = 'counts/', 'format' = 'debezium-json');
+EXECUTE STATEMENT SET BEGIN
+  INSERT INTO copy SELECT \`user\`, url FROM clicks;
+  INSERT INTO counts SELECT \`user\`, COUNT(*) FROM clicks GROUP BY \`user\`;
+END;
 `,
     });
-    const input = (n: number) => JSON.stringify({ user: `u${n}`, url: `/p${n}` });
+    const input = (n: number) => JSON.stringify({ user: n === 3 ? "Mary" : `u${n}`, url: `/p${n}` });
     const copy = join(dir, "copy");
     // 1. runs until killed
     const first = startCli(["sql", "-f", "copy.sql"], {}, { cwd: dir });
@@ -165,10 +169,14 @@ INSERT INTO copy SELECT \`user\`, url FROM clicks;
     appendFileSync(join(dir, "clicks", "part-2"), [3].map(input).join("\n") + "\n");
     // 3. from the savepoint
     const third = startCli(["sql", "-f", "copy.sql", "--from-savepoint", savepoint!], {}, { cwd: dir });
-    await waitFor("the rows after the savepoint committed", () => committedLines(copy).length >= 6, 60_000);
+    await waitFor("the rows after the savepoint committed", () => committedLines(copy).length >= 6 && foldedCounts(join(dir, "counts")).includes("Mary=3"), 60_000).catch((e: Error) => {
+      third.child.kill("SIGKILL");
+      throw new Error(`${e.message}\n${third.stderr()}\ncopy: ${committedLines(copy).join("\n")}\ncounts: ${foldedCounts(join(dir, "counts")).join(" ")}`);
+    });
     third.child.kill("SIGINT");
     expect((await third.done).code).toBe(0);
     const expected = [...CLICKS.map((c) => JSON.stringify({ user: c.user, url: c.url })), ...[1, 2, 3].map(input)];
     expect(committedLines(copy).sort()).toEqual(expected.sort());
+    expect(foldedCounts(join(dir, "counts"))).toEqual(["Bob=1", "Mary=3", "u1=1", "u2=1"]);
   }, 180_000);
 });
