@@ -7,11 +7,10 @@ import type { CheckpointStats } from "../src/index.ts";
 import { checkpointFigures, checkpointsCell, elapsedCell, millions, ms, stateSize, table, throughput, type CheckpointFigures } from "./report.ts";
 
 /**
- * What ran a query: the engine (DataStream API), the engine from the query's SQL over a view of the
- * bids, the engine from the nexmark project's SQL on the `nexmark` connector, the hand-fused loop or
- * the RxJS pipeline.
+ * What ran a query: the engine (DataStream API), the engine from the nexmark project's SQL on the
+ * `nexmark` connector, the hand-fused loop or the RxJS pipeline.
  */
-export type NexmarkRunner = "engine" | "sql" | "sql-connector" | "fused" | "rx";
+export type NexmarkRunner = "engine" | "sql-connector" | "fused" | "rx";
 
 /** One measured run of a Nexmark query. */
 export interface NexmarkRunFigures {
@@ -69,8 +68,6 @@ export interface NexmarkRatios {
   readonly exactlyOnceOverNone: number | undefined;
   /** Engine exactly-once 1 s: 2 workers / 1 worker. */
   readonly twoWorkersOverOne: number | undefined;
-  /** In-process, exactly-once 1 s: the query from SQL / on the DataStream API. */
-  readonly sqlOverDataStream: number | undefined;
 }
 
 /** One of the nexmark project's SQL queries on the `nexmark` connector: its run, or why it does not run. */
@@ -158,7 +155,7 @@ export function latencyFigures(query: string, label: string, rate: number, event
 export function nexmarkRatios(runs: readonly NexmarkRunFigures[]): NexmarkRatios[] {
   const queries = [...new Set(runs.map((r) => r.query))];
   return queries.map((query) => {
-    const rate = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine" || runner === "sql") =>
+    const rate = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine") =>
       runs.find((r) => r.query === query && r.runner === runner && r.workers === workers && r.checkpointIntervalMs > 0 === checkpointed)?.eventsPerSecond;
     const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
     const engine = rate("engine");
@@ -169,7 +166,6 @@ export function nexmarkRatios(runs: readonly NexmarkRunFigures[]): NexmarkRatios
       engineOverRx: ratio(engine, rate("rx")),
       exactlyOnceOverNone: ratio(engine, rate("engine", 0, false)),
       twoWorkersOverOne: ratio(rate("engine", 2), rate("engine", 1)),
-      sqlOverDataStream: ratio(rate("sql"), engine),
     };
   });
 }
@@ -199,7 +195,7 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
         millions(r.eventsPerSecond),
         millions(r.eventsPerSecondPerCore),
         millions(r.rows),
-        r.runner === "engine" || r.runner === "sql" ? checkpointsCell(r) : "-",
+        r.runner === "engine" ? checkpointsCell(r) : "-",
       ]),
     ),
   ];
@@ -229,10 +225,10 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
     lines.push(
       "",
       table(
-        ["nexmark ratios", "engine/fused", "RxJS/fused", "engine/RxJS", "exactly-once/none", "2 workers/1", "SQL/DataStream"],
-        f.ratios.map((r) => [r.query, ratio(r.engineOverFused), ratio(r.rxOverFused), ratio(r.engineOverRx), ratio(r.exactlyOnceOverNone), ratio(r.twoWorkersOverOne), ratio(r.sqlOverDataStream)]),
+        ["nexmark ratios", "engine/fused", "RxJS/fused", "engine/RxJS", "exactly-once/none", "2 workers/1"],
+        f.ratios.map((r) => [r.query, ratio(r.engineOverFused), ratio(r.rxOverFused), ratio(r.engineOverRx), ratio(r.exactlyOnceOverNone), ratio(r.twoWorkersOverOne)]),
       ),
-      "  engine: in-process, exactly-once 1 s; exactly-once/none: in-process; 2 workers/1: exactly-once 1 s; SQL/DataStream: in-process, exactly-once 1 s; ratios of events/s",
+      "  engine: in-process, exactly-once 1 s; exactly-once/none: in-process; 2 workers/1: exactly-once 1 s; ratios of events/s (SQL/DataStream: in the nexmark SQL table)",
     );
   return lines;
 }

@@ -24,7 +24,6 @@ import type { NexmarkQueryName } from "./nexmark-query.ts";
 import { QUERIES } from "./queries.ts";
 import { combineResults, type QueryResult } from "./query-result.ts";
 import { withCheckpointDir } from "../checkpoint-dir.ts";
-import { sqlPipeline } from "./sql-query.ts";
 import { StreamTableEnvironment } from "../../../src/table/api/table-environment.ts";
 import { nexmarkSqlScript, type NexmarkSqlQueryName } from "./sql-queries.ts";
 
@@ -55,14 +54,11 @@ export interface NexmarkRunParams {
   readonly checkpointIntervalMs: number;
   /** Keep every row (the full check against the fused loop). */
   readonly collect?: boolean;
-  /** Run the query from its SQL over a view of the bids (the query must have `sql`). */
-  readonly sql?: boolean;
   /**
    * Run the nexmark project's SQL text of `query` on the `nexmark` connector (the
    * source's events, rate and out-of-orderness as its options): rows are counted,
    * not digested, unless `digest`: then each row becomes the DataStream version's output
-   * row (its `sql.row`) and is digested as such (for the queries whose published SELECT
-   * is their `sql.text`). `dir` holds q13's side input (and is q10's `${NEXMARK_DIR}`).
+   * row (its `sqlRow`, which the query must have) and is digested as such. `dir` holds q13's side input (and is q10's `${NEXMARK_DIR}`).
    */
   readonly connector?: { readonly dir: string; readonly digest?: boolean };
   /**
@@ -167,7 +163,8 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
     for (const statement of script.setup) tEnv.executeSql(statement);
     const changelog = tEnv.toChangelogStream(tEnv.sqlQuery(script.select));
     if (p.connector.digest) {
-      const row = dataStreamQuery(p).sql!.row;
+      const row = dataStreamQuery(p).sqlRow;
+      if (row === undefined) throw new Error(`nexmark ${p.query}: its published SQL does not give the DataStream version's rows (no 'sqlRow'), so they cannot be digested as those`);
       changelog.map((r: Row) => row(r)).name(`${p.query} rows`).sinkTo(resultSink(p)).uid("result");
     } else changelog.sinkTo(resultSink(p)).uid("result");
     return env;
@@ -179,8 +176,7 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
     rateLimited: s.rateLimited ?? false,
   });
   const events = env.fromSource(source, WatermarkStrategy.forBoundedOutOfOrderness<NexmarkEvent>(s.maxOutOfOrdernessMs), "nexmark").uid("nexmark");
-  const query = dataStreamQuery(p);
-  (p.sql ? sqlPipeline(events, query, s.maxOutOfOrdernessMs) : query.build(events)).sinkTo(resultSink(p)).uid("result");
+  dataStreamQuery(p).build(events).sinkTo(resultSink(p)).uid("result");
   return env;
 }
 

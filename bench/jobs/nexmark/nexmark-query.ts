@@ -34,10 +34,11 @@ export interface NexmarkQuery<Out> {
   /** A 32-bit digest of one row, summed (mod 2^32) over the result. */
   digest(row: Out): number;
   /**
-   * The query in Flink SQL over the table `bid` (the nexmark project's SQL text), and the output
-   * row of a result row (for the digest).
+   * Where the nexmark project's published SQL query of the same name (bench/jobs/nexmark/sql/)
+   * SELECTs the rows of this query, insert-only (q1, q2, q5, q7): this query's output row of a row
+   * of that SELECT, so that the SQL runs are digested as this query's rows.
    */
-  readonly sql?: { readonly text: string; row(r: Row): Out };
+  readonly sqlRow?: (r: Row) => Out;
   /** The event time a row is about (ms), for latency: present where a row follows from one event. */
   readonly eventTimeOf?: (row: Out) => number;
 }

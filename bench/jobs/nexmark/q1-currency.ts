@@ -41,10 +41,7 @@ export const q1: NexmarkQuery<EuroBid> = {
       filter((e) => e.type === NexmarkEventType.BID),
       map((e) => toEuros(e.bid!)),
     ),
-  sql: {
-    text: "SELECT auction, bidder, 0.908 * price AS price, dateTime, extra FROM bid",
-    row: ({ fields: f }) => ({ auction: Number(f[0]), bidder: Number(f[1]), price: decimalToNumber(f[2] as Decimal), dateTime: f[3] as number, extra: f[4] as string }),
-  },
+  sqlRow: ({ fields: f }) => ({ auction: Number(f[0]), bidder: Number(f[1]), price: decimalToNumber(f[2] as Decimal), dateTime: f[3] as number, extra: f[4] as string }),
   digest(b) {
     let h = digestStart();
     h = digestAdd(h, b.auction);

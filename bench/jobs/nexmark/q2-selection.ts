@@ -32,9 +32,6 @@ export const q2: NexmarkQuery<AuctionPrice> = {
       filter((e) => e.type === NexmarkEventType.BID && e.bid!.auction % MODULUS === 0),
       map((e) => ({ auction: e.bid!.auction, price: e.bid!.price })),
     ),
-  sql: {
-    text: "SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0",
-    row: ({ fields: f }) => ({ auction: Number(f[0]), price: Number(f[1]) }),
-  },
+  sqlRow: ({ fields: f }) => ({ auction: Number(f[0]), price: Number(f[1]) }),
   digest: (r) => digestAdd(digestAdd(digestStart(), r.auction), r.price),
 };

@@ -147,18 +147,7 @@ export const q7: NexmarkQuery<HighestBid> = {
       highestPerWindow(),
       mergeMap((acc) => acc.bids),
     ),
-  sql: {
-    text: `SELECT B.auction, B.price, B.bidder, B.dateTime, B.extra
-      FROM bid B
-      JOIN (
-        SELECT MAX(price) AS maxprice, window_end AS dateTime
-        FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '10' SECOND))
-        GROUP BY window_start, window_end
-      ) B1
-      ON B.price = B1.maxprice
-      WHERE B.dateTime BETWEEN B1.dateTime - INTERVAL '10' SECOND AND B1.dateTime`,
-    row: ({ fields: f }) => ({ auction: Number(f[0]), price: Number(f[1]), bidder: Number(f[2]), dateTime: f[3] as number, extra: f[4] as string }),
-  },
+  sqlRow: ({ fields: f }) => ({ auction: Number(f[0]), price: Number(f[1]), bidder: Number(f[2]), dateTime: f[3] as number, extra: f[4] as string }),
   digest(b) {
     let h = digestStart();
     h = digestAdd(h, b.auction);

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../api/environment.ts";
 import { Schema } from "../api/schema.ts";
 import { StreamTableEnvironment } from "../api/table-environment.ts";
-import { q5 as q5Query } from "../../../bench/jobs/nexmark/q5-hot-items.ts";
-import { q7 as q7Query } from "../../../bench/jobs/nexmark/q7-highest-bid.ts";
+import { nexmarkSqlScript, type NexmarkSqlQueryName } from "../../../bench/jobs/nexmark/sql-queries.ts";
 
 /** A session with `clicks(user, url, n, cTime rowtime)` and `users(name, region)` views over (empty) streams. */
 function session(): StreamTableEnvironment {
@@ -118,29 +117,23 @@ describe("planner errors name the problem and its place", () => {
 });
 
 describe("Nexmark's SQL plans as Flink plans them", () => {
-  function nexmark(): StreamTableEnvironment {
-    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
-    const tEnv = StreamTableEnvironment.create(env);
-    tEnv.createTemporaryView(
-      "bid",
-      env.fromCollection<object>([]),
-      Schema.newBuilder().column("auction", "BIGINT").column("bidder", "BIGINT").column("price", "BIGINT").column("dateTime", "TIMESTAMP(3)").column("extra", "STRING").watermark("dateTime", "dateTime - INTERVAL '4' SECOND").build(),
-    );
-    return tEnv;
+  /** The plan nodes of the published query's SELECT, after its script's DDL (the `nexmark` connector, the views). */
+  function nodes(query: NexmarkSqlQueryName): (string | undefined)[] {
+    const tEnv = StreamTableEnvironment.create(StreamExecutionEnvironment.create({ parallelism: 1 }));
+    const script = nexmarkSqlScript(query, { events: 1_000, eventsPerSecond: 1_000, dir: "unused" });
+    for (const statement of script.setup) tEnv.executeSql(statement);
+    return tEnv.explainSql(script.select).split("\n").slice(1).map((l) => /^[\s:+|-]*(\w+)\(/.exec(l)?.[1]).filter(Boolean);
   }
-  const nodes = (sql: string) => nexmark().explainSql(sql).split("\n").slice(1).map((l) => /^[\s:+|-]*(\w+)\(/.exec(l)?.[1]).filter(Boolean);
 
   it("q5: a window aggregation of a window aggregation, window-joined with it", () => {
-    const q5 = q5Query.sql!.text;
-    const n = nodes(q5);
+    const n = nodes("q5");
     expect(n.filter((x) => x === "WindowAggregate")).toHaveLength(3);
     expect(n).toContain("WindowJoin");
     expect(n).not.toContain("GroupAggregate");
   });
 
   it("q7: the highest bid of each window, a regular join on the maximum price", () => {
-    const q7 = q7Query.sql!.text;
-    expect(nodes(q7)).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
+    expect(nodes("q7")).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
   });
 });
 
