@@ -33,11 +33,13 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-/** The committed lines of the part files under `dir`, oldest file first. */
+/** The committed lines of the part files under `dir`, oldest file first (by the part counter that ends its name). */
 function committedLines(dir: string): string[] {
   if (!existsSync(dir)) return [];
+  const counter = (f: string) => Number(/-(\d+)$/.exec(f)?.[1] ?? 0);
   return readdirSync(dir)
     .filter((f) => !f.startsWith(".") && !f.startsWith("_"))
+    .sort((a, b) => counter(a) - counter(b))
     .flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l.length > 0));
 }
 
