@@ -42,7 +42,6 @@
 import { relative, resolve } from "node:path";
 import type { DataStreamSink } from "../../api/data-stream.ts";
 import { FileSink, type BucketCommitOptions } from "../../connectors/file/file-sink.ts";
-import { FileSourceParseError } from "../../connectors/file/file-source-errors.ts";
 import { MalformedRecord, NEED_MORE_BYTES, type RecordFormat } from "../../connectors/file/record-format.ts";
 import { FileSource } from "../../connectors/file/file-source.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
@@ -119,7 +118,9 @@ function partitionCodecs(ctx: DynamicTableContext, layout: Layout): { write: ((v
 /**
  * The records of a partitioned table's files: the format's rows with the
  * partition values of each file's directory put in (`null` for the default
- * partition name and for a key the path does not have).
+ * partition name and for a key the path does not have). A directory value
+ * that does not read as its column's type makes the file's first record
+ * malformed, so the job fails naming the file.
  */
 function withPartitionValues(ctx: DynamicTableContext, layout: Layout, format: TableFormat): RecordFormat<Row[]> {
   if (layout.keys.length === 0) return format.records;
@@ -130,6 +131,8 @@ function withPartitionValues(ctx: DynamicTableContext, layout: Layout, format: T
   return {
     open(split) {
       const found = partitionValuesOf(relative(base, split.path));
+      // a directory value that does not read as its column's type: the file's first record is malformed
+      let bad: MalformedRecord | undefined;
       const values = layout.keys.map((k, n) => {
         const text = found.get(k);
         if (text === undefined || text === defaultName) return null;
@@ -137,7 +140,8 @@ function withPartitionValues(ctx: DynamicTableContext, layout: Layout, format: T
           return codecs.read[n]!(text);
         } catch (e) {
           if (!(e instanceof FormatValueError)) throw e;
-          throw new FileSourceParseError(split.path, 1, `partition '${k}': ${e.problem}`, text);
+          bad ??= new MalformedRecord(split.line, `${k}=${text}`, `partition '${k}': ${e.problem}`);
+          return null;
         }
       });
       const decoder = format.records.open(split);
@@ -158,6 +162,7 @@ function withPartitionValues(ctx: DynamicTableContext, layout: Layout, format: T
         append: (chunk) => decoder.append(chunk),
         markEnd: () => decoder.markEnd(),
         next(s) {
+          if (bad !== undefined) return bad;
           const item = decoder.next(s);
           return item === NEED_MORE_BYTES || item instanceof MalformedRecord ? item : toTable(item);
         },
