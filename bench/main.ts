@@ -17,7 +17,9 @@
  * a 1 ms service at capacity 100, ordered and unordered, in-process, each
  * without and with exactly-once checkpoints every second), the Nexmark queries
  * (bench/nexmark.ts: q0–q3, q5, q7, q8 on the engine, in-process and on 1
- * and 2 workers, against a hand-fused loop and RxJS), and the recovery of a
+ * and 2 workers, against a hand-fused loop and RxJS, then the nexmark
+ * project's SQL queries q0–q22 on the `nexmark` connector, also alone as
+ * section `nexmark-sql`), and the recovery of a
  * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
  * (bench/recovery.ts). `--only a,b` runs only the named sections
  * (bench/options.ts). See docs/benchmarks.md for what each figure means.
@@ -100,7 +102,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
   const asyncIo = options.sections.has("async-io") ? await measureAsyncIoRuns(progress, checkpoints) : { runs: [], handLoopRecordsPerSecond: 0 };
   const asyncIoRuns = asyncIo.runs;
-  const nexmark = options.sections.has("nexmark") ? await measureNexmark(progress) : null;
+  const nexmark =
+    options.sections.has("nexmark") || options.sections.has("nexmark-sql")
+      ? await measureNexmark(progress, { dataStream: options.sections.has("nexmark"), sqlEvents: options.nexmarkSqlEvents })
+      : null;
   const recovery: RecoveryFigures[] = [];
   if (options.sections.has("recovery")) {
     for (const stateBytes of RECOVERY_STATE_BYTES) {

@@ -54,6 +54,10 @@ describe("formatNexmark", () => {
       runs,
       latency: [latencyFigures("q0", "in-process, exactly-once 1 s", 250_000, 500_000, [1.25, 2, 35])],
       ratios: nexmarkRatios(runs),
+      sql: [
+        { query: "q5", run: run("sql-connector", 0, 1_000, 2_000, "SQL connector"), flinkPerCore: 22_140, overDataStream: 0.5 },
+        { query: "q6", refused: "line 12, column 11: Column 'rownum' not found in any table" },
+      ],
     };
     const text = formatNexmark(f);
     expect(text).toContain("parallelism 2");
@@ -63,5 +67,8 @@ describe("formatNexmark", () => {
     expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+2\s+0\s+100 ms\s+300 ms\s+20 ms\s+4 KiB/);
     expect(text).toMatch(/q0 in-process, exactly-once 1 s\s+250,000\/s\s+500,000\s+3\s+2\.0 ms\s+35 ms\s+35 ms/);
     expect(text).toMatch(/q5\s+0\.250\s+-\s+-\s+-\s+-\s+-\n/);
+    expect(text).toMatch(/q5\s+1\.00 M\s+2\.00 s\s+500,000\s+22,140\s+0\.500\s+42\s+2/);
+    expect(text).toMatch(/q6\s+-\s+refused\s+-\s+-\s+-\s+-\s+-/);
+    expect(text).toContain("  q6 refused: line 12, column 11: Column 'rownum' not found in any table");
   });
 });

@@ -6,8 +6,12 @@
 import type { CheckpointStats } from "../src/index.ts";
 import { checkpointFigures, checkpointsCell, elapsedCell, millions, ms, stateSize, table, throughput, type CheckpointFigures } from "./report.ts";
 
-/** What ran a query: the engine (DataStream API), the engine from the query's SQL, the hand-fused loop or the RxJS pipeline. */
-export type NexmarkRunner = "engine" | "sql" | "fused" | "rx";
+/**
+ * What ran a query: the engine (DataStream API), the engine from the query's SQL over a view of the
+ * bids, the engine from the nexmark project's SQL on the `nexmark` connector, the hand-fused loop or
+ * the RxJS pipeline.
+ */
+export type NexmarkRunner = "engine" | "sql" | "sql-connector" | "fused" | "rx";
 
 /** One measured run of a Nexmark query. */
 export interface NexmarkRunFigures {
@@ -69,6 +73,19 @@ export interface NexmarkRatios {
   readonly sqlOverDataStream: number | undefined;
 }
 
+/** One of the nexmark project's SQL queries on the `nexmark` connector: its run, or why it does not run. */
+export interface NexmarkSqlFigures {
+  readonly query: string;
+  /** In-process, exactly-once 1 s; absent when Weir refuses the query. */
+  readonly run?: NexmarkRunFigures;
+  /** Weir's planning error, for a refused query. */
+  readonly refused?: string;
+  /** The published Flink events/s per core (bench/jobs/nexmark/flink-figures.ts). */
+  readonly flinkPerCore?: number;
+  /** events/s of this run / the DataStream version's in-process exactly-once 1 s run, where the query has one. */
+  readonly overDataStream?: number;
+}
+
 /** Everything the Nexmark section reports. */
 export interface NexmarkFigures {
   readonly parallelism: number;
@@ -78,6 +95,8 @@ export interface NexmarkFigures {
   readonly runs: readonly NexmarkRunFigures[];
   readonly latency: readonly NexmarkLatencyFigures[];
   readonly ratios: readonly NexmarkRatios[];
+  /** The nexmark project's SQL queries on the `nexmark` connector (parallelism, out-of-orderness and event rate as above). */
+  readonly sql: readonly NexmarkSqlFigures[];
 }
 
 /**
@@ -155,8 +174,15 @@ export function nexmarkRatios(runs: readonly NexmarkRunFigures[]): NexmarkRatios
   });
 }
 
-/** The tables of the Nexmark section: runs, checkpoints, latency, ratios. */
+/** The tables of the Nexmark section: runs, checkpoints, latency, ratios, then the SQL queries on the connector. */
 export function formatNexmark(f: NexmarkFigures): string {
+  const dataStream = f.runs.length === 0 ? [] : formatDataStreamRuns(f);
+  const sql = f.sql.length === 0 ? [] : [formatNexmarkSql(f.sql)];
+  return [...dataStream, ...(dataStream.length > 0 && sql.length > 0 ? [""] : []), ...sql].join("\n");
+}
+
+/** The lines of the runs, checkpoints, latency and ratios tables. */
+function formatDataStreamRuns(f: NexmarkFigures): string[] {
   const ratio = (v: number | undefined) => (v === undefined ? "-" : v.toFixed(3));
   const lines = [
     `nexmark: NexmarkSource (events out of order by up to ${f.outOfOrdernessMs / 1000} s, watermarks as far behind) → query → sink digesting the rows, parallelism ${f.parallelism}`,
@@ -208,7 +234,35 @@ export function formatNexmark(f: NexmarkFigures): string {
       ),
       "  engine: in-process, exactly-once 1 s; exactly-once/none: in-process; 2 workers/1: exactly-once 1 s; SQL/DataStream: in-process, exactly-once 1 s; ratios of events/s",
     );
-  return lines.join("\n");
+  return lines;
+}
+
+/**
+ * The table of the SQL queries on the `nexmark` connector.
+ *
+ * @example
+ * ```ts
+ * formatNexmarkSql([{ query: "q6", refused: "Column 'rownum' not found in any table" }]);
+ * ```
+ */
+export function formatNexmarkSql(sql: readonly NexmarkSqlFigures[]): string {
+  return [
+    "nexmark SQL: the nexmark project's queries (bench/jobs/nexmark/sql/) on the nexmark connector, in-process (one core), exactly-once every 1 s;",
+    "  Flink per core: the nexmark project's published figures (other machines, parallelism 8, 10 M events/s of event time): context, not a comparison on this machine",
+    "",
+    table(
+      ["nexmark SQL", "events", "elapsed", "events/s per core", "Flink per core", "SQL/DataStream", "rows", "checkpoints"],
+      sql.map((q) => {
+        const r = q.run;
+        const flink = q.flinkPerCore === undefined ? "-" : millions(q.flinkPerCore);
+        const ratio = q.overDataStream === undefined ? "-" : q.overDataStream.toFixed(3);
+        if (r === undefined) return [q.query, "-", "refused", "-", flink, "-", "-", "-"];
+        return [q.query, millions(r.events), elapsedCell(r), millions(r.eventsPerSecondPerCore), flink, ratio, millions(r.rows), checkpointsCell(r)];
+      }),
+    ),
+    "  SQL/DataStream: events/s of the SQL query / of the DataStream version (bench/jobs/nexmark/q*.ts), both in-process, exactly-once 1 s; rows: changelog rows",
+    ...sql.filter((q) => q.refused !== undefined).map((q) => `  ${q.query} refused: ${q.refused!.split("\n")[0]}`),
+  ].join("\n");
 }
 
 /** Latencies with one decimal below 10 ms. */

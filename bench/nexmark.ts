@@ -21,14 +21,37 @@
  * query's exactly-once throughput (the lower of in-process and 2 workers),
  * in-process and on 2 workers, for 3 s, of which the rows of the last 2 s
  * are measured.
+ *
+ * Then the nexmark project's SQL queries q0–q22 (bench/jobs/nexmark/sql/) on
+ * the `nexmark` connector with the same stream (event rate, out-of-orderness,
+ * parallelism): a query Weir refuses (q6, q12) is reported with its planning
+ * error; every other runs once to size it (in-process, no checkpoints: also the
+ * warm-up), unless `--nexmark-sql-events` fixes the size, then in-process with
+ * exactly-once checkpoints every 1 s (filesystem storage). Its events/s is per
+ * core (one thread), beside the published Flink figure per core and, for q0–q3,
+ * q5, q7 and q8, the ratio to the DataStream version's in-process exactly-once run.
+ * The rows are the changelog's (checked against DuckDB by test/sql/nexmark-queries.test.ts).
  */
+import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { hasRx, runFused, runRx, type BaselineRun } from "./jobs/nexmark/baselines.ts";
 import { runNexmarkQuery, type NexmarkSourceParams } from "./jobs/nexmark/nexmark-job.ts";
 import { NEXMARK_OUT_OF_ORDERNESS_MS, NEXMARK_QUERIES, type NexmarkQueryName } from "./jobs/nexmark/nexmark-query.ts";
+import { FLINK_EVENTS_PER_SECOND_PER_CORE } from "./jobs/nexmark/flink-figures.ts";
+import { NEXMARK_SQL_QUERIES, NEXMARK_SQL_REFUSED, nexmarkSideInput, type NexmarkSqlQueryName } from "./jobs/nexmark/sql-queries.ts";
 import { QUERIES } from "./jobs/nexmark/queries.ts";
 import { rowDifference, type QueryResult } from "./jobs/nexmark/query-result.ts";
-import { latencyFigures, nexmarkRatios, nexmarkRunFigures, type NexmarkFigures, type NexmarkLatencyFigures, type NexmarkRunFigures } from "./nexmark-report.ts";
+import {
+  latencyFigures,
+  nexmarkRatios,
+  nexmarkRunFigures,
+  type NexmarkFigures,
+  type NexmarkLatencyFigures,
+  type NexmarkRunFigures,
+  type NexmarkSqlFigures,
+} from "./nexmark-report.ts";
 import { throughput } from "./report.ts";
 
 export const NEXMARK_PARALLELISM = 2;
@@ -58,6 +81,9 @@ const LATENCY_LOAD = 0.5;
 const LATENCY_RUN_MS = 3_000;
 const LATENCY_WARM_UP_MS = 1_000;
 const LATENCY_QUERIES: readonly NexmarkQueryName[] = ["q0", "q1"];
+/** SQL runs: the first sizing run, and the least events of a measured run (20 s of event time: two 10 s windows). */
+const SQL_SIZING_EVENTS = 20_000;
+const SQL_MIN_EVENTS = 20_000;
 
 /** The engine runs of each query: label, worker threads, checkpoint interval. */
 const ENGINE_PLAN: readonly (readonly [label: string, workers: number, checkpointIntervalMs: number])[] = [
@@ -71,21 +97,29 @@ const LATENCY_PLAN: readonly (readonly [label: string, workers: number])[] = [
   ["2 workers", 2],
 ];
 
+/** What the Nexmark section runs. */
+export interface NexmarkPlan {
+  /** The DataStream queries with their baselines and latencies (false: only the SQL queries). */
+  readonly dataStream: boolean;
+  /** Events of each SQL run; undefined: sized to about `TARGET_RUN_MS`. */
+  readonly sqlEvents: number | undefined;
+}
+
 /**
  * Runs the Nexmark section and returns its figures.
  *
  * @throws BenchIntegrityError when a run's rows differ from the hand-fused loop's
  * @example
  * ```ts
- * const figures = await measureNexmark((line) => console.error(line));
+ * const figures = await measureNexmark((line) => console.error(line), { dataStream: true, sqlEvents: undefined });
  * console.log(formatNexmark(figures));
  * ```
  */
-export async function measureNexmark(progress: (line: string) => void): Promise<NexmarkFigures> {
+export async function measureNexmark(progress: (line: string) => void, plan: NexmarkPlan): Promise<NexmarkFigures> {
   const runs: NexmarkRunFigures[] = [];
-  for (const query of NEXMARK_QUERIES) runs.push(...(await measureQuery(query, progress)));
+  if (plan.dataStream) for (const query of NEXMARK_QUERIES) runs.push(...(await measureQuery(query, progress)));
   const latency: NexmarkLatencyFigures[] = [];
-  for (const query of LATENCY_QUERIES) {
+  for (const query of plan.dataStream ? LATENCY_QUERIES : []) {
     const throughputRuns = LATENCY_PLAN.map(([, workers]) => runs.find((r) => r.query === query && r.runner === "engine" && r.workers === workers && r.checkpointIntervalMs > 0)!);
     const rate = Math.round((Math.min(...throughputRuns.map((r) => r.eventsPerSecond)) * LATENCY_LOAD) / 1_000) * 1_000;
     for (const [label, workers] of LATENCY_PLAN) latency.push(await measureLatency(query, label, workers, rate, progress));
@@ -93,11 +127,63 @@ export async function measureNexmark(progress: (line: string) => void): Promise<
   return {
     parallelism: NEXMARK_PARALLELISM,
     outOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS,
-    queries: NEXMARK_QUERIES.map((q) => ({ name: q, description: QUERIES[q].description })),
+    queries: plan.dataStream ? NEXMARK_QUERIES.map((q) => ({ name: q, description: QUERIES[q].description })) : [],
     runs,
     latency,
     ratios: nexmarkRatios(runs),
+    sql: await measureSqlQueries(progress, plan.sqlEvents, runs),
   };
+}
+
+/** The nexmark project's SQL queries on the `nexmark` connector (see the top of this file). */
+async function measureSqlQueries(progress: (line: string) => void, fixedEvents: number | undefined, dataStreamRuns: readonly NexmarkRunFigures[]): Promise<NexmarkSqlFigures[]> {
+  const dir = await mkdtemp(join(tmpdir(), "weir-bench-nexmark-sql-"));
+  try {
+    await mkdir(join(dir, "data"));
+    await writeFile(join(dir, "data", "side_input.txt"), nexmarkSideInput());
+    const out: NexmarkSqlFigures[] = [];
+    for (const query of NEXMARK_SQL_QUERIES) out.push(await measureSqlQuery(query, dir, fixedEvents, dataStreamRuns, progress));
+    return out;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureSqlQuery(
+  query: NexmarkSqlQueryName,
+  dir: string,
+  fixedEvents: number | undefined,
+  dataStreamRuns: readonly NexmarkRunFigures[],
+  progress: (line: string) => void,
+): Promise<NexmarkSqlFigures> {
+  const flink = FLINK_EVENTS_PER_SECOND_PER_CORE[query];
+  const base = { query, ...(flink === undefined ? {} : { flinkPerCore: flink }) };
+  const run = (events: number, checkpointIntervalMs: number) =>
+    runNexmarkQuery({ query, source: sourceOf(events), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs, connector: { dir } });
+  if (NEXMARK_SQL_REFUSED[query] !== undefined) {
+    progress(`nexmark SQL ${query}: planning (Weir refuses it)`);
+    try {
+      await run(1_000, 0);
+    } catch (e) {
+      const message = (e as Error).message;
+      if (NEXMARK_SQL_REFUSED[query].test(message)) return { ...base, refused: message };
+      throw e;
+    }
+    throw new BenchIntegrityError(`nexmark SQL ${query}`, "a refusal", 1, 0);
+  }
+  let events = fixedEvents;
+  for (let sizing = SQL_SIZING_EVENTS; events === undefined; sizing *= 4) {
+    progress(`nexmark SQL ${query}: sizing run (${sizing.toLocaleString("en-US")} events)`);
+    const { elapsedMs } = await run(sizing, 0);
+    if (elapsedMs >= SIZING_MIN_MS || sizing >= SIZING_MAX_EVENTS)
+      events = Math.max(SQL_MIN_EVENTS, Math.round((throughput(sizing, elapsedMs) * TARGET_RUN_MS) / 1000 / ROUNDING) * ROUNDING);
+  }
+  const label = "SQL connector, in-process, exactly-once 1 s";
+  progress(`nexmark SQL ${query}: ${label} (${events.toLocaleString("en-US")} events)`);
+  const m = await run(events, CHECKPOINT_INTERVAL_MS);
+  const figures = nexmarkRunFigures({ query, label, runner: "sql-connector", workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints });
+  const dataStream = dataStreamRuns.find((r) => r.query === query && r.runner === "engine" && r.workers === 0 && r.checkpointIntervalMs > 0);
+  return { ...base, run: figures, ...(dataStream === undefined ? {} : { overDataStream: figures.eventsPerSecond / dataStream.eventsPerSecond }) };
 }
 
 /** Source of the throughput runs: as fast as possible, `EVENT_TIME_RATE` events per second of event time. */

@@ -15,13 +15,19 @@ describe("parseBenchOptions", () => {
   });
 
   it("refuses an unknown or missing section, naming the known ones", () => {
-    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of keyed-count, file, event-time, object-state, async-io, nexmark, recovery; got 'object-state,nope'/);
+    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of keyed-count, file, event-time, object-state, async-io, nexmark, nexmark-sql, recovery; got 'object-state,nope'/);
     expect(() => parseBenchOptions(["--only"])).toThrow(RangeError);
   });
 
   it("fixes the keyed-count records with --records", () => {
     expect(parseBenchOptions(["--records", "20000000"]).records).toBe(20_000_000);
     expect(() => parseBenchOptions(["--records", "0"])).toThrow(/--records must be a positive integer, got '0'/);
+  });
+
+  it("fixes the events of the Nexmark SQL runs with --nexmark-sql-events", () => {
+    expect(parseBenchOptions([]).nexmarkSqlEvents).toBeUndefined();
+    expect(parseBenchOptions(["--only", "nexmark-sql", "--nexmark-sql-events", "20000"]).nexmarkSqlEvents).toBe(20_000);
+    expect(() => parseBenchOptions(["--nexmark-sql-events", "x"])).toThrow(/--nexmark-sql-events must be a positive integer, got 'x'/);
   });
 
   it("sets the keyed-count key counts with --keys", () => {

@@ -1,11 +1,12 @@
 /**
  * The command line of `npm run bench`: `--records N` fixes the size of the
  * keyed-count runs, `--keys a,b` sets their key counts, `--only a,b` runs
- * only the named sections.
+ * only the named sections, `--nexmark-sql-events N` fixes the size of the
+ * runs of the Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`).
  */
 
 /** The sections of the bench, in the order they run. */
-export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "async-io", "nexmark", "recovery"] as const;
+export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery"] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** Key counts of the keyed-count runs without `--keys`: a state that fits the CPU caches, and a large one. */
@@ -19,6 +20,8 @@ export interface BenchOptions {
   readonly keys: readonly number[];
   /** Sections to run (all of them without `--only`). */
   readonly sections: ReadonlySet<BenchSection>;
+  /** Events of each run of a Nexmark SQL query; undefined sizes them from a sizing run. */
+  readonly nexmarkSqlEvents: number | undefined;
 }
 
 /**
@@ -30,10 +33,11 @@ export interface BenchOptions {
  * parseBenchOptions(["--only", "object-state"]).sections; // Set { "object-state" }
  * parseBenchOptions(["--records", "20000000"]).records;   // 20_000_000
  * parseBenchOptions(["--keys", "1000000"]).keys;           // [1_000_000]
+ * parseBenchOptions(["--only", "nexmark-sql", "--nexmark-sql-events", "20000"]).nexmarkSqlEvents; // 20_000
  * ```
  */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
-  return { records: recordsOption(argv), keys: keysOption(argv), sections: sectionsOption(argv) };
+  return { records: countOption(argv, "--records"), keys: keysOption(argv), sections: sectionsOption(argv), nexmarkSqlEvents: countOption(argv, "--nexmark-sql-events") };
 }
 
 function keysOption(argv: readonly string[]): readonly number[] {
@@ -45,11 +49,11 @@ function keysOption(argv: readonly string[]): readonly number[] {
   return keys;
 }
 
-function recordsOption(argv: readonly string[]): number | undefined {
-  const i = argv.indexOf("--records");
+function countOption(argv: readonly string[], name: string): number | undefined {
+  const i = argv.indexOf(name);
   if (i < 0) return undefined;
   const n = Number(argv[i + 1]);
-  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`--records must be a positive integer, got '${argv[i + 1] ?? ""}'`);
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`${name} must be a positive integer, got '${argv[i + 1] ?? ""}'`);
   return n;
 }
 

@@ -59,6 +59,7 @@ export class StreamExecutionEnvironment {
   private readonly config = new ExecutionConfig();
   private restartStrategy: RestartStrategyConfig | undefined;
   private autoWatermarkInterval: number;
+  private restoreSavepoint: string | undefined;
   /** @internal Settings given from outside the job code (command line); they win over the job's calls. */
   readonly overrides: EnvironmentOptions;
 
@@ -227,6 +228,15 @@ export class StreamExecutionEnvironment {
     return settings;
   }
 
+  /**
+   * @internal The savepoint the jobs started afterwards restore (SQL's `SET
+   * 'execution.savepoint.path'`); `undefined` forgets it. `--from-savepoint` wins.
+   */
+  setRestoreSavepoint(path: string | undefined): this {
+    this.restoreSavepoint = path === "" ? undefined : path;
+    return this;
+  }
+
   /** Runs the job and resolves with its result when it finishes (bounded jobs). */
   async execute(jobName = "weir-job"): Promise<JobExecutionResult> {
     const client = await this.executeAsync(jobName);
@@ -273,7 +283,7 @@ export class StreamExecutionEnvironment {
       args: launch?.args ?? [],
       launchOptions: launch?.options ?? {},
       fresh: o.fresh ?? false,
-      fromSavepoint: o.fromSavepoint,
+      fromSavepoint: this.overrides.fromSavepoint ?? this.restoreSavepoint ?? this.options.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState ?? false,
       batchSize: o.batchSize ?? DEFAULT_BATCH_SIZE,
       autoWatermarkIntervalMs: this.autoWatermarkInterval,

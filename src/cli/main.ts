@@ -1,15 +1,16 @@
 /**
- * The `weir` command line: `weir run <job>` runs a job file, `weir demo` the
- * demo. Returns the process exit code.
+ * The `weir` command line: `weir run <job>` runs a job file, `weir sql` is
+ * the SQL client, `weir demo` the demo. Returns the process exit code.
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
-import { runJobFile, type RunOptions } from "./run-job-file.ts";
+import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
 const USAGE = `Usage:
   weir run <job.ts|job.js> [options] [-- job args]
+  weir sql [-i init.sql] [-f job.sql | -e "statements"] [options of run]
   weir demo
   weir --version
   weir --help               (also: weir run --help)
@@ -33,7 +34,16 @@ The run ends with a summary line: records in (read by sources) and out (written 
 checkpoints, restarts, duration, exit code. Running a job that already finished again
 restores its final checkpoint, processes nothing and says so (exit 0): start over with --fresh.
 Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it.
-While the job waits to restart after a failure, it stops at once without a savepoint (exit 130).`;
+While the job waits to restart after a failure, it stops at once without a savepoint (exit 130).
+
+Options of sql (the SQL client; see docs/sql.md "SQL client"):
+  (none)                    an interactive session: statements end with ';', HELP; lists the commands
+  -f, --file FILE           run the script's statements (SET, CREATE, INSERT, EXECUTE STATEMENT SET,
+                            queries) as a job, like weir run: same options, checkpoints and resume
+  -e, --execute "SQL"       run these statements the same way and exit
+  -i, --init FILE           run this script first (repeatable), then the session or -f/-e
+With -f/-e the checkpoint directory defaults to .weir/checkpoints/<pipeline.name or script name>.
+Flags given here win over SET in the statements.`;
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -49,6 +59,23 @@ export async function main(argv: string[]): Promise<number> {
         const options = parseRunArgs(rest);
         configureLogging({ level: options.logLevel, format: options.logFormat });
         return await runJobFile(options);
+      }
+      case "sql": {
+        if (rest.includes("--help") || rest.includes("-h")) {
+          print(USAGE);
+          return 0;
+        }
+        const { values, positionals } = parseFlags(rest, {
+          file: { type: "string", short: "f" },
+          execute: { type: "string", short: "e" },
+          init: { type: "string", short: "i", multiple: true },
+        });
+        if (positionals.length > 0) throw new CliUsageError(`unexpected argument '${positionals[0]}': give a script with -f FILE`);
+        const flags = runFlags(values);
+        configureLogging({ level: flags.logLevel, format: flags.logFormat });
+        const { runSqlCommand } = await import("../sql-client/sql-command.ts");
+        const v = values as Record<string, unknown>;
+        return await runSqlCommand({ ...flags, init: (v["init"] as string[] | undefined) ?? [], file: v["file"] as string | undefined, execute: v["execute"] as string | undefined });
       }
       case "demo": {
         const { runDemo } = await import("./demo.ts");
@@ -103,11 +130,20 @@ export function parseRunArgs(args: string[]): RunOptions {
   const dash = args.indexOf("--");
   const own = dash >= 0 ? args.slice(0, dash) : args;
   const jobArgs = dash >= 0 ? args.slice(dash + 1) : [];
-  let parsed;
+  const { values, positionals } = parseFlags(own, {});
+  if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? "run needs a job file" : `one job file expected, got ${positionals.join(" ")}`);
+  return { job: positionals[0]!, args: jobArgs, ...runFlags(values) };
+}
+
+/** Options of `parseArgs` beyond the run flags (e.g. `weir sql`'s `-f`). */
+type ExtraOptions = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
+
+/** Parses `args` with the run flags and `extra` options; a mistake is a usage error. */
+export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals = true) {
   try {
-    parsed = parseArgs({
-      args: own,
-      allowPositionals: true,
+    return parseArgs({
+      args,
+      allowPositionals,
       options: {
         parallelism: { type: "string", short: "p" },
         workers: { type: "string" },
@@ -121,33 +157,35 @@ export function parseRunArgs(args: string[]): RunOptions {
         "restart-attempts": { type: "string" },
         "log-level": { type: "string" },
         "log-format": { type: "string" },
+        ...extra,
       },
     });
   } catch (e) {
     throw new CliUsageError((e as Error).message);
   }
-  const { values: v, positionals } = parsed;
-  if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? "run needs a job file" : `one job file expected, got ${positionals.join(" ")}`);
-  const mode = v.mode;
+}
+
+/** The run flags among parsed values, checked. */
+export function runFlags(v: Record<string, string | boolean | (string | boolean)[] | undefined>): RunFlags {
+  const str = (k: string) => v[k] as string | undefined;
+  const mode = str("mode");
   if (mode !== undefined && mode !== "exactly-once" && mode !== "at-least-once" && mode !== "at-most-once")
     throw new CliUsageError(`--mode must be exactly-once, at-least-once or at-most-once, got '${mode}'`);
-  const logLevel = v["log-level"] === undefined ? undefined : parseLogLevel(v["log-level"]);
-  if (v["log-level"] !== undefined && !logLevel) throw new CliUsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${v["log-level"]}'`);
-  const logFormat = v["log-format"] === undefined ? undefined : parseLogFormat(v["log-format"]);
-  if (v["log-format"] !== undefined && !logFormat) throw new CliUsageError(`--log-format must be one of ${LOG_FORMATS.join(", ")}, got '${v["log-format"]}'`);
+  const logLevel = str("log-level") === undefined ? undefined : parseLogLevel(str("log-level")!);
+  if (str("log-level") !== undefined && !logLevel) throw new CliUsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${str("log-level")}'`);
+  const logFormat = str("log-format") === undefined ? undefined : parseLogFormat(str("log-format")!);
+  if (str("log-format") !== undefined && !logFormat) throw new CliUsageError(`--log-format must be one of ${LOG_FORMATS.join(", ")}, got '${str("log-format")}'`);
   return {
-    job: positionals[0]!,
-    args: jobArgs,
-    parallelism: int("--parallelism", v.parallelism, 1),
-    workers: int("--workers", v.workers, 0) ?? 1,
-    checkpointInterval: int("--checkpoint-interval", v["checkpoint-interval"], 0),
+    parallelism: int("--parallelism", str("parallelism"), 1),
+    workers: int("--workers", str("workers"), 0) ?? 1,
+    checkpointInterval: int("--checkpoint-interval", str("checkpoint-interval"), 0),
     mode,
-    checkpointDir: v["checkpoint-dir"],
-    fresh: v.fresh ?? false,
-    fromSavepoint: v["from-savepoint"],
-    allowNonRestoredState: v["allow-non-restored-state"] ?? false,
-    savepointDir: v["savepoint-dir"] ?? ".weir/savepoints",
-    restartAttempts: int("--restart-attempts", v["restart-attempts"], 0),
+    checkpointDir: str("checkpoint-dir"),
+    fresh: (v.fresh as boolean | undefined) ?? false,
+    fromSavepoint: str("from-savepoint"),
+    allowNonRestoredState: (v["allow-non-restored-state"] as boolean | undefined) ?? false,
+    savepointDir: str("savepoint-dir") ?? ".weir/savepoints",
+    restartAttempts: int("--restart-attempts", str("restart-attempts"), 0),
     logLevel,
     logFormat,
   };

@@ -1,8 +1,9 @@
 /**
- * `weir run <job>`: imports the job module as the client (so its
- * `env.execute()` runs the job with the command-line settings), shows a live
- * progress line on a terminal (or logs progress every 30 s when standard error
- * is not one), and ends with the cause of a failure and a summary line.
+ * `weir run <job>` (and `weir sql -f <script>`): imports the client program's
+ * module (so its `env.execute()` runs the job with the command-line settings),
+ * shows a live progress line on a terminal (or logs progress every 30 s when
+ * standard error is not one), and ends with the cause of a failure and a
+ * summary line.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,11 +14,16 @@ import { RunReport } from "./run-report.ts";
 import { getLogger, type LogFormat, type LogLevel } from "../util/logger.ts";
 import { describeJobError } from "./describe-job-error.ts";
 import { loadJobModule } from "../api/job-loader.ts";
+import type { ClientProgram } from "./client-program.ts";
 
 /** Parsed `weir run` arguments. */
-export interface RunOptions {
+export interface RunOptions extends RunFlags {
   job: string;
   args: string[];
+}
+
+/** The flags of `weir run` that configure the job (`weir sql -f` takes them too). */
+export interface RunFlags {
   parallelism?: number;
   workers: number;
   checkpointInterval?: number;
@@ -49,12 +55,32 @@ function reportSavepoint(jobName: string, path: string): void {
 
 /** Runs a job file to its end; resolves with the exit code. */
 export async function runJobFile(o: RunOptions): Promise<number> {
-  const log = getLogger();
   const jobModule = resolve(o.job);
   if (!existsSync(jobModule)) {
-    log.error(`no such job file: ${o.job}`);
+    getLogger().error(`no such job file: ${o.job}`);
     return 1;
   }
+  return runClientProgram(
+    {
+      label: o.job,
+      module: jobModule,
+      args: o.args,
+      defaultCheckpointDir: DEFAULT_CHECKPOINT_DIR,
+      mustRunJob: true,
+      describeError: (e) => describeJobError(e, jobModule),
+    },
+    o,
+  );
+}
+
+/**
+ * Runs a client program to its end with the command-line flags `o`: stops its
+ * job with a savepoint on Ctrl-C / SIGTERM, reports progress and the summary
+ * of its (last) job; resolves with the exit code.
+ */
+export async function runClientProgram(program: ClientProgram, o: RunFlags): Promise<number> {
+  const log = getLogger();
+  const jobModule = program.module;
   let client: JobClient | undefined;
   let report: RunReport | undefined;
   let stopping = false;
@@ -87,14 +113,14 @@ export async function runJobFile(o: RunOptions): Promise<number> {
   setLaunch({
     role: "client",
     jobModule,
-    args: o.args,
+    args: program.args,
     options: {
       parallelism: o.parallelism,
       workers: o.workers,
       checkpointInterval: o.checkpointInterval,
       mode: o.mode,
       checkpointDir: o.checkpointDir,
-      defaultCheckpointDir: DEFAULT_CHECKPOINT_DIR,
+      defaultCheckpointDir: program.defaultCheckpointDir,
       fresh: o.fresh,
       fromSavepoint: o.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState,
@@ -105,11 +131,12 @@ export async function runJobFile(o: RunOptions): Promise<number> {
       report = new RunReport(c);
     },
   });
-  process.argv = [process.argv[0]!, jobModule, ...o.args];
+  process.argv = [process.argv[0]!, jobModule, ...program.args];
   try {
     await loadJobModule(jobModule);
     if (!client || !report) {
-      log.error(`${o.job} did not call env.execute(): no job ran`);
+      if (!program.mustRunJob) return 0;
+      log.error(`${program.label} did not call env.execute(): no job ran`);
       return 1;
     }
     const result = await client.getJobExecutionResult();
@@ -125,7 +152,7 @@ export async function runJobFile(o: RunOptions): Promise<number> {
   } catch (e) {
     report?.stopProgress();
     if (savepoint && client) reportSavepoint(client.jobName, savepoint);
-    log.error({ err: e }, describeJobError(e, jobModule));
+    log.error({ err: e }, program.describeError(e));
     const cancelled = client?.getJobStatus() === "CANCELED";
     const code = cancelled ? 130 : 1;
     report?.summary(cancelled ? "cancelled" : "failed", code);

@@ -1,7 +1,9 @@
 /**
  * A Nexmark query on the engine: `NexmarkSource` → the query's DataStream
  * pipeline → a sink that counts and digests the rows (and, when asked,
- * collects them or measures their latency). In-process or on worker threads:
+ * collects them or measures their latency). Or one of the nexmark project's
+ * SQL queries (bench/jobs/nexmark/sql-queries.ts) on the `nexmark` table
+ * connector → the same sink, counting the rows of its changelog. In-process or on worker threads:
  * each worker imports this module again and rebuilds the same graph from the
  * run's parameters in the `WEIR_BENCH_NEXMARK` environment variable (a
  * worker's `process.env` is a copy of its parent's at creation).
@@ -21,6 +23,8 @@ import { QUERIES } from "./queries.ts";
 import { combineResults, type QueryResult } from "./query-result.ts";
 import { withCheckpointDir } from "../checkpoint-dir.ts";
 import { sqlPipeline } from "./sql-query.ts";
+import { StreamTableEnvironment } from "../../../src/table/api/table-environment.ts";
+import { nexmarkSqlScript, type NexmarkSqlQueryName } from "./sql-queries.ts";
 
 /** The environment variable that carries a run's parameters to the worker threads. */
 const PARAMS_VARIABLE = "WEIR_BENCH_NEXMARK";
@@ -39,7 +43,8 @@ export interface NexmarkSourceParams {
 
 /** One run of a query on the engine. */
 export interface NexmarkRunParams {
-  readonly query: NexmarkQueryName;
+  /** A query of the DataStream bench, or with `connector` a published SQL query. */
+  readonly query: NexmarkQueryName | NexmarkSqlQueryName;
   readonly source: NexmarkSourceParams;
   readonly parallelism: number;
   /** Worker threads; 0 runs every task in this thread. */
@@ -48,8 +53,14 @@ export interface NexmarkRunParams {
   readonly checkpointIntervalMs: number;
   /** Keep every row (the full check against the fused loop). */
   readonly collect?: boolean;
-  /** Run the query from its SQL (the query must have `sql`). */
+  /** Run the query from its SQL over a view of the bids (the query must have `sql`). */
   readonly sql?: boolean;
+  /**
+   * Run the nexmark project's SQL text of `query` on the `nexmark` connector (the
+   * source's events, rate and out-of-orderness as its options): rows are counted,
+   * not digested. `dir` holds q13's side input (and is q10's `${NEXMARK_DIR}`).
+   */
+  readonly connector?: { readonly dir: string };
   /**
    * With a rate-limited source and a query whose rows have an event time: measure the latency of
    * the rows whose events were due at least this many ms after the first row's.
@@ -92,8 +103,8 @@ function wallNow(): number {
  * the rows of one reader.
  */
 function resultSink(p: NexmarkRunParams): Sink<unknown> {
-  const query = QUERIES[p.query];
-  const eventTimeOf = p.latencyAfterMs === undefined ? undefined : query.eventTimeOf;
+  const query = p.connector === undefined ? dataStreamQuery(p) : undefined;
+  const eventTimeOf = p.latencyAfterMs === undefined ? undefined : query?.eventTimeOf;
   const after = p.latencyAfterMs ?? 0;
   return {
     createWriter(context) {
@@ -108,7 +119,7 @@ function resultSink(p: NexmarkRunParams): Sink<unknown> {
       return {
         write(row) {
           rows++;
-          digest = (digest + query.digest(row)) >>> 0;
+          if (query) digest = (digest + query.digest(row)) >>> 0;
           if (p.collect) collected.push(row);
           if (eventTimeOf) {
             const t = eventTimeOf(row);
@@ -141,6 +152,18 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
     if (checkpointDir) env.getCheckpointConfig().setCheckpointStorage(checkpointDir);
   } else env.getCheckpointConfig().setCheckpointStorage({ type: "jobmanager", maxStateSize: IN_MEMORY_STATE_LIMIT });
   const s = p.source;
+  if (p.connector !== undefined) {
+    const tEnv = StreamTableEnvironment.create(env);
+    const script = nexmarkSqlScript(p.query as NexmarkSqlQueryName, {
+      events: s.events,
+      eventsPerSecond: s.eventsPerSecond ?? 10_000,
+      outOfOrdernessMs: s.maxOutOfOrdernessMs,
+      dir: p.connector.dir,
+    });
+    for (const statement of script.setup) tEnv.executeSql(statement);
+    tEnv.toChangelogStream(tEnv.sqlQuery(script.select)).sinkTo(resultSink(p)).uid("result");
+    return env;
+  }
   const source = NexmarkSource.create({
     events: s.events,
     eventsPerSecond: s.eventsPerSecond,
@@ -148,9 +171,15 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
     rateLimited: s.rateLimited ?? false,
   });
   const events = env.fromSource(source, WatermarkStrategy.forBoundedOutOfOrderness<NexmarkEvent>(s.maxOutOfOrdernessMs), "nexmark").uid("nexmark");
-  const query = QUERIES[p.query];
+  const query = dataStreamQuery(p);
   (p.sql ? sqlPipeline(events, query, s.maxOutOfOrdernessMs) : query.build(events)).sinkTo(resultSink(p)).uid("result");
   return env;
+}
+
+function dataStreamQuery(p: NexmarkRunParams) {
+  const query = QUERIES[p.query as NexmarkQueryName];
+  if (query === undefined) throw new Error(`nexmark ${p.query} has no DataStream version: run it with 'connector'`);
+  return query;
 }
 
 /**

@@ -3,7 +3,7 @@
  * turns (each split gets an equal share of a poll, so a reader with several
  * splits moves through event time evenly), with each split's own watermark
  * output, as fast as it is polled or, rate limited, when they are due on
- * the clock.
+ * the clock. A reader may emit each event converted (e.g. to a table row).
  */
 import type { PollStatus, ReaderOutput, SourceReader } from "../../core/source.ts";
 import { systemClock, type Clock } from "../../util/clock.ts";
@@ -18,14 +18,21 @@ interface OpenSplit {
   readonly stride: number;
 }
 
-export class NexmarkReader implements SourceReader<NexmarkEvent, NexmarkSplit> {
+/**
+ * The reader of `NexmarkSource`, also of the `nexmark` table connector, which
+ * emits rows: each event goes out as `convert(event)` with the event's time.
+ */
+export class NexmarkReader<T = NexmarkEvent> implements SourceReader<T, NexmarkSplit> {
   private readonly splits: OpenSplit[] = [];
   private readonly clock: Clock;
   /** Rate limited: wall-clock time at which event 0 is due (set by the first poll unless `startTime` is given). */
   private anchor: number | undefined;
   private readonly msPerEvent: number;
 
-  constructor(private readonly generator: NexmarkGenerator) {
+  constructor(
+    private readonly generator: NexmarkGenerator,
+    private readonly convert: (e: NexmarkEvent) => T = (e) => e as T,
+  ) {
     const c = generator.config;
     this.clock = c.clock ?? systemClock;
     this.anchor = c.startTime;
@@ -36,9 +43,10 @@ export class NexmarkReader implements SourceReader<NexmarkEvent, NexmarkSplit> {
     for (const s of splits) if (s.next < this.generator.config.events) this.splits.push({ id: nexmarkSplitId(s), next: s.next, stride: s.stride });
   }
 
-  pollNext(output: ReaderOutput<NexmarkEvent>, maxRecords: number): PollStatus {
+  pollNext(output: ReaderOutput<T>, maxRecords: number): PollStatus {
     if (this.splits.length === 0) return "end-of-input";
     const g = this.generator;
+    const convert = this.convert;
     const end = Math.min(g.config.events, this.dueEnd());
     const share = Math.max(1, Math.ceil(maxRecords / this.splits.length));
     let emitted = 0;
@@ -48,7 +56,7 @@ export class NexmarkReader implements SourceReader<NexmarkEvent, NexmarkSplit> {
       let n = s.next;
       for (let k = 0; k < share && n < end; k++, n += s.stride) {
         const e = g.event(n);
-        out.collect(e, nexmarkEventTime(e));
+        out.collect(convert(e), nexmarkEventTime(e));
       }
       emitted += (n - s.next) / s.stride;
       s.next = n;

@@ -92,6 +92,26 @@ describe("RemoteLink", () => {
     expect(input.poll()).toEqual({ kind: "data", values: ["wake"] });
   });
 
+  // Two tasks of one thread read channels of the same link. Both sleep; a batch for the first wakes the
+  // thread, which takes it; a later batch for the second, still asleep, must wake the thread again.
+  it("wakes each sleeping consumer of the link, not only the first one its thread hears from", async () => {
+    const [a, b] = linkPair(1 << 16);
+    a.reset(0);
+    b.reset(0);
+    const outs = [a.output(0), a.output(1)];
+    const inputs = [b.input(0), b.input(1)];
+    const arrivals = inputs.map((input) => new Promise<void>((resolve) => (input.onAvailable = resolve)));
+    for (const input of inputs) expect(input.hasMessage()).toBe(false); // both tasks would sleep now
+    const within = (p: Promise<void>, what: string) =>
+      Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`no wake-up of ${what} within 2 s`)), 2_000))]);
+    outs[0]!.send({ kind: "data", values: ["first"] });
+    await within(arrivals[0]!, "the first consumer");
+    expect(inputs[0]!.poll()).toEqual({ kind: "data", values: ["first"] });
+    outs[1]!.send({ kind: "data", values: ["second"] });
+    await within(arrivals[1]!, "the second consumer");
+    expect(inputs[1]!.poll()).toEqual({ kind: "data", values: ["second"] });
+  });
+
   it("drops what an older attempt sent and holds what a newer one sent until this thread deploys it", async () => {
     const [a, b] = linkPair(1 << 16);
     a.reset(0);

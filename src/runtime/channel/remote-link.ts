@@ -14,11 +14,16 @@
  * - Credits are counters in shared memory: per channel, the consumer counts
  *   the batches it took and the producer reads that count, so a producer sees
  *   a freed slot at once, whatever its peer thread is doing.
- * - Wake-ups are the only messages of the steady state, and only for a thread
- *   that sleeps: a consumer about to sleep raises its ring's flag and a
- *   producer that writes clears it and posts a wake-up; a producer out of
- *   credit raises its channel's flag and the consumer that frees a slot posts
- *   one. Each side raises its flag, then looks again, so a wake-up is never lost.
+ * - Wake-ups are the only messages of the steady state, and only for a task
+ *   that sleeps: a consumer whose channel is empty raises the channel's
+ *   consumer flag before it sleeps, and the producer that writes a batch of
+ *   that channel into the ring clears it and posts a wake-up; a producer out
+ *   of credit raises its channel's producer flag and the consumer that frees
+ *   a slot posts one. Each side raises its flag, then looks again, so a
+ *   wake-up is never lost. The flags are per channel, not per ring: several
+ *   tasks of a thread read channels of the same ring and sleep independently,
+ *   and the wake-up that one of them gets (its thread then takes what the
+ *   ring holds) must not use up another's, whose batch is written later.
  *
  * A thread yields to its event loop only every few milliseconds, so a consumer
  * whose channel is empty takes what the ring and the port hold at once
@@ -38,7 +43,7 @@ type PortMessage =
   | { t: "e"; s: number; a: number; c: number; e: ChannelEvent }
   /** Wakes the producer of channel `c`, asleep for lack of credit. */
   | { t: "w"; a: number; c: number }
-  /** Wakes the reader of the sender's ring, asleep for lack of entries. */
+  /** Wakes the reader of the sender's ring: a consumer of a channel the sender just wrote a batch of sleeps. */
   | { t: "r" };
 
 /** Kinds of ring entries. */
@@ -48,8 +53,14 @@ const DATA_WITH_TIMESTAMPS = 1;
 /** Bytes of entries in each direction's ring; a batch that does not fit goes through the port. */
 export const RING_BYTES = 1 << 20;
 
-/** Int32 slots per channel in the shared credits: batches taken by the consumer, producer asleep (1) or not (0). */
-const SLOTS = 2;
+/**
+ * Int32 slots per channel in the shared credits: batches taken by the consumer, producer asleep
+ * (1, waiting for credit) or not (0), consumer asleep (1, waiting for a batch) or not (0).
+ */
+const SLOTS = 3;
+const TAKEN = 0;
+const PRODUCER_ASLEEP = 1;
+const CONSUMER_ASLEEP = 2;
 
 /** What each end of a link holds: the port to the other thread and the shared memory of both. */
 export interface LinkEnd {
@@ -152,7 +163,7 @@ export class RemoteLink {
     this.sendSeq = (s + 1) | 0;
     const a = this.attempt;
     if (this.out.write(s, c, a, withTimestamps ? DATA_WITH_TIMESTAMPS : DATA, bytes)) {
-      if (this.out.takeSleeper()) this.port.postMessage({ t: "r" } satisfies PortMessage);
+      if (takeFlag(this.counters, c * SLOTS + CONSUMER_ASLEEP)) this.port.postMessage({ t: "r" } satisfies PortMessage);
       return;
     }
     const b = new Uint8Array(bytes);
@@ -184,9 +195,9 @@ export class RemoteLink {
     this.drain();
   }
 
-  /** @internal Asks the other thread to wake this one when it writes (this thread may go to sleep). */
-  sleep(): void {
-    this.in.sleep();
+  /** @internal Asks the other thread to wake this one when it writes a batch of channel `c` (its consumer may go to sleep). */
+  sleep(c: number): void {
+    Atomics.store(this.counters, c * SLOTS + CONSUMER_ASLEEP, 1);
     // Look again after raising the flag: an entry written before the writer saw it gets no wake-up.
     if (this.in.hasEntry()) this.pump();
   }
@@ -262,13 +273,13 @@ class RemoteOutputChannel implements OutputChannel {
   private sent = 0;
   private readonly base: number;
   private readonly taken: number;
-  private readonly asleep: number;
+  private readonly producerAsleep: number;
 
   constructor(private readonly link: RemoteLink, private readonly id: number, private readonly capacity: number) {
-    this.taken = id * SLOTS;
-    this.asleep = id * SLOTS + 1;
+    this.taken = id * SLOTS + TAKEN;
+    this.producerAsleep = id * SLOTS + PRODUCER_ASLEEP;
     this.base = Atomics.load(link.counters, this.taken);
-    Atomics.store(link.counters, this.asleep, 0);
+    Atomics.store(link.counters, this.producerAsleep, 0);
   }
 
   hasCredit(): boolean {
@@ -280,9 +291,9 @@ class RemoteOutputChannel implements OutputChannel {
   whenCredit(): Promise<void> {
     if (this.hasCredit()) return Promise.resolve();
     // Raise the flag, then look again: the consumer takes a batch and then reads the flag, so one of the two sees the other.
-    Atomics.store(this.link.counters, this.asleep, 1);
+    Atomics.store(this.link.counters, this.producerAsleep, 1);
     if (this.hasCredit()) {
-      Atomics.store(this.link.counters, this.asleep, 0);
+      Atomics.store(this.link.counters, this.producerAsleep, 0);
       return Promise.resolve();
     }
     return this.creditSignal.wait();
@@ -312,12 +323,12 @@ class RemoteInputChannel implements InputChannel {
   private readonly queue = new Fifo<ChannelMessage>();
   private readonly unpackr = new Unpackr(codecOptions());
   private readonly taken: number;
-  private readonly asleep: number;
+  private readonly producerAsleep: number;
   onAvailable: (() => void) | null = null;
 
   constructor(private readonly link: RemoteLink, private readonly id: number) {
-    this.taken = id * SLOTS;
-    this.asleep = id * SLOTS + 1;
+    this.taken = id * SLOTS + TAKEN;
+    this.producerAsleep = id * SLOTS + PRODUCER_ASLEEP;
   }
 
   /** Decodes the first `length` bytes of `bytes` (a batch of this channel). */
@@ -339,7 +350,7 @@ class RemoteInputChannel implements InputChannel {
     if (!m) return undefined;
     const counters = this.link.counters;
     Atomics.add(counters, this.taken, 1);
-    if (Atomics.load(counters, this.asleep) === 1 && Atomics.compareExchange(counters, this.asleep, 1, 0) === 1) this.link.wakeProducer(this.id);
+    if (takeFlag(counters, this.producerAsleep)) this.link.wakeProducer(this.id);
     return m;
   }
 
@@ -347,7 +358,7 @@ class RemoteInputChannel implements InputChannel {
   hasMessage(): boolean {
     if (this.queue.size === 0) {
       this.link.pump();
-      if (this.queue.size === 0) this.link.sleep();
+      if (this.queue.size === 0) this.link.sleep(this.id);
     }
     return this.queue.size > 0;
   }
@@ -355,4 +366,9 @@ class RemoteInputChannel implements InputChannel {
   queued(): number {
     return this.queue.size;
   }
+}
+
+/** Clears the flag at `slot` of `counters`; true if it was raised (the caller must then wake who raised it). */
+function takeFlag(counters: Int32Array, slot: number): boolean {
+  return Atomics.load(counters, slot) === 1 && Atomics.compareExchange(counters, slot, 1, 0) === 1;
 }

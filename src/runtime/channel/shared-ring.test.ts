@@ -66,14 +66,6 @@ describe("SharedRing", () => {
     expect(next, `seed ${seed}`).toBeGreaterThan(1_000);
   });
 
-  it("asks for one wake-up per sleep", () => {
-    const ring = new SharedRing(SharedRing.allocate(64));
-    expect(ring.takeSleeper()).toBe(false);
-    ring.sleep();
-    expect(ring.takeSleeper()).toBe(true);
-    expect(ring.takeSleeper()).toBe(false);
-  });
-
   it("carries entries from a writer thread to a reader thread intact and in order", async () => {
     const seed = testSeed();
     const count = 5_000;

@@ -7,10 +7,10 @@
  * the reader frees it by storing the read position, both with `Atomics`, so
  * each side sees the other's entries and free space as soon as they exist.
  *
- * The ring also holds one flag for the reader's thread: raised by a reader
- * about to sleep, cleared by the writer that then wakes it; and a count of
- * the messages the writer sent another way (see `RemoteLink`), so that the
- * reader knows when to look there.
+ * The ring also holds a count of the messages the writer sent another way
+ * (see `RemoteLink`), so that the reader knows when to look there. Wake-ups
+ * are not the ring's concern: a ring carries the entries of many channels,
+ * whose readers sleep and wake one by one (`RemoteLink` keeps a flag per channel).
  *
  * @example
  * ```ts
@@ -21,12 +21,11 @@
  * ```
  */
 
-/** Control words before the data: write position, read position, reader asleep, messages sent another way. */
+/** Control words before the data: write position, read position, messages sent another way. */
 const WRITE = 0;
 const READ = 1;
-const ASLEEP = 2;
-const ASIDE = 3;
-const CONTROL_BYTES = 16;
+const ASIDE = 2;
+const CONTROL_BYTES = 12;
 /** Entry header in int32 words: payload length (or WRAP), seq, channel, attempt, kind. */
 const HEADER_WORDS = 5;
 const HEADER_BYTES = HEADER_WORDS * 4;
@@ -126,11 +125,6 @@ export class SharedRing {
     return Atomics.load(this.control, READ) !== Atomics.load(this.control, WRITE);
   }
 
-  /** Reader: raises the flag that asks the writer for a wake-up. */
-  sleep(): void {
-    Atomics.store(this.control, ASLEEP, 1);
-  }
-
   /** Writer: counts a message sent another way (after sending it). */
   noteAside(): void {
     Atomics.add(this.control, ASIDE, 1);
@@ -139,11 +133,6 @@ export class SharedRing {
   /** Reader: messages the writer sent another way so far (an int32 count that wraps). */
   aside(): number {
     return Atomics.load(this.control, ASIDE);
-  }
-
-  /** Writer: clears the reader's flag; true if it was raised (the writer must then wake the reader). */
-  takeSleeper(): boolean {
-    return Atomics.load(this.control, ASLEEP) === 1 && Atomics.compareExchange(this.control, ASLEEP, 1, 0) === 1;
   }
 }
 

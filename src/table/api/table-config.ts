@@ -16,7 +16,24 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "parallelism.default": { default: "", check: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? undefined : "a positive integer") },
   "execution.checkpointing.interval": { default: "", check: duration },
   "execution.checkpointing.mode": { default: "", check: (v) => (/^(EXACTLY_ONCE|AT_LEAST_ONCE)$/i.test(v) ? undefined : "EXACTLY_ONCE or AT_LEAST_ONCE") },
+  "execution.savepoint.path": { default: "" },
+  "state.savepoints.dir": { default: "" },
+  // accepted and checked as Flink does; Weir does not batch state accesses, so they change nothing
+  "table.exec.mini-batch.enabled": { default: "false", check: boolean },
+  "table.exec.mini-batch.allow-latency": { default: "0 ms", check: duration },
+  "table.exec.mini-batch.size": { default: "-1", check: (v) => (/^-?\d+$/.test(v) && (Number(v) > 0 || v === "-1") ? undefined : "a positive number of rows (or -1)") },
+  // the SQL client's own keys (`weir sql`)
+  "sql-client.execution.result-mode": { default: "table", check: (v) => (/^(table|changelog|tableau)$/i.test(v) ? undefined : "table, changelog or tableau") },
+  "sql-client.execution.max-table-result.rows": { default: "1000000", check: positiveInteger },
 };
+
+function boolean(v: string): string | undefined {
+  return /^(true|false)$/i.test(v) ? undefined : "true or false";
+}
+
+function positiveInteger(v: string): string | undefined {
+  return /^\d+$/.test(v) && Number(v) > 0 ? undefined : "a positive integer";
+}
 
 function duration(v: string): string | undefined {
   return parseDuration(v) === undefined ? "a duration such as '1 h' or '30 s'" : undefined;
@@ -65,6 +82,11 @@ export class TableConfig {
   /** The keys set, with their values, sorted by key. */
   entries(): [string, string][] {
     return [...this.values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** The keys Weir reads (for completion and help), sorted. */
+  static knownKeys(): string[] {
+    return Object.keys(KNOWN).sort();
   }
 
   /** A duration key in ms. */

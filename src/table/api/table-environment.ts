@@ -239,6 +239,16 @@ export class StreamTableEnvironment {
     };
   }
 
+  /**
+   * A statement that starts a job numbers its operators' uids from the start,
+   * so the same statement gets the same uids whatever ran before it in the
+   * session, and its job resumes from its checkpoints and savepoints
+   * (`source-<table>`, `calc`, `calc-1`, … `sink-<table>`).
+   */
+  private restartUids(): void {
+    for (const prefix of [...this.uidCounters.keys()]) if (prefix !== "datastream") this.uidCounters.delete(prefix);
+  }
+
   private uidFor(prefix: string): string {
     const n = this.uidCounters.get(prefix) ?? 0;
     this.uidCounters.set(prefix, n + 1);
@@ -336,14 +346,18 @@ export class StreamTableEnvironment {
         return this.set(stmt);
       case "reset":
         this.config.reset(stmt.key);
+        if (stmt.key === undefined || stmt.key === "execution.savepoint.path") this.env.setRestoreSavepoint(undefined);
         return ok();
       case "explain":
         return rowsResult([{ name: "result", type: STRING }], [Row.of(this.explainStatement(stmt.statement, stmt.details))]);
       case "insert":
+        this.restartUids();
         return this.executeInserts([stmt]);
       case "statementSet":
+        this.restartUids();
         return this.executeInserts(stmt.inserts);
       case "query":
+        this.restartUids();
         return new Table(this, convertQuery(this.plannerContext(), stmt.query)).execute();
     }
   }
@@ -388,6 +402,9 @@ export class StreamTableEnvironment {
         break;
       case "execution.checkpointing.interval":
         this.env.enableCheckpointing(this.config.durationMs(stmt.key), this.checkpointMode());
+        break;
+      case "execution.savepoint.path":
+        this.env.setRestoreSavepoint(v);
         break;
       case "execution.checkpointing.mode":
         if (this.config.get("execution.checkpointing.interval") !== "") this.env.enableCheckpointing(this.config.durationMs("execution.checkpointing.interval"), this.checkpointMode());

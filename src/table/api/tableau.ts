@@ -13,7 +13,7 @@ import { formatTime, formatTimestamp } from "../types/temporal.ts";
 
 const MAX_WIDTH = 30;
 
-function typeWidth(t: LogicalType): number {
+function typeWidth(t: LogicalType, maxWidth = MAX_WIDTH): number {
   switch (t.kind) {
     case "boolean": return 5;
     case "tinyint": return 4;
@@ -25,8 +25,8 @@ function typeWidth(t: LogicalType): number {
     case "date": return 10;
     case "time": return 12;
     case "timestamp": return 23;
-    case "char": case "varchar": return Math.min(MAX_WIDTH, t.length);
-    default: return MAX_WIDTH;
+    case "char": case "varchar": return Math.min(maxWidth, t.length);
+    default: return maxWidth;
   }
 }
 
@@ -39,8 +39,10 @@ export class TableauPrinter {
     private readonly columns: readonly { name: string; type: LogicalType }[],
     private readonly withKind: boolean,
     private readonly write: (line: string) => void,
+    /** Widest column; longer values are cut with `...` (Flink's `sql-client.display.max-column-width`). */
+    maxWidth = MAX_WIDTH,
   ) {
-    this.widths = columns.map((c) => Math.min(MAX_WIDTH, Math.max(c.name.length, typeWidth(c.type), 4)));
+    this.widths = columns.map((c) => Math.min(maxWidth, Math.max(c.name.length, typeWidth(c.type, maxWidth), 4)));
     if (withKind) this.widths.unshift(2);
     this.formats = columns.map((c) => valueFormatOf(c.type));
   }

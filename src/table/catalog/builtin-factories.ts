@@ -1,6 +1,6 @@
 /**
  * The option declarations of the built-in connectors (`filesystem`, `print`,
- * `blackhole`, `datagen`) and formats (`json`, `csv`, `debezium-json`, `canal-json`, `raw`), with
+ * `blackhole`, `datagen`, `nexmark`) and formats (`json`, `csv`, `debezium-json`, `canal-json`, `raw`), with
  * Flink's keys and defaults. Declarations only: the connectors themselves are
  * built by the planner from the validated options.
  */
@@ -66,6 +66,34 @@ export const DATAGEN: FactoryOptions = {
     option("fields.#.start", { kind: "string" }, "The first value of a sequence field."),
     option("fields.#.end", { kind: "string" }, "The last value of a sequence field."),
     option("fields.#.null-rate", { kind: "double" }, "The fraction of null values of the field.", 0),
+  ],
+};
+
+/**
+ * `nexmark`: the Nexmark benchmark's events (see docs/sql.md, "Nexmark"), with the option
+ * keys and defaults of the nexmark project's table source.
+ */
+export const NEXMARK: FactoryOptions = {
+  identifier: "nexmark",
+  kind: "connector",
+  requiredOptions: [],
+  optionalOptions: [
+    option("events.num", { kind: "int" }, "The number of events; 0 (the default): unbounded.", 0),
+    option("first-event.rate", { kind: "int" }, "Events per second of event time.", 10_000),
+    option("next-event.rate", { kind: "int" }, "Must equal 'first-event.rate' (the generator has one rate).", 10_000),
+    option("rate.limited", { kind: "boolean" }, "Emit each event when due on the wall clock, at 'first-event.rate'; false: as fast as the job takes them.", false),
+    option("person.proportion", { kind: "int" }, "Persons per person + auction + bid events.", 1),
+    option("auction.proportion", { kind: "int" }, "Auctions per person + auction + bid events.", 3),
+    option("bid.proportion", { kind: "int" }, "Bids per person + auction + bid events.", 46),
+    option("person.avg-size", { kind: "memory" }, "The average size of a person (its 'extra' pads it).", 200),
+    option("auction.avg-size", { kind: "memory" }, "The average size of an auction.", 500),
+    option("bid.avg-size", { kind: "memory" }, "The average size of a bid.", 100),
+    option("bid.hot-ratio.auctions", { kind: "int" }, "1 − 1/ratio of the bids go to the hot auction.", 2),
+    option("bid.hot-ratio.bidders", { kind: "int" }, "1 − 1/ratio of the bids are made by the hot bidder.", 4),
+    option("auction.hot-ratio.sellers", { kind: "int" }, "1 − 1/ratio of the auctions are opened by the hot seller.", 4),
+    option("events.max-out-of-orderness", { kind: "duration" }, "Each event's time is moved back by a pseudo-random lag up to this (Weir's option).", 0),
+    option("events.base-time", { kind: "string" }, "The event time of the first event, a TIMESTAMP text (Weir's option; default 2026-01-01 00:00:00)."),
+    option("events.seed", { kind: "int" }, "The seed of the pseudo-random fields (Weir's option).", 0),
   ],
 };
 
@@ -158,6 +186,6 @@ export const RAW_FORMAT: FactoryOptions = {
  */
 export function builtinFactories(): FactoryRegistry {
   const registry = new FactoryRegistry();
-  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT, CANAL_JSON_FORMAT, RAW_FORMAT]) registry.register(f);
+  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, NEXMARK, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT, CANAL_JSON_FORMAT, RAW_FORMAT]) registry.register(f);
   return registry;
 }

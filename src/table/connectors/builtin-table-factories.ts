@@ -1,6 +1,6 @@
 /**
  * The table connectors the planner knows, by `'connector'` identifier:
- * `filesystem` (source and sink), `datagen` (source), `print` and
+ * `filesystem` (source and sink), `datagen` and `nexmark` (sources), `print` and
  * `blackhole` (sinks). Their
  * options are declared in `src/table/catalog/builtin-factories.ts` and
  * validated before a factory sees them.
@@ -9,6 +9,7 @@ import { BLACKHOLE_TABLE_FACTORY } from "./blackhole-table-factory.ts";
 import { DATAGEN_TABLE_FACTORY } from "./datagen-table-factory.ts";
 import type { DynamicTableFactory } from "./dynamic-table-factory.ts";
 import { FILESYSTEM_TABLE_FACTORY } from "./filesystem-table-factory.ts";
+import { NEXMARK_TABLE_FACTORY } from "./nexmark-table-factory.ts";
 import { PRINT_TABLE_FACTORY } from "./print-table-factory.ts";
 
 /**
@@ -22,5 +23,5 @@ import { PRINT_TABLE_FACTORY } from "./print-table-factory.ts";
  * ```
  */
 export function builtinTableFactories(): Map<string, DynamicTableFactory> {
-  return new Map([FILESYSTEM_TABLE_FACTORY, PRINT_TABLE_FACTORY, BLACKHOLE_TABLE_FACTORY, DATAGEN_TABLE_FACTORY].map((f) => [f.identifier, f]));
+  return new Map([FILESYSTEM_TABLE_FACTORY, PRINT_TABLE_FACTORY, BLACKHOLE_TABLE_FACTORY, DATAGEN_TABLE_FACTORY, NEXMARK_TABLE_FACTORY].map((f) => [f.identifier, f]));
 }

@@ -1,0 +1,102 @@
+/**
+ * `weir sql`: the SQL client. Without `-f`/`-e` an interactive session
+ * (after the `-i` scripts); with `-f job.sql` or `-e "…"` the statements run
+ * as Weir's SQL script job with the flags, checkpoints, resume and
+ * stop-with-savepoint of `weir run`.
+ */
+import { existsSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describeJobError } from "../cli/describe-job-error.ts";
+import { CliUsageError } from "../cli/cli-usage-error.ts";
+import { runClientProgram, type RunFlags } from "../cli/run-job-file.ts";
+import { RUNS_FROM_SOURCE } from "../util/runs-from-source.ts";
+import { configureLogging, getLogger } from "../util/logger.ts";
+import { encodeScriptArgs, readScripts, type ScriptArg } from "./sql-script-args.ts";
+import { SqlScriptError } from "./sql-script.ts";
+import { SqlSession } from "./sql-session.ts";
+import { runRepl } from "./sql-repl.ts";
+import { historyFile } from "./sql-history.ts";
+import { splitStatements } from "./statement-splitter.ts";
+
+/** The SQL script job module, in the same form (source or compiled) as this one. */
+const SCRIPT_JOB = fileURLToPath(new URL(RUNS_FROM_SOURCE ? "./sql-script-job.ts" : "./sql-script-job.js", import.meta.url));
+
+/** Parsed `weir sql` arguments. */
+export interface SqlOptions extends RunFlags {
+  /** `-i` scripts, run first. */
+  init: string[];
+  /** `-f` script. */
+  file?: string;
+  /** `-e` statements. */
+  execute?: string;
+}
+
+/** Runs `weir sql`; resolves with the exit code. */
+export async function runSqlCommand(o: SqlOptions): Promise<number> {
+  if (o.file !== undefined && o.execute !== undefined) throw new CliUsageError("give either -f FILE or -e STATEMENTS, not both");
+  for (const f of [...o.init, ...(o.file === undefined ? [] : [o.file])]) {
+    if (!existsSync(f)) {
+      getLogger().error(`no such SQL script: ${f}`);
+      return 1;
+    }
+  }
+  const scripts: ScriptArg[] = o.init.map((f) => ({ kind: "file", path: resolve(f) }));
+  if (o.file !== undefined) scripts.push({ kind: "file", path: resolve(o.file) });
+  if (o.execute !== undefined) scripts.push({ kind: "text", text: o.execute });
+  if (o.file !== undefined || o.execute !== undefined) {
+    return runClientProgram(
+      {
+        label: o.file ?? "-e",
+        module: SCRIPT_JOB,
+        args: encodeScriptArgs(scripts),
+        defaultCheckpointDir: ".weir/checkpoints/<job>",
+        mustRunJob: false,
+        describeError: (e) => (e instanceof SqlScriptError ? e.message : describeJobError(e, SCRIPT_JOB)),
+      },
+      o,
+    );
+  }
+  return interactive(o, scripts);
+}
+
+/**
+ * The interactive session, after the `-i` scripts (a failing one ends the
+ * client: exit 1). The jobs' log lines would break into the prompt: the
+ * session logs warnings and errors only, unless `--log-level` or
+ * `WEIR_LOG_LEVEL` says otherwise.
+ */
+async function interactive(o: SqlOptions, init: ScriptArg[]): Promise<number> {
+  if (o.logLevel === undefined && !process.env["WEIR_LOG_LEVEL"]) configureLogging({ level: "warn" });
+  if (o.workers > 1) getLogger().warn("the interactive client runs its jobs in the main thread: --workers applies to -f and -e");
+  let failed = false;
+  await runRepl((output) => {
+    const session = new SqlSession(
+      {
+        parallelism: o.parallelism,
+        checkpointInterval: o.checkpointInterval,
+        mode: o.mode,
+        checkpointDir: o.checkpointDir,
+        defaultCheckpointDir: ".weir/checkpoints/<job>",
+        fromSavepoint: o.fromSavepoint,
+        allowNonRestoredState: o.allowNonRestoredState,
+        restartAttempts: o.restartAttempts,
+      },
+      o.savepointDir,
+      output,
+    );
+    return session;
+  }, historyFile(), async (session) => {
+    for (const source of readScripts(init, (p) => relative(process.cwd(), p) || p)) {
+      const { statements, rest, restHasContent } = splitStatements(source.text);
+      if (restHasContent) statements.push(rest);
+      for (const s of statements) {
+        const outcome = await session.run(s, source.text, new AbortController().signal, source.file);
+        if (outcome === "error") failed = true;
+        if (outcome !== undefined) return false;
+      }
+    }
+    return true;
+  });
+  return failed ? 1 : 0;
+}
