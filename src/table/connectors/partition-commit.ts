@@ -12,9 +12,13 @@
  *
  * At the end of a bounded input every partition is committed.
  */
+import type { BucketCommitOptions } from "../../connectors/file/file-sink.ts";
+import { identifierString } from "../catalog/object-identifier.ts";
 import { readDateText, readTimestampText, TemporalTextError } from "../formats/temporal-text.ts";
 import { instantOfWallClock } from "../types/time-zone.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import type { DynamicTableContext } from "./dynamic-table-factory.ts";
+import type { Layout } from "./partitioned-files.ts";
 import { partitionValuesOf } from "./partition-path.ts";
 
 /** The trigger options of a table. */
@@ -69,4 +73,58 @@ export function partitionTime(bucket: string, t: PartitionCommitTrigger): number
 export function partitionCommitCondition(t: PartitionCommitTrigger): (bucket: string, createdAt: number, watermark: number, now: number) => boolean {
   if (t.kind === "process-time") return (_bucket, createdAt, _watermark, now) => now >= createdAt + t.delayMs;
   return (bucket, _createdAt, watermark) => watermark >= partitionTime(bucket, t) + t.delayMs;
+}
+
+/**
+ * The partition commit of a partitioned sink from its `sink.partition-commit.*`
+ * options, as `FileSink`'s bucket commit; undefined without a policy.
+ *
+ * @throws {SqlValidationError} naming the table and the option for a policy other than `success-file`, a policy on an
+ * unpartitioned table, an unknown time zone or a pattern naming a column that is not a partition column
+ * @example
+ * ```ts
+ * FileSink.forLines(path, { bucketCommit: bucketCommitOf(ctx, layoutOf(ctx)) });
+ * ```
+ */
+export function bucketCommitOf(ctx: DynamicTableContext, layout: Layout): BucketCommitOptions | undefined {
+  const o = ctx.options.options;
+  const table = identifierString(ctx.table.identifier);
+  const kinds = (o.get("sink.partition-commit.policy.kind") as string | undefined)?.split(",").map((k) => k.trim().toLowerCase());
+  if (kinds === undefined) return undefined;
+  if (layout.keys.length === 0) {
+    throw new SqlValidationError(`Table '${table}': 'sink.partition-commit.policy.kind' needs a partitioned table (PARTITIONED BY).`);
+  }
+  for (const kind of kinds) {
+    if (kind === "metastore") {
+      throw new SqlValidationError(`Table '${table}': the partition commit policy 'metastore' needs a Hive metastore, which Weir does not have; use 'success-file'.`);
+    }
+    if (kind !== "success-file") {
+      throw new SqlValidationError(`Table '${table}': unknown partition commit policy '${kind}' in 'sink.partition-commit.policy.kind'; Weir supports 'success-file'.`);
+    }
+  }
+  const zone = o.get("sink.partition-commit.watermark-time-zone") as string;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+  } catch {
+    throw new SqlValidationError(`Table '${table}': invalid value for option 'sink.partition-commit.watermark-time-zone': '${zone}' is not a time zone id such as 'UTC' or 'Asia/Shanghai'.`);
+  }
+  const pattern = o.get("partition.time-extractor.timestamp-pattern") as string | undefined;
+  const trigger: PartitionCommitTrigger = {
+    kind: o.get("sink.partition-commit.trigger") as PartitionCommitTrigger["kind"],
+    delayMs: o.get("sink.partition-commit.delay") as number,
+    ...(pattern === undefined ? {} : { timestampPattern: pattern }),
+    watermarkTimeZone: zone,
+    keys: layout.keys,
+    table,
+  };
+  if (pattern !== undefined) {
+    for (const [, key] of pattern.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      if (!layout.keys.includes(key!)) {
+        throw new SqlValidationError(
+          `Table '${table}': 'partition.time-extractor.timestamp-pattern' names '$${key}', which is not a partition column (${layout.keys.join(", ")}).`,
+        );
+      }
+    }
+  }
+  return { successFileName: o.get("sink.partition-commit.success-file.name") as string, isComplete: partitionCommitCondition(trigger) };
 }
