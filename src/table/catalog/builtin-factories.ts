@@ -24,6 +24,7 @@ export const FILESYSTEM: FactoryOptions = {
     option("sink.rolling-policy.inactivity-interval", { kind: "duration" }, "A part file that received nothing for this long rolls.", 30 * 60_000),
     option("sink.rolling-policy.check-interval", { kind: "duration" }, "How often the time-based rolling conditions are checked.", 60_000),
     option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+    option("sink.shuffle-by-partition.enable", { kind: "boolean" }, "Distribute rows by partition; Weir always does.", false),
     option("partition.default-name", { kind: "string" }, "The directory name of a partition whose value is NULL or empty.", "__DEFAULT_PARTITION__"),
     option("sink.partition-commit.trigger", { kind: "enum", values: ["process-time", "partition-time"] }, "When a partition is committed.", "process-time"),
     option("sink.partition-commit.delay", { kind: "duration" }, "How long after its time (or creation) a partition is committed.", 0),
