@@ -30,6 +30,7 @@ export const FILESYSTEM: FactoryOptions = {
     option("sink.partition-commit.delay", { kind: "duration" }, "How long after its time (or creation) a partition is committed.", 0),
     option("sink.partition-commit.watermark-time-zone", { kind: "string" }, "The time zone of partition times compared with the watermark.", "UTC"),
     option("partition.time-extractor.timestamp-pattern", { kind: "string" }, "How a partition's time is made of its values, e.g. '$dt $hr:00:00'."),
+    option("partition.time-extractor.timestamp-formatter", { kind: "string" }, "The Java date pattern of the extracted partition time, e.g. 'yyyyMMdd HH'."),
     option("sink.partition-commit.policy.kind", { kind: "string" }, "What committing a partition does: 'success-file'."),
     option("sink.partition-commit.success-file.name", { kind: "string" }, "The name of the success file of a committed partition.", "_SUCCESS"),
   ],

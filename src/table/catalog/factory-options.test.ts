@@ -31,6 +31,7 @@ json.map-null-key.literal
 json.map-null-key.mode
 json.timestamp-format.standard
 partition.default-name
+partition.time-extractor.timestamp-formatter
 partition.time-extractor.timestamp-pattern
 path
 sink.parallelism

@@ -225,6 +225,9 @@ describe("filesystem partitioned tables", () => {
       `Table '${t}': 'sink.partition-commit.policy.kind' needs a partitioned table (PARTITIONED BY).`,
     );
     expect(sinkError(ddl("p", ", 'sink.partition-commit.watermark-time-zone' = 'Mars/Olympus'"))).toContain("'Mars/Olympus' is not a time zone id");
+    expect(sinkError(ddl("p", ", 'partition.time-extractor.timestamp-formatter' = 'yyyy-MM-dd QQ'"))).toContain(
+      `Table '${t}': invalid value for option 'partition.time-extractor.timestamp-formatter': `,
+    );
     expect(sinkError("CREATE TABLE t (a INT) PARTITIONED BY (a) WITH ('connector' = 'filesystem', 'path' = 'p', 'format' = 'json')")).toBe(
       `Table '${t}': every column is a partition column; the files need at least one other column.`,
     );

@@ -7,13 +7,16 @@
  * - `partition-time`: once the watermark passes the partition's time plus the
  *   delay. The partition's time is extracted from its values with
  *   `partition.time-extractor.timestamp-pattern` (`$dt $hr:00:00`; default:
- *   the first partition value), read as `yyyy-MM-dd HH:mm:ss` or
- *   `yyyy-MM-dd`, in `sink.partition-commit.watermark-time-zone` (UTC).
+ *   the first partition value), read with
+ *   `partition.time-extractor.timestamp-formatter` (a Java date pattern such
+ *   as `yyyyMMdd HH`; default `yyyy-MM-dd HH:mm:ss` or `yyyy-MM-dd`), in
+ *   `sink.partition-commit.watermark-time-zone` (UTC).
  *
  * At the end of a bounded input every partition is committed.
  */
 import type { BucketCommitOptions } from "../../connectors/file/file-sink.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
+import { DatePatternError, formatWithPattern, parseWithPattern } from "../expr/functions/date-format.ts";
 import { readDateText, readTimestampText, TemporalTextError } from "../formats/temporal-text.ts";
 import { instantOfWallClock } from "../types/time-zone.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -27,6 +30,8 @@ export interface PartitionCommitTrigger {
   delayMs: number;
   /** `partition.time-extractor.timestamp-pattern`; the first partition value when undefined. */
   timestampPattern?: string;
+  /** `partition.time-extractor.timestamp-formatter`; `yyyy-MM-dd HH:mm:ss` or `yyyy-MM-dd` when undefined. */
+  timestampFormatter?: string;
   watermarkTimeZone: string;
   /** The partition columns, in order (for errors and the default pattern). */
   keys: readonly string[];
@@ -50,13 +55,20 @@ export function partitionTime(bucket: string, t: PartitionCommitTrigger): number
     t.timestampPattern === undefined
       ? (values.get(t.keys[0]!) ?? "")
       : t.timestampPattern.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, key: string) => values.get(key) ?? m);
-  let wall: number;
-  try {
-    wall = /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) ? readDateText(text.trim()) * 86_400_000 : readTimestampText(text.trim(), "SQL");
-  } catch (e) {
-    if (!(e instanceof TemporalTextError)) throw e;
+  let wall: number | null;
+  if (t.timestampFormatter !== undefined) wall = parseWithPattern(text.trim(), t.timestampFormatter);
+  else {
+    try {
+      wall = /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) ? readDateText(text.trim()) * 86_400_000 : readTimestampText(text.trim(), "SQL");
+    } catch (e) {
+      if (!(e instanceof TemporalTextError)) throw e;
+      wall = null;
+    }
+  }
+  if (wall === null) {
+    const expected = t.timestampFormatter === undefined ? "a timestamp 'yyyy-MM-dd HH:mm:ss' or a date 'yyyy-MM-dd'" : `of the form '${t.timestampFormatter}'`;
     throw new SqlValidationError(
-      `Table '${t.table}': cannot extract the time of partition '${bucket}': '${text}' is not a timestamp 'yyyy-MM-dd HH:mm:ss' or a date 'yyyy-MM-dd' (set 'partition.time-extractor.timestamp-pattern', e.g. '$dt $hr:00:00').`,
+      `Table '${t.table}': cannot extract the time of partition '${bucket}': '${text}' is not ${expected} (see 'partition.time-extractor.timestamp-pattern' and 'partition.time-extractor.timestamp-formatter').`,
     );
   }
   return instantOfWallClock(wall, t.watermarkTimeZone);
@@ -109,10 +121,20 @@ export function bucketCommitOf(ctx: DynamicTableContext, layout: Layout): Bucket
     throw new SqlValidationError(`Table '${table}': invalid value for option 'sink.partition-commit.watermark-time-zone': '${zone}' is not a time zone id such as 'UTC' or 'Asia/Shanghai'.`);
   }
   const pattern = o.get("partition.time-extractor.timestamp-pattern") as string | undefined;
+  const formatter = o.get("partition.time-extractor.timestamp-formatter") as string | undefined;
+  if (formatter !== undefined) {
+    try {
+      formatWithPattern(0, formatter);
+    } catch (e) {
+      if (!(e instanceof DatePatternError)) throw e;
+      throw new SqlValidationError(`Table '${table}': invalid value for option 'partition.time-extractor.timestamp-formatter': ${e.message}`);
+    }
+  }
   const trigger: PartitionCommitTrigger = {
     kind: o.get("sink.partition-commit.trigger") as PartitionCommitTrigger["kind"],
     delayMs: o.get("sink.partition-commit.delay") as number,
     ...(pattern === undefined ? {} : { timestampPattern: pattern }),
+    ...(formatter === undefined ? {} : { timestampFormatter: formatter }),
     watermarkTimeZone: zone,
     keys: layout.keys,
     table,
