@@ -10,6 +10,8 @@ export type ClientCommand =
   | { kind: "quit" }
   | { kind: "clear" }
   | { kind: "showJobs" }
+  /** Flink's client-side `BEGIN STATEMENT SET;` (refused: Weir takes `EXECUTE STATEMENT SET BEGIN … END`). */
+  | { kind: "beginStatementSet" }
   | { kind: "stopJob"; jobId: string; savepoint: boolean; drain: boolean };
 
 /**
@@ -28,6 +30,7 @@ export function clientCommand(text: string): ClientCommand | undefined {
   if (/^(quit|exit)$/i.test(t)) return { kind: "quit" };
   if (/^clear$/i.test(t)) return { kind: "clear" };
   if (/^show jobs$/i.test(t)) return { kind: "showJobs" };
+  if (/^begin statement set$/i.test(t)) return { kind: "beginStatementSet" };
   const stop = /^stop job '([^']*)'((?: with (?:savepoint|drain))*)$/i.exec(t);
   if (stop) {
     const withs = stop[2]!.toUpperCase();
@@ -54,3 +57,7 @@ SQL statements  CREATE/DROP TABLE, VIEW, FUNCTION; SHOW TABLES/VIEWS/FUNCTIONS; 
                 INSERT INTO … and EXECUTE STATEMENT SET BEGIN … END (run as background jobs).
 
 Statements end with ';' and may span several lines. Tab completes keywords and table names.`;
+
+/** Why `BEGIN STATEMENT SET;` is refused, and what to write instead. */
+export const BEGIN_STATEMENT_SET_REFUSED =
+  "BEGIN STATEMENT SET; … END; is not supported: write EXECUTE STATEMENT SET BEGIN INSERT INTO …; INSERT INTO …; END;";

@@ -69,10 +69,13 @@ export async function showQueryResult(
         else line(Row.toString(row, formats));
       }
     }
+  } catch (e) {
+    view?.close("failed");
+    throw e;
   } finally {
     cancel.removeEventListener("abort", onAbort);
-    view?.close(cancelled);
   }
+  view?.close(cancelled ? "cancelled" : "finished");
   if (tableau) {
     if (cancelled) line(`Query cancelled, received a total of ${count} row${count === 1 ? "" : "s"}`);
     else tableau.footer(count);
@@ -115,11 +118,12 @@ class TableView {
     }
   }
 
-  close(cancelled: boolean): void {
+  /** Stops redrawing; draws the table a last time with how the query ended. */
+  close(state: "finished" | "cancelled" | "failed"): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.offKey();
-    this.draw(cancelled ? "cancelled" : "finished");
+    this.draw(state);
   }
 
   /** Page size: on a terminal, what fits below the header; else every row. */
@@ -127,7 +131,7 @@ class TableView {
     return this.terminal.tty ? Math.max(1, this.terminal.size().rows - 7) : Number.POSITIVE_INFINITY;
   }
 
-  private draw(state: "running" | "finished" | "cancelled"): void {
+  private draw(state: "running" | "finished" | "cancelled" | "failed"): void {
     const rows = this.table.rows;
     const size = this.pageSize();
     const pages = Math.max(1, Math.ceil(rows.length / size));
@@ -139,11 +143,11 @@ class TableView {
     printer.header();
     for (const r of shown) printer.row(r);
     lines.push(lines[0]!); // the closing border
-    const what = state === "running" ? "Query running (Ctrl-C cancels it)" : state === "finished" ? "Query finished" : "Query cancelled";
+    const what = { running: "Query running (Ctrl-C cancels it)", finished: "Query finished", cancelled: "Query cancelled", failed: "Query failed" }[state];
     const range = rows.length === 0 ? "no rows" : `showing rows ${first + 1}-${first + shown.length} of ${rows.length}`;
     const paging = pages > 1 ? `, page ${this.page + 1}/${pages}${state === "running" ? " (n: next page, p: previous page)" : ""}` : "";
     const dropped = this.table.dropped > 0 ? `; ${this.table.dropped} older rows dropped (sql-client.execution.max-table-result.rows = ${this.table.maxRows})` : "";
-    lines.push(`${what}: ${range}${paging}, ${this.table.changes} changes${dropped}`);
+    lines.push(`${what}: ${range}${paging}, ${this.table.changes} change${this.table.changes === 1 ? "" : "s"}${dropped}`);
     if (!this.terminal.tty) {
       this.terminal.write(lines.join("\n") + "\n");
       return;

@@ -11,7 +11,7 @@ import { OtherJobInWorker, isWorker } from "../api/launch-context.ts";
 import type { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
 import { parseStatement } from "../table/sql/parser.ts";
-import { clientCommand } from "./client-command.ts";
+import { BEGIN_STATEMENT_SET_REFUSED, clientCommand } from "./client-command.ts";
 import { printStatementResult } from "./print-statement-result.ts";
 import { describeStatementError } from "./statement-error.ts";
 import { splitStatements, type ScriptStatement } from "./statement-splitter.ts";
@@ -76,6 +76,7 @@ export async function runSqlScript(
       };
       const command = clientCommand(statement.text);
       if (command?.kind === "quit") return;
+      if (command?.kind === "beginStatementSet") fail(new Error(BEGIN_STATEMENT_SET_REFUSED));
       if (command) fail(new Error(`${statement.text.trim().split(/\s+/).slice(0, 2).join(" ").toUpperCase()} works in the interactive client only, not in a script`));
       let kind: string;
       try {

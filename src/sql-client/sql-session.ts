@@ -13,7 +13,7 @@ import { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
 import { parseStatement } from "../table/sql/parser.ts";
 import type { LogicalType } from "../table/types/logical-type.ts";
-import { clientCommand, HELP_TEXT, type ClientCommand } from "./client-command.ts";
+import { BEGIN_STATEMENT_SET_REFUSED, clientCommand, HELP_TEXT, type ClientCommand } from "./client-command.ts";
 import { showQueryResult, type ResultTerminal } from "./query-result-view.ts";
 import { resultModeOf } from "./result-mode.ts";
 import { printStatementResult } from "./print-statement-result.ts";
@@ -119,6 +119,8 @@ export class SqlSession {
       case "stopJob":
         await this.stopJob(c.jobId, c.savepoint, c.drain);
         return undefined;
+      case "beginStatementSet":
+        throw new Error(BEGIN_STATEMENT_SET_REFUSED);
     }
   }
 

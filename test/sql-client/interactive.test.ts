@@ -189,4 +189,33 @@ describe("weir sql, interactive", () => {
       bad.kill();
     }
   }, 120_000);
+
+  it("table mode pages a result larger than the terminal with n and p while the query runs", async () => {
+    const dir = tempDir();
+    const rows = Array.from({ length: 40 }, (_, i) => ({ user: `user${String(i).padStart(2, "0")}`, url: `/p${i}` }));
+    writeClicks(join(dir, "stream"), "part-0", rows);
+    const cli = startPtyCli(["sql"], dir, { WEIR_SQL_HISTORY: join(dir, "history") });
+    try {
+      let at = (await cli.expect("weir> ")).end;
+      cli.type("CREATE TABLE stream (`user` STRING, url STRING) WITH ('connector' = 'filesystem', 'path' = 'stream/', 'format' = 'json', 'source.monitor-interval' = '100 ms');\n");
+      at = (await cli.expect("[INFO] Execute statement succeeded.", at)).end;
+      cli.type("SELECT `user` FROM stream;\n");
+      // a 40-line terminal shows 33 rows a page
+      const first = await cli.expect("Query running (Ctrl-C cancels it): showing rows 1-33 of 40, page 1/2 (n: next page, p: previous page), 40 changes", at);
+      expect(first.text).toContain("user32 |");
+      at = first.end;
+      cli.type("n");
+      const second = await cli.expect("showing rows 34-40 of 40, page 2/2", at);
+      expect(second.text.slice(second.text.lastIndexOf("|                           user |"))).toMatch(/\|\s+user33 \|[\s\S]*\|\s+user39 \|/);
+      at = second.end;
+      cli.type("p");
+      at = (await cli.expect("showing rows 1-33 of 40, page 1/2", at)).end;
+      cli.type("\x03");
+      at = (await cli.expect(/Query cancelled: showing rows 1-33 of 40[^\n]*\nweir> /, at)).end;
+      cli.type("\x04");
+      expect((await cli.done).code).toBe(0);
+    } finally {
+      cli.kill();
+    }
+  }, 120_000);
 });

@@ -33,11 +33,13 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-/** The committed lines of the part files under `dir`, oldest file first. */
+/** The committed lines of the part files under `dir`, oldest file first (by the part counter that ends its name). */
 function committedLines(dir: string): string[] {
   if (!existsSync(dir)) return [];
+  const counter = (f: string) => Number(/-(\d+)$/.exec(f)?.[1] ?? 0);
   return readdirSync(dir)
     .filter((f) => !f.startsWith(".") && !f.startsWith("_"))
+    .sort((a, b) => counter(a) - counter(b))
     .flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l.length > 0));
 }
 
@@ -128,10 +130,11 @@ INSERT INTO counts SELECT \`user\`, COUNT(*) FROM copy GROUP BY \`user\`;
     const withInit = await runCli(["sql", "-i", "init.sql", "-f", "insert.sql"], 120_000, {}, { cwd: dir });
     expect(withInit.code, withInit.stderr).toBe(0);
     expect(withInit.stdout).toContain("+U[Mary, 2]");
-    const query = await runCli(["sql", "-i", "init.sql", "-e", "SELECT `user`, COUNT(*) AS cnt FROM clicks GROUP BY `user`; SHOW TABLES"], 120_000, {}, { cwd: dir });
+    const query = await runCli(["sql", "-i", "init.sql", "-e", "SELECT `user`, COUNT(*) AS cnt FROM clicks GROUP BY `user`; SHOW TABLES; EXPLAIN SELECT url FROM clicks"], 120_000, {}, { cwd: dir });
     expect(query.code, query.stderr).toBe(0);
     expect(query.stdout).toMatch(/\| op \|\s+user \|\s+cnt \|\n\+[-+]+\n\| \+I \|\s+Mary \|\s+1 \|\n\| \+I \|\s+Bob \|\s+1 \|\n\| -U \|\s+Mary \|\s+1 \|\n\| \+U \|\s+Mary \|\s+2 \|\n\+[-+]+\n4 rows in set\n/);
     expect(query.stdout).toMatch(/\|\s+table name \|\n\+[-+]+\n\|\s+clicks \|/);
+    expect(query.stdout).toMatch(/\n== Optimized Physical Plan ==\n.*TableSourceScan\(table=\[\[default_catalog, default_database, clicks\]\]/s); // the plan as text, not in a box
     const bad = await runCli(["sql", "-e", "SELEC 1"], 120_000, {}, { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("-e:1:1:");

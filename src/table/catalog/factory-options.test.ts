@@ -31,6 +31,7 @@ json.map-null-key.literal
 json.map-null-key.mode
 json.timestamp-format.standard
 partition.default-name
+partition.time-extractor.timestamp-formatter
 partition.time-extractor.timestamp-pattern
 path
 sink.parallelism
@@ -43,6 +44,7 @@ sink.rolling-policy.check-interval
 sink.rolling-policy.file-size
 sink.rolling-policy.inactivity-interval
 sink.rolling-policy.rollover-interval
+sink.shuffle-by-partition.enable
 source.monitor-interval`;
 
 describe("connector option validation", () => {
@@ -63,6 +65,7 @@ describe("connector option validation", () => {
       "sink.partition-commit.delay": 0,
       "sink.partition-commit.watermark-time-zone": "UTC",
       "sink.partition-commit.success-file.name": "_SUCCESS",
+      "sink.shuffle-by-partition.enable": false,
     });
     expect(v.format?.identifier).toBe("json");
     expect(Object.fromEntries(v.format!.options)).toEqual({

@@ -178,7 +178,7 @@ describe("filesystem partitioned tables", () => {
     writeFileSync(join(dir, "day=2026-13-45", "n=1", "bad.json"), '{"id": 9}\n');
     const bad = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
     FILESYSTEM_TABLE_FACTORY.createSource!(tableContext(bad, table)).produce().sinkTo(collectSink("rows"));
-    await expect(bad.execute("bad-partition")).rejects.toThrow(`${join(dir, "day=2026-13-45", "n=1", "bad.json")}:1: partition 'day': cannot read "2026-13-45" as DATE`);
+    await expect(bad.execute("bad-partition")).rejects.toThrow(`${join(dir, "day=2026-13-45", "n=1", "bad.json")}:1: partition 'day': cannot read "2026-13-45" as DATE (cannot parse "2026-13-45" as DATE: month 13 is not between 1 and 12): day=2026-13-45`);
   }, 30_000);
 
   it("a continuous source picks up the files of a partition directory created later, with its values", async () => {
@@ -225,6 +225,9 @@ describe("filesystem partitioned tables", () => {
       `Table '${t}': 'sink.partition-commit.policy.kind' needs a partitioned table (PARTITIONED BY).`,
     );
     expect(sinkError(ddl("p", ", 'sink.partition-commit.watermark-time-zone' = 'Mars/Olympus'"))).toContain("'Mars/Olympus' is not a time zone id");
+    expect(sinkError(ddl("p", ", 'partition.time-extractor.timestamp-formatter' = 'yyyy-MM-dd QQ'"))).toContain(
+      `Table '${t}': invalid value for option 'partition.time-extractor.timestamp-formatter': `,
+    );
     expect(sinkError("CREATE TABLE t (a INT) PARTITIONED BY (a) WITH ('connector' = 'filesystem', 'path' = 'p', 'format' = 'json')")).toBe(
       `Table '${t}': every column is a partition column; the files need at least one other column.`,
     );

@@ -16,11 +16,17 @@
  * As a sink it writes part files under `path` with the DataStream `FileSink`
  * (two-phase commit: files appear, complete, when a checkpoint completes, every
  * row exactly once; enable checkpointing). Parts roll at every checkpoint and
- * by `sink.rolling-policy.file-size` and `sink.rolling-policy.inactivity-interval`
- * (`rollover-interval` and `check-interval` are accepted; rolling at every
- * checkpoint bounds how long a part stays open). `json` and `csv` accept
- * inserts only; `debezium-json` every row kind. With `sink.parallelism` an
- * updating stream is distributed by the table's primary key, which it needs.
+ * by `sink.rolling-policy.file-size`, `.rollover-interval` and
+ * `.inactivity-interval` (checked at `.check-interval` as rows arrive).
+ * `json`, `csv` and `raw` accept inserts only; `debezium-json` and
+ * `canal-json` every row kind. With `sink.parallelism` an updating stream is
+ * distributed by the table's primary key, which it needs.
+ *
+ * A table `PARTITIONED BY (k1, k2)` is stored in `k1=v1/k2=v2/` directories
+ * without the partition columns in the files (`partitioned-files.ts`); the
+ * sink distributes rows by partition and, with
+ * `sink.partition-commit.policy.kind` = `success-file`, writes a success file
+ * into each partition it commits (`partition-commit.ts`).
  *
  * A lookup join (`FOR SYSTEM_TIME AS OF` a processing-time attribute) reads
  * the table's files whole when each of its tasks opens.
@@ -39,11 +45,8 @@
  * INSERT INTO counts SELECT `user`, COUNT(url) FROM clicks GROUP BY `user`;
  * ```
  */
-import { relative, resolve } from "node:path";
 import type { DataStreamSink } from "../../api/data-stream.ts";
-import { FileSink, type BucketCommitOptions } from "../../connectors/file/file-sink.ts";
-import { FileSourceParseError } from "../../connectors/file/file-source-errors.ts";
-import { MalformedRecord, NEED_MORE_BYTES, type RecordFormat } from "../../connectors/file/record-format.ts";
+import { FileSink } from "../../connectors/file/file-sink.ts";
 import { FileSource } from "../../connectors/file/file-source.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
@@ -58,31 +61,9 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableSink, TableSource } from "./dynamic-table-factory.ts";
 import { TableSinkError } from "./table-sink-error.ts";
 import { readTableFiles } from "./read-table-files.ts";
-import { partitionCommitCondition, type PartitionCommitTrigger } from "./partition-commit.ts";
-import { partitionPath, partitionValuesOf } from "./partition-path.ts";
-import { isScalarType, scalarReader, scalarWriter } from "../formats/scalar-text.ts";
-import { typeToString } from "../expr/type-rules.ts";
-import type { SqlValue } from "../types/sql-value.ts";
-
-/** The table's partition columns and the positions of its other (data) columns. */
-interface Layout {
-  keys: readonly string[];
-  /** Positions of the partition columns in the physical row. */
-  keyPositions: readonly number[];
-  /** Positions of the data columns (those in the files) in the physical row. */
-  dataPositions: readonly number[];
-}
-
-function layoutOf(ctx: DynamicTableContext): Layout {
-  const keys = ctx.table.partitionKeys ?? [];
-  const names = ctx.physicalType.names;
-  const keyPositions = keys.map((k) => names.indexOf(k));
-  const dataPositions = names.map((_, i) => i).filter((i) => !keyPositions.includes(i));
-  if (keys.length > 0 && dataPositions.length === 0) {
-    throw new SqlValidationError(`Table '${identifierString(ctx.table.identifier)}': every column is a partition column; the files need at least one other column.`);
-  }
-  return { keys, keyPositions, dataPositions };
-}
+import { bucketCommitOf } from "./partition-commit.ts";
+import { partitionPath } from "./partition-path.ts";
+import { layoutOf, partitionCodecs, withPartitionValues, type Layout } from "./partitioned-files.ts";
 
 /** The format of the files: of the data columns; with `projection` (physical positions) it may leave the others NULL. */
 function formatOf(ctx: DynamicTableContext, layout: Layout, projection?: readonly number[]): TableFormat {
@@ -101,69 +82,6 @@ function positiveOption(ctx: DynamicTableContext, key: string): number | undefin
   const v = ctx.options.options.get(key) as number | undefined;
   if (v !== undefined && !(v > 0)) throw new SqlValidationError(`Invalid value for option '${key}': it must be positive.`);
   return v;
-}
-
-/** The text of each partition column's value in a path, and the value of a path's text. */
-function partitionCodecs(ctx: DynamicTableContext, layout: Layout): { write: ((v: SqlValue) => string)[]; read: ((text: string) => SqlValue)[] } {
-  const table = identifierString(ctx.table.identifier);
-  const o = { timestampStandard: "SQL", decimalPlain: true } as const;
-  const types = layout.keyPositions.map((i) => ctx.physicalType.types[i]!);
-  for (const [n, t] of types.entries()) {
-    if (!isScalarType(t) || t.kind === "binary" || t.kind === "varbinary") {
-      throw new SqlValidationError(`Table '${table}': the partition column '${layout.keys[n]}' has the type ${typeToString(t)}; a partition column must be a scalar type other than bytes.`);
-    }
-  }
-  return { write: types.map((t) => scalarWriter(t, o)), read: types.map((t) => scalarReader(t, o)) };
-}
-
-/**
- * The records of a partitioned table's files: the format's rows with the
- * partition values of each file's directory put in (`null` for the default
- * partition name and for a key the path does not have).
- */
-function withPartitionValues(ctx: DynamicTableContext, layout: Layout, format: TableFormat): RecordFormat<Row[]> {
-  if (layout.keys.length === 0) return format.records;
-  const base = resolve(pathOf(ctx));
-  const defaultName = ctx.options.options.get("partition.default-name") as string;
-  const codecs = partitionCodecs(ctx, layout);
-  const width = ctx.physicalType.names.length;
-  return {
-    open(split) {
-      const found = partitionValuesOf(relative(base, split.path));
-      const values = layout.keys.map((k, n) => {
-        const text = found.get(k);
-        if (text === undefined || text === defaultName) return null;
-        try {
-          return codecs.read[n]!(text);
-        } catch (e) {
-          if (!(e instanceof FormatValueError)) throw e;
-          throw new FileSourceParseError(split.path, 1, `partition '${k}': ${e.problem}`, text);
-        }
-      });
-      const decoder = format.records.open(split);
-      const toTable = (rows: Row[]): Row[] =>
-        rows.map((r) => {
-          const fields: SqlValue[] = new Array(width);
-          layout.dataPositions.forEach((p, i) => (fields[p] = r.fields[i] ?? null));
-          layout.keyPositions.forEach((p, i) => (fields[p] = values[i]!));
-          return { kind: r.kind, fields };
-        });
-      return {
-        get readPosition() {
-          return decoder.readPosition;
-        },
-        get exhausted() {
-          return decoder.exhausted;
-        },
-        append: (chunk) => decoder.append(chunk),
-        markEnd: () => decoder.markEnd(),
-        next(s) {
-          const item = decoder.next(s);
-          return item === NEED_MORE_BYTES || item instanceof MalformedRecord ? item : toTable(item);
-        },
-      };
-    },
-  };
 }
 
 /** Reads the files of a table as rows of its physical columns. */
@@ -193,50 +111,6 @@ function createSource(ctx: DynamicTableContext): TableSource {
     },
     readAll: () => readTableFiles(path, records),
   };
-}
-
-/** The partition commit of a partitioned sink (`sink.partition-commit.policy.kind`), or undefined without a policy. */
-function bucketCommitOf(ctx: DynamicTableContext, layout: Layout): BucketCommitOptions | undefined {
-  const o = ctx.options.options;
-  const table = identifierString(ctx.table.identifier);
-  const kinds = (o.get("sink.partition-commit.policy.kind") as string | undefined)?.split(",").map((k) => k.trim().toLowerCase());
-  if (kinds === undefined) return undefined;
-  if (layout.keys.length === 0) {
-    throw new SqlValidationError(`Table '${table}': 'sink.partition-commit.policy.kind' needs a partitioned table (PARTITIONED BY).`);
-  }
-  for (const kind of kinds) {
-    if (kind === "metastore") {
-      throw new SqlValidationError(`Table '${table}': the partition commit policy 'metastore' needs a Hive metastore, which Weir does not have; use 'success-file'.`);
-    }
-    if (kind !== "success-file") {
-      throw new SqlValidationError(`Table '${table}': unknown partition commit policy '${kind}' in 'sink.partition-commit.policy.kind'; Weir supports 'success-file'.`);
-    }
-  }
-  const zone = o.get("sink.partition-commit.watermark-time-zone") as string;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-  } catch {
-    throw new SqlValidationError(`Table '${table}': invalid value for option 'sink.partition-commit.watermark-time-zone': '${zone}' is not a time zone id such as 'UTC' or 'Asia/Shanghai'.`);
-  }
-  const pattern = o.get("partition.time-extractor.timestamp-pattern") as string | undefined;
-  const trigger: PartitionCommitTrigger = {
-    kind: o.get("sink.partition-commit.trigger") as PartitionCommitTrigger["kind"],
-    delayMs: o.get("sink.partition-commit.delay") as number,
-    ...(pattern === undefined ? {} : { timestampPattern: pattern }),
-    watermarkTimeZone: zone,
-    keys: layout.keys,
-    table,
-  };
-  if (pattern !== undefined) {
-    for (const [, key] of pattern.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
-      if (!layout.keys.includes(key!)) {
-        throw new SqlValidationError(
-          `Table '${table}': 'partition.time-extractor.timestamp-pattern' names '$${key}', which is not a partition column (${layout.keys.join(", ")}).`,
-        );
-      }
-    }
-  }
-  return { successFileName: o.get("sink.partition-commit.success-file.name") as string, isComplete: partitionCommitCondition(trigger) };
 }
 
 /** Writes rows as exactly-once part files. */
