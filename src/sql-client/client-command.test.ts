@@ -10,6 +10,7 @@ describe("clientCommand", () => {
     expect(clientCommand("STOP JOB 'ab-12'")).toEqual({ kind: "stopJob", jobId: "ab-12", savepoint: false, drain: false });
     expect(clientCommand("stop job 'ab' with savepoint")).toEqual({ kind: "stopJob", jobId: "ab", savepoint: true, drain: false });
     expect(clientCommand("begin  statement set")).toEqual({ kind: "beginStatementSet" });
+    expect(clientCommand("END")).toEqual({ kind: "endStatementSet" });
     expect(clientCommand("SHOW TABLES")).toBeUndefined();
     expect(clientCommand("SELECT 'help'")).toBeUndefined();
   });

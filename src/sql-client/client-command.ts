@@ -10,8 +10,9 @@ export type ClientCommand =
   | { kind: "quit" }
   | { kind: "clear" }
   | { kind: "showJobs" }
-  /** Flink's client-side `BEGIN STATEMENT SET;` (refused: Weir takes `EXECUTE STATEMENT SET BEGIN … END`). */
+  /** `BEGIN STATEMENT SET;`: the INSERTs up to `END;` run as one job (Flink's client-side statement set). */
   | { kind: "beginStatementSet" }
+  | { kind: "endStatementSet" }
   | { kind: "stopJob"; jobId: string; savepoint: boolean; drain: boolean };
 
 /**
@@ -31,6 +32,7 @@ export function clientCommand(text: string): ClientCommand | undefined {
   if (/^clear$/i.test(t)) return { kind: "clear" };
   if (/^show jobs$/i.test(t)) return { kind: "showJobs" };
   if (/^begin statement set$/i.test(t)) return { kind: "beginStatementSet" };
+  if (/^end$/i.test(t)) return { kind: "endStatementSet" };
   const stop = /^stop job '([^']*)'((?: with (?:savepoint|drain))*)$/i.exec(t);
   if (stop) {
     const withs = stop[2]!.toUpperCase();
@@ -54,10 +56,7 @@ SET 'key' = 'value'
                 Start the next INSERT from a savepoint: SET 'execution.savepoint.path' = '<path>'.
 SQL statements  CREATE/DROP TABLE, VIEW, FUNCTION; SHOW TABLES/VIEWS/FUNCTIONS; DESCRIBE t;
                 EXPLAIN …; SELECT … (shows the result; Ctrl-C cancels it);
-                INSERT INTO … and EXECUTE STATEMENT SET BEGIN … END (run as background jobs).
+                INSERT INTO … and EXECUTE STATEMENT SET BEGIN … END (run as background jobs);
+                BEGIN STATEMENT SET; INSERT INTO …; INSERT INTO …; END; (one job).
 
 Statements end with ';' and may span several lines. Tab completes keywords and table names.`;
-
-/** Why `BEGIN STATEMENT SET;` is refused, and what to write instead. */
-export const BEGIN_STATEMENT_SET_REFUSED =
-  "BEGIN STATEMENT SET; … END; is not supported: write EXECUTE STATEMENT SET BEGIN INSERT INTO …; INSERT INTO …; END;";

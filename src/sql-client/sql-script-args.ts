@@ -4,6 +4,7 @@
  * `weir sql -e "…"` encode them; the job module decodes them in the client
  * and in every worker thread (which get the same arguments).
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import type { SqlScriptSource } from "./sql-script.ts";
@@ -38,9 +39,13 @@ export function readScripts(scripts: readonly ScriptArg[], relativeTo: (path: st
   return scripts.map((s) => (s.kind === "file" ? { text: readFileSync(s.path, "utf8"), file: relativeTo(s.path) } : { text: s.text }));
 }
 
-/** The default job name of a run: the last script file's name without `.sql` (`sql` for `-e` alone). */
+/**
+ * The default job name of a run (it names the checkpoint directory): the
+ * `-f` script's name without `.sql`; for `-e`, `sql-` and a digest of the
+ * statements, so the same command resumes and other statements start afresh.
+ */
 export function scriptJobName(scripts: readonly ScriptArg[]): string {
-  const files = scripts.flatMap((s) => (s.kind === "file" ? [s.path] : []));
-  const last = files.at(-1);
-  return last === undefined ? "sql" : basename(last, extname(last));
+  const main = scripts.at(-1);
+  if (main?.kind === "file") return basename(main.path, extname(main.path));
+  return `sql-${createHash("sha256").update(JSON.stringify(scripts)).digest("hex").slice(0, 8)}`;
 }

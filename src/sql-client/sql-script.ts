@@ -11,10 +11,11 @@ import { OtherJobInWorker, isWorker } from "../api/launch-context.ts";
 import type { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
 import { parseStatement } from "../table/sql/parser.ts";
-import { BEGIN_STATEMENT_SET_REFUSED, clientCommand } from "./client-command.ts";
+import { clientCommand } from "./client-command.ts";
+import { PendingStatementSet } from "./pending-statement-set.ts";
 import { printStatementResult } from "./print-statement-result.ts";
 import { describeStatementError } from "./statement-error.ts";
-import { splitStatements, type ScriptStatement } from "./statement-splitter.ts";
+import { splitStatements } from "./statement-splitter.ts";
 
 /** A script's text and the file it came from (undefined for `-e`). */
 export interface SqlScriptSource {
@@ -67,6 +68,7 @@ export async function runSqlScript(
       else config.reset("pipeline.name");
     }
   };
+  let statementSet: PendingStatementSet | undefined;
   for (const source of sources) {
     const { statements, rest, restHasContent } = splitStatements(source.text);
     if (restHasContent) statements.push(rest); // the last statement may omit its ';'
@@ -76,21 +78,40 @@ export async function runSqlScript(
       };
       const command = clientCommand(statement.text);
       if (command?.kind === "quit") return;
-      if (command?.kind === "beginStatementSet") fail(new Error(BEGIN_STATEMENT_SET_REFUSED));
-      if (command) fail(new Error(`${statement.text.trim().split(/\s+/).slice(0, 2).join(" ").toUpperCase()} works in the interactive client only, not in a script`));
+      if (command?.kind === "beginStatementSet") {
+        if (statementSet) fail(new Error("A statement set is open already: add INSERT statements, then END;"));
+        statementSet = new PendingStatementSet();
+        continue;
+      }
+      if (statementSet && command?.kind !== "endStatementSet") {
+        try {
+          statementSet.add(tEnv, statement.text);
+        } catch (e) {
+          fail(e);
+        }
+        continue;
+      }
+      let text = statement.text;
+      if (command?.kind === "endStatementSet") {
+        if (!statementSet) fail(new Error("END; closes a statement set, and none is open (BEGIN STATEMENT SET; starts one)"));
+        const set = statementSet!;
+        statementSet = undefined;
+        if (set.isEmpty()) continue;
+        text = set.sql();
+      } else if (command) fail(new Error(`${statement.text.trim().split(/\s+/).slice(0, 2).join(" ").toUpperCase()} works in the interactive client only, not in a script`));
       let kind: string;
       try {
-        kind = parseStatement(statement.text).kind;
+        kind = parseStatement(text).kind;
       } catch (e) {
         return fail(e);
       }
       try {
         if (kind === "insert" || kind === "statementSet") {
-          if (await runJob(tEnv, statement, named, out)) return;
+          if (await runJob(tEnv, text, named, out)) return;
         } else if (kind === "query") {
-          await printQuery(tEnv, statement, named, out);
+          await printQuery(tEnv, text, named, out);
         } else {
-          await printStatementResult(tEnv.executeSql(statement.text), kind, out);
+          await printStatementResult(tEnv.executeSql(text), kind, out);
         }
       } catch (e) {
         if (e instanceof OtherJobInWorker) continue; // a worker thread: another statement's job
@@ -98,11 +119,12 @@ export async function runSqlScript(
       }
     }
   }
+  if (statementSet) throw new SqlScriptError("BEGIN STATEMENT SET; has no END;: its INSERT statements did not run");
 }
 
 /** Runs an INSERT's job to its end; true when it was stopped with a savepoint. */
-async function runJob(tEnv: StreamTableEnvironment, statement: ScriptStatement, named: <T>(f: () => T) => T, out: (line: string) => void): Promise<boolean> {
-  const result = named(() => tEnv.executeSql(statement.text));
+async function runJob(tEnv: StreamTableEnvironment, text: string, named: <T>(f: () => T) => T, out: (line: string) => void): Promise<boolean> {
+  const result = named(() => tEnv.executeSql(text));
   const client = await result.getJobClient()!;
   out("[INFO] Submitting SQL update statement to the cluster...");
   out(`Job ID: ${client.getJobId()}`);
@@ -111,8 +133,8 @@ async function runJob(tEnv: StreamTableEnvironment, statement: ScriptStatement, 
 }
 
 /** Prints a query's changelog in Flink's tableau form, as the rows come. */
-async function printQuery(tEnv: StreamTableEnvironment, statement: ScriptStatement, named: <T>(f: () => T) => T, out: (line: string) => void): Promise<void> {
-  const result = tEnv.executeSql(statement.text);
+async function printQuery(tEnv: StreamTableEnvironment, text: string, named: <T>(f: () => T) => T, out: (line: string) => void): Promise<void> {
+  const result = tEnv.executeSql(text);
   const rows = named(() => result.collect());
   const printer = new TableauPrinter(result.getResolvedSchema().columns, true, out);
   printer.header();

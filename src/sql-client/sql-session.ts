@@ -13,7 +13,8 @@ import { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
 import { parseStatement } from "../table/sql/parser.ts";
 import type { LogicalType } from "../table/types/logical-type.ts";
-import { BEGIN_STATEMENT_SET_REFUSED, clientCommand, HELP_TEXT, type ClientCommand } from "./client-command.ts";
+import { clientCommand, HELP_TEXT, type ClientCommand } from "./client-command.ts";
+import { PendingStatementSet } from "./pending-statement-set.ts";
 import { showQueryResult, type ResultTerminal } from "./query-result-view.ts";
 import { resultModeOf } from "./result-mode.ts";
 import { printStatementResult } from "./print-statement-result.ts";
@@ -37,6 +38,8 @@ export interface SessionOutput extends ResultTerminal {
 export class SqlSession {
   readonly tEnv: StreamTableEnvironment;
   readonly jobs = new SessionJobs();
+  /** The INSERTs collected since `BEGIN STATEMENT SET;`. */
+  private statementSet: PendingStatementSet | undefined;
 
   /**
    * `options` are the command-line flags (they win over SET); jobs run in
@@ -70,6 +73,11 @@ export class SqlSession {
     try {
       const command = clientCommand(statement.text);
       if (command) return await this.command(command);
+      if (this.statementSet) {
+        this.statementSet.add(this.tEnv, statement.text);
+        this.line("[INFO] Add SQL update statement to the statement set.");
+        return undefined;
+      }
       await this.sql(statement.text, cancel);
       return undefined;
     } catch (e) {
@@ -120,7 +128,21 @@ export class SqlSession {
         await this.stopJob(c.jobId, c.savepoint, c.drain);
         return undefined;
       case "beginStatementSet":
-        throw new Error(BEGIN_STATEMENT_SET_REFUSED);
+        if (this.statementSet) throw new Error("A statement set is open already: add INSERT statements, then END;");
+        this.statementSet = new PendingStatementSet();
+        this.line("[INFO] Begin a statement set.");
+        return undefined;
+      case "endStatementSet": {
+        const set = this.statementSet;
+        if (!set) throw new Error("END; closes a statement set, and none is open (BEGIN STATEMENT SET; starts one)");
+        this.statementSet = undefined;
+        if (set.isEmpty()) {
+          this.line("[INFO] No statement in the statement set, skip submit.");
+          return undefined;
+        }
+        await this.sql(set.sql(), new AbortController().signal);
+        return undefined;
+      }
     }
   }
 

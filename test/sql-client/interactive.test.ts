@@ -69,6 +69,21 @@ describe("weir sql, interactive", () => {
       expect(finalDrawing).toMatch(/\|\s+Bob \|\s+1 \|\n\|\s+Mary \|\s+2 \|/);
       at = table.end;
 
+      // a client-side statement set: the INSERTs up to END run as one background job
+      cli.type("CREATE TABLE shown (`user` STRING, url STRING) WITH ('connector' = 'print', 'print-identifier' = 'out');\n");
+      at = (await cli.expect("[INFO] Execute statement succeeded.", at)).end;
+      cli.type("BEGIN STATEMENT SET;\n");
+      at = (await cli.expect("[INFO] Begin a statement set.", at)).end;
+      cli.type("INSERT INTO shown SELECT `user`, url FROM clicks WHERE `user` = 'Bob';\n");
+      at = (await cli.expect("[INFO] Add SQL update statement to the statement set.", at)).end;
+      cli.type("INSERT INTO shown SELECT `user`, 'again' FROM clicks WHERE `user` = 'Bob';\n");
+      at = (await cli.expect("[INFO] Add SQL update statement to the statement set.", at)).end;
+      cli.type("END;\n");
+      const set = await cli.expect(/Job ID: [0-9a-f-]+\n[\s\S]*\(insert-into_default_catalog.default_database.shown,default_catalog.default_database.shown\) finished\./, at);
+      expect(set.text).toContain("out> +I[Bob, ./cart]");
+      expect(set.text).toContain("out> +I[Bob, again]");
+      at = set.end;
+
       // a continuous source: the query runs until Ctrl-C cancels it
       cli.type("CREATE TABLE stream (`user` STRING, url STRING) WITH ('connector' = 'filesystem', 'path' = 'stream/', 'format' = 'json', 'source.monitor-interval' = '100 ms');\n");
       at = (await cli.expect("[INFO] Execute statement succeeded.", at)).end;
@@ -84,8 +99,8 @@ describe("weir sql, interactive", () => {
       const error = await cli.expect(/\[ERROR\] Could not execute SQL statement. Reason:\nline 1, column 8: Column 'usr' not found in any table; did you mean 'user'\?\nSELECT usr\n {7}\^/, at);
       at = error.end;
       cli.type("SHOW TABLES;\n");
-      const tables = await cli.expect("2 rows in set", at);
-      expect(tables.text).toMatch(/clicks \|\n\|\s+stream \|/);
+      const tables = await cli.expect("3 rows in set", at);
+      expect(tables.text).toMatch(/clicks \|\n\|\s+shown \|\n\|\s+stream \|/);
       at = tables.end;
       cli.type("help;\n");
       at = (await cli.expect("SHOW JOBS", at)).end;

@@ -135,6 +135,17 @@ INSERT INTO counts SELECT \`user\`, COUNT(*) FROM copy GROUP BY \`user\`;
     expect(query.stdout).toMatch(/\| op \|\s+user \|\s+cnt \|\n\+[-+]+\n\| \+I \|\s+Mary \|\s+1 \|\n\| \+I \|\s+Bob \|\s+1 \|\n\| -U \|\s+Mary \|\s+1 \|\n\| \+U \|\s+Mary \|\s+2 \|\n\+[-+]+\n4 rows in set\n/);
     expect(query.stdout).toMatch(/\|\s+table name \|\n\+[-+]+\n\|\s+clicks \|/);
     expect(query.stdout).toMatch(/\n== Optimized Physical Plan ==\n.*TableSourceScan\(table=\[\[default_catalog, default_database, clicks\]\]/s); // the plan as text, not in a box
+    const set = await runCli(
+      ["sql", "-i", "init.sql", "-e", "CREATE TABLE shown (`user` STRING, url STRING) WITH ('connector' = 'print', 'print-identifier' = 'out');\nBEGIN STATEMENT SET;\nINSERT INTO shown SELECT `user`, url FROM clicks WHERE `user` = 'Bob';\nINSERT INTO shown SELECT `user`, 'again' FROM clicks WHERE `user` = 'Bob';\nEND;"],
+      120_000, {}, { cwd: dir },
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout.match(/Job ID: /g)).toHaveLength(1); // one job for both INSERTs
+    expect(set.stdout).toContain("out> +I[Bob, ./cart]");
+    expect(set.stdout).toContain("out> +I[Bob, again]");
+    const badSet = await runCli(["sql", "-i", "init.sql", "-e", "BEGIN STATEMENT SET;\nSELECT 1;\nEND;"], 120_000, {}, { cwd: dir });
+    expect(badSet.code).toBe(1);
+    expect(badSet.stderr).toContain("-e:2:1: Only INSERT statements can be added to a statement set, not QUERY; END; runs the set");
     const bad = await runCli(["sql", "-e", "SELEC 1"], 120_000, {}, { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("-e:1:1:");
