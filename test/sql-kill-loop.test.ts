@@ -76,7 +76,8 @@ it(`weir sql -f of Nexmark q4 into debezium-json killed at random moments folds 
   const root = mkdtempSync(join(tmpdir(), "weir-sql-client-kill-loop-"));
   dirs.push(root);
   const [output, checkpoints] = ["out", "chk"].map((d) => join(root, d)) as [string, string];
-  const stream = { events: 40_000, eventsPerSecond: 1_000, dir: root };
+  // 5 s of events on the wall clock, so that every run, however fast the machine, is killed before it ends.
+  const stream = { events: 100_000, eventsPerSecond: 20_000, rateLimited: true, dir: root };
   const q4 = nexmarkSqlScript("q4", stream);
   const script = join(root, "q4.sql");
   writeFileSync(

@@ -38,6 +38,8 @@ export interface NexmarkSqlStream {
   readonly eventsPerSecond: number;
   /** `events.max-out-of-orderness` in ms (Weir's option; 0 when absent): at most the DDL's 4 s watermark delay, so that no event is late. */
   readonly outOfOrdernessMs?: number;
+  /** `rate.limited`: emit each event when due on the wall clock (at `eventsPerSecond`) instead of as fast as the job takes them. */
+  readonly rateLimited?: boolean;
   /** The directory of q10's output files (`${NEXMARK_DIR}`) and q13's side input (`${FLINK_HOME}/data/side_input.txt`). */
   readonly dir: string;
 }
@@ -58,12 +60,15 @@ function sqlFile(name: string): string {
   return readFileSync(new URL(`${name}.sql`, SQL_DIR), "utf8");
 }
 
-/** The published `ddl_gen.sql` for the stream, with Weir's out-of-orderness option when asked for. */
+/** The published `ddl_gen.sql` for the stream, with Weir's options when the stream asks for them. */
 function ddl(stream: NexmarkSqlStream): string {
   const text = sqlFile("ddl_gen");
-  if (!stream.outOfOrdernessMs) return text;
+  const extra: string[] = [];
+  if (stream.outOfOrdernessMs) extra.push(`'events.max-out-of-orderness' = '${stream.outOfOrdernessMs} ms'`);
+  if (stream.rateLimited) extra.push(`'rate.limited' = 'true'`);
+  if (extra.length === 0) return text;
   const end = text.lastIndexOf(")");
-  return `${text.slice(0, end).trimEnd()},\n    'events.max-out-of-orderness' = '${stream.outOfOrdernessMs} ms'\n${text.slice(end)}`;
+  return `${text.slice(0, end).trimEnd()},\n    ${extra.join(",\n    ")}\n${text.slice(end)}`;
 }
 
 /** The statements of a script, each without its `;`. */
