@@ -40,6 +40,11 @@ export interface CliPlace {
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, place: CliPlace = {}): RunningCli {
   const bin = place.shipped ? SHIPPED_BIN : BIN;
   const child = spawn(process.execPath, [bin, ...args], { cwd: place.cwd ?? ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return { child, ...collectOutput(child) };
+}
+
+/** What a child process writes on standard output and error so far, and its end with all of it. */
+export function collectOutput(child: ChildProcess): { stdout(): string; stderr(): string; done: Promise<CliRun> } {
   let out = "";
   let err = "";
   child.stdout!.setEncoding("utf8").on("data", (s: string) => (out += s));
@@ -48,7 +53,7 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, p
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
   });
-  return { child, stdout: () => out, stderr: () => err, done };
+  return { stdout: () => out, stderr: () => err, done };
 }
 
 /** Runs the CLI (as {@link startCli}) to its end; kills it and rejects after `timeoutMs`. */

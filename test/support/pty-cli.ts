@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ROOT, waitFor, type CliRun } from "./cli-process.ts";
+import { collectOutput, ROOT, waitFor, type CliRun } from "./cli-process.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/weir-dev.mjs", import.meta.url));
 
@@ -34,15 +34,8 @@ function quote(s: string): string {
 export function startPtyCli(args: readonly string[], cwd: string = ROOT, env: NodeJS.ProcessEnv = {}): PtyCli {
   const command = `stty cols 120 rows 40; exec ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-  let raw = "";
-  let err = "";
-  child.stdout!.setEncoding("utf8").on("data", (s: string) => (raw += s));
-  child.stderr!.setEncoding("utf8").on("data", (s: string) => (err += s));
-  const done = new Promise<CliRun>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout: raw, stderr: err }));
-  });
-  const screen = () => raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+  const { stdout, done } = collectOutput(child);
+  const screen = () => stdout().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
   return {
     type: (text) => child.stdin!.write(text),
     screen,
