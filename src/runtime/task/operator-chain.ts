@@ -93,7 +93,7 @@ export class OperatorChain {
         operator: node.createOperator() as StreamOperator,
         keyGroupRange,
         keyed: keyGroupRange
-          ? new HeapKeyedStateBackend({ operatorUid: node.uid, maxParallelism: v.maxParallelism, keyGroupRange })
+          ? new HeapKeyedStateBackend({ operatorUid: node.uid, maxParallelism: v.maxParallelism, keyGroupRange, clock: services.clock })
           : undefined,
         operatorState: new OperatorStateBackend({ operatorUid: node.uid }),
       };

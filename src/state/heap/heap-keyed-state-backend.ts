@@ -24,6 +24,7 @@ import {
   StateKindMismatchError,
   StateRestoreError,
   StateSerializationError,
+  StateTtlMismatchError,
   UnsupportedKeyError,
 } from "../errors.ts";
 import type { PlainDataError } from "../plain-copy.ts";
@@ -31,6 +32,8 @@ import { hashCodeOfStateKey, keyGroupOfHashCode } from "../key-groups.ts";
 import { describeStateKey, keyOfStateKey, stateKeyOf, type StateKey } from "../state-key.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
+import { createKeyedStateHandle } from "../ttl/create-keyed-state-handle.ts";
+import { type Clock, systemClock } from "../../util/clock.ts";
 import {
   type CurrentKeySource,
   HeapAggregatingState,
@@ -51,6 +54,8 @@ export interface HeapKeyedStateBackendOptions {
   readonly maxParallelism: number;
   /** Inclusive key-group range owned by this subtask. */
   readonly keyGroupRange: readonly [number, number];
+  /** Processing time for state TTL; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 interface StateTable {
@@ -60,6 +65,8 @@ interface StateTable {
   handle?: unknown;
   /** The descriptor of the first registration (a restored state has none until registered). */
   descriptor?: AnyStateDescriptor;
+  /** Values are stored in the TTL form (from the descriptor, or from the snapshot restored). */
+  ttl: boolean;
 }
 
 /** Snapshot and encoding counters of a backend, over all states, for metrics and tests. */
@@ -128,6 +135,8 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
   private currentStateKey: StateKey | undefined = undefined;
   private group = 0;
   private code = 0;
+  private readonly clock: Clock;
+  private readonly keySelectionListeners: (() => void)[] = [];
 
   constructor(opts: HeapKeyedStateBackendOptions) {
     const [start, end] = opts.keyGroupRange;
@@ -140,6 +149,7 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     this.maxParallelism = opts.maxParallelism;
     this.rangeStart = start;
     this.rangeEnd = end;
+    this.clock = opts.clock ?? systemClock;
   }
 
   /**
@@ -149,6 +159,7 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
    * @throws KeyGroupOutOfRangeError when the key's group is not owned by this backend
    */
   setCurrentKey(key: unknown): void {
+    for (let i = 0; i < this.keySelectionListeners.length; i++) this.keySelectionListeners[i]!();
     if (key === this.currentKey && this.currentStateKey !== undefined && typeof key !== "object") return;
     let k: StateKey;
     try {
@@ -166,6 +177,11 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     this.currentStateKey = k;
     this.group = kg - this.rangeStart;
     this.code = code;
+  }
+
+  /** @internal Calls `listener` at each {@link setCurrentKey}, before the key changes (incremental TTL cleanup per record). */
+  addKeySelectionListener(listener: () => void): void {
+    this.keySelectionListeners.push(listener);
   }
 
   /** @internal Used by the state handles: index of the current key's group in this backend's range. */
@@ -241,46 +257,65 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
       name: d.name,
       kind: d.kind,
       map: new KeyGroupedMap(this.rangeStart, this.rangeEnd - this.rangeStart + 1, encodeKeyGroupChunk),
+      ttl: d.ttlConfig !== undefined,
     };
     this.tables.set(d.name, created);
     return created;
   }
 
-  private handle<H>(d: AnyStateDescriptor, make: (map: KeyGroupedMap<never>) => H): H {
+  private handle<H>(d: AnyStateDescriptor): H {
     const t = this.table(d);
     const difference = t.descriptor && descriptorDifference(t.descriptor, d);
     if (difference) throw new StateDescriptorMismatchError(this.operatorUid, d.name, difference);
     t.descriptor ??= d;
-    t.handle ??= make(t.map as unknown as KeyGroupedMap<never>);
+    t.handle ??= createKeyedStateHandle(
+      d,
+      { operatorUid: this.operatorUid, clock: this.clock, backend: this, storedWithTtl: t.ttl },
+      (stored) => this.plainHandle(t.map, stored),
+    );
     return t.handle as H;
+  }
+
+  /** A heap handle of `d`'s kind over `map` (the table of state `d.name`). */
+  private plainHandle(map: KeyGroupedMap<unknown>, d: AnyStateDescriptor): unknown {
+    const m = map as KeyGroupedMap<never>;
+    switch (d.kind) {
+      case "value":
+        return new HeapValueState(this, d.name, m, d.defaultValue);
+      case "list":
+        return new HeapListState(this, d.name, m);
+      case "map":
+        return new HeapMapState(this, d.name, m);
+      case "reducing":
+        return new HeapReducingState(this, d.name, m, d.reduce);
+      case "aggregating":
+        return new HeapAggregatingState(this, d.name, m, d.agg);
+    }
   }
 
   /** The {@link ValueState} named by `d` (the same handle for the same name). */
   getState<T>(d: ValueStateDescriptor<T>): ValueState<T> {
-    return this.handle(d as ValueStateDescriptor<unknown>, (m) => new HeapValueState<T>(this, d.name, m, d.defaultValue));
+    return this.handle(d as ValueStateDescriptor<unknown>);
   }
 
   /** The keyed {@link ListState} named by `d`. */
   getListState<T>(d: ListStateDescriptor<T>): ListState<T> {
-    return this.handle(d, (m) => new HeapListState<T>(this, d.name, m));
+    return this.handle(d);
   }
 
   /** The {@link MapState} named by `d`. */
   getMapState<K, V>(d: MapStateDescriptor<K, V>): MapState<K, V> {
-    return this.handle(d, (m) => new HeapMapState<K, V>(this, d.name, m));
+    return this.handle(d);
   }
 
   /** The {@link ReducingState} named by `d`. */
   getReducingState<T>(d: ReducingStateDescriptor<T>): ReducingState<T> {
-    return this.handle(d as ReducingStateDescriptor<unknown>, (m) => new HeapReducingState<T>(this, d.name, m, d.reduce));
+    return this.handle(d as ReducingStateDescriptor<unknown>);
   }
 
   /** The {@link AggregatingState} named by `d`. */
   getAggregatingState<IN, ACC, OUT>(d: AggregatingStateDescriptor<IN, ACC, OUT>): AggregatingState<IN, OUT> {
-    return this.handle(
-      d as AggregatingStateDescriptor<unknown, unknown, unknown>,
-      (m) => new HeapAggregatingState<IN, ACC, OUT>(this, d.name, m, d.agg),
-    );
+    return this.handle(d as AggregatingStateDescriptor<unknown, unknown, unknown>);
   }
 
   /**
@@ -304,7 +339,7 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
       serialize: () =>
         (serialized ??= serializeKeyedSnapshot(
           header,
-          captured.map(({ t, view }) => ({ name: t.name, kind: t.kind, map: t.map, view })),
+          captured.map(({ t, view }) => ({ name: t.name, kind: t.kind, ttl: t.ttl, map: t.map, view })),
           () => released,
         )),
       release: () => {
@@ -336,7 +371,10 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
         );
       }
       for (const s of blob.states) {
-        const { map } = this.table({ name: s.name, kind: s.kind } as AnyStateDescriptor);
+        const t = this.table({ name: s.name, kind: s.kind } as AnyStateDescriptor);
+        if (t.handle !== undefined && t.ttl !== s.ttl) throw new StateTtlMismatchError(this.operatorUid, s.name, s.ttl);
+        t.ttl = s.ttl;
+        const { map } = t;
         for (const group of s.groups) {
           if (group.keyGroup < this.rangeStart || group.keyGroup > this.rangeEnd) continue;
           const g = group.keyGroup - this.rangeStart;

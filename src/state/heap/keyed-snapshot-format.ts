@@ -3,10 +3,12 @@
  *
  * Outer msgpack object (version 2):
  * `{ format: "weir-heap-keyed", version: 2, operatorUid, checkpointId,
- *    maxParallelism, keyGroupRange, states: [{ name, kind, keyGroups, chunks }] }`
+ *    maxParallelism, keyGroupRange, states: [{ name, kind, ttl?, keyGroups, chunks }] }`
  * where `chunks[i]` holds the entries of key group `keyGroups[i]` (one chunk
  * per non-empty key group, see key-group-chunk.ts), so a restore decodes
- * only the key groups it owns.
+ * only the key groups it owns. `ttl: true` marks a state whose values are
+ * stored in the TTL form (`[value, lastAccess]`, see state/ttl/), so that it
+ * is not restored into a state without TTL, nor the other way round.
  *
  * Version 1 held flat `[keyGroup, canonicalKey, value, …]` chunks, with key
  * groups of number keys hashed from their canonical string. Its blobs are
@@ -33,6 +35,8 @@ const KINDS: readonly StateKind[] = ["value", "list", "map", "reducing", "aggreg
 interface SerializedKeyedState {
   readonly name: string;
   readonly kind: StateKind;
+  /** Present (true) only for a state stored in the TTL form. */
+  readonly ttl?: true;
   /** Key group of each chunk. */
   readonly keyGroups: readonly number[];
   readonly chunks: readonly Uint8Array[];
@@ -50,6 +54,7 @@ export interface KeyedSnapshotHeader {
 export interface CapturedKeyedState {
   readonly name: string;
   readonly kind: StateKind;
+  readonly ttl: boolean;
   readonly map: KeyGroupedMap<unknown>;
   readonly view: KeyGroupedView;
 }
@@ -65,6 +70,8 @@ export interface RestoredKeyGroup {
 export interface RestoredKeyedState {
   readonly name: string;
   readonly kind: StateKind;
+  /** Values are stored in the TTL form. */
+  readonly ttl: boolean;
   readonly groups: readonly RestoredKeyGroup[];
 }
 
@@ -90,7 +97,7 @@ export async function serializeKeyedSnapshot(
 ): Promise<Uint8Array> {
   const out: SerializedKeyedState[] = [];
   let sliceEntries = 0;
-  for (const { name, kind, map, view } of states) {
+  for (const { name, kind, ttl, map, view } of states) {
     const keyGroups: number[] = [];
     const chunks: Uint8Array[] = [];
     for (let g = 0; g < map.groups; g++) {
@@ -108,7 +115,7 @@ export async function serializeKeyedSnapshot(
         chunks.push(chunk);
       }
     }
-    out.push({ name, kind, keyGroups, chunks });
+    out.push(ttl ? { name, kind, ttl, keyGroups, chunks } : { name, kind, keyGroups, chunks });
   }
   return packPlainData({ format: FORMAT, version: VERSION, ...header, states: out });
 }
@@ -143,13 +150,14 @@ export function decodeKeyedSnapshot(bytes: Uint8Array, operatorUid: string, inde
   return {
     maxParallelism,
     states: states.map((s) => {
-      const { name, kind, keyGroups, chunks } = s as unknown as SerializedKeyedState;
+      const { name, kind, ttl, keyGroups, chunks } = s as unknown as SerializedKeyedState;
       if (!Array.isArray(keyGroups) || keyGroups.length !== chunks.length) {
         throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
       }
       return {
         name,
         kind,
+        ttl: ttl === true,
         groups: chunks.map((chunk, i) => ({ keyGroup: keyGroups[i]!, read: () => decodeKeyGroupChunk(chunk, operatorUid, name) })),
       };
     }),
@@ -177,5 +185,5 @@ function fromVersion1(s: Record<string, unknown>, operatorUid: string, index: nu
       group[1].push(flat[i + 2]);
     }
   }
-  return { name, kind: s.kind as StateKind, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })) };
+  return { name, kind: s.kind as StateKind, ttl: false, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })) };
 }
