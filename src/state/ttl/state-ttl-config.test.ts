@@ -3,6 +3,7 @@ import { ManualClock } from "../../util/clock.ts";
 import { descriptorDifference, ListStateDescriptor, ValueStateDescriptor } from "../descriptors.ts";
 import { StateDescriptorMismatchError, StateTtlMismatchError } from "../errors.ts";
 import { HeapKeyedStateBackend } from "../heap/heap-keyed-state-backend.ts";
+import { OperatorStateBackend } from "../operator/operator-state-backend.ts";
 import { StateTtlConfig, StateVisibility, UpdateType } from "./state-ttl-config.ts";
 
 const backend = (): HeapKeyedStateBackend =>
@@ -95,5 +96,16 @@ describe("TTL mismatches", () => {
     b.setCurrentKey("k");
     expect(s.value()).toBe(1);
     expect([...b.entriesOf("count")]).toEqual([["k", [1, 0]]]);
+  });
+});
+
+describe("TTL on non-keyed state", () => {
+  it("operator list state refuses a descriptor with TTL", () => {
+    const ops = new OperatorStateBackend({ operatorUid: "src" });
+    const d = new ListStateDescriptor<number>("offsets").enableTimeToLive(StateTtlConfig.newBuilder(1000).build());
+    expect(() => ops.getListState(d)).toThrow(
+      "operator list state 'offsets' in operator 'src' cannot have a time to live: TTL (enableTimeToLive) applies to keyed state only",
+    );
+    expect(() => ops.getUnionListState(d)).toThrow(/operator union list state 'offsets'/);
   });
 });
