@@ -13,8 +13,10 @@ describe("StateTtlConfig", () => {
   it("has Flink's defaults and builder methods", () => {
     const d = StateTtlConfig.newBuilder(1000).build();
     expect([d.ttlMs, d.updateType, d.stateVisibility, d.cleanupInFullSnapshot, d.incrementalCleanup]).toEqual([
-      1000, UpdateType.OnCreateAndWrite, StateVisibility.NeverReturnExpired, false, undefined,
+      1000, UpdateType.OnCreateAndWrite, StateVisibility.NeverReturnExpired, false, { cleanupSize: 5, runCleanupForEveryRecord: false },
     ]);
+    expect(StateTtlConfig.newBuilder(1).disableCleanupInBackground().build().incrementalCleanup).toBeUndefined();
+    expect(StateTtlConfig.newBuilder(1).disableCleanupInBackground().cleanupIncrementally(7).build().incrementalCleanup?.cleanupSize).toBe(7);
     const c = StateTtlConfig.newBuilder(5)
       .setTtl(60_000)
       .updateTtlOnReadAndWrite()
@@ -45,7 +47,7 @@ describe("TTL mismatches", () => {
 
   it("descriptorDifference reports registering one state with and without TTL, or with another TTL", () => {
     expect(descriptorDifference(new ValueStateDescriptor("v"), new ValueStateDescriptor("v").enableTimeToLive(ttl))).toBe(
-      "no TTL and again with TTL 1000 ms, OnCreateAndWrite, NeverReturnExpired",
+      "no TTL and again with TTL 1000 ms, OnCreateAndWrite, NeverReturnExpired, incremental cleanup of 5 per access",
     );
     const other = StateTtlConfig.newBuilder(2000).build();
     expect(descriptorDifference(new ListStateDescriptor("l").enableTimeToLive(ttl), new ListStateDescriptor("l").enableTimeToLive(other))).toMatch(

@@ -104,6 +104,7 @@ export class StateTtlConfigBuilder {
   private stateVisibility = StateVisibility.NeverReturnExpired;
   private fullSnapshot = false;
   private incremental: IncrementalCleanup | undefined = undefined;
+  private background = true;
 
   constructor(ttlMs: number) {
     this.ttlMs = checkTtl(ttlMs);
@@ -173,15 +174,25 @@ export class StateTtlConfigBuilder {
     return this;
   }
 
-  /** Turns off all cleanup but cleanup on read (the builder's initial state). */
+  /**
+   * Turns off the default background cleanup: without an explicit
+   * {@link cleanupIncrementally}, expired values are then removed only when
+   * read (or, with {@link cleanupFullSnapshot}, on restore).
+   */
   disableCleanupInBackground(): this {
-    this.fullSnapshot = false;
-    this.incremental = undefined;
+    this.background = false;
     return this;
   }
 
+  /**
+   * The config. As in Flink, background cleanup is on by default: without an
+   * explicit {@link cleanupIncrementally} (and unless
+   * {@link disableCleanupInBackground} was called) it is incremental cleanup
+   * of 5 entries per access.
+   */
   build(): StateTtlConfig {
-    return new StateTtlConfig(this.ttlMs, this.updateType, this.stateVisibility, this.fullSnapshot, this.incremental);
+    const incremental = this.incremental ?? (this.background ? DEFAULT_INCREMENTAL_CLEANUP : undefined);
+    return new StateTtlConfig(this.ttlMs, this.updateType, this.stateVisibility, this.fullSnapshot, incremental);
   }
 }
 
@@ -206,7 +217,7 @@ function checkEnum<E extends string>(method: string, values: Record<string, E>, 
  *
  * @example
  * ```ts
- * ttlConfigDifference(undefined, StateTtlConfig.newBuilder(1000).build());
+ * ttlConfigDifference(undefined, StateTtlConfig.newBuilder(1000).disableCleanupInBackground().build());
  * // 'no TTL and again with TTL 1000 ms, OnCreateAndWrite, NeverReturnExpired'
  * ```
  */

@@ -9,6 +9,20 @@ const backendAt = (clock: ManualClock): HeapKeyedStateBackend =>
   new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127], clock });
 
 describe("incremental TTL cleanup", () => {
+  it("is on by default: 5 keys per access (Flink's default background cleanup of heap state)", () => {
+    const clock = new ManualClock(0);
+    const b = backendAt(clock);
+    const s = b.getState(new ValueStateDescriptor<number>("v").enableTimeToLive(StateTtlConfig.newBuilder(TTL).build()));
+    for (let k = 0; k < 20; k++) {
+      b.setCurrentKey(k);
+      s.update(k);
+    }
+    clock.set(TTL);
+    b.setCurrentKey("reader");
+    s.value();
+    expect(b.numKeys()).toBe(15);
+  });
+
   it("each state access checks the next N keys and removes the expired ones, wrapping around", () => {
     const clock = new ManualClock(0);
     const b = backendAt(clock);
@@ -79,10 +93,11 @@ describe("incremental TTL cleanup", () => {
     expect(b.getCurrentKey()).toBe("record-10");
   });
 
-  it("without incremental cleanup, expired values stay stored until read", () => {
+  it("without background cleanup, expired values stay stored until read", () => {
     const clock = new ManualClock(0);
     const b = backendAt(clock);
-    const s = b.getState(new ValueStateDescriptor<number>("v").enableTimeToLive(StateTtlConfig.newBuilder(TTL).build()));
+    const ttl = StateTtlConfig.newBuilder(TTL).disableCleanupInBackground().build();
+    const s = b.getState(new ValueStateDescriptor<number>("v").enableTimeToLive(ttl));
     for (let k = 0; k < 10; k++) {
       b.setCurrentKey(k);
       s.update(k);
@@ -97,7 +112,7 @@ describe("incremental TTL cleanup", () => {
 describe("cleanupFullSnapshot", () => {
   async function snapshotAndRestore(cleanupFullSnapshot: boolean) {
     const clock = new ManualClock(0);
-    const builder = StateTtlConfig.newBuilder(TTL).setStateVisibility(StateVisibility.ReturnExpiredIfNotCleanedUp);
+    const builder = StateTtlConfig.newBuilder(TTL).disableCleanupInBackground().setStateVisibility(StateVisibility.ReturnExpiredIfNotCleanedUp);
     const ttl = (cleanupFullSnapshot ? builder.cleanupFullSnapshot() : builder).build();
     const b = backendAt(clock);
     const s = b.getState(new ValueStateDescriptor<string>("v").enableTimeToLive(ttl));

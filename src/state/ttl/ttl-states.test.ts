@@ -86,7 +86,7 @@ describe("TTL state kinds × update type × visibility (manual clock)", () => {
         it(`${kind.name}, ${updateType}, ${visibility}`, () => {
           const clock = new ManualClock(1000);
           const b = backendAt(clock);
-          const ttl = StateTtlConfig.newBuilder(TTL).setUpdateType(updateType).setStateVisibility(visibility).build();
+          const ttl = StateTtlConfig.newBuilder(TTL).disableCleanupInBackground().setUpdateType(updateType).setStateVisibility(visibility).build();
           const s = kind.open(b, ttl);
           b.setCurrentKey("a");
           expect(s.read()).toBeUndefined();
