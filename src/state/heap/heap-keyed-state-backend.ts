@@ -413,6 +413,7 @@ export class HeapKeyedStateBackend implements CurrentKeySource {
     for (const s of [...this.snapshots]) s.release();
     for (const t of this.tables.values()) t.map.clearAll();
     this.tables.clear();
+    this.keySelectionListeners.length = 0;
     this.currentKey = undefined;
     this.currentStateKey = undefined;
   }
