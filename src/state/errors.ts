@@ -137,6 +137,12 @@ export class StateRestoreError extends Error {
  * A state restored from a snapshot with TTL registered without TTL, or the
  * other way round: the stored values have another form (Flink refuses this
  * too, as an incompatible serializer).
+ *
+ * @example
+ * ```ts
+ * try { backend.getState(new ValueStateDescriptor("count")); } // checkpointed with TTL
+ * catch (e) { if (e instanceof StateTtlMismatchError) console.error(e.operatorUid, e.stateName, e.message); }
+ * ```
  */
 export class StateTtlMismatchError extends Error {
   constructor(

@@ -6,7 +6,14 @@
  * keyed state backend's clock (as in Flink, there is no event-time TTL).
  */
 
-/** When the last-access timestamp of a value is refreshed (Flink's `StateTtlConfig.UpdateType`). */
+/**
+ * When the last-access timestamp of a value is refreshed (Flink's `StateTtlConfig.UpdateType`).
+ *
+ * @example
+ * ```ts
+ * StateTtlConfig.newBuilder(60_000).setUpdateType(UpdateType.OnReadAndWrite).build();
+ * ```
+ */
 export enum UpdateType {
   /** On creation and on every write (`update`, `add`, `put`); the default. */
   OnCreateAndWrite = "OnCreateAndWrite",
@@ -14,7 +21,14 @@ export enum UpdateType {
   OnReadAndWrite = "OnReadAndWrite",
 }
 
-/** Whether an expired value that is still stored may be returned (Flink's `StateTtlConfig.StateVisibility`). */
+/**
+ * Whether an expired value that is still stored may be returned (Flink's `StateTtlConfig.StateVisibility`).
+ *
+ * @example
+ * ```ts
+ * StateTtlConfig.newBuilder(60_000).setStateVisibility(StateVisibility.ReturnExpiredIfNotCleanedUp).build();
+ * ```
+ */
 export enum StateVisibility {
   /** Expired values are never returned; the default. */
   NeverReturnExpired = "NeverReturnExpired",
@@ -44,6 +58,8 @@ const DEFAULT_INCREMENTAL_CLEANUP: IncrementalCleanup = { cleanupSize: 5, runCle
  *
  * @example
  * ```ts
+ * import { StateTtlConfig, StateVisibility, UpdateType, ValueStateDescriptor } from "weirjs";
+ *
  * const ttl = StateTtlConfig.newBuilder(60_000)
  *   .setUpdateType(UpdateType.OnReadAndWrite)
  *   .setStateVisibility(StateVisibility.NeverReturnExpired)
