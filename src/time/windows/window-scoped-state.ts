@@ -4,7 +4,7 @@
  * entries are `namespace|stateName`. Handles refer to the window currently set
  * with {@link WindowScopedState.setWindow}, as Flink's namespaced state does.
  */
-import type { HeapKeyedStateBackend, MapState, ReducingState, ReducingStateDescriptor, ValueState, ValueStateDescriptor } from "../../state/index.ts";
+import type { KeyedStateBackend, MapState, ReducingState, ReducingStateDescriptor, ValueState, ValueStateDescriptor } from "../../state/index.ts";
 import { MapStateDescriptor } from "../../state/index.ts";
 import type { WindowStateStore } from "./trigger.ts";
 import type { WindowNamespace } from "./window-namespaces.ts";
@@ -18,7 +18,7 @@ export class WindowScopedState implements WindowStateStore {
   private used: boolean;
 
   /** @param name the keyed state holding it (unique in the operator) */
-  constructor(backend: HeapKeyedStateBackend, name: string) {
+  constructor(backend: KeyedStateBackend, name: string) {
     this.map = backend.getMapState(new MapStateDescriptor<string, unknown>(name));
     this.used = !backend.entriesOf(name).next().done; // restored state
   }

@@ -8,6 +8,13 @@
  * per non-empty key group, see key-group-chunk.ts), so a restore decodes
  * only the key groups it owns.
  *
+ * A delta snapshot (incremental checkpoints, see src/state/incremental/) has
+ * the same form with `delta: true`: `chunks` hold the keys written since the
+ * previous snapshot of its chain with their values at this snapshot, and each
+ * state also has `removedKeyGroups` and `removed` (a packed array of the keys
+ * deleted since, per key group). Restoring applies the blobs of a chain in
+ * order: the full one, then each delta.
+ *
  * Version 1 held flat `[keyGroup, canonicalKey, value, …]` chunks, with key
  * groups of number keys hashed from their canonical string. Its blobs are
  * still restored unless they hold a number key, whose key group has changed
@@ -20,7 +27,7 @@ import { StateRestoreError } from "../errors.ts";
 import { decodeStateValue, packPlainData } from "../serializer.ts";
 import { stateKeyOf, type StateKey } from "../state-key.ts";
 import { type Column, decodeKeyGroupChunk } from "./key-group-chunk.ts";
-import type { KeyGroupedMap, KeyGroupedView } from "./key-grouped-map.ts";
+import type { KeyGroupedMap, KeyGroupedView } from "../heap/key-grouped-map.ts";
 
 /** Entries encoded between two yields to the event loop (at least one key group). */
 export const SLICE_ENTRIES = 8192;
@@ -30,12 +37,16 @@ const VERSION = 2;
 const KINDS: readonly StateKind[] = ["value", "list", "map", "reducing", "aggregating"];
 
 /** One state of a version-2 snapshot, as written. */
-interface SerializedKeyedState {
+export interface SerializedKeyedState {
   readonly name: string;
   readonly kind: StateKind;
   /** Key group of each chunk. */
   readonly keyGroups: readonly number[];
   readonly chunks: readonly Uint8Array[];
+  /** Delta snapshots: key group of each `removed` entry. */
+  readonly removedKeyGroups?: readonly number[];
+  /** Delta snapshots: the keys deleted since the previous snapshot, a packed `StateKey[]` per key group. */
+  readonly removed?: readonly Uint8Array[];
 }
 
 /** Header fields of a snapshot. */
@@ -61,15 +72,26 @@ export interface RestoredKeyGroup {
   read(): [keys: Column<StateKey>, values: Column<unknown>];
 }
 
+/** Keys of one key group deleted by a delta snapshot. */
+export interface RemovedKeyGroup {
+  readonly keyGroup: number;
+  /** Decodes the deleted keys (called only for owned groups). */
+  read(): StateKey[];
+}
+
 /** One state of a blob being restored. */
 export interface RestoredKeyedState {
   readonly name: string;
   readonly kind: StateKind;
   readonly groups: readonly RestoredKeyGroup[];
+  /** Delta snapshots: keys deleted since the previous snapshot of the chain (applied after `groups`). */
+  readonly removed: readonly RemovedKeyGroup[];
 }
 
 /** A decoded keyed snapshot blob (groups still encoded). */
 export interface KeyedSnapshotBlob {
+  /** True for a delta snapshot of an incremental chain. */
+  readonly delta: boolean;
   readonly maxParallelism: number;
   readonly states: readonly RestoredKeyedState[];
 }
@@ -110,7 +132,12 @@ export async function serializeKeyedSnapshot(
     }
     out.push({ name, kind, keyGroups, chunks });
   }
-  return packPlainData({ format: FORMAT, version: VERSION, ...header, states: out });
+  return packKeyedSnapshot(header, out, false);
+}
+
+/** Packs encoded states into a snapshot blob: a full one, or with `delta` a delta of an incremental chain. */
+export function packKeyedSnapshot(header: KeyedSnapshotHeader, states: readonly SerializedKeyedState[], delta: boolean): Uint8Array {
+  return packPlainData({ format: FORMAT, version: VERSION, ...header, ...(delta ? { delta: true } : {}), states });
 }
 
 /**
@@ -136,21 +163,23 @@ export function decodeKeyedSnapshot(bytes: Uint8Array, operatorUid: string, inde
       throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
     }
   }
-  if (blob.version === 1) return { maxParallelism, states: states.map((s) => fromVersion1(s, operatorUid, index)) };
+  if (blob.version === 1) return { delta: false, maxParallelism, states: states.map((s) => fromVersion1(s, operatorUid, index)) };
   if (blob.version !== VERSION) {
     throw new StateRestoreError(operatorUid, `blob #${index} has format version ${String(blob.version)}; this version of weir reads versions 1 and ${VERSION}`);
   }
   return {
+    delta: blob.delta === true,
     maxParallelism,
     states: states.map((s) => {
-      const { name, kind, keyGroups, chunks } = s as unknown as SerializedKeyedState;
-      if (!Array.isArray(keyGroups) || keyGroups.length !== chunks.length) {
+      const { name, kind, keyGroups, chunks, removedKeyGroups = [], removed = [] } = s as unknown as SerializedKeyedState;
+      if (!Array.isArray(keyGroups) || keyGroups.length !== chunks.length || !Array.isArray(removed) || removedKeyGroups.length !== removed.length) {
         throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
       }
       return {
         name,
         kind,
         groups: chunks.map((chunk, i) => ({ keyGroup: keyGroups[i]!, read: () => decodeKeyGroupChunk(chunk, operatorUid, name) })),
+        removed: removed.map((keys, i) => ({ keyGroup: removedKeyGroups[i]!, read: () => decodeStateValue(keys) as StateKey[] })),
       };
     }),
   };
@@ -177,5 +206,5 @@ function fromVersion1(s: Record<string, unknown>, operatorUid: string, index: nu
       group[1].push(flat[i + 2]);
     }
   }
-  return { name, kind: s.kind as StateKind, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })) };
+  return { name, kind: s.kind as StateKind, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })), removed: [] };
 }
