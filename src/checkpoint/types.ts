@@ -3,6 +3,7 @@
  * checkpoint storages and the tasks. Pure data: everything here can cross a
  * thread boundary (structured clone or msgpack).
  */
+import type { StateBackendSettings } from "../state/state-backend-settings.ts";
 
 /** The processing guarantee of a job. See docs/guarantees.md. */
 export type CheckpointingMode = "exactly-once" | "at-least-once" | "at-most-once";
@@ -98,7 +99,7 @@ export type CheckpointStorageConfig =
       readonly directory: string;
     };
 
-/** The checkpoint settings of a job (`env.getCheckpointConfig()`). */
+/** The checkpoint settings of a job (`env.getCheckpointConfig()`), with the state backend that checkpoints go through. */
 export interface CheckpointSettings {
   /** Interval between periodic checkpoints in ms; 0 or less disables checkpointing. */
   intervalMs: number;
@@ -114,4 +115,6 @@ export interface CheckpointSettings {
   /** Completed checkpoints kept in storage. Default 1. */
   retained: number;
   storage: CheckpointStorageConfig;
+  /** The keyed state backend and whether its checkpoints are incremental (default: heap, full checkpoints). */
+  stateBackend?: StateBackendSettings;
 }
