@@ -43,6 +43,29 @@ export type StateHandle =
       readonly crc: number;
     };
 
+/**
+ * One immutable file of an incremental state chain (a full "base" snapshot or
+ * a "delta" of the keys changed since the previous snapshot), written once by
+ * `CheckpointStorage.writeSharedState` and referenced by every later
+ * checkpoint whose chain includes it. The storage deletes it only when no
+ * retained checkpoint references it any more (see docs/architecture.md,
+ * "Shared state files").
+ */
+export interface SharedStateRef {
+  /**
+   * Where the file is, relative to the directory of the checkpoint that
+   * references it: `../shared/<name>` for a checkpoint (the job directory's
+   * `shared/` folder), `shared/<name>` for a self-contained savepoint. No
+   * other form is accepted from metadata.
+   */
+  readonly path: string;
+  readonly size: number;
+  /** CRC-32 of the file's bytes. */
+  readonly crc: number;
+  /** The checkpoint that wrote the file (it may be referenced by later ones). */
+  readonly checkpointId: number;
+}
+
 /** The state one parallel instance of one operator acknowledged for a checkpoint. */
 export interface OperatorSubtaskState {
   readonly operatorUid: string;
@@ -51,7 +74,10 @@ export interface OperatorSubtaskState {
   readonly maxParallelism: number;
   /** Inclusive key-group range owned by the subtask, for keyed operators. */
   readonly keyGroupRange?: readonly [number, number];
+  /** The per-checkpoint state (`{k?, o}`): with incremental checkpoints the keyed part lives in `shared` instead of `k`. */
   readonly handle: StateHandle;
+  /** The incremental keyed-state chain of the subtask, base first then deltas in order; absent for full snapshots. */
+  readonly shared?: readonly SharedStateRef[];
 }
 
 /** What a subtask sends to the coordinator when it finished its part of checkpoint `checkpointId`. */
