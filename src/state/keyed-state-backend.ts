@@ -399,6 +399,7 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
           if (group.keyGroup < this.rangeStart || group.keyGroup > this.rangeEnd) continue;
           const g = group.keyGroup - this.rangeStart;
           const [keys, values] = group.read();
+          map.reserve?.(g, keys.length);
           for (let i = 0; i < keys.length; i++) map.set(g, keys[i]!, hashCodeOfStateKey(keys[i]!), values[i]);
         }
         for (const group of s.removed) {

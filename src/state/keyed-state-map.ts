@@ -20,6 +20,8 @@ export interface KeyedStateMap<V> {
   /** Sets `k`; `undefined` deletes. */
   set(g: number, k: StateKey, code: number, v: V | undefined): void;
   delete(g: number, k: StateKey, code: number): void;
+  /** Makes room for `n` more keys in group index `g` (a restore is about to add them); a hint. */
+  reserve?(g: number, n: number): void;
   /** Calls `fn` for every entry, group by group. */
   forEach(fn: (v: V, k: StateKey, g: number) => void): void;
 }

@@ -120,6 +120,10 @@ export class KeyGroupedMap<V> implements KeyedStateMap<V> {
     (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).delete(k, code);
   }
 
+  reserve(g: number, n: number): void {
+    (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).reserve(n);
+  }
+
   /** Makes group `g` writable: encodes it for the views that captured this version and lack it, bumps its version. */
   private prepareWrite(g: number): KeyTable<V> {
     let m = this.tables[g]!;
