@@ -50,6 +50,7 @@ describe("shared state files in the filesystem storage", () => {
     expect(await readdir(join(dir, "shared"))).toHaveLength(1); // no temporary file left
     const again = await storage.writeSharedState(3, "word counts/v2", 1, enc("other"));
     expect(again.path).not.toBe(ref.path);
+    expect(await storage.highestCheckpointId()).toBe(3); // a restarted job numbers on above ids that only wrote shared files
 
     const stored = await complete(dir, 3, [ref, again]);
     const restarted = coordinator(dir);
