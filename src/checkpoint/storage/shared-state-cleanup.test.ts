@@ -16,6 +16,13 @@ describe("sharedFilesToDelete", () => {
       newest: 5,
       deleted: ["d4-orphan"],
     },
+    {
+      case: "a delta of an aborted checkpoint above the newest completed one stays: an in-flight chain may include it",
+      files: [file("d6-aborted", 6), file("d7-in-flight", 7)],
+      referenced: [],
+      newest: 5,
+      deleted: [],
+    },
     { case: "a temporary file of an older checkpoint goes", files: [file(".d2.state.0123456789ab.tmp", 2)], referenced: [], newest: 3, deleted: [".d2.state.0123456789ab.tmp"] },
     { case: "no completed checkpoint yet: nothing goes", files: [file("a", 1)], referenced: [], newest: 0, deleted: [] },
     { case: "empty folder", files: [], referenced: ["gone"], newest: 4, deleted: [] },
