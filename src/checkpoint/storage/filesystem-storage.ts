@@ -266,7 +266,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
       try {
         checkpoint = await this.readMetadata(id);
       } catch (error) {
-        if (error instanceof CorruptCheckpointError) continue; // newer than the newest completed (else retention deleted it): never completed
+        if (error instanceof CorruptCheckpointError) continue; // not a usable checkpoint: nothing restores from it
         if (error instanceof CheckpointVersionError) {
           this.log(`not cleaning up ${sharedDir}: ${error.message}`);
           return;
