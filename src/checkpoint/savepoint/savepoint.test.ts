@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, truncate, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDirs } from "../../../test/support/temp-dirs.ts";
 import { seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { createCheckpointStorage, FileSystemCheckpointStorage } from "../storage/index.ts";
 import { completedCheckpoint as testCheckpoint } from "../storage/test-checkpoints.ts";
@@ -58,10 +59,11 @@ describe("savepoints", () => {
 
 describe("savepoints of incremental checkpoints", () => {
   const seed = testSeed();
+  const tempDir = tempDirs("weir-sp-inc-");
 
   /** Checkpoints 1..3 of two subtasks whose chains overlap over time (subtask 1 rebases at 2), retained 2. */
   async function incrementalCheckpoint(): Promise<{ dir: string; checkpoint: CompletedCheckpoint }> {
-    const dir = join(await mkdtemp(join(tmpdir(), "weir-sp-inc-")), "job");
+    const dir = join(tempDir(), "job");
     const random = seededRandom(seed);
     const subtasks = [new IncrementalSubtask("counts", 0, random), new IncrementalSubtask("counts", 1, random)];
     const coordinator = new FileSystemCheckpointStorage({ directory: dir, retained: 2, log: () => {} });
@@ -79,7 +81,7 @@ describe("savepoints of incremental checkpoints", () => {
     const original = await Promise.all(checkpoint.states.map((s) => Promise.all(s.shared!.map((ref) => storage.readSharedState(checkpoint, ref)))));
     expect(checkpoint.states.map((s) => s.shared!.length), `seed ${seed}`).toEqual([3, 2]);
 
-    const path = await writeSavepoint(checkpoint, await mkdtemp(join(tmpdir(), "weir-sp-")));
+    const path = await writeSavepoint(checkpoint, tempDir());
     await rm(dir, { recursive: true });
 
     const back = await readSavepoint(path);
@@ -91,14 +93,14 @@ describe("savepoints of incremental checkpoints", () => {
         checkpoint.states[i]!.shared!.map(({ size, crc, checkpointId }) => ({ size, crc, checkpointId })),
       );
       // restore: any storage reads the chain from the savepoint
-      for (const restoring of [new FileSystemCheckpointStorage({ directory: join(tmpdir(), "weir-sp-new-job"), retained: 1, log: () => {} }), createCheckpointStorage({ type: "jobmanager" }, { retained: 1 })]) {
+      for (const restoring of [new FileSystemCheckpointStorage({ directory: join(tempDir(), "new-job"), retained: 1, log: () => {} }), createCheckpointStorage({ type: "jobmanager" }, { retained: 1 })]) {
         expect(await Promise.all(state.shared!.map((ref) => restoring.readSharedState(back, ref)))).toEqual(original[i]);
         expect(restoring.sharedStateReusable(back)).toBe(false);
       }
       expect(await taskStorage(dir).readState(back, state.handle)).toHaveLength(state.handle.size);
     }
     // a savepoint of the savepoint is self-contained too
-    const again = await readSavepoint(await writeSavepoint(back, await mkdtemp(join(tmpdir(), "weir-sp-"))));
+    const again = await readSavepoint(await writeSavepoint(back, tempDir()));
     expect(again.states.map((s) => s.shared)).toEqual(back.states.map((s) => s.shared));
   });
 
@@ -106,14 +108,14 @@ describe("savepoints of incremental checkpoints", () => {
     const { dir, checkpoint } = await incrementalCheckpoint();
     const ref = checkpoint.states[0]!.shared![1]!;
     const sharedFile = join(dir, ref.path.replace("../", ""));
-    const target = await mkdtemp(join(tmpdir(), "weir-sp-"));
+    const target = tempDir();
     const path = await writeSavepoint(checkpoint, target);
     await unlink(join(path, ref.path.replace("../", "")));
     await expect(readSavepoint(path)).rejects.toThrow(`corrupt checkpoint file ${join(path, ref.path.replace("../", ""))}: shared state file is missing`);
 
     await truncate(sharedFile, 3);
-    await expect(writeSavepoint(checkpoint, await mkdtemp(join(tmpdir(), "weir-sp-")))).rejects.toThrow(`corrupt checkpoint file ${sharedFile}: size is 3 bytes`);
+    await expect(writeSavepoint(checkpoint, tempDir())).rejects.toThrow(`corrupt checkpoint file ${sharedFile}: size is 3 bytes`);
     await unlink(sharedFile);
-    await expect(writeSavepoint(checkpoint, await mkdtemp(join(tmpdir(), "weir-sp-")))).rejects.toThrow(`corrupt checkpoint file ${sharedFile}: shared state file is missing`);
+    await expect(writeSavepoint(checkpoint, tempDir())).rejects.toThrow(`corrupt checkpoint file ${sharedFile}: shared state file is missing`);
   });
 });
