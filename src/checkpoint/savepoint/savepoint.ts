@@ -13,15 +13,14 @@
  * files of an incremental checkpoint are copied in and their refs rewritten
  * to `shared/<name>`, so it survives deleting the checkpoint directory.
  */
-import { createReadStream } from "node:fs";
 import { copyFile, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { crc32, crc32Hex } from "../../util/crc32.ts";
+import { crc32 } from "../../util/crc32.ts";
 import { fsyncDir, writeFileAtomic } from "../../util/fs-atomic.ts";
 import { METADATA_FILE, SHARED_DIR, savepointSharedPath, stateFileName } from "../storage/checkpoint-paths.ts";
 import { CorruptCheckpointError } from "../storage/errors.ts";
 import { decodeMetadata, encodeMetadata } from "../storage/metadata-format.ts";
-import { checkpointStateProblem, readVerifiedState, sharedStatePath } from "../storage/state-verification.ts";
+import { checkpointStateProblem, fileProblem, readVerifiedState, sharedStatePath } from "../storage/state-verification.ts";
 import type { CompletedCheckpoint, OperatorSubtaskState, SharedStateRef } from "../types.ts";
 
 /**
@@ -92,11 +91,8 @@ async function copySharedFile(checkpoint: CompletedCheckpoint, ref: SharedStateR
     } finally {
       await file.close();
     }
-    const { size } = await stat(tmp);
-    if (size !== ref.size) throw new CorruptCheckpointError(located.path, `size is ${size} bytes, expected ${ref.size}`);
-    let crc = 0;
-    for await (const chunk of createReadStream(tmp)) crc = crc32(chunk as Buffer, crc);
-    if (crc !== ref.crc) throw new CorruptCheckpointError(located.path, `checksum mismatch (expected ${crc32Hex(ref.crc)}, found ${crc32Hex(crc)})`);
+    const problem = await fileProblem(tmp, ref);
+    if (problem) throw new CorruptCheckpointError(located.path, problem === "file is missing" ? "shared state file is missing" : problem);
     await rename(tmp, target);
   } catch (error) {
     await rm(tmp, { force: true });

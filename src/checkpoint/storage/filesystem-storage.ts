@@ -157,9 +157,21 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     return { checkpoint: null, damaged };
   }
 
+  /** The highest id of a `chk-<id>` directory or of a checkpoint that wrote a file in `shared/`. */
   async highestCheckpointId(): Promise<number> {
-    const ids = await this.checkpointIds();
-    return ids.length === 0 ? 0 : ids[ids.length - 1]!;
+    let highest = Math.max(0, ...(await this.checkpointIds()));
+    for (const name of await this.sharedFileNames()) highest = Math.max(highest, parseSharedStateFileName(name) ?? 0);
+    return highest;
+  }
+
+  /** Names in `<directory>/shared/`, none if it does not exist. */
+  private async sharedFileNames(): Promise<string[]> {
+    try {
+      return await readdir(join(this.directory, SHARED_DIR));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
   }
 
   async listCompleted(): Promise<CompletedCheckpoint[]> {
@@ -246,20 +258,15 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
    */
   private async sweepSharedState(newestCompleted: number): Promise<void> {
     const sharedDir = join(this.directory, SHARED_DIR);
-    let names: string[];
-    try {
-      names = await readdir(sharedDir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw error;
-    }
+    const names = await this.sharedFileNames();
+    if (names.length === 0) return;
     const referenced = new Set<string>();
     for (const id of await this.checkpointIds()) {
       let checkpoint: CompletedCheckpoint | null;
       try {
         checkpoint = await this.readMetadata(id);
       } catch (error) {
-        if (error instanceof CorruptCheckpointError) continue; // newer than the newest completed (else retention deleted it): never completed
+        if (error instanceof CorruptCheckpointError) continue; // not a usable checkpoint: nothing restores from it
         if (error instanceof CheckpointVersionError) {
           this.log(`not cleaning up ${sharedDir}: ${error.message}`);
           return;

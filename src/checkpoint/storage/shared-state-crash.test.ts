@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { tempDirs } from "../../../test/support/temp-dirs.ts";
 import { seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { FileSystemCheckpointStorage } from "./filesystem-storage.ts";
+import { checkpointStateProblem } from "./state-verification.ts";
 import { completedCheckpoint } from "./test-checkpoints.ts";
 import { buildIncrementalScene, referencedSharedFiles, sharedFilesOnDisk, taskStorage } from "./test-incremental.ts";
 
@@ -38,6 +39,9 @@ async function stepsOfStoringCheckpoint5(): Promise<string[]> {
 async function recoverAndCheck(dir: string, step: number, steps: readonly string[], subtasks: Awaited<ReturnType<typeof buildIncrementalScene>>["subtasks"]) {
   const context = `seed ${seed}, crash before step ${step} (${steps[step] ?? "no crash"})`;
   const coordinator = new FileSystemCheckpointStorage({ directory: dir, retained: 2, log: () => {} });
+  for (const checkpoint of await coordinator.listCompleted()) {
+    expect(await checkpointStateProblem(checkpoint), `${context}: checkpoint ${checkpoint.checkpointId} right after the crash`).toBeNull();
+  }
   const latest = await coordinator.latestCompleted();
   expect(latest.damaged, context).toEqual([]);
   expect(latest.checkpoint?.checkpointId, context).toBe(step === 0 ? 3 : 5);

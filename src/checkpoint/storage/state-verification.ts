@@ -41,8 +41,12 @@ async function storedStateProblem(checkpoint: CompletedCheckpoint, handle: State
   return fileProblem(join(checkpoint.directory!, handle.path), handle);
 }
 
-/** Why the file at `path` is not `expected` (missing, wrong size, wrong checksum), or null. Streams the file. */
-async function fileProblem(path: string, expected: { readonly size: number; readonly crc: number }): Promise<string | null> {
+/**
+ * Why the file at `path` does not hold `expected` (missing, wrong size, wrong
+ * checksum), or null if it does. Streams the file, so a large state is
+ * checked without holding it in memory.
+ */
+export async function fileProblem(path: string, expected: { readonly size: number; readonly crc: number }): Promise<string | null> {
   let size: number;
   try {
     size = (await stat(path)).size;
