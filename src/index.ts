@@ -11,7 +11,8 @@
  * await env.execute("sums");
  * ```
  */
-export { StreamExecutionEnvironment, type StateBackendName } from "./api/environment.ts";
+export { StreamExecutionEnvironment } from "./api/environment.ts";
+export type { StateBackendName, StateBackendSettings } from "./state/state-backend-settings.ts";
 export type { EnvironmentOptions } from "./api/environment-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";
 export { ExecutionConfig } from "./api/execution-config.ts";

@@ -12,6 +12,7 @@ import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { embeddedWatermarks, randomEvents, windowOracle, type Ev, type WindowKind } from "./support/window-oracle.ts";
 import { FailOnce } from "./support/fail-once.ts";
+import { stateBackendCases } from "./support/state-backends.ts";
 
 const BOUND = 200;
 const N = 1500;
@@ -41,7 +42,7 @@ const collectIds: AggregateFunction<Ev, { ids: number[] }, number[]> = {
 
 const describeWindow = (key: string, w: TimeWindow, ids: readonly number[]) => `${key}|${w.start}|${w.end}|${[...ids].sort((a, b) => a - b).join(",")}`;
 
-describe("a failure amid open windows and pending timers leaves no trace (exactly-once)", () => {
+describe.each(stateBackendCases())("a failure amid open windows and pending timers leaves no trace (exactly-once), $name", (backend) => {
   for (const [name, kind, assigner, lateness, contents] of cases) {
     it(name, async () => {
       const seed = testSeed();
@@ -51,6 +52,7 @@ describe("a failure amid open windows and pending timers leaves no trace (exactl
       const late = new OutputTag<Ev>("late");
       const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
       env.enableCheckpointing(50, "exactly-once");
+      backend.apply(env);
       env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
       const windows = env
         .fromSource(throttledSequence(0, N - 1, 15, 2), WatermarkStrategy.noWatermarks(), "numbers")

@@ -14,6 +14,7 @@ export const DEFAULT_CHECKPOINT_SETTINGS: Readonly<CheckpointSettings> = Object.
   tolerableFailures: 0,
   retained: 1,
   storage: { type: "jobmanager" },
+  stateBackend: { type: "heap", incremental: false },
 });
 
 /**
@@ -34,6 +35,8 @@ export class CheckpointConfig {
   readonly settings: CheckpointSettings = { ...DEFAULT_CHECKPOINT_SETTINGS };
   /** @internal True once the storage was set explicitly. */
   storageSet = false;
+  /** @internal Set by `enableIncrementalCheckpointing`; undefined: the state backend's default. */
+  incremental: boolean | undefined = undefined;
 
   setCheckpointInterval(ms: number): this {
     this.settings.intervalMs = positive("checkpoint interval", ms, true);
@@ -95,6 +98,26 @@ export class CheckpointConfig {
   }
   getCheckpointStorage(): CheckpointStorageConfig {
     return this.settings.storage;
+  }
+  /**
+   * Incremental checkpoints: each checkpoint writes only the state that
+   * changed since the previous one, plus references to files of earlier
+   * checkpoints (needs a filesystem checkpoint storage). Default: on for the
+   * `"disk"` state backend, off for `"heap"`. Savepoints are always full.
+   *
+   * @example
+   * ```ts
+   * env.setStateBackend("heap");
+   * env.getCheckpointConfig().enableIncrementalCheckpointing(true);
+   * ```
+   */
+  enableIncrementalCheckpointing(enabled: boolean): this {
+    this.incremental = enabled;
+    return this;
+  }
+  /** True when checkpoints are incremental (explicitly, or by the state backend's default). */
+  isIncrementalCheckpointingEnabled(): boolean {
+    return this.incremental ?? this.settings.stateBackend?.type === "disk";
   }
 }
 

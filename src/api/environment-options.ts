@@ -3,6 +3,7 @@
  * (`weir run` flags) or from `StreamExecutionEnvironment.create(options)`.
  */
 import type { CheckpointingMode } from "../checkpoint/types.ts";
+import type { StateBackendName } from "../state/state-backend-settings.ts";
 import type { Clock } from "../util/clock.ts";
 
 export interface EnvironmentOptions {
@@ -15,6 +16,8 @@ export interface EnvironmentOptions {
   /** Checkpoint interval in ms; 0 disables checkpointing. */
   checkpointInterval?: number;
   mode?: CheckpointingMode;
+  /** The keyed state backend (wins over `env.setStateBackend`). */
+  stateBackend?: StateBackendName;
   /** Directory of filesystem checkpoints (wins over the job's storage); `<job>` is replaced by the job name. */
   checkpointDir?: string;
   /** Directory of filesystem checkpoints when neither `checkpointDir` nor the job chose a storage (`weir run`: `.weir/checkpoints/<job>`). */

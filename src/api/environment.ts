@@ -20,6 +20,7 @@ import { SourceOperator } from "../runtime/operators/source-operator.ts";
 import { defaultRestartStrategy, type RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
+import { parseStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
 import { systemClock } from "../util/clock.ts";
 import { getLogger, textLogger } from "../util/logger.ts";
 import { CheckpointConfig } from "./checkpoint-config.ts";
@@ -33,8 +34,6 @@ import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { startJob } from "./start-job.ts";
 import { DEFAULT_BATCH_SIZE } from "../runtime/channel/channel.ts";
 
-/** State backends that exist. */
-export type StateBackendName = "heap";
 
 /**
  * The context of a streaming job.
@@ -141,9 +140,24 @@ export class StreamExecutionEnvironment {
     return this;
   }
 
-  /** The state backend: `"heap"` (JS maps with copy-on-write snapshots). */
-  setStateBackend(backend: StateBackendName): this {
-    if (backend !== "heap") throw new RangeError(`unknown state backend '${backend as string}'; available: heap`);
+  /**
+   * The keyed state backend: `"heap"` (default: JavaScript maps, copy-on-write
+   * snapshots; state must fit in memory) or `"disk"` (an embedded store on
+   * local disk behind a cache of hot keys: state larger than memory,
+   * incremental checkpoints by default, local recovery). `weir run
+   * --state-backend` and SQL's `SET 'state.backend'` win over this.
+   *
+   * @example
+   * ```ts
+   * env.setStateBackend("disk", { cacheEntries: 50_000 });
+   * ```
+   */
+  setStateBackend(backend: StateBackendName, options: { localDirectory?: string; cacheEntries?: number } = {}): this {
+    const type = parseStateBackendName(backend, "setStateBackend");
+    if (options.cacheEntries !== undefined && !(Number.isInteger(options.cacheEntries) && options.cacheEntries > 0))
+      throw new RangeError(`setStateBackend: cacheEntries must be a whole number > 0, got ${options.cacheEntries}`);
+    const s = this.checkpointConfig.settings;
+    s.stateBackend = { ...s.stateBackend, type, incremental: false, ...options };
     return this;
   }
 
@@ -225,6 +239,9 @@ export class StreamExecutionEnvironment {
     const settings = { ...this.checkpointConfig.settings };
     if (this.overrides.checkpointInterval !== undefined) settings.intervalMs = this.overrides.checkpointInterval;
     if (this.overrides.mode) settings.mode = this.overrides.mode;
+    const type = this.overrides.stateBackend ?? settings.stateBackend?.type ?? "heap";
+    const incremental = this.checkpointConfig.incremental ?? type === "disk";
+    settings.stateBackend = { ...settings.stateBackend, type, incremental };
     return settings;
   }
 
@@ -268,6 +285,10 @@ export class StreamExecutionEnvironment {
     const settings = this.checkpointSettings();
     const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
     if (dir !== undefined) settings.storage = { type: "filesystem", directory: dir.replaceAll("<job>", jobName) };
+    const backend = settings.stateBackend!;
+    if (backend.localDirectory === undefined && settings.storage.type === "filesystem") {
+      settings.stateBackend = { ...backend, localDirectory: `${resolve(settings.storage.directory)}.local` };
+    }
     const restartStrategy =
       o.restartAttempts === undefined && this.restartStrategy
         ? this.restartStrategy

@@ -3,6 +3,7 @@
  * checkpoint storages and the tasks. Pure data: everything here can cross a
  * thread boundary (structured clone or msgpack).
  */
+import type { StateBackendSettings } from "../state/state-backend-settings.ts";
 
 /** The processing guarantee of a job. See docs/guarantees.md. */
 export type CheckpointingMode = "exactly-once" | "at-least-once" | "at-most-once";
@@ -42,6 +43,29 @@ export type StateHandle =
       readonly crc: number;
     };
 
+/**
+ * One immutable file of an incremental state chain (a full "base" snapshot or
+ * a "delta" of the keys changed since the previous snapshot), written once by
+ * `CheckpointStorage.writeSharedState` and referenced by every later
+ * checkpoint whose chain includes it. The storage deletes it only when no
+ * retained checkpoint references it any more (see docs/architecture.md,
+ * "Shared state files").
+ */
+export interface SharedStateRef {
+  /**
+   * Where the file is, relative to the directory of the checkpoint that
+   * references it: `../shared/<name>` for a checkpoint (the job directory's
+   * `shared/` folder), `shared/<name>` for a self-contained savepoint. No
+   * other form is accepted from metadata.
+   */
+  readonly path: string;
+  readonly size: number;
+  /** CRC-32 of the file's bytes. */
+  readonly crc: number;
+  /** The checkpoint that wrote the file (it may be referenced by later ones). */
+  readonly checkpointId: number;
+}
+
 /** The state one parallel instance of one operator acknowledged for a checkpoint. */
 export interface OperatorSubtaskState {
   readonly operatorUid: string;
@@ -50,7 +74,10 @@ export interface OperatorSubtaskState {
   readonly maxParallelism: number;
   /** Inclusive key-group range owned by the subtask, for keyed operators. */
   readonly keyGroupRange?: readonly [number, number];
+  /** The per-checkpoint state (`{k?, o}`): with incremental checkpoints the keyed part lives in `shared` instead of `k`. */
   readonly handle: StateHandle;
+  /** The incremental keyed-state chain of the subtask, base first then deltas in order; absent for full snapshots. */
+  readonly shared?: readonly SharedStateRef[];
 }
 
 /** What a subtask sends to the coordinator when it finished its part of checkpoint `checkpointId`. */
@@ -98,7 +125,7 @@ export type CheckpointStorageConfig =
       readonly directory: string;
     };
 
-/** The checkpoint settings of a job (`env.getCheckpointConfig()`). */
+/** The checkpoint settings of a job (`env.getCheckpointConfig()`), with the state backend that checkpoints go through. */
 export interface CheckpointSettings {
   /** Interval between periodic checkpoints in ms; 0 or less disables checkpointing. */
   intervalMs: number;
@@ -114,4 +141,6 @@ export interface CheckpointSettings {
   /** Completed checkpoints kept in storage. Default 1. */
   retained: number;
   storage: CheckpointStorageConfig;
+  /** The keyed state backend and whether its checkpoints are incremental (default: heap, full checkpoints). */
+  stateBackend?: StateBackendSettings;
 }

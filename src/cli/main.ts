@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
+import { parseStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
 const USAGE = `Usage:
@@ -22,6 +23,8 @@ Options of run:
   --mode MODE               exactly-once | at-least-once | at-most-once
   --checkpoint-dir DIR      where checkpoints go (default .weir/checkpoints/<job>)
   --fresh                   ignore existing checkpoints and start over
+  --state-backend NAME      heap (default: state in memory) | disk (state on local disk, larger than
+                            memory; incremental checkpoints; working state in <checkpoint-dir>.local)
   --from-savepoint PATH     start from a savepoint (e.g. at another --parallelism)
   --allow-non-restored-state  with --from-savepoint: drop state of operators the job no longer has
   --savepoint-dir DIR       where Ctrl-C / SIGTERM writes the stop savepoint (default .weir/savepoints)
@@ -151,6 +154,7 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
         mode: { type: "string" },
         "checkpoint-dir": { type: "string" },
         fresh: { type: "boolean" },
+        "state-backend": { type: "string" },
         "from-savepoint": { type: "string" },
         "allow-non-restored-state": { type: "boolean" },
         "savepoint-dir": { type: "string" },
@@ -182,6 +186,7 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     mode,
     checkpointDir: str("checkpoint-dir"),
     fresh: (v.fresh as boolean | undefined) ?? false,
+    stateBackend: stateBackendFlag(str("state-backend")),
     fromSavepoint: str("from-savepoint"),
     allowNonRestoredState: (v["allow-non-restored-state"] as boolean | undefined) ?? false,
     savepointDir: str("savepoint-dir") ?? ".weir/savepoints",
@@ -189,6 +194,15 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     logLevel,
     logFormat,
   };
+}
+
+function stateBackendFlag(s: string | undefined): StateBackendName | undefined {
+  if (s === undefined) return undefined;
+  try {
+    return parseStateBackendName(s, "--state-backend");
+  } catch (e) {
+    throw new CliUsageError((e as Error).message);
+  }
 }
 
 function int(flag: string, s: string | undefined, min: number): number | undefined {

@@ -5,6 +5,7 @@
  * standard error is not one), and ends with the cause of a failure and a
  * summary line.
  */
+import type { StateBackendName } from "../state/state-backend-settings.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CheckpointingMode } from "../checkpoint/types.ts";
@@ -31,6 +32,7 @@ export interface RunFlags {
   /** Given with --checkpoint-dir (else the job's storage, or `.weir/checkpoints/<job>`). */
   checkpointDir?: string;
   fresh: boolean;
+  stateBackend?: StateBackendName;
   fromSavepoint?: string;
   allowNonRestoredState: boolean;
   /** Where a stop by signal writes its savepoint. */
@@ -122,6 +124,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
       checkpointDir: o.checkpointDir,
       defaultCheckpointDir: program.defaultCheckpointDir,
       fresh: o.fresh,
+      stateBackend: o.stateBackend,
       fromSavepoint: o.fromSavepoint,
       allowNonRestoredState: o.allowNonRestoredState,
       restartAttempts: o.restartAttempts,

@@ -1,6 +1,6 @@
 /**
  * Keyed and operator state: key groups, state descriptors and handles, the
- * heap keyed state backend, operator list state and state value encoding.
+ * keyed state backends (heap, disk), operator list state and state value encoding.
  */
 
 export { canonicalKey, decodeCanonicalKey } from "./canonical-key.ts";
@@ -41,8 +41,13 @@ export {
 } from "./ttl/state-ttl-config.ts";
 export { decodeStateValue, encodeStateValue, type StateValueContext } from "./serializer.ts";
 export {
-  HeapKeyedStateBackend,
+  KeyedStateBackend,
   type EngineKeyedState,
+  type KeyedStateBackendOptions,
+  type SnapshotType,
+} from "./keyed-state-backend.ts";
+export {
+  HeapKeyedStateBackend,
   type HeapKeyedStateBackendOptions,
   type HeapStateStats,
 } from "./heap/heap-keyed-state-backend.ts";

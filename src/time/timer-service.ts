@@ -7,7 +7,7 @@
  * checkpointed, restored and redistributed by key group with the rest of the
  * state; the in-memory queues are rebuilt from that state on restore.
  */
-import type { EngineKeyedState, HeapKeyedStateBackend } from "../state/index.ts";
+import type { EngineKeyedState, KeyedStateBackend } from "../state/index.ts";
 import type { ProcessingTimeService } from "./processing-time-service.ts";
 import { TimerQueue, type TimerNamespace } from "./timer-queue.ts";
 
@@ -35,7 +35,7 @@ export class KeyedTimerService {
 
   /** @param name distinguishes the timer states of several services in one operator */
   constructor(
-    private readonly backend: HeapKeyedStateBackend,
+    private readonly backend: KeyedStateBackend,
     private readonly time: ProcessingTimeService,
     private readonly onTimer: TimerCallback,
     private readonly name = "timers",

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { checkpointDirName, isPlainFileName, parseCheckpointDirName, stateFileName } from "./checkpoint-paths.ts";
+import {
+  checkpointDirName,
+  checkpointSharedPath,
+  isPlainFileName,
+  parseCheckpointDirName,
+  parseSharedStateFileName,
+  savepointSharedPath,
+  sharedRefFile,
+  sharedStateFileName,
+  stateFileName,
+} from "./checkpoint-paths.ts";
 
 describe("checkpoint directory names", () => {
   it("round-trip and reject anything else", () => {
@@ -45,5 +55,28 @@ describe("isPlainFileName", () => {
   it("rejects paths that would escape the checkpoint directory", () => {
     for (const bad of ["", ".", "..", "../x", "a/b", "a\\b", "/etc/passwd"]) expect(isPlainFileName(bad)).toBe(false);
     expect(isPlainFileName("counts-0.state")).toBe(true);
+  });
+});
+
+describe("shared state file names", () => {
+  it("carry the writing checkpoint's id, also in their temporary form, whatever the uid", () => {
+    for (const uid of ["counts", "a-1-2", "x/../y", "Ü-7-8", "z".repeat(500)]) {
+      const name = sharedStateFileName(uid, 3, 42, "0123456789ab");
+      expect(isPlainFileName(name)).toBe(true);
+      expect(parseSharedStateFileName(name)).toBe(42);
+      expect(parseSharedStateFileName(`.${name}.00ff00ff00ff.tmp`)).toBe(42);
+    }
+    expect(sharedStateFileName("counts", 1, 7, "0123456789ab")).toBe("counts-1-7-0123456789ab.state");
+    for (const other of ["counts-1.state", "counts-1-0-0123456789ab.state", "notes.txt", ".counts-1-7-0123456789ab.state.tmp", "counts-1-7-0123456789AB.state"]) {
+      expect(parseSharedStateFileName(other)).toBeNull();
+    }
+  });
+
+  it("ref paths take exactly two forms, nothing that escapes", () => {
+    expect(sharedRefFile(checkpointSharedPath("a.state"))).toEqual({ up: true, name: "a.state" });
+    expect(sharedRefFile(savepointSharedPath("a.state"))).toEqual({ up: false, name: "a.state" });
+    for (const bad of ["a.state", "/shared/a.state", "../../shared/a.state", "../shared/../x", "../shared/a/b", "shared/", "../shared/..", "shared\\a", "../other/a.state", "/etc/passwd"]) {
+      expect(sharedRefFile(bad), bad).toBeNull();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The contract shared by the two checkpoint storages (jobmanager, filesystem).
  */
-import type { CompletedCheckpoint, StateHandle } from "../types.ts";
+import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
 import type { CorruptCheckpointError } from "./errors.ts";
 
 /** A completed checkpoint that does not verify, as `latestCompleted` found it. */
@@ -45,19 +45,67 @@ export interface CheckpointStorage {
   readState(checkpoint: CompletedCheckpoint, handle: StateHandle): Promise<Uint8Array>;
 
   /**
+   * True if the storage keeps shared (incremental) state files: filesystem.
+   * False for jobmanager, whose checkpoints live in the coordinator's memory
+   * and are lost with it: with it the state backends write full snapshots
+   * (`handle` only) and never call `writeSharedState`.
+   */
+  readonly supportsSharedState: boolean;
+
+  /**
+   * Task side: persist one immutable file of an incremental chain (a base or
+   * a delta) written by checkpoint `checkpointId`, and return the ref that
+   * this and later checkpoints put in `OperatorSubtaskState.shared`.
+   * Filesystem: `<dir>/shared/<safe-uid>-<subtask>-<checkpointId>-<random>.state`,
+   * written atomically and durably (temp file, fsync, rename, directory
+   * fsync). Jobmanager: throws (check `supportsSharedState`).
+   *
+   * Contract with the backends: a subtask's chain only grows (each snapshot
+   * = the previous snapshot's chain + new deltas, in snapshot order, aborted
+   * checkpoints' deltas included) or restarts from a new base; a checkpoint
+   * is acknowledged only once every file of its chain is written. Cleanup
+   * relies on it (a file below the newest completed checkpoint's id that this
+   * checkpoint does not reference is never needed again).
+   */
+  writeSharedState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<SharedStateRef>;
+
+  /**
+   * Task side, on restore: the bytes of the shared file `ref` of `checkpoint`
+   * (a checkpoint of any storage, or a savepoint), after checking size and
+   * CRC; `CorruptCheckpointError` naming the absolute file path and the
+   * reason otherwise (the caller adds the operator).
+   */
+  readSharedState(checkpoint: CompletedCheckpoint, ref: SharedStateRef): Promise<Uint8Array>;
+
+  /**
+   * True if new checkpoints of this storage may keep referencing the shared
+   * files of `checkpoint` (restored from) as they are: it is a checkpoint in
+   * this storage's own directory. False for a savepoint, a checkpoint of
+   * another directory or job, and always for jobmanager: then the backend's
+   * first checkpoint after restore writes a new base.
+   */
+  sharedStateReusable(checkpoint: CompletedCheckpoint): boolean;
+
+  /**
    * Coordinator side: make `checkpoint` durable and the latest, then apply
    * retention (keep the newest `retained` completed checkpoints, delete older
-   * ones and leftovers of aborted or incomplete checkpoints older than it).
-   * Returns the stored form (`directory` set by the filesystem storage).
+   * ones and leftovers of aborted or incomplete checkpoints older than it,
+   * then shared files that no remaining checkpoint references and that an
+   * older checkpoint than it wrote). Returns the stored form (`directory` set by the filesystem storage).
    */
   addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint>;
 
-  /** Coordinator side: delete what was written for an aborted checkpoint (best effort, never throws). */
+  /**
+   * Coordinator side: delete what was written for an aborted checkpoint (best
+   * effort, never throws). Never shared files: a later checkpoint's chain may
+   * include them; the cleanup after the next completed checkpoint decides.
+   */
   discardAborted(checkpointId: number): Promise<void>;
 
   /**
    * The newest completed checkpoint with an id of at least `minId` (default 1)
-   * that fully verifies (metadata checksum, size and CRC of every state), and
+   * that fully verifies (metadata checksum, size and CRC of every state and
+   * of every shared file it references), and
    * the damaged ones newer than it, each naming the bad file and why. A
    * partial checkpoint (no metadata) is neither. The caller decides whether
    * to fall back past damaged ones. Throws `CheckpointVersionError` if a

@@ -4,23 +4,60 @@
  * ```text
  * <directory>/chk-<id>/<safe-uid>-<subtask>.state   one per operator subtask, written by the tasks
  * <directory>/chk-<id>/_metadata                    written last by the coordinator: the checkpoint is complete
+ * <directory>/shared/<safe-uid>-<subtask>-<writer id>-<random>.state
+ *                                                   incremental state files, referenced by later checkpoints too
  * ```
  *
  * Every file is written to a temporary name, fsynced and renamed into place,
  * so a crash at any moment leaves either a complete checkpoint or one without
  * `_metadata` (ignored, and deleted by retention once a newer checkpoint completes).
+ *
+ * Shared files are deleted by mark and sweep from the retained checkpoints'
+ * metadata after each completed checkpoint (see `sharedFilesToDelete` and
+ * docs/architecture.md, "Shared state files"): no reference counts are
+ * persisted, so a crash during cleanup leaves at most files that the next
+ * completed checkpoint's cleanup deletes, and never deletes a referenced one.
  */
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
 import { crc32 } from "../../util/crc32.ts";
 import { fsyncDir, writeFileAtomic, writeFileDurable } from "../../util/fs-atomic.ts";
-import type { CompletedCheckpoint, StateHandle } from "../types.ts";
-import { checkpointDirName, METADATA_FILE, parseCheckpointDirName, stateFileName } from "./checkpoint-paths.ts";
+import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
+import {
+  checkpointDirName,
+  checkpointSharedPath,
+  METADATA_FILE,
+  parseCheckpointDirName,
+  parseSharedStateFileName,
+  SHARED_DIR,
+  sharedRefFile,
+  sharedStateFileName,
+  stateFileName,
+} from "./checkpoint-paths.ts";
 import type { CheckpointStorage, DamagedCheckpoint, LatestCompleted } from "./checkpoint-storage.ts";
 import { CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
 import { decodeMetadata, encodeMetadata } from "./metadata-format.ts";
 import { checkpointsToDelete, type StoredCheckpointEntry } from "./retention.ts";
-import { checkpointStateProblem, readVerifiedState } from "./state-verification.ts";
+import { type SharedFileEntry, sharedFilesToDelete } from "./shared-state-cleanup.ts";
+import { checkpointStateProblem, readVerifiedSharedState, readVerifiedState } from "./state-verification.ts";
+
+/** Options of `FileSystemCheckpointStorage`. */
+export interface FileSystemCheckpointStorageOptions {
+  /** Directory of the job's checkpoints (created on first write). */
+  readonly directory: string;
+  /** Completed checkpoints to keep. */
+  readonly retained: number;
+  /** Receives warnings (a failed deletion, a corrupt checkpoint left out of a listing). */
+  readonly log: (warning: string) => void;
+  /**
+   * Test hook: called before each file-system mutation of completing a
+   * checkpoint and its cleanup, with a description of the step
+   * (`write chk-5/_metadata`, `delete chk-3`, `delete shared/<name>`). A crash
+   * test throws (or kills the process) here to stop at that step.
+   */
+  readonly crashPoint?: (step: string) => void;
+}
 
 /**
  * Durable checkpoint storage in a directory (created on first write). Task
@@ -38,11 +75,16 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   readonly directory: string;
   private readonly retained: number;
   private readonly log: (warning: string) => void;
+  private readonly crashPoint: (step: string) => void;
+  /** Incremental checkpoints are supported: shared files go to `<directory>/shared/`. */
+  readonly supportsSharedState = true;
 
-  constructor(options: { directory: string; retained: number; log: (warning: string) => void }) {
+  /** See `FileSystemCheckpointStorageOptions`. */
+  constructor(options: FileSystemCheckpointStorageOptions) {
     this.directory = resolve(options.directory);
     this.retained = options.retained;
     this.log = options.log;
+    this.crashPoint = options.crashPoint ?? (() => {});
   }
 
   async writeState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {
@@ -57,16 +99,35 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     return readVerifiedState(checkpoint, handle);
   }
 
+  async writeSharedState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<SharedStateRef> {
+    const dir = join(this.directory, SHARED_DIR);
+    if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDir(this.directory);
+    const name = sharedStateFileName(operatorUid, subtaskIndex, checkpointId, randomBytes(6).toString("hex"));
+    await writeFileAtomic(join(dir, name), bytes); // the shared/ entry is durable before any metadata references it
+    return { path: checkpointSharedPath(name), size: bytes.length, crc: crc32(bytes), checkpointId };
+  }
+
+  readSharedState(checkpoint: CompletedCheckpoint, ref: SharedStateRef): Promise<Uint8Array> {
+    return readVerifiedSharedState(checkpoint, ref);
+  }
+
+  sharedStateReusable(checkpoint: CompletedCheckpoint): boolean {
+    return checkpoint.directory !== undefined && resolve(checkpoint.directory, "..") === this.directory &&
+      parseCheckpointDirName(basename(checkpoint.directory)) === checkpoint.checkpointId;
+  }
+
   async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
     const dir = this.checkpointDir(checkpoint.checkpointId);
     await mkdir(dir, { recursive: true });
     const stored: CompletedCheckpoint = { ...checkpoint, directory: dir };
+    this.crashPoint(`write ${checkpointDirName(checkpoint.checkpointId)}/${METADATA_FILE}`);
     await writeFileAtomic(join(dir, METADATA_FILE), encodeMetadata(stored));
     await fsyncDir(this.directory); // the chk-<id> entry itself
     await this.applyRetention();
     return stored;
   }
 
+  /** Deletes the aborted checkpoint's directory; never shared files (a later checkpoint's chain may include them: cleanup decides). */
   async discardAborted(checkpointId: number): Promise<void> {
     const dir = this.checkpointDir(checkpointId);
     if (await exists(join(dir, METADATA_FILE))) {
@@ -78,6 +139,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   async latestCompleted(minId = 1): Promise<LatestCompleted> {
     const damaged: DamagedCheckpoint[] = [];
+    const verifiedShared = new Set<string>();
     for (const id of (await this.checkpointIds()).filter((i) => i >= minId).reverse()) {
       let checkpoint: CompletedCheckpoint | null;
       try {
@@ -88,16 +150,28 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
         continue;
       }
       if (!checkpoint) continue;
-      const problem = await checkpointStateProblem(checkpoint);
+      const problem = await checkpointStateProblem(checkpoint, verifiedShared);
       if (!problem) return { checkpoint, damaged };
       damaged.push({ checkpointId: id, location: this.checkpointDir(id), error: problem });
     }
     return { checkpoint: null, damaged };
   }
 
+  /** The highest id of a `chk-<id>` directory or of a checkpoint that wrote a file in `shared/`. */
   async highestCheckpointId(): Promise<number> {
-    const ids = await this.checkpointIds();
-    return ids.length === 0 ? 0 : ids[ids.length - 1]!;
+    let highest = Math.max(0, ...(await this.checkpointIds()));
+    for (const name of await this.sharedFileNames()) highest = Math.max(highest, parseSharedStateFileName(name) ?? 0);
+    return highest;
+  }
+
+  /** Names in `<directory>/shared/`, none if it does not exist. */
+  private async sharedFileNames(): Promise<string[]> {
+    try {
+      return await readdir(join(this.directory, SHARED_DIR));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
   }
 
   async listCompleted(): Promise<CompletedCheckpoint[]> {
@@ -161,13 +235,63 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     }
   }
 
+  /** Deletes checkpoints past retention, then shared files that no remaining checkpoint references. */
   private async applyRetention(): Promise<void> {
     const entries: StoredCheckpointEntry[] = [];
     for (const id of await this.checkpointIds()) {
       entries.push({ id, complete: await this.hasUsableMetadata(id) });
     }
     for (const id of checkpointsToDelete(entries, this.retained)) {
+      this.crashPoint(`delete ${checkpointDirName(id)}`);
       await this.remove(this.checkpointDir(id), `checkpoint ${id}`);
+    }
+    const newest = Math.max(0, ...entries.filter((e) => e.complete).map((e) => e.id));
+    if (newest > 0) await this.sweepSharedState(newest);
+  }
+
+  /**
+   * Mark: the shared files every checkpoint still on disk references (read
+   * from its metadata after the deletions, so a directory that failed to
+   * delete still protects its files). Sweep: `sharedFilesToDelete`. Skipped
+   * entirely if some checkpoint's metadata cannot be read as ours (written by
+   * a newer Weir): its references are unknown.
+   */
+  private async sweepSharedState(newestCompleted: number): Promise<void> {
+    const sharedDir = join(this.directory, SHARED_DIR);
+    const names = await this.sharedFileNames();
+    if (names.length === 0) return;
+    const referenced = new Set<string>();
+    for (const id of await this.checkpointIds()) {
+      let checkpoint: CompletedCheckpoint | null;
+      try {
+        checkpoint = await this.readMetadata(id);
+      } catch (error) {
+        if (error instanceof CorruptCheckpointError) continue; // not a usable checkpoint: nothing restores from it
+        if (error instanceof CheckpointVersionError) {
+          this.log(`not cleaning up ${sharedDir}: ${error.message}`);
+          return;
+        }
+        throw error;
+      }
+      for (const { shared = [] } of checkpoint?.states ?? []) {
+        for (const ref of shared) {
+          const file = sharedRefFile(ref.path);
+          if (file?.up) referenced.add(file.name);
+        }
+      }
+    }
+    const files: SharedFileEntry[] = [];
+    for (const name of names) {
+      const checkpointId = parseSharedStateFileName(name);
+      if (checkpointId !== null) files.push({ name, checkpointId });
+    }
+    for (const name of sharedFilesToDelete(files, referenced, newestCompleted)) {
+      this.crashPoint(`delete ${SHARED_DIR}/${name}`);
+      try {
+        await unlink(join(sharedDir, name));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.log(`could not delete shared state file ${join(sharedDir, name)}: ${(error as Error).message}`);
+      }
     }
   }
 

@@ -2,14 +2,16 @@
  * The `jobmanager` checkpoint storage: state travels inline in the
  * acknowledgements and completed checkpoints live in the coordinator's memory.
  * Everything is lost with the process, so a restarted job starts from scratch:
- * for tests and small jobs that need no recovery across restarts.
+ * for tests and small jobs that need no recovery across restarts. It keeps
+ * no shared (incremental) state files: with it the state backends write full
+ * snapshots.
  */
 import { crc32 } from "../../util/crc32.ts";
-import type { CompletedCheckpoint, StateHandle } from "../types.ts";
+import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
 import type { CheckpointStorage, DamagedCheckpoint, LatestCompleted } from "./checkpoint-storage.ts";
 import { StateSizeLimitExceededError } from "./errors.ts";
 import { checkpointsToDelete } from "./retention.ts";
-import { checkpointStateProblem, readVerifiedState } from "./state-verification.ts";
+import { checkpointStateProblem, readVerifiedSharedState, readVerifiedState } from "./state-verification.ts";
 
 /** Default largest serialized state of one operator subtask: 5 MiB. */
 export const DEFAULT_MAX_STATE_SIZE = 5 * 1024 * 1024;
@@ -32,6 +34,8 @@ export class JobManagerCheckpointStorage implements CheckpointStorage {
   /** Completed checkpoints, oldest first. */
   private completed: CompletedCheckpoint[] = [];
   private highestId = 0;
+  /** No shared state files: the backends write full snapshots. */
+  readonly supportsSharedState = false;
 
   constructor(options: { maxStateSize: number; retained: number }) {
     this.maxStateSize = options.maxStateSize;
@@ -47,6 +51,22 @@ export class JobManagerCheckpointStorage implements CheckpointStorage {
 
   readState(checkpoint: CompletedCheckpoint, handle: StateHandle): Promise<Uint8Array> {
     return readVerifiedState(checkpoint, handle);
+  }
+
+  async writeSharedState(checkpointId: number, operatorUid: string, subtaskIndex: number, _bytes: Uint8Array): Promise<SharedStateRef> {
+    throw new Error(
+      `jobmanager checkpoint storage keeps no shared state files (incremental checkpoint ${checkpointId} of operator '${operatorUid}', ` +
+        `subtask ${subtaskIndex}): check supportsSharedState and write a full snapshot, or use filesystem checkpoint storage`,
+    );
+  }
+
+  /** Reads a shared file of a checkpoint restored from elsewhere (a filesystem checkpoint or a savepoint). */
+  readSharedState(checkpoint: CompletedCheckpoint, ref: SharedStateRef): Promise<Uint8Array> {
+    return readVerifiedSharedState(checkpoint, ref);
+  }
+
+  sharedStateReusable(_checkpoint: CompletedCheckpoint): boolean {
+    return false;
   }
 
   async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {

@@ -62,6 +62,39 @@ describe("metadata format", () => {
     expect(reason(wrap(JSON.stringify({ ...checkpoint, checkpointId: "3" })))).toMatch(/checkpointId/);
   });
 
+  it("round-trips the shared state chain of incremental states; metadata without one decodes without one", () => {
+    const chain = [
+      { path: "../shared/counts-0-1-0123456789ab.state", size: 1000, crc: 0xffffffff, checkpointId: 1 },
+      { path: "../shared/counts-0-3-00000000ffff.state", size: 12, crc: 0, checkpointId: 3 },
+    ];
+    const incremental = completedCheckpoint(3, [
+      { uid: "counts", subtask: 0, handle: { kind: "file", path: "counts-0.state", size: 10, crc: 1 }, shared: chain },
+      { uid: "counts", subtask: 1, handle: { kind: "file", path: "counts-1.state", size: 10, crc: 2 }, shared: [] },
+    ]);
+    const decoded = decodeMetadata(encodeMetadata(incremental), PATH);
+    expect(decoded).toEqual(incremental);
+    expect(decoded.states[0]!.shared).toEqual(chain);
+    const savepointForm = { ...incremental, states: [{ ...incremental.states[0]!, shared: [{ ...chain[0]!, path: "shared/counts-0-1-0123456789ab.state" }] }] };
+    expect(decodeMetadata(encodeMetadata(savepointForm), PATH)).toEqual(savepointForm);
+    const old = decodeMetadata(encodeMetadata(checkpoint), PATH);
+    expect(old.states.every((s) => !("shared" in s))).toBe(true);
+  });
+
+  it("rejects a malformed shared state chain, naming the state and the ref", () => {
+    const wrap = (shared: unknown) => {
+      const b = bytes(JSON.stringify({ ...checkpoint, states: [{ ...checkpoint.states[0]!, shared }] }));
+      return bytes(`WEIR-CHECKPOINT 1 ${crc32(b).toString(16).padStart(8, "0")} ${b.length}\n${new TextDecoder().decode(b)}`);
+    };
+    const ref = { path: "../shared/a-0-1-0123456789ab.state", size: 1, crc: 1, checkpointId: 1 };
+    expect(reason(wrap({}))).toMatch(/states\[0\]: shared is not an array/);
+    expect(reason(wrap([ref, "x"]))).toMatch(/states\[0\]: shared\[1\]: not an object/);
+    expect(reason(wrap([{ ...ref, crc: 2 ** 32 }]))).toMatch(/shared\[0\]: no valid size and crc/);
+    expect(reason(wrap([{ ...ref, checkpointId: 0 }]))).toMatch(/shared\[0\]: checkpointId is not a positive integer/);
+    for (const path of ["../../etc/passwd", "/abs/shared/a", "../shared/../chk-1/_metadata", "a.state", 7]) {
+      expect(reason(wrap([{ ...ref, path }]))).toContain(`shared[0]: path ${JSON.stringify(path)} is not ../shared/<file> or shared/<file>`);
+    }
+  });
+
   it("refuses a newer format version with a clear error", () => {
     const encoded = text(encodeMetadata(checkpoint)).replace(/^WEIR-CHECKPOINT 1 /, "WEIR-CHECKPOINT 2 ");
     expect(() => decodeMetadata(bytes(encoded), PATH)).toThrow(CheckpointVersionError);

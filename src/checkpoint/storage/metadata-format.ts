@@ -6,13 +6,15 @@
  * <body: the CompletedCheckpoint as UTF-8 JSON, without `directory`>
  * ```
  *
- * Inline state handles (if any) carry their bytes as base64 in the JSON. The
+ * Inline state handles (if any) carry their bytes as base64 in the JSON. A
+ * state's optional `shared` list (incremental chain) is plain JSON; metadata
+ * written before it existed simply has none. The
  * directory is not stored: it is wherever the file is found, so a checkpoint
  * directory can be moved. Pure functions, no I/O.
  */
 import { crc32, crc32Hex } from "../../util/crc32.ts";
 import type { CompletedCheckpoint, OperatorSubtaskState, StateHandle } from "../types.ts";
-import { isPlainFileName } from "./checkpoint-paths.ts";
+import { isPlainFileName, sharedRefFile } from "./checkpoint-paths.ts";
 import { CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
 
 /** Format version this Weir writes and the newest it reads. */
@@ -119,9 +121,24 @@ function stateProblem(state: unknown): string | null {
   if (range !== undefined && !(Array.isArray(range) && range.length === 2 && isInt(range[0]) && isInt(range[1]))) {
     return "keyGroupRange is not a pair of integers";
   }
+  if (state.shared !== undefined) {
+    if (!Array.isArray(state.shared)) return "shared is not an array";
+    for (const [i, ref] of state.shared.entries()) {
+      const problem = sharedRefProblem(ref);
+      if (problem) return `shared[${i}]: ${problem}`;
+    }
+  }
   const h = state.handle;
   if (!isObject(h) || !isInt(h.size) || !isInt(h.crc) || h.crc > 0xffffffff) return "handle has no valid size and crc";
   if (h.kind === "file") return typeof h.path === "string" && isPlainFileName(h.path) ? null : `file handle path ${JSON.stringify(h.path)} is not a plain file name`;
   if (h.kind === "inline") return typeof h.data === "string" ? null : "inline handle has no base64 data";
   return `unknown handle kind ${JSON.stringify(h.kind)}`;
+}
+
+function sharedRefProblem(ref: unknown): string | null {
+  if (!isObject(ref)) return "not an object";
+  if (!isInt(ref.size) || !isInt(ref.crc) || ref.crc > 0xffffffff) return "no valid size and crc";
+  if (!isInt(ref.checkpointId, 1)) return "checkpointId is not a positive integer";
+  if (typeof ref.path !== "string" || !sharedRefFile(ref.path)) return `path ${JSON.stringify(ref.path)} is not ../shared/<file> or shared/<file>`;
+  return null;
 }

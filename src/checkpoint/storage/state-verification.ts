@@ -1,13 +1,14 @@
 /**
  * Checking that stored state is exactly what was acknowledged: size and
- * CRC-32 of inline bytes and of state files.
+ * CRC-32 of inline bytes, of state files and of the shared (incremental)
+ * state files a checkpoint references.
  */
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { crc32, crc32Hex } from "../../util/crc32.ts";
-import type { CompletedCheckpoint, StateHandle } from "../types.ts";
-import { isPlainFileName } from "./checkpoint-paths.ts";
+import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
+import { isPlainFileName, SHARED_DIR, sharedRefFile } from "./checkpoint-paths.ts";
 import { CorruptCheckpointError } from "./errors.ts";
 
 /** Why `bytes` are not the content `handle` describes, or null if they are. Pure. */
@@ -37,7 +38,15 @@ async function storedStateProblem(checkpoint: CompletedCheckpoint, handle: State
   if (handle.kind === "inline") return bytesProblem(handle.data, handle);
   const pathProblem = filePathProblem(checkpoint, handle.path);
   if (pathProblem) return pathProblem;
-  const path = join(checkpoint.directory!, handle.path);
+  return fileProblem(join(checkpoint.directory!, handle.path), handle);
+}
+
+/**
+ * Why the file at `path` does not hold `expected` (missing, wrong size, wrong
+ * checksum), or null if it does. Streams the file, so a large state is
+ * checked without holding it in memory.
+ */
+export async function fileProblem(path: string, expected: { readonly size: number; readonly crc: number }): Promise<string | null> {
   let size: number;
   try {
     size = (await stat(path)).size;
@@ -45,10 +54,10 @@ async function storedStateProblem(checkpoint: CompletedCheckpoint, handle: State
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "file is missing";
     throw error;
   }
-  if (size !== handle.size) return `size is ${size} bytes, expected ${handle.size}`;
+  if (size !== expected.size) return `size is ${size} bytes, expected ${expected.size}`;
   let crc = 0;
   for await (const chunk of createReadStream(path)) crc = crc32(chunk as Buffer, crc);
-  return crc === handle.crc ? null : `checksum mismatch (expected ${crc32Hex(handle.crc)}, found ${crc32Hex(crc)})`;
+  return crc === expected.crc ? null : `checksum mismatch (expected ${crc32Hex(expected.crc)}, found ${crc32Hex(crc)})`;
 }
 
 /**
@@ -81,14 +90,71 @@ function filePathProblem(checkpoint: CompletedCheckpoint, path: string): string 
 }
 
 /**
+ * Where a shared state file of `checkpoint` is: the absolute path `ref.path`
+ * designates relative to the checkpoint's directory, or, for a path that is
+ * not one of the two valid forms (`../shared/<name>`, `shared/<name>`) or a
+ * checkpoint without a directory, the reason it cannot be resolved. Pure.
+ *
+ * @example
+ * ```ts
+ * sharedStatePath({ ...checkpoint, directory: "/ckpt/job/chk-7" }, ref); // { path: "/ckpt/job/shared/counts-0-5-….state" }
+ * ```
+ */
+export function sharedStatePath(checkpoint: CompletedCheckpoint, ref: SharedStateRef): { path: string } | { problem: string; where: string } {
+  if (checkpoint.directory === undefined) {
+    return { problem: `checkpoint ${checkpoint.checkpointId} has no directory to resolve a shared state file`, where: ref.path };
+  }
+  const file = sharedRefFile(ref.path);
+  if (!file) {
+    return { problem: `shared state path ${JSON.stringify(ref.path)} is not ../${SHARED_DIR}/<file> or ${SHARED_DIR}/<file>`, where: checkpoint.directory };
+  }
+  return { path: resolve(checkpoint.directory, file.up ? ".." : ".", SHARED_DIR, file.name) };
+}
+
+/**
+ * The bytes of the shared state file `ref` of `checkpoint`, verified against
+ * its size and CRC. Throws `CorruptCheckpointError` naming the absolute file
+ * path and the reason (missing, wrong size, checksum mismatch, invalid path).
+ */
+export async function readVerifiedSharedState(checkpoint: CompletedCheckpoint, ref: SharedStateRef): Promise<Uint8Array> {
+  const located = sharedStatePath(checkpoint, ref);
+  if ("problem" in located) throw new CorruptCheckpointError(located.where, located.problem);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(located.path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CorruptCheckpointError(located.path, "shared state file is missing");
+    throw error;
+  }
+  if (bytes.length !== ref.size) throw new CorruptCheckpointError(located.path, `size is ${bytes.length} bytes, expected ${ref.size}`);
+  const crc = crc32(bytes);
+  if (crc !== ref.crc) throw new CorruptCheckpointError(located.path, `checksum mismatch (expected ${crc32Hex(ref.crc)}, found ${crc32Hex(crc)})`);
+  return bytes;
+}
+
+/**
  * The first unusable state of `checkpoint` (missing, truncated or altered)
  * as a `CorruptCheckpointError` naming it (returned, not thrown), or null if
- * every state verifies.
+ * every state verifies — the private state of each subtask and every shared
+ * state file it references (size and CRC). `verified` carries the shared
+ * files already found intact across calls (checkpoints share most of their
+ * chain), so each is read once per `latestCompleted`.
  */
-export async function checkpointStateProblem(checkpoint: CompletedCheckpoint): Promise<CorruptCheckpointError | null> {
+export async function checkpointStateProblem(checkpoint: CompletedCheckpoint, verified = new Set<string>()): Promise<CorruptCheckpointError | null> {
   for (const { handle } of checkpoint.states) {
     const problem = await storedStateProblem(checkpoint, handle);
     if (problem) return new CorruptCheckpointError(stateLocation(checkpoint, handle), problem);
+  }
+  for (const { shared = [] } of checkpoint.states) {
+    for (const ref of shared) {
+      const located = sharedStatePath(checkpoint, ref);
+      if ("problem" in located) return new CorruptCheckpointError(located.where, located.problem);
+      const key = `${located.path}\0${ref.size}\0${ref.crc}`;
+      if (verified.has(key)) continue;
+      const problem = await fileProblem(located.path, ref);
+      if (problem) return new CorruptCheckpointError(located.path, problem === "file is missing" ? "shared state file is missing" : problem);
+      verified.add(key);
+    }
   }
   return null;
 }

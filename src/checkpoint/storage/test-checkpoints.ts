@@ -1,12 +1,12 @@
 /**
  * Test fixtures for the storage tests: a completed checkpoint built from handles.
  */
-import type { CompletedCheckpoint, OperatorSubtaskState, StateHandle } from "../types.ts";
+import type { CompletedCheckpoint, OperatorSubtaskState, SharedStateRef, StateHandle } from "../types.ts";
 
 /** A completed checkpoint `id` of job "job" holding the given operator subtask states. */
 export function completedCheckpoint(
   id: number,
-  states: readonly { uid: string; subtask: number; handle: StateHandle }[],
+  states: readonly { uid: string; subtask: number; handle: StateHandle; shared?: readonly SharedStateRef[] }[],
 ): CompletedCheckpoint {
   return {
     version: 1,
@@ -24,6 +24,7 @@ export function completedCheckpoint(
         maxParallelism: 128,
         keyGroupRange: s.subtask === 0 ? [0, 63] : [64, 127],
         handle: s.handle,
+        ...(s.shared ? { shared: s.shared } : {}),
       }),
     ),
   };

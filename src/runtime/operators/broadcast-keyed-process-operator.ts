@@ -13,7 +13,7 @@ import type {
 } from "../../core/broadcast-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
-import type { HeapKeyedStateBackend, MapStateDescriptor } from "../../state/index.ts";
+import type { KeyedStateBackend, MapStateDescriptor } from "../../state/index.ts";
 import { BroadcastStateStore } from "./broadcast-state-store.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
 import { KeyedTimedOperator } from "./keyed-timed-operator.ts";
@@ -85,7 +85,7 @@ export class KeyedBroadcastProcessOperator<K, IN, BC, OUT> extends KeyedTimedOpe
 
 /** Calls `fn` for every key with a value in the keyed state `d`, with that key current. */
 function applyToKeyedState<D extends KeyedStateDescriptor>(
-  backend: HeapKeyedStateBackend,
+  backend: KeyedStateBackend,
   d: D,
   fn: (key: unknown, state: KeyedStateOf<D>) => void,
 ): void {

@@ -24,7 +24,7 @@
 import type { Collector } from "../../core/collector.ts";
 import type { ProcessJoinContext, ProcessJoinFunctionObject } from "../../core/process-join-function.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
-import type { EngineKeyedState, HeapKeyedStateBackend } from "../../state/index.ts";
+import type { EngineKeyedState, KeyedStateBackend } from "../../state/index.ts";
 import { copyPlainData } from "../../state/plain-copy.ts";
 import { TimerQueue } from "../../time/timer-queue.ts";
 import { NO_TIMESTAMP } from "../elements.ts";
@@ -78,7 +78,7 @@ export class IntervalJoinOperator<L, R, OUT> extends UdfOperator<L, OUT, Process
   private key1!: KeySelector;
   private key2!: KeySelector;
   private buffers!: EngineKeyedState<Buffers>;
-  private backend!: HeapKeyedStateBackend;
+  private backend!: KeyedStateBackend;
   /** The cleanup timers (key, side) by time. */
   private readonly cleanups = new TimerQueue();
   private watermark = Number.NEGATIVE_INFINITY;

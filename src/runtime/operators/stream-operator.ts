@@ -6,7 +6,7 @@
  * → `close`. Operator code never runs concurrently with itself.
  */
 import type { Clock } from "../../util/clock.ts";
-import type { HeapKeyedStateBackend, OperatorStateBackend } from "../../state/index.ts";
+import type { KeyedStateBackend, OperatorStateBackend } from "../../state/index.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
 import type { ElementContext } from "../elements.ts";
@@ -45,7 +45,7 @@ export interface OperatorContext {
   /** True if state was restored from a checkpoint. */
   readonly isRestored: boolean;
   /** Keyed state, for operators on a keyed stream. */
-  readonly keyedState?: HeapKeyedStateBackend;
+  readonly keyedState?: KeyedStateBackend;
   /** The key selector of the operator's keyed input (its first input for two-input operators). */
   readonly keySelector?: KeySelector;
   /** The key selector of the second input of a keyed two-input operator. */

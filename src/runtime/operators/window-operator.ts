@@ -18,7 +18,7 @@
  */
 import type { KeySelector } from "../../graph/stream-graph.ts";
 import type { TimeDomain } from "../../core/process-function.ts";
-import type { HeapKeyedStateBackend, ReducingStateDescriptor, ValueState } from "../../state/index.ts";
+import type { KeyedStateBackend, ReducingStateDescriptor, ValueState } from "../../state/index.ts";
 import { ValueStateDescriptor } from "../../state/index.ts";
 import { KeyedTimerService } from "../../time/timer-service.ts";
 import { EventTimeTrigger } from "../../time/windows/event-time-trigger.ts";
@@ -59,7 +59,7 @@ const IN_WINDOWS = WINDOW_METRICS.inWindows;
 
 export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, OUT, unknown> {
   private key!: KeySelector;
-  private backend!: HeapKeyedStateBackend;
+  private backend!: KeyedStateBackend;
   private metrics!: Record<string, number>;
   private currentKey: unknown;
   private timers!: KeyedTimerService;

@@ -4,10 +4,10 @@
  * writers), with their state backends: created, restored from a checkpoint,
  * opened, snapshotted and closed together.
  */
-import type { CompletedCheckpoint, OperatorSubtaskState } from "../../checkpoint/types.ts";
+import type { CheckpointBarrier, CompletedCheckpoint, OperatorSubtaskState, SharedStateRef } from "../../checkpoint/types.ts";
 import type { StreamNode } from "../../graph/stream-graph.ts";
 import {
-  HeapKeyedStateBackend,
+  type KeyedStateBackend,
   OperatorStateBackend,
   decodeStateValue,
   encodeStateValue,
@@ -19,6 +19,9 @@ import type { RecordWriter } from "../channel/record-writer.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
 import { isSourceOperator, type MailboxExecutor, type Output, type StreamOperator } from "../operators/stream-operator.ts";
 import type { TaskResults, TaskServices } from "./task-services.ts";
+import { createKeyedStateBackend } from "./create-keyed-state-backend.ts";
+import { KeyedSnapshotChain } from "./keyed-snapshot-chain.ts";
+import { CorruptCheckpointError } from "../../checkpoint/storage/errors.ts";
 import type { ElementContext } from "../elements.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
 
@@ -26,15 +29,19 @@ import type { ProcessingTimeService } from "../../time/processing-time-service.t
 interface ChainMember {
   readonly node: StreamNode;
   readonly operator: StreamOperator;
-  readonly keyed?: HeapKeyedStateBackend;
+  readonly keyed?: KeyedStateBackend;
   readonly keyGroupRange?: readonly [number, number];
   readonly operatorState: OperatorStateBackend;
+  /** The incremental chain of the keyed state (with incremental checkpoints). */
+  readonly chain?: KeyedSnapshotChain;
 }
 
 /** The synchronous part of one operator's snapshot, to be written asynchronously. */
 interface Capture {
   readonly member: ChainMember;
   readonly keyed?: StateSnapshot;
+  /** With incremental checkpoints: the keyed state's chain once this snapshot's file is written. */
+  readonly shared?: Promise<readonly SharedStateRef[]>;
   readonly operator: StateSnapshot;
 }
 
@@ -84,6 +91,8 @@ export class OperatorChain {
     operatorMetrics: Record<string, Record<string, number>>,
   ): Promise<OperatorChain> {
     const v = spec.vertex;
+    const backend = services.checkpointing.stateBackend ?? { type: "heap", incremental: false };
+    const incremental = backend.incremental && services.storage.supportsSharedState;
     const members: ChainMember[] = v.nodes.map((node) => {
       const keyGroupRange = node.keySelector || node.keySelector2
         ? keyGroupRangeForSubtask(v.maxParallelism, v.parallelism, spec.subtaskIndex)
@@ -93,8 +102,16 @@ export class OperatorChain {
         operator: node.createOperator() as StreamOperator,
         keyGroupRange,
         keyed: keyGroupRange
-          ? new HeapKeyedStateBackend({ operatorUid: node.uid, maxParallelism: v.maxParallelism, keyGroupRange, clock: services.clock })
+          ? createKeyedStateBackend(backend, {
+              operatorUid: node.uid,
+              subtaskIndex: spec.subtaskIndex,
+              maxParallelism: v.maxParallelism,
+              keyGroupRange,
+              trackChanges: incremental,
+              clock: services.clock,
+            })
           : undefined,
+        chain: keyGroupRange && incremental ? new KeyedSnapshotChain() : undefined,
         operatorState: new OperatorStateBackend({ operatorUid: node.uid }),
       };
     });
@@ -157,11 +174,26 @@ export class OperatorChain {
     return undefined;
   }
 
-  /** Synchronous snapshot part: user hooks, then copy-on-write capture of every backend. */
-  capture(checkpointId: number): Capture[] {
+  /**
+   * Synchronous snapshot part: user hooks, then capture of every backend. With
+   * incremental checkpoints a keyed backend's snapshot is a delta or a new
+   * base of its chain, whose file is queued for writing now (chain order is
+   * snapshot order); a savepoint is always a full, self-contained snapshot.
+   */
+  capture(barrier: CheckpointBarrier, services: TaskServices): Capture[] {
+    const id = barrier.id;
     return this.members.map((m) => {
-      m.operator.snapshotState?.(checkpointId);
-      return { member: m, keyed: m.keyed?.snapshot(checkpointId), operator: m.operatorState.snapshot(checkpointId) };
+      m.operator.snapshotState?.(id);
+      const operator = m.operatorState.snapshot(id);
+      if (!m.keyed) return { member: m, operator };
+      if (!m.chain || barrier.savepoint) return { member: m, keyed: m.keyed.snapshot(id), operator };
+      const type = m.chain.nextType();
+      const keyed = m.keyed.snapshot(id, type);
+      const shared = m.chain.append(type, async () =>
+        services.storage.writeSharedState(id, m.node.uid, this.spec.subtaskIndex, await keyed.serialize()),
+      );
+      shared.catch(() => {}); // awaited by write(); a failure before that must not go unhandled
+      return { member: m, keyed, shared, operator };
     });
   }
 
@@ -175,7 +207,8 @@ export class OperatorChain {
     try {
       // Serialization is CPU work done one operator after the other; the writes overlap.
       for (const c of captures) {
-        const k = c.keyed ? await c.keyed.serialize() : undefined;
+        const shared = c.shared ? await c.shared : undefined;
+        const k = c.keyed && !shared ? await c.keyed.serialize() : undefined;
         const o = await c.operator.serialize();
         const uid = c.member.node.uid;
         writes.push(
@@ -186,6 +219,7 @@ export class OperatorChain {
             maxParallelism: this.spec.vertex.maxParallelism,
             keyGroupRange: c.member.keyGroupRange,
             handle,
+            ...(shared ? { shared } : {}),
           })),
         );
       }
@@ -260,10 +294,18 @@ export class OperatorChain {
         const overlapping = mine.filter((s) => !s.keyGroupRange || (s.keyGroupRange[0] <= hi && s.keyGroupRange[1] >= lo));
         const blobs: Uint8Array[] = [];
         for (const s of overlapping) {
-          const k = (await read(s)).k;
-          if (k) blobs.push(k);
+          if (s.shared) for (const ref of s.shared) blobs.push(await readShared(checkpoint, s, ref, services));
+          else {
+            const k = (await read(s)).k;
+            if (k) blobs.push(k);
+          }
         }
         m.keyed.restore(blobs);
+        // The same key groups from one chain of this storage: later checkpoints continue it.
+        const only = overlapping.length === 1 ? overlapping[0]! : undefined;
+        if (m.chain && only?.shared && only.keyGroupRange?.[0] === lo && only.keyGroupRange[1] === hi && services.storage.sharedStateReusable(checkpoint)) {
+          m.chain.adopt(only.shared);
+        }
       }
       const bySubtask = [...mine].sort((a, b) => a.subtaskIndex - b.subtaskIndex);
       const old: Uint8Array[] = [];
@@ -271,6 +313,18 @@ export class OperatorChain {
       m.operatorState.restore(redistributeOperatorState(old, this.spec.vertex.parallelism)[me] ?? []);
     }
     return true;
+  }
+}
+
+/** One file of a subtask's incremental chain; a missing or damaged one is an error naming the file and the operator. */
+async function readShared(checkpoint: CompletedCheckpoint, s: OperatorSubtaskState, ref: SharedStateRef, services: TaskServices): Promise<Uint8Array> {
+  try {
+    return await services.storage.readSharedState(checkpoint, ref);
+  } catch (e) {
+    if (e instanceof CorruptCheckpointError) {
+      throw new CorruptCheckpointError(e.path, `${e.reason} (keyed state of operator '${s.operatorUid}', subtask ${s.subtaskIndex}, checkpoint ${checkpoint.checkpointId})`);
+    }
+    throw e;
   }
 }
 

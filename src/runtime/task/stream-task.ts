@@ -389,7 +389,7 @@ export class StreamTask {
     for (const w of this.writers) await w.broadcastEvent(barrier);
     let captures;
     try {
-      captures = chain.capture(barrier.id);
+      captures = chain.capture(barrier, this.services);
     } catch (e) {
       this.services.decline(barrier.id, this.spec.taskId, `snapshot of ${this.spec.taskId} failed: ${(e as Error).message}`);
       return;

@@ -16,6 +16,8 @@
  * ever shared between the live state and a snapshot, so values may be
  * mutated in place once obtained through `getForUpdate`. */
 
+import type { ChangedKeys } from "../incremental/changed-keys.ts";
+import type { KeyedStateMap } from "../keyed-state-map.ts";
 import type { StateKey } from "../state-key.ts";
 import { KeyTable } from "./key-table.ts";
 
@@ -64,7 +66,7 @@ export interface KeyGroupedMapStats {
  * m.release(view);
  * ```
  */
-export class KeyGroupedMap<V> {
+export class KeyGroupedMap<V> implements KeyedStateMap<V> {
   private readonly tables: KeyTable<V>[];
   /** 1 while the next write to the group must go through `prepareWrite` (captured since its last write, or no table yet). */
   private readonly captured: Uint8Array;
@@ -79,11 +81,13 @@ export class KeyGroupedMap<V> {
    * @param firstKeyGroup key group of index 0
    * @param groups number of key groups
    * @param encode encodes a group's entries (called on a write or by a serializer)
+   * @param changes where writes are noted (incremental checkpoints), if anywhere
    */
   constructor(
     readonly firstKeyGroup: number,
     readonly groups: number,
     private readonly encode: (keys: readonly StateKey[], values: readonly unknown[]) => Uint8Array,
+    private readonly changes?: ChangedKeys,
   ) {
     this.tables = new Array<KeyTable<V>>(groups).fill(NO_ENTRIES);
     this.captured = new Uint8Array(groups).fill(1);
@@ -98,19 +102,26 @@ export class KeyGroupedMap<V> {
 
   /** The value of `k` in group index `g`, which the caller may mutate in place (as a write). */
   getForUpdate(g: number, k: StateKey, code: number): V | undefined {
+    this.changes?.record(g, k, code);
     const m = this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g);
     return m.get(k, code);
   }
 
   /** Sets `k` in group index `g`; `undefined` deletes. */
   set(g: number, k: StateKey, code: number, v: V | undefined): void {
-    if (v === undefined) this.delete(g, k, code);
-    else (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).set(k, code, v);
+    if (v === undefined) return this.delete(g, k, code);
+    this.changes?.record(g, k, code);
+    (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).set(k, code, v);
   }
 
   delete(g: number, k: StateKey, code: number): void {
     if (!this.tables[g]!.has(k, code)) return;
+    this.changes?.record(g, k, code);
     (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).delete(k, code);
+  }
+
+  reserve(g: number, n: number): void {
+    (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).reserve(n);
   }
 
   /** Makes group `g` writable: encodes it for the views that captured this version and lack it, bumps its version. */

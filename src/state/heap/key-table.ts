@@ -146,14 +146,29 @@ export class KeyTable<V> {
     return [keys, values];
   }
 
+  /**
+   * Makes room for `n` more keys at once. Restoring a snapshot inserts keys in
+   * the table order of the table they came from, that is ordered by hash:
+   * inserted so into a smaller table they pile up in one probe run (quadratic
+   * time); into a table of the final size each lands where it belongs.
+   */
+  reserve(n: number): void {
+    let capacity = this.capacity;
+    while ((this.live + n) * 8 > capacity * 3) capacity *= 2;
+    if (capacity !== this.capacity) this.rebuild(capacity);
+  }
+
   /** Rebuilds the table without deleted pairs, twice as large when more than 3/8 full. */
   private rehash(): void {
+    this.rebuild(this.live * 8 > this.capacity * 3 ? this.capacity * 2 : this.capacity);
+  }
+
+  /** Re-inserts the live pairs into an empty table of `capacity` pairs (a power of two). */
+  private rebuild(capacity: number): void {
     const old = this.pairs;
-    if (this.live * 8 > this.capacity * 3) {
-      this.capacity *= 2;
-      this.shift--;
-    }
-    this.pairs = emptyPairs(this.capacity);
+    this.shift -= Math.log2(capacity / this.capacity);
+    this.capacity = capacity;
+    this.pairs = emptyPairs(capacity);
     this.live = 0;
     this.used = 0;
     for (let i = 0; i < old.length; i += 2) {

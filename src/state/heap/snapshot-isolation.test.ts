@@ -15,7 +15,7 @@ import {
   ValueStateDescriptor,
 } from "../descriptors.ts";
 import { HeapKeyedStateBackend } from "./heap-keyed-state-backend.ts";
-import { SLICE_ENTRIES } from "./keyed-snapshot-format.ts";
+import { SLICE_ENTRIES } from "../snapshot/keyed-snapshot-format.ts";
 
 interface Acc {
   n: number;

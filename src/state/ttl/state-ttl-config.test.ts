@@ -91,6 +91,35 @@ describe("TTL mismatches", () => {
     expect(() => registered.restore([withTtl])).toThrow(StateTtlMismatchError);
   });
 
+  it("an incremental chain (base, then delta) keeps the TTL form and marker", async () => {
+    const clock = new ManualClock(0);
+    const b = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127], trackChanges: true, clock });
+    const s = b.getState(new ValueStateDescriptor<number>("count").enableTimeToLive(ttl));
+    b.setCurrentKey("k");
+    s.update(1);
+    const base = b.snapshot(1, "base");
+    const blobs = [await base.serialize()];
+    base.release();
+    clock.set(500);
+    b.setCurrentKey("j");
+    s.update(2);
+    const delta = b.snapshot(2, "delta");
+    blobs.push(await delta.serialize());
+    delta.release();
+    const restored = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127], clock });
+    restored.restore(blobs);
+    expect(new Map(restored.entriesOf("count"))).toEqual(new Map([["k", [1, 0]], ["j", [2, 500]]]));
+    clock.set(1000); // k expired, j alive
+    const r = restored.getState(new ValueStateDescriptor<number>("count").enableTimeToLive(ttl));
+    restored.setCurrentKey("j");
+    expect(r.value()).toBe(2);
+    restored.setCurrentKey("k");
+    expect(r.value()).toBeUndefined();
+    const plain = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127] });
+    plain.restore([blobs[1]!]);
+    expect(() => plain.getState(new ValueStateDescriptor<number>("count"))).toThrow(StateTtlMismatchError);
+  });
+
   it("a TTL state restores with TTL, with its timestamps", async () => {
     const b = backend();
     b.restore([await snapshotOf(true)]);

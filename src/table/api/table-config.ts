@@ -18,6 +18,11 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "execution.checkpointing.mode": { default: "", check: (v) => (/^(EXACTLY_ONCE|AT_LEAST_ONCE)$/i.test(v) ? undefined : "EXACTLY_ONCE or AT_LEAST_ONCE") },
   "execution.savepoint.path": { default: "" },
   "state.savepoints.dir": { default: "" },
+  // the keyed state backend (Flink's names: state.backend.type, older state.backend; hashmap = heap, rocksdb = disk)
+  "state.backend.type": { default: "", check: backendName },
+  "state.backend": { default: "", check: backendName },
+  "execution.checkpointing.incremental": { default: "", check: boolean },
+  "state.backend.incremental": { default: "", check: boolean },
   // accepted and checked as Flink does; Weir does not batch state accesses, so they change nothing
   "table.exec.mini-batch.enabled": { default: "false", check: boolean },
   "table.exec.mini-batch.allow-latency": { default: "0 ms", check: duration },
@@ -26,6 +31,10 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "sql-client.execution.result-mode": { default: "table", check: (v) => (/^(table|changelog|tableau)$/i.test(v) ? undefined : "table, changelog or tableau") },
   "sql-client.execution.max-table-result.rows": { default: "1000000", check: positiveInteger },
 };
+
+function backendName(v: string): string | undefined {
+  return /^(heap|disk|hashmap|rocksdb)$/i.test(v.trim()) ? undefined : "heap or disk (Flink's hashmap and rocksdb name the same two)";
+}
 
 function boolean(v: string): string | undefined {
   return /^(true|false)$/i.test(v) ? undefined : "true or false";

@@ -4,6 +4,7 @@
  * queries become {@link Table}s; streams become tables and tables streams,
  * so SQL and the DataStream API mix in one job.
  */
+import { parseStateBackendName } from "../../state/state-backend-settings.ts";
 import { randomUUID } from "node:crypto";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
@@ -405,6 +406,14 @@ export class StreamTableEnvironment {
         break;
       case "execution.savepoint.path":
         this.env.setRestoreSavepoint(v);
+        break;
+      case "state.backend.type":
+      case "state.backend":
+        this.env.setStateBackend(parseStateBackendName(v, `SET '${stmt.key}'`));
+        break;
+      case "execution.checkpointing.incremental":
+      case "state.backend.incremental":
+        this.env.getCheckpointConfig().enableIncrementalCheckpointing(v.toLowerCase() === "true");
         break;
       case "execution.checkpointing.mode":
         if (this.config.get("execution.checkpointing.interval") !== "") this.env.enableCheckpointing(this.config.durationMs("execution.checkpointing.interval"), this.checkpointMode());

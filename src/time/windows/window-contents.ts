@@ -12,7 +12,7 @@
  * goes to several windows (`shared`) is stored as a copy in all but the last,
  * so no two windows hold the same object; everything stored is plain data.
  */
-import type { AggregateFunction, EngineKeyedState, HeapKeyedStateBackend } from "../../state/index.ts";
+import type { AggregateFunction, EngineKeyedState, KeyedStateBackend } from "../../state/index.ts";
 import { StateSerializationError } from "../../state/index.ts";
 import { ALLOWED_STATE_VALUES } from "../../state/errors.ts";
 import { checkPlainData, PlainDataCopier, PlainDataError } from "../../state/plain-copy.ts";
@@ -45,7 +45,7 @@ export interface WindowContents<IN> {
 }
 
 /** Creates the contents store of a window operator on its keyed state. */
-export type WindowContentsFactory<IN> = (backend: HeapKeyedStateBackend, operatorUid: string) => WindowContents<IN>;
+export type WindowContentsFactory<IN> = (backend: KeyedStateBackend, operatorUid: string) => WindowContents<IN>;
 
 const STATE = "_window-contents";
 
@@ -66,7 +66,7 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
   private tableValid = false;
 
   constructor(
-    private readonly backend: HeapKeyedStateBackend,
+    private readonly backend: KeyedStateBackend,
     private readonly operatorUid: string,
   ) {
     this.state = backend.getEngineState<Table<S>>(STATE);
@@ -285,7 +285,7 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
 export class ReducingWindowContents<IN> extends FoldedWindowContents<IN, IN> {
   /** @param firstValue - what a window's first record becomes (the record itself, or checked by a built-in aggregation) */
   constructor(
-    backend: HeapKeyedStateBackend,
+    backend: KeyedStateBackend,
     operatorUid: string,
     private readonly reduce: (a: IN, b: IN) => IN,
     private readonly firstValue: (value: IN) => IN = (value) => value,
@@ -312,7 +312,7 @@ export class ReducingWindowContents<IN> extends FoldedWindowContents<IN, IN> {
  */
 export class AggregatingWindowContents<IN, ACC> extends FoldedWindowContents<IN, ACC> {
   constructor(
-    backend: HeapKeyedStateBackend,
+    backend: KeyedStateBackend,
     operatorUid: string,
     private readonly agg: AggregateFunction<IN, ACC, unknown>,
   ) {

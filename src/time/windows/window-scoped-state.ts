@@ -4,7 +4,7 @@
  * entries are `namespace|stateName`. Handles refer to the window currently set
  * with {@link WindowScopedState.setWindow}, as Flink's namespaced state does.
  */
-import type { HeapKeyedStateBackend, MapState, ReducingState, ReducingStateDescriptor, ValueState, ValueStateDescriptor } from "../../state/index.ts";
+import type { KeyedStateBackend, MapState, ReducingState, ReducingStateDescriptor, ValueState, ValueStateDescriptor } from "../../state/index.ts";
 import { MapStateDescriptor } from "../../state/index.ts";
 import type { WindowStateStore } from "./trigger.ts";
 import type { WindowNamespace } from "./window-namespaces.ts";
@@ -20,7 +20,7 @@ export class WindowScopedState implements WindowStateStore {
 
   /** @param name the keyed state holding it (unique in the operator) */
   constructor(
-    backend: HeapKeyedStateBackend,
+    backend: KeyedStateBackend,
     private readonly name: string,
   ) {
     this.map = backend.getMapState(new MapStateDescriptor<string, unknown>(name));

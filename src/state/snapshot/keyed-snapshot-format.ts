@@ -7,8 +7,15 @@
  * where `chunks[i]` holds the entries of key group `keyGroups[i]` (one chunk
  * per non-empty key group, see key-group-chunk.ts), so a restore decodes
  * only the key groups it owns. `ttl: true` marks a state whose values are
- * stored in the TTL form (`[value, lastAccess]`, see state/ttl/), so that it
- * is not restored into a state without TTL, nor the other way round.
+ * stored in the TTL form (`[value, lastAccess]`, see src/state/ttl/), so that
+ * it is not restored into a state without TTL, nor the other way round.
+ *
+ * A delta snapshot (incremental checkpoints, see src/state/incremental/) has
+ * the same form with `delta: true`: `chunks` hold the keys written since the
+ * previous snapshot of its chain with their values at this snapshot, and each
+ * state also has `removedKeyGroups` and `removed` (a packed array of the keys
+ * deleted since, per key group). Restoring applies the blobs of a chain in
+ * order: the full one, then each delta.
  *
  * Version 1 held flat `[keyGroup, canonicalKey, value, …]` chunks, with key
  * groups of number keys hashed from their canonical string. Its blobs are
@@ -22,7 +29,7 @@ import { StateRestoreError } from "../errors.ts";
 import { decodeStateValue, packPlainData } from "../serializer.ts";
 import { stateKeyOf, type StateKey } from "../state-key.ts";
 import { type Column, decodeKeyGroupChunk } from "./key-group-chunk.ts";
-import type { KeyGroupedMap, KeyGroupedView } from "./key-grouped-map.ts";
+import type { KeyGroupedMap, KeyGroupedView } from "../heap/key-grouped-map.ts";
 
 /** Entries encoded between two yields to the event loop (at least one key group). */
 export const SLICE_ENTRIES = 8192;
@@ -32,7 +39,7 @@ const VERSION = 2;
 const KINDS: readonly StateKind[] = ["value", "list", "map", "reducing", "aggregating"];
 
 /** One state of a version-2 snapshot, as written. */
-interface SerializedKeyedState {
+export interface SerializedKeyedState {
   readonly name: string;
   readonly kind: StateKind;
   /** Present (true) only for a state stored in the TTL form. */
@@ -40,6 +47,10 @@ interface SerializedKeyedState {
   /** Key group of each chunk. */
   readonly keyGroups: readonly number[];
   readonly chunks: readonly Uint8Array[];
+  /** Delta snapshots: key group of each `removed` entry. */
+  readonly removedKeyGroups?: readonly number[];
+  /** Delta snapshots: the keys deleted since the previous snapshot, a packed `StateKey[]` per key group. */
+  readonly removed?: readonly Uint8Array[];
 }
 
 /** Header fields of a snapshot. */
@@ -66,6 +77,13 @@ export interface RestoredKeyGroup {
   read(): [keys: Column<StateKey>, values: Column<unknown>];
 }
 
+/** Keys of one key group deleted by a delta snapshot. */
+export interface RemovedKeyGroup {
+  readonly keyGroup: number;
+  /** Decodes the deleted keys (called only for owned groups). */
+  read(): StateKey[];
+}
+
 /** One state of a blob being restored. */
 export interface RestoredKeyedState {
   readonly name: string;
@@ -73,10 +91,14 @@ export interface RestoredKeyedState {
   /** Values are stored in the TTL form. */
   readonly ttl: boolean;
   readonly groups: readonly RestoredKeyGroup[];
+  /** Delta snapshots: keys deleted since the previous snapshot of the chain (applied after `groups`). */
+  readonly removed: readonly RemovedKeyGroup[];
 }
 
 /** A decoded keyed snapshot blob (groups still encoded). */
 export interface KeyedSnapshotBlob {
+  /** True for a delta snapshot of an incremental chain. */
+  readonly delta: boolean;
   readonly maxParallelism: number;
   readonly states: readonly RestoredKeyedState[];
 }
@@ -115,9 +137,19 @@ export async function serializeKeyedSnapshot(
         chunks.push(chunk);
       }
     }
-    out.push(ttl ? { name, kind, ttl, keyGroups, chunks } : { name, kind, keyGroups, chunks });
+    out.push({ name, kind, ...ttlMarker(ttl), keyGroups, chunks });
   }
-  return packPlainData({ format: FORMAT, version: VERSION, ...header, states: out });
+  return packKeyedSnapshot(header, out, false);
+}
+
+/** The `ttl` field of a state that has TTL (none otherwise, so blobs without TTL are unchanged). */
+export function ttlMarker(ttl: boolean): { ttl?: true } {
+  return ttl ? { ttl: true } : {};
+}
+
+/** Packs encoded states into a snapshot blob: a full one, or with `delta` a delta of an incremental chain. */
+export function packKeyedSnapshot(header: KeyedSnapshotHeader, states: readonly SerializedKeyedState[], delta: boolean): Uint8Array {
+  return packPlainData({ format: FORMAT, version: VERSION, ...header, ...(delta ? { delta: true } : {}), states });
 }
 
 /**
@@ -143,15 +175,16 @@ export function decodeKeyedSnapshot(bytes: Uint8Array, operatorUid: string, inde
       throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
     }
   }
-  if (blob.version === 1) return { maxParallelism, states: states.map((s) => fromVersion1(s, operatorUid, index)) };
+  if (blob.version === 1) return { delta: false, maxParallelism, states: states.map((s) => fromVersion1(s, operatorUid, index)) };
   if (blob.version !== VERSION) {
     throw new StateRestoreError(operatorUid, `blob #${index} has format version ${String(blob.version)}; this version of weir reads versions 1 and ${VERSION}`);
   }
   return {
+    delta: blob.delta === true,
     maxParallelism,
     states: states.map((s) => {
-      const { name, kind, ttl, keyGroups, chunks } = s as unknown as SerializedKeyedState;
-      if (!Array.isArray(keyGroups) || keyGroups.length !== chunks.length) {
+      const { name, kind, ttl, keyGroups, chunks, removedKeyGroups = [], removed = [] } = s as unknown as SerializedKeyedState;
+      if (!Array.isArray(keyGroups) || keyGroups.length !== chunks.length || !Array.isArray(removed) || removedKeyGroups.length !== removed.length) {
         throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
       }
       return {
@@ -159,6 +192,7 @@ export function decodeKeyedSnapshot(bytes: Uint8Array, operatorUid: string, inde
         kind,
         ttl: ttl === true,
         groups: chunks.map((chunk, i) => ({ keyGroup: keyGroups[i]!, read: () => decodeKeyGroupChunk(chunk, operatorUid, name) })),
+        removed: removed.map((keys, i) => ({ keyGroup: removedKeyGroups[i]!, read: () => decodeStateValue(keys) as StateKey[] })),
       };
     }),
   };
@@ -185,5 +219,5 @@ function fromVersion1(s: Record<string, unknown>, operatorUid: string, index: nu
       group[1].push(flat[i + 2]);
     }
   }
-  return { name, kind: s.kind as StateKind, ttl: false, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })) };
+  return { name, kind: s.kind as StateKind, ttl: false, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })), removed: [] };
 }

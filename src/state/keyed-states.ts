@@ -1,6 +1,6 @@
 /**
- * The heap implementations of the keyed state handles. Each reads and writes
- * one {@link KeyGroupedMap} at the backend's current key and key group.
+ * The keyed state handles of every keyed state backend. Each reads and writes
+ * one {@link KeyedStateMap} at the backend's current key and key group.
  *
  * Object semantics: state holds its own copies. A value enters state as a
  * copy (`update`, `add`, `put`) and leaves it as a copy (`value`, `get`,
@@ -16,11 +16,11 @@
  * values of one state mostly share one key list, which the copier compiles.
  */
 
-import type { AggregateFunction } from "../descriptors.ts";
-import { PlainDataCopier, PlainDataError } from "../plain-copy.ts";
-import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "../state-handles.ts";
-import type { StateKey } from "../state-key.ts";
-import type { KeyGroupedMap } from "./key-grouped-map.ts";
+import type { AggregateFunction } from "./descriptors.ts";
+import { PlainDataCopier, PlainDataError } from "./plain-copy.ts";
+import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "./state-handles.ts";
+import type { StateKey } from "./state-key.ts";
+import type { KeyedStateMap } from "./keyed-state-map.ts";
 
 /** What a handle needs from its backend: the current key and its group, and where errors happen. */
 export interface CurrentKeySource {
@@ -53,12 +53,12 @@ function* copiedEntries<K, V>(copier: PlainDataCopier, it: IterableIterator<[K, 
   for (const [k, v] of it) yield [k, copier.copy(v)];
 }
 
-/** Heap {@link ValueState}. */
-export class HeapValueState<T> implements ValueState<T> {
+/** Keyed {@link ValueState}. */
+export class KeyedValueState<T> implements ValueState<T> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: KeyGroupedMap<T>,
+    private readonly table: KeyedStateMap<T>,
     private readonly defaultValue: T | undefined,
   ) {}
   private readonly copier = new PlainDataCopier();
@@ -77,12 +77,12 @@ export class HeapValueState<T> implements ValueState<T> {
   }
 }
 
-/** Heap keyed {@link ListState}. An empty list is no state. */
-export class HeapListState<T> implements ListState<T> {
+/** Keyed {@link ListState}. An empty list is no state. */
+export class KeyedListState<T> implements ListState<T> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: KeyGroupedMap<T[]>,
+    private readonly table: KeyedStateMap<T[]>,
   ) {}
   private readonly copier = new PlainDataCopier();
   get(): T[] {
@@ -116,12 +116,12 @@ export class HeapListState<T> implements ListState<T> {
   }
 }
 
-/** Heap {@link MapState}. An empty map is no state. */
-export class HeapMapState<K, V> implements MapState<K, V> {
+/** Keyed {@link MapState}. An empty map is no state. */
+export class KeyedMapState<K, V> implements MapState<K, V> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: KeyGroupedMap<Map<K, V>>,
+    private readonly table: KeyedStateMap<Map<K, V>>,
   ) {}
   private readonly copier = new PlainDataCopier();
   private readonly keyCopier = new PlainDataCopier();
@@ -179,12 +179,12 @@ export class HeapMapState<K, V> implements MapState<K, V> {
   }
 }
 
-/** Heap {@link ReducingState}. */
-export class HeapReducingState<T> implements ReducingState<T> {
+/** Keyed {@link ReducingState}. */
+export class KeyedReducingState<T> implements ReducingState<T> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: KeyGroupedMap<T>,
+    private readonly table: KeyedStateMap<T>,
     private readonly reduce: (a: T, b: T) => T,
   ) {}
   private readonly copier = new PlainDataCopier();
@@ -203,12 +203,12 @@ export class HeapReducingState<T> implements ReducingState<T> {
   }
 }
 
-/** Heap {@link AggregatingState}; stores the accumulator. */
-export class HeapAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, OUT> {
+/** Keyed {@link AggregatingState}; stores the accumulator. */
+export class KeyedAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, OUT> {
   constructor(
     private readonly ctx: CurrentKeySource,
     private readonly name: string,
-    private readonly table: KeyGroupedMap<ACC>,
+    private readonly table: KeyedStateMap<ACC>,
     private readonly agg: AggregateFunction<IN, ACC, OUT>,
   ) {}
   private readonly copier = new PlainDataCopier();
