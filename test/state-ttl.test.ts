@@ -7,7 +7,8 @@
  * to the record's virtual time (its sequence number, in ms) before it
  * touches state; at parallelism 1 records reach it in order, and a replay
  * after the restore sets the same times again, so what each record sees is
- * exactly what a model computes, failure or not. (The checkpoint
+ * exactly what a model computes, failure or not, with full and with
+ * incremental checkpoints. (The checkpoint
  * coordinator shares that clock; timers still run on the wall clock.)
  */
 import { describe, expect, it } from "vitest";
@@ -27,6 +28,7 @@ import { type Clock, systemClock } from "../src/util/clock.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { FailOnce } from "./fixtures/keyed-count.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
+import { stateBackendCases } from "./support/state-backends.ts";
 
 const RECORDS = 20_000;
 const KEYS = 150;
@@ -78,12 +80,13 @@ function model(): Map<number, number | null> {
   return seen;
 }
 
-describe(`state TTL in a job with a failure (seed ${seed})`, () => {
+describe.each(stateBackendCases())(`state TTL in a job with a failure (seed ${seed}), $name`, (backend) => {
   it("a ValueState with TTL returns exactly the unexpired values, across a restore", async () => {
     const clock = new RecordTimeClock();
     const log: string[] = [];
     const env = StreamExecutionEnvironment.create({ parallelism: 1, checkpointInterval: 20, mode: "exactly-once", clock, log: (l) => log.push(l) });
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+    backend.apply(env);
     env
       .fromSource(throttledSequence(1, RECORDS, 100, 2), WatermarkStrategy.noWatermarks(), "numbers")
       .uid("numbers")
