@@ -8,8 +8,8 @@
  * touches state; at parallelism 1 records reach it in order, and a replay
  * after the restore sets the same times again, so what each record sees is
  * exactly what a model computes, failure or not, with full and with
- * incremental checkpoints. (The checkpoint
- * coordinator shares that clock; timers still run on the wall clock.)
+ * incremental checkpoints. (The checkpoint coordinator shares that clock;
+ * timers still run on the wall clock.)
  */
 import { describe, expect, it } from "vitest";
 import {
