@@ -5,7 +5,7 @@
  * kind but another default value or function, is an error.
  */
 import { isDeepStrictEqual } from "node:util";
-import { type StateTtlConfig, ttlConfigDifference } from "./ttl/state-ttl-config.ts";
+import { StateTtlConfig, ttlConfigDifference } from "./ttl/state-ttl-config.ts";
 
 /** The kinds of state, as recorded in snapshots. */
 export type StateKind = "value" | "list" | "map" | "reducing" | "aggregating";
@@ -45,7 +45,7 @@ abstract class StateDescriptorBase {
    * ```
    */
   enableTimeToLive(config: StateTtlConfig): this {
-    if (typeof config !== "object" || config === null || typeof config.ttlMs !== "number") {
+    if (!(config instanceof StateTtlConfig)) {
       throw new TypeError(`enableTimeToLive: expected a StateTtlConfig (StateTtlConfig.newBuilder(ms).build()), got ${String(config)}`);
     }
     this.ttl = config;
