@@ -236,6 +236,16 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
     };
   }
 
+  /**
+   * @internal Changes when values obtained with `getForUpdate`/`getOwned` may
+   * no longer be the stored ones (the disk backend's cache evictions; never
+   * on the heap): an engine component that keeps such an object across
+   * records must fetch it again when this moved.
+   */
+  get ownedValuesEpoch(): number {
+    return 0;
+  }
+
   /** The key set by the last {@link setCurrentKey}, or undefined. */
   getCurrentKey(): unknown {
     return this.currentKey;
