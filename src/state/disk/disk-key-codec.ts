@@ -97,7 +97,7 @@ export function stateIdOfEntry(key: Uint8Array): number {
 
 /** The state key of a store key written by {@link entryKey}; undefined when the bytes are not one. */
 export function stateKeyOfEntry(key: Uint8Array): StateKey | undefined {
-  if (key.length < 6) return undefined;
+  if (key.length < 5) return undefined;
   const b = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
   switch (b[4]) {
     case TAG_NUMBER:
