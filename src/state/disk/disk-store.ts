@@ -21,7 +21,7 @@
  * is a {@link DiskStateStoreError} naming the directory and operator.
  */
 
-import { existsSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open, type RootDatabase, type Transaction } from "lmdb";
 import type { StateKind } from "../descriptors.ts";
@@ -62,6 +62,12 @@ export interface StoredState {
   readonly kind: StateKind;
 }
 
+/** LMDB's magic number (0xBEEFC0DE), at this offset of each of its two meta pages (lmdb-js's LMDB). */
+const LMDB_MAGIC = 0xbeefc0de;
+const LMDB_META_OFFSET = 24;
+/** Page sizes LMDB picks (the OS page size: 4 KiB, 16 KiB on Apple silicon, 64 KiB on some ARM Linux). */
+const LMDB_PAGE_SIZES = [4096, 16384, 65536];
+
 /** Largest state id (u16 in store keys). */
 const MAX_STATE_ID = 0xffff;
 
@@ -92,6 +98,7 @@ export class DiskStore {
     let found: LocalSnapshotId | undefined;
     if (existsSync(this.directory)) {
       if (opts.keepLocal) {
+        this.checkFile();
         this.db = this.openEnv();
         found = this.validMarker();
         if (found === undefined) {
@@ -119,6 +126,32 @@ export class DiskStore {
       return open<Uint8Array, Uint8Array>({ path: this.directory, keyEncoding: "binary", encoding: "binary", noSync: true, cache: false });
     } catch (e) {
       throw this.error(`cannot open the store file ${this.file} (${(e as Error).message}); delete the directory to start from the checkpoint`, e);
+    }
+  }
+
+  /**
+   * Refuses a data file whose two LMDB meta pages are not there (truncated,
+   * overwritten, not an LMDB file): LMDB itself would crash the process on
+   * one. LMDB has no page checksums, so damage deeper in the file is not
+   * detected here.
+   */
+  private checkFile(): void {
+    let fd: number | undefined;
+    try {
+      if (!existsSync(this.file)) return; // a directory without a store: nothing to keep, opened fresh
+      fd = openSync(this.file, "r");
+      const size = fstatSync(fd).size;
+      if (size === 0) return; // created but never written: LMDB initializes it
+      const head = Buffer.alloc(LMDB_META_OFFSET + 4);
+      const magicAt = (offset: number): boolean =>
+        offset + head.length <= size && readSync(fd!, head, 0, head.length, offset) === head.length && head.readUInt32LE(LMDB_META_OFFSET) === LMDB_MAGIC;
+      if (!magicAt(0) || !LMDB_PAGE_SIZES.some((page) => magicAt(page))) {
+        throw new Error(`no valid LMDB meta pages (${size} bytes)`);
+      }
+    } catch (e) {
+      throw this.error(`cannot open the store file ${this.file}: it is corrupt or not an LMDB store (${(e as Error).message}); delete the directory to start from the checkpoint`, e);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
