@@ -278,7 +278,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
   }
 
   private writeEntries(entries: readonly CacheEntry[], marker: LocalSnapshotId | undefined): void {
-    const writes: StoreWrite[] = entries.map((e) => [
+    const writes: StoreWrite[] = entries.map((e): StoreWrite => [
       this.keyBytes(e.keyGroup, e.stateId, e.key),
       e.value === undefined ? undefined : packPlainData(e.value).slice(),
     ]);
