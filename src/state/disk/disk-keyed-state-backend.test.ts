@@ -234,6 +234,21 @@ describe("DiskKeyedStateBackend", () => {
     b.dispose();
   });
 
+  it("dispose while a snapshot serializes: the snapshot fails as released, the store closes", async () => {
+    const b = disk({ cacheEntries: 100 });
+    const s = b.getState(count);
+    for (let i = 0; i < 40_000; i++) {
+      b.setCurrentKey(i);
+      s.update(i);
+    }
+    const snap = b.snapshot(2);
+    const serializing = snap.serialize(); // runs to its first yield
+    expect(b.stats().liveSnapshots).toBe(1);
+    b.dispose();
+    await expect(serializing).rejects.toThrow(/snapshot 2 of operator 'op' was released while serializing/);
+    expect(b.stats().liveSnapshots).toBe(0);
+  });
+
   it("restores a large blob in batches without filling the cache", async () => {
     const heap = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127] });
     const s = heap.getState(count);
