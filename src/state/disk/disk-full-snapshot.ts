@@ -12,12 +12,12 @@
 
 import type { Transaction } from "lmdb";
 import type { StateKind } from "../descriptors.ts";
-import { decodeStateValue } from "../serializer.ts";
 import { encodeKeyGroupChunk } from "../snapshot/key-group-chunk.ts";
 import { type KeyedSnapshotHeader, packKeyedSnapshot, SLICE_ENTRIES, type SerializedKeyedState } from "../snapshot/keyed-snapshot-format.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
 import type { StateKey } from "../state-key.ts";
 import { keyGroupOfEntry, stateIdOfEntry, stateKeyOfEntry } from "./disk-key-codec.ts";
+import { decodeStoredValue } from "./disk-value-codec.ts";
 import type { DiskStore } from "./disk-store.ts";
 
 /** A state included in a snapshot. */
@@ -111,7 +111,7 @@ export function takeDiskSnapshot(
       let v: unknown;
       try {
         if (k === undefined) throw new Error("a malformed key");
-        v = decodeStateValue(value);
+        v = decodeStoredValue(value);
       } catch (e) {
         throw store.error(`the store file ${store.file} is corrupt: state '${acc.state.name}' (${(e as Error).message})`, e);
       }

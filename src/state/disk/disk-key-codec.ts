@@ -98,7 +98,7 @@ export function stateIdOfEntry(key: Uint8Array): number {
 /** The state key of a store key written by {@link entryKey}; undefined when the bytes are not one. */
 export function stateKeyOfEntry(key: Uint8Array): StateKey | undefined {
   if (key.length < 5) return undefined;
-  const b = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  const b = Buffer.isBuffer(key) ? key : Buffer.from(key.buffer, key.byteOffset, key.byteLength);
   switch (b[4]) {
     case TAG_NUMBER:
       return b.length === 13 ? b.readDoubleBE(5) : undefined;

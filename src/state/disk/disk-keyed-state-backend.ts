@@ -11,11 +11,11 @@ import type { StateKind } from "../descriptors.ts";
 import { StateRestoreError, UnsupportedKeyError } from "../errors.ts";
 import { ChangedKeys } from "../incremental/changed-keys.ts";
 import { KeyedStateBackend, type KeyedStateBackendOptions, type SnapshotType, type StateTable } from "../keyed-state-backend.ts";
-import { decodeStateValue, packPlainData } from "../serializer.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
 import { describeStateKey, type StateKey } from "../state-key.ts";
 import { entryKey, keyGroupOfEntry, MAX_STATE_KEY_BYTES, stateKeyOfEntry, statePrefix } from "./disk-key-codec.ts";
 import { takeDiskSnapshot } from "./disk-full-snapshot.ts";
+import { decodeStoredValue, encodeStoredValue } from "./disk-value-codec.ts";
 import { DiskKeyedStateMap, type DiskMapHost } from "./disk-keyed-state-map.ts";
 import { DiskStore, type LocalSnapshotId, type StoreWrite } from "./disk-store.ts";
 import { type CacheEntry, WriteBackCache } from "./write-back-cache.ts";
@@ -223,7 +223,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
 
   /** @internal */
   restoreWrite(map: DiskKeyedStateMap<unknown>, keyGroup: number, k: StateKey, v: unknown): void {
-    this.restoreQueue.push([this.keyBytes(keyGroup, map.stateId, k), v === undefined ? undefined : packPlainData(v).slice()]);
+    this.restoreQueue.push([this.keyBytes(keyGroup, map.stateId, k), v === undefined ? undefined : encodeStoredValue(v)]);
     if (this.restoreQueue.length >= RESTORE_BATCH) {
       this.store.write(this.restoreQueue);
       this.restoreQueue = [];
@@ -235,7 +235,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     const bytes = this.store.read(this.keyBytes(keyGroup, map.stateId, k));
     if (bytes === undefined) return undefined;
     try {
-      return decodeStateValue(bytes);
+      return decodeStoredValue(bytes);
     } catch (e) {
       throw this.store.error(
         `the store file ${this.store.file} is corrupt: the value of state '${map.name}' at key ${describeStateKey(k)} is not valid msgpack (${(e as Error).message})`,
@@ -265,7 +265,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     }
     for (const [k, g, bytes] of entries) {
       const cached = map.index.get(k);
-      fn(cached !== undefined ? cached.value : decodeStateValue(bytes), k, g);
+      fn(cached !== undefined ? cached.value : decodeStoredValue(bytes), k, g);
     }
   }
 
@@ -280,7 +280,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
   private writeEntries(entries: readonly CacheEntry[], marker: LocalSnapshotId | undefined): void {
     const writes: StoreWrite[] = entries.map((e): StoreWrite => [
       this.keyBytes(e.keyGroup, e.stateId, e.key),
-      e.value === undefined ? undefined : packPlainData(e.value).slice(),
+      e.value === undefined ? undefined : encodeStoredValue(e.value),
     ]);
     this.store.write(writes, marker);
   }
