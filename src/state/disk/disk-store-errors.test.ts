@@ -3,7 +3,7 @@
  * corrupt value and a key too long for LMDB each fail with an error naming
  * the store's file or directory and the operator — never an empty state.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { describe, expect, it } from "vitest";
@@ -59,6 +59,15 @@ describe("disk store errors", () => {
     const parent = join(dirs(), "a-file");
     writeFileSync(parent, "not a directory");
     expect(() => backend(join(parent, "counter-0"))).toThrow(new RegExp(`operator 'counter' at ${join(parent, "counter-0")}: cannot open the store file`));
+  });
+
+  it("a directory with other files is never deleted: an error naming it and a file in it", () => {
+    const dir = dirs();
+    writeFileSync(join(dir, "precious.txt"), "user data");
+    expect(() => backend(dir, { keepLocal: false })).toThrow(
+      new RegExp(`operator 'counter' at ${dir}: the directory holds other files than a state store \\(precious.txt\\); it is not deleted`),
+    );
+    expect(readFileSync(join(dir, "precious.txt"), "utf8")).toBe("user data");
   });
 
   it("a key longer than LMDB allows: an unsupported-key error naming the operator", () => {

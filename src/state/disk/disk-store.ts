@@ -21,7 +21,7 @@
  * is a {@link DiskStateStoreError} naming the directory and operator.
  */
 
-import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open, type RootDatabase, type Transaction } from "lmdb";
 import type { StateKind } from "../descriptors.ts";
@@ -67,6 +67,9 @@ const LMDB_MAGIC = 0xbeefc0de;
 const LMDB_META_OFFSET = 24;
 /** Page sizes LMDB picks (the OS page size: 4 KiB, 16 KiB on Apple silicon, 64 KiB on some ARM Linux). */
 const LMDB_PAGE_SIZES = [4096, 16384, 65536];
+
+/** The files of an LMDB store in directory mode. */
+const STORE_FILES = ["data.mdb", "lock.mdb"];
 
 /** Largest state id (u16 in store keys). */
 const MAX_STATE_ID = 0xffff;
@@ -155,7 +158,19 @@ export class DiskStore {
     }
   }
 
+  /** Deletes the directory, which must hold nothing but an LMDB store (a mistaken `localDirectory` is never emptied). */
   private wipe(): void {
+    let foreign: string[];
+    try {
+      foreign = existsSync(this.directory) ? readdirSync(this.directory).filter((f) => !STORE_FILES.includes(f)) : [];
+    } catch (e) {
+      throw this.error(`cannot read the directory (${(e as Error).message})`, e);
+    }
+    if (foreign.length > 0) {
+      throw this.error(
+        `the directory holds other files than a state store (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", …" : ""}); it is not deleted: give each backend a directory of its own`,
+      );
+    }
     try {
       rmSync(this.directory, { recursive: true, force: true });
     } catch (e) {
