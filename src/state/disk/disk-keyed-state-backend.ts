@@ -3,7 +3,7 @@
  * subtask) behind a bounded write-back cache of decoded values, for state
  * larger than memory. Same contract and snapshot format as the heap backend
  * (see {@link KeyedStateBackend}); layout, cache, snapshots and local
- * recovery are described in docs/state.md.
+ * recovery are described in docs/architecture.md ("The disk backend").
  */
 
 import { randomUUID } from "node:crypto";

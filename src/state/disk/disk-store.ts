@@ -90,6 +90,7 @@ export class DiskStore {
   private readonly operatorUid: string;
   private db: RootDatabase<Uint8Array, Uint8Array>;
   private readonly states = new Map<string, StoredState>();
+  /** The marker in the store now (undefined once a write followed the last snapshot's flush). */
   private marker: LocalSnapshotId | undefined;
   /** The marker found at open, if it was valid. */
   readonly localAtOpen: LocalSnapshotId | undefined;
@@ -240,11 +241,6 @@ export class DiskStore {
     this.transact(() => this.db.putSync(metaKey("state", name), packPlainData(stored)));
     this.states.set(name, stored);
     return id;
-  }
-
-  /** The marker currently in the store (undefined once a write followed the last snapshot's flush). */
-  get localSnapshotId(): LocalSnapshotId | undefined {
-    return this.marker;
   }
 
   /** The stored bytes of `key` (a copy), or undefined. */
