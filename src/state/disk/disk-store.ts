@@ -23,7 +23,8 @@
 
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { open, type RootDatabase, type Transaction } from "lmdb";
+import { createRequire } from "node:module";
+import type { RootDatabase, Transaction } from "lmdb";
 import type { StateKind } from "../descriptors.ts";
 import { DiskStateStoreError } from "../errors.ts";
 import { decodeStateValue, packPlainData } from "../serializer.ts";
@@ -73,6 +74,20 @@ const STORE_FILES = ["data.mdb", "lock.mdb"];
 
 /** Largest state id (u16 in store keys). */
 const MAX_STATE_ID = 0xffff;
+
+let lmdb: typeof import("lmdb") | undefined;
+
+/**
+ * The `lmdb` package, loaded on the first use of a disk backend (its native
+ * binary is not needed by jobs on the heap backend).
+ */
+function loadLmdb(store: DiskStore): typeof import("lmdb") {
+  try {
+    return (lmdb ??= createRequire(import.meta.url)("lmdb") as typeof import("lmdb"));
+  } catch (e) {
+    throw store.error(`the lmdb package (the disk backend's store) cannot be loaded: ${(e as Error).message}`, e);
+  }
+}
 
 /**
  * One backend's LMDB store.
@@ -126,6 +141,7 @@ export class DiskStore {
   }
 
   private openEnv(): RootDatabase<Uint8Array, Uint8Array> {
+    const { open } = loadLmdb(this);
     try {
       return open<Uint8Array, Uint8Array>({ path: this.directory, keyEncoding: "binary", encoding: "binary", noSync: true, cache: false });
     } catch (e) {
