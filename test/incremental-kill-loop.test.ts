@@ -22,9 +22,9 @@ import { tempDirs } from "./support/temp-dirs.ts";
 const SEED = testSeed();
 const FILES = 4;
 const PER_FILE = 15_000;
-const KEYS_PER_FILE = 3000;
+const KEYS_PER_FILE = 1000;
 /** Busy-loop iterations per record: a failure-free run takes several seconds, so all kills land mid-run (each run first waits for a checkpoint). */
-const SPIN = "8000";
+const SPIN = "6000";
 const KILLS = 4;
 const RETAINED = 2;
 
@@ -37,13 +37,13 @@ describe(`weir run with incremental checkpoints killed at random moments (seed $
       const [input, output, checkpoints] = ["in", "out", "chk"].map((d) => join(root, d)) as [string, string, string];
       const files = writeOrders(input, SEED, FILES, PER_FILE, KEYS_PER_FILE);
       const random = seededRandom(SEED);
-      const interval = randomInt(random, 50, 200);
+      const interval = randomInt(random, 50, 150);
       const command = [
         "run", "test/fixtures/e2e-running-total-job.ts", "--parallelism", "2", "--workers", "2",
         "--checkpoint-interval", String(interval), "--checkpoint-dir", checkpoints, ...(c.flags ?? []),
         "--", ...runningTotalArgs(c, input, output, SPIN, RETAINED),
       ];
-      const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 600], timeoutMs: 60_000 });
+      const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 60_000 });
       const where = `${c.name}, seed ${SEED} (WEIR_SEED=${SEED}), checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
 
       expect(report.kills.length, `${where}: a run finished before ${KILLS} kills`).toBe(KILLS);
