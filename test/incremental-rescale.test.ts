@@ -22,7 +22,7 @@
  *
  * Runs for each of INCREMENTAL_CASES. Reproduce a failure with WEIR_SEED=<seed>.
  */
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
@@ -80,23 +80,42 @@ function startFirstRun(c: IncrementalCase): { first: FirstRun; run: RunningCli }
 
 /**
  * Waits until the run's newest checkpoint reuses files of earlier ones (so
- * at least two checkpoints completed and are retained).
+ * at least two checkpoints completed and are retained) and has an id of at
+ * least `minId`. With `freeze`, leaves
+ * the run stopped (SIGSTOP) at a moment when that is still true: the caller
+ * kills it with exactly such a newest checkpoint on disk.
  */
-async function waitForIncrementalCheckpoint(run: RunningCli, checkpoints: string, where: string): Promise<void> {
+async function waitForIncrementalCheckpoint(run: RunningCli, checkpoints: string, where: string, minId: number, freeze = false): Promise<void> {
   let ended = false;
   void run.done.then(() => (ended = true));
   const ready = () => {
-    if (ended) return true;
     const latest = latestCheckpointMetadata(checkpoints);
-    return latest !== null && reusesEarlierFiles(latest);
+    return latest !== null && latest.checkpointId >= minId && reusesEarlierFiles(latest);
   };
+  const deadline = Date.now() + 60_000;
   try {
-    await waitFor(`an incremental checkpoint in ${checkpoints}`, ready, 60_000, 10);
+    for (;;) {
+      await waitFor(`an incremental checkpoint in ${checkpoints}`, () => ended || ready(), deadline - Date.now(), 10);
+      if (ended || !freeze) break;
+      run.child.kill("SIGSTOP");
+      await waitFor(`the run to stop (SIGSTOP)`, () => isStopped(run.child.pid!), 10_000, 5);
+      if (ready()) break; // else a newer checkpoint (a new base) completed meanwhile
+      run.child.kill("SIGCONT");
+    }
   } catch (e) {
     run.child.kill("SIGKILL");
     throw new Error(`${where}: ${(e as Error).message}\nstderr:\n${run.stderr()}`);
   }
-  expect(ended, `${where}: the first run ended before an incremental checkpoint\n${run.stderr()}`).toBe(false);
+  expect(ended, `${where}: the run ended before an incremental checkpoint\n${run.stderr()}`).toBe(false);
+}
+
+/** True when process `pid` is stopped by a signal (read from /proc on Linux; assumed where there is no /proc). */
+function isStopped(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) [Tt] /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
 }
 
 /** A copy of `dir` named `name` next to it. */
@@ -152,7 +171,7 @@ for (const c of INCREMENTAL_CASES) {
     beforeAll(async () => {
       const started = startFirstRun(c);
       first = started.first;
-      await waitForIncrementalCheckpoint(started.run, first.checkpoints, where);
+      await waitForIncrementalCheckpoint(started.run, first.checkpoints, where, RETAINED, true);
       started.run.child.kill("SIGKILL");
       const killed = await started.run.done;
       expect(killed.signal, `${where}: first run\n${killed.stderr}`).toBe("SIGKILL");
@@ -191,7 +210,7 @@ for (const c of INCREMENTAL_CASES) {
       const checkpoints = join(first.root, "chk-p1");
       // Slow (spin) so that it is stopped mid-run once its own checkpoints are incremental.
       const run = startCli(resume(latest.directory, output, checkpoints, 1, SPIN));
-      await waitForIncrementalCheckpoint(run, checkpoints, `${where}, run at parallelism 1`);
+      await waitForIncrementalCheckpoint(run, checkpoints, `${where}, run at parallelism 1`, 0);
       run.child.kill("SIGINT");
       const stopped = await finish(run, 60_000);
       expect(stopped.code, `${where}: stop\n${stopped.stderr}`).toBe(0);
