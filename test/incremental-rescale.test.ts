@@ -46,11 +46,11 @@ import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
 const FILES = 4;
-const PER_FILE = 15_000;
+const PER_FILE = 30_000;
 /** Keys per file (each key lives in one file): once a file is read, its keys are in the base only, so deltas hold a part of the keys. */
 const KEYS_PER_FILE = 1000;
 const JOB = "test/fixtures/e2e-running-total-job.ts";
-/** Busy-loop iterations per record of the first runs: a failure-free one takes about 15 s, so the kill and the stop land mid-run. */
+/** Busy-loop iterations per record of the first runs: a failure-free one takes about 30 s, so the kill and the stop land mid-run. */
 const SPIN = "10000";
 const RETAINED = 3;
 const INTERVAL = "100";
@@ -147,9 +147,9 @@ async function expectRetainedVerify(directory: string, where: string): Promise<C
  * checkpoint in `checkpoints`) into `output` at `parallelism`; a stop by
  * signal writes its savepoint into `<root>/savepoints`.
  */
-function resumeArgs(c: IncrementalCase, first: FirstRun, from: string | undefined, output: string, checkpoints: string, parallelism: number, spin: string): string[] {
+function resumeArgs(c: IncrementalCase, first: FirstRun, from: string | undefined, output: string, checkpoints: string, parallelism: number, workers: number, spin: string): string[] {
   return [
-    "run", JOB, "--parallelism", String(parallelism), "--workers", String(Math.min(parallelism, 2)),
+    "run", JOB, "--parallelism", String(parallelism), "--workers", String(workers),
     "--checkpoint-interval", INTERVAL, "--checkpoint-dir", checkpoints, "--savepoint-dir", join(first.root, "savepoints"),
     ...(from ? ["--from-savepoint", from] : []), ...(c.flags ?? []), "--", ...runningTotalArgs(c, first.input, output, spin, RETAINED),
   ];
@@ -164,9 +164,13 @@ for (const c of INCREMENTAL_CASES) {
     /** What the killed run had committed. */
     let committedAtKill = 0;
 
-    /** `weir run` arguments resuming from `from` into `output` at `parallelism`, checkpointing into `checkpoints`. */
-    const resume = (from: string | undefined, output: string, checkpoints: string, parallelism: number, spin = "0") =>
-      resumeArgs(c, first, from, output, checkpoints, parallelism, spin);
+    /**
+     * `weir run` arguments resuming from `from` into `output` at `parallelism`
+     * on `workers` worker threads (the resumes vary them: 0 runs all tasks in
+     * the main thread), checkpointing into `checkpoints`.
+     */
+    const resume = (from: string | undefined, output: string, checkpoints: string, parallelism: number, workers: number, spin = "0") =>
+      resumeArgs(c, first, from, output, checkpoints, parallelism, workers, spin);
 
     beforeAll(async () => {
       const started = startFirstRun(c);
@@ -195,7 +199,7 @@ for (const c of INCREMENTAL_CASES) {
       const latest = retained.at(-1)!;
       const output = copyOf(first.output, "out-p3");
       const checkpoints = join(first.root, "chk-p3");
-      const r = await runCli(resume(latest.directory, output, checkpoints, 3), 60_000);
+      const r = await runCli(resume(latest.directory, output, checkpoints, 3, 2), 60_000);
       expect(r.code, `${where}\n${r.stderr}`).toBe(0);
       expect(r.stderr, where).toContain(`restored from checkpoint ${latest.checkpointId} (${latest.directory}`);
       expectExactOutput(first.files, output, `${where}, from ${describeChains(latest)} at parallelism 3`);
@@ -209,7 +213,7 @@ for (const c of INCREMENTAL_CASES) {
       const output = copyOf(first.output, "out-p1");
       const checkpoints = join(first.root, "chk-p1");
       // Slow (spin) so that it is stopped mid-run once its own checkpoints are incremental.
-      const run = startCli(resume(latest.directory, output, checkpoints, 1, SPIN));
+      const run = startCli(resume(latest.directory, output, checkpoints, 1, 1, SPIN));
       await waitForIncrementalCheckpoint(run, checkpoints, `${where}, run at parallelism 1`, 0);
       run.child.kill("SIGINT");
       const stopped = await finish(run, 60_000);
@@ -227,7 +231,7 @@ for (const c of INCREMENTAL_CASES) {
 
       rmSync(checkpoints, { recursive: true, force: true });
       rmSync(`${checkpoints}.local`, { recursive: true, force: true });
-      const r = await runCli(resume(savepoint, output, join(first.root, "chk-from-savepoint"), 2), 60_000);
+      const r = await runCli(resume(savepoint, output, join(first.root, "chk-from-savepoint"), 2, 0), 60_000);
       expect(r.code, `${where}\n${r.stderr}`).toBe(0);
       expect(r.stderr, where).toContain(`restored from savepoint ${written.checkpointId} (${savepoint}`);
       expectExactOutput(first.files, output, `${where}, from ${describeChains(latest)} at parallelism 1, then from savepoint ${written.checkpointId} at parallelism 2`);
@@ -241,7 +245,7 @@ for (const c of INCREMENTAL_CASES) {
       const from = join(checkpoints, `chk-${older.checkpointId}`);
       const what = `${where}, from the older ${describeChains(older)} (newest was ${newest})`;
       // Slow (spin) so that it is killed mid-run after a checkpoint of its own.
-      const run = startCli(resume(from, output, checkpoints, 2, SPIN));
+      const run = startCli(resume(from, output, checkpoints, 2, 0, SPIN));
       let ended = false;
       void run.done.then(() => (ended = true));
       await waitFor(`a checkpoint after ${newest} in ${checkpoints}`, () => ended || latestCheckpointId(checkpoints) > newest, 60_000, 10);
@@ -250,7 +254,7 @@ for (const c of INCREMENTAL_CASES) {
       const killed = await run.done;
       expect(killed.stderr, what).toContain(`restored from checkpoint ${older.checkpointId} (${from}`);
       // Restarted as after a crash: from the resumed run's own newest checkpoint.
-      const again = resume(undefined, output, checkpoints, 2);
+      const again = resume(undefined, output, checkpoints, 2, 1);
       const r = await finish(startCli(again), 60_000);
       expect(r.code, `${what}\n${r.stderr}`).toBe(0);
       expect(r.stderr, what).toMatch(new RegExp(`restored from checkpoint (\\d+)`));
