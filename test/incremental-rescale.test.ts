@@ -253,6 +253,14 @@ for (const c of INCREMENTAL_CASES) {
       run.child.kill("SIGKILL");
       const killed = await run.done;
       expect(killed.stderr, what).toContain(`restored from checkpoint ${older.checkpointId} (${from}`);
+      // Its own checkpoints continue the older chains or start new ones, never reference a later checkpoint's files.
+      const own = (await new FileSystemCheckpointStorage({ directory: checkpoints, retained: RETAINED, log: () => {} }).listCompleted()).filter((k) => k.checkpointId > newest);
+      expect(own.length, what).toBeGreaterThan(0);
+      const olderFiles = new Set(keyedStates(older).flatMap((s) => (s.shared ?? []).map((ref) => ref.path)));
+      for (const k of own) {
+        const earlier = keyedStates(k).flatMap((s) => (s.shared ?? []).filter((ref) => ref.checkpointId <= newest).map((ref) => ref.path));
+        expect(earlier.filter((path) => !olderFiles.has(path)), `${what}: ${describeChains(k)} references files the restored checkpoint does not`).toEqual([]);
+      }
       // Restarted as after a crash: from the resumed run's own newest checkpoint.
       const again = resume(undefined, output, checkpoints, 2, 1);
       const r = await finish(startCli(again), 60_000);
