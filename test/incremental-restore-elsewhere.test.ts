@@ -18,6 +18,7 @@ import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
+const SEED = testSeed();
 const newDir = tempDirs("weir-restore-elsewhere-");
 const N = 6000;
 const KEYS = 500;
@@ -78,12 +79,11 @@ function job(events: readonly Ev[], dir: string, intervalMs: number, fromSavepoi
   return env;
 }
 
-describe("an incremental checkpoint of another directory restored at the same parallelism", () => {
+describe(`an incremental checkpoint of another directory restored at the same parallelism (seed ${SEED})`, () => {
   it("is not continued: the new job's checkpoints stand alone, its totals continue the restored ones", async () => {
-    const seed = testSeed();
-    const random = seededRandom(seed);
+    const random = seededRandom(SEED);
     const events: Ev[] = Array.from({ length: N }, (_, id) => ({ id, key: randomInt(random, 0, KEYS - 1) }));
-    const msg = `WEIR_SEED=${seed}`;
+    const msg = `WEIR_SEED=${SEED}`;
     const first = newDir();
     const second = newDir();
 

@@ -17,6 +17,7 @@ import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
+const SEED = testSeed();
 const newDir = tempDirs("weir-savepoint-mid-chain-");
 const N = 8000;
 /** Many keys, few records between checkpoints: deltas are much smaller than the base, so the chain is not rebased. */
@@ -59,12 +60,11 @@ const runningTotals = {
   },
 };
 
-describe("a savepoint in the middle of an incremental chain", () => {
+describe(`a savepoint in the middle of an incremental chain (seed ${SEED})`, () => {
   it("leaves the chain alone: the next delta holds the changes before the savepoint, and restores exactly", async () => {
-    const seed = testSeed();
-    const random = seededRandom(seed);
+    const random = seededRandom(SEED);
     const events: Ev[] = Array.from({ length: N }, (_, id) => ({ id, key: randomInt(random, 0, KEYS - 1) }));
-    const msg = `WEIR_SEED=${seed}`;
+    const msg = `WEIR_SEED=${SEED}`;
     const dir = newDir();
     const env = StreamExecutionEnvironment.create({ parallelism: 2 });
     env.enableCheckpointing(3_600_000, "exactly-once"); // only the checkpoints this test triggers
