@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
-import { INCREMENTAL_CASES, keyedStates, runningTotalArgs } from "./support/e2e-incremental.ts";
+import { DISK_CASE, INCREMENTAL_CASES, keyedStates, runningTotalArgs } from "./support/e2e-incremental.ts";
 import { killLoop } from "./support/e2e-kill-loop.ts";
 import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders } from "./support/e2e-orders.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
@@ -31,7 +31,7 @@ const RETAINED = 2;
 const newDir = tempDirs("weir-incremental-kill-loop-");
 
 describe(`weir run with incremental checkpoints killed at random moments (seed ${SEED})`, () => {
-  for (const c of INCREMENTAL_CASES) {
+  for (const c of [...INCREMENTAL_CASES, DISK_CASE]) {
     it(`${c.name}: the committed output equals a failure-free run's`, async () => {
       const root = newDir();
       const [input, output, checkpoints] = ["in", "out", "chk"].map((d) => join(root, d)) as [string, string, string];

@@ -24,6 +24,13 @@ export const INCREMENTAL_CASES: readonly IncrementalCase[] = [
   { name: "heap, incremental", incremental: true },
 ];
 
+/**
+ * The disk backend (incremental by default), for the kill loop; its rescaling from
+ * incremental checkpoints is covered by the backend conformance suites
+ * (src/state/keyed-rescale.conformance.test.ts), which keeps this suite's time down.
+ */
+export const DISK_CASE: IncrementalCase = { name: "disk", flags: ["--state-backend", "disk"] };
+
 /** uid of the keyed operator of test/fixtures/e2e-running-total-job.ts. */
 export const RUNNING_TOTAL_UID = "running-total";
 
