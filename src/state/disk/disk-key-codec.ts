@@ -114,13 +114,23 @@ export function stateKeyOfEntry(key: Uint8Array): StateKey | undefined {
 }
 
 /** A metadata key: `0xFFFF`, a kind letter and a name. */
-export function metaKey(kind: "header" | "marker" | "state", name = ""): Buffer {
+export function metaKey(kind: "header" | "marker" | "state" | "overlay", name = ""): Buffer {
   return Buffer.concat([Buffer.from([META, META, kind.charCodeAt(0)]), Buffer.from(name, "utf8")]);
 }
 
 /** Range bounds of the metadata keys of `kind` (for listing the registered states). */
-export function metaRange(kind: "state"): { start: Buffer; end: Buffer } {
+export function metaRange(kind: "state" | "overlay"): { start: Buffer; end: Buffer } {
   return { start: metaKey(kind), end: Buffer.from([META, META, kind.charCodeAt(0) + 1]) };
+}
+
+/** Where an entry written after the marked snapshot waits (see DiskStore.write): the overlay prefix and the entry's key. */
+export function overlayKey(key: Uint8Array): Buffer {
+  return Buffer.concat([metaKey("overlay"), key]);
+}
+
+/** The entry key inside an overlay key. */
+export function entryOfOverlayKey(key: Uint8Array): Uint8Array {
+  return key.subarray(3);
 }
 
 /** The name in a metadata key. */

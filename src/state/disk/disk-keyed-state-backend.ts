@@ -148,6 +148,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
       );
     }
     this.decided = true;
+    this.store.discardOverlay();
     for (const [name, s] of this.store.storedStates()) {
       const changes = this.trackChanges ? new ChangedKeys(this.groups) : undefined;
       const table: StateTable = { name, kind: s.kind, map: new DiskKeyedStateMap(this, name, s.id, changes), changes, ttl: s.ttl ?? false };

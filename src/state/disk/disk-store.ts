@@ -6,10 +6,12 @@
  * each state name, and the local-recovery marker.
  *
  * Local recovery: the marker `{checkpointId, token}` is written in the same
- * transaction as the flush of a snapshot, so it says "the content is exactly
- * the state of that snapshot"; every later write removes it in its own
- * transaction. A crash therefore leaves either a marker that matches the
- * content, or none. A store opened without a valid marker (or for another
+ * transaction as the flush of a snapshot, so it says "the entries are exactly
+ * the state of that snapshot". Writes between snapshots (evictions of the
+ * cache) go to an overlay — entries under a prefix of their own, read before
+ * the entries they stand for — which the next snapshot's flush merges in the
+ * same transaction as its new marker. A crash therefore leaves entries that
+ * match the marker, and an overlay to forget (`discardOverlay`). A store opened without a valid marker (or for another
  * operator, max parallelism or key-group range) is deleted and started
  * empty: stale local data is never mixed in.
  *
@@ -28,7 +30,7 @@ import type { RootDatabase, Transaction } from "lmdb";
 import type { StateKind } from "../descriptors.ts";
 import { DiskStateStoreError } from "../errors.ts";
 import { decodeStateValue, packPlainData } from "../serializer.ts";
-import { keyGroupStart, metaKey, metaRange, nameOfMetaKey } from "./disk-key-codec.ts";
+import { entryOfOverlayKey, keyGroupStart, metaKey, metaRange, nameOfMetaKey, overlayKey } from "./disk-key-codec.ts";
 
 /** Which snapshot the local store holds exactly: its checkpoint id and a token unique to that snapshot. */
 export interface LocalSnapshotId {
@@ -102,6 +104,9 @@ function loadLmdb(store: DiskStore): typeof import("lmdb") {
  * store.close();
  * ```
  */
+/** An overlay value that stands for a deletion (no stored value encodes to zero bytes). */
+const EMPTY = new Uint8Array(0);
+
 export class DiskStore {
   readonly directory: string;
   private readonly operatorUid: string;
@@ -111,6 +116,8 @@ export class DiskStore {
   private marker: LocalSnapshotId | undefined;
   /** The marker found at open, if it was valid. */
   readonly localAtOpen: LocalSnapshotId | undefined;
+  /** Entries in the overlay (written after the marked snapshot); reads look there first while any. */
+  private overlaid = 0;
   private closed = false;
 
   constructor(private readonly opts: DiskStoreOptions) {
@@ -270,30 +277,67 @@ export class DiskStore {
     this.states.set(name, stored);
   }
 
-  /** The stored bytes of `key` (a copy), or undefined. */
+  /** The stored bytes of `key` (a copy), or undefined: the overlay's version when it has one. */
   read(key: Uint8Array): Uint8Array | undefined {
-    return this.guard(() => this.db.getBinary(key));
+    return this.guard(() => {
+      if (this.overlaid > 0) {
+        const over = this.db.getBinary(overlayKey(key));
+        if (over !== undefined) return over.length === 0 ? undefined : over;
+      }
+      return this.db.getBinary(key);
+    });
   }
 
   /**
-   * Applies `writes` in one transaction. With `marker`, the marker is written
-   * in the same transaction (a snapshot's flush); otherwise a marker present
-   * is removed with the writes (the content no longer equals that snapshot).
+   * Applies `writes` in one transaction.
+   *
+   * With `marker` (a snapshot's flush): the overlay is merged into the
+   * entries first, then `writes` are applied and the marker written — the
+   * store now holds exactly that snapshot. Without (an eviction between
+   * snapshots): while a marker stands, the writes go to the overlay (a
+   * deletion as an empty value) and the entries stay exactly the marked
+   * snapshot, so local recovery survives evictions; without a marker they go
+   * to the entries directly.
    *
    * @throws DiskStateStoreError naming the directory when the write fails (a full disk)
    */
   write(writes: readonly StoreWrite[], marker?: LocalSnapshotId): void {
     if (writes.length === 0 && marker === undefined) return;
-    const clearMarker = marker === undefined && this.marker !== undefined;
+    const toOverlay = marker === undefined && this.marker !== undefined;
     this.transact(() => {
+      if (marker !== undefined) this.mergeOverlay();
       for (const [key, value] of writes) {
-        if (value === undefined) this.db.removeSync(key);
+        if (toOverlay) {
+          this.db.putSync(overlayKey(key), value ?? EMPTY);
+          this.overlaid++;
+        } else if (value === undefined) this.db.removeSync(key);
         else this.db.putSync(key, value);
       }
       if (marker !== undefined) this.db.putSync(metaKey("marker"), packPlainData(marker));
-      else if (clearMarker) this.db.removeSync(metaKey("marker"));
     });
-    this.marker = marker;
+    if (marker !== undefined) this.marker = marker;
+  }
+
+  /** Keeps the marked snapshot and forgets what was written after it (local recovery after a crash). */
+  discardOverlay(): void {
+    const { start, end } = metaRange("overlay");
+    this.transact(() => {
+      for (const key of this.db.getKeys({ start, end })) this.db.removeSync(key);
+    });
+    this.overlaid = 0;
+  }
+
+  /** Inside a write transaction: moves every overlay entry onto its entry (an empty value deletes it). */
+  private mergeOverlay(): void {
+    if (this.overlaid === 0) return;
+    const { start, end } = metaRange("overlay");
+    for (const { key, value } of this.db.getRange({ start, end })) {
+      const entry = entryOfOverlayKey(key);
+      if (value.length === 0) this.db.removeSync(entry);
+      else this.db.putSync(entry, value);
+      this.db.removeSync(key);
+    }
+    this.overlaid = 0;
   }
 
   /** Deletes every entry and state id (keeps the header): "clear the store and restore from blobs". */
@@ -301,6 +345,7 @@ export class DiskStore {
     this.transact(() => this.db.clearSync());
     this.states.clear();
     this.marker = undefined;
+    this.overlaid = 0;
     this.writeHeader();
   }
 
@@ -314,9 +359,26 @@ export class DiskStore {
     return this.range(keyGroupStart(first), keyGroupStart(last + 1), txn);
   }
 
-  /** Entries from `start` (inclusive) to `end` (exclusive), read in `txn` when given, else now. */
+  /**
+   * Entries from `start` (inclusive) to `end` (exclusive): read in `txn` when
+   * given (ascending by key; a snapshot's read transaction, opened right after
+   * the flush that merged the overlay), else now with the overlay applied (in
+   * no particular order).
+   */
   range(start: Uint8Array, end: Uint8Array, txn?: Transaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
-    return this.guard(() => this.db.getRange({ start, end, transaction: txn }));
+    return this.guard(() => {
+      const entries = this.db.getRange({ start, end, transaction: txn });
+      if (txn !== undefined || this.overlaid === 0) return entries;
+      const merged = new Map<string, { key: Uint8Array; value: Uint8Array }>();
+      const id = (key: Uint8Array) => Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
+      for (const { key, value } of entries) merged.set(id(key), { key, value });
+      for (const { key, value } of this.db.getRange({ start: overlayKey(start), end: overlayKey(end) })) {
+        const entry = entryOfOverlayKey(key);
+        if (value.length === 0) merged.delete(id(entry));
+        else merged.set(id(entry), { key: entry, value });
+      }
+      return [...merged.values()];
+    });
   }
 
   /** Closes the environment (idempotent). */

@@ -1,8 +1,8 @@
 /**
  * Local recovery of the disk backend: the store of a process killed with
- * SIGKILL right after a snapshot holds exactly that snapshot (its marker
- * matches), a store written after its snapshot has no marker and is cleared
- * at open, and the caller's choice — keep the local content or restore from
+ * SIGKILL after a snapshot holds exactly that snapshot (its marker matches),
+ * also when evictions wrote to the store after it (they went to the overlay,
+ * which the restore forgets), and the caller's choice — keep the local content or restore from
  * blobs — never mixes stale local data into the state.
  */
 import { spawnSync } from "node:child_process";
@@ -53,14 +53,43 @@ describe("disk backend local recovery", () => {
     b.dispose();
   });
 
-  it("after SIGKILL once evictions wrote past the snapshot, there is no marker and the store is cleared", () => {
+  it("after SIGKILL once evictions wrote past the snapshot, the store still restores exactly that snapshot", () => {
     const dir = join(dirs(), "op-0");
-    killedWriter(dir, 2_000, 500, 10);
-    const b = open(dir);
-    expect(b.localSnapshotId()).toBeUndefined();
-    expect(() => b.restoreLocal({ checkpointId: 7, token: "any" })).toThrow(StateRestoreError);
-    expect(b.numKeys()).toBe(0);
-    expect(values(b, 10)).toEqual(Array(10).fill(0));
+    const local = killedWriter(dir, 2_000, 500, 10); // a cache of 10: the 500 later writes reach the store
+    const b = open(dir, { trackChanges: true });
+    expect(b.localSnapshotId()).toEqual(local);
+    expect(() => b.restoreLocal({ checkpointId: 7, token: "another" })).toThrow(StateRestoreError);
+    b.restoreLocal(local);
+    expect(b.changedKeyCount()).toBe(0);
+    expect(values(b, 2_000)).toEqual(Array.from({ length: 2_000 }, (_, i) => i)); // none of the later -1s
+    expect(b.numKeys()).toBe(2_000);
+    b.dispose();
+  });
+
+  it("reads, scans and snapshots see the writes that went to the overlay; the next snapshot merges them", async () => {
+    const dir = join(dirs(), "op-0");
+    const b = open(dir, { cacheEntries: 4 });
+    const s = b.getState(count);
+    for (let i = 0; i < 100; i++) {
+      b.setCurrentKey(i);
+      s.update(i);
+    }
+    b.snapshot(1).release(); // marked: later evictions go to the overlay
+    for (let i = 0; i < 100; i += 2) {
+      b.setCurrentKey(i);
+      if (i % 4 === 0) s.clear();
+      else s.update(-i);
+    }
+    b.setCurrentKey(1000); // evicts what is left over capacity
+    const expected = Array.from({ length: 100 }, (_, i) => (i % 2 === 1 ? i : i % 4 === 0 ? 0 : -i));
+    expect(values(b, 100)).toEqual(expected);
+    expect(b.numKeys()).toBe(100 - 25);
+    const snap = b.snapshot(2);
+    const restored = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127] });
+    restored.restore([await snap.serialize()]);
+    snap.release();
+    const got = restored.getState(count);
+    expect(Array.from({ length: 100 }, (_, i) => (restored.setCurrentKey(i), got.value()))).toEqual(expected);
     b.dispose();
   });
 
