@@ -10,7 +10,7 @@
  * snapshots.
  */
 
-import type { Transaction } from "lmdb";
+import type { LmdbReadTransaction } from "./lmdb-surface.ts";
 import type { StateKind } from "../descriptors.ts";
 import { encodeKeyGroupChunk } from "../snapshot/key-group-chunk.ts";
 import { type KeyedSnapshotHeader, packKeyedSnapshot, SLICE_ENTRIES, type SerializedKeyedState, ttlMarker } from "../snapshot/keyed-snapshot-format.ts";
@@ -57,7 +57,7 @@ export function takeDiskSnapshot(
   range: readonly [number, number],
   onRelease: () => void,
 ): StateSnapshot {
-  let txn: Transaction | undefined = store.readTransaction();
+  let txn: LmdbReadTransaction | undefined = store.readTransaction();
   let iterator: Iterator<{ key: Uint8Array; value: Uint8Array }> | undefined;
   let released = false;
   let serialized: Promise<Uint8Array> | undefined;

@@ -26,7 +26,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import type { RootDatabase, Transaction } from "lmdb";
+import type { LmdbDatabase, LmdbOpen, LmdbReadTransaction } from "./lmdb-surface.ts";
 import type { StateKind } from "../descriptors.ts";
 import { DiskStateStoreError } from "../errors.ts";
 import { decodeStateValue, packPlainData } from "../serializer.ts";
@@ -79,15 +79,15 @@ const STORE_FILES = ["data.mdb", "lock.mdb"];
 /** Largest state id (u16 in store keys). */
 const MAX_STATE_ID = 0xffff;
 
-let lmdb: typeof import("lmdb") | undefined;
+let lmdb: { open: LmdbOpen } | undefined;
 
 /**
  * The `lmdb` package, loaded on the first use of a disk backend (its native
  * binary is not needed by jobs on the heap backend).
  */
-function loadLmdb(store: DiskStore): typeof import("lmdb") {
+function loadLmdb(store: DiskStore): { open: LmdbOpen } {
   try {
-    return (lmdb ??= createRequire(import.meta.url)("lmdb") as typeof import("lmdb"));
+    return (lmdb ??= createRequire(import.meta.url)("lmdb") as { open: LmdbOpen });
   } catch (e) {
     throw store.error(`the lmdb package (the disk backend's store) cannot be loaded: ${(e as Error).message}`, e);
   }
@@ -110,7 +110,7 @@ const EMPTY = new Uint8Array(0);
 export class DiskStore {
   readonly directory: string;
   private readonly operatorUid: string;
-  private db: RootDatabase<Uint8Array, Uint8Array>;
+  private db: LmdbDatabase;
   private readonly states = new Map<string, StoredState>();
   /** The marker in the store now (undefined once a write followed the last snapshot's flush). */
   private marker: LocalSnapshotId | undefined;
@@ -149,10 +149,10 @@ export class DiskStore {
     return join(this.directory, "data.mdb");
   }
 
-  private openEnv(): RootDatabase<Uint8Array, Uint8Array> {
+  private openEnv(): LmdbDatabase {
     const { open } = loadLmdb(this);
     try {
-      return open<Uint8Array, Uint8Array>({ path: this.directory, keyEncoding: "binary", encoding: "binary", noSync: true, cache: false });
+      return open({ path: this.directory, keyEncoding: "binary", encoding: "binary", noSync: true, cache: false });
     } catch (e) {
       throw this.error(`cannot open the store file ${this.file} (${(e as Error).message}); delete the directory to start from the checkpoint`, e);
     }
@@ -350,12 +350,12 @@ export class DiskStore {
   }
 
   /** A read transaction: a consistent view of the store as of now, until `done()`. */
-  readTransaction(): Transaction {
+  readTransaction(): LmdbReadTransaction {
     return this.guard(() => this.db.useReadTransaction());
   }
 
   /** Entries of key groups `first..last` (ascending by key), read in `txn` when given. */
-  scan(first: number, last: number, txn?: Transaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+  scan(first: number, last: number, txn?: LmdbReadTransaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
     return this.range(keyGroupStart(first), keyGroupStart(last + 1), txn);
   }
 
@@ -365,7 +365,7 @@ export class DiskStore {
    * the flush that merged the overlay), else now with the overlay applied (in
    * no particular order).
    */
-  range(start: Uint8Array, end: Uint8Array, txn?: Transaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+  range(start: Uint8Array, end: Uint8Array, txn?: LmdbReadTransaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
     return this.guard(() => {
       const entries = this.db.getRange({ start, end, transaction: txn });
       if (txn !== undefined || this.overlaid === 0) return entries;
