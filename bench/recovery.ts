@@ -1,22 +1,28 @@
 /**
  * Recovery time of a crashed `weir run`: starts bench/jobs/keyed-payload.ts
  * as a child process (`node bin/weir-dev.mjs run …`, parallelism 2, 1 worker
- * thread, exactly-once checkpoints every second to a temporary directory),
- * waits for a completed checkpoint holding at least the wished state, kills
- * the child with SIGKILL, starts the same command again and waits for the
- * marker of the first record processed after the restore.
+ * thread, exactly-once checkpoints every second to a temporary directory,
+ * `--state-backend` as asked), waits for a completed checkpoint holding at
+ * least the wished state, kills the child with SIGKILL, starts the same
+ * command again and waits for the marker of the first record processed after
+ * the restore. For a restore of the disk backend from checkpoint storage, the
+ * backend's local working copy (`<checkpoint-dir>.local`) is deleted between
+ * the kill and the restart.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { METADATA_FILE, checkpointDirName, parseCheckpointDirName } from "../src/checkpoint/storage/checkpoint-paths.ts";
+import type { CompletedCheckpoint } from "../src/checkpoint/types.ts";
+import type { StateBackendName } from "../src/state/state-backend-settings.ts";
+import { readCompletedCheckpoints } from "./checkpoint-watch.ts";
 import { parseMarker, type PayloadMarker } from "./jobs/payload-marker.ts";
 import { recoveryFigures, type RecoveryFigures } from "./report.ts";
+import { checkpointTotalBytes, type RestoreSource } from "./state-report.ts";
 
 const WEIR = fileURLToPath(new URL("../bin/weir-dev.mjs", import.meta.url));
 const JOB = fileURLToPath(new URL("./jobs/keyed-payload.ts", import.meta.url));
@@ -40,6 +46,19 @@ interface JobProcess {
   exited: boolean;
 }
 
+/** The state backend of a recovery run and where its restore reads the keyed state from. */
+export interface RecoveryRunOptions {
+  /** Default `"heap"`. */
+  readonly backend?: StateBackendName;
+  /**
+   * Default `"checkpoint storage"`. `"local copy"` keeps the disk backend's
+   * working copy for the restart (local recovery); with the disk backend,
+   * `"checkpoint storage"` deletes it after the kill. The heap backend always
+   * restores from checkpoint storage.
+   */
+  readonly from?: RestoreSource;
+}
+
 /**
  * Measures kill-to-first-record of the keyed-payload job with about
  * `stateBytes` of keyed state.
@@ -47,18 +66,28 @@ interface JobProcess {
  * @example
  * ```ts
  * const r = await measureRecovery(10 * 2 ** 20);
- * console.log(`${r.killToFirstRecordMs} ms`);
+ * const local = await measureRecovery(1e9, { backend: "disk", from: "local copy" });
+ * console.log(`${r.killToFirstRecordMs} ms, ${local.killToFirstRecordMs} ms`);
  * ```
  */
-export async function measureRecovery(stateBytes: number): Promise<RecoveryFigures> {
+export async function measureRecovery(stateBytes: number, options: RecoveryRunOptions = {}): Promise<RecoveryFigures> {
+  const { backend = "heap", from = "checkpoint storage" } = options;
+  if (backend === "heap" && from === "local copy") throw new RangeError("measureRecovery: the heap backend has no local copy to restore from");
   const dir = await mkdtemp(join(tmpdir(), "weir-bench-recovery-"));
-  const args = [WEIR, "run", JOB, "--parallelism", "2", "--workers", "1", "--checkpoint-interval", "1000", "--checkpoint-dir", join(dir, "chk"), "--savepoint-dir", join(dir, "savepoints"), "--", String(stateBytes)];
+  const checkpointDir = join(dir, "chk");
+  const args = [WEIR, "run", JOB, "--parallelism", "2", "--workers", "1", "--checkpoint-interval", "1000", "--checkpoint-dir", checkpointDir, "--savepoint-dir", join(dir, "savepoints"), "--state-backend", backend, "--", String(stateBytes)];
   let job = start(args);
   try {
-    const checkpointBytes = await waitFor(job, stateBytes, "no checkpoint of the wished size completed", () => completedCheckpointBytes(join(dir, "chk"), stateBytes));
+    const known = new Map<number, CompletedCheckpoint>();
+    const checkpointBytes = await waitFor(job, stateBytes, "no checkpoint of the wished size completed", () => completedCheckpointBytes(checkpointDir, known, stateBytes));
     const killedAt = Date.now();
     job.child.kill("SIGKILL");
     if (!job.exited) await once(job.child, "exit");
+    if (backend === "disk" && from === "checkpoint storage") {
+      const local = `${checkpointDir}.local`;
+      if (!(await stat(local).catch(() => undefined))) throw new BenchRecoveryError(stateBytes, `the disk backend left no working copy at ${local} to delete`, job.stderrTail);
+      await rm(local, { recursive: true, force: true });
+    }
     job = start(args);
     const first = await waitFor(job, stateBytes, "the restarted job processed no record", async () => job.markers.find((m) => m.event === "first-record"));
     const module = job.markers.find((m) => m.event === "module");
@@ -99,26 +128,14 @@ async function waitFor<T>(job: JobProcess, stateBytes: number, failure: string, 
   }
 }
 
-/** Bytes of the newest completed checkpoint in `dir` if they reach `minBytes`. */
-async function completedCheckpointBytes(dir: string, minBytes: number): Promise<number | undefined> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return undefined; // not created yet
-  }
-  const ids = names.map(parseCheckpointDirName).filter((id): id is number => id !== null).sort((a, b) => b - a);
-  for (const id of ids) {
-    const chk = join(dir, checkpointDirName(id));
-    try {
-      const files = await readdir(chk);
-      if (!files.includes(METADATA_FILE)) continue; // still being written
-      let bytes = 0;
-      for (const f of files) bytes += (await stat(join(chk, f))).size;
-      return bytes >= minBytes ? bytes : undefined;
-    } catch {
-      continue; // removed by retention meanwhile
-    }
-  }
-  return undefined;
+/**
+ * State bytes (private files and the shared files of incremental chains) of
+ * the newest completed checkpoint in `dir` if they reach `minBytes`; `known`
+ * keeps the checkpoints read by earlier calls.
+ */
+async function completedCheckpointBytes(dir: string, known: Map<number, CompletedCheckpoint>, minBytes: number): Promise<number | undefined> {
+  await readCompletedCheckpoints(dir, known);
+  const newest = Math.max(0, ...known.keys());
+  const bytes = newest > 0 ? checkpointTotalBytes(known.get(newest)!) : 0;
+  return bytes >= minBytes ? bytes : undefined;
 }
