@@ -100,14 +100,14 @@ export function checkpointTotalBytes(checkpoint: CompletedCheckpoint): number {
 
 /**
  * The checkpoint cost of a keyed-churn run: medians over the steady
- * checkpoints `lastFillCheckpoint + 1 … lastFillCheckpoint + steadyCheckpoints`
+ * checkpoints `firstSteadyCheckpoint … firstSteadyCheckpoint + steadyCheckpoints − 1`
  * that appear both in the job's statistics and in the metadata read while it ran.
  *
  * @throws RangeError when no steady checkpoint has both
  * @example
  * ```ts
  * const f = checkpointCostFigures({ backend: "heap", incremental: true, stateBytes: 1e8, keys: 97_657, elapsedMs: 9_000,
- *   stats, metadata, lastFillCheckpoint: 3, steadyCheckpoints: 5 });
+ *   stats, metadata, firstSteadyCheckpoint: 4, steadyCheckpoints: 5 });
  * f.writtenP50Bytes; // about 1 % of 1e8
  * ```
  */
@@ -119,17 +119,15 @@ export function checkpointCostFigures(run: {
   readonly elapsedMs: number;
   readonly stats: CheckpointStats | null;
   readonly metadata: ReadonlyMap<number, CompletedCheckpoint>;
-  readonly lastFillCheckpoint: number;
+  readonly firstSteadyCheckpoint: number;
   readonly steadyCheckpoints: number;
 }): CheckpointCostFigures {
-  const steady = (stats: { checkpointId: number }) =>
-    stats.checkpointId > run.lastFillCheckpoint && stats.checkpointId <= run.lastFillCheckpoint + run.steadyCheckpoints && run.metadata.has(stats.checkpointId);
+  const first = run.firstSteadyCheckpoint;
+  const last = first + run.steadyCheckpoints - 1;
+  const steady = (stats: { checkpointId: number }) => stats.checkpointId >= first && stats.checkpointId <= last && run.metadata.has(stats.checkpointId);
   const measured = (run.stats?.history.completed ?? []).filter(steady);
-  const last = measured.at(-1);
-  if (last === undefined)
-    throw new RangeError(
-      `checkpointCostFigures: no steady checkpoint (ids ${run.lastFillCheckpoint + 1}–${run.lastFillCheckpoint + run.steadyCheckpoints}) of the ${run.backend} run has both statistics and metadata`,
-    );
+  const newest = measured.at(-1);
+  if (newest === undefined) throw new RangeError(`checkpointCostFigures: no steady checkpoint (ids ${first}–${last}) of the ${run.backend} run has both statistics and metadata`);
   return {
     backend: run.backend,
     incremental: run.incremental,
@@ -138,7 +136,7 @@ export function checkpointCostFigures(run: {
     checkpoints: measured.length,
     durationP50Ms: median(measured.map((c) => c.durationMs)),
     writtenP50Bytes: median(measured.map((c) => checkpointWrittenBytes(run.metadata.get(c.checkpointId)!))),
-    checkpointBytes: checkpointTotalBytes(run.metadata.get(last.checkpointId)!),
+    checkpointBytes: checkpointTotalBytes(run.metadata.get(newest.checkpointId)!),
     elapsedMs: run.elapsedMs,
   };
 }

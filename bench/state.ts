@@ -40,8 +40,8 @@ const PARALLELISM = 2;
 const CHECKPOINT_INTERVAL_MS = 1_000;
 /** Fraction of the keys the churn job rewrites per checkpoint interval. */
 const CHURN = 0.01;
-/** Steady checkpoints per checkpoint-cost run (odd: the median is one of them). */
-const STEADY_CHECKPOINTS = 5;
+/** Steady checkpoints per checkpoint-cost run (odd: the median is one of them; few: a full checkpoint of 1 GB takes many seconds). */
+const STEADY_CHECKPOINTS = 3;
 /** Free space wanted in the temporary directory per byte of state of a run (working copy, checkpoints, a chain's base and its new base). */
 const DISK_PER_STATE_BYTE = 4;
 /** Records of the keyed-count runs: at least this many, and at least `RECORDS_PER_KEY` per key (each key inserted, then updated). */

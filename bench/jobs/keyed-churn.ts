@@ -10,11 +10,14 @@
  * Each source reader first emits its share of the keys (as fast as the job
  * takes them), then random keys of the whole space (seeded) at its share of
  * the churn rate, on clock timers. The first checkpoint a reader snapshots
- * after its fill still holds the fill's tail; the checkpoints after the
- * latest such one of all readers are the *steady* ones, each holding about
- * `churn` × keys changed keys. A reader ends its input once `steadyCheckpoints`
- * steady checkpoints completed (or after `MAX_STEADY_MS`), so the run lasts as
- * long as the backend needs for them.
+ * after its fill still holds the fill's tail (the *fill checkpoint*). With
+ * incremental checkpoints the next one may be a new base (the fill's deltas
+ * outgrew the chain's first base) and the one after it holds the changes made
+ * meanwhile, so `SETTLING_CHECKPOINTS` more are left out; the checkpoints
+ * after those are the *steady* ones, each holding the keys changed since the
+ * previous one (`churn` × keys per second of the interval). A reader ends its
+ * input once `steadyCheckpoints` steady checkpoints completed (or after
+ * `MAX_STEADY_MS`), so the run lasts as long as the backend needs for them.
  *
  * The readers share a {@link ChurnProgress} with the bench by reference, so
  * the job runs in the bench's thread only (no worker threads).
@@ -38,6 +41,8 @@ import { withCheckpointDir } from "./checkpoint-dir.ts";
 
 /** Bytes of the payload kept per key (as bench/jobs/keyed-payload.ts). */
 export const CHURN_PAYLOAD_BYTES = 1024;
+/** Checkpoints after the fill checkpoint that incremental runs leave out: a new base, then the changes made while it was written. */
+const SETTLING_CHECKPOINTS = 2;
 /** Longest steady phase, should checkpoints stop completing. */
 const MAX_STEADY_MS = 180_000;
 /** How often the bench reads the checkpoint directory's new `_metadata` files. */
@@ -65,6 +70,8 @@ export interface KeyedChurnParams {
 interface ChurnProgress {
   /** Per reader: the first checkpoint it snapshotted after its fill (undefined while filling). */
   readonly fillCheckpoint: (number | undefined)[];
+  /** Checkpoints left out after the fill checkpoint. */
+  readonly settling: number;
 }
 
 /** What one run measured. */
@@ -76,8 +83,8 @@ export interface KeyedChurnMeasurement {
   readonly checkpoints: CheckpointStats | null;
   /** The `_metadata` of every completed checkpoint the bench saw while the job ran, by id. */
   readonly metadata: ReadonlyMap<number, CompletedCheckpoint>;
-  /** Checkpoints after this one are steady (the latest first-after-fill checkpoint of all readers). */
-  readonly lastFillCheckpoint: number;
+  /** The first steady checkpoint (the steady ones are this one and the next `steadyCheckpoints` − 1). */
+  readonly firstSteadyCheckpoint: number;
   /** Steady checkpoints the readers waited for (the run's final checkpoint comes after them). */
   readonly steadyCheckpoints: number;
 }
@@ -152,8 +159,8 @@ class ChurnReader implements SourceReader<number, ChurnSplit> {
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
-    const fill = lastFillCheckpoint(this.progress);
-    if (fill !== undefined && checkpointId >= fill + this.steadyCheckpoints) this.ended = true;
+    const first = firstSteadyCheckpoint(this.progress);
+    if (first !== undefined && checkpointId >= first + this.steadyCheckpoints - 1) this.ended = true;
   }
 
   close(): void {
@@ -161,14 +168,14 @@ class ChurnReader implements SourceReader<number, ChurnSplit> {
   }
 }
 
-/** The latest first-after-fill checkpoint of all readers, once every reader has one. */
-function lastFillCheckpoint(progress: ChurnProgress): number | undefined {
+/** The checkpoint after the latest fill checkpoint of all readers and the settling ones, once every reader has a fill checkpoint. */
+function firstSteadyCheckpoint(progress: ChurnProgress): number | undefined {
   let last = 0;
   for (const id of progress.fillCheckpoint) {
     if (id === undefined) return undefined;
     last = Math.max(last, id);
   }
-  return progress.fillCheckpoint.length > 0 ? last : undefined;
+  return progress.fillCheckpoint.length > 0 ? last + progress.settling + 1 : undefined;
 }
 
 /** Writes a new payload for the record's key. */
@@ -201,7 +208,7 @@ const discard: Sink<never> = { createWriter: () => ({ write() {} }) };
 export async function runKeyedChurn(params: KeyedChurnParams): Promise<KeyedChurnMeasurement> {
   const keys = Math.ceil(params.stateBytes / CHURN_PAYLOAD_BYTES);
   const updatesPerSecond = (params.churn * keys * 1000) / params.checkpointIntervalMs;
-  const progress: ChurnProgress = { fillCheckpoint: [] };
+  const progress: ChurnProgress = { fillCheckpoint: [], settling: params.incremental ? SETTLING_CHECKPOINTS : 0 };
   return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
     const env = StreamExecutionEnvironment.create({ parallelism: params.parallelism, workers: 0, fresh: true, log: () => {} });
     env.enableCheckpointing(params.checkpointIntervalMs, "exactly-once");
@@ -224,8 +231,8 @@ export async function runKeyedChurn(params: KeyedChurnParams): Promise<KeyedChur
       .finally(() => watch.stop());
     const elapsedMs = performance.now() - started;
     const metadata = await watch.stop();
-    const fill = lastFillCheckpoint(progress);
-    if (fill === undefined) throw new Error("bench/jobs/keyed-churn.ts: the job ended before every reader finished its fill");
-    return { params, keys, elapsedMs, checkpoints: result.checkpoints, metadata, lastFillCheckpoint: fill, steadyCheckpoints: params.steadyCheckpoints };
+    const first = firstSteadyCheckpoint(progress);
+    if (first === undefined) throw new Error("bench/jobs/keyed-churn.ts: the job ended before every reader finished its fill");
+    return { params, keys, elapsedMs, checkpoints: result.checkpoints, metadata, firstSteadyCheckpoint: first, steadyCheckpoints: params.steadyCheckpoints };
   });
 }
