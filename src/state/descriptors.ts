@@ -5,6 +5,7 @@
  * kind but another default value or function, is an error.
  */
 import { isDeepStrictEqual } from "node:util";
+import { StateTtlConfig, ttlConfigDifference } from "./ttl/state-ttl-config.ts";
 
 /** The kinds of state, as recorded in snapshots. */
 export type StateKind = "value" | "list" | "map" | "reducing" | "aggregating";
@@ -28,6 +29,36 @@ function checkName(name: string): string {
 }
 
 /**
+ * What every descriptor has besides its name and kind: an optional time to
+ * live (Flink's `StateDescriptor.enableTimeToLive`).
+ */
+abstract class StateDescriptorBase {
+  private ttl: StateTtlConfig | undefined = undefined;
+
+  /**
+   * Lets the state's values expire (keyed state only; see {@link StateTtlConfig}).
+   * Returns this descriptor.
+   *
+   * @example
+   * ```ts
+   * const seen = new ValueStateDescriptor<boolean>("seen").enableTimeToLive(StateTtlConfig.newBuilder(60_000).build());
+   * ```
+   */
+  enableTimeToLive(config: StateTtlConfig): this {
+    if (!(config instanceof StateTtlConfig)) {
+      throw new TypeError(`enableTimeToLive: expected a StateTtlConfig (StateTtlConfig.newBuilder(ms).build()), got ${String(config)}`);
+    }
+    this.ttl = config;
+    return this;
+  }
+
+  /** The time-to-live settings, or undefined when the state does not expire. */
+  get ttlConfig(): StateTtlConfig | undefined {
+    return this.ttl;
+  }
+}
+
+/**
  * Describes a {@link ValueState}: one value per key.
  *
  * @example
@@ -36,12 +67,13 @@ function checkName(name: string): string {
  * count.update((count.value() ?? 0) + 1);
  * ```
  */
-export class ValueStateDescriptor<T> {
+export class ValueStateDescriptor<T> extends StateDescriptorBase {
   readonly kind = "value" as const;
   readonly name: string;
   /** Returned by `value()` when the key has no value. Shared: do not mutate it. */
   readonly defaultValue: T | undefined;
   constructor(name: string, defaultValue?: T) {
+    super();
     this.name = checkName(name);
     this.defaultValue = defaultValue;
   }
@@ -56,12 +88,13 @@ export class ValueStateDescriptor<T> {
  * const seen = ctx.getListState(new ListStateDescriptor<string>("seen"));
  * ```
  */
-export class ListStateDescriptor<T> {
+export class ListStateDescriptor<T> extends StateDescriptorBase {
   readonly kind = "list" as const;
   readonly name: string;
   /** Phantom field carrying the element type; always undefined. */
   declare readonly __element?: T;
   constructor(name: string) {
+    super();
     this.name = checkName(name);
   }
 }
@@ -75,12 +108,13 @@ export class ListStateDescriptor<T> {
  * const perPage = ctx.getMapState(new MapStateDescriptor<string, number>("per-page"));
  * ```
  */
-export class MapStateDescriptor<K, V> {
+export class MapStateDescriptor<K, V> extends StateDescriptorBase {
   readonly kind = "map" as const;
   readonly name: string;
   /** Phantom field carrying the key and value types; always undefined. */
   declare readonly __entry?: [K, V];
   constructor(name: string) {
+    super();
     this.name = checkName(name);
   }
 }
@@ -93,13 +127,14 @@ export class MapStateDescriptor<K, V> {
  * const max = ctx.getReducingState(new ReducingStateDescriptor<number>("max", Math.max));
  * ```
  */
-export class ReducingStateDescriptor<T> {
+export class ReducingStateDescriptor<T> extends StateDescriptorBase {
   readonly kind = "reducing" as const;
   readonly name: string;
   constructor(
     name: string,
     readonly reduce: (a: T, b: T) => T,
   ) {
+    super();
     this.name = checkName(name);
   }
 }
@@ -118,13 +153,14 @@ export class ReducingStateDescriptor<T> {
  * }));
  * ```
  */
-export class AggregatingStateDescriptor<IN, ACC, OUT> {
+export class AggregatingStateDescriptor<IN, ACC, OUT> extends StateDescriptorBase {
   readonly kind = "aggregating" as const;
   readonly name: string;
   constructor(
     name: string,
     readonly agg: AggregateFunction<IN, ACC, OUT>,
   ) {
+    super();
     this.name = checkName(name);
   }
 }
@@ -156,6 +192,8 @@ function sameFunction(a: unknown, b: unknown): boolean {
  */
 export function descriptorDifference(registered: AnyStateDescriptor, requested: AnyStateDescriptor): string | undefined {
   if (registered === requested) return undefined;
+  const ttl = ttlConfigDifference(registered.ttlConfig, requested.ttlConfig);
+  if (ttl) return ttl;
   if (registered.kind === "value" && requested.kind === "value") {
     const [a, b] = [registered.defaultValue, requested.defaultValue];
     return isDeepStrictEqual(a, b) ? undefined : `default value ${show(a)} and again with default value ${show(b)}`;

@@ -132,3 +132,31 @@ export class StateRestoreError extends Error {
     this.name = "StateRestoreError";
   }
 }
+
+/**
+ * A state restored from a snapshot with TTL registered without TTL, or the
+ * other way round: the stored values have another form (Flink refuses this
+ * too, as an incompatible serializer).
+ *
+ * @example
+ * ```ts
+ * try { backend.getState(new ValueStateDescriptor("count")); } // checkpointed with TTL
+ * catch (e) { if (e instanceof StateTtlMismatchError) console.error(e.operatorUid, e.stateName, e.message); }
+ * ```
+ */
+export class StateTtlMismatchError extends Error {
+  constructor(
+    readonly operatorUid: string,
+    readonly stateName: string,
+    /** Whether the snapshot's values were stored with TTL. */
+    readonly storedWithTtl: boolean,
+  ) {
+    const [was, now] = storedWithTtl ? ["with", "without"] : ["without", "with"];
+    super(
+      `state '${stateName}' in operator '${operatorUid}' was checkpointed ${was} TTL and is now registered ${now} TTL: ` +
+        `TTL cannot be ${storedWithTtl ? "removed from" : "added to"} a state with existing checkpoints; ` +
+        "keep the descriptor's TTL setting, or use another state name",
+    );
+    this.name = "StateTtlMismatchError";
+  }
+}

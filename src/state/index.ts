@@ -29,8 +29,16 @@ export {
   StateKindMismatchError,
   StateRestoreError,
   StateSerializationError,
+  StateTtlMismatchError,
   UnsupportedKeyError,
 } from "./errors.ts";
+export {
+  type IncrementalCleanup,
+  StateTtlConfig,
+  StateTtlConfigBuilder,
+  StateVisibility,
+  UpdateType,
+} from "./ttl/state-ttl-config.ts";
 export { decodeStateValue, encodeStateValue, type StateValueContext } from "./serializer.ts";
 export {
   KeyedStateBackend,

@@ -32,6 +32,7 @@ import {
   StateKindMismatchError,
   StateRestoreError,
   StateSerializationError,
+  StateTtlMismatchError,
   UnsupportedKeyError,
 } from "./errors.ts";
 import { ChangedKeys } from "./incremental/changed-keys.ts";
@@ -53,10 +54,13 @@ import {
   type KeyedSnapshotHeader,
   packKeyedSnapshot,
   type SerializedKeyedState,
+  ttlMarker,
 } from "./snapshot/keyed-snapshot-format.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "./state-handles.ts";
 import { describeStateKey, keyOfStateKey, stateKeyOf, type StateKey } from "./state-key.ts";
 import type { StateSnapshot } from "./state-snapshot.ts";
+import { createKeyedStateHandle } from "./ttl/create-keyed-state-handle.ts";
+import { type Clock, systemClock } from "../util/clock.ts";
 
 /** Options of every keyed state backend. */
 export interface KeyedStateBackendOptions {
@@ -68,6 +72,8 @@ export interface KeyedStateBackendOptions {
   readonly keyGroupRange: readonly [number, number];
   /** Note every write, for delta snapshots (incremental checkpoints). Default false. */
   readonly trackChanges?: boolean;
+  /** Processing time for state TTL; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -88,6 +94,8 @@ export interface StateTable {
   handle?: unknown;
   /** The descriptor of the first registration (a restored state has none until registered). */
   descriptor?: AnyStateDescriptor;
+  /** Values are stored in the TTL form (from the descriptor, or from the snapshot restored). */
+  ttl: boolean;
 }
 
 /**
@@ -138,6 +146,8 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
   private currentStateKey: StateKey | undefined = undefined;
   private group = 0;
   private code = 0;
+  private readonly clock: Clock;
+  private readonly keySelectionListeners: (() => void)[] = [];
 
   constructor(opts: KeyedStateBackendOptions) {
     const [start, end] = opts.keyGroupRange;
@@ -151,6 +161,7 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
     this.rangeStart = start;
     this.rangeEnd = end;
     this.trackChanges = opts.trackChanges ?? false;
+    this.clock = opts.clock ?? systemClock;
   }
 
   /** Inclusive key-group range owned by this backend. */
@@ -176,6 +187,7 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
    * @throws KeyGroupOutOfRangeError when the key's group is not owned by this backend
    */
   setCurrentKey(key: unknown): void {
+    for (let i = 0; i < this.keySelectionListeners.length; i++) this.keySelectionListeners[i]!();
     if (key === this.currentKey && this.currentStateKey !== undefined && typeof key !== "object") return;
     let k: StateKey;
     try {
@@ -193,6 +205,11 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
     this.currentStateKey = k;
     this.group = kg - this.rangeStart;
     this.code = code;
+  }
+
+  /** @internal Calls `listener` at each {@link setCurrentKey}, before the key changes (incremental TTL cleanup per record). */
+  addKeySelectionListener(listener: () => void): void {
+    this.keySelectionListeners.push(listener);
   }
 
   /** @internal Used by the state handles: index of the current key's group in this backend's range. */
@@ -265,46 +282,70 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
       return existing;
     }
     const changes = this.trackChanges ? new ChangedKeys(this.groups) : undefined;
-    const created: StateTable = { name: d.name, kind: d.kind, map: this.createMap(d.name, d.kind, changes), changes };
+    const created: StateTable = {
+      name: d.name,
+      kind: d.kind,
+      map: this.createMap(d.name, d.kind, changes),
+      changes,
+      ttl: d.ttlConfig !== undefined,
+    };
     this.tables.set(d.name, created);
     return created;
   }
 
-  private handle<H>(d: AnyStateDescriptor, make: (map: KeyedStateMap<never>) => H): H {
+  private handle<H>(d: AnyStateDescriptor): H {
     const t = this.table(d);
     const difference = t.descriptor && descriptorDifference(t.descriptor, d);
     if (difference) throw new StateDescriptorMismatchError(this.operatorUid, d.name, difference);
     t.descriptor ??= d;
-    t.handle ??= make(t.map as unknown as KeyedStateMap<never>);
+    t.handle ??= createKeyedStateHandle(
+      d,
+      { operatorUid: this.operatorUid, clock: this.clock, backend: this, storedWithTtl: t.ttl },
+      (stored) => this.plainHandle(t.map, stored),
+    );
     return t.handle as H;
+  }
+
+  /** A plain handle of `d`'s kind over `map` (the storage of state `d.name`). */
+  private plainHandle(map: KeyedStateMap<unknown>, d: AnyStateDescriptor): unknown {
+    const m = map as KeyedStateMap<never>;
+    switch (d.kind) {
+      case "value":
+        return new KeyedValueState(this, d.name, m, d.defaultValue);
+      case "list":
+        return new KeyedListState(this, d.name, m);
+      case "map":
+        return new KeyedMapState(this, d.name, m);
+      case "reducing":
+        return new KeyedReducingState(this, d.name, m, d.reduce);
+      case "aggregating":
+        return new KeyedAggregatingState(this, d.name, m, d.agg);
+    }
   }
 
   /** The {@link ValueState} named by `d` (the same handle for the same name). */
   getState<T>(d: ValueStateDescriptor<T>): ValueState<T> {
-    return this.handle(d as ValueStateDescriptor<unknown>, (m) => new KeyedValueState<T>(this, d.name, m, d.defaultValue));
+    return this.handle(d as ValueStateDescriptor<unknown>);
   }
 
   /** The keyed {@link ListState} named by `d`. */
   getListState<T>(d: ListStateDescriptor<T>): ListState<T> {
-    return this.handle(d, (m) => new KeyedListState<T>(this, d.name, m));
+    return this.handle(d);
   }
 
   /** The {@link MapState} named by `d`. */
   getMapState<K, V>(d: MapStateDescriptor<K, V>): MapState<K, V> {
-    return this.handle(d, (m) => new KeyedMapState<K, V>(this, d.name, m));
+    return this.handle(d);
   }
 
   /** The {@link ReducingState} named by `d`. */
   getReducingState<T>(d: ReducingStateDescriptor<T>): ReducingState<T> {
-    return this.handle(d as ReducingStateDescriptor<unknown>, (m) => new KeyedReducingState<T>(this, d.name, m, d.reduce));
+    return this.handle(d as ReducingStateDescriptor<unknown>);
   }
 
   /** The {@link AggregatingState} named by `d`. */
   getAggregatingState<IN, ACC, OUT>(d: AggregatingStateDescriptor<IN, ACC, OUT>): AggregatingState<IN, OUT> {
-    return this.handle(
-      d as AggregatingStateDescriptor<unknown, unknown, unknown>,
-      (m) => new KeyedAggregatingState<IN, ACC, OUT>(this, d.name, m, d.agg),
-    );
+    return this.handle(d as AggregatingStateDescriptor<unknown, unknown, unknown>);
   }
 
   /** Keys written since the last snapshot of the chain, over all states (0 without `trackChanges`). */
@@ -367,7 +408,7 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
           removed.push(packPlainData(gone));
         }
       }
-      states.push({ name: t.name, kind: t.kind, keyGroups, chunks, removedKeyGroups, removed });
+      states.push({ name: t.name, kind: t.kind, ...ttlMarker(t.ttl), keyGroups, chunks, removedKeyGroups, removed });
     }
     const bytes = Promise.resolve(packKeyedSnapshot(this.snapshotHeader(checkpointId), states, true));
     return { serialize: () => bytes, release: () => {} };
@@ -393,7 +434,10 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
         );
       }
       for (const s of blob.states) {
-        const { map, changes } = this.table({ name: s.name, kind: s.kind } as AnyStateDescriptor);
+        const t = this.table({ name: s.name, kind: s.kind } as AnyStateDescriptor);
+        if (t.handle !== undefined && t.ttl !== s.ttl) throw new StateTtlMismatchError(this.operatorUid, s.name, s.ttl);
+        t.ttl = s.ttl;
+        const { map, changes } = t;
         if (changes) changes.recording = false;
         for (const group of s.groups) {
           if (group.keyGroup < this.rangeStart || group.keyGroup > this.rangeEnd) continue;
@@ -422,6 +466,7 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
   /** Releases outstanding snapshots and drops all state (and, for the disk backend, closes its store). */
   dispose(): void {
     this.tables.clear();
+    this.keySelectionListeners.length = 0;
     this.currentKey = undefined;
     this.currentStateKey = undefined;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MapStateDescriptor, OperatorStateBackend, redistributeOperatorState } from "../../state/index.ts";
+import { MapStateDescriptor, OperatorStateBackend, redistributeOperatorState, StateTtlConfig } from "../../state/index.ts";
 import { BroadcastStateStore, pickBroadcastCopy, UnknownBroadcastStateError } from "./broadcast-state-store.ts";
 
 const rules = new MapStateDescriptor<string, number>("rules");
@@ -49,5 +49,12 @@ describe("broadcast state store", () => {
     const store = new BroadcastStateStore("rules-op", 0, new OperatorStateBackend({ operatorUid: "rules-op" }), [rules] as MapStateDescriptor<unknown, unknown>[]);
     expect(() => store.readOnly(flags)).toThrow(UnknownBroadcastStateError);
     expect(() => store.readOnly(flags)).toThrow(/'rules-op'.*'flags'.*'rules'/);
+  });
+
+  it("refuses a broadcast state descriptor with TTL (TTL is for keyed state)", () => {
+    const expiring = new MapStateDescriptor<string, number>("expiring").enableTimeToLive(StateTtlConfig.newBuilder(1000).build());
+    expect(() => new BroadcastStateStore("rules-op", 0, new OperatorStateBackend({ operatorUid: "rules-op" }), [expiring] as MapStateDescriptor<unknown, unknown>[])).toThrow(
+      "broadcast state 'expiring' in operator 'rules-op' cannot have a time to live",
+    );
   });
 });

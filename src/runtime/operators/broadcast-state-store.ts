@@ -8,6 +8,7 @@
  */
 import type { BroadcastState, ReadOnlyBroadcastState } from "../../core/broadcast-process-function.ts";
 import { ListStateDescriptor, type ListState, type MapStateDescriptor, type OperatorStateBackend } from "../../state/index.ts";
+import { refuseTtl } from "../../state/ttl/refuse-ttl.ts";
 
 /** One entry of the checkpointed broadcast state: written by `subtask`, of the state named `state`. */
 export type BroadcastEntry = [subtask: number, state: string, key: unknown, value: unknown];
@@ -58,7 +59,10 @@ export class BroadcastStateStore {
   ) {
     this.union = operatorState.getUnionListState(new ListStateDescriptor<BroadcastEntry>(UNION_STATE));
     const restored = pickBroadcastCopy(this.union.get());
-    for (const d of descriptors) this.maps.set(d.name, restored.get(d.name) ?? new Map());
+    for (const d of descriptors) {
+      refuseTtl(d, `broadcast state '${d.name}' in operator '${operatorUid}'`);
+      this.maps.set(d.name, restored.get(d.name) ?? new Map());
+    }
   }
 
   /** The writable state of `descriptor` (for the broadcast side). */

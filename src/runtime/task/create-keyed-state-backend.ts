@@ -25,10 +25,10 @@ export interface KeyedBackendPlace {
  * ```
  */
 export function createKeyedStateBackend(settings: StateBackendSettings, place: KeyedBackendPlace): KeyedStateBackend {
-  const { operatorUid, maxParallelism, keyGroupRange, trackChanges } = place;
+  const { operatorUid, maxParallelism, keyGroupRange, trackChanges, clock } = place;
   switch (settings.type) {
     case "heap":
-      return new HeapKeyedStateBackend({ operatorUid, maxParallelism, keyGroupRange, trackChanges });
+      return new HeapKeyedStateBackend({ operatorUid, maxParallelism, keyGroupRange, trackChanges, clock });
     default:
       throw new RangeError(`state backend '${settings.type}' is not available in this build`);
   }

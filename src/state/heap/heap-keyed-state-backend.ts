@@ -69,7 +69,7 @@ export class HeapKeyedStateBackend extends KeyedStateBackend {
       serialize: () =>
         (serialized ??= serializeKeyedSnapshot(
           header,
-          captured.map(({ t, map, view }) => ({ name: t.name, kind: t.kind, map, view })),
+          captured.map(({ t, map, view }) => ({ name: t.name, kind: t.kind, ttl: t.ttl, map, view })),
           () => released,
         )),
       release: () => {

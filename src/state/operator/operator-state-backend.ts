@@ -4,6 +4,7 @@
  */
 
 import type { ListStateDescriptor } from "../descriptors.ts";
+import { refuseTtl } from "../ttl/refuse-ttl.ts";
 import { StateKindMismatchError } from "../errors.ts";
 import type { ListState } from "../state-handles.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
@@ -46,11 +47,13 @@ export class OperatorStateBackend {
 
   /** A list state split between subtasks on rescale (contiguous parts of the concatenated lists). */
   getListState<T>(d: ListStateDescriptor<T>): ListState<T> {
+    refuseTtl(d, `operator list state '${d.name}' in operator '${this.operatorUid}'`);
     return this.state(d.name, "split") as OperatorListState<T>;
   }
 
   /** A list state of which every subtask gets the union of all subtasks' lists on restore. */
   getUnionListState<T>(d: ListStateDescriptor<T>): ListState<T> {
+    refuseTtl(d, `operator union list state '${d.name}' in operator '${this.operatorUid}'`);
     return this.state(d.name, "union") as OperatorListState<T>;
   }
 

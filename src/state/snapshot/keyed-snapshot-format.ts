@@ -3,10 +3,12 @@
  *
  * Outer msgpack object (version 2):
  * `{ format: "weir-heap-keyed", version: 2, operatorUid, checkpointId,
- *    maxParallelism, keyGroupRange, states: [{ name, kind, keyGroups, chunks }] }`
+ *    maxParallelism, keyGroupRange, states: [{ name, kind, ttl?, keyGroups, chunks }] }`
  * where `chunks[i]` holds the entries of key group `keyGroups[i]` (one chunk
  * per non-empty key group, see key-group-chunk.ts), so a restore decodes
- * only the key groups it owns.
+ * only the key groups it owns. `ttl: true` marks a state whose values are
+ * stored in the TTL form (`[value, lastAccess]`, see src/state/ttl/), so that
+ * it is not restored into a state without TTL, nor the other way round.
  *
  * A delta snapshot (incremental checkpoints, see src/state/incremental/) has
  * the same form with `delta: true`: `chunks` hold the keys written since the
@@ -40,6 +42,8 @@ const KINDS: readonly StateKind[] = ["value", "list", "map", "reducing", "aggreg
 export interface SerializedKeyedState {
   readonly name: string;
   readonly kind: StateKind;
+  /** Present (true) only for a state stored in the TTL form. */
+  readonly ttl?: true;
   /** Key group of each chunk. */
   readonly keyGroups: readonly number[];
   readonly chunks: readonly Uint8Array[];
@@ -61,6 +65,7 @@ export interface KeyedSnapshotHeader {
 export interface CapturedKeyedState {
   readonly name: string;
   readonly kind: StateKind;
+  readonly ttl: boolean;
   readonly map: KeyGroupedMap<unknown>;
   readonly view: KeyGroupedView;
 }
@@ -83,6 +88,8 @@ export interface RemovedKeyGroup {
 export interface RestoredKeyedState {
   readonly name: string;
   readonly kind: StateKind;
+  /** Values are stored in the TTL form. */
+  readonly ttl: boolean;
   readonly groups: readonly RestoredKeyGroup[];
   /** Delta snapshots: keys deleted since the previous snapshot of the chain (applied after `groups`). */
   readonly removed: readonly RemovedKeyGroup[];
@@ -112,7 +119,7 @@ export async function serializeKeyedSnapshot(
 ): Promise<Uint8Array> {
   const out: SerializedKeyedState[] = [];
   let sliceEntries = 0;
-  for (const { name, kind, map, view } of states) {
+  for (const { name, kind, ttl, map, view } of states) {
     const keyGroups: number[] = [];
     const chunks: Uint8Array[] = [];
     for (let g = 0; g < map.groups; g++) {
@@ -130,9 +137,14 @@ export async function serializeKeyedSnapshot(
         chunks.push(chunk);
       }
     }
-    out.push({ name, kind, keyGroups, chunks });
+    out.push({ name, kind, ...ttlMarker(ttl), keyGroups, chunks });
   }
   return packKeyedSnapshot(header, out, false);
+}
+
+/** The `ttl` field of a state that has TTL (none otherwise, so blobs without TTL are unchanged). */
+export function ttlMarker(ttl: boolean): { ttl?: true } {
+  return ttl ? { ttl: true } : {};
 }
 
 /** Packs encoded states into a snapshot blob: a full one, or with `delta` a delta of an incremental chain. */
@@ -171,13 +183,14 @@ export function decodeKeyedSnapshot(bytes: Uint8Array, operatorUid: string, inde
     delta: blob.delta === true,
     maxParallelism,
     states: states.map((s) => {
-      const { name, kind, keyGroups, chunks, removedKeyGroups = [], removed = [] } = s as unknown as SerializedKeyedState;
+      const { name, kind, ttl, keyGroups, chunks, removedKeyGroups = [], removed = [] } = s as unknown as SerializedKeyedState;
       if (!Array.isArray(keyGroups) || keyGroups.length !== chunks.length || !Array.isArray(removed) || removedKeyGroups.length !== removed.length) {
         throw new StateRestoreError(operatorUid, `blob #${index} has a malformed state entry`);
       }
       return {
         name,
         kind,
+        ttl: ttl === true,
         groups: chunks.map((chunk, i) => ({ keyGroup: keyGroups[i]!, read: () => decodeKeyGroupChunk(chunk, operatorUid, name) })),
         removed: removed.map((keys, i) => ({ keyGroup: removedKeyGroups[i]!, read: () => decodeStateValue(keys) as StateKey[] })),
       };
@@ -206,5 +219,5 @@ function fromVersion1(s: Record<string, unknown>, operatorUid: string, index: nu
       group[1].push(flat[i + 2]);
     }
   }
-  return { name, kind: s.kind as StateKind, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })), removed: [] };
+  return { name, kind: s.kind as StateKind, ttl: false, groups: [...byGroup].map(([keyGroup, columns]) => ({ keyGroup, read: () => columns })), removed: [] };
 }

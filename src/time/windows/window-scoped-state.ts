@@ -8,6 +8,7 @@ import type { KeyedStateBackend, MapState, ReducingState, ReducingStateDescripto
 import { MapStateDescriptor } from "../../state/index.ts";
 import type { WindowStateStore } from "./trigger.ts";
 import type { WindowNamespace } from "./window-namespaces.ts";
+import { refuseTtl } from "../../state/ttl/refuse-ttl.ts";
 
 export class WindowScopedState implements WindowStateStore {
   private readonly map: MapState<string, unknown>;
@@ -18,7 +19,10 @@ export class WindowScopedState implements WindowStateStore {
   private used: boolean;
 
   /** @param name the keyed state holding it (unique in the operator) */
-  constructor(backend: KeyedStateBackend, name: string) {
+  constructor(
+    backend: KeyedStateBackend,
+    private readonly name: string,
+  ) {
     this.map = backend.getMapState(new MapStateDescriptor<string, unknown>(name));
     this.used = !backend.entriesOf(name).next().done; // restored state
   }
@@ -29,6 +33,7 @@ export class WindowScopedState implements WindowStateStore {
   }
 
   getPartitionedState<T>(d: ValueStateDescriptor<T>): ValueState<T> {
+    refuseTtl(d, `window state '${d.name}' (in '${this.name}')`);
     const existing = this.handles.get(d.name);
     if (existing !== undefined) return existing as ValueState<T>;
     this.used = true;
@@ -43,6 +48,7 @@ export class WindowScopedState implements WindowStateStore {
   }
 
   getReducingState<T>(d: ReducingStateDescriptor<T>): ReducingState<T> {
+    refuseTtl(d, `window state '${d.name}' (in '${this.name}')`);
     const existing = this.handles.get(d.name);
     if (existing !== undefined) return existing as ReducingState<T>;
     this.used = true;
