@@ -26,8 +26,10 @@ import { checkpointTotalBytes, type RestoreSource } from "./state-report.ts";
 
 const WEIR = fileURLToPath(new URL("../bin/weir-dev.mjs", import.meta.url));
 const JOB = fileURLToPath(new URL("./jobs/keyed-payload.ts", import.meta.url));
-/** Longest wait for the first run's checkpoint, and for the restarted run's first record. */
-const DEADLINE_MS = 90_000;
+/** Longest wait for the first run's checkpoint, and for the restarted run's first record: 90 s, and 2 minutes more per GB of state (a full heap checkpoint of 1 GB takes 15–50 s here). */
+function deadlineMs(stateBytes: number): number {
+  return 90_000 + (stateBytes / 1e9) * 120_000;
+}
 const POLL_MS = 20;
 
 /** The recovery measurement failed: no checkpoint, no restore, or a restore without the state. */
@@ -116,14 +118,14 @@ function start(args: readonly string[]): JobProcess {
   return job;
 }
 
-/** Polls `probe` until it gives a value; fails when the job exits or after `DEADLINE_MS`. */
+/** Polls `probe` until it gives a value; fails when the job exits or after `deadlineMs(stateBytes)`. */
 async function waitFor<T>(job: JobProcess, stateBytes: number, failure: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + DEADLINE_MS;
+  const deadline = Date.now() + deadlineMs(stateBytes);
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (job.exited) throw new BenchRecoveryError(stateBytes, `${failure}: the job exited with code ${job.child.exitCode}`, job.stderrTail);
-    if (Date.now() > deadline) throw new BenchRecoveryError(stateBytes, `${failure} within ${DEADLINE_MS / 1000} s`, job.stderrTail);
+    if (Date.now() > deadline) throw new BenchRecoveryError(stateBytes, `${failure} within ${Math.round(deadlineMs(stateBytes) / 1000)} s`, job.stderrTail);
     await sleep(POLL_MS);
   }
 }

@@ -102,7 +102,7 @@ export async function measureState(
             checkpointIntervalMs: CHECKPOINT_INTERVAL_MS,
             churn: CHURN,
             steadyCheckpoints: STEADY_CHECKPOINTS,
-          });
+          }, progress);
           return checkpointCostFigures({ ...m, ...m.params, stats: m.checkpoints });
         });
         if (figures) checkpointCost.push(figures);

@@ -47,6 +47,8 @@ const SETTLING_CHECKPOINTS = 2;
 const MAX_STEADY_MS = 180_000;
 /** How often the bench reads the checkpoint directory's new `_metadata` files. */
 const WATCH_MS = 20;
+/** How often a run reports its newest completed checkpoint to `progress`. */
+const PROGRESS_MS = 5_000;
 /** Seed of the random keys (the same keys change in every run of a size). */
 const SEED = 12;
 
@@ -196,7 +198,8 @@ class RewritePayload extends KeyedProcessFunction<number, number, never> {
 const discard: Sink<never> = { createWriter: () => ({ write() {} }) };
 
 /**
- * Runs the keyed-churn job once, watching its checkpoint directory.
+ * Runs the keyed-churn job once, watching its checkpoint directory; every
+ * `PROGRESS_MS` tells `progressLine` the phase and the newest completed checkpoint.
  *
  * @example
  * ```ts
@@ -205,7 +208,7 @@ const discard: Sink<never> = { createWriter: () => ({ write() {} }) };
  * console.log(m.checkpoints?.history.completed.map((c) => c.durationMs));
  * ```
  */
-export async function runKeyedChurn(params: KeyedChurnParams): Promise<KeyedChurnMeasurement> {
+export async function runKeyedChurn(params: KeyedChurnParams, progressLine: (line: string) => void = () => {}): Promise<KeyedChurnMeasurement> {
   const keys = Math.ceil(params.stateBytes / CHURN_PAYLOAD_BYTES);
   const updatesPerSecond = (params.churn * keys * 1000) / params.checkpointIntervalMs;
   const progress: ChurnProgress = { fillCheckpoint: [], settling: params.incremental ? SETTLING_CHECKPOINTS : 0 };
@@ -227,7 +230,15 @@ export async function runKeyedChurn(params: KeyedChurnParams): Promise<KeyedChur
     const started = performance.now();
     const result = await env
       .executeAsync("bench-keyed-churn")
-      .then((client) => client.getJobExecutionResult())
+      .then((client) => {
+        const timer = setInterval(() => {
+          const c = client.getCheckpointStats()?.lastCompleted;
+          const first = firstSteadyCheckpoint(progress);
+          const phase = first === undefined ? "filling" : `steady from checkpoint ${first}`;
+          progressLine(`  ${((performance.now() - started) / 1000).toFixed(0)} s: ${phase}; ${c ? `checkpoint ${c.checkpointId} took ${c.durationMs} ms (sync ${c.maxSyncMs} ms)` : "no checkpoint completed yet"}`);
+        }, PROGRESS_MS);
+        return client.getJobExecutionResult().finally(() => clearInterval(timer));
+      })
       .finally(() => watch.stop());
     const elapsedMs = performance.now() - started;
     const metadata = await watch.stop();
