@@ -18,6 +18,7 @@
  */
 import { statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { getHeapStatistics } from "node:v8";
 import type { StateBackendName } from "../src/state/state-backend-settings.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { runKeyedChurn } from "./jobs/keyed-churn.ts";
@@ -44,6 +45,8 @@ const CHURN = 0.01;
 const STEADY_CHECKPOINTS = 3;
 /** Free space wanted in the temporary directory per byte of state of a run (working copy, checkpoints, a chain's base and its new base). */
 const DISK_PER_STATE_BYTE = 4;
+/** JavaScript heap wanted per byte of heap-backend state (the 1 GB churn run peaks at about 1.3 GB of heap). */
+const HEAP_PER_STATE_BYTE = 2;
 /** Records of the keyed-count runs: at least this many, and at least `RECORDS_PER_KEY` per key (each key inserted, then updated). */
 const MIN_THROUGHPUT_RECORDS = 4_000_000;
 const RECORDS_PER_KEY = 2;
@@ -90,6 +93,7 @@ export async function measureState(
       continue;
     }
     for (const backend of BACKENDS) {
+      if (!fitsBackend(backend, stateBytes, skipped, `checkpoint cost at ${bytesLabel(stateBytes)}`)) continue;
       for (const incremental of [false, true]) {
         const label = `checkpoint cost, ${bytesLabel(stateBytes)}, ${checkpointModeLabel({ backend, incremental })}`;
         progress(label);
@@ -142,6 +146,7 @@ export async function measureState(
     if (free < DISK_PER_STATE_BYTE * recoveryBytes) skipped.push(`restore at ${bytesLabel(recoveryBytes)}: ${bytesLabel(free)} free in ${tmpdir()}`);
     else {
       for (const [backend, from] of RECOVERY_PLAN) {
+        if (!fitsBackend(backend, recoveryBytes, skipped, `restore at ${bytesLabel(recoveryBytes)}`)) continue;
         const label = `restore after SIGKILL, ${bytesLabel(recoveryBytes)}, ${backend} from ${from}`;
         progress(label);
         const r = await withBackend(backend, label, () => measureRecovery(recoveryBytes, { backend, from }));
@@ -151,6 +156,14 @@ export async function measureState(
   }
 
   return { parallelism: PARALLELISM, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, churn: CHURN, checkpointCost, throughput: runs, recovery, skipped };
+}
+
+/** False (noting it in `skipped`) for heap state that the JavaScript heap limit cannot hold twice over. */
+function fitsBackend(backend: StateBackendName, stateBytes: number, skipped: string[], what: string): boolean {
+  const limit = getHeapStatistics().heap_size_limit;
+  if (backend !== "heap" || HEAP_PER_STATE_BYTE * stateBytes <= limit) return true;
+  skipped.push(`${what} on heap: the JavaScript heap limit is ${bytesLabel(limit)} (node --max-old-space-size), ${HEAP_PER_STATE_BYTE}× the state wanted`);
+  return false;
 }
 
 /** A keyed-count run, checked: every record reached the sinks once. */
