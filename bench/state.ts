@@ -70,100 +70,106 @@ export async function measureState(
   progress: (line: string) => void,
   sizes: { readonly stateBytes: readonly number[]; readonly stateKeys: readonly number[] },
 ): Promise<StateFigures> {
-  const skipped: string[] = [];
-  const missing = new Set<StateBackendName>();
+  const gate = new BackendGate();
+  const checkpointCost = await measureCheckpointCost(progress, gate, sizes.stateBytes);
+  const throughputRuns = await measureThroughput(progress, gate, sizes.stateKeys);
+  const recoveryBytes = sizes.stateBytes.at(-1);
+  const recovery = recoveryBytes === undefined ? [] : await measureRestores(progress, gate, recoveryBytes);
+  return { parallelism: PARALLELISM, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, churn: CHURN, checkpointCost, throughput: throughputRuns, recovery, skipped: gate.skipped };
+}
+
+/** Runs of a backend this build does not have are skipped after the first refusal; `skipped` says what was left out and why. */
+class BackendGate {
+  readonly skipped: string[] = [];
+  private readonly missing = new Set<StateBackendName>();
+
   /** Runs `run` unless `backend` is missing; notes it missing when the build refuses it. */
-  const withBackend = async <T>(backend: StateBackendName, what: string, run: () => Promise<T>): Promise<T | undefined> => {
-    if (missing.has(backend)) return undefined;
+  async run<T>(backend: StateBackendName, what: string, run: () => Promise<T>): Promise<T | undefined> {
+    if (this.missing.has(backend)) return undefined;
     try {
       return await run();
     } catch (e) {
       if (!unavailableBackend(e, backend)) throw e;
-      missing.add(backend);
-      skipped.push(`every ${backend} run (from ${what} on): ${(e as Error).message}`);
+      this.missing.add(backend);
+      this.skipped.push(`every ${backend} run (from ${what} on): ${(e as Error).message}`);
       return undefined;
-    }
-  };
-
-  const checkpointCost: CheckpointCostFigures[] = [];
-  for (const stateBytes of sizes.stateBytes) {
-    const free = await freeBytes();
-    if (free < DISK_PER_STATE_BYTE * stateBytes) {
-      skipped.push(`checkpoint cost at ${bytesLabel(stateBytes)}: ${bytesLabel(free)} free in ${tmpdir()}, ${DISK_PER_STATE_BYTE}× the state wanted`);
-      continue;
-    }
-    for (const backend of BACKENDS) {
-      if (!fitsBackend(backend, stateBytes, skipped, `checkpoint cost at ${bytesLabel(stateBytes)}`)) continue;
-      for (const incremental of [false, true]) {
-        const label = `checkpoint cost, ${bytesLabel(stateBytes)}, ${checkpointModeLabel({ backend, incremental })}`;
-        progress(label);
-        const figures = await withBackend(backend, label, async () => {
-          const m = await runKeyedChurn({
-            stateBytes,
-            backend,
-            incremental,
-            parallelism: PARALLELISM,
-            checkpointIntervalMs: CHECKPOINT_INTERVAL_MS,
-            churn: CHURN,
-            steadyCheckpoints: STEADY_CHECKPOINTS,
-          }, progress);
-          return checkpointCostFigures({ ...m, ...m.params, stats: m.checkpoints });
-        });
-        if (figures) checkpointCost.push(figures);
-      }
     }
   }
 
-  const runs: StateThroughputFigures[] = [];
+  /** False (noting why) when the temporary directory has less than `DISK_PER_STATE_BYTE` × `stateBytes` free. */
+  async diskFits(stateBytes: number, what: string): Promise<boolean> {
+    const s = await statfs(tmpdir());
+    const free = s.bavail * s.bsize;
+    if (free >= DISK_PER_STATE_BYTE * stateBytes) return true;
+    this.skipped.push(`${what}: ${bytesLabel(free)} free in ${tmpdir()}, ${DISK_PER_STATE_BYTE}× the state wanted`);
+    return false;
+  }
+
+  /** False (noting why) for heap state that the JavaScript heap limit cannot hold `HEAP_PER_STATE_BYTE` times over. */
+  heapFits(backend: StateBackendName, stateBytes: number, what: string): boolean {
+    const limit = getHeapStatistics().heap_size_limit;
+    if (backend !== "heap" || HEAP_PER_STATE_BYTE * stateBytes <= limit) return true;
+    this.skipped.push(`${what} on heap: the JavaScript heap limit is ${bytesLabel(limit)} (node --max-old-space-size), ${HEAP_PER_STATE_BYTE}× the state wanted`);
+    return false;
+  }
+}
+
+/** Part 1: the keyed-churn job at each size, with each backend, full and incremental. */
+async function measureCheckpointCost(progress: (line: string) => void, gate: BackendGate, sizes: readonly number[]): Promise<CheckpointCostFigures[]> {
+  const figures: CheckpointCostFigures[] = [];
+  for (const stateBytes of sizes) {
+    const what = `checkpoint cost at ${bytesLabel(stateBytes)}`;
+    if (!(await gate.diskFits(stateBytes, what))) continue;
+    for (const backend of BACKENDS) {
+      if (!gate.heapFits(backend, stateBytes, what)) continue;
+      for (const incremental of [false, true]) {
+        const label = `checkpoint cost, ${bytesLabel(stateBytes)}, ${checkpointModeLabel({ backend, incremental })}`;
+        progress(label);
+        const f = await gate.run(backend, label, async () => {
+          const params = { stateBytes, backend, incremental, parallelism: PARALLELISM, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, churn: CHURN, steadyCheckpoints: STEADY_CHECKPOINTS };
+          const m = await runKeyedChurn(params, progress);
+          return checkpointCostFigures({ ...m, ...params, stats: m.checkpoints });
+        });
+        if (f) figures.push(f);
+      }
+    }
+  }
+  return figures;
+}
+
+/** Part 2: the keyed count on each backend at each key count, after a warm-up. */
+async function measureThroughput(progress: (line: string) => void, gate: BackendGate, keyCounts: readonly number[]): Promise<StateThroughputFigures[]> {
+  const figures: StateThroughputFigures[] = [];
+  if (keyCounts.length === 0) return figures;
   progress("keyed count: warm-up (heap, 1,000,000 records, 10,000 keys, no checkpoints)");
   await counted("warm-up", { records: 1_000_000, keys: 10_000, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: 0 });
-  for (const keys of sizes.stateKeys) {
+  for (const keys of keyCounts) {
     const records = Math.max(MIN_THROUGHPUT_RECORDS, RECORDS_PER_KEY * keys);
     for (const backend of BACKENDS) {
       const label = `keyed count, ${backend}, ${keys.toLocaleString("en-US")} keys, exactly-once 1 s (${records.toLocaleString("en-US")} records)`;
       progress(label);
-      const run = await withBackend(backend, label, () =>
-        counted(label, { records, keys, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, backend }),
-      );
+      const run = await gate.run(backend, label, () => counted(label, { records, keys, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, backend }));
       if (!run) continue;
       const cp = checkpointFigures(run.checkpoints);
-      runs.push({
-        backend,
-        keys,
-        records,
-        elapsedMs: run.elapsedMs,
-        recordsPerSecond: throughput(records, run.elapsedMs),
-        checkpointsCompleted: cp.completed,
-        checkpointP50Ms: cp.durationP50Ms,
-      });
+      figures.push({ backend, keys, records, elapsedMs: run.elapsedMs, recordsPerSecond: throughput(records, run.elapsedMs), checkpointsCompleted: cp.completed, checkpointP50Ms: cp.durationP50Ms });
     }
   }
-
-  const recovery: StateRecoveryFigures[] = [];
-  const recoveryBytes = sizes.stateBytes.at(-1);
-  if (recoveryBytes !== undefined) {
-    const free = await freeBytes();
-    if (free < DISK_PER_STATE_BYTE * recoveryBytes) skipped.push(`restore at ${bytesLabel(recoveryBytes)}: ${bytesLabel(free)} free in ${tmpdir()}`);
-    else {
-      for (const [backend, from] of RECOVERY_PLAN) {
-        if (!fitsBackend(backend, recoveryBytes, skipped, `restore at ${bytesLabel(recoveryBytes)}`)) continue;
-        const label = `restore after SIGKILL, ${bytesLabel(recoveryBytes)}, ${backend} from ${from}`;
-        progress(label);
-        const r = await withBackend(backend, label, () => measureRecovery(recoveryBytes, { backend, from }));
-        if (r) recovery.push({ ...r, backend, from });
-      }
-    }
-  }
-
-  return { parallelism: PARALLELISM, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, churn: CHURN, checkpointCost, throughput: runs, recovery, skipped };
+  return figures;
 }
 
-/** False (noting it in `skipped`) for heap state that the JavaScript heap limit cannot hold twice over. */
-function fitsBackend(backend: StateBackendName, stateBytes: number, skipped: string[], what: string): boolean {
-  const limit = getHeapStatistics().heap_size_limit;
-  if (backend !== "heap" || HEAP_PER_STATE_BYTE * stateBytes <= limit) return true;
-  skipped.push(`${what} on heap: the JavaScript heap limit is ${bytesLabel(limit)} (node --max-old-space-size), ${HEAP_PER_STATE_BYTE}× the state wanted`);
-  return false;
+/** Part 3: restore after SIGKILL with `stateBytes` of state, per `RECOVERY_PLAN`. */
+async function measureRestores(progress: (line: string) => void, gate: BackendGate, stateBytes: number): Promise<StateRecoveryFigures[]> {
+  const figures: StateRecoveryFigures[] = [];
+  const what = `restore at ${bytesLabel(stateBytes)}`;
+  if (!(await gate.diskFits(stateBytes, what))) return figures;
+  for (const [backend, from] of RECOVERY_PLAN) {
+    if (!gate.heapFits(backend, stateBytes, what)) continue;
+    const label = `restore after SIGKILL, ${bytesLabel(stateBytes)}, ${backend} from ${from}`;
+    progress(label);
+    const r = await gate.run(backend, label, () => measureRecovery(stateBytes, { backend, from }));
+    if (r) figures.push({ ...r, backend, from });
+  }
+  return figures;
 }
 
 /** A keyed-count run, checked: every record reached the sinks once. */
@@ -176,10 +182,4 @@ async function counted(label: string, params: KeyedCountParams) {
 /** True when `error` says that this build has no `backend` (src/runtime/task/create-keyed-state-backend.ts). */
 function unavailableBackend(error: unknown, backend: StateBackendName): boolean {
   return error instanceof Error && error.message.includes(`state backend '${backend}' is not available in this build`);
-}
-
-/** Free bytes for an unprivileged user in the temporary directory. */
-async function freeBytes(): Promise<number> {
-  const s = await statfs(tmpdir());
-  return s.bavail * s.bsize;
 }
