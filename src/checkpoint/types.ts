@@ -78,6 +78,13 @@ export interface OperatorSubtaskState {
   readonly handle: StateHandle;
   /** The incremental keyed-state chain of the subtask, base first then deltas in order; absent for full snapshots. */
   readonly shared?: readonly SharedStateRef[];
+  /**
+   * Disk state backend: the snapshot its local working store held right after
+   * this checkpoint (a random token per snapshot). A restart on the same
+   * machine whose store still holds exactly it keeps the store instead of
+   * reading the checkpoint's files (local recovery).
+   */
+  readonly local?: { readonly checkpointId: number; readonly token: string };
 }
 
 /** What a subtask sends to the coordinator when it finished its part of checkpoint `checkpointId`. */

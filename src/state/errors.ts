@@ -160,3 +160,23 @@ export class StateTtlMismatchError extends Error {
     this.name = "StateTtlMismatchError";
   }
 }
+
+/**
+ * The local store of the disk keyed state backend failed: it cannot be opened
+ * (unreadable, corrupt, not an LMDB store), a write failed (a full disk:
+ * ENOSPC or MDB_MAP_FULL), or a stored value cannot be read back. Names the
+ * store's directory (and file where known) and the operator; the state is
+ * never silently empty.
+ */
+export class DiskStateStoreError extends Error {
+  constructor(
+    readonly operatorUid: string,
+    /** The store's directory or file. */
+    readonly path: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`keyed state store of operator '${operatorUid}' at ${path}: ${detail}`, options);
+    this.name = "DiskStateStoreError";
+  }
+}

@@ -23,6 +23,7 @@ export {
 export type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "./state-handles.ts";
 export type { StateSnapshot } from "./state-snapshot.ts";
 export {
+  DiskStateStoreError,
   KeyGroupOutOfRangeError,
   NoCurrentKeyError,
   StateDescriptorMismatchError,
@@ -51,5 +52,13 @@ export {
   type HeapKeyedStateBackendOptions,
   type HeapStateStats,
 } from "./heap/heap-keyed-state-backend.ts";
+export {
+  DEFAULT_CACHE_ENTRIES,
+  DiskKeyedStateBackend,
+  type DiskKeyedStateBackendOptions,
+  type DiskStateSnapshot,
+  type DiskStateStats,
+  type LocalSnapshotId,
+} from "./disk/disk-keyed-state-backend.ts";
 export { OperatorStateBackend } from "./operator/operator-state-backend.ts";
 export { redistributeOperatorState } from "./operator/redistribute-operator-state.ts";

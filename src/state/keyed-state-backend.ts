@@ -177,6 +177,9 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
   /** The storage of a newly registered state; it records its writes in `changes` when given. */
   protected abstract createMap(name: string, kind: StateKind, changes: ChangedKeys | undefined): KeyedStateMap<unknown>;
 
+  /** The stored form of `t` changed to or from TTL (a backend that persists its states' settings notes it). */
+  protected ttlChanged(_t: StateTable): void {}
+
   /** Synchronous part of a full snapshot of `tables`; the result serializes to a full blob (keyed-snapshot-format.ts). */
   protected abstract fullSnapshot(checkpointId: number, tables: readonly StateTable[]): StateSnapshot;
 
@@ -253,6 +256,16 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
     };
   }
 
+  /**
+   * @internal Changes when values obtained with `getForUpdate`/`getOwned` may
+   * no longer be the stored ones (the disk backend's cache evictions; never
+   * on the heap): an engine component that keeps such an object across
+   * records must fetch it again when this moved.
+   */
+  get ownedValuesEpoch(): number {
+    return 0;
+  }
+
   /** The key set by the last {@link setCurrentKey}, or undefined. */
   getCurrentKey(): unknown {
     return this.currentKey;
@@ -290,6 +303,7 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
       ttl: d.ttlConfig !== undefined,
     };
     this.tables.set(d.name, created);
+    if (created.ttl) this.ttlChanged(created);
     return created;
   }
 
@@ -436,7 +450,10 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
       for (const s of blob.states) {
         const t = this.table({ name: s.name, kind: s.kind } as AnyStateDescriptor);
         if (t.handle !== undefined && t.ttl !== s.ttl) throw new StateTtlMismatchError(this.operatorUid, s.name, s.ttl);
-        t.ttl = s.ttl;
+        if (t.ttl !== s.ttl) {
+          t.ttl = s.ttl;
+          this.ttlChanged(t);
+        }
         const { map, changes } = t;
         if (changes) changes.recording = false;
         for (const group of s.groups) {

@@ -25,5 +25,12 @@ export function stateBackendCases(): readonly StateBackendCase[] {
         env.getCheckpointConfig().enableIncrementalCheckpointing(true).setCheckpointStorage(dir()).setNumRetainedCheckpoints(2);
       },
     },
+    {
+      name: "disk, incremental checkpoints",
+      apply: (env) => {
+        env.setStateBackend("disk", { cacheEntries: 64 }); // a small cache: most reads and writes go to the store
+        env.getCheckpointConfig().setCheckpointStorage(dir()).setNumRetainedCheckpoints(2);
+      },
+    },
   ];
 }

@@ -51,7 +51,7 @@ export function stateFileName(operatorUid: string, subtaskIndex: number): string
 }
 
 /** `operatorUid` as a portable file-name part, injective (see `stateFileName`). */
-function safeUid(operatorUid: string): string {
+export function safeUid(operatorUid: string): string {
   let safe = encodeURIComponent(operatorUid)
     .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/(%[0-9A-F]{2})|([A-Z])/g, (_, escape: string | undefined, upper: string | undefined) =>

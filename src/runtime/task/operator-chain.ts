@@ -7,6 +7,8 @@
 import type { CheckpointBarrier, CompletedCheckpoint, OperatorSubtaskState, SharedStateRef } from "../../checkpoint/types.ts";
 import type { StreamNode } from "../../graph/stream-graph.ts";
 import {
+  DiskKeyedStateBackend,
+  type DiskStateSnapshot,
   type KeyedStateBackend,
   OperatorStateBackend,
   decodeStateValue,
@@ -220,6 +222,7 @@ export class OperatorChain {
             keyGroupRange: c.member.keyGroupRange,
             handle,
             ...(shared ? { shared } : {}),
+            ...(c.keyed && "local" in c.keyed ? { local: (c.keyed as DiskStateSnapshot).local } : {}),
           })),
         );
       }
@@ -292,20 +295,23 @@ export class OperatorChain {
       if (m.keyed && m.keyGroupRange) {
         const [lo, hi] = m.keyGroupRange;
         const overlapping = mine.filter((s) => !s.keyGroupRange || (s.keyGroupRange[0] <= hi && s.keyGroupRange[1] >= lo));
-        const blobs: Uint8Array[] = [];
-        for (const s of overlapping) {
-          if (s.shared) for (const ref of s.shared) blobs.push(await readShared(checkpoint, s, ref, services));
-          else {
-            const k = (await read(s)).k;
-            if (k) blobs.push(k);
-          }
-        }
-        m.keyed.restore(blobs);
-        // The same key groups from one chain of this storage: later checkpoints continue it.
+        // The same key groups as one subtask of the checkpoint: its local store or its chain may be reused.
         const only = overlapping.length === 1 ? overlapping[0]! : undefined;
-        if (m.chain && only?.shared && only.keyGroupRange?.[0] === lo && only.keyGroupRange[1] === hi && services.storage.sharedStateReusable(checkpoint)) {
-          m.chain.adopt(only.shared);
+        const sameGroups = only?.keyGroupRange?.[0] === lo && only.keyGroupRange[1] === hi;
+        const local = sameGroups ? localCopy(m.keyed, only.local) : undefined;
+        if (local) local.store.restoreLocal(local.id);
+        else {
+          const blobs: Uint8Array[] = [];
+          for (const s of overlapping) {
+            if (s.shared) for (const ref of s.shared) blobs.push(await readShared(checkpoint, s, ref, services));
+            else {
+              const k = (await read(s)).k;
+              if (k) blobs.push(k);
+            }
+          }
+          m.keyed.restore(blobs);
         }
+        if (m.chain && sameGroups && only.shared && services.storage.sharedStateReusable(checkpoint)) m.chain.adopt(only.shared);
       }
       const bySubtask = [...mine].sort((a, b) => a.subtaskIndex - b.subtaskIndex);
       const old: Uint8Array[] = [];
@@ -314,6 +320,13 @@ export class OperatorChain {
     }
     return true;
   }
+}
+
+/** `keyed` when it is a disk backend whose local store holds exactly the snapshot `local` (local recovery). */
+function localCopy(keyed: KeyedStateBackend, local: OperatorSubtaskState["local"]) {
+  if (!(keyed instanceof DiskKeyedStateBackend) || local === undefined) return undefined;
+  const held = keyed.localSnapshotId();
+  return held !== undefined && held.checkpointId === local.checkpointId && held.token === local.token ? { store: keyed, id: local } : undefined;
 }
 
 /** One file of a subtask's incremental chain; a missing or damaged one is an error naming the file and the operator. */

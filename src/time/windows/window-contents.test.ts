@@ -1,11 +1,14 @@
 /**
- * Window contents on the real heap backend: accumulators and reduced values
- * changed in place, records shared by several windows, and snapshots taken
- * between records of one key (the contents keep the current key's table
- * between calls) equal the state at the moment they were taken.
+ * Window contents on the real backends (heap, and disk with a small cache):
+ * accumulators and reduced values changed in place, records shared by
+ * several windows, and snapshots taken between records of one key (the
+ * contents keep the current key's table between calls) equal the state at
+ * the moment they were taken; a kept table evicted by the disk backend's
+ * cache is fetched again.
  */
 import { describe, expect, it } from "vitest";
-import { HeapKeyedStateBackend } from "../../state/index.ts";
+import { keyedBackendKinds, TEST_DISK_CACHE_ENTRIES } from "../../../test/support/keyed-backends.ts";
+import type { KeyedStateBackend } from "../../state/keyed-state-backend.ts";
 import { AggregatingWindowContents, ListWindowContents, ReducingWindowContents, type WindowContents } from "./window-contents.ts";
 
 interface Rec {
@@ -13,10 +16,8 @@ interface Rec {
   seen: number[];
 }
 
-const backend = (): HeapKeyedStateBackend => new HeapKeyedStateBackend({ operatorUid: "w", maxParallelism: 128, keyGroupRange: [0, 127] });
-
 /** Each form, built on a backend; `ids` reads what the window function would get as the sorted ids of a window. */
-const forms: [string, (b: HeapKeyedStateBackend) => WindowContents<Rec>, (got: unknown[]) => number[]][] = [
+const forms: [string, (b: KeyedStateBackend) => WindowContents<Rec>, (got: unknown[]) => number[]][] = [
   ["records", (b) => new ListWindowContents<Rec>(b, "w"), (got) => (got as Rec[]).map((r) => r.id).sort((a, b) => a - b)],
   [
     "aggregate changing its accumulator",
@@ -48,7 +49,8 @@ const forms: [string, (b: HeapKeyedStateBackend) => WindowContents<Rec>, (got: u
 
 const rec = (id: number): Rec => ({ id, seen: [] });
 
-describe("window contents", () => {
+describe.each(keyedBackendKinds())("window contents ($name backend)", ({ make: makeBackend }) => {
+  const backend = (): KeyedStateBackend => makeBackend({ operatorUid: "w" });
   for (const [name, make, ids] of forms) {
     it(`${name}: a snapshot between two records of the same key keeps the first`, async () => {
       const b = backend();
@@ -100,6 +102,22 @@ describe("window contents", () => {
       expect(contents.size(10)).toBe(2);
       contents.clear(10);
       expect(contents.totalSize()).toBe(0);
+    });
+
+    it(`${name}: the table kept for a key is fetched again after other keys' state pushed it out of a cache`, () => {
+      const b = backend();
+      const contents = make(b);
+      const other = b.getEngineState<number>("_other");
+      b.setCurrentKey("held");
+      contents.add(10, rec(1), 0, false);
+      for (let k = 0; k < TEST_DISK_CACHE_ENTRIES * 4; k++) {
+        b.setCurrentKey(k); // records of other keys that touch only other state
+        other.set(k);
+      }
+      b.setCurrentKey("held");
+      contents.add(10, rec(2), 0, false);
+      contents.beforeSnapshot(); // forgets the kept table: what follows reads the stored one
+      expect(ids(contents.get(10)!)).toEqual([1, 2]);
     });
   }
 });

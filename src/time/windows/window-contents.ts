@@ -64,6 +64,8 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
   private table: Table<S> | undefined;
   private tableKey: unknown;
   private tableValid = false;
+  /** The backend's `ownedValuesEpoch` when `table` was fetched (the disk backend's evictions invalidate it). */
+  private tableEpoch = 0;
 
   constructor(
     private readonly backend: KeyedStateBackend,
@@ -144,9 +146,10 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
   /** The current key's table (see `table`; an object key is looked up every time: it may have been changed in place). */
   private owned(): Table<S> | undefined {
     const key = this.backend.getCurrentKey();
-    if (!this.tableValid || key !== this.tableKey || typeof key === "object") {
+    if (!this.tableValid || key !== this.tableKey || typeof key === "object" || this.tableEpoch !== this.backend.ownedValuesEpoch) {
       this.table = this.state.getOwned();
       this.tableKey = key;
+      this.tableEpoch = this.backend.ownedValuesEpoch;
       this.tableValid = true;
     }
     return this.table;

@@ -4,12 +4,14 @@
  * other parallelisms and again from there. Every key of every kind (int32,
  * other numbers, strings, escaped strings, bigints, booleans, arrays) must
  * come back exactly once, in the subtask the partitioner picks, with its
- * value, list and map.
+ * value, list and map — on every backend, and across backends (heap
+ * snapshots restored into disk backends and back).
  */
 import { describe, expect, it } from "vitest";
-import { ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor } from "../descriptors.ts";
-import { keyGroupOf, keyGroupRangeForSubtask, subtaskForKeyGroup } from "../key-groups.ts";
-import { HeapKeyedStateBackend } from "./heap-keyed-state-backend.ts";
+import { type KeyedBackendKind, keyedBackendKinds } from "../../test/support/keyed-backends.ts";
+import { ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor } from "./descriptors.ts";
+import { keyGroupOf, keyGroupRangeForSubtask, subtaskForKeyGroup } from "./key-groups.ts";
+import type { KeyedStateBackend } from "./keyed-state-backend.ts";
 
 const MAX = 128;
 const sum = new ValueStateDescriptor<number>("sum", 0);
@@ -26,26 +28,25 @@ function oracleKeys(): unknown[] {
   return keys;
 }
 
-const backends = (parallelism: number): HeapKeyedStateBackend[] =>
-  Array.from(
-    { length: parallelism },
-    (_, i) => new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: MAX, keyGroupRange: keyGroupRangeForSubtask(MAX, parallelism, i) }),
-  );
+const kinds = keyedBackendKinds();
+
+const backends = (kind: KeyedBackendKind, parallelism: number): KeyedStateBackend[] =>
+  Array.from({ length: parallelism }, (_, i) => kind.make({ maxParallelism: MAX, keyGroupRange: keyGroupRangeForSubtask(MAX, parallelism, i) }));
 
 /** The backend the `keyBy` partitioner routes `key` to. */
-const ownerOf = (all: HeapKeyedStateBackend[], key: unknown): HeapKeyedStateBackend => all[subtaskForKeyGroup(MAX, all.length, keyGroupOf(key, MAX))]!;
+const ownerOf = (all: KeyedStateBackend[], key: unknown): KeyedStateBackend => all[subtaskForKeyGroup(MAX, all.length, keyGroupOf(key, MAX))]!;
 
-async function snapshotAll(all: HeapKeyedStateBackend[]): Promise<Uint8Array[]> {
+async function snapshotAll(all: KeyedStateBackend[]): Promise<Uint8Array[]> {
   return Promise.all(all.map((b) => b.snapshot(1).serialize()));
 }
 
-function restoreAt(parallelism: number, blobs: Uint8Array[]): HeapKeyedStateBackend[] {
-  const all = backends(parallelism);
+function restoreAt(kind: KeyedBackendKind, parallelism: number, blobs: Uint8Array[]): KeyedStateBackend[] {
+  const all = backends(kind, parallelism);
   for (const b of all) b.restore(blobs);
   return all;
 }
 
-function expectOracle(all: HeapKeyedStateBackend[], keys: unknown[]): void {
+function expectOracle(all: KeyedStateBackend[], keys: unknown[]): void {
   expect(all.reduce((n, b) => n + b.numKeys(), 0)).toBe(keys.length);
   keys.forEach((key, i) => {
     const owner = ownerOf(all, key);
@@ -56,11 +57,11 @@ function expectOracle(all: HeapKeyedStateBackend[], keys: unknown[]): void {
   });
 }
 
-describe("HeapKeyedStateBackend rescaling", () => {
+describe.each(kinds)("$name backend rescaling", (kind) => {
   const keys = oracleKeys();
 
-  async function writeAtParallelism2(): Promise<Uint8Array[]> {
-    const old = backends(2);
+  async function writeAtParallelism2(writer: KeyedBackendKind = kind): Promise<Uint8Array[]> {
+    const old = backends(writer, 2);
     keys.forEach((key, i) => {
       const owner = ownerOf(old, key);
       owner.setCurrentKey(key);
@@ -73,21 +74,29 @@ describe("HeapKeyedStateBackend rescaling", () => {
 
   for (const parallelism of [3, 1, 128]) {
     it(`restores every kind of key written at parallelism 2 at parallelism ${parallelism}: each exactly once, where keyBy routes it`, async () => {
-      expectOracle(restoreAt(parallelism, await writeAtParallelism2()), keys);
+      expectOracle(restoreAt(kind, parallelism, await writeAtParallelism2()), keys);
     });
   }
 
   it("restores again after a restore: parallelism 2 → 3 → 1 → 4", async () => {
     let blobs = await writeAtParallelism2();
     for (const parallelism of [3, 1, 4]) {
-      const all = restoreAt(parallelism, blobs);
+      const all = restoreAt(kind, parallelism, blobs);
       expectOracle(all, keys);
       blobs = await snapshotAll(all);
     }
   });
 
+  for (const writer of kinds.filter((k) => k.name !== kind.name)) {
+    it(`restores ${writer.name} snapshots of parallelism 2 at parallelism 3, and its own back into ${writer.name} at parallelism 1`, async () => {
+      const all = restoreAt(kind, 3, await writeAtParallelism2(writer));
+      expectOracle(all, keys);
+      expectOracle(restoreAt(writer, 1, await snapshotAll(all)), keys);
+    });
+  }
+
   it("refuses a key routed to the wrong subtask", () => {
-    const all = backends(2);
+    const all = backends(kind, 2);
     const key = keys.find((k) => subtaskForKeyGroup(MAX, 2, keyGroupOf(k, MAX)) === 1)!;
     expect(() => all[0]!.setCurrentKey(key)).toThrow(/outside the range \[0, 63\]/);
   });

@@ -3,7 +3,8 @@
  * moment it was taken, whatever user code does with objects afterwards
  * (mutating them before or after `update`, keeping references across records,
  * returning the accumulator from a reducer), for every state kind and for
- * snapshots larger than one serialization slice.
+ * snapshots larger than one serialization slice — on every backend (the
+ * disk backend's small test cache evicts while the snapshot serializes).
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -13,42 +14,43 @@ import {
   MapStateDescriptor,
   ReducingStateDescriptor,
   ValueStateDescriptor,
-} from "../descriptors.ts";
-import { HeapKeyedStateBackend } from "./heap-keyed-state-backend.ts";
-import { SLICE_ENTRIES } from "../snapshot/keyed-snapshot-format.ts";
+} from "./descriptors.ts";
+import { keyedBackendKinds } from "../../test/support/keyed-backends.ts";
+import type { KeyedStateBackend } from "./keyed-state-backend.ts";
+import { SLICE_ENTRIES } from "./snapshot/keyed-snapshot-format.ts";
 
 interface Acc {
   n: number;
   items: number[];
 }
 
-const backend = (): HeapKeyedStateBackend => new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127] });
-
 /** Keys beyond one serialization slice, so that part of the snapshot is encoded after records flow again. */
 const KEYS = SLICE_ENTRIES * 2 + 17;
 
-/** Reads every key's value of one state from a serialized snapshot. */
-function readBack<T>(bytes: Uint8Array, read: (b: HeapKeyedStateBackend) => T): T[] {
-  const b = backend();
-  b.restore([bytes]);
-  const out: T[] = [];
-  for (let k = 0; k < KEYS; k++) {
-    b.setCurrentKey(k);
-    out.push(read(b));
-  }
-  return out;
-}
+describe.each(keyedBackendKinds())("snapshot isolation of object values ($name)", ({ make }) => {
+  const backend = (): KeyedStateBackend => make();
 
-/** Takes a snapshot after `before`, runs `after` (which mutates objects), then serializes. */
-async function snapshotBetween(b: HeapKeyedStateBackend, after: () => void): Promise<Uint8Array> {
-  const snap = b.snapshot(1);
-  after();
-  const bytes = await snap.serialize();
-  snap.release();
-  return bytes;
-}
+  /** Reads every key's value of one state from a serialized snapshot. */
+  const readBack = <T>(bytes: Uint8Array, read: (b: KeyedStateBackend) => T): T[] => {
+    const b = backend();
+    b.restore([bytes]);
+    const out: T[] = [];
+    for (let k = 0; k < KEYS; k++) {
+      b.setCurrentKey(k);
+      out.push(read(b));
+    }
+    return out;
+  };
 
-describe("snapshot isolation of object values", () => {
+  /** Takes a snapshot after `before`, runs `after` (which mutates objects), then serializes. */
+  const snapshotBetween = async (b: KeyedStateBackend, after: () => void): Promise<Uint8Array> => {
+    const snap = b.snapshot(1);
+    after();
+    const bytes = await snap.serialize();
+    snap.release();
+    return bytes;
+  };
+
   it("ValueState: mutate before update, after update, and through kept references", async () => {
     const b = backend();
     const d = new ValueStateDescriptor<Acc>("v");

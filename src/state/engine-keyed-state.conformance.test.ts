@@ -4,11 +4,11 @@
  * state when it was taken.
  */
 import { describe, expect, it } from "vitest";
-import { HeapKeyedStateBackend } from "./heap-keyed-state-backend.ts";
+import { keyedBackendKinds } from "../../test/support/keyed-backends.ts";
 
-const backend = (): HeapKeyedStateBackend => new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127] });
+describe.each(keyedBackendKinds())("engine-owned keyed state ($name)", ({ make }) => {
+  const backend = () => make();
 
-describe("engine-owned keyed state", () => {
   it("hands out the stored value itself, per key", () => {
     const b = backend();
     const s = b.getEngineState<Map<number, number[]>>("_w");

@@ -1,0 +1,317 @@
+/**
+ * Keyed state on local disk: an LMDB store per backend (one operator
+ * subtask) behind a bounded write-back cache of decoded values, for state
+ * larger than memory. Same contract and snapshot format as the heap backend
+ * (see {@link KeyedStateBackend}); layout, cache, snapshots and local
+ * recovery are described in docs/architecture.md ("The disk backend").
+ */
+
+import { randomUUID } from "node:crypto";
+import type { StateKind } from "../descriptors.ts";
+import { StateRestoreError, UnsupportedKeyError } from "../errors.ts";
+import { ChangedKeys } from "../incremental/changed-keys.ts";
+import { KeyedStateBackend, type KeyedStateBackendOptions, type SnapshotType, type StateTable } from "../keyed-state-backend.ts";
+import type { StateSnapshot } from "../state-snapshot.ts";
+import { describeStateKey, type StateKey } from "../state-key.ts";
+import { entryKey, keyGroupOfEntry, MAX_STATE_KEY_BYTES, stateKeyOfEntry, statePrefix } from "./disk-key-codec.ts";
+import { takeDiskSnapshot } from "./disk-full-snapshot.ts";
+import { decodeStoredValue, encodeStoredValue } from "./disk-value-codec.ts";
+import { DiskKeyedStateMap, type DiskMapHost } from "./disk-keyed-state-map.ts";
+import { DiskStore, type LocalSnapshotId, type StoreWrite } from "./disk-store.ts";
+import { type CacheEntry, WriteBackCache } from "./write-back-cache.ts";
+
+export type { LocalSnapshotId } from "./disk-store.ts";
+
+/** Default of {@link DiskKeyedStateBackendOptions.cacheEntries}. */
+export const DEFAULT_CACHE_ENTRIES = 100_000;
+
+/** Restored entries written per transaction. */
+const RESTORE_BATCH = 16_384;
+
+/** Options of a {@link DiskKeyedStateBackend}. */
+export interface DiskKeyedStateBackendOptions extends KeyedStateBackendOptions {
+  /**
+   * The backend's own working directory (created if missing), e.g.
+   * `<workdir>/<operator uid>-<subtask>`. Deleted on `dispose()` unless
+   * `keepLocal`.
+   */
+  readonly localDirectory: string;
+  /** Decoded values kept in memory (hot keys), over all states. Default {@link DEFAULT_CACHE_ENTRIES}. */
+  readonly cacheEntries?: number;
+  /**
+   * Local recovery: keep the directory on `dispose()`, and on open keep an
+   * existing store whose marker is valid until the caller decides with
+   * `restoreLocal` or `restore` (see {@link DiskKeyedStateBackend.localSnapshotId}).
+   * Default false: any existing content is deleted at open.
+   */
+  readonly keepLocal?: boolean;
+}
+
+/** A snapshot of the disk backend: also says which snapshot the local store now holds. */
+export interface DiskStateSnapshot extends StateSnapshot {
+  /** Written to the store with this snapshot's flush; valid until the next write reaches the store. */
+  readonly local: LocalSnapshotId;
+}
+
+/** Cache and store counters, for metrics and tests. */
+export interface DiskStateStats {
+  readonly cachedEntries: number;
+  readonly dirtyEntries: number;
+  readonly evictions: number;
+  readonly liveSnapshots: number;
+}
+
+/**
+ * Keyed state in an embedded LMDB store on local disk, with a bounded cache.
+ *
+ * Values obtained with `getForUpdate` (and the engine's `getOwned`) may be
+ * changed in place until the current key changes; a holder of such an object
+ * across records must fetch it again when {@link ownedValuesEpoch} moved.
+ *
+ * @example
+ * ```ts
+ * const backend = new DiskKeyedStateBackend({
+ *   operatorUid: "count", maxParallelism: 128, keyGroupRange: [0, 127],
+ *   localDirectory: "/tmp/weir-state/count-0", cacheEntries: 10_000,
+ * });
+ * const count = backend.getState(new ValueStateDescriptor<number>("count", 0));
+ * backend.setCurrentKey("apple");
+ * count.update(count.value()! + 1);
+ * const snap = backend.snapshot(1);       // flushes the cache, opens a read transaction
+ * const bytes = await snap.serialize();   // the heap backend's format
+ * snap.release();
+ * backend.dispose();                      // closes the store and deletes its directory
+ * ```
+ */
+export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapHost {
+  private readonly store: DiskStore;
+  private readonly cacheOf: WriteBackCache;
+  private readonly keepLocal: boolean;
+  /** False while a store with a valid marker awaits `restoreLocal` or its clearing. */
+  private decided: boolean;
+  private readonly snapshots = new Set<StateSnapshot>();
+  private restoreQueue: StoreWrite[] = [];
+  private disposed = false;
+  /** @internal True while blobs are restored. */
+  restoring = false;
+
+  constructor(opts: DiskKeyedStateBackendOptions) {
+    super(opts);
+    this.keepLocal = opts.keepLocal ?? false;
+    this.cacheOf = new WriteBackCache(opts.cacheEntries ?? DEFAULT_CACHE_ENTRIES, (entries, marker) =>
+      this.writeEntries(entries, marker as LocalSnapshotId | undefined),
+    );
+    this.store = new DiskStore({
+      directory: opts.localDirectory,
+      operatorUid: opts.operatorUid,
+      maxParallelism: opts.maxParallelism,
+      keyGroupRange: opts.keyGroupRange,
+      keepLocal: this.keepLocal,
+    });
+    this.decided = this.store.localAtOpen === undefined;
+  }
+
+  /** @internal First key group of the range. */
+  get firstKeyGroup(): number {
+    return this.rangeStart;
+  }
+
+  /** The store's directory. */
+  get localDirectory(): string {
+    return this.store.directory;
+  }
+
+  /**
+   * The snapshot the existing local store held exactly when this backend
+   * opened it (with `keepLocal`), or undefined. The caller compares it with
+   * the checkpoint it restores: equal → {@link restoreLocal}; otherwise
+   * `restore(blobs)`, which clears the store first.
+   */
+  localSnapshotId(): LocalSnapshotId | undefined {
+    return this.store.localAtOpen;
+  }
+
+  /**
+   * Restores from the local store, which holds exactly snapshot `expected`
+   * (see {@link localSnapshotId}): keeps its content instead of reading blobs.
+   * Call before any state is used.
+   *
+   * @throws StateRestoreError when the store does not hold that snapshot, or state was used already
+   */
+  restoreLocal(expected: LocalSnapshotId): void {
+    const local = this.store.localAtOpen;
+    if (this.decided || local === undefined || local.checkpointId !== expected.checkpointId || local.token !== expected.token) {
+      const held = local === undefined ? "no snapshot" : `snapshot ${local.checkpointId} (token ${local.token})`;
+      throw new StateRestoreError(
+        this.operatorUid,
+        `the local store at ${this.store.directory} holds ${this.decided ? "no usable snapshot any more" : held}, not snapshot ${expected.checkpointId} (token ${expected.token}); restore from the checkpoint's blobs instead`,
+      );
+    }
+    this.decided = true;
+    for (const [name, s] of this.store.storedStates()) {
+      const changes = this.trackChanges ? new ChangedKeys(this.groups) : undefined;
+      const table: StateTable = { name, kind: s.kind, map: new DiskKeyedStateMap(this, name, s.id, changes), changes, ttl: s.ttl ?? false };
+      this.tables.set(name, table);
+    }
+  }
+
+  /** Clears a kept store nobody adopted (before its first use): stale local data is never mixed in. */
+  private decide(): void {
+    if (this.decided) return;
+    this.decided = true;
+    this.store.clearContent();
+  }
+
+  protected override ttlChanged(t: StateTable): void {
+    this.store.setStateTtl(t.name, t.ttl);
+  }
+
+  protected createMap(name: string, kind: StateKind, changes: ChangedKeys | undefined): DiskKeyedStateMap<unknown> {
+    this.decide();
+    return new DiskKeyedStateMap(this, name, this.store.registerState(name, kind), changes);
+  }
+
+  /**
+   * Sets the current key; when the cache grew over its capacity while the
+   * previous key was processed, evicts a batch first (dirty entries are
+   * written in one transaction).
+   */
+  override setCurrentKey(key: unknown): void {
+    super.setCurrentKey(key);
+    if (this.cacheOf.overCapacity) this.cacheOf.evict();
+  }
+
+  /** @internal Bumped by every eviction: a value obtained with `getForUpdate` and held across records must be fetched again. */
+  override get ownedValuesEpoch(): number {
+    return this.cacheOf.evictions;
+  }
+
+  /**
+   * Flushes the dirty cache entries with a new local marker (one
+   * transaction), then takes the snapshot: a full one reads the store in a
+   * read transaction opened now; a delta reads the changed keys now.
+   */
+  override snapshot(checkpointId: number, type?: SnapshotType): DiskStateSnapshot {
+    this.decide();
+    const local: LocalSnapshotId = { checkpointId, token: randomUUID() };
+    this.cacheOf.flush(local);
+    const snap = super.snapshot(checkpointId, type);
+    return { serialize: () => snap.serialize(), release: () => snap.release(), local };
+  }
+
+  protected fullSnapshot(checkpointId: number, tables: readonly StateTable[]): StateSnapshot {
+    const states = tables.map((t) => ({ id: (t.map as DiskKeyedStateMap<unknown>).stateId, name: t.name, kind: t.kind, ttl: t.ttl }));
+    const snap = takeDiskSnapshot(this.store, this.snapshotHeader(checkpointId), states, [this.rangeStart, this.rangeEnd], () =>
+      this.snapshots.delete(snap),
+    );
+    this.snapshots.add(snap);
+    return snap;
+  }
+
+  /**
+   * Restores blobs (heap or disk snapshots, any parallelism) in batches of
+   * store writes that bypass the cache. A kept local store nobody adopted is
+   * cleared first.
+   */
+  override restore(blobs: readonly Uint8Array[]): void {
+    this.decide();
+    this.restoring = true;
+    try {
+      super.restore(blobs);
+      this.store.write(this.restoreQueue);
+    } finally {
+      this.restoring = false;
+      this.restoreQueue = [];
+    }
+  }
+
+  /** @internal */
+  restoreWrite(map: DiskKeyedStateMap<unknown>, keyGroup: number, k: StateKey, v: unknown): void {
+    this.restoreQueue.push([this.keyBytes(keyGroup, map.stateId, k), v === undefined ? undefined : encodeStoredValue(v)]);
+    if (this.restoreQueue.length >= RESTORE_BATCH) {
+      this.store.write(this.restoreQueue);
+      this.restoreQueue = [];
+    }
+  }
+
+  /** @internal */
+  readValue(map: DiskKeyedStateMap<unknown>, keyGroup: number, k: StateKey): unknown {
+    const bytes = this.store.read(this.keyBytes(keyGroup, map.stateId, k));
+    if (bytes === undefined) return undefined;
+    try {
+      return decodeStoredValue(bytes);
+    } catch (e) {
+      throw this.store.error(
+        `the store file ${this.store.file} is corrupt: the value of state '${map.name}' at key ${describeStateKey(k)} is not valid msgpack (${(e as Error).message})`,
+        e,
+      );
+    }
+  }
+
+  /** @internal */
+  cache(e: CacheEntry): void {
+    this.cacheOf.add(e);
+  }
+
+  /** @internal */
+  markDirty(e: CacheEntry): void {
+    this.cacheOf.markDirty(e);
+  }
+
+  /** @internal */
+  scan(map: DiskKeyedStateMap<unknown>, fn: (v: unknown, k: StateKey, g: number) => void): void {
+    if (this.cacheOf.dirtyCount > 0) this.cacheOf.flush();
+    const entries: [StateKey, number, Uint8Array][] = [];
+    for (let kg = this.rangeStart; kg <= this.rangeEnd; kg++) {
+      for (const { key, value } of this.store.range(statePrefix(kg, map.stateId), statePrefix(kg, map.stateId + 1))) {
+        entries.push([stateKeyOfEntry(key)!, keyGroupOfEntry(key) - this.rangeStart, value]);
+      }
+    }
+    for (const [k, g, bytes] of entries) {
+      const cached = map.index.get(k);
+      fn(cached !== undefined ? cached.value : decodeStoredValue(bytes), k, g);
+    }
+  }
+
+  private keyBytes(keyGroup: number, stateId: number, k: StateKey): Buffer {
+    const key = entryKey(keyGroup, stateId, k);
+    if (key === undefined) {
+      throw new UnsupportedKeyError(`a key longer than ${MAX_STATE_KEY_BYTES} bytes (${describeStateKey(k).slice(0, 60)}…) for the disk backend`, "", this.operatorUid);
+    }
+    return key;
+  }
+
+  private writeEntries(entries: readonly CacheEntry[], marker: LocalSnapshotId | undefined): void {
+    const writes: StoreWrite[] = entries.map((e): StoreWrite => [
+      this.keyBytes(e.keyGroup, e.stateId, e.key),
+      e.value === undefined ? undefined : encodeStoredValue(e.value),
+    ]);
+    this.store.write(writes, marker);
+  }
+
+  /** Cache and snapshot counters. */
+  stats(): DiskStateStats {
+    return {
+      cachedEntries: this.cacheOf.size,
+      dirtyEntries: this.cacheOf.dirtyCount,
+      evictions: this.cacheOf.evictions,
+      liveSnapshots: this.snapshots.size,
+    };
+  }
+
+  /**
+   * Releases outstanding snapshots (ending their read transactions), closes
+   * the store without writing the cache (a kept store stays exactly at its
+   * last marker, or is known stale), and deletes the directory unless
+   * `keepLocal`. Idempotent.
+   */
+  override dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const s of [...this.snapshots]) s.release();
+    this.cacheOf.clear();
+    if (this.keepLocal) this.store.close();
+    else this.store.destroy();
+    super.dispose();
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * The LMDB environment of one disk keyed state backend (one subtask of one
+ * operator): a directory holding `data.mdb` and `lock.mdb`, with the entries
+ * of every state of the backend (layout in disk-key-codec.ts) and a little
+ * metadata: a header (operator, max parallelism, key-group range), the id of
+ * each state name, and the local-recovery marker.
+ *
+ * Local recovery: the marker `{checkpointId, token}` is written in the same
+ * transaction as the flush of a snapshot, so it says "the content is exactly
+ * the state of that snapshot"; every later write removes it in its own
+ * transaction. A crash therefore leaves either a marker that matches the
+ * content, or none. A store opened without a valid marker (or for another
+ * operator, max parallelism or key-group range) is deleted and started
+ * empty: stale local data is never mixed in.
+ *
+ * Durability comes from checkpoints, not from this store, so it is opened
+ * with `noSync` (no fsync per commit; LMDB stays consistent, and after an
+ * operating-system crash the newest commits — with or without a marker —
+ * may be lost together). The map size is left to lmdb-js, which grows it
+ * as the data grows; a write that fails (a full disk: ENOSPC, MDB_MAP_FULL)
+ * is a {@link DiskStateStoreError} naming the directory and operator.
+ */
+
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import type { RootDatabase, Transaction } from "lmdb";
+import type { StateKind } from "../descriptors.ts";
+import { DiskStateStoreError } from "../errors.ts";
+import { decodeStateValue, packPlainData } from "../serializer.ts";
+import { keyGroupStart, metaKey, metaRange, nameOfMetaKey } from "./disk-key-codec.ts";
+
+/** Which snapshot the local store holds exactly: its checkpoint id and a token unique to that snapshot. */
+export interface LocalSnapshotId {
+  readonly checkpointId: number;
+  readonly token: string;
+}
+
+/** One write of a batch: a store key and the packed value, or undefined to delete. */
+export type StoreWrite = readonly [key: Uint8Array, value: Uint8Array | undefined];
+
+/** Where and for whom a store is opened. */
+export interface DiskStoreOptions {
+  readonly directory: string;
+  readonly operatorUid: string;
+  readonly maxParallelism: number;
+  readonly keyGroupRange: readonly [number, number];
+  /** Read the local-recovery marker of an existing store (else any existing content is deleted). */
+  readonly keepLocal: boolean;
+}
+
+interface StoreHeader {
+  readonly format: "weir-disk-keyed";
+  readonly version: 1;
+  readonly operatorUid: string;
+  readonly maxParallelism: number;
+  readonly keyGroupRange: readonly [number, number];
+}
+
+/** A registered state as persisted: its id in store keys and its kind. */
+export interface StoredState {
+  readonly id: number;
+  readonly kind: StateKind;
+  /** Values stored in the TTL form (see src/state/ttl/). */
+  readonly ttl?: boolean;
+}
+
+/** LMDB's magic number (0xBEEFC0DE), at this offset of each of its two meta pages (lmdb-js's LMDB). */
+const LMDB_MAGIC = 0xbeefc0de;
+const LMDB_META_OFFSET = 24;
+/** Page sizes LMDB picks (the OS page size: 4 KiB, 16 KiB on Apple silicon, 64 KiB on some ARM Linux). */
+const LMDB_PAGE_SIZES = [4096, 16384, 65536];
+
+/** The files of an LMDB store in directory mode. */
+const STORE_FILES = ["data.mdb", "lock.mdb"];
+
+/** Largest state id (u16 in store keys). */
+const MAX_STATE_ID = 0xffff;
+
+let lmdb: typeof import("lmdb") | undefined;
+
+/**
+ * The `lmdb` package, loaded on the first use of a disk backend (its native
+ * binary is not needed by jobs on the heap backend).
+ */
+function loadLmdb(store: DiskStore): typeof import("lmdb") {
+  try {
+    return (lmdb ??= createRequire(import.meta.url)("lmdb") as typeof import("lmdb"));
+  } catch (e) {
+    throw store.error(`the lmdb package (the disk backend's store) cannot be loaded: ${(e as Error).message}`, e);
+  }
+}
+
+/**
+ * One backend's LMDB store.
+ *
+ * @example
+ * ```ts
+ * const store = new DiskStore({ directory: "/tmp/w/op-0", operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127], keepLocal: false });
+ * const id = store.registerState("count", "value");
+ * store.write([[entryKey(5, id, "apple")!, packPlainData(1)]]);
+ * store.close();
+ * ```
+ */
+export class DiskStore {
+  readonly directory: string;
+  private readonly operatorUid: string;
+  private db: RootDatabase<Uint8Array, Uint8Array>;
+  private readonly states = new Map<string, StoredState>();
+  /** The marker in the store now (undefined once a write followed the last snapshot's flush). */
+  private marker: LocalSnapshotId | undefined;
+  /** The marker found at open, if it was valid. */
+  readonly localAtOpen: LocalSnapshotId | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: DiskStoreOptions) {
+    this.directory = opts.directory;
+    this.operatorUid = opts.operatorUid;
+    let found: LocalSnapshotId | undefined;
+    if (existsSync(this.directory)) {
+      if (opts.keepLocal) {
+        this.checkFile();
+        this.db = this.openEnv();
+        found = this.validMarker();
+        if (found === undefined) {
+          this.db.close();
+          this.wipe();
+          this.db = this.openEnv();
+        }
+      } else {
+        this.wipe();
+        this.db = this.openEnv();
+      }
+    } else this.db = this.openEnv();
+    this.localAtOpen = this.marker = found;
+    if (found === undefined) this.writeHeader();
+    else this.loadStates();
+  }
+
+  /** The store's data file, for error messages. */
+  get file(): string {
+    return join(this.directory, "data.mdb");
+  }
+
+  private openEnv(): RootDatabase<Uint8Array, Uint8Array> {
+    const { open } = loadLmdb(this);
+    try {
+      return open<Uint8Array, Uint8Array>({ path: this.directory, keyEncoding: "binary", encoding: "binary", noSync: true, cache: false });
+    } catch (e) {
+      throw this.error(`cannot open the store file ${this.file} (${(e as Error).message}); delete the directory to start from the checkpoint`, e);
+    }
+  }
+
+  /**
+   * Refuses a data file whose two LMDB meta pages are not there (truncated,
+   * overwritten, not an LMDB file): LMDB itself would crash the process on
+   * one. LMDB has no page checksums, so damage deeper in the file is not
+   * detected here.
+   */
+  private checkFile(): void {
+    let fd: number | undefined;
+    try {
+      if (!existsSync(this.file)) return; // a directory without a store: nothing to keep, opened fresh
+      fd = openSync(this.file, "r");
+      const size = fstatSync(fd).size;
+      if (size === 0) return; // created but never written: LMDB initializes it
+      const head = Buffer.alloc(LMDB_META_OFFSET + 4);
+      const magicAt = (offset: number): boolean =>
+        offset + head.length <= size && readSync(fd!, head, 0, head.length, offset) === head.length && head.readUInt32LE(LMDB_META_OFFSET) === LMDB_MAGIC;
+      if (!magicAt(0) || !LMDB_PAGE_SIZES.some((page) => magicAt(page))) {
+        throw new Error(`no valid LMDB meta pages (${size} bytes)`);
+      }
+    } catch (e) {
+      throw this.error(`cannot open the store file ${this.file}: it is corrupt or not an LMDB store (${(e as Error).message}); delete the directory to start from the checkpoint`, e);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+
+  /** Deletes the directory, which must hold nothing but an LMDB store (a mistaken `localDirectory` is never emptied). */
+  private wipe(): void {
+    let foreign: string[];
+    try {
+      foreign = existsSync(this.directory) ? readdirSync(this.directory).filter((f) => !STORE_FILES.includes(f)) : [];
+    } catch (e) {
+      throw this.error(`cannot read the directory (${(e as Error).message})`, e);
+    }
+    if (foreign.length > 0) {
+      throw this.error(
+        `the directory holds other files than a state store (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", …" : ""}); it is not deleted: give each backend a directory of its own`,
+      );
+    }
+    try {
+      rmSync(this.directory, { recursive: true, force: true });
+    } catch (e) {
+      throw this.error(`cannot delete the stale store (${(e as Error).message})`, e);
+    }
+  }
+
+  /** The marker when the header matches this backend and one is present, else undefined. */
+  private validMarker(): LocalSnapshotId | undefined {
+    const header = this.readMeta(metaKey("header")) as Partial<StoreHeader> | undefined;
+    const [start, end] = this.opts.keyGroupRange;
+    if (
+      header?.format !== "weir-disk-keyed" ||
+      header.operatorUid !== this.operatorUid ||
+      header.maxParallelism !== this.opts.maxParallelism ||
+      header.keyGroupRange?.[0] !== start ||
+      header.keyGroupRange[1] !== end
+    ) {
+      return undefined;
+    }
+    const m = this.readMeta(metaKey("marker")) as Partial<LocalSnapshotId> | undefined;
+    return typeof m?.checkpointId === "number" && typeof m.token === "string" ? { checkpointId: m.checkpointId, token: m.token } : undefined;
+  }
+
+  private readMeta(key: Uint8Array): unknown {
+    const bytes = this.read(key);
+    if (bytes === undefined) return undefined;
+    try {
+      return decodeStateValue(bytes);
+    } catch (e) {
+      throw this.error(`the store file ${this.file} is corrupt: metadata is not valid msgpack (${(e as Error).message})`, e);
+    }
+  }
+
+  private writeHeader(): void {
+    const header: StoreHeader = {
+      format: "weir-disk-keyed",
+      version: 1,
+      operatorUid: this.operatorUid,
+      maxParallelism: this.opts.maxParallelism,
+      keyGroupRange: this.opts.keyGroupRange,
+    };
+    this.transact(() => this.db.putSync(metaKey("header"), packPlainData(header)));
+  }
+
+  private loadStates(): void {
+    for (const { key, value } of this.guard(() => [...this.db.getRange(metaRange("state"))])) {
+      const s = decodeStateValue(value) as Partial<StoredState>;
+      if (typeof s?.id !== "number" || typeof s.kind !== "string") throw this.error(`the store file ${this.file} is corrupt: a malformed state entry`);
+      this.states.set(nameOfMetaKey(key), { id: s.id, kind: s.kind, ...(s.ttl === true ? { ttl: true } : {}) });
+    }
+  }
+
+  /** The states persisted in the store (adopted content), by name. */
+  storedStates(): ReadonlyMap<string, StoredState> {
+    return this.states;
+  }
+
+  /** The id of state `name`, registering it (persisted) when new. Registering is not a content change (the marker stays). */
+  registerState(name: string, kind: StateKind): number {
+    const known = this.states.get(name);
+    if (known !== undefined) return known.id;
+    let id = 1;
+    for (const s of this.states.values()) id = Math.max(id, s.id + 1);
+    if (id > MAX_STATE_ID) throw this.error(`more than ${MAX_STATE_ID} keyed states`);
+    const stored: StoredState = { id, kind };
+    this.transact(() => this.db.putSync(metaKey("state", name), packPlainData(stored)));
+    this.states.set(name, stored);
+    return id;
+  }
+
+  /** Persists whether state `name` (registered) stores its values in the TTL form. */
+  setStateTtl(name: string, ttl: boolean): void {
+    const known = this.states.get(name);
+    if (known === undefined || (known.ttl ?? false) === ttl) return;
+    const stored: StoredState = { id: known.id, kind: known.kind, ...(ttl ? { ttl: true } : {}) };
+    this.transact(() => this.db.putSync(metaKey("state", name), packPlainData(stored)));
+    this.states.set(name, stored);
+  }
+
+  /** The stored bytes of `key` (a copy), or undefined. */
+  read(key: Uint8Array): Uint8Array | undefined {
+    return this.guard(() => this.db.getBinary(key));
+  }
+
+  /**
+   * Applies `writes` in one transaction. With `marker`, the marker is written
+   * in the same transaction (a snapshot's flush); otherwise a marker present
+   * is removed with the writes (the content no longer equals that snapshot).
+   *
+   * @throws DiskStateStoreError naming the directory when the write fails (a full disk)
+   */
+  write(writes: readonly StoreWrite[], marker?: LocalSnapshotId): void {
+    if (writes.length === 0 && marker === undefined) return;
+    const clearMarker = marker === undefined && this.marker !== undefined;
+    this.transact(() => {
+      for (const [key, value] of writes) {
+        if (value === undefined) this.db.removeSync(key);
+        else this.db.putSync(key, value);
+      }
+      if (marker !== undefined) this.db.putSync(metaKey("marker"), packPlainData(marker));
+      else if (clearMarker) this.db.removeSync(metaKey("marker"));
+    });
+    this.marker = marker;
+  }
+
+  /** Deletes every entry and state id (keeps the header): "clear the store and restore from blobs". */
+  clearContent(): void {
+    this.transact(() => this.db.clearSync());
+    this.states.clear();
+    this.marker = undefined;
+    this.writeHeader();
+  }
+
+  /** A read transaction: a consistent view of the store as of now, until `done()`. */
+  readTransaction(): Transaction {
+    return this.guard(() => this.db.useReadTransaction());
+  }
+
+  /** Entries of key groups `first..last` (ascending by key), read in `txn` when given. */
+  scan(first: number, last: number, txn?: Transaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    return this.range(keyGroupStart(first), keyGroupStart(last + 1), txn);
+  }
+
+  /** Entries from `start` (inclusive) to `end` (exclusive), read in `txn` when given, else now. */
+  range(start: Uint8Array, end: Uint8Array, txn?: Transaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    return this.guard(() => this.db.getRange({ start, end, transaction: txn }));
+  }
+
+  /** Closes the environment (idempotent). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** Closes and deletes the directory. */
+  destroy(): void {
+    this.close();
+    this.wipe();
+  }
+
+  /** A {@link DiskStateStoreError} about this store. */
+  error(detail: string, cause?: unknown): DiskStateStoreError {
+    return new DiskStateStoreError(this.operatorUid, this.directory, detail, cause === undefined ? undefined : { cause });
+  }
+
+  private transact(fn: () => void): void {
+    if (this.closed) throw this.error("the store is closed (the backend was disposed)");
+    try {
+      this.db.transactionSync(fn);
+    } catch (e) {
+      const m = (e as Error).message;
+      const full = /ENOSPC|MDB_MAP_FULL|No space left/i.test(m) ? "the disk is full: " : "";
+      throw this.error(`${full}a write to ${this.file} failed (${m})`, e);
+    }
+  }
+
+  private guard<T>(fn: () => T): T {
+    if (this.closed) throw this.error("the store is closed (the backend was disposed)");
+    try {
+      return fn();
+    } catch (e) {
+      throw this.error(`cannot read ${this.file} (${(e as Error).message})`, e);
+    }
+  }
+}
