@@ -10,14 +10,17 @@
  * Each source reader first emits its share of the keys (as fast as the job
  * takes them), then random keys of the whole space (seeded) at its share of
  * the churn rate, on clock timers. The first checkpoint a reader snapshots
- * after its fill still holds the fill's tail (the *fill checkpoint*). With
- * incremental checkpoints the next one may be a new base (the fill's deltas
- * outgrew the chain's first base) and the one after it holds the changes made
- * meanwhile, so `SETTLING_CHECKPOINTS` more are left out; the checkpoints
- * after those are the *steady* ones, each holding the keys changed since the
- * previous one (`churn` × keys per second of the interval). A reader ends its
- * input once `steadyCheckpoints` steady checkpoints completed (or after
- * `MAX_STEADY_MS`), so the run lasts as long as the backend needs for them.
+ * after its fill (the *fill checkpoint*) holds every key. A full checkpoint
+ * writes them all every time, so the steady checkpoints of a full run start
+ * with the fill checkpoint of the last reader. An incremental fill checkpoint
+ * is a delta of the fill's tail, the next one may be a new base (the fill's
+ * deltas outgrew the chain's first base) and the one after it holds the
+ * changes made meanwhile: the steady checkpoints of an incremental run start
+ * `INCREMENTAL_STEADY_OFFSET` after the fill checkpoint, each holding the keys
+ * changed since the previous one (`churn` × keys per second of the interval).
+ * A reader ends its input once `steadyCheckpoints` steady checkpoints
+ * completed (or after `MAX_STEADY_MS`), so the run lasts as long as the
+ * backend needs for them.
  *
  * The readers share a {@link ChurnProgress} with the bench by reference, so
  * the job runs in the bench's thread only (no worker threads).
@@ -41,8 +44,8 @@ import { withCheckpointDir } from "./checkpoint-dir.ts";
 
 /** Bytes of the payload kept per key (as bench/jobs/keyed-payload.ts). */
 export const CHURN_PAYLOAD_BYTES = 1024;
-/** Checkpoints after the fill checkpoint that incremental runs leave out: a new base, then the changes made while it was written. */
-const SETTLING_CHECKPOINTS = 2;
+/** The first steady checkpoint of an incremental run, counted from the fill checkpoint (left out: the fill's tail, a new base, the changes made while it was written). */
+const INCREMENTAL_STEADY_OFFSET = 3;
 /** Longest steady phase, should checkpoints stop completing. */
 const MAX_STEADY_MS = 180_000;
 /** How often the bench reads the checkpoint directory's new `_metadata` files. */
@@ -72,8 +75,8 @@ export interface KeyedChurnParams {
 interface ChurnProgress {
   /** Per reader: the first checkpoint it snapshotted after its fill (undefined while filling). */
   readonly fillCheckpoint: (number | undefined)[];
-  /** Checkpoints left out after the fill checkpoint. */
-  readonly settling: number;
+  /** The first steady checkpoint, counted from the latest fill checkpoint. */
+  readonly steadyOffset: number;
 }
 
 /** What one run measured. */
@@ -170,14 +173,14 @@ class ChurnReader implements SourceReader<number, ChurnSplit> {
   }
 }
 
-/** The checkpoint after the latest fill checkpoint of all readers and the settling ones, once every reader has a fill checkpoint. */
+/** The first steady checkpoint: `steadyOffset` after the latest fill checkpoint of all readers, once every reader has one. */
 function firstSteadyCheckpoint(progress: ChurnProgress): number | undefined {
   let last = 0;
   for (const id of progress.fillCheckpoint) {
     if (id === undefined) return undefined;
     last = Math.max(last, id);
   }
-  return progress.fillCheckpoint.length > 0 ? last + progress.settling + 1 : undefined;
+  return progress.fillCheckpoint.length > 0 ? last + progress.steadyOffset : undefined;
 }
 
 /** Writes a new payload for the record's key. */
@@ -211,7 +214,7 @@ const discard: Sink<never> = { createWriter: () => ({ write() {} }) };
 export async function runKeyedChurn(params: KeyedChurnParams, progressLine: (line: string) => void = () => {}): Promise<KeyedChurnMeasurement> {
   const keys = Math.ceil(params.stateBytes / CHURN_PAYLOAD_BYTES);
   const updatesPerSecond = (params.churn * keys * 1000) / params.checkpointIntervalMs;
-  const progress: ChurnProgress = { fillCheckpoint: [], settling: params.incremental ? SETTLING_CHECKPOINTS : 0 };
+  const progress: ChurnProgress = { fillCheckpoint: [], steadyOffset: params.incremental ? INCREMENTAL_STEADY_OFFSET : 0 };
   return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
     const env = StreamExecutionEnvironment.create({ parallelism: params.parallelism, workers: 0, fresh: true, log: () => {} });
     env.enableCheckpointing(params.checkpointIntervalMs, "exactly-once");
