@@ -73,29 +73,52 @@ export interface RecoveryRunOptions {
  * ```
  */
 export async function measureRecovery(stateBytes: number, options: RecoveryRunOptions = {}): Promise<RecoveryFigures> {
-  const { backend = "heap", from = "checkpoint storage" } = options;
-  if (backend === "heap" && from === "local copy") throw new RangeError("measureRecovery: the heap backend has no local copy to restore from");
+  const [figures] = await measureRestarts(stateBytes, options.backend ?? "heap", [options.from ?? "checkpoint storage"]);
+  return figures!;
+}
+
+/**
+ * Like {@link measureRecovery}, but kills and restarts the same job once per
+ * entry of `froms`, restoring from that source each time: the state is
+ * filled and checkpointed once for all of them. Before each further kill the
+ * restarted job completes a checkpoint of its own (so that a disk backend's
+ * local copy matches a checkpoint again).
+ *
+ * @example
+ * ```ts
+ * const [local, remote] = await measureRestarts(1e9, "disk", ["local copy", "checkpoint storage"]);
+ * ```
+ */
+export async function measureRestarts(stateBytes: number, backend: StateBackendName, froms: readonly RestoreSource[]): Promise<RecoveryFigures[]> {
+  if (backend === "heap" && froms.includes("local copy")) throw new RangeError("measureRestarts: the heap backend has no local copy to restore from");
   const dir = await mkdtemp(join(tmpdir(), "weir-bench-recovery-"));
   const checkpointDir = join(dir, "chk");
   const args = [WEIR, "run", JOB, "--parallelism", "2", "--workers", "1", "--checkpoint-interval", "1000", "--checkpoint-dir", checkpointDir, "--savepoint-dir", join(dir, "savepoints"), "--state-backend", backend, "--", String(stateBytes)];
   let job = start(args);
   try {
     const known = new Map<number, CompletedCheckpoint>();
-    const checkpointBytes = await waitFor(job, stateBytes, "no checkpoint of the wished size completed", () => completedCheckpointBytes(checkpointDir, known, stateBytes));
-    const killedAt = Date.now();
-    job.child.kill("SIGKILL");
-    if (!job.exited) await once(job.child, "exit");
-    if (backend === "disk" && from === "checkpoint storage") {
-      const local = `${checkpointDir}.local`;
-      if (!(await stat(local).catch(() => undefined))) throw new BenchRecoveryError(stateBytes, `the disk backend left no working copy at ${local} to delete`, job.stderrTail);
-      await rm(local, { recursive: true, force: true });
+    const figures: RecoveryFigures[] = [];
+    let killedAfter = 0;
+    for (const from of froms) {
+      const wished = figures.length === 0 ? "no checkpoint of the wished size completed" : "the restarted job completed no checkpoint of the wished size";
+      const [id, checkpointBytes] = await waitFor(job, stateBytes, wished, () => newCheckpointBytes(checkpointDir, known, stateBytes, killedAfter));
+      killedAfter = id;
+      const killedAt = Date.now();
+      job.child.kill("SIGKILL");
+      if (!job.exited) await once(job.child, "exit");
+      if (backend === "disk" && from === "checkpoint storage") {
+        const local = `${checkpointDir}.local`;
+        if (!(await stat(local).catch(() => undefined))) throw new BenchRecoveryError(stateBytes, `the disk backend left no working copy at ${local} to delete`, job.stderrTail);
+        await rm(local, { recursive: true, force: true });
+      }
+      job = start(args);
+      const first = await waitFor(job, stateBytes, "the restarted job processed no record", async () => job.markers.find((m) => m.event === "first-record"));
+      const module = job.markers.find((m) => m.event === "module");
+      if (first.event !== "first-record" || !module) throw new BenchRecoveryError(stateBytes, "the restarted job wrote no module marker", job.stderrTail);
+      if (!first.keyRestored) throw new BenchRecoveryError(stateBytes, "the first record after the restart found no restored state for its key", job.stderrTail);
+      figures.push(recoveryFigures({ stateBytes, checkpointBytes, killedAt, moduleAt: module.at, firstRecordAt: first.at }));
     }
-    job = start(args);
-    const first = await waitFor(job, stateBytes, "the restarted job processed no record", async () => job.markers.find((m) => m.event === "first-record"));
-    const module = job.markers.find((m) => m.event === "module");
-    if (first.event !== "first-record" || !module) throw new BenchRecoveryError(stateBytes, "the restarted job wrote no module marker", job.stderrTail);
-    if (!first.keyRestored) throw new BenchRecoveryError(stateBytes, "the first record after the restart found no restored state for its key", job.stderrTail);
-    return recoveryFigures({ stateBytes, checkpointBytes, killedAt, moduleAt: module.at, firstRecordAt: first.at });
+    return figures;
   } finally {
     if (!job.exited) {
       job.child.kill("SIGKILL");
@@ -131,13 +154,15 @@ async function waitFor<T>(job: JobProcess, stateBytes: number, failure: string, 
 }
 
 /**
- * State bytes (private files and the shared files of incremental chains) of
- * the newest completed checkpoint in `dir` if they reach `minBytes`; `known`
- * keeps the checkpoints read by earlier calls.
+ * The id and state bytes (private files and the shared files of incremental
+ * chains) of the newest completed checkpoint in `dir`, if it is newer than
+ * `after` and its bytes reach `minBytes`; `known` keeps the checkpoints read
+ * by earlier calls.
  */
-async function completedCheckpointBytes(dir: string, known: Map<number, CompletedCheckpoint>, minBytes: number): Promise<number | undefined> {
+async function newCheckpointBytes(dir: string, known: Map<number, CompletedCheckpoint>, minBytes: number, after: number): Promise<[number, number] | undefined> {
   await readCompletedCheckpoints(dir, known);
   const newest = Math.max(0, ...known.keys());
-  const bytes = newest > 0 ? checkpointTotalBytes(known.get(newest)!) : 0;
-  return bytes >= minBytes ? bytes : undefined;
+  if (newest <= after) return undefined;
+  const bytes = checkpointTotalBytes(known.get(newest)!);
+  return bytes >= minBytes ? [newest, bytes] : undefined;
 }
