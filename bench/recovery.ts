@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CompletedCheckpoint } from "../src/checkpoint/types.ts";
 import type { StateBackendName } from "../src/state/state-backend-settings.ts";
-import { readCompletedCheckpoints } from "./checkpoint-watch.ts";
+import { readCompletedCheckpoints } from "./checkpoint-metadata.ts";
 import { parseMarker, type PayloadMarker } from "./jobs/payload-marker.ts";
 import { recoveryFigures, type RecoveryFigures } from "./report.ts";
 import { checkpointTotalBytes, type RestoreSource } from "./state-report.ts";

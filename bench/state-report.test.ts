@@ -63,11 +63,12 @@ describe("checkpointCostFigures", () => {
     incremental: true,
     stateBytes: 1e6,
     keys: 977,
+    fillMs: 1_500,
     elapsedMs: 9_000,
     firstSteadyCheckpoint: 3,
     steadyCheckpoints: 5,
     metadata,
-    // 9 is the job's final checkpoint (after the steady ones); 7 has no metadata (retention removed it before the bench read it)
+    // 9 is the job's final checkpoint (after the steady ones); 7 has no metadata
     stats: stats([[1, 900], [2, 800], [3, 40], [4, 60], [5, 50], [6, 70], [7, 10], [8, 30], [9, 5]]),
   };
 
@@ -78,7 +79,7 @@ describe("checkpointCostFigures", () => {
     // written: 10 (source) + 100 (private) + the delta of the checkpoint itself (1000 × id)
     expect(f.writtenP50Bytes).toBe(110 + (4_000 + 5_000) / 2);
     expect(f.checkpointBytes).toBe(checkpointTotalBytes(metadata.get(6)!));
-    expect(f).toMatchObject({ backend: "heap", incremental: true, stateBytes: 1e6, keys: 977, elapsedMs: 9_000 });
+    expect(f).toMatchObject({ backend: "heap", incremental: true, stateBytes: 1e6, keys: 977, fillMs: 1_500, elapsedMs: 9_000 });
   });
 
   it("refuses a run without a steady checkpoint, naming the ids", () => {
@@ -87,7 +88,7 @@ describe("checkpointCostFigures", () => {
 });
 
 function cost(backend: "heap" | "disk", incremental: boolean, stateBytes: number, writtenP50Bytes: number, durationP50Ms: number): CheckpointCostFigures {
-  return { backend, incremental, stateBytes, keys: stateBytes / 1024, checkpoints: 5, durationP50Ms, writtenP50Bytes, checkpointBytes: stateBytes, elapsedMs: 10_000 };
+  return { backend, incremental, stateBytes, keys: stateBytes / 1024, checkpoints: 5, durationP50Ms, writtenP50Bytes, checkpointBytes: stateBytes, fillMs: 2_000, elapsedMs: 10_000 };
 }
 
 const figures: StateFigures = {
@@ -125,7 +126,7 @@ describe("stateRatios", () => {
 describe("formatState", () => {
   it("prints a row per run of each part and the skipped runs", () => {
     const text = formatState(figures);
-    expect(text).toMatch(/100 MB\s+heap, incremental\s+97,656\s+5\s+90 ms\s+1\.1 MB\s+100 MB\s+10\.0 s/);
+    expect(text).toMatch(/100 MB\s+heap, incremental\s+97,656\s+2\.0 s\s+5\s+90 ms\s+1\.1 MB\s+100 MB\s+10\.0 s/);
     expect(text).toMatch(/disk\s+10,000\s+4\.00 M\s+8\.00 s\s+500,000\s+8\s+30 ms/);
     expect(text).toMatch(/1\.00 GB\s+disk\s+local copy\s+1\.02 GB\s+600 ms\s+400 ms\s+1000 ms/);
     expect(text).toContain("skipped: checkpoint cost at 5.00 GB: 8.00 GB free in /tmp, 4× the state wanted");

@@ -9,23 +9,26 @@
  *
  * Each source reader first emits its share of the keys (as fast as the job
  * takes them), then random keys of the whole space (seeded) at its share of
- * the churn rate, on clock timers. The first checkpoint a reader snapshots
- * after its fill (the *fill checkpoint*) holds every key. A full checkpoint
- * writes them all every time, so the steady checkpoints of a full run start
- * with the fill checkpoint of the last reader. An incremental fill checkpoint
- * is a delta of the fill's tail, the next one may be a new base (the fill's
- * deltas outgrew the chain's first base) and the one after it holds the
- * changes made meanwhile: the steady checkpoints of an incremental run start
- * `INCREMENTAL_STEADY_OFFSET` after the fill checkpoint, each holding the keys
- * changed since the previous one (`churn` × keys per second of the interval).
- * A reader ends its input once `steadyCheckpoints` steady checkpoints
- * completed (or after `MAX_STEADY_MS`), so the run lasts as long as the
- * backend needs for them.
+ * the churn rate, on timers, until the bench ends the input.
+ *
+ * Checkpoints are exactly-once to a filesystem storage, but the periodic
+ * trigger is set beyond the run's end: once every reader finished its fill,
+ * the bench triggers them itself (`JobClient.triggerCheckpoint`), one at a
+ * time, each `checkpointIntervalMs` after the previous trigger or when the
+ * previous one completed, whichever is later — what the periodic trigger does
+ * with one checkpoint in flight at most. So the fill is not slowed down by
+ * checkpoints of a half-filled state, and the first checkpoint holds every
+ * key. A full checkpoint writes every key each time: all of a full run's
+ * checkpoints are steady. In an incremental run the first one is the chain's
+ * base and the second holds the changes made while the base was written; the
+ * steady ones come after them, each holding the keys changed since the
+ * previous trigger.
  *
  * The readers share a {@link ChurnProgress} with the bench by reference, so
  * the job runs in the bench's thread only (no worker threads).
  */
 import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { PollStatus, ReaderOutput, Source, SourceReader } from "../../src/core/source.ts";
 import {
   KeyedProcessFunction,
@@ -39,19 +42,16 @@ import {
 import type { CompletedCheckpoint } from "../../src/checkpoint/types.ts";
 import type { StateBackendName } from "../../src/state/state-backend-settings.ts";
 import { seededRandom } from "../../src/util/seeded-random.ts";
-import { watchCheckpoints } from "../checkpoint-watch.ts";
 import { withCheckpointDir } from "./checkpoint-dir.ts";
 
 /** Bytes of the payload kept per key (as bench/jobs/keyed-payload.ts). */
 export const CHURN_PAYLOAD_BYTES = 1024;
-/** The first steady checkpoint of an incremental run, counted from the fill checkpoint (left out: the fill's tail, a new base, the changes made while it was written). */
-const INCREMENTAL_STEADY_OFFSET = 3;
-/** Longest steady phase, should checkpoints stop completing. */
-const MAX_STEADY_MS = 180_000;
-/** How often the bench reads the checkpoint directory's new `_metadata` files. */
-const WATCH_MS = 20;
-/** How often a run reports its newest completed checkpoint to `progress`. */
-const PROGRESS_MS = 5_000;
+/** Checkpoints an incremental run takes before its steady ones: the base, then the changes made while it was written. */
+const INCREMENTAL_SETTLING_CHECKPOINTS = 2;
+/** Interval of the periodic trigger: beyond any run, so only the bench triggers checkpoints. */
+const PERIODIC_OFF_MS = 24 * 3_600_000;
+/** How often the bench looks whether the readers finished their fill. */
+const FILL_POLL_MS = 20;
 /** Seed of the random keys (the same keys change in every run of a size). */
 const SEED = 12;
 
@@ -63,34 +63,34 @@ export interface KeyedChurnParams {
   /** Incremental checkpoints (else every checkpoint is full). */
   readonly incremental: boolean;
   readonly parallelism: number;
-  /** Exactly-once checkpoint interval, in ms (filesystem storage in a temporary directory). */
+  /** Time from one checkpoint trigger to the next (at the earliest), in ms. */
   readonly checkpointIntervalMs: number;
-  /** Fraction of the keys updated per checkpoint interval in the steady phase, e.g. 0.01. */
+  /** Fraction of the keys updated per checkpoint interval after the fill, e.g. 0.01. */
   readonly churn: number;
-  /** Steady checkpoints to wait for before the input ends. */
+  /** Steady checkpoints to take before the input ends. */
   readonly steadyCheckpoints: number;
 }
 
-/** What the readers tell the bench. */
+/** What the readers and the bench tell each other. */
 interface ChurnProgress {
-  /** Per reader: the first checkpoint it snapshotted after its fill (undefined while filling). */
-  readonly fillCheckpoint: (number | undefined)[];
-  /** The first steady checkpoint, counted from the latest fill checkpoint. */
-  readonly steadyOffset: number;
+  /** Per reader: whether it emitted its whole share of the keys. */
+  readonly filled: boolean[];
+  /** Set by the bench: the readers end their input. */
+  end: boolean;
 }
 
 /** What one run measured. */
 export interface KeyedChurnMeasurement {
-  readonly params: KeyedChurnParams;
   readonly keys: number;
-  /** Wall time of the whole run (fill and steady phase). */
+  /** Wall time of the fill: from `executeAsync` until every reader emitted its keys. */
+  readonly fillMs: number;
+  /** Wall time of the whole run. */
   readonly elapsedMs: number;
   readonly checkpoints: CheckpointStats | null;
-  /** The `_metadata` of every completed checkpoint the bench saw while the job ran, by id. */
+  /** Every checkpoint the bench triggered, as stored (its `_metadata`), by id. */
   readonly metadata: ReadonlyMap<number, CompletedCheckpoint>;
   /** The first steady checkpoint (the steady ones are this one and the next `steadyCheckpoints` − 1). */
   readonly firstSteadyCheckpoint: number;
-  /** Steady checkpoints the readers waited for (the run's final checkpoint comes after them). */
   readonly steadyCheckpoints: number;
 }
 
@@ -100,34 +100,30 @@ interface ChurnSplit {
   readonly step: number;
 }
 
-/**
- * The churn source of `keys` keys at `updatesPerSecond` (all readers) in the steady phase.
- */
-function churnSource(keys: number, updatesPerSecond: number, steadyCheckpoints: number, progress: ChurnProgress): Source<number, ChurnSplit> {
+/** The churn source of `keys` keys at `updatesPerSecond` (all readers) after the fill. */
+function churnSource(keys: number, updatesPerSecond: number, progress: ChurnProgress): Source<number, ChurnSplit> {
   return {
     boundedness: "bounded",
     createSplits: (parallelism) => Array.from({ length: parallelism }, (_, k) => ({ next: k, step: parallelism })),
-    createReader: (context) => new ChurnReader(keys, updatesPerSecond / context.parallelism, steadyCheckpoints, progress, context.subtaskIndex),
+    createReader: (context) => new ChurnReader(keys, updatesPerSecond / context.parallelism, progress, context.subtaskIndex),
   };
 }
 
 class ChurnReader implements SourceReader<number, ChurnSplit> {
   private split: ChurnSplit | undefined;
   private readonly random: () => number;
-  private steadyAt: number | undefined;
+  private churnSince: number | undefined;
   private updates = 0;
-  private ended = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly keys: number,
     private readonly ratePerReader: number,
-    private readonly steadyCheckpoints: number,
     private readonly progress: ChurnProgress,
     private readonly index: number,
   ) {
     this.random = seededRandom(SEED + index);
-    progress.fillCheckpoint[index] = undefined;
+    progress.filled[index] = false;
   }
 
   addSplits(splits: ChurnSplit[]): void {
@@ -136,15 +132,15 @@ class ChurnReader implements SourceReader<number, ChurnSplit> {
 
   pollNext(output: ReaderOutput<number>, maxRecords: number): PollStatus {
     const s = this.split;
-    if (this.ended || s === undefined) return "end-of-input";
+    if (this.progress.end || s === undefined) return "end-of-input";
     if (s.next < this.keys) {
       for (let n = 0; n < maxRecords && s.next < this.keys; n++, s.next += s.step) output.collect(s.next);
+      if (s.next >= this.keys) this.progress.filled[this.index] = true;
       return "more-available";
     }
     const now = performance.now();
-    this.steadyAt ??= now;
-    if (now - this.steadyAt > MAX_STEADY_MS) return "end-of-input";
-    const due = Math.floor(((now - this.steadyAt) * this.ratePerReader) / 1000) + 1 - this.updates;
+    this.churnSince ??= now;
+    const due = Math.floor(((now - this.churnSince) * this.ratePerReader) / 1000) + 1 - this.updates;
     const budget = Math.min(maxRecords, due);
     for (let n = 0; n < budget; n++) output.collect(Math.floor(this.random() * this.keys));
     this.updates += Math.max(0, budget);
@@ -152,35 +148,19 @@ class ChurnReader implements SourceReader<number, ChurnSplit> {
   }
 
   isAvailable(): Promise<void> {
-    const dueAt = (this.steadyAt ?? performance.now()) + Math.ceil((this.updates * 1000) / this.ratePerReader);
+    const dueAt = (this.churnSince ?? performance.now()) + Math.ceil((this.updates * 1000) / this.ratePerReader);
     return new Promise((resolve) => {
       this.timer = setTimeout(resolve, Math.max(0, dueAt - performance.now()));
     });
   }
 
-  snapshotState(checkpointId: number): ChurnSplit[] {
-    if (this.split && this.split.next >= this.keys) this.progress.fillCheckpoint[this.index] ??= checkpointId;
+  snapshotState(): ChurnSplit[] {
     return this.split ? [{ ...this.split }] : [];
-  }
-
-  notifyCheckpointComplete(checkpointId: number): void {
-    const first = firstSteadyCheckpoint(this.progress);
-    if (first !== undefined && checkpointId >= first + this.steadyCheckpoints - 1) this.ended = true;
   }
 
   close(): void {
     clearTimeout(this.timer);
   }
-}
-
-/** The first steady checkpoint: `steadyOffset` after the latest fill checkpoint of all readers, once every reader has one. */
-function firstSteadyCheckpoint(progress: ChurnProgress): number | undefined {
-  let last = 0;
-  for (const id of progress.fillCheckpoint) {
-    if (id === undefined) return undefined;
-    last = Math.max(last, id);
-  }
-  return progress.fillCheckpoint.length > 0 ? last + progress.steadyOffset : undefined;
 }
 
 /** Writes a new payload for the record's key. */
@@ -201,52 +181,64 @@ class RewritePayload extends KeyedProcessFunction<number, number, never> {
 const discard: Sink<never> = { createWriter: () => ({ write() {} }) };
 
 /**
- * Runs the keyed-churn job once, watching its checkpoint directory; every
- * `PROGRESS_MS` tells `progressLine` the phase and the newest completed checkpoint.
+ * Runs the keyed-churn job once: the fill, then the checkpoints (see the
+ * module comment); tells `progressLine` about the fill and each checkpoint.
  *
  * @example
  * ```ts
  * const m = await runKeyedChurn({ stateBytes: 10e6, backend: "heap", incremental: true, parallelism: 2,
- *   checkpointIntervalMs: 1_000, churn: 0.01, steadyCheckpoints: 5 });
+ *   checkpointIntervalMs: 1_000, churn: 0.01, steadyCheckpoints: 3 });
  * console.log(m.checkpoints?.history.completed.map((c) => c.durationMs));
  * ```
  */
 export async function runKeyedChurn(params: KeyedChurnParams, progressLine: (line: string) => void = () => {}): Promise<KeyedChurnMeasurement> {
   const keys = Math.ceil(params.stateBytes / CHURN_PAYLOAD_BYTES);
   const updatesPerSecond = (params.churn * keys * 1000) / params.checkpointIntervalMs;
-  const progress: ChurnProgress = { fillCheckpoint: [], steadyOffset: params.incremental ? INCREMENTAL_STEADY_OFFSET : 0 };
+  const progress: ChurnProgress = { filled: [], end: false };
+  const settling = params.incremental ? INCREMENTAL_SETTLING_CHECKPOINTS : 0;
   return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
     const env = StreamExecutionEnvironment.create({ parallelism: params.parallelism, workers: 0, fresh: true, log: () => {} });
-    env.enableCheckpointing(params.checkpointIntervalMs, "exactly-once");
+    env.enableCheckpointing(PERIODIC_OFF_MS, "exactly-once");
     env.getCheckpointConfig().setCheckpointStorage(dir!);
     env.setStateBackend(params.backend);
     env.getCheckpointConfig().enableIncrementalCheckpointing(params.incremental);
     env
-      .fromSource(churnSource(keys, updatesPerSecond, params.steadyCheckpoints, progress), undefined, "churn")
+      .fromSource(churnSource(keys, updatesPerSecond, progress), undefined, "churn")
       .uid("churn")
       .keyBy((k) => k)
       .process(new RewritePayload())
       .uid("rewrite-payload")
       .sinkTo(discard)
       .uid("discard");
-    const watch = watchCheckpoints(dir!, WATCH_MS);
     const started = performance.now();
-    const result = await env
-      .executeAsync("bench-keyed-churn")
-      .then((client) => {
-        const timer = setInterval(() => {
-          const c = client.getCheckpointStats()?.lastCompleted;
-          const first = firstSteadyCheckpoint(progress);
-          const phase = first === undefined ? "filling" : `steady from checkpoint ${first}`;
-          progressLine(`  ${((performance.now() - started) / 1000).toFixed(0)} s: ${phase}; ${c ? `checkpoint ${c.checkpointId} took ${c.durationMs} ms (sync ${c.maxSyncMs} ms)` : "no checkpoint completed yet"}`);
-        }, PROGRESS_MS);
-        return client.getJobExecutionResult().finally(() => clearInterval(timer));
-      })
-      .finally(() => watch.stop());
-    const elapsedMs = performance.now() - started;
-    const metadata = await watch.stop();
-    const first = firstSteadyCheckpoint(progress);
-    if (first === undefined) throw new Error("bench/jobs/keyed-churn.ts: the job ended before every reader finished its fill");
-    return { params, keys, elapsedMs, checkpoints: result.checkpoints, metadata, firstSteadyCheckpoint: first, steadyCheckpoints: params.steadyCheckpoints };
+    const client = await env.executeAsync("bench-keyed-churn");
+    const result = client.getJobExecutionResult();
+    let finished = false;
+    result.then(() => (finished = true), () => (finished = true));
+    try {
+      while (!(progress.filled.length === params.parallelism && progress.filled.every(Boolean))) {
+        if (finished) break; // the result says why below
+        await sleep(FILL_POLL_MS);
+      }
+      const fillMs = performance.now() - started;
+      progressLine(`  filled ${keys.toLocaleString("en-US")} keys in ${(fillMs / 1000).toFixed(1)} s`);
+      const metadata = new Map<number, CompletedCheckpoint>();
+      let firstSteadyCheckpoint = 0;
+      for (let i = 0; i < settling + params.steadyCheckpoints && !finished; i++) {
+        const triggeredAt = performance.now();
+        const checkpoint = await client.triggerCheckpoint();
+        metadata.set(checkpoint.checkpointId, checkpoint);
+        if (i === settling) firstSteadyCheckpoint = checkpoint.checkpointId;
+        const tookMs = performance.now() - triggeredAt;
+        progressLine(`  checkpoint ${checkpoint.checkpointId}${i < settling ? " (settling)" : ""} took ${Math.round(tookMs)} ms`);
+        await sleep(Math.max(0, params.checkpointIntervalMs - tookMs));
+      }
+      progress.end = true;
+      const done = await result;
+      return { keys, fillMs, elapsedMs: performance.now() - started, checkpoints: done.checkpoints, metadata, firstSteadyCheckpoint, steadyCheckpoints: params.steadyCheckpoints };
+    } finally {
+      progress.end = true;
+      await result.catch(() => {});
+    }
   });
 }

@@ -1,12 +1,10 @@
 /**
  * Reads the completed checkpoints of a filesystem checkpoint directory while
- * a job writes it: every `chk-<id>/_metadata` seen, decoded. Retention deletes
- * older checkpoints as newer ones complete, so a bench that wants the metadata
- * of every checkpoint of a run polls with {@link watchCheckpoints} while it runs.
+ * a job writes it: every `chk-<id>/_metadata` seen, decoded (retention
+ * deletes older checkpoints as newer ones complete).
  */
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { METADATA_FILE, checkpointDirName, parseCheckpointDirName } from "../src/checkpoint/storage/checkpoint-paths.ts";
 import { decodeMetadata } from "../src/checkpoint/storage/metadata-format.ts";
 import type { CompletedCheckpoint } from "../src/checkpoint/types.ts";
@@ -44,39 +42,4 @@ export async function readCompletedCheckpoints(dir: string, known: Map<number, C
       continue; // caught while being replaced; read again next time
     }
   }
-}
-
-/** A running {@link watchCheckpoints}. */
-export interface CheckpointWatch {
-  /** Stops polling after one last read; resolves with every completed checkpoint seen, by id. */
-  stop(): Promise<ReadonlyMap<number, CompletedCheckpoint>>;
-}
-
-/**
- * Polls `dir` every `intervalMs` for completed checkpoints until stopped.
- *
- * @example
- * ```ts
- * const watch = watchCheckpoints(dir, 20);
- * await runTheJob(dir);
- * const seen = await watch.stop();
- * ```
- */
-export function watchCheckpoints(dir: string, intervalMs: number): CheckpointWatch {
-  const known = new Map<number, CompletedCheckpoint>();
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      await readCompletedCheckpoints(dir, known);
-      await sleep(intervalMs);
-    }
-    await readCompletedCheckpoints(dir, known);
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-      return known;
-    },
-  };
 }
