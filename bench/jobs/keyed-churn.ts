@@ -20,8 +20,11 @@
  * checkpoints of a half-filled state, and the first checkpoint holds every
  * key. A full checkpoint writes every key each time: all of a full run's
  * checkpoints are steady. In an incremental run the first one is the chain's
- * base and the second holds the changes made while the base was written; the
- * steady ones come after them, each holding the keys changed since the
+ * base, and the next one holds the changes made while the base was written:
+ * more than an interval's worth when the base took longer than the interval,
+ * and so on. The steady checkpoints start with the first one whose
+ * predecessor took at most the interval (or after
+ * `MAX_SETTLING_CHECKPOINTS`), each holding the keys changed since the
  * previous trigger.
  *
  * The readers share a {@link ChurnProgress} with the bench by reference, so
@@ -46,8 +49,8 @@ import { withCheckpointDir } from "./checkpoint-dir.ts";
 
 /** Bytes of the payload kept per key (as bench/jobs/keyed-payload.ts). */
 export const CHURN_PAYLOAD_BYTES = 1024;
-/** Checkpoints an incremental run takes before its steady ones: the base, then the changes made while it was written. */
-const INCREMENTAL_SETTLING_CHECKPOINTS = 2;
+/** Most checkpoints an incremental run takes before its steady ones (the base, then the catch-up deltas). */
+const MAX_SETTLING_CHECKPOINTS = 8;
 /** Interval of the periodic trigger: beyond any run, so only the bench triggers checkpoints. */
 const PERIODIC_OFF_MS = 24 * 3_600_000;
 /** How often the bench looks whether the readers finished their fill. */
@@ -195,7 +198,6 @@ export async function runKeyedChurn(params: KeyedChurnParams, progressLine: (lin
   const keys = Math.ceil(params.stateBytes / CHURN_PAYLOAD_BYTES);
   const updatesPerSecond = (params.churn * keys * 1000) / params.checkpointIntervalMs;
   const progress: ChurnProgress = { filled: [], end: false };
-  const settling = params.incremental ? INCREMENTAL_SETTLING_CHECKPOINTS : 0;
   return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
     const env = StreamExecutionEnvironment.create({ parallelism: params.parallelism, workers: 0, fresh: true, log: () => {} });
     env.enableCheckpointing(PERIODIC_OFF_MS, "exactly-once");
@@ -224,14 +226,18 @@ export async function runKeyedChurn(params: KeyedChurnParams, progressLine: (lin
       progressLine(`  filled ${keys.toLocaleString("en-US")} keys in ${(fillMs / 1000).toFixed(1)} s`);
       const metadata = new Map<number, CompletedCheckpoint>();
       let firstSteadyCheckpoint = 0;
-      for (let i = 0; i < settling + params.steadyCheckpoints && !finished; i++) {
+      let steady = 0;
+      let previousMs = Number.POSITIVE_INFINITY; // a full run has no settling; an incremental run's first checkpoint is its base
+      for (let taken = 0; steady < params.steadyCheckpoints && !finished; taken++) {
+        const settled = !params.incremental || previousMs <= params.checkpointIntervalMs || taken >= MAX_SETTLING_CHECKPOINTS;
         const triggeredAt = performance.now();
         const checkpoint = await client.triggerCheckpoint();
+        previousMs = performance.now() - triggeredAt;
         metadata.set(checkpoint.checkpointId, checkpoint);
-        if (i === settling) firstSteadyCheckpoint = checkpoint.checkpointId;
-        const tookMs = performance.now() - triggeredAt;
-        progressLine(`  checkpoint ${checkpoint.checkpointId}${i < settling ? " (settling)" : ""} took ${Math.round(tookMs)} ms`);
-        await sleep(Math.max(0, params.checkpointIntervalMs - tookMs));
+        if (steady === 0 && settled) firstSteadyCheckpoint = checkpoint.checkpointId;
+        if (steady > 0 || settled) steady++;
+        progressLine(`  checkpoint ${checkpoint.checkpointId}${steady === 0 ? " (settling)" : ""} took ${Math.round(previousMs)} ms`);
+        await sleep(Math.max(0, params.checkpointIntervalMs - previousMs));
       }
       progress.end = true;
       const done = await result;
