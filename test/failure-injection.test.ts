@@ -34,11 +34,16 @@ function countsBelow(counts: Counts): string[] {
 }
 
 describe(`failure injection on 2 worker threads (seed ${seed})`, () => {
-  for (const mode of ["exactly-once", "at-least-once"] as const) {
-    it(`${mode}: recovers from a failure at a random point`, async () => {
+  const runs = [
+    ["exactly-once", "heap"],
+    ["at-least-once", "heap"],
+    ["exactly-once", "disk"], // lmdb stores in worker threads, incremental checkpoints
+  ] as const;
+  for (const [mode, backend] of runs) {
+    it(`${mode}, ${backend} state backend: recovers from a failure at a random point`, async () => {
       const failAt = failPoint();
       const run = await runCli([
-        "run", "test/fixtures/keyed-count-job.ts",
+        "run", "test/fixtures/keyed-count-job.ts", "--state-backend", backend,
         "--parallelism", "4", "--workers", "2", "--checkpoint-interval", "50", "--mode", mode, "--checkpoint-dir", tempDir(),
         "--", String(RECORDS), String(KEYS), String(failAt), String(THROTTLE.perPoll), String(THROTTLE.pauseMs),
       ]);

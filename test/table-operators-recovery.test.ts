@@ -18,6 +18,7 @@ import { windowTableFunction } from "../src/table/runtime/window-table-function.
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./support/fail-once.ts";
+import { stateBackendCases, type StateBackendCase } from "./support/state-backends.ts";
 import { rowWatermarks } from "./support/row-watermarks.ts";
 import {
   dedupOracle,
@@ -41,10 +42,12 @@ async function runWithFailure(
   eventTime: boolean,
   build: (input: DataStream<Row>) => DataStream<Row>,
   random: () => number,
+  backend: StateBackendCase,
 ): Promise<{ out: Row[]; restarts: number; failAt: number }> {
   const failAt = randomInt(random, rows.length / 4, rows.length / 2);
   const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
   env.enableCheckpointing(50, "exactly-once");
+  backend.apply(env);
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
   let input: DataStream<Row> = env
     .fromSource(throttledSequence(0, rows.length - 1, 15, 2), WatermarkStrategy.noWatermarks(), "numbers")
@@ -69,7 +72,7 @@ function expectFolded(out: readonly Row[], expected: readonly SqlValue[][], msg:
 
 const events = (random: () => number): WindowEvent[] => randomWindowEvents(random, N, 5, 60);
 
-describe("table operators: a failure amid state leaves no trace (exactly-once, parallelism 2)", () => {
+describe.each(stateBackendCases())("table operators: a failure amid state leaves no trace (exactly-once, parallelism 2), $name", (backend) => {
   it("Top-N with retraction", async () => {
     const seed = testSeed();
     const random = seededRandom(seed);
@@ -86,7 +89,7 @@ describe("table operators: a failure amid state leaves no trace (exactly-once, p
       outputRankNumber: true,
       generateUpdateBefore: true,
     };
-    const { out, restarts, failAt } = await runWithFailure(rows, false, (s) => rank(s, spec, { uid: "rank", name: "Rank" }), random);
+    const { out, restarts, failAt } = await runWithFailure(rows, false, (s) => rank(s, spec, { uid: "rank", name: "Rank" }), random, backend);
     const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
     expect(restarts, `${msg}: the failure was injected`).toBe(1);
     expectFolded(out, topNOracle(presentRows(rows), spec), msg);
@@ -97,7 +100,7 @@ describe("table operators: a failure amid state leaves no trace (exactly-once, p
     const random = seededRandom(seed);
     const evs = events(random);
     const spec = { keys: [0, 2], keepLast: true, timeField: 3, generateUpdateBefore: true };
-    const { out, restarts, failAt } = await runWithFailure(evs.map((e) => Row.of(...e)), false, (s) => deduplicate(s, spec, { uid: "dedup", name: "Deduplicate" }), random);
+    const { out, restarts, failAt } = await runWithFailure(evs.map((e) => Row.of(...e)), false, (s) => deduplicate(s, spec, { uid: "dedup", name: "Deduplicate" }), random, backend);
     const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
     expect(restarts, `${msg}: the failure was injected`).toBe(1);
     expectFolded(out, dedupOracle(evs, spec.keys, true, 3), msg);
@@ -108,7 +111,7 @@ describe("table operators: a failure amid state leaves no trace (exactly-once, p
     const random = seededRandom(seed);
     const evs = events(random);
     const window: WindowSpec = { kind: "session", timeField: 3, gap: 20, partitionKeys: [0] };
-    const { out, restarts, failAt } = await runWithFailure(evs.map((e) => Row.of(...e)), true, (s) => windowTableFunction(s, window, { uid: "session", name: "Session" }), random);
+    const { out, restarts, failAt } = await runWithFailure(evs.map((e) => Row.of(...e)), true, (s) => windowTableFunction(s, window, { uid: "session", name: "Session" }), random, backend);
     const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
     expect(restarts, `${msg}: the failure was injected`).toBe(1);
     expectFolded(out, windowTvfOracle(evs, window, BOUND), msg);
@@ -137,6 +140,7 @@ describe("table operators: a failure amid state leaves no trace (exactly-once, p
       true,
       (s) => windowRank(tvf(s, window), spec, { uid: "window-rank", name: "WindowRank" }),
       random,
+      backend,
     );
     const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
     expect(restarts, `${msg}: the failure was injected`).toBe(1);
@@ -154,6 +158,7 @@ describe("table operators: a failure amid state leaves no trace (exactly-once, p
       true,
       (s) => windowDeduplicate(tvf(s, window), spec, { uid: "window-dedup", name: "WindowDeduplicate" }),
       random,
+      backend,
     );
     const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
     expect(restarts, `${msg}: the failure was injected`).toBe(1);

@@ -406,7 +406,7 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
         const values: unknown[] = [];
         const gone: StateKey[] = [];
         for (const [k, code] of changed) {
-          const v = t.map.get(g, k, code);
+          const v = t.map.peek ? t.map.peek(g, k, code) : t.map.get(g, k, code);
           if (v === undefined) gone.push(k);
           else {
             keys.push(k);

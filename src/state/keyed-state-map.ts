@@ -15,6 +15,8 @@ import type { StateKey } from "./state-key.ts";
 export interface KeyedStateMap<V> {
   /** The stored value of `k`, or undefined; the caller must not mutate it. Never stores undefined. */
   get(g: number, k: StateKey, code: number): V | undefined;
+  /** As `get`, without keeping the value in a cache (a snapshot reading many keys once); `get` where there is none. */
+  peek?(g: number, k: StateKey, code: number): V | undefined;
   /** The stored value of `k`, which the caller may mutate in place (counts as a write). */
   getForUpdate(g: number, k: StateKey, code: number): V | undefined;
   /** Sets `k`; `undefined` deletes. */

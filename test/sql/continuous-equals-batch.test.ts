@@ -58,12 +58,13 @@ const configs: Config[] = [
     run: (qs) => runInProcess(input, qs, { failAt, dir: tempDir() }),
   },
   {
-    label: "2 worker threads, parallelism 2, one failure",
+    // The disk state backend here (heap in the other configs): every SQL operator's state in lmdb, incremental checkpoints.
+    label: "2 worker threads, parallelism 2, one failure, disk state backend",
     input,
     restarts: 1,
     run: async (qs) => {
       const r = await runCli(
-        ["run", "test/fixtures/sql-harness-job.ts", "--parallelism", "2", "--workers", "2", "--checkpoint-dir", tempDir(), "--", String(seed), String(failAt), qs.map((q) => q.name).join(","), tempDir()],
+        ["run", "test/fixtures/sql-harness-job.ts", "--state-backend", "disk", "--parallelism", "2", "--workers", "2", "--checkpoint-dir", tempDir(), "--", String(seed), String(failAt), qs.map((q) => q.name).join(","), tempDir()],
         240_000,
       );
       expect(r.code, `WEIR_SEED=${seed}\n${r.stderr}`).toBe(0);

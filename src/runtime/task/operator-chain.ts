@@ -24,6 +24,7 @@ import type { TaskResults, TaskServices } from "./task-services.ts";
 import { createKeyedStateBackend } from "./create-keyed-state-backend.ts";
 import { KeyedSnapshotChain } from "./keyed-snapshot-chain.ts";
 import { CorruptCheckpointError } from "../../checkpoint/storage/errors.ts";
+import { getLogger } from "../../util/logger.ts";
 import type { ElementContext } from "../elements.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
 
@@ -299,8 +300,10 @@ export class OperatorChain {
         const only = overlapping.length === 1 ? overlapping[0]! : undefined;
         const sameGroups = only?.keyGroupRange?.[0] === lo && only.keyGroupRange[1] === hi;
         const local = sameGroups ? localCopy(m.keyed, only.local) : undefined;
-        if (local) local.store.restoreLocal(local.id);
-        else {
+        if (local) {
+          local.store.restoreLocal(local.id);
+          getLogger().info(`operator '${m.node.uid}' subtask ${me}: keyed state of checkpoint ${checkpoint.checkpointId} from the local store ${local.store.localDirectory}`);
+        } else {
           const blobs: Uint8Array[] = [];
           for (const s of overlapping) {
             if (s.shared) for (const ref of s.shared) blobs.push(await readShared(checkpoint, s, ref, services));

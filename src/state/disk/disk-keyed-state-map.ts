@@ -74,6 +74,12 @@ export class DiskKeyedStateMap<V> implements KeyedStateMap<V> {
     return this.load(g, k).value as V | undefined;
   }
 
+  peek(g: number, k: StateKey, _code: number): V | undefined {
+    const cached = this.index.get(k);
+    if (cached !== undefined) return cached.value as V | undefined;
+    return this.host.readValue(this as DiskKeyedStateMap<unknown>, this.host.firstKeyGroup + g, k) as V | undefined;
+  }
+
   getForUpdate(g: number, k: StateKey, code: number): V | undefined {
     this.changes?.record(g, k, code);
     const e = this.load(g, k);

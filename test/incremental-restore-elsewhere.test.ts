@@ -1,0 +1,127 @@
+/**
+ * Restoring an incremental checkpoint of another directory at the same
+ * parallelism (`fromSavepoint: "<other job dir>/chk-N"`): the key groups
+ * match, but the chain's files live in the other directory, so the new job
+ * must not continue that chain. Its checkpoints start new bases in its own
+ * `shared/` and stay usable after the other directory is deleted; its output
+ * continues the restored totals.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readSavepoint } from "../src/checkpoint/savepoint/savepoint.ts";
+import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
+import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
+import { RichFunction, StreamExecutionEnvironment, ValueStateDescriptor, WatermarkStrategy, type Collector, type RuntimeContext, type ValueState } from "../src/index.ts";
+import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
+import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
+import { waitFor } from "./support/cli-process.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
+
+const SEED = testSeed();
+const newDir = tempDirs("weir-restore-elsewhere-");
+const N = 6000;
+const KEYS = 500;
+/** More than either job completes: the second job's first checkpoints, those that could continue the restored chain, are checked too. */
+const RETAINED = 10_000;
+
+interface Ev {
+  readonly id: number;
+  readonly key: number;
+}
+
+/** Records the map saw so far (the jobs run in this process). */
+const progress = { seen: 0 };
+
+/** Maps a sequence number to its event and counts them. */
+class Events extends RichFunction {
+  constructor(private readonly events: readonly Ev[]) {
+    super();
+  }
+  map(i: number): Ev {
+    progress.seen = Math.max(progress.seen, i + 1);
+    return this.events[i]!;
+  }
+}
+
+/** A running count and sum per key; every record emits `key:count:sum`. */
+const runningTotals = {
+  totals: undefined as ValueState<{ n: number; sum: number }> | undefined,
+  open(ctx: RuntimeContext) {
+    this.totals = ctx.getState(new ValueStateDescriptor<{ n: number; sum: number }>("totals"));
+  },
+  processElement(e: Ev, _ctx: unknown, out: Collector<string>) {
+    const t = this.totals!.value() ?? { n: 0, sum: 0 };
+    t.n++;
+    t.sum += e.id;
+    this.totals!.update(t);
+    out.collect(`${e.key}:${t.n}:${t.sum}`);
+  },
+};
+
+/** The job at parallelism 2 with incremental checkpoints into `dir` every `intervalMs`, all of them retained. */
+function job(events: readonly Ev[], dir: string, intervalMs: number, fromSavepoint?: string): StreamExecutionEnvironment {
+  const env = StreamExecutionEnvironment.create({ parallelism: 2, fromSavepoint });
+  env.enableCheckpointing(intervalMs, "exactly-once");
+  env.getCheckpointConfig().enableIncrementalCheckpointing(true).setCheckpointStorage(dir).setNumRetainedCheckpoints(RETAINED);
+  env
+    .fromSource(throttledSequence(0, N - 1, 5, 1), WatermarkStrategy.noWatermarks(), "numbers")
+    .uid("numbers")
+    .setParallelism(1)
+    .map(new Events(events))
+    .uid("events")
+    .setParallelism(1) // one channel per key: the per-record totals are deterministic
+    .keyBy((e) => e.key)
+    .process(runningTotals)
+    .uid("totals")
+    .sinkTo(collectSink("out"))
+    .uid("out");
+  return env;
+}
+
+describe(`an incremental checkpoint of another directory restored at the same parallelism (seed ${SEED})`, () => {
+  it("is not continued: the new job's checkpoints stand alone, its totals continue the restored ones", async () => {
+    const random = seededRandom(SEED);
+    const events: Ev[] = Array.from({ length: N }, (_, id) => ({ id, key: randomInt(random, 0, KEYS - 1) }));
+    const msg = `WEIR_SEED=${SEED}`;
+    const first = newDir();
+    const second = newDir();
+
+    // The first job: a base and a delta, then cancelled.
+    progress.seen = 0;
+    const client = await job(events, first, 3_600_000).executeAsync("first");
+    await waitFor("records at the map", () => progress.seen >= 2000, 30_000, 2);
+    await client.triggerCheckpoint();
+    const target = progress.seen + 200;
+    await waitFor("more records at the map", () => progress.seen >= target, 30_000, 2);
+    const restored = await client.triggerCheckpoint();
+    expect(progress.seen, `${msg}: the first job read its input before its checkpoints`).toBeLessThan(N);
+    await client.cancel();
+    const chains = restored.states.filter((s) => s.operatorUid === "totals").map((s) => (s.shared ?? []).length);
+    expect(chains, `${msg}: the restored keyed states are a base and a delta`).toEqual([2, 2]);
+
+    const result = await job(events, second, 20, join(first, `chk-${restored.checkpointId}`)).execute("second");
+    expect(result.restoredFrom, msg).toBe(restored.checkpointId);
+    rmSync(first, { recursive: true, force: true });
+    const own = await new FileSystemCheckpointStorage({ directory: second, retained: RETAINED, log: () => {} }).listCompleted();
+    expect(own[0]?.checkpointId, `${msg}: the second job's first checkpoint`).toBe(restored.checkpointId + 1);
+    for (const c of own) {
+      await expect(readSavepoint(c.directory!), `${msg}: chk-${c.checkpointId} of the second job without the first's directory`).resolves.toBeDefined();
+      for (const s of c.states) for (const ref of s.shared ?? []) expect(existsSync(join(c.directory!, ref.path)), `${msg}: ${ref.path}`).toBe(true);
+    }
+
+    // Every total of the second job continues the restored state: it is the failure-free total of its record.
+    const expected = new Set<string>();
+    const totals = new Map<number, { n: number; sum: number }>();
+    for (const e of events) {
+      const t = totals.get(e.key) ?? { n: 0, sum: 0 };
+      t.n++;
+      t.sum += e.id;
+      totals.set(e.key, t);
+      expected.add(`${e.key}:${t.n}:${t.sum}`);
+    }
+    const out = result.getCollected<string>("out");
+    expect(out.length, msg).toBeGreaterThan(0);
+    expect(out.filter((line) => !expected.has(line)), `${msg}: totals not continuing the restored state`).toEqual([]);
+  }, 60_000);
+});
