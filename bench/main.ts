@@ -21,7 +21,9 @@
  * project's SQL queries q0–q22 on the `nexmark` connector, also alone as
  * section `nexmark-sql`), and the recovery of a
  * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
- * (bench/recovery.ts). `--only a,b` runs only the named sections
+ * (bench/recovery.ts), and the state backends (bench/state.ts: checkpoint
+ * cost of full and incremental checkpoints vs state size, keyed-count
+ * throughput and restore time, heap vs disk). `--only a,b` runs only the named sections
  * (bench/options.ts). See docs/benchmarks.md for what each figure means.
  */
 import { rm } from "node:fs/promises";
@@ -36,6 +38,8 @@ import { measureNexmark } from "./nexmark.ts";
 import { formatNexmark } from "./nexmark-report.ts";
 import { OBJECT_STATE_PLAN, measureObjectStateRuns } from "./object-state.ts";
 import { parseBenchOptions } from "./options.ts";
+import { measureState } from "./state.ts";
+import { formatState, stateRatios } from "./state-report.ts";
 import {
   checkpointFigures,
   fileRunFigures,
@@ -113,6 +117,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       recovery.push(await measureRecovery(stateBytes));
     }
   }
+  const state = options.sections.has("state") ? await measureState(progress, options) : null;
 
   const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
   const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
@@ -160,6 +165,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     ratios["async I/O ordered, no checkpoints / hand loop"] = ordered / asyncIo.handLoopRecordsPerSecond;
   }
 
+  if (state) Object.assign(ratios, stateRatios(state));
+
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: machineInfo(),
@@ -176,11 +183,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     asyncIoRuns,
     nexmark,
     recovery,
+    state,
     ratios,
     checkpoints,
   };
   const nexmarkTables = nexmark ? `\n\n${formatNexmark(nexmark)}` : "";
-  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}\n\n${reportJson(report)}\n`);
+  const stateTables = state ? `\n\n${formatState(state)}` : "";
+  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}${stateTables}\n\n${reportJson(report)}\n`);
   return 0;
 }
 

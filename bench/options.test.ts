@@ -15,7 +15,7 @@ describe("parseBenchOptions", () => {
   });
 
   it("refuses an unknown or missing section, naming the known ones", () => {
-    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of keyed-count, file, event-time, object-state, async-io, nexmark, nexmark-sql, recovery; got 'object-state,nope'/);
+    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of keyed-count, file, event-time, object-state, async-io, nexmark, nexmark-sql, recovery, state; got 'object-state,nope'/);
     expect(() => parseBenchOptions(["--only"])).toThrow(RangeError);
   });
 
@@ -36,5 +36,17 @@ describe("parseBenchOptions", () => {
     expect(() => parseBenchOptions(["--keys", "5,x"])).toThrow(/--keys takes a comma-separated list of distinct positive integers, got '5,x'/);
     expect(() => parseBenchOptions(["--keys", "5,5"])).toThrow(RangeError);
     expect(() => parseBenchOptions(["--keys"])).toThrow(RangeError);
+  });
+
+  it("sets the state section's sizes with --state-bytes (sorted, 1e6 notation) and its key counts with --state-keys", () => {
+    const o = parseBenchOptions([]);
+    expect(o.stateBytes).toEqual([100e6, 1e9]);
+    expect(o.stateKeys).toEqual([10_000, 10_000_000]);
+    const small = parseBenchOptions(["--only", "state", "--state-bytes", "50e6,10e6", "--state-keys", "1000"]);
+    expect(small.stateBytes).toEqual([10e6, 50e6]);
+    expect(small.stateKeys).toEqual([1_000]);
+    expect(() => parseBenchOptions(["--state-bytes", "1e6,"])).toThrow(/--state-bytes takes a comma-separated list of distinct positive integers, got '1e6,'/);
+    expect(() => parseBenchOptions(["--state-bytes", "0.5"])).toThrow(RangeError);
+    expect(() => parseBenchOptions(["--state-keys", "x"])).toThrow(/--state-keys takes a comma-separated list/);
   });
 });

@@ -2,15 +2,24 @@
  * The command line of `npm run bench`: `--records N` fixes the size of the
  * keyed-count runs, `--keys a,b` sets their key counts, `--only a,b` runs
  * only the named sections, `--nexmark-sql-events N` fixes the size of the
- * runs of the Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`).
+ * runs of the Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`),
+ * `--state-bytes a,b` the keyed state sizes of the `state` section (checkpoint
+ * cost at each, recovery at the largest) and `--state-keys a,b` the key counts
+ * of its throughput runs.
  */
 
 /** The sections of the bench, in the order they run. */
-export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery"] as const;
+export const BENCH_SECTIONS = ["keyed-count", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state"] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** Key counts of the keyed-count runs without `--keys`: a state that fits the CPU caches, and a large one. */
 export const DEFAULT_KEYED_COUNT_KEYS: readonly number[] = [10_000, 1_000_000];
+
+/** Keyed state sizes of the `state` section without `--state-bytes`, in bytes (10^6). */
+export const DEFAULT_STATE_BYTES: readonly number[] = [100e6, 1e9];
+
+/** Key counts of the `state` section's throughput runs (heap vs disk) without `--state-keys`. */
+export const DEFAULT_STATE_KEYS: readonly number[] = [10_000, 10_000_000];
 
 /** What one `npm run bench` should do. */
 export interface BenchOptions {
@@ -22,31 +31,44 @@ export interface BenchOptions {
   readonly sections: ReadonlySet<BenchSection>;
   /** Events of each run of a Nexmark SQL query; undefined sizes them from a sizing run. */
   readonly nexmarkSqlEvents: number | undefined;
+  /** Keyed state sizes of the `state` section's checkpoint runs, in bytes, ascending; recovery runs at the largest. */
+  readonly stateBytes: readonly number[];
+  /** Key counts of the `state` section's throughput runs. */
+  readonly stateKeys: readonly number[];
 }
 
 /**
  * Reads the bench's arguments.
  *
- * @throws RangeError for a `--records` that is not a positive integer, a `--keys` that is not a list of them, or an unknown section in `--only`
+ * @throws RangeError for a `--records` that is not a positive integer, a `--keys`, `--state-keys` or `--state-bytes` that is not a list of them, or an unknown section in `--only`
  * @example
  * ```ts
  * parseBenchOptions(["--only", "object-state"]).sections; // Set { "object-state" }
  * parseBenchOptions(["--records", "20000000"]).records;   // 20_000_000
  * parseBenchOptions(["--keys", "1000000"]).keys;           // [1_000_000]
  * parseBenchOptions(["--only", "nexmark-sql", "--nexmark-sql-events", "20000"]).nexmarkSqlEvents; // 20_000
+ * parseBenchOptions(["--only", "state", "--state-bytes", "10e6,50e6"]).stateBytes; // [10_000_000, 50_000_000]
  * ```
  */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
-  return { records: countOption(argv, "--records"), keys: keysOption(argv), sections: sectionsOption(argv), nexmarkSqlEvents: countOption(argv, "--nexmark-sql-events") };
+  return {
+    records: countOption(argv, "--records"),
+    keys: listOption(argv, "--keys", DEFAULT_KEYED_COUNT_KEYS),
+    sections: sectionsOption(argv),
+    nexmarkSqlEvents: countOption(argv, "--nexmark-sql-events"),
+    stateBytes: [...listOption(argv, "--state-bytes", DEFAULT_STATE_BYTES)].sort((a, b) => a - b),
+    stateKeys: listOption(argv, "--state-keys", DEFAULT_STATE_KEYS),
+  };
 }
 
-function keysOption(argv: readonly string[]): readonly number[] {
-  const i = argv.indexOf("--keys");
-  if (i < 0) return DEFAULT_KEYED_COUNT_KEYS;
-  const keys = (argv[i + 1] ?? "").split(",").map(Number);
-  if (!keys.every((n) => Number.isSafeInteger(n) && n >= 1) || new Set(keys).size !== keys.length)
-    throw new RangeError(`--keys takes a comma-separated list of distinct positive integers, got '${argv[i + 1] ?? ""}'`);
-  return keys;
+/** A comma-separated list of distinct positive integers (`1e6` notation allowed), or `fallback` without the option. */
+function listOption(argv: readonly string[], name: string, fallback: readonly number[]): readonly number[] {
+  const i = argv.indexOf(name);
+  if (i < 0) return fallback;
+  const values = (argv[i + 1] ?? "").split(",").map((v) => (v.trim() === "" ? Number.NaN : Number(v)));
+  if (!values.every((n) => Number.isSafeInteger(n) && n >= 1) || new Set(values).size !== values.length)
+    throw new RangeError(`${name} takes a comma-separated list of distinct positive integers, got '${argv[i + 1] ?? ""}'`);
+  return values;
 }
 
 function countOption(argv: readonly string[], name: string): number | undefined {

@@ -6,6 +6,7 @@
 import { percentile } from "../src/checkpoint/coordinator/index.ts";
 import type { CheckpointStats } from "../src/index.ts";
 import type { NexmarkFigures } from "./nexmark-report.ts";
+import type { StateFigures } from "./state-report.ts";
 
 /** One measured run as the report sees it. */
 export interface RunFigures {
@@ -175,6 +176,8 @@ export interface BenchReport {
   /** The Nexmark section (bench/nexmark.ts; its tables by `formatNexmark`), null when it did not run. */
   readonly nexmark: NexmarkFigures | null;
   readonly recovery: readonly RecoveryFigures[];
+  /** The state-backend section (bench/state.ts; its tables by `formatState`), null when it did not run. */
+  readonly state: StateFigures | null;
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
   /** Checkpoint figures of each checkpointed run, by label. */

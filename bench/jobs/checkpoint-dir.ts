@@ -1,6 +1,7 @@
 /**
  * The temporary checkpoint directory of one bench run: created when the run
- * checkpoints, removed when it ends (whatever the outcome).
+ * checkpoints, removed when it ends (whatever the outcome), together with the
+ * disk state backend's working directory next to it (`<dir>.local`).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,7 +9,7 @@ import { join } from "node:path";
 
 /**
  * Runs `run` with a fresh temporary directory when `checkpointIntervalMs` > 0
- * (undefined otherwise), and removes the directory afterwards.
+ * (undefined otherwise), and removes the directory and `<dir>.local` afterwards.
  *
  * @example
  * ```ts
@@ -21,6 +22,6 @@ export async function withCheckpointDir<T>(checkpointIntervalMs: number, run: (d
     return await run(dir);
   } finally {
     // Retries: the write of a checkpoint aborted by the end of the job may still be finishing.
-    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+    if (dir) for (const d of [dir, `${dir}.local`]) await rm(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }

@@ -24,6 +24,7 @@ import {
   type KeyedProcessContext,
   type ValueState,
 } from "../../src/index.ts";
+import type { StateBackendName } from "../../src/state/state-backend-settings.ts";
 import { CpuTimeline, cpuBetween } from "../cpu-timeline.ts";
 import { busyMark, otherCores } from "../machine-busy.ts";
 import { steadyWindow, type SteadyWindow } from "../steady-rate.ts";
@@ -50,6 +51,8 @@ export interface KeyedCountParams {
   readonly workers: number;
   /** Checkpoint interval in ms (exactly-once, filesystem storage in a temp dir); 0 disables checkpointing. */
   readonly checkpointIntervalMs: number;
+  /** Keyed state backend, with its default checkpoints (heap: full, disk: incremental). Default `"heap"`. */
+  readonly backend?: StateBackendName;
 }
 
 /** What one run measured. */
@@ -114,6 +117,7 @@ function environmentOf(p: KeyedCountParams, checkpointDir: string | undefined): 
     log: () => {},
     ...(p.workers > 0 ? { jobModule: import.meta.url } : {}),
   });
+  if (p.backend) env.setStateBackend(p.backend);
   if (p.checkpointIntervalMs > 0) {
     env.enableCheckpointing(p.checkpointIntervalMs, "exactly-once");
     if (checkpointDir) env.getCheckpointConfig().setCheckpointStorage(checkpointDir);
