@@ -362,6 +362,12 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
     return this.handle(d as AggregatingStateDescriptor<unknown, unknown, unknown>);
   }
 
+  /**
+   * About how many entries the states hold, cheaply (for the choice between
+   * a delta and a new base: a delta of most keys costs more than a base).
+   */
+  abstract approximateEntries(): number;
+
   /** Keys written since the last snapshot of the chain, over all states (0 without `trackChanges`). */
   changedKeyCount(): number {
     let n = 0;

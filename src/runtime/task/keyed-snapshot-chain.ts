@@ -33,11 +33,14 @@ export class KeyedSnapshotChain {
 
   /**
    * What the next snapshot must be: a new base when there is no chain (or it
-   * broke), or when its deltas together outgrow the base or are too many (a
-   * restore reads them all); else a delta.
+   * broke), when its deltas together outgrow the base or are too many (a
+   * restore reads them all), or when half or more of the `entries` changed
+   * (`changed` keys: such a delta, encoded in the synchronous part, would cost
+   * more than a base); else a delta.
    */
-  nextType(): "base" | "delta" {
+  nextType(changed = 0, entries = Infinity): "base" | "delta" {
     if (this.refs.length === 0 || this.broken) return "base";
+    if (changed * 2 >= entries) return "base";
     return this.deltaSize > this.baseSize || this.refs.length > MAX_DELTAS ? "base" : "delta";
   }
 

@@ -290,6 +290,11 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     this.store.write(writes, marker);
   }
 
+  /** The store's entry count (LMDB keeps it: O(1); includes a few metadata entries and the overlay). */
+  approximateEntries(): number {
+    return this.store.entryCount();
+  }
+
   /** Cache and snapshot counters. */
   stats(): DiskStateStats {
     return {

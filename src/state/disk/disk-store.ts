@@ -349,6 +349,11 @@ export class DiskStore {
     this.writeHeader();
   }
 
+  /** Entries in the store (O(1), LMDB's own count). */
+  entryCount(): number {
+    return this.guard(() => this.db.getStats().entryCount);
+  }
+
   /** A read transaction: a consistent view of the store as of now, until `done()`. */
   readTransaction(): LmdbReadTransaction {
     return this.guard(() => this.db.useReadTransaction());

@@ -33,6 +33,7 @@ export interface LmdbDatabase {
   clearSync(): void;
   transactionSync<T>(fn: () => T): T;
   useReadTransaction(): LmdbReadTransaction;
+  getStats(): { entryCount: number };
   close(): Promise<void>;
 }
 

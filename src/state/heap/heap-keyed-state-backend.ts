@@ -83,6 +83,12 @@ export class HeapKeyedStateBackend extends KeyedStateBackend {
     return snap;
   }
 
+  approximateEntries(): number {
+    let n = 0;
+    for (const t of this.tables.values()) n += (t.map as KeyGroupedMap<unknown>).size;
+    return n;
+  }
+
   /** Snapshot and encoding counters (for metrics and tests). */
   stats(): HeapStateStats {
     let liveSnapshots = 0;

@@ -189,6 +189,13 @@ export class KeyGroupedMap<V> implements KeyedStateMap<V> {
     this.views.splice(this.views.indexOf(view), 1);
   }
 
+  /** Number of entries, O(groups). */
+  get size(): number {
+    let n = 0;
+    for (let g = 0; g < this.groups; g++) n += this.tables[g]!.size;
+    return n;
+  }
+
   /** Calls `fn` for every live entry, group by group. */
   forEach(fn: (v: V, k: StateKey, g: number) => void): void {
     for (let g = 0; g < this.groups; g++) this.tables[g]!.forEach((v, k) => fn(v, k, g));
