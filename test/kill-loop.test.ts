@@ -18,9 +18,9 @@ const SEED = testSeed();
 const FILES = 4;
 const PER_FILE = 25_000;
 const KEYS_PER_FILE = 25;
-/** Busy-loop iterations per record: a full run takes several seconds, so all six kills land mid-run (each run first waits for a checkpoint). */
+/** Busy-loop iterations per record: a full run takes several seconds, so all four kills land mid-run (each run first waits for a checkpoint). */
 const SPIN = "30000";
-const KILLS = 6; // with the 2 × 4 kills of test/incremental-kill-loop.test.ts (heap incremental, disk)
+const KILLS = 4; // with the 2 × 4 kills of test/incremental-kill-loop.test.ts (heap incremental, disk)
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

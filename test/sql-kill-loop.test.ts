@@ -22,7 +22,7 @@ import { nexmarkBatchResults } from "./support/nexmark-sql.ts";
 import { nexmarkSqlScript } from "../bench/jobs/nexmark/sql-queries.ts";
 
 const SEED = testSeed();
-const KILLS = 4;
+const KILLS = 3;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
