@@ -9,37 +9,19 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
-import { RestartStrategies, StreamExecutionEnvironment, ValueStateDescriptor, WatermarkStrategy, type Collector, type RuntimeContext, type ValueState } from "../src/index.ts";
+import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy } from "../src/index.ts";
 import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./support/fail-once.ts";
+import { expectedRunningTotals, runningTotals, type TotalsEvent } from "./support/running-totals.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const newDir = tempDirs("weir-incremental-");
 const N = 3000;
 const KEYS = 400;
 
-interface Ev {
-  readonly id: number;
-  readonly key: number;
-}
-
-/** A running count and sum per key; every record emits `key:count:sum`. */
-const runningTotals = {
-  totals: undefined as ValueState<{ n: number; sum: number }> | undefined,
-  open(ctx: RuntimeContext) {
-    this.totals = ctx.getState(new ValueStateDescriptor<{ n: number; sum: number }>("totals"));
-  },
-  processElement(e: Ev, _ctx: unknown, out: Collector<string>) {
-    const state = this.totals!;
-    const t = state.value() ?? { n: 0, sum: 0 };
-    t.n++;
-    t.sum += e.id;
-    state.update(t);
-    out.collect(`${e.key}:${t.n}:${t.sum}`);
-  },
-};
+type Ev = TotalsEvent;
 
 describe("incremental checkpoints of the heap backend", () => {
   it("recover exactly-once from a chain of a base and deltas", async () => {
@@ -65,16 +47,7 @@ describe("incremental checkpoints of the heap backend", () => {
     const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
     expect(result.restarts, msg).toBe(1);
 
-    const expected: string[] = [];
-    const totals = new Map<number, { n: number; sum: number }>();
-    for (const e of events) {
-      const t = totals.get(e.key) ?? { n: 0, sum: 0 };
-      t.n++;
-      t.sum += e.id;
-      totals.set(e.key, t);
-      expected.push(`${e.key}:${t.n}:${t.sum}`);
-    }
-    expect(result.getCollected<string>("out").sort(), msg).toEqual(expected.sort());
+    expect(result.getCollected<string>("out").sort(), msg).toEqual(expectedRunningTotals(events));
 
     const storage = new FileSystemCheckpointStorage({ directory: dir, retained: 3, log: () => {} });
     const retained = await storage.listCompleted();

@@ -12,10 +12,11 @@ import { describe, expect, it } from "vitest";
 import { readSavepoint } from "../src/checkpoint/savepoint/savepoint.ts";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
 import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
-import { RichFunction, StreamExecutionEnvironment, ValueStateDescriptor, WatermarkStrategy, type Collector, type RuntimeContext, type ValueState } from "../src/index.ts";
+import { RichFunction, StreamExecutionEnvironment, WatermarkStrategy } from "../src/index.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
+import { runningTotals, type TotalsEvent } from "./support/running-totals.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
@@ -25,10 +26,7 @@ const KEYS = 500;
 /** More than either job completes: the second job's first checkpoints, those that could continue the restored chain, are checked too. */
 const RETAINED = 10_000;
 
-interface Ev {
-  readonly id: number;
-  readonly key: number;
-}
+type Ev = TotalsEvent;
 
 /** Records the map saw so far (the jobs run in this process). */
 const progress = { seen: 0 };
@@ -43,21 +41,6 @@ class Events extends RichFunction {
     return this.events[i]!;
   }
 }
-
-/** A running count and sum per key; every record emits `key:count:sum`. */
-const runningTotals = {
-  totals: undefined as ValueState<{ n: number; sum: number }> | undefined,
-  open(ctx: RuntimeContext) {
-    this.totals = ctx.getState(new ValueStateDescriptor<{ n: number; sum: number }>("totals"));
-  },
-  processElement(e: Ev, _ctx: unknown, out: Collector<string>) {
-    const t = this.totals!.value() ?? { n: 0, sum: 0 };
-    t.n++;
-    t.sum += e.id;
-    this.totals!.update(t);
-    out.collect(`${e.key}:${t.n}:${t.sum}`);
-  },
-};
 
 /** The job at parallelism 2 with incremental checkpoints into `dir` every `intervalMs`, all of them retained. */
 function job(events: readonly Ev[], dir: string, intervalMs: number, fromSavepoint?: string): StreamExecutionEnvironment {

@@ -11,10 +11,11 @@ import { describe, expect, it } from "vitest";
 import { readSavepoint } from "../src/checkpoint/savepoint/savepoint.ts";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
 import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
-import { RestartStrategies, RichFunction, StreamExecutionEnvironment, ValueStateDescriptor, WatermarkStrategy, type Collector, type RuntimeContext, type ValueState } from "../src/index.ts";
+import { RestartStrategies, RichFunction, StreamExecutionEnvironment, WatermarkStrategy } from "../src/index.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
+import { expectedRunningTotals, runningTotals, type TotalsEvent } from "./support/running-totals.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
@@ -25,10 +26,7 @@ const KEYS = 1000;
 /** Records between two snapshots of the chain. */
 const STEP = 150;
 
-interface Ev {
-  readonly id: number;
-  readonly key: number;
-}
+type Ev = TotalsEvent;
 
 /** What the map saw (records up to `seen`), and whether its next record fails (first attempt only): the job runs in this process. */
 const progress = { seen: 0, armed: false };
@@ -44,21 +42,6 @@ class Events extends RichFunction {
     return this.events[i]!;
   }
 }
-
-/** A running count and sum per key; every record emits `key:count:sum`. */
-const runningTotals = {
-  totals: undefined as ValueState<{ n: number; sum: number }> | undefined,
-  open(ctx: RuntimeContext) {
-    this.totals = ctx.getState(new ValueStateDescriptor<{ n: number; sum: number }>("totals"));
-  },
-  processElement(e: Ev, _ctx: unknown, out: Collector<string>) {
-    const t = this.totals!.value() ?? { n: 0, sum: 0 };
-    t.n++;
-    t.sum += e.id;
-    this.totals!.update(t);
-    out.collect(`${e.key}:${t.n}:${t.sum}`);
-  },
-};
 
 describe(`a savepoint in the middle of an incremental chain (seed ${SEED})`, () => {
   it("leaves the chain alone: the next delta holds the changes before the savepoint, and restores exactly", async () => {
@@ -107,15 +90,6 @@ describe(`a savepoint in the middle of an incremental chain (seed ${SEED})`, () 
       expect((s.shared ?? []).map((r) => r.checkpointId), `${msg}: chain of subtask ${s.subtaskIndex}`).toEqual([base.checkpointId, delta.checkpointId, next.checkpointId]);
     }
 
-    const expected: string[] = [];
-    const totals = new Map<number, { n: number; sum: number }>();
-    for (const e of events) {
-      const t = totals.get(e.key) ?? { n: 0, sum: 0 };
-      t.n++;
-      t.sum += e.id;
-      totals.set(e.key, t);
-      expected.push(`${e.key}:${t.n}:${t.sum}`);
-    }
-    expect(result.getCollected<string>("out").sort(), msg).toEqual(expected.sort());
+    expect(result.getCollected<string>("out").sort(), msg).toEqual(expectedRunningTotals(events));
   }, 60_000);
 });
