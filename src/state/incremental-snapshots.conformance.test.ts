@@ -10,6 +10,7 @@ import { keyedBackendKinds } from "../../test/support/keyed-backends.ts";
 import { randomInt, seededRandom, testSeed } from "../util/seeded-random.ts";
 import { ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor } from "./descriptors.ts";
 import type { KeyedStateBackend } from "./keyed-state-backend.ts";
+import { keyGroupOf, keyGroupRangeForSubtask } from "./key-groups.ts";
 
 const count = new ValueStateDescriptor<number>("count", 0);
 const list = new ListStateDescriptor<number>("list");
@@ -17,10 +18,11 @@ const tags = new MapStateDescriptor<string, number>("tags");
 
 type Model = Map<number, { count: number; list: number[]; tags: Map<string, number> }>;
 
-/** `n` random writes (updates, appends, puts, removals, clears) to keys 0..keys-1, mirrored in `model`. */
-function write(b: KeyedStateBackend, model: Model, keys: number, n: number, random: () => number): void {
+/** `n` random writes (updates, appends, puts, removals, clears) to keys 0..keys-1 (those `owned`), mirrored in `model`. */
+function write(b: KeyedStateBackend, model: Model, keys: number, n: number, random: () => number, owned: (k: number) => boolean = () => true): void {
   for (let i = 0; i < n; i++) {
     const k = randomInt(random, 0, keys - 1);
+    if (!owned(k)) continue;
     b.setCurrentKey(k);
     let m = model.get(k);
     if (m === undefined) model.set(k, (m = { count: 0, list: [], tags: new Map() }));
@@ -109,5 +111,39 @@ describe.each(kinds)("incremental snapshots ($name)", ({ make }) => {
       r.restore(chain);
       expectModel(r, model, seed);
     }
+  });
+
+  it("rescales from chains: 2 subtasks' base and deltas restore into 3, and those 3 subtasks' chains into 1 (seeded)", async () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const model: Model = new Map();
+    const KEYS = 600;
+    /** `p` subtasks, each restored from `from` (all chains, in order), then a base and two deltas of more writes: their chains. */
+    const chainsAt = async (p: number, from: readonly Uint8Array[][]): Promise<Uint8Array[][]> => {
+      const chains: Uint8Array[][] = [];
+      for (let i = 0; i < p; i++) {
+        const range = keyGroupRangeForSubtask(128, p, i);
+        const owned = (k: number) => {
+          const kg = keyGroupOf(k, 128);
+          return kg >= range[0] && kg <= range[1];
+        };
+        const b = make({ keyGroupRange: range, trackChanges: true });
+        b.restore(from.flat());
+        write(b, model, KEYS, 300, random, owned);
+        const chain = [await take(b, 10 * p + 1, "base")];
+        for (let d = 2; d <= 3; d++) {
+          write(b, model, KEYS, 100, random, owned);
+          chain.push(await take(b, 10 * p + d, "delta"));
+        }
+        chains.push(chain);
+      }
+      return chains;
+    };
+    const two = await chainsAt(2, []);
+    const three = await chainsAt(3, two);
+    const one = make({ trackChanges: true });
+    one.restore(three.flat());
+    expectModel(one, model, seed);
+    expect(one.numKeys(), `seed ${seed}`).toBe([...model.values()].filter((m) => m.count !== 0 || m.list.length > 0 || m.tags.size > 0).length);
   });
 });
