@@ -16,7 +16,7 @@ import { RichFunction, StreamExecutionEnvironment, WatermarkStrategy } from "../
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
-import { runningTotals, type TotalsEvent } from "./support/running-totals.ts";
+import { expectedRunningTotals, runningTotals, type TotalsEvent } from "./support/running-totals.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
@@ -94,15 +94,7 @@ describe(`an incremental checkpoint of another directory restored at the same pa
     }
 
     // Every total of the second job continues the restored state: it is the failure-free total of its record.
-    const expected = new Set<string>();
-    const totals = new Map<number, { n: number; sum: number }>();
-    for (const e of events) {
-      const t = totals.get(e.key) ?? { n: 0, sum: 0 };
-      t.n++;
-      t.sum += e.id;
-      totals.set(e.key, t);
-      expected.add(`${e.key}:${t.n}:${t.sum}`);
-    }
+    const expected = new Set(expectedRunningTotals(events));
     const out = result.getCollected<string>("out");
     expect(out.length, msg).toBeGreaterThan(0);
     expect(out.filter((line) => !expected.has(line)), `${msg}: totals not continuing the restored state`).toEqual([]);
