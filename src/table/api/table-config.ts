@@ -1,9 +1,11 @@
 /**
  * The session configuration of a table environment (Flink's `TableConfig`),
  * set with `SET 'key' = 'value'` or {@link TableConfig.set}. Keys are
- * Flink's; the ones the planner reads are checked when set, others are kept
- * as given (as Flink does).
+ * Flink's; the ones the planner reads are checked when set. A key one or two
+ * letters away from one of those is refused as a typo (with the key meant);
+ * any other key is kept as given (as Flink does), and changes nothing.
  */
+import { didYouMean } from "../../util/did-you-mean.ts";
 import { parseDuration } from "../catalog/parse-duration.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
@@ -68,9 +70,15 @@ function zone(v: string): string | undefined {
 export class TableConfig {
   private readonly values = new Map<string, string>();
 
-  /** Sets `key`; a key the planner reads must have a valid value. */
+  /**
+   * Sets `key`; a key the planner reads must have a valid value.
+   *
+   * @throws {SqlValidationError} for an invalid value, and for an unknown key that looks like a misspelt known one.
+   */
   set(key: string, value: string): this {
-    const known = KNOWN[key];
+    const known = Object.hasOwn(KNOWN, key) ? KNOWN[key] : undefined;
+    const meant = known === undefined ? didYouMean(key, TableConfig.knownKeys()) : undefined;
+    if (meant !== undefined) throw new SqlValidationError(`Unknown configuration key '${key}'. Did you mean '${meant}'?`);
     const problem = known?.check?.(value);
     if (problem !== undefined) throw new SqlValidationError(`Invalid value '${value}' for '${key}': expected ${problem}`);
     this.values.set(key, value);
@@ -79,7 +87,7 @@ export class TableConfig {
 
   /** The value of `key`: as set, else its default ("" when it has none). */
   get(key: string): string {
-    return this.values.get(key) ?? KNOWN[key]?.default ?? "";
+    return this.values.get(key) ?? (Object.hasOwn(KNOWN, key) ? KNOWN[key]!.default : "");
   }
 
   /** Forgets `key` (or every key). */
@@ -96,6 +104,11 @@ export class TableConfig {
   /** The keys Weir reads (for completion and help), sorted. */
   static knownKeys(): string[] {
     return Object.keys(KNOWN).sort();
+  }
+
+  /** Whether Weir reads `key` (others are kept but change nothing). */
+  static isKnownKey(key: string): boolean {
+    return Object.hasOwn(KNOWN, key);
   }
 
   /** A duration key in ms. */
