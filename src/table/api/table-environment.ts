@@ -438,7 +438,7 @@ export class StreamTableEnvironment {
   planInserts(inserts: readonly InsertStatement[], ctx: PlannerContext = this.plannerContext()): PlannedSink[] {
     return inserts.map((i) => {
       const table = this.catalog.getTable(i.table);
-      const planned = planSink(ctx, table, convertQuery(ctx, i.query), i.columns);
+      const planned = planSink(ctx, table, convertQuery(ctx, i.query), i);
       checkSinkMode(planned, new ChangelogModes(planned.input));
       return planned;
     });
@@ -477,7 +477,7 @@ export class StreamTableEnvironment {
     } else if (stmt.kind === "insert" || stmt.kind === "statementSet") {
       const inserts = stmt.kind === "insert" ? [stmt] : stmt.inserts;
       for (const i of inserts) {
-        const planned = planSink(ctx, this.catalog.getTable(i.table), convertQuery(ctx, i.query), i.columns);
+        const planned = planSink(ctx, this.catalog.getTable(i.table), convertQuery(ctx, i.query), i);
         const modes = new ChangelogModes(planned.input);
         checkSinkMode(planned, modes);
         roots.push({ sink: planned.description, node: planned.input, modes });
