@@ -1,25 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { didYouMean, editDistance } from "./did-you-mean.ts";
+import { didYouMean } from "./did-you-mean.ts";
 
-describe("did-you-mean", () => {
-  it("computes the Levenshtein distance", () => {
-    expect(editDistance("", "abc")).toBe(3);
-    expect(editDistance("kitten", "sitting")).toBe(3);
-    expect(editDistance("clikcs", "clicks")).toBe(2);
-    expect(editDistance("same", "same")).toBe(0);
+describe("didYouMean", () => {
+  const flags = ["--parallelism", "--workers", "--checkpoint-dir", "--checkpoint-interval", "--state-backend"];
+
+  it("finds the closest name within a third of the input's length: a letter missing, extra, wrong or two swapped", () => {
+    expect(didYouMean("--paralelism", flags)).toBe("--parallelism");
+    expect(didYouMean("--workerss", flags)).toBe("--workers");
+    expect(didYouMean("--checkpoint-dri", flags)).toBe("--checkpoint-dir");
+    expect(didYouMean("--state-backedn", flags)).toBe("--state-backend");
+    expect(didYouMean("rn", ["run", "sql", "demo"])).toBe("run");
+    expect(didYouMean("RUN", ["run", "sql", "demo"])).toBe("run");
   });
 
-  it("suggests a candidate at most 2 edits away (1 for short inputs), ignoring case, never the input itself", () => {
-    const keys = ["execution.checkpointing.interval", "execution.checkpointing.mode", "pipeline.name", "state.savepoints.dir"];
-    expect(didYouMean("execution.checkpointing.intervall", keys)).toBe("execution.checkpointing.interval");
-    expect(didYouMean("execution.checkpointing.inetrval", keys)).toBe("execution.checkpointing.interval");
-    expect(didYouMean("Pipeline.Name", keys)).toBe("pipeline.name");
-    expect(didYouMean("pipeline.jars", keys)).toBeUndefined();
-    expect(didYouMean("state.checkpoints.dir", keys)).toBeUndefined();
-    expect(didYouMean("pipeline.name", keys)).toBeUndefined();
-    expect(didYouMean("--wrkers", ["--workers", "--fresh"])).toBe("--workers");
-    expect(didYouMean("-x", ["-p", "-w"])).toBe("-p");
-    expect(didYouMean("abc", ["xyz"])).toBeUndefined();
+  it("nothing for an input far from every name, for an exact name, or without candidates", () => {
+    expect(didYouMean("deploy", ["run", "sql", "demo"])).toBeUndefined();
+    expect(didYouMean("--verbose", flags)).toBeUndefined();
+    expect(didYouMean("--workers", flags)).toBeUndefined();
     expect(didYouMean("x", [])).toBeUndefined();
+  });
+
+  it("the closer of two near names", () => {
+    expect(didYouMean("--checkpoint-intervl", flags)).toBe("--checkpoint-interval");
   });
 });

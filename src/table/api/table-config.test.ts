@@ -29,6 +29,8 @@ describe("SET keys", () => {
     );
     expect(tEnv.getConfig().entries()).toEqual([]);
     expect(() => new TableConfig().set("Parallelism.Default", "2")).toThrow("Did you mean 'parallelism.default'?");
+    expect(() => new TableConfig().set("execution.checkpointing.inetrval", "1 s")).toThrow("Did you mean 'execution.checkpointing.interval'?");
+    expect(new TableConfig().set("pipeline.jars", "file:///a.jar").get("pipeline.jars")).toBe("file:///a.jar"); // Flink's key, 3 letters from pipeline.name
   });
 
   it("a key unlike any Weir reads is kept, as in Flink, with a warning that it changes nothing", async () => {

@@ -7,6 +7,7 @@
  */
 import { didYouMean } from "../../util/did-you-mean.ts";
 import { parseDuration } from "../catalog/parse-duration.ts";
+import { editDistance } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** The keys the planner and the job read, with their defaults. */
@@ -33,6 +34,16 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "sql-client.execution.result-mode": { default: "table", check: (v) => (/^(table|changelog|tableau)$/i.test(v) ? undefined : "table, changelog or tableau") },
   "sql-client.execution.max-table-result.rows": { default: "1000000", check: positiveInteger },
 };
+
+/**
+ * The known key `key` is a typo of: one or two letters away. Flink's own keys
+ * that Weir does not read are further from every known key (`pipeline.jars`
+ * is three letters from `pipeline.name`), so they are never taken for typos.
+ */
+function misspeltKey(key: string): string | undefined {
+  const near = didYouMean(key, TableConfig.knownKeys());
+  return near !== undefined && editDistance(key.toLowerCase(), near.toLowerCase()) <= 2 ? near : undefined;
+}
 
 function backendName(v: string): string | undefined {
   return /^(heap|disk|hashmap|rocksdb)$/i.test(v.trim()) ? undefined : "heap or disk (Flink's hashmap and rocksdb name the same two)";
@@ -77,7 +88,7 @@ export class TableConfig {
    */
   set(key: string, value: string): this {
     const known = Object.hasOwn(KNOWN, key) ? KNOWN[key] : undefined;
-    const meant = known === undefined ? didYouMean(key, TableConfig.knownKeys()) : undefined;
+    const meant = known === undefined ? misspeltKey(key) : undefined;
     if (meant !== undefined) throw new SqlValidationError(`Unknown configuration key '${key}'. Did you mean '${meant}'?`);
     const problem = known?.check?.(value);
     if (problem !== undefined) throw new SqlValidationError(`Invalid value '${value}' for '${key}': expected ${problem}`);

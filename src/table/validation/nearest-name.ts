@@ -2,7 +2,28 @@
  * "Did you mean" suggestions for unknown names: the candidate with the
  * smallest edit distance, when it is close enough to be a plausible typo.
  */
-import { editDistance } from "../../util/did-you-mean.ts";
+
+/**
+ * The Levenshtein distance between `a` and `b` (insertions, deletions and
+ * substitutions each cost 1).
+ *
+ * @example
+ * ```ts
+ * editDistance("ctime", "cTime"); // 1
+ * ```
+ */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
 
 /**
  * The candidate nearest to `name`, or `undefined` when none is within a third
