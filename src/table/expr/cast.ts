@@ -42,8 +42,8 @@ const INTEGER_RANK = { tinyint: 1, smallint: 2, int: 3, bigint: 4 } as const;
  * TIMESTAMP_LTZ into TIMESTAMP_LTZ), TIMESTAMP into DATE and TIME, TIME into
  * TIME; ROW, ARRAY, MULTISET and MAP when their parts go; the NULL literal
  * into anything. Text never goes into a number, a number never into text.
- * Nullability is not compared: a NULL written into a NOT NULL column is not
- * checked when the plan is made.
+ * Nullability is not compared (the sink's planning refuses a NULL literal
+ * for a NOT NULL column itself).
  *
  * @example
  * ```ts

@@ -48,7 +48,7 @@ describe("INSERT: query columns against the sink's", () => {
     expect(planInsert("a INT", "a INT, b INT", "INSERT INTO t (b, a) SELECT a FROM src")).toMatch(/^line 1, column 16: [^\n]*\nCause: Different number of columns: the query has 1, the column list names 2\./);
   });
 
-  it("follows Flink's implicit casts: widening numbers, text among text, timestamps of any precision, NULL anywhere; nullability is not compared", () => {
+  it("follows Flink's implicit casts: widening numbers, text among text, timestamps of any precision; a nullable column goes into a NOT NULL one, a certain NULL does not", () => {
     const accepted: [string, string][] = [
       ["TINYINT", "SMALLINT"], ["INT", "BIGINT"], ["BIGINT", "DOUBLE"], ["INT", "DECIMAL(10, 2)"], ["DOUBLE", "DECIMAL(10, 2)"], ["BIGINT", "FLOAT"],
       ["DECIMAL(5, 2)", "DOUBLE"], ["VARCHAR(3)", "STRING"], ["STRING", "CHAR(3)"], ["CHAR(2)", "VARCHAR(1)"],
@@ -57,6 +57,13 @@ describe("INSERT: query columns against the sink's", () => {
     ];
     for (const [from, to] of accepted) expect(planInsert(`a ${from}`, `a ${to}`, "INSERT INTO t SELECT a FROM src"), `${from} into ${to}`).toBe("planned");
     expect(planInsert("a INT", "a INT NOT NULL, b STRING", "INSERT INTO t SELECT a, NULL FROM src")).toBe("planned");
+    // a NULL that is certain is refused for a NOT NULL column: a NULL literal, or the column left out of the column list
+    expect(planInsert("a INT", "a INT, b STRING NOT NULL", "INSERT INTO t SELECT a, NULL FROM src")).toMatch(
+      /^line 1, column 25: [^\n]*\nCause: Incompatible types for sink column 'b' at position 1: the query gives NULL, the column is STRING NOT NULL\.\n/,
+    );
+    expect(planInsert("a INT", "a INT, b STRING NOT NULL", "INSERT INTO t (a) SELECT a FROM src")).toBe(
+      "line 1, column 16: Column 'b' of 'default_catalog.default_database.t' has no default value and does not allow NULLs: name it in the column list",
+    );
     const refused: [string, string][] = [
       ["BIGINT", "INT"], ["DOUBLE", "BIGINT"], ["DOUBLE", "FLOAT"], ["DECIMAL(10, 2)", "INT"], ["INT", "STRING"], ["STRING", "INT"], ["BOOLEAN", "INT"],
       ["STRING", "TIMESTAMP(3)"], ["TIMESTAMP(3)", "TIMESTAMP_LTZ(3)"], ["TIMESTAMP_LTZ(3)", "TIMESTAMP(3)"], ["DATE", "TIMESTAMP(3)"], ["STRING", "BYTES"], ["ARRAY<STRING>", "ARRAY<INT>"],

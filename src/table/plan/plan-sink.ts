@@ -33,7 +33,9 @@ export interface PlannedSink {
  * Plans writing `query` into `table`, by the column list and with the
  * places of `insert` when the query comes from an INSERT statement. A query
  * column goes into its sink column when Flink would cast it implicitly
- * ({@link supportsImplicitCast}); any other pair is an error before anything runs.
+ * ({@link supportsImplicitCast}); any other pair is an error before anything
+ * runs, and so is a NULL literal for a NOT NULL column, or such a column left
+ * out of the column list (a nullable expression for it is not checked).
  *
  * @throws {SqlValidationError} for a column count or type mismatch (naming the column, both types and both schemas) and for a sink that cannot take the query's changes.
  */
@@ -66,10 +68,14 @@ export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNod
   }
   const exprs: PlanExpr[] = physical.map((f, i) => {
     const t = targets.indexOf(i);
-    if (t < 0) return { eval: () => null, type: { ...f.type, nullable: true }, text: "null", constant: true, reads: [] };
+    if (t < 0) {
+      if (!f.type.nullable) throw new SqlValidationError(`Column '${f.name}' of '${name}' has no default value and does not allow NULLs: name it in the column list`, columns![0]!.loc);
+      return { eval: () => null, type: { ...f.type, nullable: true }, text: "null", constant: true, reads: [] };
+    }
     const src = fieldRef(q, visible[t]!);
-    const incompatible = `Incompatible types for sink column '${f.name}' at position ${i}: the query gives ${formatLogicalType(src.type)}, the column is ${formatLogicalType(f.type)}`;
+    const incompatible = `Incompatible types for sink column '${f.name}' at position ${i}: the query gives ${src.type.kind === "null" ? "NULL" : formatLogicalType(src.type)}, the column is ${formatLogicalType(f.type)}`;
     const loc = insert === undefined ? undefined : queryColumnLoc(insert.query, t);
+    if (src.type.kind === "null" && !f.type.nullable) throw mismatch(`${incompatible}.`, loc);
     if (!supportsImplicitCast(src.type, f.type)) {
       throw mismatch(`${incompatible} (convert it explicitly with CAST(… AS ${formatLogicalType({ ...f.type, nullable: true })})).`, loc);
     }
