@@ -24,12 +24,6 @@ export type CastFunction = (v: SqlValue) => SqlValue;
 
 const DAY_MS = 86_400_000;
 
-/** Whether Flink accepts `CAST(<from> AS <to>)`. */
-export function canCast(from: LogicalType, to: LogicalType): boolean {
-  if (from.kind === "null") return true;
-  return castFunction(from, to) !== undefined;
-}
-
 const INTEGER_RANK = { tinyint: 1, smallint: 2, int: 3, bigint: 4 } as const;
 
 /**
