@@ -5,6 +5,7 @@
  * changes, a page at a time (keys `n`/`p`); elsewhere it is printed when the
  * query ends.
  */
+import { cutToWidth } from "../table/api/display-width.ts";
 import type { ResultColumn } from "../table/api/table-result.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
 import { Row } from "../table/data/row.ts";
@@ -153,7 +154,7 @@ class TableView {
       return;
     }
     const width = Math.max(10, this.terminal.size().columns - 1);
-    const text = lines.map((l) => (l.length > width ? l.slice(0, width - 1) + "…" : l)).join("\n");
+    const text = lines.map((l) => cutToWidth(l, width, "…")).join("\n");
     const up = this.drawnLines > 0 ? `\r\x1b[${this.drawnLines}A\x1b[J` : "";
     this.terminal.write(up + text + "\n");
     this.drawnLines = lines.length;

@@ -12,6 +12,8 @@ export interface SessionJob {
   readonly startTime: Date;
   /** Set when the job ended: its final status, or the reason it failed. */
   ended?: { status: JobStatus | "STOPPED"; error?: string };
+  /** Set by `STOP JOB`, which reports the stop itself. */
+  stopping?: boolean;
 }
 
 /**
@@ -25,19 +27,21 @@ export interface SessionJob {
 export class SessionJobs {
   private readonly jobs = new Map<string, SessionJob>();
 
-  /** Adds a started job; `onEnd` hears how it ended (to tell the user). */
+  /**
+   * Adds a started job; `onEnd` hears how it ended (to tell the user), except
+   * when `STOP JOB` ended it as asked (cancelled or stopped with a savepoint):
+   * the stop reports that itself.
+   */
   add(client: JobClient, onEnd?: (job: SessionJob) => void): SessionJob {
     const job: SessionJob = { client, startTime: new Date() };
     this.jobs.set(client.getJobId(), job);
+    const ended = (e: SessionJob["ended"] & object) => {
+      job.ended = e;
+      if (!(job.stopping && (e.status === "STOPPED" || e.status === "CANCELED"))) onEnd?.(job);
+    };
     client.getJobExecutionResult().then(
-      (r) => {
-        job.ended = { status: r.savepointPath === null ? "FINISHED" : "STOPPED" };
-        onEnd?.(job);
-      },
-      (e: Error) => {
-        job.ended = { status: client.getJobStatus(), error: e.message.split("\n")[0] };
-        onEnd?.(job);
-      },
+      (r) => ended({ status: r.savepointPath === null ? "FINISHED" : "STOPPED" }),
+      (e: Error) => ended({ status: client.getJobStatus(), error: e.message.split("\n")[0] }),
     );
     return job;
   }

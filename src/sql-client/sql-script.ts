@@ -126,7 +126,7 @@ export async function runSqlScript(
 async function runJob(tEnv: StreamTableEnvironment, text: string, named: <T>(f: () => T) => T, out: (line: string) => void): Promise<boolean> {
   const result = named(() => tEnv.executeSql(text));
   const client = await result.getJobClient()!;
-  out("[INFO] Submitting SQL update statement to the cluster...");
+  out("[INFO] Submitting SQL update statement (the job runs in this process)...");
   out(`Job ID: ${client.getJobId()}`);
   const end = await client.getJobExecutionResult();
   return end.savepointPath !== null;

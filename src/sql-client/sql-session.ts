@@ -10,6 +10,7 @@ import { setLaunch } from "../api/launch-context.ts";
 import type { EnvironmentOptions } from "../api/environment-options.ts";
 import { TableConfig } from "../table/api/table-config.ts";
 import { StreamTableEnvironment } from "../table/api/table-environment.ts";
+import { displayWidth } from "../table/api/display-width.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
 import { parseStatement } from "../table/sql/parser.ts";
 import type { LogicalType } from "../table/types/logical-type.ts";
@@ -116,7 +117,7 @@ export class SqlSession {
         // values are shown whole (ids are copied into STOP JOB): each column as wide as its widest value
         const columns = ["job id", "job name", "status", "start time"].map((name, i) => ({
           name,
-          type: { kind: "varchar", length: Math.max(...rows.map((r) => r[i]!.length)), nullable: false } as LogicalType,
+          type: { kind: "varchar", length: Math.max(...rows.map((r) => displayWidth(r[i]!))), nullable: false } as LogicalType,
         }));
         const p = new TableauPrinter(columns, false, (l) => this.line(l), Math.max(...columns.map((c) => (c.type as { length: number }).length)));
         p.header();
@@ -151,9 +152,10 @@ export class SqlSession {
     const job = this.jobs.get(id);
     if (!job) throw new Error(`No job '${id}' in this session; SHOW JOBS lists them`);
     if (job.ended) throw new Error(`Job '${job.client.getJobId()}' is not running: ${job.ended.status}`);
+    job.stopping = true;
     if (!savepoint) {
       await job.client.cancel();
-      this.line("[INFO] Execute statement succeeded.");
+      this.line(`[INFO] Job '${job.client.getJobId()}' was cancelled.`);
       return;
     }
     const dir = this.tEnv.getConfig().get("state.savepoints.dir") || this.savepointDir;
@@ -181,8 +183,8 @@ export class SqlSession {
       case "insert":
       case "statementSet": {
         const client = await result.getJobClient()!;
-        this.line("[INFO] Submitting SQL update statement to the cluster...");
-        this.line("[INFO] SQL update statement has been successfully submitted to the cluster:");
+        this.line("[INFO] Submitting SQL update statement (the job runs in this process)...");
+        this.line("[INFO] SQL update statement has been successfully submitted; the job runs in the background:");
         this.line(`Job ID: ${client.getJobId()}`);
         this.jobs.add(client, (job) => this.out.notify(endMessage(job)));
         return;

@@ -132,7 +132,7 @@ describe("weir sql, interactive", () => {
       cli.type("SET 'execution.checkpointing.interval' = '200 ms';\n");
       at = (await cli.expect("[INFO] Execute statement succeeded.", at)).end;
       cli.type("INSERT INTO copy SELECT * FROM clicks;\n");
-      const submitted = await cli.expect(/\[INFO\] Submitting SQL update statement to the cluster...\n[^\n]*\nJob ID: ([0-9a-f-]+)\n/, at);
+      const submitted = await cli.expect(/\[INFO\] Submitting SQL update statement \(the job runs in this process\)...\n[^\n]*\nJob ID: ([0-9a-f-]+)\n/, at);
       const jobId = /Job ID: ([0-9a-f-]+)/.exec(submitted.text)![1]!;
       at = submitted.end;
       await waitFor("the first rows committed", () => committedLines(join(dir, "copy")).length === 3, 60_000);

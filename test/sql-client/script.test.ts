@@ -80,7 +80,7 @@ INSERT INTO counts SELECT \`user\`, COUNT(url) AS cnt FROM clicks GROUP BY \`use
     });
     const run = await runCli(["sql", "-f", "job.sql"], 120_000, {}, { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/\[INFO\] Submitting SQL update statement to the cluster...\nJob ID: [0-9a-f-]+\n/);
+    expect(run.stdout).toMatch(/\[INFO\] Submitting SQL update statement \(the job runs in this process\)...\nJob ID: [0-9a-f-]+\n/);
     expect(run.stderr).toMatch(/job 'job' finished in .*: 3 records in, 4 out, .*exit 0/);
     expect(foldedCounts(join(dir, "counts"))).toEqual(["Bob=1", "Mary=2"]);
     expect(existsSync(join(dir, ".weir", "checkpoints", "job"))).toBe(true); // named after the script

@@ -419,13 +419,13 @@ describe.each(PARALLELISMS)("Flink's documentation examples, parallelism %i", (p
       expectPrinted(r, offsetAssigned);
     });
 
-    it("TUMBLE with an offset, named parameters (`OFFSET` quoted)", async () => {
+    it("TUMBLE with an offset, named parameters", async () => {
       const r = await runQuery(parallelism, [TVF_BID], `SELECT * FROM TABLE(
    TUMBLE(
      DATA => TABLE Bid,
      TIMECOL => DESCRIPTOR(bidtime),
      SIZE => INTERVAL '10' MINUTES,
-     \`OFFSET\` => INTERVAL '1' MINUTES))`);
+     OFFSET => INTERVAL '1' MINUTES))`);
       expectPrinted(r, offsetAssigned);
     });
 

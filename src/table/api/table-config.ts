@@ -1,10 +1,13 @@
 /**
  * The session configuration of a table environment (Flink's `TableConfig`),
  * set with `SET 'key' = 'value'` or {@link TableConfig.set}. Keys are
- * Flink's; the ones the planner reads are checked when set, others are kept
- * as given (as Flink does).
+ * Flink's; the ones the planner reads are checked when set. A key one or two
+ * letters away from one of those is refused as a typo (with the key meant);
+ * any other key is kept as given (as Flink does), and changes nothing.
  */
+import { didYouMean } from "../../util/did-you-mean.ts";
 import { parseDuration } from "../catalog/parse-duration.ts";
+import { editDistance } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** The keys the planner and the job read, with their defaults. */
@@ -31,6 +34,16 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "sql-client.execution.result-mode": { default: "table", check: (v) => (/^(table|changelog|tableau)$/i.test(v) ? undefined : "table, changelog or tableau") },
   "sql-client.execution.max-table-result.rows": { default: "1000000", check: positiveInteger },
 };
+
+/**
+ * The known key `key` is a typo of: one or two letters away. Flink's own keys
+ * that Weir does not read are further from every known key (`pipeline.jars`
+ * is three letters from `pipeline.name`), so they are never taken for typos.
+ */
+function misspeltKey(key: string): string | undefined {
+  const near = didYouMean(key, TableConfig.knownKeys());
+  return near !== undefined && editDistance(key.toLowerCase(), near.toLowerCase()) <= 2 ? near : undefined;
+}
 
 function backendName(v: string): string | undefined {
   return /^(heap|disk|hashmap|rocksdb)$/i.test(v.trim()) ? undefined : "heap or disk (Flink's hashmap and rocksdb name the same two)";
@@ -68,9 +81,15 @@ function zone(v: string): string | undefined {
 export class TableConfig {
   private readonly values = new Map<string, string>();
 
-  /** Sets `key`; a key the planner reads must have a valid value. */
+  /**
+   * Sets `key`; a key the planner reads must have a valid value.
+   *
+   * @throws {SqlValidationError} for an invalid value, and for an unknown key that looks like a misspelt known one.
+   */
   set(key: string, value: string): this {
-    const known = KNOWN[key];
+    const known = Object.hasOwn(KNOWN, key) ? KNOWN[key] : undefined;
+    const meant = known === undefined ? misspeltKey(key) : undefined;
+    if (meant !== undefined) throw new SqlValidationError(`Unknown configuration key '${key}'. Did you mean '${meant}'?`);
     const problem = known?.check?.(value);
     if (problem !== undefined) throw new SqlValidationError(`Invalid value '${value}' for '${key}': expected ${problem}`);
     this.values.set(key, value);
@@ -79,7 +98,7 @@ export class TableConfig {
 
   /** The value of `key`: as set, else its default ("" when it has none). */
   get(key: string): string {
-    return this.values.get(key) ?? KNOWN[key]?.default ?? "";
+    return this.values.get(key) ?? (Object.hasOwn(KNOWN, key) ? KNOWN[key]!.default : "");
   }
 
   /** Forgets `key` (or every key). */
@@ -96,6 +115,11 @@ export class TableConfig {
   /** The keys Weir reads (for completion and help), sorted. */
   static knownKeys(): string[] {
     return Object.keys(KNOWN).sort();
+  }
+
+  /** Whether Weir reads `key` (others are kept but change nothing). */
+  static isKnownKey(key: string): boolean {
+    return Object.hasOwn(KNOWN, key);
   }
 
   /** A duration key in ms. */

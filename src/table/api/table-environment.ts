@@ -395,7 +395,15 @@ export class StreamTableEnvironment {
     if (stmt.key === undefined) {
       return rowsResult([{ name: "key", type: STRING }, { name: "value", type: STRING }], this.config.entries().map(([k, v]) => Row.of(k, v)));
     }
-    this.config.set(stmt.key, stmt.value!);
+    try {
+      this.config.set(stmt.key, stmt.value!);
+    } catch (e) {
+      if (e instanceof SqlValidationError && e.line === undefined && !TableConfig.isKnownKey(stmt.key)) throw new SqlValidationError(e.detail, stmt.keyLoc);
+      throw e;
+    }
+    if (!TableConfig.isKnownKey(stmt.key)) {
+      return ok(`Weir does not read '${stmt.key}': it is kept (SET lists it) but changes nothing (the keys Weir reads are listed under Configuration in docs/sql.md).`);
+    }
     const v = stmt.value!;
     switch (stmt.key) {
       case "parallelism.default":
@@ -430,7 +438,7 @@ export class StreamTableEnvironment {
   planInserts(inserts: readonly InsertStatement[], ctx: PlannerContext = this.plannerContext()): PlannedSink[] {
     return inserts.map((i) => {
       const table = this.catalog.getTable(i.table);
-      const planned = planSink(ctx, table, convertQuery(ctx, i.query), i.columns);
+      const planned = planSink(ctx, table, convertQuery(ctx, i.query), i);
       checkSinkMode(planned, new ChangelogModes(planned.input));
       return planned;
     });
@@ -469,7 +477,7 @@ export class StreamTableEnvironment {
     } else if (stmt.kind === "insert" || stmt.kind === "statementSet") {
       const inserts = stmt.kind === "insert" ? [stmt] : stmt.inserts;
       for (const i of inserts) {
-        const planned = planSink(ctx, this.catalog.getTable(i.table), convertQuery(ctx, i.query), i.columns);
+        const planned = planSink(ctx, this.catalog.getTable(i.table), convertQuery(ctx, i.query), i);
         const modes = new ChangelogModes(planned.input);
         checkSinkMode(planned, modes);
         roots.push({ sink: planned.description, node: planned.input, modes });
@@ -481,8 +489,8 @@ export class StreamTableEnvironment {
   }
 }
 
-function ok(): TableResult {
-  return new TableResult([{ name: "result", type: STRING }], { kind: "ok" }, false);
+function ok(warning?: string): TableResult {
+  return new TableResult([{ name: "result", type: STRING }], warning === undefined ? { kind: "ok" } : { kind: "ok", warning }, false);
 }
 
 function rowsResult(columns: ResultColumn[], rows: Row[]): TableResult {

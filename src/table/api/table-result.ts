@@ -22,7 +22,8 @@ export interface ResultColumn {
 
 /** How a result gets its rows. */
 export type ResultSource =
-  | { kind: "ok" }
+  /** A statement that only changed the session; `warning` says what the user may not expect (`[WARNING] …` when printed). */
+  | { kind: "ok"; warning?: string }
   | { kind: "rows"; rows: Row[] }
   | { kind: "job"; client: Promise<JobClient>; rows: Row[] }
   | { kind: "query"; start: () => AsyncIterableIterator<Row> & { close?(): Promise<void> | void } };
@@ -79,9 +80,10 @@ export class TableResult {
     }
   }
 
-  /** Prints the rows as a table (with the `op` column of a changelog), or `OK`. */
+  /** Prints the rows as a table (with the `op` column of a changelog), or that the statement succeeded (after its warning, if any). */
   async print(write: (line: string) => void = (l) => console.log(l)): Promise<void> {
     if (this.source.kind === "ok") {
+      if (this.source.warning !== undefined) write(`[WARNING] ${this.source.warning}`);
       write("[INFO] Execute statement succeeded.");
       return;
     }

@@ -34,4 +34,25 @@ describe("tableau printing", () => {
       "2 rows in set",
     ]);
   });
+
+  it("lines up CJK and emoji values by terminal columns, cutting long ones at a whole character", () => {
+    const STRING: LogicalType = { kind: "varchar", length: 2147483647, nullable: true };
+    const lines: string[] = [];
+    const p = new TableauPrinter([{ name: "名前", type: { kind: "varchar", length: 6, nullable: true } }, { name: "note", type: STRING }], false, (l) => lines.push(l), 12);
+    p.header();
+    p.row(Row.of("Mary", "ok"));
+    p.row(Row.of("東京", "🎉🎉"));
+    p.row(Row.of("e\u0301", "日本語のテキストです"));
+    p.footer(3);
+    expect(lines).toEqual([
+      "+--------+--------------+",
+      "|   名前 |         note |",
+      "+--------+--------------+",
+      "|   Mary |           ok |",
+      "|   東京 |         🎉🎉 |",
+      "|      e\u0301 |  日本語の... |",
+      "+--------+--------------+",
+      "3 rows in set",
+    ]);
+  });
 });

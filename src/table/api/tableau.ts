@@ -2,7 +2,8 @@
  * Flink's `tableau` printing of results: a boxed table whose column widths
  * follow the column types (at most 30 characters, longer values cut with
  * `...`), with an `op` column for changelog rows, printed row by row as the
- * rows arrive.
+ * rows arrive. Widths are terminal columns: wide (CJK, emoji) characters
+ * count twice.
  */
 import { formatValue } from "../data/format-value.ts";
 import type { Row } from "../data/row.ts";
@@ -10,6 +11,7 @@ import { valueFormatOf } from "../data/value-format-of.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { formatTime, formatTimestamp } from "../types/temporal.ts";
+import { cutToWidth, displayWidth, padStartToWidth } from "./display-width.ts";
 
 const MAX_WIDTH = 30;
 
@@ -42,7 +44,7 @@ export class TableauPrinter {
     /** Widest column; longer values are cut with `...` (Flink's `sql-client.display.max-column-width`). */
     maxWidth = MAX_WIDTH,
   ) {
-    this.widths = columns.map((c) => Math.min(maxWidth, Math.max(c.name.length, typeWidth(c.type, maxWidth), 4)));
+    this.widths = columns.map((c) => Math.min(maxWidth, Math.max(displayWidth(c.name), typeWidth(c.type, maxWidth), 4)));
     if (withKind) this.widths.unshift(2);
     this.formats = columns.map((c) => valueFormatOf(c.type));
   }
@@ -52,7 +54,7 @@ export class TableauPrinter {
   }
 
   private line(cells: string[]): string {
-    return "|" + cells.map((c, i) => " " + fit(c, this.widths[i]!).padStart(this.widths[i]!) + " ").join("|") + "|";
+    return "|" + cells.map((c, i) => " " + padStartToWidth(cutToWidth(c, this.widths[i]!, "..."), this.widths[i]!) + " ").join("|") + "|";
   }
 
   /** The header. */
@@ -84,8 +86,4 @@ export class TableauPrinter {
     this.write(this.border());
     this.write(count === 0 ? "Empty set" : `${count} row${count === 1 ? "" : "s"} in set`);
   }
-}
-
-function fit(s: string, width: number): string {
-  return s.length <= width ? s : s.slice(0, Math.max(0, width - 3)) + "...";
 }

@@ -24,10 +24,68 @@ export type CastFunction = (v: SqlValue) => SqlValue;
 
 const DAY_MS = 86_400_000;
 
-/** Whether Flink accepts `CAST(<from> AS <to>)`. */
-export function canCast(from: LogicalType, to: LogicalType): boolean {
+const INTEGER_RANK = { tinyint: 1, smallint: 2, int: 3, bigint: 4 } as const;
+
+/**
+ * Whether a value of type `from` goes into a column of type `to` without an
+ * explicit CAST, as a query's column into a sink's column (Flink's implicit
+ * casts, `LogicalTypeCasts.supportsImplicitCast`): the same type; an integer
+ * type into a wider one, any number into DECIMAL and DOUBLE, an integer or
+ * DECIMAL into FLOAT; CHAR and VARCHAR of any length into each other, and
+ * BINARY and VARBINARY; TIMESTAMP of any precision into TIMESTAMP (and
+ * TIMESTAMP_LTZ into TIMESTAMP_LTZ), TIMESTAMP into DATE and TIME, TIME into
+ * TIME; ROW, ARRAY, MULTISET and MAP when their parts go; the NULL literal
+ * into anything. Text never goes into a number, a number never into text.
+ * Nullability is not compared (the sink's planning refuses a NULL literal
+ * for a NOT NULL column itself).
+ *
+ * @example
+ * ```ts
+ * supportsImplicitCast(logicalType({ kind: "int" }), logicalType({ kind: "bigint" })); // true
+ * supportsImplicitCast(logicalType({ kind: "varchar", length: 10 }), logicalType({ kind: "bigint" })); // false
+ * ```
+ */
+export function supportsImplicitCast(from: LogicalType, to: LogicalType): boolean {
   if (from.kind === "null") return true;
-  return castFunction(from, to) !== undefined;
+  switch (to.kind) {
+    case "null":
+      return false;
+    case "boolean":
+    case "date":
+    case "time":
+      return from.kind === to.kind || (to.kind !== "boolean" && from.kind === "timestamp" && !from.withLocalTimeZone);
+    case "tinyint":
+    case "smallint":
+    case "int":
+    case "bigint":
+      return isIntegerType(from) && INTEGER_RANK[from.kind] <= INTEGER_RANK[to.kind];
+    case "float":
+      return isIntegerType(from) || from.kind === "decimal" || from.kind === "float";
+    case "double":
+    case "decimal":
+      return isNumericType(from);
+    case "char":
+    case "varchar":
+      return isStringType(from);
+    case "binary":
+    case "varbinary":
+      return from.kind === "binary" || from.kind === "varbinary";
+    case "timestamp":
+      return from.kind === "timestamp" && from.withLocalTimeZone === to.withLocalTimeZone;
+    case "interval":
+      return from.kind === "interval" && isYearMonth(from.from) === isYearMonth(to.from);
+    case "row":
+      return from.kind === "row" && from.fields.length === to.fields.length && from.fields.every((f, i) => supportsImplicitCast(f.type, to.fields[i]!.type));
+    case "array":
+    case "multiset":
+      return from.kind === to.kind && supportsImplicitCast(from.element, to.element);
+    case "map":
+      return from.kind === "map" && supportsImplicitCast(from.key, to.key) && supportsImplicitCast(from.value, to.value);
+  }
+}
+
+function isYearMonth(unit: string): boolean {
+  return unit === "YEAR" || unit === "MONTH";
 }
 
 /** Java's narrowing of an integral value to the integer type `kind`. */

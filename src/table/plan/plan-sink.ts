@@ -8,9 +8,9 @@ import type { CatalogTable } from "../catalog/catalog-table.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { TableSink } from "../connectors/dynamic-table-factory.ts";
 import { RowKind } from "../data/row-kind.ts";
-import type { Identifier } from "../sql/ast.ts";
-import { canCast } from "../expr/cast.ts";
-import { formatLogicalType } from "../types/logical-type.ts";
+import type { InsertStatement, Query, SourceLoc } from "../sql/ast.ts";
+import { supportsImplicitCast } from "../expr/cast.ts";
+import { formatLogicalType, type LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { fieldRef } from "./bind-plan-expr.ts";
 import { ChangelogMode } from "./changelog-mode.ts";
@@ -30,11 +30,17 @@ export interface PlannedSink {
 }
 
 /**
- * Plans writing `query` into `table`.
+ * Plans writing `query` into `table`, by the column list and with the
+ * places of `insert` when the query comes from an INSERT statement. A query
+ * column goes into its sink column when Flink would cast it implicitly
+ * ({@link supportsImplicitCast}); any other pair is an error before anything
+ * runs, and so is a NULL literal for a NOT NULL column, or such a column left
+ * out of the column list (a nullable expression for it is not checked).
  *
- * @throws {SqlValidationError} for a column count or type mismatch and for a sink that cannot take the query's changes.
+ * @throws {SqlValidationError} for a column count or type mismatch (naming the column, both types and both schemas) and for a sink that cannot take the query's changes.
  */
-export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNode, columns: Identifier[] | undefined): PlannedSink {
+export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNode, insert: InsertStatement | undefined): PlannedSink {
+  const columns = insert?.columns;
   const name = identifierString(table.identifier);
   const options = ctx.factoryOptions.validate(table.options, { table: name, as: "sink" });
   const factory = ctx.connectors.get(options.connector);
@@ -51,23 +57,34 @@ export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNod
     if (i < 0) throw new SqlValidationError(`Unknown target column '${c.value}' of table '${name}'`, c.loc);
     return i;
   });
-  const schemaText = (fields: { name: string; type: import("../types/logical-type.ts").LogicalType }[]) =>
-    `[${fields.map((f) => `${f.name}: ${formatLogicalType(f.type)}`).join(", ")}]`;
-  if (visible.length !== targets.length) {
-    throw new SqlValidationError(
-      `Column types of query result and sink for '${name}' do not match.\nCause: Different number of columns.\n\nQuery schema: ${schemaText(visible.map((i) => ({ name: q.names[i]!, type: q.types[i]! })))}\nSink schema:  ${schemaText(physical)}`,
+  const mismatch = (cause: string, loc: SourceLoc | undefined) =>
+    new SqlValidationError(
+      `Column types of query result and sink for '${name}' do not match.\nCause: ${cause}\n\nQuery schema: ${schemaText(visible.map((i) => ({ name: q.names[i]!, type: q.types[i]! })))}\nSink schema:  ${schemaText(physical)}`,
+      loc ?? insert?.table.at(-1)?.loc,
     );
+  if (visible.length !== targets.length) {
+    const sinkSide = columns === undefined ? `the sink has ${targets.length}` : `the column list names ${targets.length}`;
+    throw mismatch(`Different number of columns: the query has ${visible.length}, ${sinkSide}.`, columns === undefined ? undefined : columns[0]!.loc);
   }
   const exprs: PlanExpr[] = physical.map((f, i) => {
     const t = targets.indexOf(i);
-    if (t < 0) return { eval: () => null, type: { ...f.type, nullable: true }, text: "null", constant: true, reads: [] };
-    const src = fieldRef(q, visible[t]!);
-    if (!canCast(src.type, f.type) && src.type.kind !== "null") {
-      throw new SqlValidationError(
-        `Column types of query result and sink for '${name}' do not match.\nCause: Incompatible types for sink column '${f.name}' at position ${i}.\n\nQuery schema: ${schemaText(visible.map((j) => ({ name: q.names[j]!, type: q.types[j]! })))}\nSink schema:  ${schemaText(physical)}`,
-      );
+    if (t < 0) {
+      if (!f.type.nullable) throw new SqlValidationError(`Column '${f.name}' of '${name}' has no default value and does not allow NULLs: name it in the column list`, columns![0]!.loc);
+      return { eval: () => null, type: { ...f.type, nullable: true }, text: "null", constant: true, reads: [] };
     }
-    return castExpr(src, f.type);
+    const src = fieldRef(q, visible[t]!);
+    const incompatible = `Incompatible types for sink column '${f.name}' at position ${i}: the query gives ${src.type.kind === "null" ? "NULL" : formatLogicalType(src.type)}, the column is ${formatLogicalType(f.type)}`;
+    const loc = insert === undefined ? undefined : queryColumnLoc(insert.query, t);
+    if (src.type.kind === "null" && !f.type.nullable) throw mismatch(`${incompatible}.`, loc);
+    if (!supportsImplicitCast(src.type, f.type)) {
+      throw mismatch(`${incompatible} (convert it explicitly with CAST(… AS ${formatLogicalType({ ...f.type, nullable: true })})).`, loc);
+    }
+    try {
+      return castExpr(src, f.type);
+    } catch (e) {
+      if (e instanceof SqlValidationError) throw mismatch(`${incompatible}: Flink converts these implicitly, Weir does not yet.`, loc);
+      throw e;
+    }
   });
   const identity = exprs.every((e, i) => e.inputRef === i) && exprs.length === q.names.length;
   const input = identity ? query : project(query, exprs.map((e, i) => ({ expr: e, name: physical[i]!.name })));
@@ -82,6 +99,27 @@ export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNod
     timeZone: ctx.timeZone,
   });
   return { table, sink, input, description: `Sink(table=[${name}], fields=[${physical.map((f) => f.name).join(", ")}])` };
+}
+
+function schemaText(fields: readonly { name: string; type: LogicalType }[]): string {
+  return `[${fields.map((f) => `${f.name}: ${formatLogicalType(f.type)}`).join(", ")}]`;
+}
+
+/**
+ * Where column `position` of `query`'s result is written: its select item
+ * (of the first SELECT of a set operation) or its value in the first row of
+ * VALUES; undefined after a `*`, which has no place of its own per column.
+ */
+function queryColumnLoc(query: Query, position: number): SourceLoc | undefined {
+  let body = query.body;
+  for (;;) {
+    if (body.kind === "query") body = body.body;
+    else if (body.kind === "setOperation") body = body.left;
+    else break;
+  }
+  if (body.kind === "values") return body.rows[0]?.[position]?.loc;
+  if (body.items.some((item) => item.expr.kind === "star")) return undefined;
+  return body.items[position]?.expr.loc;
 }
 
 /**

@@ -91,6 +91,7 @@ export class PlanTranslator {
         const n = this.naming(node, "values");
         return this.env
           .fromCollection(rows.map((_, i) => i))
+          .uid(this.uidFor("source-values")) // derived as every uid of a plan, so no warning asks the user for one
           .map((i: number): Row => ({ kind: "+I", fields: [...rows[i]!] }))
           .uid(n.uid)
           .name(n.name);

@@ -301,7 +301,7 @@ export type Statement = { loc: SourceLoc } & (
   | { kind: "dropFunction"; name: QualifiedName; ifExists: boolean }
   | { kind: "show"; object: "TABLES" | "VIEWS" | "FUNCTIONS" }
   | { kind: "describe"; name: QualifiedName }
-  | { kind: "set"; key?: string; value?: string }
+  | { kind: "set"; key?: string; value?: string; keyLoc?: SourceLoc }
   | { kind: "reset"; key?: string }
   | {
       kind: "explain";

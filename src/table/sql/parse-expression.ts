@@ -410,12 +410,17 @@ function parseCall(c: TokenCursor, name: Identifier[], loc: SourceLoc): ExprOf<"
   return call;
 }
 
-/** A call argument: `expr`, `NAME => expr`, `TABLE t` or `DESCRIPTOR(a, b)`. */
+/**
+ * A call argument: `expr`, `NAME => expr`, `TABLE t` or `DESCRIPTOR(a, b)`. A
+ * parameter's name may be a reserved word (`OFFSET => INTERVAL '1' MINUTE`):
+ * `=>` after it says it is a name.
+ */
 function parseArgument(c: TokenCursor): FunctionArg {
-  if (c.isIdentifier() && c.isOp("=>", 1)) {
-    const name = c.identifier();
+  const t = c.peek();
+  if ((t.kind === "ident" || t.kind === "quoted") && c.isOp("=>", 1)) {
     c.next();
-    return { name, value: parseArgumentValue(c) };
+    c.next();
+    return { name: { value: t.value, quoted: t.kind === "quoted", loc: t.loc }, value: parseArgumentValue(c) };
   }
   return { value: parseArgumentValue(c) };
 }

@@ -15,6 +15,9 @@ const STATEMENTS: [name: string, sql: string][] = [
   ["hop", "SELECT window_start, window_end, SUM(price) AS total_price FROM TABLE(HOP(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES)) GROUP BY window_start, window_end"],
   ["cumulate", "SELECT window_start, window_end, SUM(price) AS total_price FROM TABLE(CUMULATE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '2' MINUTES, INTERVAL '10' MINUTES)) GROUP BY window_start, window_end"],
   ["session", "SELECT window_start, window_end, item, SUM(price) AS total_price FROM TABLE(SESSION(TABLE Bid PARTITION BY item, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES)) GROUP BY item, window_start, window_end"],
+  ["tumble, named, with offset", "SELECT * FROM TABLE(TUMBLE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(bidtime), SIZE => INTERVAL '10' MINUTES, OFFSET => INTERVAL '1' MINUTES))"],
+  ["hop, named, with offset", "SELECT * FROM TABLE(HOP(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(bidtime), SLIDE => INTERVAL '5' MINUTES, SIZE => INTERVAL '10' MINUTES, OFFSET => INTERVAL '1' MINUTES))"],
+  ["cumulate, named, with offset", "SELECT * FROM TABLE(CUMULATE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(bidtime), STEP => INTERVAL '2' MINUTES, SIZE => INTERVAL '10' MINUTES, OFFSET => INTERVAL '1' MINUTES))"],
   ["tumble with offset", "SELECT window_start, window_end, SUM(price) AS total_price FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES, INTERVAL '1' MINUTES)) GROUP BY window_start, window_end"],
   ["window grouping sets", "SELECT window_start, window_end, supplier_id, SUM(price) AS total_price FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)) GROUP BY window_start, window_end, GROUPING SETS ((supplier_id), ())"],
   ["window rollup", "SELECT window_start, window_end, supplier_id, SUM(price) AS total_price FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)) GROUP BY window_start, window_end, ROLLUP (supplier_id)"],
@@ -119,6 +122,16 @@ describe("Flink documentation statement shapes", () => {
         WITH ('connector' = 'filesystem', 'path' = 'out/', 'format' = 'debezium-json');
       INSERT INTO counts SELECT user, COUNT(url) FROM clicks GROUP BY user;`);
     expect(s.map((x) => x.kind)).toEqual(["createTable", "createTable", "insert"]);
+  });
+
+  it("reads a reserved word before => as a parameter name, quoted or not", () => {
+    for (const offset of ["OFFSET", "offset", "`OFFSET`"]) {
+      const s = parseStatement(`SELECT * FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), SIZE => INTERVAL '10' MINUTES, ${offset} => INTERVAL '1' MINUTES))`);
+      const from = s.kind === "query" ? (s.query.body as SelectBody).from : undefined;
+      const call = from?.kind === "tableFunction" ? from.call : undefined;
+      expect(call?.args.map((a) => a.name?.value.toUpperCase())).toEqual([undefined, undefined, "SIZE", "OFFSET"]);
+    }
+    expect(() => parseStatement("SELECT OFFSET FROM t")).toThrow(/reserved word 'OFFSET'/);
   });
 
   it("resolves OVER w to the WINDOW clause's name", () => {

@@ -102,9 +102,10 @@ function statement(c: TokenCursor): Statement {
     case "SET": {
       c.next();
       if (c.atEnd() || c.isOp(";")) return { kind: "set", loc };
+      const keyLoc = c.loc;
       const key = c.string("a quoted key such as 'table.exec.state.ttl'");
       c.expectOp("=");
-      return { kind: "set", key, value: c.string("a quoted value"), loc };
+      return { kind: "set", key, value: c.string("a quoted value"), keyLoc, loc };
     }
     case "RESET": {
       c.next();
