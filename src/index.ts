@@ -87,7 +87,12 @@ export {
 
 export type { CheckpointingMode, CheckpointStorageConfig, CompletedCheckpoint } from "./checkpoint/types.ts";
 export type { CheckpointStats } from "./checkpoint/coordinator/index.ts";
-export { StateSizeLimitExceededError, CorruptCheckpointError } from "./checkpoint/storage/index.ts";
+export {
+  CheckpointDirectoryError,
+  CorruptCheckpointError,
+  StateSizeLimitExceededError,
+  UnsupportedCheckpointLocationError,
+} from "./checkpoint/storage/index.ts";
 
 export { collectSink } from "./connectors/builtin/collect-sink.ts";
 export {

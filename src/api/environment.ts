@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { CheckpointingMode, CheckpointSettings } from "../checkpoint/types.ts";
+import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
 import type { Source } from "../core/source.ts";
 import { elementsSource } from "../connectors/builtin/elements-source.ts";
 import { sequenceSource } from "../connectors/builtin/sequence-source.ts";
@@ -284,7 +285,7 @@ export class StreamExecutionEnvironment {
     const o = { ...this.options, ...this.overrides };
     const settings = this.checkpointSettings();
     const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
-    if (dir !== undefined) settings.storage = { type: "filesystem", directory: dir.replaceAll("<job>", jobName) };
+    if (dir !== undefined) settings.storage = { type: "filesystem", directory: checkpointDirectoryOf(dir.replaceAll("<job>", jobName)) };
     const backend = settings.stateBackend!;
     if (backend.localDirectory === undefined && settings.storage.type === "filesystem") {
       settings.stateBackend = { ...backend, localDirectory: `${resolve(settings.storage.directory)}.local` };

@@ -6,6 +6,8 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
+import { didYouMean } from "../util/did-you-mean.ts";
+import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
 import { parseStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
@@ -94,18 +96,24 @@ export async function main(argv: string[]): Promise<number> {
       case "-h":
         print(USAGE);
         return command === undefined ? 2 : 0;
-      default:
-        throw new CliUsageError(`unknown command '${command}'`);
+      default: {
+        const near = didYouMean(command, COMMANDS);
+        throw new CliUsageError(`unknown command '${command}'${near ? ` (did you mean '${near}'?)` : ""}`);
+      }
     }
   } catch (e) {
     if (e instanceof CliUsageError) {
       getLogger().error(e.message);
-      process.stderr.write(`\n${USAGE}\n`);
+      const help = command === "run" || command === "sql" ? `weir ${command} --help` : "weir --help";
+      process.stderr.write(`Run '${help}' for the usage.\n`);
       return 2;
     }
     throw e;
   }
 }
+
+/** The commands, for "did you mean". */
+const COMMANDS = ["run", "sql", "demo", "help", "--help", "--version"];
 
 /** Program output (usage, version) on standard output. */
 function print(text: string): void {
@@ -143,12 +151,8 @@ type ExtraOptions = Record<string, { type: "string" | "boolean"; short?: string;
 
 /** Parses `args` with the run flags and `extra` options; a mistake is a usage error. */
 export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals = true) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals,
-      options: {
-        parallelism: { type: "string", short: "p" },
+  const options: ExtraOptions = {
+    parallelism: { type: "string", short: "p" },
         workers: { type: "string" },
         "checkpoint-interval": { type: "string" },
         mode: { type: "string" },
@@ -160,13 +164,41 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
         "savepoint-dir": { type: "string" },
         "restart-attempts": { type: "string" },
         "log-level": { type: "string" },
-        "log-format": { type: "string" },
-        ...extra,
-      },
-    });
+    "log-format": { type: "string" },
+    ...extra,
+  };
+  try {
+    return parseArgs({ args: joinNegativeValues(args, options), allowPositionals, options });
   } catch (e) {
-    throw new CliUsageError((e as Error).message);
+    throw usageErrorOf(e as Error & { code?: string }, options);
   }
+}
+
+/** `--parallelism -1` as `--parallelism=-1` (else the parser takes `-1` for an option): a negative number then gets the flag's own message. */
+function joinNegativeValues(args: readonly string[], options: ExtraOptions): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") return [...out, ...args.slice(i)];
+    const name = a.startsWith("--") ? a.slice(2) : Object.keys(options).find((k) => a === `-${options[k]!.short}`);
+    const next = args[i + 1];
+    if (name !== undefined && options[name]?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** The parser's error as one line of ours: an unknown option with the nearest known one. */
+function usageErrorOf(e: Error & { code?: string }, options: ExtraOptions): CliUsageError {
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const flag = /'([^']+)'/.exec(e.message)?.[1] ?? e.message;
+    const names = Object.entries(options).flatMap(([k, o]) => (o.short ? [`--${k}`, `-${o.short}`] : [`--${k}`]));
+    const near = didYouMean(flag, [...names, "--help"]);
+    return new CliUsageError(`unknown option '${flag}'${near ? ` (did you mean ${near}?)` : ""}`);
+  }
+  return new CliUsageError(e.message.split(". ")[0]!.replace(/\.$/, ""));
 }
 
 /** The run flags among parsed values, checked. */
@@ -184,7 +216,7 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     workers: int("--workers", str("workers"), 0) ?? 1,
     checkpointInterval: int("--checkpoint-interval", str("checkpoint-interval"), 0),
     mode,
-    checkpointDir: str("checkpoint-dir"),
+    checkpointDir: checkpointDirFlag(str("checkpoint-dir")),
     fresh: (v.fresh as boolean | undefined) ?? false,
     stateBackend: stateBackendFlag(str("state-backend")),
     fromSavepoint: str("from-savepoint"),
@@ -194,6 +226,16 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     logLevel,
     logFormat,
   };
+}
+
+function checkpointDirFlag(s: string | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  try {
+    checkpointDirectoryOf(s);
+    return s;
+  } catch (e) {
+    throw new CliUsageError(`--checkpoint-dir: ${(e as Error).message}`);
+  }
 }
 
 function stateBackendFlag(s: string | undefined): StateBackendName | undefined {

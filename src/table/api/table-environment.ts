@@ -407,6 +407,9 @@ export class StreamTableEnvironment {
       case "execution.savepoint.path":
         this.env.setRestoreSavepoint(v);
         break;
+      case "state.checkpoints.dir":
+        this.env.getCheckpointConfig().setCheckpointStorage(v);
+        break;
       case "state.backend.type":
       case "state.backend":
         this.env.setStateBackend(parseStateBackendName(v, `SET '${stmt.key}'`));
