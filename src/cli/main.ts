@@ -34,6 +34,8 @@ Options of run:
                             default: the job's strategy, else 3 with checkpointing, none without
   --log-level LEVEL         error | warn | info | debug (default info, or WEIR_LOG_LEVEL)
   --log-format FORMAT       text | json: JSON lines on stderr (default text, or WEIR_LOG_FORMAT)
+  --no-typecheck            run a .ts job without type-checking it first (it is checked, with a cache, when
+                            the job's project has the typescript package)
 Flags given here win over the job's own settings.
 The run ends with a summary line: records in (read by sources) and out (written by sinks),
 checkpoints, restarts, duration, exit code. Running a job that already finished again
@@ -141,9 +143,9 @@ export function parseRunArgs(args: string[]): RunOptions {
   const dash = args.indexOf("--");
   const own = dash >= 0 ? args.slice(0, dash) : args;
   const jobArgs = dash >= 0 ? args.slice(dash + 1) : [];
-  const { values, positionals } = parseFlags(own, {});
+  const { values, positionals } = parseFlags(own, { "no-typecheck": { type: "boolean" } });
   if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? "run needs a job file" : `one job file expected, got ${positionals.join(" ")}`);
-  return { job: positionals[0]!, args: jobArgs, ...runFlags(values) };
+  return { job: positionals[0]!, args: jobArgs, typecheck: values["no-typecheck"] !== true, ...runFlags(values) };
 }
 
 /** Options of `parseArgs` beyond the run flags (e.g. `weir sql`'s `-f`). */
