@@ -90,6 +90,7 @@ export type { CheckpointStats } from "./checkpoint/coordinator/index.ts";
 export {
   CheckpointDirectoryError,
   CorruptCheckpointError,
+  SavepointNotFoundError,
   StateSizeLimitExceededError,
   UnsupportedCheckpointLocationError,
 } from "./checkpoint/storage/index.ts";

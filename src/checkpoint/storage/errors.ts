@@ -108,3 +108,21 @@ export class CheckpointDirectoryError extends Error {
     super(`checkpoint directory ${directory} ${reason}`);
   }
 }
+
+/**
+ * Nothing to restore at a savepoint path (`--from-savepoint`,
+ * `execution.savepoint.path`): it does not exist, is a file, or is a directory
+ * without `_metadata`. Unlike {@link CorruptCheckpointError}, nothing is damaged.
+ */
+export class SavepointNotFoundError extends Error {
+  override readonly name = "SavepointNotFoundError";
+
+  constructor(
+    /** Absolute path of the savepoint directory. */
+    readonly path: string,
+    /** What is there instead. */
+    readonly reason: string,
+  ) {
+    super(`savepoint ${path} ${reason}`);
+  }
+}

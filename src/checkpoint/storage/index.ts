@@ -9,6 +9,7 @@ export {
   CheckpointDirectoryError,
   CheckpointVersionError,
   CorruptCheckpointError,
+  SavepointNotFoundError,
   StateSizeLimitExceededError,
   UnsupportedCheckpointLocationError,
 } from "./errors.ts";
