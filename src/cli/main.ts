@@ -8,7 +8,7 @@ import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
 import { didYouMean } from "../util/did-you-mean.ts";
 import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
-import { parseStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
+import { parseStateBackendName, stateBackendNote, type StateBackendName } from "../state/state-backend-settings.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
 const USAGE = `Usage:
@@ -243,7 +243,10 @@ function checkpointDirFlag(s: string | undefined): string | undefined {
 function stateBackendFlag(s: string | undefined): StateBackendName | undefined {
   if (s === undefined) return undefined;
   try {
-    return parseStateBackendName(s, "--state-backend");
+    const name = parseStateBackendName(s, "--state-backend");
+    const note = stateBackendNote(s);
+    if (note) getLogger().info(note);
+    return name;
   } catch (e) {
     throw new CliUsageError((e as Error).message);
   }

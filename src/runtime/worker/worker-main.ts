@@ -99,7 +99,11 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
             post({ type: "metrics", metrics: tm.metrics() });
             post({ type: "finished", attempt, taskId, results });
           },
-          failed: (attempt, taskId, error) => post({ type: "failed", attempt, taskId, error }),
+          failed: (attempt, taskId, error) => {
+            // the counts at the failure, for the failed run's summary
+            post({ type: "metrics", metrics: tm.metrics() });
+            post({ type: "failed", attempt, taskId, error });
+          },
           fatal: (error) => post({ type: "fatal", error }),
         },
         systemClock,
