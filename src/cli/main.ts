@@ -65,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         }
         const options = parseRunArgs(rest);
         configureLogging({ level: options.logLevel, format: options.logFormat });
+        logNotes();
         return await runJobFile(options);
       }
       case "sql": {
@@ -80,6 +81,7 @@ export async function main(argv: string[]): Promise<number> {
         if (positionals.length > 0) throw new CliUsageError(`unexpected argument '${positionals[0]}': give a script with -f FILE`);
         const flags = runFlags(values);
         configureLogging({ level: flags.logLevel, format: flags.logFormat });
+        logNotes();
         const { runSqlCommand } = await import("../sql-client/sql-command.ts");
         const v = values as Record<string, unknown>;
         return await runSqlCommand({ ...flags, init: (v["init"] as string[] | undefined) ?? [], file: v["file"] as string | undefined, execute: v["execute"] as string | undefined });
@@ -112,6 +114,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+}
+
+/** Notes about the flags (Flink's `rocksdb`), logged once logging is configured by the flags. */
+const notes: string[] = [];
+
+function logNotes(): void {
+  for (const note of notes.splice(0)) getLogger().info(note);
 }
 
 /** The commands, for "did you mean". */
@@ -245,7 +254,7 @@ function stateBackendFlag(s: string | undefined): StateBackendName | undefined {
   try {
     const name = parseStateBackendName(s, "--state-backend");
     const note = stateBackendNote(s);
-    if (note) getLogger().info(note);
+    if (note) notes.push(note);
     return name;
   } catch (e) {
     throw new CliUsageError((e as Error).message);
