@@ -49,7 +49,11 @@ function handle(m: ToWorker, tm: TaskManager): void {
     case "complete": return tm.notifyComplete(m.attempt, m.taskId, m.checkpointId);
     case "aborted": return tm.notifyAborted(m.attempt, m.taskId, m.checkpointId);
     case "cancel":
-      void tm.cancel(m.attempt, m.graceful).then((positions) => post({ type: "cancelled", attempt: m.attempt, positions }));
+      void tm.cancel(m.attempt, m.graceful).then((positions) => {
+        // the counts at the cancellation, for the summary of a failed, stopped or cancelled run
+        post({ type: "metrics", metrics: tm.metrics() });
+        post({ type: "cancelled", attempt: m.attempt, positions });
+      });
       return;
   }
 }
