@@ -32,10 +32,12 @@ describe("weir run: type check of a .ts job", () => {
     const first = await runCli(debug, 60_000, {}, { cwd: dir, typecheck: true });
     expect(first.stdout).toBe("half: 5\n");
     expect(first.stderr).toContain("weir: debug: typecheck: job.ts and its local imports (2 files) type-check (TypeScript ");
+    expect(first.stderr).toContain("weir: type-checking job.ts and its local imports (--no-typecheck skips this)");
     expect(first.stderr).not.toContain("cached");
     const second = await runCli(debug, 60_000, {}, { cwd: dir, typecheck: true });
     expect(second.stdout).toBe("half: 5\n");
     expect(second.stderr).toContain("unchanged since the last check: cached");
+    expect(second.stderr).not.toContain("type-checking");
     writeFileSync(join(dir, "half.ts"), "export function half(n: number): string {\n  return String(n / 2);\n}\n");
     const changed = await runCli(debug, 60_000, {}, { cwd: dir, typecheck: true });
     expect(changed.code).toBe(1);

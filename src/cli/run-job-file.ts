@@ -61,7 +61,7 @@ function reportSavepoint(jobName: string, path: string): void {
 /** Type-checks a `.ts` job (see `typecheckJob`); logs its errors and returns false when it has some. */
 function typechecked(label: string, jobModule: string): boolean {
   const log = getLogger();
-  const outcome = typecheckJob(jobModule);
+  const outcome = typecheckJob(jobModule, process.cwd(), () => log.info(`type-checking ${label} and its local imports (--no-typecheck skips this)`));
   switch (outcome.kind) {
     case "no-typescript":
       log.debug(`typecheck: no typescript package in the project of ${label}: not type-checking it`);

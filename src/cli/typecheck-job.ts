@@ -42,7 +42,8 @@ const IN_NODE_MODULES = /[\\/]node_modules[\\/]/;
  * Type-checks `jobFile` and the files it imports that are not in
  * `node_modules`, with the `typescript` package that `jobFile`'s folder
  * resolves and its nearest `tsconfig.json` (else strict ES2022/NodeNext
- * defaults), never emitting. Locations are relative to `cwd`.
+ * defaults), never emitting. Locations are relative to `cwd`. `onCheck` is
+ * called when the files changed since the last check, before the (slow) check.
  *
  * @example
  * ```ts
@@ -50,7 +51,7 @@ const IN_NODE_MODULES = /[\\/]node_modules[\\/]/;
  * if (outcome.kind === "errors") for (const line of outcome.errors) console.error(line); // job.ts:3:7: TS2322: …
  * ```
  */
-export function typecheckJob(jobFile: string, cwd: string = process.cwd()): TypecheckOutcome {
+export function typecheckJob(jobFile: string, cwd: string = process.cwd(), onCheck: () => void = () => {}): TypecheckOutcome {
   const jobDir = dirname(jobFile);
   const require = createRequire(join(jobDir, "noop.js"));
   let tsPath: string;
@@ -67,6 +68,7 @@ export function typecheckJob(jobFile: string, cwd: string = process.cwd()): Type
   if (cached?.key === key && Object.keys(cached.files).length > 0 && Object.entries(cached.files).every(([file, hash]) => hashOf(file) === hash)) {
     return { kind: "ok", cached: true, files: Object.keys(cached.files).length, version };
   }
+  onCheck();
   const ts = require(tsPath) as typeof import("typescript");
   const { options, configErrors } = compilerOptions(ts, configPath);
   const program = ts.createProgram({ rootNames: [jobFile], options, host: jobFilesAsModules(ts, options) });
