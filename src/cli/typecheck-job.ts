@@ -13,7 +13,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 export type TypecheckOutcome =
   /** TypeScript is not installed in the job's project: not checked. */
   | { readonly kind: "no-typescript" }
-  /** No error; `cached` when the files had not changed since the last check without errors. */
+  /** No error; `cached` when the files (and tsconfigs) had not changed since the last check without errors. */
   | { readonly kind: "ok"; readonly cached: boolean; readonly files: number; readonly version: string }
   /** Type errors, one line each: `job.ts:12:7: TS2322: Type 'string' is not assignable to type 'number'.` */
   | { readonly kind: "errors"; readonly errors: readonly string[] };
@@ -70,7 +70,7 @@ export function typecheckJob(jobFile: string, cwd: string = process.cwd(), onChe
   }
   onCheck();
   const ts = require(tsPath) as typeof import("typescript");
-  const { options, configErrors } = compilerOptions(ts, configPath);
+  const { options, configErrors, extendedConfigs } = compilerOptions(ts, configPath);
   const program = ts.createProgram({ rootNames: [jobFile], options, host: jobFilesAsModules(ts, options) });
   const local = program.getSourceFiles().filter((sf) => !IN_NODE_MODULES.test(sf.fileName));
   const diagnostics = [
@@ -81,9 +81,10 @@ export function typecheckJob(jobFile: string, cwd: string = process.cwd(), onChe
   ].filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (diagnostics.length > 0) return { kind: "errors", errors: diagnostics.map((d) => formatDiagnostic(ts, d, cwd)) };
   const files: Record<string, string> = {};
-  for (const sf of local) files[resolve(sf.fileName)] = hashOf(resolve(sf.fileName)) ?? "";
+  // the configs a tsconfig extends are checked like sources: a change to one checks again
+  for (const file of [...local.map((sf) => sf.fileName), ...extendedConfigs].map((f) => resolve(f))) files[file] = hashOf(file) ?? "";
   writeCache(cacheFile, { key, files });
-  return { kind: "ok", cached: false, files: local.length, version };
+  return { kind: "ok", cached: false, files: Object.keys(files).length, version };
 }
 
 /**
@@ -112,18 +113,21 @@ function findConfig(dir: string): string | undefined {
 }
 
 /** The options of `configPath` (or the defaults), made to check only: no output, `.ts` imports allowed as `weir run` runs them. */
-function compilerOptions(ts: typeof import("typescript"), configPath: string | undefined): { options: import("typescript").CompilerOptions; configErrors: readonly import("typescript").Diagnostic[] } {
+function compilerOptions(
+  ts: typeof import("typescript"),
+  configPath: string | undefined,
+): { options: import("typescript").CompilerOptions; configErrors: readonly import("typescript").Diagnostic[]; extendedConfigs: readonly string[] } {
   const checkOnly = { noEmit: true, allowImportingTsExtensions: true, composite: false, incremental: false, declaration: false, emitDeclarationOnly: false };
   if (configPath === undefined) {
     const { options, errors } = ts.convertCompilerOptionsFromJson(DEFAULT_OPTIONS, ".");
-    return { options: { ...options, ...checkOnly }, configErrors: errors };
+    return { options: { ...options, ...checkOnly }, configErrors: errors, extendedConfigs: [] };
   }
   const configErrors: import("typescript").Diagnostic[] = [];
   const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => configErrors.push(d) });
   // the tsconfig's "include" may not list the job: its own errors about the file list do not concern the job
   const NO_INPUTS = 18003;
   for (const d of parsed?.errors ?? []) if (d.code !== NO_INPUTS) configErrors.push(d);
-  return { options: { ...(parsed?.options ?? {}), ...checkOnly }, configErrors };
+  return { options: { ...(parsed?.options ?? {}), ...checkOnly }, configErrors, extendedConfigs: (parsed?.options.configFile as import("typescript").TsConfigSourceFile | undefined)?.extendedSourceFiles ?? [] };
 }
 
 /** `job.ts:12:7: TS2322: message` (1-based line and column, relative to `cwd`). */
