@@ -12,12 +12,13 @@
  * ```
  */
 export { StreamExecutionEnvironment } from "./api/environment.ts";
-export type { StateBackendName, StateBackendSettings } from "./state/state-backend-settings.ts";
+export type { FlinkStateBackendName, StateBackendName, StateBackendSettings } from "./state/state-backend-settings.ts";
 export type { EnvironmentOptions } from "./api/environment-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";
 export { ExecutionConfig } from "./api/execution-config.ts";
 export { RecordNotPlainDataError } from "./runtime/record-not-plain-data-error.ts";
 export { DataStream, DataStreamSink, KeyedStream, SingleOutputStreamOperator } from "./api/data-stream.ts";
+export { NullKeyError } from "./api/checked-key-selector.ts";
 export { AggregationFieldError, type AggregationArgs, type NumericField } from "./api/built-in-aggregations.ts";
 export { OperatorSettings } from "./api/operator-settings.ts";
 export { JobClient } from "./api/job-client.ts";
@@ -87,7 +88,13 @@ export {
 
 export type { CheckpointingMode, CheckpointStorageConfig, CompletedCheckpoint } from "./checkpoint/types.ts";
 export type { CheckpointStats } from "./checkpoint/coordinator/index.ts";
-export { StateSizeLimitExceededError, CorruptCheckpointError } from "./checkpoint/storage/index.ts";
+export {
+  CheckpointDirectoryError,
+  CorruptCheckpointError,
+  SavepointNotFoundError,
+  StateSizeLimitExceededError,
+  UnsupportedCheckpointLocationError,
+} from "./checkpoint/storage/index.ts";
 
 export { collectSink } from "./connectors/builtin/collect-sink.ts";
 export {

@@ -2,8 +2,9 @@
  * The `weir` command line as a user meets it: exit codes, output, where an
  * error in a job file is, the summary line, log levels and formats.
  */
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { jsonResult, runCli, type CliRun } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
@@ -47,12 +48,36 @@ describe("weir run", () => {
     expect(jobHelp.stderr).toContain("no-such-job.ts");
   });
 
-  it("an unknown flag: exit 2 with the usage", async () => {
-    const run = await runCli(["run", "test/fixtures/tiny-job.ts", "--no-such-flag"]);
+  it("an unknown flag: exit 2, one line naming it (with the flag it resembles) and a hint, not the whole usage", async () => {
+    const run = await runCli(["run", "test/fixtures/tiny-job.ts", "--paralelism", "2"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("--no-such-flag");
-    expect(run.stderr).toMatch(/Usage:\n\s+weir run <job/);
+    expect(stderrLines(run)).toEqual(["weir: error: unknown option '--paralelism' (did you mean --parallelism?)", "Run 'weir run --help' for the usage."]);
     expect(run.stdout).toBe("");
+    const far = await runCli(["run", "test/fixtures/tiny-job.ts", "--no-such-flag"]);
+    expect(stderrLines(far)).toEqual(["weir: error: unknown option '--no-such-flag'", "Run 'weir run --help' for the usage."]);
+  });
+
+  it("an unknown command gets a did-you-mean; a negative number gets the flag's own message, not the parser's", async () => {
+    const command = await runCli(["rnu", "test/fixtures/tiny-job.ts"]);
+    expect(command.code).toBe(2);
+    expect(stderrLines(command)).toEqual(["weir: error: unknown command 'rnu' (did you mean 'run'?)", "Run 'weir --help' for the usage."]);
+    const negative = await runCli(["run", "test/fixtures/tiny-job.ts", "-p", "-2"]);
+    expect(negative.code).toBe(2);
+    expect(stderrLines(negative)[0]).toBe("weir: error: --parallelism must be a whole number ≥ 1, got '-2'");
+  });
+
+  it("a checkpoint directory with an unsupported URI scheme is refused before anything runs; file:// URIs are local directories", async () => {
+    const s3 = await runCli(["run", "test/fixtures/tiny-job.ts", "--checkpoint-dir", "s3://bucket/checkpoints"]);
+    expect(s3.code).toBe(2);
+    expect(stderrLines(s3)[0]).toBe(
+      "weir: error: --checkpoint-dir: checkpoint location 's3://bucket/checkpoints': the 's3://' scheme is not supported " +
+        "(object storage is not available yet); give a local directory, as a path or a file:// URI",
+    );
+    expect(s3.stdout).toBe("");
+    const dir = join(tempDir(), "chk");
+    const file = await runCli(["run", "test/fixtures/tiny-job.ts", "--checkpoint-dir", pathToFileURL(dir).href]);
+    expect(file.code, file.stderr).toBe(0);
+    expect(readdirSync(dir).some((n) => n.startsWith("chk-"))).toBe(true);
   });
 
   it("a missing job file: a clear message naming it", async () => {

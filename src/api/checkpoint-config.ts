@@ -3,6 +3,7 @@
  * where they are kept (Flink's CheckpointConfig).
  */
 import type { CheckpointSettings, CheckpointStorageConfig, CheckpointingMode } from "../checkpoint/types.ts";
+import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
 
 /** Default checkpoint settings: disabled, exactly-once, 10 min timeout, 1 concurrent, no failure tolerated, 1 retained. */
 export const DEFAULT_CHECKPOINT_SETTINGS: Readonly<CheckpointSettings> = Object.freeze<CheckpointSettings>({
@@ -87,12 +88,13 @@ export class CheckpointConfig {
   }
   /**
    * Where checkpoints go: `"jobmanager"` (in memory, lost with the process, 5 MiB per operator state),
-   * a `file://` URI or path (durable directory), or a storage config.
+   * a `file://` URI or path (durable directory), or a storage config. Any other URI scheme (`s3://`, …)
+   * throws `UnsupportedCheckpointLocationError`: object storage is not available yet.
    */
   setCheckpointStorage(storage: "jobmanager" | string | CheckpointStorageConfig): this {
     if (typeof storage !== "string") this.settings.storage = storage;
     else if (storage === "jobmanager") this.settings.storage = { type: "jobmanager" };
-    else this.settings.storage = { type: "filesystem", directory: storage.replace(/^file:\/\//, "") };
+    else this.settings.storage = { type: "filesystem", directory: checkpointDirectoryOf(storage) };
     this.storageSet = true;
     return this;
   }

@@ -99,9 +99,10 @@ describe("connected streams", () => {
     const out = env.fromElements(1).connect(env.fromElements("x")).keyBy(k1, k2).process(new Tag());
     const node = env.graph.nodes.at(-1)!;
     expect(out).toBeDefined();
-    expect(node.keySelector).toBe(k1);
-    expect(node.keySelector2).toBe(k2);
-    expect(node.inputs.map((e) => [e.inputSide, e.partitioning, e.keySelector])).toEqual([[0, "hash", k1], [1, "hash", k2]]);
+    // keyBy wraps each selector (a null key names the keyBy call): the same wrapped selector on the node and its edge
+    expect(node.keySelector!(4)).toBe(k1(4));
+    expect(node.keySelector2!("xy")).toBe(k2("xy"));
+    expect(node.inputs.map((e) => [e.inputSide, e.partitioning, e.keySelector])).toEqual([[0, "hash", node.keySelector], [1, "hash", node.keySelector2]]);
   });
 
   it("refuses a KeyedCoProcessFunction on non-keyed streams", () => {

@@ -38,6 +38,7 @@ import { BroadcastStream } from "./broadcast-stream.ts";
 import { BroadcastConnectedStream, KeyedBroadcastConnectedStream } from "./broadcast-connected-stream.ts";
 import { IntervalJoin } from "./interval-join.ts";
 import { refuseAsyncFunction } from "./refuse-async-function.ts";
+import { checkedKeySelector } from "./checked-key-selector.ts";
 
 /** An input of the next operator: a node and how its records are distributed. */
 interface Upstream {
@@ -131,10 +132,12 @@ export class DataStream<T> {
   /**
    * Partitions the stream by key: records with the same key go to the same parallel
    * instance, and keyed state is scoped to the key. Keys must be strings, numbers,
-   * bigints, booleans or arrays of those.
+   * bigints, booleans or arrays of those: a record whose key is null or undefined fails
+   * the job with a `NullKeyError` naming this call's file:line, the selector and the record.
    */
   keyBy<K>(key: KeySelector<T, K>): KeyedStream<T, K> {
-    return new KeyedStream<T, K>(this.env, this.upstreams.map((u) => ({ ...u, partitioning: "hash", keySelector: key as KeySelector })), key);
+    const checked = checkedKeySelector(key);
+    return new KeyedStream<T, K>(this.env, this.upstreams.map((u) => ({ ...u, partitioning: "hash", keySelector: checked as KeySelector })), checked);
   }
 
   /** Merges streams of the same type into one. */

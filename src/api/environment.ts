@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { CheckpointingMode, CheckpointSettings } from "../checkpoint/types.ts";
+import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
 import type { Source } from "../core/source.ts";
 import { elementsSource } from "../connectors/builtin/elements-source.ts";
 import { sequenceSource } from "../connectors/builtin/sequence-source.ts";
@@ -20,7 +21,7 @@ import { SourceOperator } from "../runtime/operators/source-operator.ts";
 import { defaultRestartStrategy, type RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
-import { parseStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
+import { parseStateBackendName, stateBackendNote, type FlinkStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
 import { systemClock } from "../util/clock.ts";
 import { getLogger, textLogger } from "../util/logger.ts";
 import { CheckpointConfig } from "./checkpoint-config.ts";
@@ -144,7 +145,9 @@ export class StreamExecutionEnvironment {
    * The keyed state backend: `"heap"` (default: JavaScript maps, copy-on-write
    * snapshots; state must fit in memory) or `"disk"` (an embedded store on
    * local disk behind a cache of hot keys: state larger than memory,
-   * incremental checkpoints by default, local recovery). `weir run
+   * incremental checkpoints by default, local recovery). Flink's names work
+   * too: `"hashmap"` is `"heap"`, `"rocksdb"` is `"disk"` (with a one-line
+   * note that Weir's disk backend is lmdb-based). `weir run
    * --state-backend` and SQL's `SET 'state.backend'` win over this.
    *
    * @example
@@ -152,8 +155,10 @@ export class StreamExecutionEnvironment {
    * env.setStateBackend("disk", { cacheEntries: 50_000 });
    * ```
    */
-  setStateBackend(backend: StateBackendName, options: { localDirectory?: string; cacheEntries?: number } = {}): this {
+  setStateBackend(backend: StateBackendName | FlinkStateBackendName, options: { localDirectory?: string; cacheEntries?: number } = {}): this {
     const type = parseStateBackendName(backend, "setStateBackend");
+    const note = stateBackendNote(backend);
+    if (note && currentLaunch()?.role !== "worker") getLogger().info(note);
     if (options.cacheEntries !== undefined && !(Number.isInteger(options.cacheEntries) && options.cacheEntries > 0))
       throw new RangeError(`setStateBackend: cacheEntries must be a whole number > 0, got ${options.cacheEntries}`);
     const s = this.checkpointConfig.settings;
@@ -284,7 +289,7 @@ export class StreamExecutionEnvironment {
     const o = { ...this.options, ...this.overrides };
     const settings = this.checkpointSettings();
     const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
-    if (dir !== undefined) settings.storage = { type: "filesystem", directory: dir.replaceAll("<job>", jobName) };
+    if (dir !== undefined) settings.storage = { type: "filesystem", directory: checkpointDirectoryOf(dir.replaceAll("<job>", jobName)) };
     const backend = settings.stateBackend!;
     if (backend.localDirectory === undefined && settings.storage.type === "filesystem") {
       settings.stateBackend = { ...backend, localDirectory: `${resolve(settings.storage.directory)}.local` };

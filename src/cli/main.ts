@@ -6,7 +6,9 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
-import { parseStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
+import { didYouMean } from "../util/did-you-mean.ts";
+import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
+import { parseStateBackendName, stateBackendNote, type StateBackendName } from "../state/state-backend-settings.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
 const USAGE = `Usage:
@@ -32,6 +34,8 @@ Options of run:
                             default: the job's strategy, else 3 with checkpointing, none without
   --log-level LEVEL         error | warn | info | debug (default info, or WEIR_LOG_LEVEL)
   --log-format FORMAT       text | json: JSON lines on stderr (default text, or WEIR_LOG_FORMAT)
+  --no-typecheck            run a .ts job without type-checking it first (it is checked, with a cache, when
+                            the job's project has the typescript package)
 Flags given here win over the job's own settings.
 The run ends with a summary line: records in (read by sources) and out (written by sinks),
 checkpoints, restarts, duration, exit code. Running a job that already finished again
@@ -61,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         }
         const options = parseRunArgs(rest);
         configureLogging({ level: options.logLevel, format: options.logFormat });
+        logNotes();
         return await runJobFile(options);
       }
       case "sql": {
@@ -76,6 +81,7 @@ export async function main(argv: string[]): Promise<number> {
         if (positionals.length > 0) throw new CliUsageError(`unexpected argument '${positionals[0]}': give a script with -f FILE`);
         const flags = runFlags(values);
         configureLogging({ level: flags.logLevel, format: flags.logFormat });
+        logNotes();
         const { runSqlCommand } = await import("../sql-client/sql-command.ts");
         const v = values as Record<string, unknown>;
         return await runSqlCommand({ ...flags, init: (v["init"] as string[] | undefined) ?? [], file: v["file"] as string | undefined, execute: v["execute"] as string | undefined });
@@ -94,18 +100,31 @@ export async function main(argv: string[]): Promise<number> {
       case "-h":
         print(USAGE);
         return command === undefined ? 2 : 0;
-      default:
-        throw new CliUsageError(`unknown command '${command}'`);
+      default: {
+        const near = didYouMean(command, COMMANDS);
+        throw new CliUsageError(`unknown command '${command}'${near ? ` (did you mean '${near}'?)` : ""}`);
+      }
     }
   } catch (e) {
     if (e instanceof CliUsageError) {
       getLogger().error(e.message);
-      process.stderr.write(`\n${USAGE}\n`);
+      const help = command === "run" || command === "sql" ? `weir ${command} --help` : "weir --help";
+      process.stderr.write(`Run '${help}' for the usage.\n`);
       return 2;
     }
     throw e;
   }
 }
+
+/** Notes about the flags (Flink's `rocksdb`), logged once logging is configured by the flags. */
+const notes: string[] = [];
+
+function logNotes(): void {
+  for (const note of notes.splice(0)) getLogger().info(note);
+}
+
+/** The commands, for "did you mean". */
+const COMMANDS = ["run", "sql", "demo", "help", "--help", "--version"];
 
 /** Program output (usage, version) on standard output. */
 function print(text: string): void {
@@ -133,9 +152,9 @@ export function parseRunArgs(args: string[]): RunOptions {
   const dash = args.indexOf("--");
   const own = dash >= 0 ? args.slice(0, dash) : args;
   const jobArgs = dash >= 0 ? args.slice(dash + 1) : [];
-  const { values, positionals } = parseFlags(own, {});
+  const { values, positionals } = parseFlags(own, { "no-typecheck": { type: "boolean" } });
   if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? "run needs a job file" : `one job file expected, got ${positionals.join(" ")}`);
-  return { job: positionals[0]!, args: jobArgs, ...runFlags(values) };
+  return { job: positionals[0]!, args: jobArgs, typecheck: values["no-typecheck"] !== true, ...runFlags(values) };
 }
 
 /** Options of `parseArgs` beyond the run flags (e.g. `weir sql`'s `-f`). */
@@ -143,30 +162,54 @@ type ExtraOptions = Record<string, { type: "string" | "boolean"; short?: string;
 
 /** Parses `args` with the run flags and `extra` options; a mistake is a usage error. */
 export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals = true) {
+  const options: ExtraOptions = {
+    parallelism: { type: "string", short: "p" },
+    workers: { type: "string" },
+    "checkpoint-interval": { type: "string" },
+    mode: { type: "string" },
+    "checkpoint-dir": { type: "string" },
+    fresh: { type: "boolean" },
+    "state-backend": { type: "string" },
+    "from-savepoint": { type: "string" },
+    "allow-non-restored-state": { type: "boolean" },
+    "savepoint-dir": { type: "string" },
+    "restart-attempts": { type: "string" },
+    "log-level": { type: "string" },
+    "log-format": { type: "string" },
+    ...extra,
+  };
   try {
-    return parseArgs({
-      args,
-      allowPositionals,
-      options: {
-        parallelism: { type: "string", short: "p" },
-        workers: { type: "string" },
-        "checkpoint-interval": { type: "string" },
-        mode: { type: "string" },
-        "checkpoint-dir": { type: "string" },
-        fresh: { type: "boolean" },
-        "state-backend": { type: "string" },
-        "from-savepoint": { type: "string" },
-        "allow-non-restored-state": { type: "boolean" },
-        "savepoint-dir": { type: "string" },
-        "restart-attempts": { type: "string" },
-        "log-level": { type: "string" },
-        "log-format": { type: "string" },
-        ...extra,
-      },
-    });
+    return parseArgs({ args: joinNegativeValues(args, options), allowPositionals, options });
   } catch (e) {
-    throw new CliUsageError((e as Error).message);
+    throw usageErrorOf(e as Error & { code?: string }, options);
   }
+}
+
+/** `--parallelism -1` as `--parallelism=-1` (else the parser takes `-1` for an option): a negative number then gets the flag's own message. */
+function joinNegativeValues(args: readonly string[], options: ExtraOptions): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") return [...out, ...args.slice(i)];
+    const name = a.startsWith("--") ? a.slice(2) : Object.keys(options).find((k) => a === `-${options[k]!.short}`);
+    const next = args[i + 1];
+    if (name !== undefined && options[name]?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** The parser's error as one line of ours: an unknown option with the nearest known one. */
+function usageErrorOf(e: Error & { code?: string }, options: ExtraOptions): CliUsageError {
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const flag = /'([^']+)'/.exec(e.message)?.[1] ?? e.message;
+    const names = Object.entries(options).flatMap(([k, o]) => (o.short ? [`--${k}`, `-${o.short}`] : [`--${k}`]));
+    const near = didYouMean(flag, [...names, "--help"]);
+    return new CliUsageError(`unknown option '${flag}'${near ? ` (did you mean ${near}?)` : ""}`);
+  }
+  return new CliUsageError(e.message.split(". ")[0]!.replace(/\.$/, ""));
 }
 
 /** The run flags among parsed values, checked. */
@@ -184,7 +227,7 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     workers: int("--workers", str("workers"), 0) ?? 1,
     checkpointInterval: int("--checkpoint-interval", str("checkpoint-interval"), 0),
     mode,
-    checkpointDir: str("checkpoint-dir"),
+    checkpointDir: checkpointDirFlag(str("checkpoint-dir")),
     fresh: (v.fresh as boolean | undefined) ?? false,
     stateBackend: stateBackendFlag(str("state-backend")),
     fromSavepoint: str("from-savepoint"),
@@ -196,10 +239,23 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
   };
 }
 
+function checkpointDirFlag(s: string | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  try {
+    checkpointDirectoryOf(s);
+    return s;
+  } catch (e) {
+    throw new CliUsageError(`--checkpoint-dir: ${(e as Error).message}`);
+  }
+}
+
 function stateBackendFlag(s: string | undefined): StateBackendName | undefined {
   if (s === undefined) return undefined;
   try {
-    return parseStateBackendName(s, "--state-backend");
+    const name = parseStateBackendName(s, "--state-backend");
+    const note = stateBackendNote(s);
+    if (note) notes.push(note);
+    return name;
   } catch (e) {
     throw new CliUsageError((e as Error).message);
   }

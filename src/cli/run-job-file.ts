@@ -16,11 +16,14 @@ import { getLogger, type LogFormat, type LogLevel } from "../util/logger.ts";
 import { describeJobError } from "./describe-job-error.ts";
 import { loadJobModule } from "../api/job-loader.ts";
 import type { ClientProgram } from "./client-program.ts";
+import { typecheckJob } from "./typecheck-job.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions extends RunFlags {
   job: string;
   args: string[];
+  /** Type-check a `.ts` job before running it (when TypeScript is installed in its project); `--no-typecheck` turns it off. */
+  typecheck: boolean;
 }
 
 /** The flags of `weir run` that configure the job (`weir sql -f` takes them too). */
@@ -55,6 +58,24 @@ function reportSavepoint(jobName: string, path: string): void {
   log.info(`resume with --from-savepoint ${path}`);
 }
 
+/** Type-checks a `.ts` job (see `typecheckJob`); logs its errors and returns false when it has some. */
+function typechecked(label: string, jobModule: string): boolean {
+  const log = getLogger();
+  const outcome = typecheckJob(jobModule, process.cwd(), () => log.info(`type-checking ${label} and its local imports (--no-typecheck skips this)`));
+  switch (outcome.kind) {
+    case "no-typescript":
+      log.debug(`typecheck: no typescript package in the project of ${label}: not type-checking it`);
+      return true;
+    case "ok":
+      log.debug(`typecheck: ${label} and its local imports (${outcome.files} files) type-check (TypeScript ${outcome.version}${outcome.cached ? ", unchanged since the last check: cached" : ""})`);
+      return true;
+    case "errors":
+      for (const line of outcome.errors) log.error(line);
+      log.error(`${label}: ${outcome.errors.length} type error${outcome.errors.length === 1 ? "" : "s"}; the job did not run (--no-typecheck runs it anyway)`);
+      return false;
+  }
+}
+
 /** Runs a job file to its end; resolves with the exit code. */
 export async function runJobFile(o: RunOptions): Promise<number> {
   const jobModule = resolve(o.job);
@@ -62,6 +83,7 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     getLogger().error(`no such job file: ${o.job}`);
     return 1;
   }
+  if (o.typecheck && /\.[cm]?tsx?$/.test(jobModule) && !typechecked(o.job, jobModule)) return 1;
   return runClientProgram(
     {
       label: o.job,

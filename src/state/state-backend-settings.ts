@@ -3,6 +3,8 @@
  * travel with the checkpoint settings to every task (and worker thread).
  */
 
+import { didYouMean } from "../util/did-you-mean.ts";
+
 /** The keyed state backends: `"heap"` (JavaScript maps) or `"disk"` (an embedded store on local disk). */
 export type StateBackendName = "heap" | "disk";
 
@@ -40,9 +42,33 @@ export interface StateBackendSettings {
  */
 export function parseStateBackendName(name: string, where: string): StateBackendName {
   const lower = name.trim().toLowerCase();
-  // Flink's names for the same two kinds of backend.
-  const alias: Record<string, StateBackendName> = { hashmap: "heap", rocksdb: "disk" };
-  const found = (STATE_BACKEND_NAMES as readonly string[]).includes(lower) ? (lower as StateBackendName) : alias[lower];
-  if (found === undefined) throw new RangeError(`${where}: unknown state backend '${name}'; available: ${STATE_BACKEND_NAMES.join(", ")}`);
+  const found = (STATE_BACKEND_NAMES as readonly string[]).includes(lower) ? (lower as StateBackendName) : FLINK_NAMES[lower];
+  if (found === undefined) {
+    const near = didYouMean(lower, [...STATE_BACKEND_NAMES, ...Object.keys(FLINK_NAMES)]);
+    throw new RangeError(
+      `${where}: unknown state backend '${name}'${near ? ` (did you mean '${near}'?)` : ""}; ` +
+        `available: ${STATE_BACKEND_NAMES.join(", ")} (or Flink's names ${Object.keys(FLINK_NAMES).join(", ")})`,
+    );
+  }
   return found;
+}
+
+/** Flink's names of the same two kinds of backend: `hashmap` is `heap`, `rocksdb` is `disk`. */
+export type FlinkStateBackendName = "hashmap" | "rocksdb";
+
+const FLINK_NAMES: Readonly<Record<string, StateBackendName>> = { hashmap: "heap", rocksdb: "disk" } satisfies Record<FlinkStateBackendName, StateBackendName>;
+
+/**
+ * The one-line note to log when a user names the state backend `name`, or
+ * undefined: Flink's `rocksdb` runs Weir's disk backend, which is not RocksDB.
+ *
+ * @example
+ * ```ts
+ * stateBackendNote("rocksdb"); // "state backend 'rocksdb' (Flink's name): Weir runs its disk backend, …"
+ * stateBackendNote("disk");    // undefined
+ * ```
+ */
+export function stateBackendNote(name: string): string | undefined {
+  if (name.trim().toLowerCase() !== "rocksdb") return undefined;
+  return "state backend 'rocksdb' (Flink's name): Weir runs its disk backend, which keeps state on local disk in lmdb, not RocksDB; checkpoints are incremental as with RocksDB";
 }

@@ -18,6 +18,7 @@ describe("didYouMean", () => {
     expect(didYouMean("--verbose", flags)).toBeUndefined();
     expect(didYouMean("--workers", flags)).toBeUndefined();
     expect(didYouMean("x", [])).toBeUndefined();
+    expect(didYouMean("-x", ["-p", "-f", "-e"])).toBeUndefined();
   });
 
   it("the closer of two near names", () => {

@@ -6,8 +6,9 @@
 
 /**
  * The candidate closest to `input`, if it is close enough to be a likely typo
- * (at most a third of `input`'s length away, at least 1); `undefined` when
- * none is (or `input` is one of them as given).
+ * (at most a third of `input`'s length away, at least 1, and less than half of
+ * the longer name's length: `-x` is not a typo of `-p`); `undefined` when none
+ * is (or `input` is one of them as given).
  *
  * @example
  * ```ts
@@ -23,7 +24,7 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   let bestDistance = limit + 1;
   for (const c of candidates) {
     const d = editDistance(input.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
+    if (d < bestDistance && 2 * d < Math.max(input.length, c.length)) {
       best = c;
       bestDistance = d;
     }

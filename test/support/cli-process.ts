@@ -34,12 +34,25 @@ export interface CliPlace {
   readonly cwd?: string;
   /** Run the shipped command (bin/weir.mjs on the built dist/), for jobs that import "weirjs" as a user's do. */
   readonly shipped?: boolean;
+  /**
+   * Let `weir run` type-check the job first. Off by default: the fixture jobs import src/, so checking one
+   * checks all of Weir's sources (seconds each); `npx tsc --noEmit` checks them once for the suite.
+   */
+  readonly typecheck?: boolean;
+  /** Run the child as this user (and group of the same id): a root test's way to meet a directory it may not write. */
+  readonly uid?: number;
 }
 
 /** Starts `node bin/weir-dev.mjs ...args` (or the shipped bin/weir.mjs) in the repository root or `place.cwd`. */
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, place: CliPlace = {}): RunningCli {
   const bin = place.shipped ? SHIPPED_BIN : BIN;
-  const child = spawn(process.execPath, [bin, ...args], { cwd: place.cwd ?? ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const all = args[0] === "run" && !place.typecheck ? ["run", "--no-typecheck", ...args.slice(1)] : args;
+  const child = spawn(process.execPath, [bin, ...all], {
+    cwd: place.cwd ?? ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(place.uid === undefined ? {} : { uid: place.uid, gid: place.uid }),
+  });
   return { child, ...collectOutput(child) };
 }
 

@@ -49,11 +49,13 @@ describe("savepoints", () => {
     });
   }
 
-  it("refuses a truncated state file and a missing savepoint, naming them", async () => {
+  it("refuses a truncated state file as corrupt; a path that does not exist, a file, a folder without _metadata as no savepoint, naming them", async () => {
     const path = await writeSavepoint(await completedCheckpoint("filesystem"), await mkdtemp(join(tmpdir(), "weir-sp-")));
     await truncate(join(path, "counts-1.state"), 1);
     await expect(readSavepoint(path)).rejects.toThrow(/counts-1\.state/);
-    await expect(readSavepoint(join(path, "nope"))).rejects.toThrow(/missing _metadata/);
+    await expect(readSavepoint(join(path, "nope"))).rejects.toThrow(`savepoint ${join(path, "nope")} does not exist`);
+    await expect(readSavepoint(join(path, "counts-0.state"))).rejects.toThrow(`savepoint ${join(path, "counts-0.state")} is a file, not a savepoint directory`);
+    await expect(readSavepoint(tmpdir())).rejects.toThrow(`savepoint ${tmpdir()} is not a savepoint: it has no _metadata`);
   });
 });
 

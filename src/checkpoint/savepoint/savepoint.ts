@@ -18,7 +18,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { crc32 } from "../../util/crc32.ts";
 import { fsyncDir, writeFileAtomic } from "../../util/fs-atomic.ts";
 import { METADATA_FILE, SHARED_DIR, savepointSharedPath, stateFileName } from "../storage/checkpoint-paths.ts";
-import { CorruptCheckpointError } from "../storage/errors.ts";
+import { CorruptCheckpointError, SavepointNotFoundError } from "../storage/errors.ts";
 import { decodeMetadata, encodeMetadata } from "../storage/metadata-format.ts";
 import { checkpointStateProblem, fileProblem, readVerifiedState, sharedStatePath } from "../storage/state-verification.ts";
 import type { CompletedCheckpoint, OperatorSubtaskState, SharedStateRef } from "../types.ts";
@@ -104,20 +104,21 @@ async function copySharedFile(checkpoint: CompletedCheckpoint, ref: SharedStateR
 
 /**
  * Reads and verifies the savepoint (or checkpoint) at `path` — its directory
- * or its `_metadata` file. Throws CorruptCheckpointError naming what is wrong.
+ * or its `_metadata` file. Throws SavepointNotFoundError when there is none
+ * (no such directory, a file, no `_metadata`), CorruptCheckpointError naming
+ * what is wrong with a damaged one.
  */
 export async function readSavepoint(path: string): Promise<CompletedCheckpoint> {
   let dir = resolve(path);
   if (basename(dir) === METADATA_FILE) dir = dirname(dir);
   const metadataPath = join(dir, METADATA_FILE);
-  let bytes: Uint8Array;
-  try {
-    if (!(await stat(dir)).isDirectory()) throw new CorruptCheckpointError(dir, "not a directory");
-    bytes = await readFile(metadataPath);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new CorruptCheckpointError(metadataPath, "no savepoint here (missing _metadata)");
-    throw e;
-  }
+  const info = await stat(dir).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === "ENOENT" ? new SavepointNotFoundError(dir, "does not exist") : e;
+  });
+  if (!info.isDirectory()) throw new SavepointNotFoundError(dir, "is a file, not a savepoint directory");
+  const bytes = await readFile(metadataPath).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === "ENOENT" ? new SavepointNotFoundError(dir, `is not a savepoint: it has no ${METADATA_FILE}`) : e;
+  });
   const checkpoint = { ...decodeMetadata(bytes, metadataPath), directory: dir };
   const problem = await checkpointStateProblem(checkpoint);
   if (problem) throw problem;

@@ -121,4 +121,12 @@ export interface CheckpointStorage {
 
   /** Completed checkpoints currently retained, oldest first (metadata checked, state files not read). */
   listCompleted(): Promise<CompletedCheckpoint[]>;
+
+  /**
+   * Coordinator side, when a job starts and before any task runs: throws
+   * `CheckpointDirectoryError` when checkpoints could not be written (the
+   * directory is a file, or is not writable), so the job fails at once with a
+   * clear message instead of declining every checkpoint.
+   */
+  checkWritable(): Promise<void>;
 }

@@ -4,6 +4,7 @@
 import type { CheckpointStorageConfig } from "../types.ts";
 import type { CheckpointStorage } from "./checkpoint-storage.ts";
 import { getLogger } from "../../util/logger.ts";
+import { checkpointDirectoryOf } from "./checkpoint-location.ts";
 import { FileSystemCheckpointStorage } from "./filesystem-storage.ts";
 import { DEFAULT_MAX_STATE_SIZE, JobManagerCheckpointStorage } from "./jobmanager-storage.ts";
 
@@ -18,6 +19,8 @@ export interface CheckpointStorageOptions {
 /**
  * Creates the storage for `config`. The coordinator and every task worker
  * call this with the same config; the instances share nothing in memory.
+ * A filesystem directory may be a `file://` URI; any other URI scheme
+ * (`s3://`, …) throws `UnsupportedCheckpointLocationError`.
  *
  * @example
  * ```ts
@@ -44,6 +47,6 @@ export function createCheckpointStorage(config: CheckpointStorageConfig, options
       if (typeof config.directory !== "string" || config.directory === "") {
         throw new RangeError("filesystem checkpoint storage: directory must be a non-empty path");
       }
-      return new FileSystemCheckpointStorage({ directory: config.directory, retained, log });
+      return new FileSystemCheckpointStorage({ directory: checkpointDirectoryOf(config.directory), retained, log });
   }
 }

@@ -70,3 +70,59 @@ export class CheckpointVersionError extends Error {
     );
   }
 }
+
+/**
+ * A checkpoint location with a URI scheme the storage cannot write to (such
+ * as `s3://` or `hdfs://`): only local directories, given as paths or
+ * `file://` URIs, are supported until object storage lands.
+ */
+export class UnsupportedCheckpointLocationError extends Error {
+  override readonly name = "UnsupportedCheckpointLocationError";
+
+  constructor(
+    /** The location as given. */
+    readonly location: string,
+    /** Its URI scheme, lower case (`s3`). */
+    readonly scheme: string,
+  ) {
+    super(
+      `checkpoint location '${location}': the '${scheme}://' scheme is not supported (object storage is not available yet); ` +
+        "give a local directory, as a path or a file:// URI",
+    );
+  }
+}
+
+/**
+ * The checkpoint directory cannot be used: it is a file, or Weir may not
+ * write in it. Found by a probe write when the job starts, before any task runs.
+ */
+export class CheckpointDirectoryError extends Error {
+  override readonly name = "CheckpointDirectoryError";
+
+  constructor(
+    /** Absolute path of the checkpoint directory. */
+    readonly directory: string,
+    /** What is wrong with it. */
+    readonly reason: string,
+  ) {
+    super(`checkpoint directory ${directory} ${reason}`);
+  }
+}
+
+/**
+ * Nothing to restore at a savepoint path (`--from-savepoint`,
+ * `execution.savepoint.path`): it does not exist, is a file, or is a directory
+ * without `_metadata`. Unlike {@link CorruptCheckpointError}, nothing is damaged.
+ */
+export class SavepointNotFoundError extends Error {
+  override readonly name = "SavepointNotFoundError";
+
+  constructor(
+    /** Absolute path of the savepoint directory. */
+    readonly path: string,
+    /** What is there instead. */
+    readonly reason: string,
+  ) {
+    super(`savepoint ${path} ${reason}`);
+  }
+}

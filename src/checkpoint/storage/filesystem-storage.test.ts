@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CheckpointStorage } from "./checkpoint-storage.ts";
 import { createCheckpointStorage } from "./create-checkpoint-storage.ts";
-import { CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
+import { CheckpointDirectoryError, CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
 import { completedCheckpoint } from "./test-checkpoints.ts";
 
 let root: string;
@@ -56,6 +56,23 @@ describe("filesystem checkpoint storage", () => {
     const states = await Promise.all(latest!.states.map((s) => restarted.readState(latest!, s.handle)));
     expect(states.map(text)).toEqual(["state-1-a", "state-1-b"]);
     expect(warnings).toEqual([]);
+  });
+
+  it("checkWritable: a probe that leaves nothing behind; a file where the directory (or a folder above it) should be is named", async () => {
+    await open().checkWritable();
+    expect(await readdir(root)).toEqual([]);
+    await checkpoint(open(), 1);
+    await open().checkWritable();
+    expect(await chkDirs()).toEqual(["chk-1"]);
+    await rm(join(root, "checkpoints"), { recursive: true });
+    await writeFile(join(root, "checkpoints"), "a file");
+    await expect(open().checkWritable()).rejects.toThrow(
+      new CheckpointDirectoryError(dir, `cannot be created: ${join(root, "checkpoints")} is a file, not a directory`),
+    );
+    await rm(join(root, "checkpoints"));
+    await mkdir(join(root, "checkpoints"));
+    await writeFile(dir, "a file");
+    await expect(open().checkWritable()).rejects.toThrow(`checkpoint directory ${dir} is a file, not a directory`);
   });
 
   it("retains the newest N completed checkpoints and deletes older directories", async () => {

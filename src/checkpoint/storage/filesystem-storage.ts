@@ -19,8 +19,8 @@
  * completed checkpoint's cleanup deletes, and never deletes a referenced one.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { mkdir, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { crc32 } from "../../util/crc32.ts";
 import { fsyncDir, writeFileAtomic, writeFileDurable } from "../../util/fs-atomic.ts";
 import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
@@ -36,7 +36,7 @@ import {
   stateFileName,
 } from "./checkpoint-paths.ts";
 import type { CheckpointStorage, DamagedCheckpoint, LatestCompleted } from "./checkpoint-storage.ts";
-import { CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
+import { CheckpointDirectoryError, CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
 import { decodeMetadata, encodeMetadata } from "./metadata-format.ts";
 import { checkpointsToDelete, type StoredCheckpointEntry } from "./retention.ts";
 import { type SharedFileEntry, sharedFilesToDelete } from "./shared-state-cleanup.ts";
@@ -85,6 +85,36 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     this.retained = options.retained;
     this.log = options.log;
     this.crashPoint = options.crashPoint ?? (() => {});
+  }
+
+  /**
+   * A probe write (a file created and deleted) in the directory, or where it
+   * would be created: its nearest existing ancestor. Creates nothing that stays.
+   */
+  async checkWritable(): Promise<void> {
+    let existing = this.directory;
+    for (;;) {
+      const info = await stat(existing).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT" || e.code === "ENOTDIR") return null;
+        throw e;
+      });
+      if (info?.isDirectory()) break;
+      if (info) {
+        throw new CheckpointDirectoryError(this.directory, existing === this.directory ? "is a file, not a directory" : `cannot be created: ${existing} is a file, not a directory`);
+      }
+      if (dirname(existing) === existing) return;
+      existing = dirname(existing);
+    }
+    const probe = join(existing, `.weir-probe-${randomBytes(6).toString("hex")}`);
+    try {
+      await writeFile(probe, "");
+      await unlink(probe);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw e;
+      const where = existing === this.directory ? "" : ` (it would be created in ${existing})`;
+      throw new CheckpointDirectoryError(this.directory, `is not writable${where}: ${code}`);
+    }
   }
 
   async writeState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {

@@ -92,6 +92,9 @@ export class JobManagerCheckpointStorage implements CheckpointStorage {
     return { checkpoint: null, damaged };
   }
 
+  /** In memory: always writable. */
+  async checkWritable(): Promise<void> {}
+
   async highestCheckpointId(): Promise<number> {
     return this.highestId;
   }

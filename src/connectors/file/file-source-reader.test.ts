@@ -8,6 +8,8 @@ import { FileSource } from "./file-source.ts";
 import { FileSourceParseError } from "./file-source-errors.ts";
 import type { DeadLetter } from "./file-source-reader.ts";
 import { deadLetterCount, type FileSourceSplit } from "./file-source-split.ts";
+import { ManualClock } from "../../util/clock.ts";
+import { configureLogging, currentLogSettings } from "../../util/logger.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -211,5 +213,51 @@ describe("FileSource reading", () => {
       { k: "3", v: "c" },
     ]);
     await second.close?.();
+  });
+});
+
+describe("a path that matches no file", () => {
+  /** The thread logger's records while `body` runs. */
+  async function logged(body: () => Promise<void>): Promise<string[]> {
+    const lines: string[] = [];
+    const before = currentLogSettings();
+    configureLogging({ level: "info", destination: (r) => lines.push(`${r.level}: ${r.msg}`) });
+    try {
+      await body();
+    } finally {
+      configureLogging({ level: before.level, format: before.format });
+    }
+    return lines;
+  }
+
+  it("bounded: one warning naming the pattern (from the reader of bucket 0 only), then end of input", async () => {
+    const pattern = join(dir, "*.csv");
+    await writeFile(join(dir, "a.txt"), "x\n");
+    const source = FileSource.forLines(pattern);
+    const lines = await logged(async () => {
+      const [zero, one] = source.createSplits(2);
+      expect((await read(open(source, [zero!]))).records).toEqual([]);
+      expect((await read(open(source, [one!]))).records).toEqual([]);
+    });
+    expect(lines).toEqual([`warn: file source: no file matches '${pattern}': it reads 0 records`]);
+    const empty = join(dir, "empty");
+    await mkdir(empty);
+    expect(await logged(async () => void (await readAll(FileSource.forLines(empty))))).toEqual([`warn: file source: no file in '${empty}': it reads 0 records`]);
+  });
+
+  it("watching: one note that it waits, not repeated at each listing; nothing said when files match", async () => {
+    const clock = new ManualClock(0);
+    const pattern = join(dir, "*.csv");
+    const source = FileSource.forLines(pattern, { monitorIntervalMs: 1_000, clock });
+    const reader = open(source);
+    const out = new Collected<string>();
+    const lines = await logged(async () => {
+      expect(await reader.pollNext(out, 10)).toBe("more-available");
+      clock.advance(1_000);
+      expect(await reader.pollNext(out, 10)).toBe("more-available");
+    });
+    expect(lines).toEqual([`info: file source: no file matches '${pattern}' yet: it waits for files, listing the path every 1000 ms`]);
+    await writeFile(join(dir, "a.csv"), "x\n");
+    expect(await logged(async () => void (await readAll(FileSource.forLines(pattern))))).toEqual([]);
   });
 });

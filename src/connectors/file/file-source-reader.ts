@@ -10,6 +10,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { PollStatus, ReaderOutput, SourceReader } from "../../core/source.ts";
 import type { OutputTag } from "../../core/output-tag.ts";
 import type { Clock } from "../../util/clock.ts";
+import { getLogger } from "../../util/logger.ts";
 import { planDiscovery } from "./file-source-discovery.ts";
 import { FileSourceParseError, FileSourcePathError } from "./file-source-errors.ts";
 import type { InputPath } from "./file-source-glob.ts";
@@ -31,6 +32,8 @@ export interface DeadLetter {
 
 /** What a reader needs besides its splits. */
 export interface FileSourceReaderConfig<T> {
+  /** The input path as the source was given it (for messages). */
+  readonly path: string;
   readonly input: InputPath;
   readonly format: RecordFormat<T>;
   /** Listing interval of a continuous source; undefined for a bounded one. */
@@ -65,6 +68,8 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
   private current: OpenFile<T> | undefined;
   private nextScanAt = Number.NEGATIVE_INFINITY;
   private available: Promise<void> | undefined;
+  /** Whether this reader said that the path matched no file. */
+  private saidEmpty = false;
 
   constructor(private readonly config: FileSourceReaderConfig<T>) {}
 
@@ -120,6 +125,7 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
 
   private async scan(): Promise<void> {
     const listed = await listInputFiles(this.config.input, this.config.fileOrder);
+    if (listed.length === 0) this.sayEmpty();
     const plan = planDiscovery(listed, this.buckets);
     this.files.push(...plan.newSplits);
     const interval = this.config.monitorIntervalMs;
@@ -128,6 +134,20 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
       this.buckets = plan.buckets;
       this.nextScanAt = this.config.clock.now() + interval;
     }
+  }
+
+  /**
+   * Once, from the reader holding bucket 0 (every reader lists the whole
+   * path): a bounded source that matched no file reads nothing, which is most
+   * likely a mistake (warning); a watching one waits for files (note).
+   */
+  private sayEmpty(): void {
+    if (this.saidEmpty || !this.buckets.some((b) => b.bucket === 0)) return;
+    this.saidEmpty = true;
+    const { path, input, monitorIntervalMs } = this.config;
+    const what = input.match ? `no file matches '${path}'` : `no file in '${path}'`;
+    if (monitorIntervalMs === undefined) getLogger().warn(`file source: ${what}: it reads 0 records`);
+    else getLogger().info(`file source: ${what} yet: it waits for files, listing the path every ${monitorIntervalMs} ms`);
   }
 
   private async openFile(file: FileSplit): Promise<void> {

@@ -147,6 +147,7 @@ export class FileSource<T> implements Source<T, FileSourceSplit> {
 
   createReader(): SourceReader<T, FileSourceSplit> {
     return new FileSourceReader<T>({
+      path: this.path,
       input: this.input,
       format: this.format,
       monitorIntervalMs: this.options.monitorIntervalMs,

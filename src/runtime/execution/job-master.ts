@@ -116,6 +116,7 @@ export class JobMaster {
     const backoff = new RestartBackoff(this.o.restartStrategy, this.o.random);
     let overrides: Record<string, unknown[]> | undefined;
     try {
+      await this.storage.checkWritable();
       const origin = this.logged(
         runOrigin(
           this.o.fromSavepoint

@@ -245,8 +245,13 @@ export class StreamTask {
         source.emitPeriodicWatermark();
         this.nextPeriodicWatermark = clock.now() + interval;
       }
-      const status = await source.emitNext(batch);
-      this.metrics.recordsIn = source.emitted;
+      let status: Awaited<ReturnType<typeof source.emitNext>>;
+      try {
+        status = await source.emitNext(batch);
+      } finally {
+        // also when a chained operator threw mid-batch: the records its sinks wrote were read
+        this.metrics.recordsIn = source.emitted;
+      }
       if (status === "end-of-input") {
         await this.endOfData();
         continue;

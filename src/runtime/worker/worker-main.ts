@@ -49,7 +49,11 @@ function handle(m: ToWorker, tm: TaskManager): void {
     case "complete": return tm.notifyComplete(m.attempt, m.taskId, m.checkpointId);
     case "aborted": return tm.notifyAborted(m.attempt, m.taskId, m.checkpointId);
     case "cancel":
-      void tm.cancel(m.attempt, m.graceful).then((positions) => post({ type: "cancelled", attempt: m.attempt, positions }));
+      void tm.cancel(m.attempt, m.graceful).then((positions) => {
+        // the counts at the cancellation, for the summary of a failed, stopped or cancelled run
+        post({ type: "metrics", metrics: tm.metrics() });
+        post({ type: "cancelled", attempt: m.attempt, positions });
+      });
       return;
   }
 }
@@ -99,7 +103,11 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
             post({ type: "metrics", metrics: tm.metrics() });
             post({ type: "finished", attempt, taskId, results });
           },
-          failed: (attempt, taskId, error) => post({ type: "failed", attempt, taskId, error }),
+          failed: (attempt, taskId, error) => {
+            // the counts at the failure, for the failed run's summary
+            post({ type: "metrics", metrics: tm.metrics() });
+            post({ type: "failed", attempt, taskId, error });
+          },
           fatal: (error) => post({ type: "fatal", error }),
         },
         systemClock,

@@ -9,6 +9,8 @@ import { didYouMean } from "../../util/did-you-mean.ts";
 import { parseDuration } from "../catalog/parse-duration.ts";
 import { editDistance } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { checkpointDirectoryOf } from "../../checkpoint/storage/checkpoint-location.ts";
+import { UnsupportedCheckpointLocationError } from "../../checkpoint/storage/errors.ts";
 
 /** The keys the planner and the job read, with their defaults. */
 const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => string | undefined }>> = {
@@ -21,6 +23,8 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "execution.checkpointing.mode": { default: "", check: (v) => (/^(EXACTLY_ONCE|AT_LEAST_ONCE)$/i.test(v) ? undefined : "EXACTLY_ONCE or AT_LEAST_ONCE") },
   "execution.savepoint.path": { default: "" },
   "state.savepoints.dir": { default: "" },
+  // the job's checkpoint directory (as setCheckpointStorage); --checkpoint-dir wins
+  "state.checkpoints.dir": { default: "", check: checkpointLocation },
   // the keyed state backend (Flink's names: state.backend.type, older state.backend; hashmap = heap, rocksdb = disk)
   "state.backend.type": { default: "", check: backendName },
   "state.backend": { default: "", check: backendName },
@@ -47,6 +51,17 @@ function misspeltKey(key: string): string | undefined {
 
 function backendName(v: string): string | undefined {
   return /^(heap|disk|hashmap|rocksdb)$/i.test(v.trim()) ? undefined : "heap or disk (Flink's hashmap and rocksdb name the same two)";
+}
+
+function checkpointLocation(v: string): string | undefined {
+  if (v.trim() === "") return "a directory (a path or a file:// URI)";
+  try {
+    checkpointDirectoryOf(v);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof UnsupportedCheckpointLocationError)) throw e;
+    return `a local directory (a path or a file:// URI); the '${e.scheme}://' scheme is not supported (object storage is not available yet)`;
+  }
 }
 
 function boolean(v: string): string | undefined {

@@ -4,7 +4,7 @@
  * queries become {@link Table}s; streams become tables and tables streams,
  * so SQL and the DataStream API mix in one job.
  */
-import { parseStateBackendName } from "../../state/state-backend-settings.ts";
+import { parseStateBackendName, type FlinkStateBackendName, type StateBackendName } from "../../state/state-backend-settings.ts";
 import { randomUUID } from "node:crypto";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
@@ -415,9 +415,13 @@ export class StreamTableEnvironment {
       case "execution.savepoint.path":
         this.env.setRestoreSavepoint(v);
         break;
+      case "state.checkpoints.dir":
+        this.env.getCheckpointConfig().setCheckpointStorage(v);
+        break;
       case "state.backend.type":
       case "state.backend":
-        this.env.setStateBackend(parseStateBackendName(v, `SET '${stmt.key}'`));
+        parseStateBackendName(v, `SET '${stmt.key}'`);
+        this.env.setStateBackend(v.trim().toLowerCase() as StateBackendName | FlinkStateBackendName);
         break;
       case "execution.checkpointing.incremental":
       case "state.backend.incremental":
