@@ -16,6 +16,8 @@ import { getLogger, type LogFormat, type LogLevel } from "../util/logger.ts";
 import { describeJobError } from "./describe-job-error.ts";
 import { loadJobModule } from "../api/job-loader.ts";
 import type { ClientProgram } from "./client-program.ts";
+import { StopRequests } from "./stop-requests.ts";
+import { systemClock } from "../util/clock.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions extends RunFlags {
@@ -85,17 +87,18 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   const jobModule = program.module;
   let client: JobClient | undefined;
   let report: RunReport | undefined;
-  let stopping = false;
   let savepoint: string | undefined;
-  const stop = () => {
+  const requests = new StopRequests(systemClock);
+  const stop = (signal: NodeJS.Signals) => {
+    const request = requests.receive(signal);
+    if (request === "duplicate") return;
     if (!client) process.exit(130);
     report?.stopProgress();
-    if (stopping) {
+    if (request === "cancel") {
       log.info("cancelling the job");
       void client.cancel();
       return;
     }
-    stopping = true;
     if (client.getJobStatus() === "RESTARTING") {
       log.info("the job is waiting to restart after a failure: stopping it now, without a savepoint");
       void client.cancel();

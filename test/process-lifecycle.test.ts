@@ -1,0 +1,48 @@
+/**
+ * `weir run` ends when it should, as a real child process: a signal that a
+ * wrapper delivers twice (to the child and to its process group) is one
+ * request to stop with a savepoint, not a cancel.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { collectOutput, ROOT, waitFor, type RunningCli } from "./support/cli-process.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
+
+const JOB = fileURLToPath(new URL("./fixtures/until-stopped-job.ts", import.meta.url));
+const tempDir = tempDirs("weir-lifecycle-");
+const started: RunningCli[] = [];
+
+afterEach(() => {
+  for (const run of started.splice(0)) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+});
+
+/** `weir run` of the until-stopped job in a fresh directory, in its own process group. */
+function runJob(extra: readonly string[] = [], jobArgs: readonly string[] = []): RunningCli & { dir: string } {
+  const dir = tempDir();
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints"), "--savepoint-dir", join(dir, "savepoints"), ...extra, "--", ...jobArgs],
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  const run = { child, ...collectOutput(child), dir };
+  started.push(run);
+  return run;
+}
+
+describe("weir run and signals", () => {
+  it("SIGTERM delivered twice at once (to the process and to its group) stops with a savepoint", async () => {
+    const run = runJob();
+    await waitFor("the source to read", () => run.stdout().includes("source reading"), 30_000);
+    // as coreutils `timeout` does: the child first, then the whole group (the second delivery comes
+    // once the first was handled: the kernel would merge two signals that are both still pending)
+    run.child.kill("SIGTERM");
+    await waitFor("the first SIGTERM to be handled", () => run.stderr().includes("stopping the job with a savepoint"), 10_000, 2);
+    process.kill(-run.child.pid!, "SIGTERM");
+    const r = await run.done;
+    expect(r.stderr).not.toContain("cancelling");
+    expect(r.stderr).toMatch(/stopped with savepoint/);
+    expect(r.code, r.stderr).toBe(0);
+  }, 60_000);
+});
