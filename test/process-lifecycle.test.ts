@@ -1,7 +1,8 @@
 /**
  * `weir run` ends when it should, as a real child process: a signal that a
  * wrapper delivers twice (to the child and to its process group) is one
- * request to stop with a savepoint, not a cancel.
+ * request to stop with a savepoint, not a cancel; more workers than subtasks are
+ * capped, and SIGTERM during start-up ends the run.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -44,5 +45,15 @@ describe("weir run and signals", () => {
     expect(r.stderr).not.toContain("cancelling");
     expect(r.stderr).toMatch(/stopped with savepoint/);
     expect(r.code, r.stderr).toBe(0);
+  }, 60_000);
+
+  it("--workers 64 for a job of one subtask starts one worker, says so, and stops on SIGTERM during start-up", async () => {
+    const run = runJob(["--workers", "64"]);
+    await waitFor("the job to start", () => run.stderr().includes("capped"), 30_000, 2);
+    run.child.kill("SIGTERM");
+    const r = await run.done;
+    expect(r.stderr).toContain("--workers 64 capped at 1: the job has 1 subtask");
+    expect(r.stderr).toMatch(/stopping it now, without a savepoint|stopped with savepoint/);
+    expect([0, 130], r.stderr).toContain(r.code);
   }, 60_000);
 });

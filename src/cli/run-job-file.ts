@@ -99,8 +99,13 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
       void client.cancel();
       return;
     }
-    if (client.getJobStatus() === "RESTARTING") {
-      log.info("the job is waiting to restart after a failure: stopping it now, without a savepoint");
+    const status = client.getJobStatus();
+    if (status === "RESTARTING" || status === "CREATED") {
+      log.info(
+        status === "RESTARTING"
+          ? "the job is waiting to restart after a failure: stopping it now, without a savepoint"
+          : "the job is still starting: stopping it now, without a savepoint",
+      );
       void client.cancel();
       return;
     }
