@@ -2,7 +2,8 @@
  * `weir run` ends when it should, as a real child process: a signal that a
  * wrapper delivers twice (to the child and to its process group) is one
  * request to stop with a savepoint, not a cancel; more workers than subtasks are
- * capped, and SIGTERM during start-up ends the run.
+ * capped, and SIGTERM during start-up ends the run; the engine ends when the
+ * process that started it is killed with SIGKILL.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -55,5 +56,22 @@ describe("weir run and signals", () => {
     expect(r.stderr).toContain("--workers 64 capped at 1: the job has 1 subtask");
     expect(r.stderr).toMatch(/stopping it now, without a savepoint|stopped with savepoint/);
     expect([0, 130], r.stderr).toContain(r.code);
+  }, 60_000);
+
+  it("ends when the process that started it through `sh -c` (as npx does) is killed with SIGKILL", async () => {
+    const dir = tempDir();
+    const weir = [process.execPath, join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints")].map((a) => `'${a}'`).join(" ");
+    const wrapper = `require("node:child_process").spawn("sh", ["-c", ${JSON.stringify(weir)}], { stdio: "inherit" })`;
+    const child = spawn(process.execPath, ["-e", wrapper], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const run = { child, ...collectOutput(child) };
+    started.push(run);
+    await waitFor("the source to read", () => run.stdout().includes("source reading"), 30_000);
+    const pid = (JSON.parse(run.stdout().split("\n")[0]!) as { pid: number }).pid;
+    child.kill("SIGKILL");
+    // the wrapper's output pipes close when the last process holding them (weir) ended
+    const ended = await Promise.race([run.done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 30_000))]);
+    if (!ended) process.kill(pid, "SIGKILL");
+    expect(ended, `weir (pid ${pid}) still ran 30 s after its starter was killed\n${run.stderr()}`).toBe(true);
+    expect(run.stderr()).toMatch(/the process that started weir \(pid \d+\) ended: cancelling the job/);
   }, 60_000);
 });

@@ -33,6 +33,8 @@ Options of run:
                             default: the job's strategy, else 3 with checkpointing, none without
   --log-level LEVEL         error | warn | info | debug (default info, or WEIR_LOG_LEVEL)
   --log-format FORMAT       text | json: JSON lines on stderr (default text, or WEIR_LOG_FORMAT)
+  --detached                keep running when the process that started weir ends (by default the
+                            job is cancelled then, e.g. when a supervisor kills npx with SIGKILL)
 Flags given here win over the job's own settings.
 The run ends with a summary line: records in (read by sources) and out (written by sinks),
 checkpoints, restarts, duration, exit code. Running a job that already finished again
@@ -163,6 +165,7 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
         "restart-attempts": { type: "string" },
         "log-level": { type: "string" },
         "log-format": { type: "string" },
+        detached: { type: "boolean" },
         ...extra,
       },
     });
@@ -195,6 +198,7 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     restartAttempts: int("--restart-attempts", str("restart-attempts"), 0),
     logLevel,
     logFormat,
+    detached: (v.detached as boolean | undefined) ?? false,
   };
 }
 

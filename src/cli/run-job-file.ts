@@ -17,6 +17,7 @@ import { describeJobError } from "./describe-job-error.ts";
 import { loadJobModule } from "../api/job-loader.ts";
 import type { ClientProgram } from "./client-program.ts";
 import { StopRequests } from "./stop-requests.ts";
+import { watchParent } from "./parent-watch.ts";
 import { systemClock } from "../util/clock.ts";
 
 /** Parsed `weir run` arguments. */
@@ -45,6 +46,8 @@ export interface RunFlags {
   logLevel?: LogLevel;
   /** `--log-format` (wins over WEIR_LOG_FORMAT). */
   logFormat?: LogFormat;
+  /** `--detached`: keep running when the process that started this one ends. */
+  detached: boolean;
 }
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
@@ -120,6 +123,14 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  const parentWatch = o.detached
+    ? undefined
+    : watchParent((pid) => {
+        log.warn(`the process that started weir (pid ${pid}) ended: ${client ? "cancelling the job" : "exiting"} (run with --detached to keep running)`);
+        if (!client) process.exit(130);
+        report?.stopProgress();
+        void client.cancel();
+      });
   setLaunch({
     role: "client",
     jobModule,
@@ -172,5 +183,6 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     report?.stopProgress();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    parentWatch?.stop();
   }
 }
