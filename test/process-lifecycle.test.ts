@@ -3,7 +3,8 @@
  * wrapper delivers twice (to the child and to its process group) is one
  * request to stop with a savepoint, not a cancel; more workers than subtasks are
  * capped, and SIGTERM during start-up ends the run; the engine ends when the
- * process that started it is killed with SIGKILL.
+ * process that started it is killed with SIGKILL; a task stuck in user code is
+ * named and its thread ended a bounded time after Ctrl-C.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -73,5 +74,31 @@ describe("weir run and signals", () => {
     if (!ended) process.kill(pid, "SIGKILL");
     expect(ended, `weir (pid ${pid}) still ran 30 s after its starter was killed\n${run.stderr()}`).toBe(true);
     expect(run.stderr()).toMatch(/the process that started weir \(pid \d+\) ended: cancelling the job/);
+  }, 60_000);
+
+  it("a task in an endless loop is named and the process exits 1 a bounded time after Ctrl-C", async () => {
+    const run = runJob(["--task-cancellation-timeout", "1000"], ["stuck"]);
+    await waitFor("the source to read", () => run.stdout().includes("source reading"), 30_000);
+    run.child.kill("SIGINT");
+    const r = await run.done;
+    expect(r.stderr).toMatch(/task 'numbers -> spin -> [^']*' 1\/1 \(worker thread 0\) did not stop within 1 s of the stop request/);
+    expect(r.code, r.stderr).toBe(1);
+  }, 60_000);
+
+  it("in-process, a task that blocks the main thread after Ctrl-C is named and the process ended", async () => {
+    const run = runJob(["--workers", "0", "--task-cancellation-timeout", "1000"], ["stuck-after-signal"]);
+    await waitFor("the source to read", () => run.stdout().includes("source reading"), 30_000);
+    run.child.kill("SIGINT");
+    const r = await run.done;
+    expect(r.stderr).toMatch(/task 'numbers -> spin -> [^']*' 1\/1 \(main thread\) did not stop within 1 s of the stop request/);
+    expect(r.signal, r.stderr).toBe("SIGKILL");
+  }, 60_000);
+
+  it("in-process, a task that blocks the main thread is named after the timeout, with how to stop it", async () => {
+    const run = runJob(["--workers", "0", "--task-cancellation-timeout", "1000"], ["stuck"]);
+    await waitFor("the warning", () => run.stderr().includes("has kept the main thread busy for 1 s"), 30_000);
+    expect(run.stderr()).toMatch(/task 'numbers -> spin -> [^']*' 1\/1 has kept the main thread busy for 1 s \(stuck in user code\?\); with --workers 0 no signal handler can run/);
+    run.child.kill("SIGKILL");
+    await run.done;
   }, 60_000);
 });

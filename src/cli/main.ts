@@ -33,6 +33,9 @@ Options of run:
                             default: the job's strategy, else 3 with checkpointing, none without
   --log-level LEVEL         error | warn | info | debug (default info, or WEIR_LOG_LEVEL)
   --log-format FORMAT       text | json: JSON lines on stderr (default text, or WEIR_LOG_FORMAT)
+  --task-cancellation-timeout MS  after a stop request, how long a task stuck in user code (its
+                            worker thread busy without a break) may take before weir names it and
+                            exits 1 (default 30000)
   --detached                keep running when the process that started weir ends (by default the
                             job is cancelled then, e.g. when a supervisor kills npx with SIGKILL)
 Flags given here win over the job's own settings.
@@ -166,6 +169,7 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
         "log-level": { type: "string" },
         "log-format": { type: "string" },
         detached: { type: "boolean" },
+        "task-cancellation-timeout": { type: "string" },
         ...extra,
       },
     });
@@ -199,6 +203,7 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     logLevel,
     logFormat,
     detached: (v.detached as boolean | undefined) ?? false,
+    taskCancellationTimeout: int("--task-cancellation-timeout", str("task-cancellation-timeout"), 1),
   };
 }
 

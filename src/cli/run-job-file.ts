@@ -18,6 +18,7 @@ import { loadJobModule } from "../api/job-loader.ts";
 import type { ClientProgram } from "./client-program.ts";
 import { StopRequests } from "./stop-requests.ts";
 import { watchParent } from "./parent-watch.ts";
+import { watchMainThread, type MainThreadWatchdog } from "./main-thread-watchdog.ts";
 import { systemClock } from "../util/clock.ts";
 
 /** Parsed `weir run` arguments. */
@@ -48,7 +49,12 @@ export interface RunFlags {
   logFormat?: LogFormat;
   /** `--detached`: keep running when the process that started this one ends. */
   detached: boolean;
+  /** `--task-cancellation-timeout`: how long a stop waits for a task stuck in user code before it ends the process. */
+  taskCancellationTimeout?: number;
 }
+
+/** How long a stop waits for a task stuck in user code (Flink's `task.cancellation.timeout` is 180 s). */
+export const DEFAULT_TASK_CANCELLATION_TIMEOUT_MS = 30_000;
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
 const DEFAULT_CHECKPOINT_DIR = ".weir/checkpoints/<job>";
@@ -92,10 +98,34 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   let report: RunReport | undefined;
   let savepoint: string | undefined;
   const requests = new StopRequests(systemClock);
+  // Flink's task cancellation watchdog: once a stop was asked for, a worker thread whose event loop
+  // has not turned for the timeout runs user code that will not return; name its task and end the
+  // process (which terminates the worker threads).
+  let watchdog: NodeJS.Timeout | undefined;
+  // in-process (--workers 0) the tasks run on this thread: a side thread watches it
+  let mainThreadWatchdog: MainThreadWatchdog | undefined;
+  const cancellationTimeout = o.taskCancellationTimeout ?? DEFAULT_TASK_CANCELLATION_TIMEOUT_MS;
+  const watchStop = () => {
+    mainThreadWatchdog?.stopRequested();
+    if (watchdog || !client) return;
+    const c = client;
+    const since = Date.now();
+    const timeout = cancellationTimeout;
+    watchdog = setInterval(() => {
+      if (Date.now() - since < timeout) return;
+      const stuck = c.getBlockedTasks(timeout);
+      if (stuck.length === 0) return;
+      report?.stopProgress();
+      log.error(`${stuck.join(", ")} did not stop within ${timeout / 1000} s of the stop request (stuck in user code?): terminating the worker threads; exit 1`);
+      process.exit(1);
+    }, Math.min(250, timeout));
+    watchdog.unref();
+  };
   const stop = (signal: NodeJS.Signals) => {
     const request = requests.receive(signal);
     if (request === "duplicate") return;
     if (!client) process.exit(130);
+    watchStop();
     report?.stopProgress();
     if (request === "cancel") {
       log.info("cancelling the job");
@@ -129,6 +159,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
         log.warn(`the process that started weir (pid ${pid}) ended: ${client ? "cancelling the job" : "exiting"} (run with --detached to keep running)`);
         if (!client) process.exit(130);
         report?.stopProgress();
+        watchStop();
         void client.cancel();
       });
   setLaunch({
@@ -150,6 +181,8 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     },
     onJobStarted: (c) => {
       client = c;
+      mainThreadWatchdog?.stop();
+      if (o.workers === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);
     },
   });
@@ -184,5 +217,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     parentWatch?.stop();
+    clearInterval(watchdog);
+    mainThreadWatchdog?.stop();
   }
 }
