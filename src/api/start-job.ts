@@ -48,7 +48,9 @@ export function startJob(j: JobLaunch): JobClient {
     throw new Error(
       "running on worker threads needs the job's module so each worker can rebuild the graph: start it with `weir run job.ts --workers N`, or pass `jobModule: import.meta.url` to StreamExecutionEnvironment.create",
     );
-  const { workers, note } = workerCount(j.workers, j.graph.vertices.reduce((n, v) => n + v.parallelism, 0), availableParallelism());
+  const subtasks = j.graph.vertices.reduce((n, v) => n + v.parallelism, 0);
+  const busy = (w: number) => new Set(planExecution(j.graph, w).tasks.map((t) => t.worker)).size;
+  const { workers, note } = workerCount(j.workers, busy, subtasks, availableParallelism());
   if (note) j.logger.warn({ workers }, note);
   const plan = planExecution(j.graph, Math.max(1, workers));
   const master = new JobMaster({

@@ -19,7 +19,7 @@ const USAGE = `Usage:
 Options of run:
   --parallelism N           default parallelism of the job's operators
   --workers N               worker threads for the tasks (0 = all in the main thread; default 1;
-                            at most one per subtask and 2 per CPU core)
+                            at most 2 per CPU core, and none without a subtask to run)
   --checkpoint-interval MS  checkpoint every MS milliseconds (0 disables)
   --mode MODE               exactly-once | at-least-once | at-most-once
   --checkpoint-dir DIR      where checkpoints go (default .weir/checkpoints/<job>)
