@@ -59,10 +59,14 @@ describe("weir run and signals", () => {
     expect([0, 130], r.stderr).toContain(r.code);
   }, 60_000);
 
-  it("ends when the process that started it through `sh -c` (as npx does) is killed with SIGKILL", async () => {
+  it.each([
+    ["directly", false],
+    ["through `sh -c` (as npx does)", true],
+  ] as const)("ends when the process that started it %s is killed with SIGKILL", async (_how, throughShell) => {
     const dir = tempDir();
-    const weir = [process.execPath, join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints")].map((a) => `'${a}'`).join(" ");
-    const wrapper = `require("node:child_process").spawn("sh", ["-c", ${JSON.stringify(weir)}], { stdio: "inherit" })`;
+    const weir = [process.execPath, join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints")];
+    const command = throughShell ? ["sh", ["-c", weir.map((a) => `'${a}'`).join(" ")]] : [weir[0], weir.slice(1)];
+    const wrapper = `require("node:child_process").spawn(...${JSON.stringify(command)}, { stdio: "inherit" })`;
     const child = spawn(process.execPath, ["-e", wrapper], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     const run = { child, ...collectOutput(child) };
     started.push(run);
