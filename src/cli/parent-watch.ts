@@ -6,8 +6,9 @@
  * through `sh -c`, which outlives npm too, so the watch climbs through such
  * shells and watches the process that started them.
  *
- * On Linux, a watched process has ended when its parent changed (it was
- * re-parented) or it is gone from /proc; elsewhere, when signal 0 to it fails.
+ * On Linux, a watched process has ended when its child on the way down to
+ * this process was re-parented (read from /proc, so a reused pid cannot fool
+ * it); elsewhere only the parent is watched, ended when signal 0 to it fails.
  *
  * @example
  * ```ts
@@ -27,8 +28,6 @@ const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ash"]);
 
 /** A running watch. */
 export interface ParentWatch {
-  /** The processes watched, nearest first. */
-  readonly pids: readonly number[];
   stop(): void;
 }
 
@@ -58,31 +57,37 @@ function isShellCommand(pid: number): boolean {
  * (already an orphan, or a service). The timer does not keep the process alive.
  */
 export function watchParent(onGone: (pid: number) => void, pollMs = PARENT_POLL_MS): ParentWatch {
-  const links: { pid: number; parent: number | undefined }[] = [];
+  /** Each watched process `pid`, with `child`, its child on the way down to this process. */
+  const watched: { pid: number; child: number }[] = [];
   const procfs = parentOf(process.pid) !== undefined;
+  let child = process.pid;
   let pid = procfs ? parentOf(process.pid)! : process.ppid;
   while (pid > 1) {
-    const parent = procfs ? parentOf(pid) : undefined;
-    links.push({ pid, parent });
-    if (!procfs || parent === undefined || !isShellCommand(pid)) break;
-    pid = parent;
+    watched.push({ pid, child });
+    if (!procfs || !isShellCommand(pid)) break;
+    const next = parentOf(pid);
+    if (next === undefined) break;
+    [child, pid] = [pid, next];
   }
-  const own = links[0]?.pid;
-  const ended = (link: { pid: number; parent: number | undefined }): boolean => {
-    if (procfs) return link.pid === own ? parentOf(process.pid) !== own : parentOf(link.pid) !== link.parent;
+  // a process ended when its child was re-parented (or is gone itself: then a process further down notices too)
+  const ended = ({ pid, child }: { pid: number; child: number }): boolean => {
+    if (procfs) return parentOf(child) !== pid;
     try {
-      process.kill(link.pid, 0);
+      process.kill(pid, 0);
       return false;
     } catch (e) {
       return (e as NodeJS.ErrnoException).code === "ESRCH";
     }
   };
-  const timer = links.length === 0 ? undefined : setInterval(() => {
-    const gone = links.find(ended);
-    if (!gone) return;
-    clearInterval(timer);
-    onGone(gone.pid);
-  }, pollMs);
+  const timer =
+    watched.length === 0
+      ? undefined
+      : setInterval(() => {
+          const gone = watched.find(ended);
+          if (!gone) return;
+          clearInterval(timer);
+          onGone(gone.pid);
+        }, pollMs);
   timer?.unref();
-  return { pids: links.map((l) => l.pid), stop: () => clearInterval(timer) };
+  return { stop: () => clearInterval(timer) };
 }
