@@ -36,7 +36,7 @@ function runJob(extra: readonly string[] = [], jobArgs: readonly string[] = []):
 
 describe("weir run and signals", () => {
   it("SIGTERM delivered twice at once (to the process and to its group) stops with a savepoint", async () => {
-    const run = runJob();
+    const run = runJob(["--workers", "0"]);
     await waitFor("the source to read", () => run.stdout().includes("source reading"), 30_000);
     // as coreutils `timeout` does: the child first, then the whole group (the second delivery comes
     // once the first was handled: the kernel would merge two signals that are both still pending)
@@ -64,7 +64,7 @@ describe("weir run and signals", () => {
     ["through `sh -c` (as npx does)", true],
   ] as const)("ends when the process that started it %s is killed with SIGKILL", async (_how, throughShell) => {
     const dir = tempDir();
-    const weir = [process.execPath, join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints")];
+    const weir = [process.execPath, join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints"), "--workers", "0"];
     const command = throughShell ? ["sh", ["-c", weir.map((a) => `'${a}'`).join(" ")]] : [weir[0], weir.slice(1)];
     const wrapper = `require("node:child_process").spawn(...${JSON.stringify(command)}, { stdio: "inherit" })`;
     const child = spawn(process.execPath, ["-e", wrapper], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
