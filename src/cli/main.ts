@@ -44,7 +44,7 @@ checkpoints, restarts, duration, exit code. Running a job that already finished 
 restores its final checkpoint, processes nothing and says so (exit 0): start over with --fresh.
 Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it
 (the same signal again within 0.5 s is the same request delivered twice, e.g. by timeout(1)).
-While the job waits to restart after a failure, it stops at once without a savepoint (exit 130).
+While the job starts or waits to restart after a failure, it stops at once without a savepoint (exit 130).
 
 Options of sql (the SQL client; see docs/sql.md "SQL client"):
   (none)                    an interactive session: statements end with ';', HELP; lists the commands
