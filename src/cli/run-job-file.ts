@@ -19,6 +19,7 @@ import type { ClientProgram } from "./client-program.ts";
 import { StopRequests } from "./stop-requests.ts";
 import { watchParent } from "./parent-watch.ts";
 import { watchMainThread, type MainThreadWatchdog } from "./main-thread-watchdog.ts";
+import { watchStoppingJob } from "./stop-watchdog.ts";
 import { systemClock } from "../util/clock.ts";
 
 /** Parsed `weir run` arguments. */
@@ -98,28 +99,19 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   let report: RunReport | undefined;
   let savepoint: string | undefined;
   const requests = new StopRequests(systemClock);
-  // Flink's task cancellation watchdog: once a stop was asked for, a worker thread whose event loop
-  // has not turned for the timeout runs user code that will not return; name its task and end the
-  // process (which terminates the worker threads).
-  let watchdog: NodeJS.Timeout | undefined;
+  // after a stop request, a task stuck in user code ends the process a bounded time later
+  let workerWatchdog: { stop(): void } | undefined;
   // in-process (--workers 0) the tasks run on this thread: a side thread watches it
   let mainThreadWatchdog: MainThreadWatchdog | undefined;
   const cancellationTimeout = o.taskCancellationTimeout ?? DEFAULT_TASK_CANCELLATION_TIMEOUT_MS;
   const watchStop = () => {
     mainThreadWatchdog?.stopRequested();
-    if (watchdog || !client) return;
-    const c = client;
-    const since = Date.now();
-    const timeout = cancellationTimeout;
-    watchdog = setInterval(() => {
-      if (Date.now() - since < timeout) return;
-      const stuck = c.getBlockedTasks(timeout);
-      if (stuck.length === 0) return;
+    if (workerWatchdog || !client) return;
+    workerWatchdog = watchStoppingJob(client, cancellationTimeout, systemClock, (stuck) => {
       report?.stopProgress();
-      log.error(`${stuck.join(", ")} did not stop within ${timeout / 1000} s of the stop request (stuck in user code?): terminating the worker threads; exit 1`);
+      log.error(`${stuck.join(", ")} did not stop within ${cancellationTimeout / 1000} s of the stop request (stuck in user code?): terminating the worker threads; exit 1`);
       process.exit(1);
-    }, Math.min(250, timeout));
-    watchdog.unref();
+    });
   };
   const stop = (signal: NodeJS.Signals) => {
     const request = requests.receive(signal);
@@ -217,7 +209,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     parentWatch?.stop();
-    clearInterval(watchdog);
+    workerWatchdog?.stop();
     mainThreadWatchdog?.stop();
   }
 }
