@@ -86,6 +86,32 @@ export class JobClient {
   }
 
   /**
+   * Tasks whose worker thread has not come back to its event loop for `ms` or longer: user code
+   * stuck in an endless loop, which no cancellation can stop (only terminating its thread). Each is
+   * named with its subtask and thread; in-process runs (`workers: 0`) never list one.
+   *
+   * @example
+   * ```ts
+   * const stuck = client.getBlockedTasks(30_000); // ["task 'numbers -> spin' 1/1 (worker thread 0)"]
+   * ```
+   */
+  getBlockedTasks(ms: number): string[] {
+    return this.master.blockedTasks(ms);
+  }
+
+  /**
+   * Every subtask, named as in failures, in the order of the execution plan.
+   *
+   * @example
+   * ```ts
+   * client.getTaskNames(); // ["task 'numbers -> spin' 1/1"]
+   * ```
+   */
+  getTaskNames(): string[] {
+    return this.master.taskNames();
+  }
+
+  /**
    * Records read by the sources (`in`) and written by the sinks (`out`) in the
    * current attempt (after a restart or a restore: since the checkpoint it restored).
    *

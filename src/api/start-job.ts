@@ -13,6 +13,8 @@ import { startWorkerTaskManagers } from "../runtime/worker/worker-task-manager.t
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/logger.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
+import { workerCount } from "./worker-count.ts";
+import { availableParallelism } from "node:os";
 import { JobClient } from "./job-client.ts";
 
 /** Everything needed to start a job. */
@@ -46,7 +48,11 @@ export function startJob(j: JobLaunch): JobClient {
     throw new Error(
       "running on worker threads needs the job's module so each worker can rebuild the graph: start it with `weir run job.ts --workers N`, or pass `jobModule: import.meta.url` to StreamExecutionEnvironment.create",
     );
-  const plan = planExecution(j.graph, Math.max(1, j.workers));
+  const subtasks = j.graph.vertices.reduce((n, v) => n + v.parallelism, 0);
+  const busy = (w: number) => new Set(planExecution(j.graph, w).tasks.map((t) => t.worker)).size;
+  const { workers, note } = workerCount(j.workers, busy, subtasks, availableParallelism());
+  if (note) j.logger.warn({ workers }, note);
+  const plan = planExecution(j.graph, Math.max(1, workers));
   const master = new JobMaster({
     jobId: j.jobId,
     graph: j.graph,
@@ -64,9 +70,9 @@ export function startJob(j: JobLaunch): JobClient {
     logger: j.logger,
     listener: jobListenerOf(j),
     taskManagers: (events) =>
-      j.workers > 0
+      workers > 0
         ? startWorkerTaskManagers({
-            workers: j.workers,
+            workers,
             channels: plan.channels.length,
             jobModule: j.jobModule!,
             args: j.args,

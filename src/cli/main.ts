@@ -20,7 +20,8 @@ const USAGE = `Usage:
 
 Options of run:
   --parallelism N           default parallelism of the job's operators
-  --workers N               worker threads for the tasks (0 = all in the main thread; default 1)
+  --workers N               worker threads for the tasks (0 = all in the main thread; default 1;
+                            at most 2 per CPU core, and none without a subtask to run)
   --checkpoint-interval MS  checkpoint every MS milliseconds (0 disables)
   --mode MODE               exactly-once | at-least-once | at-most-once
   --checkpoint-dir DIR      where checkpoints go (default .weir/checkpoints/<job>)
@@ -36,12 +37,18 @@ Options of run:
   --log-format FORMAT       text | json: JSON lines on stderr (default text, or WEIR_LOG_FORMAT)
   --no-typecheck            run a .ts job without type-checking it first (it is checked, with a cache, when
                             the job's project has the typescript package)
+  --task-cancellation-timeout MS  after a stop request, how long a task stuck in user code (its
+                            worker thread busy without a break) may take before weir names it and
+                            exits 1 (default 30000)
+  --detached                keep running when the process that started weir ends (by default the
+                            job is cancelled then, e.g. when a supervisor kills npx with SIGKILL)
 Flags given here win over the job's own settings.
 The run ends with a summary line: records in (read by sources) and out (written by sinks),
 checkpoints, restarts, duration, exit code. Running a job that already finished again
 restores its final checkpoint, processes nothing and says so (exit 0): start over with --fresh.
-Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it.
-While the job waits to restart after a failure, it stops at once without a savepoint (exit 130).
+Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it
+(the same signal again within 0.5 s is the same request delivered twice, e.g. by timeout(1)).
+While the job starts or waits to restart after a failure, it stops at once without a savepoint (exit 130).
 
 Options of sql (the SQL client; see docs/sql.md "SQL client"):
   (none)                    an interactive session: statements end with ';', HELP; lists the commands
@@ -176,6 +183,8 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
     "restart-attempts": { type: "string" },
     "log-level": { type: "string" },
     "log-format": { type: "string" },
+    detached: { type: "boolean" },
+    "task-cancellation-timeout": { type: "string" },
     ...extra,
   };
   try {
@@ -236,6 +245,8 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     restartAttempts: int("--restart-attempts", str("restart-attempts"), 0),
     logLevel,
     logFormat,
+    detached: (v.detached as boolean | undefined) ?? false,
+    taskCancellationTimeout: int("--task-cancellation-timeout", str("task-cancellation-timeout"), 1),
   };
 }
 

@@ -17,6 +17,11 @@ import { describeJobError } from "./describe-job-error.ts";
 import { loadJobModule } from "../api/job-loader.ts";
 import type { ClientProgram } from "./client-program.ts";
 import { typecheckJob } from "./typecheck-job.ts";
+import { StopRequests } from "./stop-requests.ts";
+import { watchParent } from "./parent-watch.ts";
+import { watchMainThread, type MainThreadWatchdog } from "./main-thread-watchdog.ts";
+import { watchStoppingJob } from "./stop-watchdog.ts";
+import { systemClock } from "../util/clock.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions extends RunFlags {
@@ -46,7 +51,14 @@ export interface RunFlags {
   logLevel?: LogLevel;
   /** `--log-format` (wins over WEIR_LOG_FORMAT). */
   logFormat?: LogFormat;
+  /** `--detached`: keep running when the process that started this one ends. */
+  detached: boolean;
+  /** `--task-cancellation-timeout`: how long a stop waits for a task stuck in user code before it ends the process. */
+  taskCancellationTimeout?: number;
 }
+
+/** How long a stop waits for a task stuck in user code (Flink's `task.cancellation.timeout` is 180 s). */
+export const DEFAULT_TASK_CANCELLATION_TIMEOUT_MS = 30_000;
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
 const DEFAULT_CHECKPOINT_DIR = ".weir/checkpoints/<job>";
@@ -107,19 +119,40 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   const jobModule = program.module;
   let client: JobClient | undefined;
   let report: RunReport | undefined;
-  let stopping = false;
   let savepoint: string | undefined;
-  const stop = () => {
+  const requests = new StopRequests(systemClock);
+  // after a stop request, a task stuck in user code ends the process a bounded time later
+  let workerWatchdog: { stop(): void } | undefined;
+  // in-process (--workers 0) the tasks run on this thread: a side thread watches it
+  let mainThreadWatchdog: MainThreadWatchdog | undefined;
+  const cancellationTimeout = o.taskCancellationTimeout ?? DEFAULT_TASK_CANCELLATION_TIMEOUT_MS;
+  const watchStop = () => {
+    mainThreadWatchdog?.stopRequested();
+    if (workerWatchdog || !client) return;
+    workerWatchdog = watchStoppingJob(client, cancellationTimeout, systemClock, (stuck) => {
+      report?.stopProgress();
+      log.error(`${stuck.join(", ")} did not stop within ${cancellationTimeout / 1000} s of the stop request (stuck in user code?): terminating the worker threads; exit 1`);
+      process.exit(1);
+    });
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    const request = requests.receive(signal);
+    if (request === "duplicate") return;
     if (!client) process.exit(130);
+    watchStop();
     report?.stopProgress();
-    if (stopping) {
+    if (request === "cancel") {
       log.info("cancelling the job");
       void client.cancel();
       return;
     }
-    stopping = true;
-    if (client.getJobStatus() === "RESTARTING") {
-      log.info("the job is waiting to restart after a failure: stopping it now, without a savepoint");
+    const status = client.getJobStatus();
+    if (status === "RESTARTING" || status === "CREATED") {
+      log.info(
+        status === "RESTARTING"
+          ? "the job is waiting to restart after a failure: stopping it now, without a savepoint"
+          : "the job is still starting: stopping it now, without a savepoint",
+      );
       void client.cancel();
       return;
     }
@@ -134,6 +167,15 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  const parentWatch = o.detached
+    ? undefined
+    : watchParent((pid) => {
+        log.warn(`the process that started weir (pid ${pid}) ended: ${client ? "cancelling the job" : "exiting"} (run with --detached to keep running)`);
+        if (!client) process.exit(130);
+        report?.stopProgress();
+        watchStop();
+        void client.cancel();
+      });
   setLaunch({
     role: "client",
     jobModule,
@@ -153,6 +195,8 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     },
     onJobStarted: (c) => {
       client = c;
+      mainThreadWatchdog?.stop();
+      if (o.workers === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);
     },
   });
@@ -186,5 +230,8 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     report?.stopProgress();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    parentWatch?.stop();
+    workerWatchdog?.stop();
+    mainThreadWatchdog?.stop();
   }
 }

@@ -56,6 +56,12 @@ export interface TaskManagerHandle {
   terminate(attempt: number): void;
   /** Latest metrics of its tasks. */
   metrics(): Record<string, TaskMetrics>;
+  /**
+   * How long the thread's event loop has not turned (ms), and the task (plan ordinal) that ran
+   * last on it: a task stuck in user code blocks its thread. In-process always 0 (the caller runs
+   * on that thread).
+   */
+  blocked(): { forMs: number; activeTask: number | undefined };
   /** Stops the thread (no-op in-process). */
   shutdown(): Promise<void>;
 }

@@ -12,6 +12,8 @@ export interface TaskSpec {
   readonly taskId: string;
   readonly vertex: JobVertex;
   readonly subtaskIndex: number;
+  /** Index of the task in the plan's `tasks` (the same in every thread). */
+  readonly ordinal: number;
   /** Worker index that runs it (0 in a single-thread run). */
   readonly worker: number;
 }
@@ -64,7 +66,7 @@ export function planExecution(graph: JobGraph, workers: number): ExecutionPlan {
     firstWorker.set(vertex.id, first);
     const list: TaskSpec[] = [];
     for (let i = 0; i < vertex.parallelism; i++) {
-      const t: TaskSpec = { taskId: taskIdOf(vertex.id, i), vertex, subtaskIndex: i, worker: (first + i) % w };
+      const t: TaskSpec = { taskId: taskIdOf(vertex.id, i), vertex, subtaskIndex: i, ordinal: tasks.length, worker: (first + i) % w };
       list.push(t);
       tasks.push(t);
     }

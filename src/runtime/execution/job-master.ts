@@ -406,6 +406,27 @@ export class JobMaster {
     for (const m of this.managers) m.terminate(attempt);
   }
 
+  /**
+   * Tasks whose thread's event loop has not turned for `ms` or longer (stuck in user code, e.g. an
+   * endless loop): the task that ran last on each such thread, described as in failures.
+   */
+  blockedTasks(ms: number): string[] {
+    const out: string[] = [];
+    this.managers.forEach((m, worker) => {
+      const { forMs, activeTask } = m.blocked();
+      if (forMs < ms) return;
+      const active = activeTask === undefined ? undefined : this.o.plan.tasks[activeTask];
+      const tasks = active ? [active] : this.o.plan.tasks.filter((t) => t.worker === worker);
+      for (const t of tasks) out.push(`task ${this.describe(t.taskId)} (worker thread ${worker})`);
+    });
+    return out;
+  }
+
+  /** Every task described as in failures, in plan order (by ordinal). */
+  taskNames(): string[] {
+    return this.o.plan.tasks.map((t) => `task ${this.describe(t.taskId)}`);
+  }
+
   /** "name (uid) subtask i/p" of a task. */
   private describe(taskId: string): string {
     const t = this.o.plan.tasks.find((x) => x.taskId === taskId);

@@ -29,6 +29,7 @@ export function localTaskManager(plan: ExecutionPlan, events: TaskManagerEvents,
     notifyAborted: (a, t, id) => tm.notifyAborted(a, t, id),
     terminate: (a) => tm.terminate(a),
     metrics: () => tm.metrics(),
+    blocked: () => ({ forMs: 0, activeTask: undefined }),
     shutdown: async () => {},
   };
 }

@@ -23,6 +23,7 @@ import { Mailbox } from "./mailbox.ts";
 import { OperatorChain } from "./operator-chain.ts";
 import type { TaskResults, TaskServices } from "./task-services.ts";
 import { yieldIfBusy } from "./yield.ts";
+import { markTaskActive } from "./task-activity.ts";
 
 /** Longest time a record may wait in a partly filled output batch while the task is busy (Flink's buffer timeout). */
 const FLUSH_INTERVAL_MS = 50;
@@ -229,7 +230,9 @@ export class StreamTask {
     const chain = this.chain!;
     this.nextPeriodicWatermark = clock.now() + interval;
     for (;;) {
+      markTaskActive(this.spec.ordinal);
       if (await this.runMails()) continue;
+      markTaskActive(this.spec.ordinal);
       if (this.cancelled) return;
       if (this.dataEnded || this.sourceSuspended) {
         if (this.terminating) return;
@@ -270,7 +273,9 @@ export class StreamTask {
     const chain = this.chain!;
     const head = chain.head;
     for (;;) {
+      markTaskActive(this.spec.ordinal);
       if (await this.runMails()) continue;
+      markTaskActive(this.spec.ordinal);
       if (this.cancelled) return;
       if (this.terminating && gate.allEnded()) return;
       if (!chain.acceptsInput()) {

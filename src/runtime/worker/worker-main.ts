@@ -11,6 +11,7 @@ import { RemoteLink } from "../channel/remote-link.ts";
 import { errorInfo } from "../execution/deployment.ts";
 import { planExecution } from "../execution/execution-plan.ts";
 import { TaskManager } from "../execution/task-manager.ts";
+import { shareTaskActivity } from "../task/task-activity.ts";
 import { systemClock } from "../../util/clock.ts";
 import { configureLogging, getLogger, type LogRecord } from "../../util/logger.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
@@ -22,6 +23,7 @@ const post = (m: FromWorker) => port.postMessage(m);
 const fatal = (message: string, e?: unknown) => post({ type: "fatal", error: { ...errorInfo(e ?? new Error(message)), message } });
 
 configureLogging({ level: init.logLevel, destination: postLog });
+shareTaskActivity(init.activity, init.epoch);
 
 /** Sends a record to the main thread (without its fields if they cannot be cloned, e.g. a function). */
 function postLog(record: LogRecord): void {

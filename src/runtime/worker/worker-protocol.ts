@@ -1,5 +1,5 @@
 /**
- * Messages between the main thread and a worker thread (version 4: workers log through the main thread; deployments carry the job id). Pure data.
+ * Messages between the main thread and a worker thread (version 6: workers publish their activity in shared memory). Pure data.
  */
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
@@ -9,7 +9,7 @@ import type { TaskResults } from "../task/task-services.ts";
 import type { LinkEnd } from "../channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 5;
+export const WORKER_PROTOCOL_VERSION = 6;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -28,6 +28,10 @@ export interface WorkerInit {
   readonly jobName: string;
   /** Link (port and shared memory) to each other worker, by its index. */
   readonly links: Record<number, LinkEnd>;
+  /** Where the worker publishes its heartbeat and the task that runs (task-activity.ts), read by the main thread. */
+  readonly activity: SharedArrayBuffer;
+  /** Origin of the heartbeat's milliseconds (the main thread's `Date.now()` when it started the worker). */
+  readonly epoch: number;
 }
 
 /** Main → worker. */

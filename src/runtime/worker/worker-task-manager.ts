@@ -12,6 +12,7 @@ import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
 import { RUNS_FROM_SOURCE } from "../../util/runs-from-source.ts";
+import { readTaskActivity, TASK_ACTIVITY_BYTES } from "../task/task-activity.ts";
 import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger.ts";
 
 /** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
@@ -50,6 +51,8 @@ interface Slot {
   state: "alive" | "crashed" | "fatal" | "stopped";
   /** Attempt of its last deployment (a crash fails that attempt). */
   attempt: number;
+  /** Its heartbeat and the task that runs on it (task-activity.ts). */
+  activity: SharedArrayBuffer;
 }
 
 /**
@@ -59,6 +62,8 @@ interface Slot {
  */
 class WorkerPool {
   private readonly slots: Slot[] = [];
+  /** Origin of the workers' heartbeats. */
+  private readonly epoch = Date.now();
 
   constructor(private readonly o: PoolOptions) {
     const links: Record<number, LinkEnd>[] = Array.from({ length: o.workers }, () => ({}));
@@ -92,6 +97,10 @@ class WorkerPool {
       notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),
       terminate: (attempt) => post({ type: "terminate", attempt }),
       metrics: () => slot().metrics,
+      blocked: () => {
+        const { lastBeatAt, activeTask } = readTaskActivity(slot().activity, this.epoch);
+        return { forMs: slot().state === "alive" ? Math.max(0, Date.now() - lastBeatAt) : 0, activeTask };
+      },
       shutdown: async () => {
         const s = slot();
         s.state = "stopped";
@@ -102,6 +111,8 @@ class WorkerPool {
 
   private spawn(index: number, links: Record<number, LinkEnd>): Slot {
     const o = this.o;
+    const activity = new SharedArrayBuffer(TASK_ACTIVITY_BYTES);
+    new Int32Array(activity)[0] = Date.now() - this.epoch;
     const init: WorkerInit = {
       version: WORKER_PROTOCOL_VERSION,
       workerIndex: index,
@@ -113,10 +124,12 @@ class WorkerPool {
       fingerprint: o.fingerprint,
       jobName: o.jobName,
       links,
+      activity,
+      epoch: this.epoch,
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
-    const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1 };
+    const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1, activity };
     const settleCancels = () => {
       for (const resolve of slot.cancels.values()) resolve({});
       slot.cancels.clear();
