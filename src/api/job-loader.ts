@@ -10,6 +10,8 @@ import { register } from "node:module";
 import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RUNS_FROM_SOURCE } from "../util/runs-from-source.ts";
+import { ownModule } from "../util/own-files.ts";
+import type { JobFormatHookData } from "./job-format-hook.ts";
 
 const TYPESCRIPT_JOB = /\.[cm]?tsx?$/;
 
@@ -41,7 +43,8 @@ async function enableTypeScript(path: string): Promise<void> {
     if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((e as Error).message).includes("'tsx'")) throw e;
     throw new Error(`${relative(process.cwd(), path) || path} is TypeScript, which needs tsx: install it in the project (npm i -D tsx), or run a compiled .js/.mjs job`);
   }
-  register(new URL("./job-format-hook.js", import.meta.url));
+  // this module imports the job: the hook knows job files by their importer (this module's URL: a chunk, compiled)
+  register<JobFormatHookData>(ownModule("api/job-format-hook.ts", "job-format-hook.js"), { data: { jobLoader: import.meta.url } });
   tsx.register();
   typescriptEnabled = true;
 }

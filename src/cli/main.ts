@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
+import { OWN_PACKAGE_JSON } from "../util/own-files.ts";
 import { parseStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
@@ -86,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "--version":
       case "-v":
-        print(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
+        print(JSON.parse(readFileSync(OWN_PACKAGE_JSON, "utf8")).version);
         return 0;
       case undefined:
       case "help":

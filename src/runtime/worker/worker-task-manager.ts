@@ -11,11 +11,11 @@ import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
-import { RUNS_FROM_SOURCE } from "../../util/runs-from-source.ts";
+import { ownModule } from "../../util/own-files.ts";
 import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger.ts";
 
 /** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
-const WORKER_ENTRY = new URL(RUNS_FROM_SOURCE ? "./worker-bootstrap.mjs" : "./worker-main.js", import.meta.url);
+const WORKER_ENTRY = ownModule("runtime/worker/worker-bootstrap.mjs", "worker-main.js");
 
 /** Options that can cross to a worker (functions cannot). */
 const PLAIN_OPTIONS = ["parallelism", "maxParallelism", "workers", "checkpointInterval", "mode", "checkpointDir", "fresh", "batchSize"] as const;
