@@ -22,6 +22,8 @@ const ENTRY_POINTS = {
   "worker-main": "src/runtime/worker/worker-main.ts",
   "sql-script-job": "src/sql-client/sql-script-job.ts",
   "job-format-hook": "src/api/job-format-hook.ts",
+  "job-capture-hook": "src/api/job-capture-hook.ts",
+  "compiled-job-hook": "src/api/compiled-job-hook.ts",
 };
 
 const root = fileURLToPath(new URL("..", import.meta.url));

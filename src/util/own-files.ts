@@ -2,8 +2,8 @@
  * Where Weir's own files are, in either form it runs in. From source (the
  * repository's tests and benchmarks) every module is at its path under `src/`.
  * Compiled (the package's `dist/`), Weir is one bundle in one flat folder: its
- * entry points (`index.js`, `cli.js`, `worker-main.js`, `sql-script-job.js`,
- * `job-format-hook.js`, named in scripts/build.mjs) and the chunks they share,
+ * entry points (`index.js`, `cli.js`, `worker-main.js`, `sql-script-job.js`
+ * and the module hooks, named in scripts/build.mjs) and the chunks they share,
  * so a module's own URL says nothing about where another one is.
  *
  * @example

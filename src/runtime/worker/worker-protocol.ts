@@ -1,6 +1,7 @@
 /**
  * Messages between the main thread and a worker thread (version 4: workers log through the main thread; deployments carry the job id). Pure data.
  */
+import type { CompiledJob } from "../../api/compiled-job-hook.ts";
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { Deployment, ErrorInfo } from "../execution/deployment.ts";
@@ -28,6 +29,8 @@ export interface WorkerInit {
   readonly jobName: string;
   /** Link (port and shared memory) to each other worker, by its index. */
   readonly links: Record<number, LinkEnd>;
+  /** A TypeScript job as the client compiled it: the worker loads it from here, without tsx. */
+  readonly compiledJob?: CompiledJob;
 }
 
 /** Main → worker. */

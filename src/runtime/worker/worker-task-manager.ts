@@ -12,6 +12,7 @@ import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
 import { ownModule } from "../../util/own-files.ts";
+import { compiledJob } from "../../api/job-loader.ts";
 import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger.ts";
 
 /** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
@@ -113,6 +114,7 @@ class WorkerPool {
       fingerprint: o.fingerprint,
       jobName: o.jobName,
       links,
+      compiledJob: compiledJob(),
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
