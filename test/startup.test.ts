@@ -2,9 +2,12 @@
  * Start-up of the compiled package (bin/weir.mjs on the built dist/), in a project whose node_modules/weirjs is
  * this repository: a TypeScript job on worker threads is compiled once, by tsx in the client; the workers load
  * it from the client's record (same URLs, so `import.meta.url` is the file's own) without tsx, and a job file
- * the client never loaded (imported only by a task) still loads through tsx in the worker.
+ * the client never loaded (imported only by a task) still loads through tsx in the worker. Importing Weir loads
+ * no package only some jobs need.
  */
+import { execFile } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -66,4 +69,25 @@ await env.execute("late-import");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim().split("\n")).toEqual(["2", "4", "6"]);
   }, DEADLINE_MS + 10_000);
+});
+
+describe("importing the compiled package", () => {
+  it("loads neither csv-parse nor picomatch (they load at a job's first CSV record with a quote, or first glob)", async () => {
+    // every ES module Node loads (through a hook), and every CommonJS module required, after importing Weir's entry
+    const script = `
+      import { register, createRequire } from "node:module";
+      import { MessageChannel, receiveMessageOnPort } from "node:worker_threads";
+      const { port1, port2 } = new MessageChannel();
+      const hook = "export let port; export function initialize(d) { port = d.port; } export async function load(u, c, n) { port.postMessage(u); return n(u, c); }";
+      register("data:text/javascript," + encodeURIComponent(hook), { data: { port: port1 }, transferList: [port1] });
+      await import(${JSON.stringify(pathToFileURL(join(ROOT, "dist/index.js")).href)});
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      for (let m = receiveMessageOnPort(port2); m; m = receiveMessageOnPort(port2)) loaded.push(m.message);
+      port2.close();
+      console.log(JSON.stringify(loaded));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT });
+    const loaded = JSON.parse(stdout) as string[];
+    expect(loaded.some((u) => u.includes("/dist/index.js"))).toBe(true);
+    expect(loaded.filter((u) => /\/node_modules\/(csv-parse|picomatch)\//.test(u))).toEqual([]);
+  });
 });
