@@ -25,7 +25,7 @@ const TYPESCRIPT_JOB = /\.[cm]?tsx?$/;
 /** Whether this thread has registered tsx (and the job format hook before it), or the compiled job's hook. */
 let typescriptEnabled = false;
 /** Where the capture hook's records arrive (in the client of a TypeScript job), and what they say so far. */
-let capture: { port: MessagePort; resolutions: Record<string, { url: string }>; sources: Record<string, string>; complete: boolean } | undefined;
+let capture: { port: MessagePort; resolutions: Record<string, CompiledJob["resolutions"][string]>; sources: Record<string, string>; complete: boolean } | undefined;
 
 /**
  * Imports the job module at `path` (absolute), enabling TypeScript first when
