@@ -2,6 +2,10 @@
  * `npm run bench`: measures the keyed running-count job (bench/jobs/keyed-count.ts)
  * in one run and prints a table, then the same figures as one JSON line.
  *
+ * First the start-up of a trivial job (bench/startup.ts: `.mjs` on plain node,
+ * `.mjs` and `.ts` under `weir run` on 1 and 2 workers, from the compiled
+ * package; wall time, CPU time and largest RSS as ratios to `node -e ""`).
+ *
  * Runs, all at parallelism 4: a warm-up (which also sizes the runs to about
  * `TARGET_RUN_MS`), the start-up cost of 1 and 2 worker threads (a job of a few
  * records), then in-process with checkpointing off and exactly-once every
@@ -39,6 +43,8 @@ import { formatNexmark } from "./nexmark-report.ts";
 import { OBJECT_STATE_PLAN, measureObjectStateRuns } from "./object-state.ts";
 import { parseBenchOptions } from "./options.ts";
 import { measureState } from "./state.ts";
+import { measureStartup } from "./startup.ts";
+import { formatStartup, startupRatios } from "./startup-report.ts";
 import { formatState, stateRatios } from "./state-report.ts";
 import {
   checkpointFigures,
@@ -98,6 +104,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const checkpoints: Record<string, CheckpointFigures> = {};
   const ratios: Record<string, number> = {};
 
+  const startup = options.sections.has("startup") ? await measureStartup(progress) : null;
   const { runs, scaling } = options.sections.has("keyed-count")
     ? await measureKeyedCountRuns(progress, checkpoints, options.records, options.keys)
     : { runs: [], scaling: [] };
@@ -166,6 +173,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 
   if (state) Object.assign(ratios, stateRatios(state));
+  if (startup) Object.assign(ratios, startupRatios(startup));
 
   const report: BenchReport = {
     date: new Date().toISOString(),
@@ -184,12 +192,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     nexmark,
     recovery,
     state,
+    startup,
     ratios,
     checkpoints,
   };
   const nexmarkTables = nexmark ? `\n\n${formatNexmark(nexmark)}` : "";
   const stateTables = state ? `\n\n${formatState(state)}` : "";
-  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}${stateTables}\n\n${reportJson(report)}\n`);
+  const startupTable = startup ? `\n\n${formatStartup(startup)}` : "";
+  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}${stateTables}${startupTable}\n\n${reportJson(report)}\n`);
   return 0;
 }
 

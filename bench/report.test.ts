@@ -166,6 +166,7 @@ describe("formatReport and reportJson", () => {
     asyncIoRuns: [{ label: "async unordered, exactly-once 1 s", outputMode: "unordered", checkpointIntervalMs: 1000, records: 200_000, elapsedMs: 4_000, recordsPerSecond: 50_000, checkpointsCompleted: 4 }],
     nexmark: null,
     state: null,
+    startup: null,
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
     checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },

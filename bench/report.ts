@@ -7,6 +7,7 @@ import { percentile } from "../src/checkpoint/coordinator/index.ts";
 import type { CheckpointStats } from "../src/index.ts";
 import type { NexmarkFigures } from "./nexmark-report.ts";
 import type { StateFigures } from "./state-report.ts";
+import type { StartupFigures } from "./startup-report.ts";
 
 /** One measured run as the report sees it. */
 export interface RunFigures {
@@ -178,6 +179,8 @@ export interface BenchReport {
   readonly recovery: readonly RecoveryFigures[];
   /** The state-backend section (bench/state.ts; its tables by `formatState`), null when it did not run. */
   readonly state: StateFigures | null;
+  /** The start-up section (bench/startup.ts; its table by `formatStartup`), null when it did not run. */
+  readonly startup: StartupFigures | null;
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
   /** Checkpoint figures of each checkpointed run, by label. */

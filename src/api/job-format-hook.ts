@@ -10,27 +10,40 @@
  * "module" and leaves the URL alone, and tsx's load compiles the file as an
  * ES module.
  */
-import type { ResolveHook } from "node:module";
+import type { InitializeHook, ResolveHook } from "node:module";
 
-/** The module that imports job files: a file it imports is a job file. */
-const JOB_LOADER = new URL("./job-loader.js", import.meta.url).href;
+/** What the job loader tells the hook when it registers it. */
+export interface JobFormatHookData {
+  /** URL of the module that imports job files (`job-loader`'s, wherever the bundle put it): a file it imports is a job file. */
+  jobLoader: string;
+}
+
+let jobLoader: string | undefined;
 const TYPESCRIPT_FILE = /^file:[^?#]*\.tsx?$/;
 const RELATIVE = /^\.\.?\//;
 /** Job files and the files they import relatively (URLs). */
 const jobFiles = new Set<string>();
 
+/**
+ * The rule: a `.ts`/`.tsx` file outside `node_modules` that the job loader imports, or that a job file imports
+ * through a relative path, is an ES module. `resolved`, with the format "module" if so.
+ */
+export function asJobFile<R extends { url: string; format?: string | null }>(resolved: R, specifier: string, importedByJob: boolean): R {
+  if (importedByJob && TYPESCRIPT_FILE.test(resolved.url) && !resolved.url.includes("/node_modules/") && RELATIVE.test(specifier)) return { ...resolved, format: "module" };
+  return resolved;
+}
+
+/** Node's initialize hook: takes the job loader's URL. */
+export const initialize: InitializeHook<JobFormatHookData> = (data) => {
+  jobLoader = data.jobLoader;
+};
+
 /** Node's resolve hook: the format "module" for job files (under tsx's resolve, which then keeps it). */
 export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   const resolved = await nextResolve(specifier, context);
   const parent = context.parentURL;
-  if (
-    parent !== undefined &&
-    TYPESCRIPT_FILE.test(resolved.url) &&
-    !resolved.url.includes("/node_modules/") &&
-    (parent === JOB_LOADER || (jobFiles.has(parent) && RELATIVE.test(specifier)))
-  ) {
-    jobFiles.add(resolved.url);
-    return { ...resolved, format: "module" };
-  }
-  return resolved;
+  // the loader imports the job by an absolute URL: as if relative
+  const job = asJobFile(resolved, parent === jobLoader ? "./" : specifier, parent !== undefined && (parent === jobLoader || jobFiles.has(parent)));
+  if (job !== resolved) jobFiles.add(job.url);
+  return job;
 };

@@ -9,6 +9,7 @@ import { CliUsageError } from "./cli-usage-error.ts";
 import { didYouMean } from "../util/did-you-mean.ts";
 import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
 import { parseStateBackendName, stateBackendNote, type StateBackendName } from "../state/state-backend-settings.ts";
+import { OWN_PACKAGE_JSON } from "../util/own-files.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
 const USAGE = `Usage:
@@ -99,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "--version":
       case "-v":
-        print(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
+        print(JSON.parse(readFileSync(OWN_PACKAGE_JSON, "utf8")).version);
         return 0;
       case undefined:
       case "help":

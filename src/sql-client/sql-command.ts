@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describeJobError } from "../cli/describe-job-error.ts";
 import { CliUsageError } from "../cli/cli-usage-error.ts";
 import { runClientProgram, type RunFlags } from "../cli/run-job-file.ts";
-import { RUNS_FROM_SOURCE } from "../util/runs-from-source.ts";
+import { ownModule } from "../util/own-files.ts";
 import { configureLogging, getLogger } from "../util/logger.ts";
 import { encodeScriptArgs, readScripts, type ScriptArg } from "./sql-script-args.ts";
 import { SqlScriptError } from "./sql-script.ts";
@@ -20,7 +20,7 @@ import { historyFile } from "./sql-history.ts";
 import { splitStatements } from "./statement-splitter.ts";
 
 /** The SQL script job module, in the same form (source or compiled) as this one. */
-const SCRIPT_JOB = fileURLToPath(new URL(RUNS_FROM_SOURCE ? "./sql-script-job.ts" : "./sql-script-job.js", import.meta.url));
+const SCRIPT_JOB = fileURLToPath(ownModule("sql-client/sql-script-job.ts", "sql-script-job.js"));
 
 /** Parsed `weir sql` arguments. */
 export interface SqlOptions extends RunFlags {

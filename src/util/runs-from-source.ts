@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * const entry = new URL(RUNS_FROM_SOURCE ? "./worker-bootstrap.mjs" : "./worker-main.js", import.meta.url);
+ * if (!RUNS_FROM_SOURCE) await enableTypeScript(); // from source, tsx is there already
  * ```
  */
 export const RUNS_FROM_SOURCE = import.meta.url.endsWith(".ts");

@@ -8,10 +8,11 @@
  * without any are split directly on the delimiter, which is what `csv-parse`
  * makes of them (without quotes, RFC 4180 has nothing but delimiters and line
  * ends) at a fraction of its cost. The test checks both ways against
- * `csv-parse` alone on random inputs.
+ * `csv-parse` alone on random inputs. `csv-parse` loads at its first use, not
+ * with Weir (which every job would wait for).
  */
-import { CsvError, Parser } from "csv-parse";
-import { parse } from "csv-parse/sync";
+import { createRequire } from "node:module";
+import type { CsvError, Options } from "csv-parse";
 
 /** Where a parse stopped on a record it rejects. */
 export interface CsvFailure {
@@ -32,26 +33,49 @@ function optionsOf(delimiter: string, bom: boolean, raw = false) {
 }
 
 /** csv-parse's stream parser, driven by direct calls: every record with the count of bytes fed up to its end. */
-class RecordParser extends Parser {
-  constructor(
-    delimiter: string,
-    private readonly onRecord: (fields: string[], bytes: number) => void,
-  ) {
-    super(optionsOf(delimiter, false));
-  }
-
-  override push(record: unknown): boolean {
-    if (record !== null) this.onRecord(record as string[], this.info.bytes);
-    return true;
-  }
-
+interface RecordParser {
   /** Parses `bytes` (or ends the input, without): the error that stopped the parser, if one did. */
-  parseNext(bytes: Buffer | undefined): Error | undefined {
-    let error: Error | null | undefined;
-    if (bytes) this._transform(bytes, "binary", (e) => (error = e)); // the encoding is unused: chunks are bytes
-    else this._flush((e) => (error = e));
-    return error ?? undefined;
+  parseNext(bytes: Buffer | undefined): Error | undefined;
+}
+
+/** What this module uses of csv-parse. */
+interface CsvParse {
+  /** Whether `e` is csv-parse's error (its CommonJS builds of the parser and of `parse` each have their own class). */
+  readonly isCsvError: (e: unknown) => e is CsvError;
+  readonly parse: (input: Buffer, options: Options) => unknown;
+  readonly RecordParser: new (delimiter: string, onRecord: (fields: string[], bytes: number) => void) => RecordParser;
+}
+
+let csvParse: CsvParse | undefined;
+
+/** csv-parse, loaded (synchronously, its CommonJS build) at the first call. */
+function csv(): CsvParse {
+  if (csvParse) return csvParse;
+  const require = createRequire(import.meta.url);
+  const lib = require("csv-parse") as typeof import("csv-parse");
+  const sync = require("csv-parse/sync") as typeof import("csv-parse/sync");
+  class Records extends lib.Parser implements RecordParser {
+    constructor(
+      delimiter: string,
+      private readonly onRecord: (fields: string[], bytes: number) => void,
+    ) {
+      super(optionsOf(delimiter, false));
+    }
+
+    override push(record: unknown): boolean {
+      if (record !== null) this.onRecord(record as string[], this.info.bytes);
+      return true;
+    }
+
+    parseNext(bytes: Buffer | undefined): Error | undefined {
+      let error: Error | null | undefined;
+      if (bytes) this._transform(bytes, "binary", (e) => (error = e)); // the encoding is unused: chunks are bytes
+      else this._flush((e) => (error = e));
+      return error ?? undefined;
+    }
   }
+  const isCsvError = (e: unknown): e is CsvError => e instanceof lib.CsvError || e instanceof sync.CsvError;
+  return (csvParse = { isCsvError, parse: sync.parse, RecordParser: Records });
 }
 
 /**
@@ -130,6 +154,7 @@ export class CsvRecordParser {
     } else {
       const records: string[][] = [];
       const ends: number[] = []; // offsets in the quoted stretches put end to end
+      const { RecordParser, isCsvError } = csv();
       const parser = new RecordParser(this.delimiter, (fields, bytes) => {
         records.push(fields);
         ends.push(bytes);
@@ -137,7 +162,7 @@ export class CsvRecordParser {
       let error: Error | undefined;
       for (let i = 0; i < quoted.length && !error; i += 2) error = parser.parseNext(buf.subarray(quoted[i], quoted[i + 1]));
       error ??= parser.parseNext(undefined);
-      if (error && !(error instanceof CsvError)) throw error;
+      if (error && !isCsvError(error)) throw error;
       // the rejected record starts where the last record ends, in the stretches
       const rejectedAt = error ? (ends.at(-1) ?? 0) : -1;
       let from = 0;
@@ -245,11 +270,12 @@ function quotedRecordsEnd(buf: Buffer, quote: number, atEnd: boolean): number {
  * @param atEnd whether `bytes` run to the end of the file
  */
 export function malformedRecordLength(bytes: Buffer, delimiter: string, atFileStart: boolean, atEnd: boolean): number | undefined {
+  const { parse, isCsvError } = csv();
   let raw: unknown;
   try {
     parse(bytes, { ...optionsOf(delimiter, atFileStart, true), to: 1 });
   } catch (e) {
-    if (!(e instanceof CsvError)) throw e;
+    if (!isCsvError(e)) throw e;
     raw = e.raw; // the record's text up to the problem
   }
   const lf = bytes.indexOf(LF, typeof raw === "string" ? Buffer.byteLength(raw) : 0);

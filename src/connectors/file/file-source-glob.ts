@@ -1,9 +1,11 @@
 /**
  * The input path of a file source: a file, a directory, or a glob. Pure: turns
  * the path into a base directory to list and, for a glob, a matcher (picomatch)
- * for the paths below it.
+ * for the paths below it. picomatch loads at the first glob, not with Weir.
  */
-import picomatch from "picomatch";
+import { createRequire } from "node:module";
+
+let picomatch: typeof import("picomatch") | undefined;
 
 /** A parsed input path. */
 export interface InputPath {
@@ -40,5 +42,6 @@ export function parseInputPath(path: string): InputPath {
   const base = literal.length === 0 ? "." : literal.length === 1 && literal[0] === "" ? "/" : literal.join("/");
   // `**`, or a brace holding a `/`, can match at any depth
   const maxDepth = /\*\*|\{[^}]*\//.test(pattern) ? Infinity : parts.length - first - 1;
+  picomatch ??= createRequire(import.meta.url)("picomatch") as typeof import("picomatch");
   return { base, match: picomatch(pattern, { posix: true }), maxDepth };
 }

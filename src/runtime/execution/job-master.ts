@@ -24,9 +24,10 @@ import { describeRestore, failoverRestore, nextCheckpointId, runOrigin, type Dec
 import { failureCause, type FailureCause } from "./failure-cause.ts";
 import { recordCounts, type RecordCounts } from "./record-counts.ts";
 import { fileURLToPath } from "node:url";
+import { OWN_ROOT } from "../../util/own-files.ts";
 
 /** Weir's own source directory: stack frames in it are not user code. */
-const OWN_SOURCE = fileURLToPath(new URL("../../", import.meta.url));
+const OWN_SOURCE = fileURLToPath(OWN_ROOT);
 
 /** Lifecycle of a job (Flink's JobStatus subset). */
 export type JobStatus = "CREATED" | "RUNNING" | "RESTARTING" | "FINISHED" | "FAILED" | "CANCELED";

@@ -121,7 +121,8 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
       return true;
     },
   });
-  loadJobModule(init.jobModule).then(
+  if (init.compiledJob) getLogger().debug({ component: "workers", worker: init.workerIndex }, `worker ${init.workerIndex}: loads the job as the client compiled it (no tsx)`);
+  loadJobModule(init.jobModule, init.compiledJob).then(
     () => {
       if (!manager) fatal(`job module ${init.jobModule} finished without calling env.execute() in worker ${init.workerIndex}`);
     },

@@ -1,6 +1,7 @@
 /**
  * Messages between the main thread and a worker thread (version 6: workers publish their activity in shared memory). Pure data.
  */
+import type { CompiledJob } from "../../api/compiled-job-hook.ts";
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { Deployment, ErrorInfo } from "../execution/deployment.ts";
@@ -32,6 +33,8 @@ export interface WorkerInit {
   readonly activity: SharedArrayBuffer;
   /** Origin of the heartbeat's milliseconds (the main thread's `Date.now()` when it started the worker). */
   readonly epoch: number;
+  /** A TypeScript job as the client compiled it: the worker loads it from here, without tsx. */
+  readonly compiledJob?: CompiledJob;
 }
 
 /** Main → worker. */

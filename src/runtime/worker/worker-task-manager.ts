@@ -11,12 +11,13 @@ import type { EnvironmentOptions } from "../../api/environment-options.ts";
 import type { TaskMetrics } from "../task/stream-task.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
-import { RUNS_FROM_SOURCE } from "../../util/runs-from-source.ts";
 import { readTaskActivity, TASK_ACTIVITY_BYTES } from "../task/task-activity.ts";
+import { ownModule } from "../../util/own-files.ts";
+import { compiledJob } from "../../api/job-loader.ts";
 import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger.ts";
 
 /** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
-const WORKER_ENTRY = new URL(RUNS_FROM_SOURCE ? "./worker-bootstrap.mjs" : "./worker-main.js", import.meta.url);
+const WORKER_ENTRY = ownModule("runtime/worker/worker-bootstrap.mjs", "worker-main.js");
 
 /** Options that can cross to a worker (functions cannot). */
 const PLAIN_OPTIONS = ["parallelism", "maxParallelism", "workers", "checkpointInterval", "mode", "checkpointDir", "fresh", "batchSize"] as const;
@@ -126,6 +127,7 @@ class WorkerPool {
       links,
       activity,
       epoch: this.epoch,
+      compiledJob: compiledJob(),
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
