@@ -1,0 +1,64 @@
+/**
+ * Whether the process that wrote a lock or a file is still running: known
+ * for a process of this host (by pid, and by its start time against pid
+ * reuse), unknowable for another host.
+ */
+import { hostname } from "node:os";
+
+/** A process as a lock or a file name records it. */
+export interface ProcessIdentity {
+  readonly pid: number;
+  /** `os.hostname()` of its machine. */
+  readonly host: string;
+  /** When the process started, in epoch milliseconds (see `thisProcess`); absent in records that do not keep it. */
+  readonly processStartedAt?: number;
+}
+
+/** "alive": running (or this host cannot tell it is not); "dead": provably not running; "other-host": cannot be checked from here. */
+export type Liveness = "alive" | "dead" | "other-host";
+
+/** Two start times of one process, computed at different moments, differ by less than this. */
+const SAME_START_MS = 2_000;
+
+/**
+ * This process: its pid, host and start time (the same in every worker
+ * thread of the process; another process that later gets the same pid has
+ * another start time).
+ *
+ * @example
+ * ```ts
+ * const me = thisProcess(); // { pid: 4242, host: "build-7", processStartedAt: 1796196872309 }
+ * ```
+ */
+export function thisProcess(): Required<ProcessIdentity> {
+  return { pid: process.pid, host: hostname(), processStartedAt: Math.round(Date.now() - process.uptime() * 1000) };
+}
+
+/**
+ * Whether `owner` runs. A process of another host is "other-host". With this
+ * process's pid, it is this process ("alive") unless its recorded start time
+ * differs from ours: then it was an earlier process that had the same pid
+ * (a restarted container) and is "dead". Any other pid is "dead" when
+ * signal 0 finds no such process (ESRCH), else "alive" (EPERM: it runs as
+ * another user).
+ *
+ * @example
+ * ```ts
+ * processLiveness({ pid: 999_999, host: hostname() }); // "dead" (no such process)
+ * processLiveness(thisProcess());                      // "alive"
+ * ```
+ */
+export function processLiveness(owner: ProcessIdentity, me: Required<ProcessIdentity> = thisProcess()): Liveness {
+  if (owner.host !== me.host) return "other-host";
+  if (owner.pid === me.pid) {
+    const start = owner.processStartedAt;
+    return start !== undefined && Math.abs(start - me.processStartedAt) > SAME_START_MS ? "dead" : "alive";
+  }
+  if (!Number.isSafeInteger(owner.pid) || owner.pid <= 0) return "dead";
+  try {
+    process.kill(owner.pid, 0);
+    return "alive";
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH" ? "dead" : "alive";
+  }
+}
