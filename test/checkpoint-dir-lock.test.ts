@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DirectoryLockedError, FileSink, StreamExecutionEnvironment, WatermarkStrategy, type Source } from "../src/index.ts";
 import { runCli, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
 
 const dirs: string[] = [];
@@ -49,6 +50,46 @@ async function whenWriting(run: RunningCli, out: string): Promise<void> {
   expect(run.child.exitCode, `the first run ended early:\n${run.stderr()}`).toBeNull();
 }
 
+describe("one run per checkpoint directory (env.execute() in one process)", () => {
+  it("refuses a second job on the directory while the first runs, and lets the next one run once it ended", async () => {
+    const checkpoints = join(tempRoot(), "ck");
+    let released = false;
+    /** 1..10 once `released`, then the end. */
+    const gated: Source<number, { next: number }> = {
+      boundedness: "bounded",
+      createSplits: () => [{ next: 1 }],
+      createReader: () => {
+        let split = { next: 1 };
+        return {
+          addSplits: (splits) => (split = { ...splits[0]! }),
+          pollNext: (output) => {
+            if (!released) return "nothing-available";
+            while (split.next <= 10) output.collect(split.next++);
+            return "end-of-input";
+          },
+          isAvailable: () => new Promise((resolve) => setTimeout(resolve, 10)),
+          snapshotState: () => [{ ...split }],
+        };
+      },
+    };
+    const start = () => {
+      const env = StreamExecutionEnvironment.create({ checkpointDir: checkpoints, log: () => undefined });
+      env.enableCheckpointing(50);
+      env.fromSource(gated, WatermarkStrategy.noWatermarks(), "gated").uid("gated").sinkTo({ createWriter: () => ({ write: () => undefined }) }).uid("sink");
+      return env.executeAsync("gated");
+    };
+    const first = await start();
+    const second = start();
+    await expect(second).rejects.toBeInstanceOf(DirectoryLockedError);
+    await expect(second).rejects.toThrow(`checkpoint directory ${checkpoints} is in use by another run: pid ${process.pid} on host `);
+    released = true;
+    expect((await first.getJobExecutionResult()).restoredFrom).toBeNull();
+    expect(existsSync(join(checkpoints, "_lock"))).toBe(false);
+    const third = await (await start()).getJobExecutionResult();
+    expect(third.restoredFrom).not.toBeNull(); // it ran: restored the first job's final checkpoint
+  });
+});
+
 describe("one run per checkpoint directory (weir run)", () => {
   const COUNT = 300;
 
@@ -63,7 +104,7 @@ describe("one run per checkpoint directory (weir run)", () => {
       expect(second.code, second.stderr).toBe(1);
       expect(second.stderr).toMatch(
         new RegExp(
-          `checkpoint directory ${escape(checkpoints)} is in use by another run: pid ${first.child.pid} on host '[^']+' \\(.*gated-lines-job\\.ts.*\\), started \\S+\\. ` +
+          `checkpoint directory ${escape(checkpoints)} is in use by another run: pid ${first.child.pid} on host '[^']+' \\(weir run test/fixtures/gated-lines-job\\.ts --checkpoint-interval 100 .*\\), started \\S+\\. ` +
             `Wait for that run to end or stop it \\(kill ${first.child.pid}\\), or give this run another checkpoint directory \\(--checkpoint-dir\\)`,
         ),
       );
@@ -106,7 +147,7 @@ describe("one run per checkpoint directory (weir run)", () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     for (const [what, dir] of [["checkpoint directory", checkpoints], ["local state directory", `${checkpoints}.local`]]) {
       expect(rerun.stderr).toMatch(
-        new RegExp(`taking over the lock of ${what} ${escape(dir!)}: the run that held it \\(pid ${first.child.pid}, .*gated-lines-job\\.ts.*\\) is no longer running`),
+        new RegExp(`taking over the lock of ${what} ${escape(dir!)}: the run that held it \\(pid ${first.child.pid}, weir run test/fixtures/gated-lines-job\\.ts .*\\) is no longer running`),
       );
     }
     expect(rerun.stderr).toMatch(/restored from checkpoint \d+/);
@@ -117,18 +158,17 @@ describe("one run per checkpoint directory (weir run)", () => {
 
   it("a run from another checkpoint directory into the same output folder keeps the live run's in-progress files", async () => {
     const root = tempRoot();
-    const [out, gate, open] = [join(root, "out"), join(root, "gate"), join(root, "open")];
-    writeFileSync(open, "");
+    const [out, gate] = [join(root, "out"), join(root, "gate")];
     // no periodic checkpoints: the first run's records stay in an in-progress file until its final checkpoint
-    const job = (checkpoints: string, count: number, g: string) =>
-      ["run", "test/fixtures/gated-lines-job.ts", "--checkpoint-interval", "0", "--checkpoint-dir", checkpoints, "--", out, String(count), g];
-    const first = startCli(job(join(root, "ck-1"), COUNT, gate));
+    const first = startCli(["run", "test/fixtures/gated-lines-job.ts", "--checkpoint-interval", "0", "--checkpoint-dir", join(root, "ck-1"), "--", out, String(COUNT), gate]);
     try {
       await whenWriting(first, out);
       const inProgress = files(out).filter((f) => f.endsWith(".inprogress"));
       expect(inProgress).toHaveLength(1);
-      const second = await runCli(job(join(root, "ck-2"), 100, open), 60_000);
-      expect(second.code, second.stderr).toBe(0);
+      // the same sink (uid "lines") in this process, from another checkpoint directory: its start-up clean-up sees the first run's file
+      const env = StreamExecutionEnvironment.create({ checkpointDir: join(root, "ck-2"), parallelism: 1, log: () => undefined });
+      env.fromSequence(1, 100).uid("numbers").map((n) => `line-${n}`).sinkTo(FileSink.forLines(out)).uid("lines");
+      await env.execute("gated-lines");
       expect(files(out)).toEqual(expect.arrayContaining(inProgress));
       writeFileSync(gate, "");
       const done = await first.done;
@@ -173,7 +213,7 @@ describe("one run per checkpoint directory (weir sql -f)", () => {
       rerun.child.kill("SIGTERM"); // stop with a savepoint: exit 0, the lock released
       const done = await rerun.done;
       expect(done.code, done.stderr).toBe(0);
-      expect(done.stderr).toMatch(new RegExp(`taking over the lock of checkpoint directory ${escape(checkpoints)}: the run that held it \\(pid ${first.child.pid}, `));
+      expect(done.stderr).toMatch(new RegExp(`taking over the lock of checkpoint directory ${escape(checkpoints)}: the run that held it \\(pid ${first.child.pid}, weir sql -f copy\\.sql `));
     } finally {
       rerun.child.kill("SIGKILL");
     }

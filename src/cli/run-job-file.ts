@@ -114,6 +114,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   process.on("SIGTERM", stop);
   setLaunch({
     role: "client",
+    command: ["weir", ...process.argv.slice(2)].join(" "),
     jobModule,
     args: program.args,
     options: {

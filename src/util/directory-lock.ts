@@ -31,7 +31,7 @@ export interface DirectoryLockOptions {
   readonly what: string;
   /** Receives the note when a lock left by a dead process is taken over. */
   readonly note: (message: string) => void;
-  /** Recorded as the owner's command (default: this process's command line). */
+  /** Recorded as the owner's command (default: this process's `process.argv` after the node executable). */
   readonly command?: string;
 }
 

@@ -61,6 +61,8 @@ export interface JobMasterOptions {
   readonly batchSize: number;
   readonly autoWatermarkIntervalMs: number;
   readonly logger: Logger;
+  /** The command that started the run, recorded in the lock of its checkpoint directory (default: `process.argv`). */
+  readonly command?: string;
   readonly listener?: JobListener;
   /** Creates the task managers once the events sink exists. */
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
@@ -107,7 +109,7 @@ export class JobMaster {
     this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: (w) => o.logger.warn(w) });
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
-    this.locks = acquireRunLocks(o.checkpointing, (note) => o.logger.warn(note));
+    this.locks = acquireRunLocks(o.checkpointing, (note) => o.logger.warn(note), o.command);
     try {
       this.managers = o.taskManagers(this.events());
     } catch (e) {

@@ -36,12 +36,13 @@ export function runDirectories(settings: CheckpointSettings): { what: string; di
 /**
  * Locks every directory of `settings` (see `runDirectories`), or throws
  * `DirectoryLockedError` for the first one another run holds, having released
- * those it took. `note` receives the note of a stale lock taken over.
+ * those it took. `note` receives the note of a stale lock taken over;
+ * `command` is recorded as the owner's command.
  */
-export function acquireRunLocks(settings: CheckpointSettings, note: (message: string) => void): RunLocks {
+export function acquireRunLocks(settings: CheckpointSettings, note: (message: string) => void, command?: string): RunLocks {
   const locks: DirectoryLock[] = [];
   try {
-    for (const { what, directory } of runDirectories(settings)) locks.push(acquireDirectoryLock(directory, { what, note }));
+    for (const { what, directory } of runDirectories(settings)) locks.push(acquireDirectoryLock(directory, { what, note, command }));
   } catch (e) {
     for (const lock of locks) lock.release();
     throw e;
