@@ -3,6 +3,7 @@
  * for a process of this host (by pid, and by its start time against pid
  * reuse), unknowable for another host.
  */
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 
 /** A process as a lock or a file name records it. */
@@ -39,8 +40,9 @@ export function thisProcess(): Required<ProcessIdentity> {
  * process's pid, it is this process ("alive") unless its recorded start time
  * differs from ours: then it was an earlier process that had the same pid
  * (a restarted container) and is "dead". Any other pid is "dead" when
- * signal 0 finds no such process (ESRCH), else "alive" (EPERM: it runs as
- * another user).
+ * signal 0 finds no such process (ESRCH), or when (on Linux) the process
+ * with that pid started after the recorded start time: the pid was reused.
+ * Else it is "alive" (EPERM too: it runs as another user).
  *
  * @example
  * ```ts
@@ -57,8 +59,36 @@ export function processLiveness(owner: ProcessIdentity, me: Required<ProcessIden
   if (!Number.isSafeInteger(owner.pid) || owner.pid <= 0) return "dead";
   try {
     process.kill(owner.pid, 0);
-    return "alive";
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "ESRCH" ? "dead" : "alive";
   }
+  const start = owner.processStartedAt === undefined ? undefined : procStartTime(owner.pid, me);
+  return start !== undefined && start > owner.processStartedAt! + REUSED_AFTER_MS ? "dead" : "alive";
+}
+
+/** A process with the owner's pid that started this much later than the owner is another process. */
+const REUSED_AFTER_MS = 5_000;
+/** `/proc` start times (whole-second boot time, 100 Hz ticks) agree with `thisProcess()` within this. */
+const CALIBRATION_MS = 3_000;
+
+/**
+ * When process `pid` started (epoch ms) by Linux's `/proc/<pid>/stat` (boot
+ * time + start in clock ticks); undefined elsewhere, when unreadable, or
+ * when the same computation for this process disagrees with `me` (another
+ * tick rate than the assumed 100 Hz): then pid reuse is not checked.
+ */
+function procStartTime(pid: number, me: Required<ProcessIdentity>): number | undefined {
+  const start = (p: number | "self"): number | undefined => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]); // field 22, starttime
+      const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+      return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + ticks * 10 : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const self = start("self");
+  if (self === undefined || Math.abs(self - me.processStartedAt) > CALIBRATION_MS) return undefined;
+  return start(pid);
 }

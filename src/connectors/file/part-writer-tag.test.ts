@@ -17,7 +17,7 @@ describe("leftoverVerdict: which hidden part files a starting sink deletes", () 
 
   it("keeps the files of another run in this very process, and of another live process", () => {
     expect(leftoverVerdict(mine, "job-b")).toBe("keep");
-    const parent: PartWriterTag = { ...writerTag("job-b"), pid: process.ppid, processStartedAt: 0 };
+    const parent: PartWriterTag = { ...writerTag("job-b"), pid: process.ppid }; // started before us: the start time we record is not before it
     expect(leftoverVerdict(parent, "job-a")).toBe("keep");
   });
 
