@@ -37,8 +37,9 @@ export interface DirectoryLockOptions {
 
 /** A held lock; `release()` deletes the lock file (once; later calls do nothing). */
 export interface DirectoryLock {
+  /** Absolute path of the locked directory. */
   readonly directory: string;
-  readonly lockFile: string;
+  /** What the lock file says: this run. */
   readonly owner: LockOwner;
   release(): void;
 }
@@ -161,7 +162,6 @@ function removeIfStill(lockFile: string, token: string, guardContent: string): b
 function hold(directory: string, lockFile: string, owner: LockOwner): DirectoryLock {
   const lock: DirectoryLock = {
     directory,
-    lockFile,
     owner,
     release() {
       if (!held.delete(lock)) return;

@@ -10,7 +10,6 @@ import { acquireDirectoryLock, type DirectoryLock } from "../../util/directory-l
 
 /** The locks of one run; `release()` drops them all. */
 export interface RunLocks {
-  readonly directories: readonly string[];
   release(): void;
 }
 
@@ -48,7 +47,6 @@ export function acquireRunLocks(settings: CheckpointSettings, note: (message: st
     throw e;
   }
   return {
-    directories: locks.map((l) => l.directory),
     release: () => {
       for (const lock of locks) lock.release();
     },
