@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { processLiveness, thisProcess } from "./process-liveness.ts";
 
@@ -29,5 +30,21 @@ describe("processLiveness", () => {
     // our parent started before us: recorded as having started an hour before it, the pid has been reused since
     expect(processLiveness({ pid: process.ppid, host: me.host, processStartedAt: me.processStartedAt - 3_600_000 })).toBe("dead");
     expect(processLiveness({ pid: process.ppid, host: me.host, processStartedAt: me.processStartedAt })).toBe("alive");
+  });
+
+  it.runIf(process.platform === "linux")("on Linux, a process that exited but that its parent has not reaped (a zombie) is dead", async () => {
+    // sh starts a short `sleep` in the background, prints its pid, and becomes a long `sleep`, which never reaps it
+    const parent = spawn("sh", ["-c", "sleep 0.3 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(d.toString()))));
+      const state = () => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[0];
+      for (const deadline = Date.now() + 10_000; state() !== "Z"; ) {
+        if (Date.now() > deadline) throw new Error(`process ${pid} did not become a zombie`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(processLiveness({ pid, host: me.host })).toBe("dead");
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 });

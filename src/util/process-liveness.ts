@@ -40,8 +40,9 @@ export function thisProcess(): Required<ProcessIdentity> {
  * process's pid, it is this process ("alive") unless its recorded start time
  * differs from ours: then it was an earlier process that had the same pid
  * (a restarted container) and is "dead". Any other pid is "dead" when
- * signal 0 finds no such process (ESRCH), or when (on Linux) the process
- * with that pid started after the recorded start time: the pid was reused.
+ * signal 0 finds no such process (ESRCH), or (on Linux) when it is a zombie
+ * (killed, not yet reaped by its parent) or the process with that pid
+ * started after the recorded start time: the pid was reused.
  * Else it is "alive" (EPERM too: it runs as another user).
  *
  * @example
@@ -62,7 +63,9 @@ export function processLiveness(owner: ProcessIdentity, me: Required<ProcessIden
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "ESRCH" ? "dead" : "alive";
   }
-  const start = owner.processStartedAt === undefined ? undefined : procStartTime(owner.pid, me);
+  const stat = procStat(owner.pid);
+  if (stat?.state === "Z" || stat?.state === "X") return "dead"; // killed, not yet reaped by its parent
+  const start = owner.processStartedAt === undefined || stat === undefined ? undefined : startTime(stat.ticks, me);
   return start !== undefined && start > owner.processStartedAt! + REUSED_AFTER_MS ? "dead" : "alive";
 }
 
@@ -71,24 +74,31 @@ const REUSED_AFTER_MS = 5_000;
 /** `/proc` start times (whole-second boot time, 100 Hz ticks) agree with `thisProcess()` within this. */
 const CALIBRATION_MS = 3_000;
 
+/** Linux's `/proc/<pid>/stat`: the state letter and the start in clock ticks since boot; undefined elsewhere or when unreadable. */
+function procStat(pid: number | "self"): { state: string; ticks: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // from field 3, after "pid (comm) "
+    const ticks = Number(fields[19]); // field 22, starttime
+    return fields[0] !== undefined && Number.isFinite(ticks) ? { state: fields[0], ticks } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * When process `pid` started (epoch ms) by Linux's `/proc/<pid>/stat` (boot
- * time + start in clock ticks); undefined elsewhere, when unreadable, or
- * when the same computation for this process disagrees with `me` (another
- * tick rate than the assumed 100 Hz): then pid reuse is not checked.
+ * The epoch ms of a start at `ticks` after boot (`/proc/stat` boot time,
+ * 100 Hz ticks), or undefined when the same computation for this process
+ * disagrees with `me` (another tick rate): then pid reuse is not checked.
  */
-function procStartTime(pid: number, me: Required<ProcessIdentity>): number | undefined {
-  const start = (p: number | "self"): number | undefined => {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
-      const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]); // field 22, starttime
-      const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
-      return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + ticks * 10 : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const self = start("self");
-  if (self === undefined || Math.abs(self - me.processStartedAt) > CALIBRATION_MS) return undefined;
-  return start(pid);
+function startTime(ticks: number, me: Required<ProcessIdentity>): number | undefined {
+  let boot: number;
+  try {
+    boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+  } catch {
+    return undefined;
+  }
+  const self = procStat("self");
+  if (!Number.isFinite(boot) || self === undefined || Math.abs(boot * 1000 + self.ticks * 10 - me.processStartedAt) > CALIBRATION_MS) return undefined;
+  return boot * 1000 + ticks * 10;
 }
