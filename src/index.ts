@@ -162,6 +162,7 @@ export {
 export { RestartStrategies, type RestartStrategyConfig } from "./runtime/execution/restart-strategy.ts";
 export { JobExecutionResult } from "./runtime/execution/job-result.ts";
 export { DamagedCheckpointError, JobCancelledError, JobFailedError } from "./runtime/execution/job-errors.ts";
+export { DirectoryLockedError } from "./util/directory-locked-error.ts";
 export type { JobStatus } from "./runtime/execution/job-master.ts";
 export { InvalidJobError } from "./graph/job-graph.ts";
 export { ManualClock, systemClock, type Clock } from "./util/clock.ts";

@@ -316,6 +316,7 @@ export class StreamExecutionEnvironment {
       clock: o.clock ?? systemClock,
       random: o.random,
       logger: o.log ? textLogger(o.log) : getLogger(),
+      command: launch?.command,
     });
     launch?.onJobStarted?.(client);
     return client;

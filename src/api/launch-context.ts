@@ -17,6 +17,8 @@ export interface LaunchContext {
   readonly args: readonly string[];
   /** Settings from command-line flags; they win over the job's own calls. */
   readonly options: EnvironmentOptions;
+  /** Client role: the command that started it (`weir run job.ts --workers 2`), recorded in the checkpoint directory's lock. */
+  readonly command?: string;
   /**
    * Worker role: receives a graph the module built; true when it is the job
    * this worker runs (a module may start several jobs one after another).

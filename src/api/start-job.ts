@@ -40,6 +40,8 @@ export interface JobLaunch {
   readonly clock: Clock;
   readonly random?: () => number;
   readonly logger: Logger;
+  /** The command that started the run, for the lock of its checkpoint directory (default: `process.argv`). */
+  readonly command?: string;
 }
 
 /** Starts the job; the returned client resolves its result when the job ends. */
@@ -68,6 +70,7 @@ export function startJob(j: JobLaunch): JobClient {
     batchSize: j.batchSize,
     autoWatermarkIntervalMs: j.autoWatermarkIntervalMs,
     logger: j.logger,
+    command: j.command,
     listener: jobListenerOf(j),
     taskManagers: (events) =>
       workers > 0

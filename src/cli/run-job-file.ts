@@ -178,6 +178,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
       });
   setLaunch({
     role: "client",
+    command: ["weir", ...process.argv.slice(2)].join(" "),
     jobModule,
     args: program.args,
     options: {

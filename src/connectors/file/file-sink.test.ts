@@ -15,6 +15,12 @@ const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** The writer tag of a hidden part file (run, pid, process start, host). */
+const WRITER = "[0-9a-f]{8}-[0-9]+-[0-9a-z]+-[0-9a-f]{8}";
+
+/** The committed name of hidden part file `hidden`: without the leading dot and the `.<writer>.inprogress` ending. */
+const committedNameOf = (hidden: string) => hidden.slice(1).replace(new RegExp(`\\.${WRITER}\\.inprogress$`), "");
+
 /** What `run` threw (or rejected with), null if nothing. */
 async function errorOf(run: () => unknown): Promise<unknown> {
   try {
@@ -109,8 +115,8 @@ describe("FileSink part names and commit", () => {
     const blob = await t.checkpoint(1);
     t.writer.write("lost"); // part 1, replayed after the restore
     const [pending] = hiddenFiles(dir);
-    expect(pending).toMatch(new RegExp(`^\\.part-files-0-${UUID}-0\\.inprogress$`));
-    const first = pending!.slice(1, -".inprogress".length);
+    expect(pending).toMatch(new RegExp(`^\\.part-files-0-${UUID}-0\\.${WRITER}\\.inprogress$`));
+    const first = committedNameOf(pending!);
 
     const again = tempDir(); // the same random source gives the same names
     const same = await startSubtask<string>(FileSink.forLines(again, { random: seededRandom(1) }), {});
@@ -149,7 +155,7 @@ describe("FileSink part names and commit", () => {
         "(do two runs share a seeded 'random' option, or did something else create the file?)",
     );
     expect(readFileSync(join(dir, file!), "utf8")).toBe("first\n");
-    expect(hiddenFiles(dir)).toEqual([`.${file}.inprogress`]); // still pending, nothing lost
+    expect(hiddenFiles(dir).map(committedNameOf)).toEqual([file]); // still pending, nothing lost
   });
 
   it("fails the commit with PendingPartFileMissingError when a pending file is gone and was never committed", async () => {
@@ -185,7 +191,7 @@ describe("FileSink part names and commit", () => {
     t.writer.write("a");
     const blob = await t.checkpoint(1);
     const [pending] = hiddenFiles(dir);
-    const committed = pending!.slice(1, -".inprogress".length);
+    const committed = committedNameOf(pending!);
     linkSync(join(dir, pending!), join(dir, committed)); // the commit's first step, then the crash
     await startSubtask<string>(FileSink.forLines(dir), { blobs: [blob], attempt: 1 });
     expect(committedFiles(dir)).toEqual([committed]);

@@ -17,6 +17,7 @@ import { rowEncoder, type CsvOptions, type RowEncoder, type RowFormat } from "./
 import { FileSinkOptionError, PartFileExistsError, PendingPartFileMissingError } from "./file-sink-errors.ts";
 import { inProgressFileName, parseInProgressFileName, partFileName, partFileNaming, partRunId, type PartFileNaming } from "./part-file-names.ts";
 import { InProgressPartFile } from "./part-file-writer.ts";
+import { leftoverVerdict, writerTag } from "./part-writer-tag.ts";
 import { exceedsPartSize, isDueForRollover, isInactive, resolveRollingPolicy, type RollingPolicy } from "./rolling-policy.ts";
 
 /** Options of `FileSink.forRows`. */
@@ -113,8 +114,8 @@ interface OpenTransaction {
  * Writes rows to files under a base path with exactly-once guarantees.
  *
  * The two-phase commit on files (as in the seed design): begin = nothing yet
- * (a part file is created hidden, `.part-<uid>-<subtask>-<run id>-<n><ext>.inprogress`,
- * at the first record of a bucket); pre-commit at a checkpoint barrier = flush,
+ * (a part file is created hidden, `.part-<uid>-<subtask>-<run id>-<n><ext>.<writer>.inprogress`,
+ * at the first record of a bucket, where `<writer>` names the run and the process writing it); pre-commit at a checkpoint barrier = flush,
  * fsync and close every part and fsync its directory (still hidden: pending);
  * commit when the checkpoint completes = move each part to
  * `part-<uid>-<subtask>-<run id>-<n><ext>` without ever replacing a file
@@ -129,10 +130,13 @@ interface OpenTransaction {
  * (`rollingPolicy`). The run id (a UUID, see the `random` option) is new
  * whenever a subtask starts, so two runs into one directory never share a
  * name; part numbers are kept in checkpoints and continue after a restore,
- * even at another parallelism. After a restore,
- * hidden files of this sink that no restored transaction owns (written after
- * the restored checkpoint) are deleted, including those of subtask indexes
- * that no longer exist. Records appear only when a checkpoint completes: enable
+ * even at another parallelism. When a subtask starts, hidden files of this
+ * sink that no restored transaction owns (written after the restored
+ * checkpoint) are deleted, including those of subtask indexes that no longer
+ * exist, but only those that an earlier attempt of this run wrote or whose
+ * writing process is provably dead (a pid of this host that no longer runs):
+ * another run that writes into the same directory and still runs, or runs on
+ * another host, keeps its files (see `leftoverVerdict`). Records appear only when a checkpoint completes: enable
  * checkpointing (a bounded job commits the rest with its final checkpoint).
  *
  * Fault injection for crash tests: `WEIR_FAULT=kill-before-commit` makes the
@@ -319,11 +323,17 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
     for (const ref of txn.parts) await rm(join(bucketDirectory(this.basePath, ref.bucket, ctx.operatorUid), ref.tmp), { force: true });
   }
 
-  /** Deletes hidden part files of the subtask indexes this subtask cares for that no restored transaction owns. */
+  /**
+   * Deletes hidden part files of the subtask indexes this subtask cares for
+   * that no restored transaction owns and that are leftovers: written by an
+   * earlier attempt of this run or by a process that is dead. Files of other
+   * runs that may still write them are kept.
+   */
   override async cleanupLeftovers(ctx: TransactionContext<FileSinkUserContext>, restored: readonly FileTransaction[]): Promise<void> {
     const owned = new Set(restored.flatMap((t) => t.parts.map((p) => join(bucketDirectory(this.basePath, p.bucket, ctx.operatorUid), p.tmp))));
     const naming = this.naming(ctx);
     const removed: string[] = [];
+    const kept: string[] = [];
     const visit = async (dir: string): Promise<void> => {
       let entries;
       try {
@@ -338,12 +348,19 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
         if (!entry.isFile() || owned.has(path)) continue;
         const parsed = parseInProgressFileName(naming, entry.name);
         if (parsed === null || !caresFor(ctx.subtaskIndex, ctx.parallelism, parsed.subtask)) continue;
+        if (leftoverVerdict(parsed.writer, ctx.jobId) === "keep") {
+          kept.push(path);
+          continue;
+        }
         await rm(path, { force: true });
         removed.push(path);
       }
     };
     await visit(this.basePath);
     if (removed.length > 0) ctx.logger.info(`removed ${removed.length} uncommitted part file(s) left by a failed attempt under ${this.basePath}`);
+    if (kept.length > 0) {
+      ctx.logger.info(`kept ${kept.length} uncommitted part file(s) of another run that may still write them under ${this.basePath} (e.g. ${kept[0]})`);
+    }
   }
 
   private naming(ctx: SinkContext): PartFileNaming {
@@ -365,7 +382,7 @@ export class FileSink<T> extends TwoPhaseCommitSink<T, FileTransaction, FileSink
     const n = ctx.userContext.nextPart[key] ?? 0;
     ctx.userContext.nextPart[key] = n + 1;
     const name = partFileName(this.naming(ctx), ctx.subtaskIndex, ctx.userContext.runId, n);
-    const ref: FilePartRef = { bucket, name, tmp: inProgressFileName(name) };
+    const ref: FilePartRef = { bucket, name, tmp: inProgressFileName(name, writerTag(ctx.jobId)) };
     const part: OpenPart = { ref, file: new InProgressPartFile(join(dir, ref.tmp), now) };
     txn.parts.push(ref);
     open.parts.set(bucket, part);

@@ -1,8 +1,10 @@
 /**
  * Names of the file sink's part files: committed `part-<uid>-<subtask>-<run id>-<n><ext>`
- * and hidden in-progress/pending `.part-<uid>-<subtask>-<run id>-<n><ext>.inprogress`,
- * where the run id is a UUID drawn whenever a sink subtask starts.
+ * and hidden in-progress/pending `.part-<uid>-<subtask>-<run id>-<n><ext>.<writer>.inprogress`,
+ * where the run id is a UUID drawn whenever a sink subtask starts and the
+ * writer tag says which run and process writes the file (`part-writer-tag.ts`).
  */
+import { formatWriterTag, parseWriterTag, WRITER_TAG, type PartWriterTag } from "./part-writer-tag.ts";
 
 /** What makes the part file names of one sink. */
 export interface PartFileNaming {
@@ -49,18 +51,35 @@ export function partFileName(naming: PartFileNaming, subtask: number, runId: str
   return `${naming.prefix}-${naming.uid}-${subtask}-${runId}-${n}${naming.extension}`;
 }
 
-/** The hidden name of a part while in progress or pending (unique, as its committed name is). */
-export function inProgressFileName(finalName: string): string {
-  return `.${finalName}.inprogress`;
+/**
+ * The hidden name of a part while in progress or pending (unique, as its
+ * committed name is), written by `writer`.
+ *
+ * @example
+ * ```ts
+ * inProgressFileName("part-sink-3-1-0f8e…-7.csv", writerTag(ctx.jobId)); // ".part-sink-3-1-0f8e…-7.csv.1c3d5e7f-4242-mfx3k2a1-0a1b2c3d.inprogress"
+ * ```
+ */
+export function inProgressFileName(finalName: string, writer: PartWriterTag): string {
+  return `.${finalName}.${formatWriterTag(writer)}.inprogress`;
+}
+
+/** A hidden in-progress/pending file of a sink, as its name says. */
+export interface InProgressFile {
+  readonly subtask: number;
+  readonly runId: string;
+  readonly n: number;
+  /** Who writes it; null for a file of an earlier Weir, whose names had no writer tag. */
+  readonly writer: PartWriterTag | null;
 }
 
 /**
- * The subtask, run id and part number of a hidden in-progress/pending file of
- * this sink, or null for any other file (committed parts, other sinks' files).
+ * The subtask, run id, part number and writer of a hidden in-progress/pending
+ * file of this sink, or null for any other file (committed parts, other sinks' files).
  */
-export function parseInProgressFileName(naming: PartFileNaming, fileName: string): { subtask: number; runId: string; n: number } | null {
+export function parseInProgressFileName(naming: PartFileNaming, fileName: string): InProgressFile | null {
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const re = new RegExp(`^\\.${esc(naming.prefix)}-${esc(naming.uid)}-(\\d+)-(${RUN_ID})-(\\d+)${esc(naming.extension)}\\.inprogress$`);
+  const re = new RegExp(`^\\.${esc(naming.prefix)}-${esc(naming.uid)}-(\\d+)-(${RUN_ID})-(\\d+)${esc(naming.extension)}(?:\\.(${WRITER_TAG}))?\\.inprogress$`);
   const m = re.exec(fileName);
-  return m ? { subtask: Number(m[1]), runId: m[2]!, n: Number(m[3]) } : null;
+  return m ? { subtask: Number(m[1]), runId: m[2]!, n: Number(m[3]), writer: m[4] === undefined ? null : parseWriterTag(m[4]) } : null;
 }

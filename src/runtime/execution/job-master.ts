@@ -25,6 +25,7 @@ import { failureCause, type FailureCause } from "./failure-cause.ts";
 import { recordCounts, type RecordCounts } from "./record-counts.ts";
 import { fileURLToPath } from "node:url";
 import { OWN_ROOT } from "../../util/own-files.ts";
+import { acquireRunLocks, type RunLocks } from "./run-locks.ts";
 
 /** Weir's own source directory: stack frames in it are not user code. */
 const OWN_SOURCE = fileURLToPath(OWN_ROOT);
@@ -61,6 +62,8 @@ export interface JobMasterOptions {
   readonly batchSize: number;
   readonly autoWatermarkIntervalMs: number;
   readonly logger: Logger;
+  /** The command that started the run, recorded in the lock of its checkpoint directory (default: `process.argv`). */
+  readonly command?: string;
   readonly listener?: JobListener;
   /** Creates the task managers once the events sink exists. */
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
@@ -81,6 +84,8 @@ export class JobMaster {
   private attempt = 0;
   private restarts = 0;
   private readonly storage: CheckpointStorage;
+  /** This run's exclusive hold on its checkpoint and local state directories, taken before anything else and released when `run()` ends. */
+  private readonly locks: RunLocks;
   private readonly managers: TaskManagerHandle[];
   private coordinator: CheckpointCoordinator | null = null;
   private settle: ((o: Outcome) => void) | null = null;
@@ -100,11 +105,18 @@ export class JobMaster {
   /** Ends the restart back-off early (cancel). */
   private wake: (() => void) | null = null;
 
+  /** Throws `DirectoryLockedError` when another run holds the checkpoint (or local state) directory. */
   constructor(private readonly o: JobMasterOptions) {
     this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: (w) => o.logger.warn(w) });
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
-    this.managers = o.taskManagers(this.events());
+    this.locks = acquireRunLocks(o.checkpointing, (note) => o.logger.warn(note), o.command);
+    try {
+      this.managers = o.taskManagers(this.events());
+    } catch (e) {
+      this.locks.release();
+      throw e;
+    }
   }
 
   get status(): JobStatus {
@@ -180,7 +192,11 @@ export class JobMaster {
       if (this.status_ !== "CANCELED") this.status_ = "FAILED";
       throw e;
     } finally {
-      await Promise.all(this.managers.map((m) => m.shutdown()));
+      try {
+        await Promise.all(this.managers.map((m) => m.shutdown()));
+      } finally {
+        this.locks.release();
+      }
     }
   }
 
