@@ -30,12 +30,23 @@ export interface ReaderOutput<T> {
   /**
    * An output for the records of one split, with a watermark generator of its own:
    * the source's watermark is then the minimum over its active splits, so a split that
-   * is behind in event time holds it back (Flink's per-split watermarks). Call it when
-   * a split starts being read; the same id returns the same output.
+   * is behind in event time holds it back (Flink's per-split watermarks). Call it as soon
+   * as a split is assigned or found, before reading it: a registered split that has not
+   * emitted yet holds the watermark at its start, so reading a later-in-time split first
+   * never makes a queued one's records late. The same id returns the same output.
    */
   createOutputForSplit(splitId: string): ReaderOutput<T>;
-  /** The split is finished: it no longer holds back the watermark. */
+  /**
+   * The split is finished: its generator makes a last periodic emit, and it no longer
+   * holds back the watermark (its final watermark stands while the reader has no other split).
+   */
   releaseOutputForSplit(splitId: string): void;
+  /**
+   * The reader has nothing to read for now (e.g. a continuous file source between
+   * listings, without files): while it holds no split it is idle and does not hold
+   * back event time downstream; registering a split or emitting a record ends that.
+   */
+  markIdle?(): void;
 }
 
 /** What a reader knows of its parallel instance. */
@@ -81,4 +92,9 @@ export interface Source<T, Split = unknown> {
   /** All splits of the input for a source of the given parallelism. Deterministic: called in every thread. */
   createSplits(parallelism: number): Split[];
   createReader(context: SourceReaderContext): SourceReader<T, Split>;
+  /**
+   * The id a reader gives `split` in `createOutputForSplit`. With it, each split's
+   * watermark is restored with the split, also when a rescale moves it to another reader.
+   */
+  splitId?(split: Split): string;
 }

@@ -21,20 +21,20 @@ describe("watermark generators", () => {
     expect(() => new BoundedOutOfOrdernessWatermarks(-1)).toThrow(/≥ 0/);
   });
 
-  it("idleness marks the input idle after the timeout without events and active with the next event", () => {
+  it("idleness marks the input idle after the timeout without events (after a last emit) and active with the next event", () => {
     let now = 0;
     const g = new WatermarksWithIdleness(new BoundedOutOfOrdernessWatermarks<number>(0), 50, () => now);
     const out = recorder();
     g.onEvent(0, 10, out);
-    now = 40;
-    g.onPeriodicEmit(out);
+    g.onEvent(0, 30, out);
     now = 60;
-    g.onPeriodicEmit(out); // 60 - 0 ≥ 50 since the last event
+    // 60 - 0 ≥ 50 since the last event, and no periodic emit since it: what it promised is emitted first
+    g.onPeriodicEmit(out);
     g.onPeriodicEmit(out); // stays idle, emits nothing
     now = 70;
-    g.onEvent(0, 20, out);
+    g.onEvent(0, 40, out);
     g.onPeriodicEmit(out);
-    expect(out.log).toEqual(["wm 9", "idle", "active", "wm 19"]);
+    expect(out.log).toEqual(["wm 29", "idle", "active", "wm 39"]);
   });
 
   it("the strategy builds generators with the assigner and idleness it was given", () => {

@@ -76,11 +76,11 @@ export class WatermarksWithIdleness<T> implements WatermarkGenerator<T> {
 
   onPeriodicEmit(output: WatermarkOutput): void {
     if (this.idle) return;
+    // what the events seen so far promise, also when going idle now
+    this.inner.onPeriodicEmit(output);
     if (this.now() - this.lastActivity >= this.idleTimeoutMs) {
       this.idle = true;
       output.markIdle();
-      return;
     }
-    this.inner.onPeriodicEmit(output);
   }
 }

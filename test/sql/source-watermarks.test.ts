@@ -3,8 +3,8 @@
  * watermark push-down), not by an operator after it: a reader that holds
  * several files (after a restore or a rescale hands it more splits) then
  * never makes one file's rows late because another file it reads is ahead
- * in event time. (A reader given files one after another still drops the
- * rows of an earlier-time file read later, as Flink's file source does.)
+ * in event time. (Files found by a later listing than the ones already read
+ * are judged against what those promised: see docs/event-time.md.)
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

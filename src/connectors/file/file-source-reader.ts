@@ -70,13 +70,18 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
   private available: Promise<void> | undefined;
   /** Whether this reader said that the path matched no file. */
   private saidEmpty = false;
+  /** Files at the end of `files` whose split outputs are not created yet. */
+  private unregistered = 0;
 
   constructor(private readonly config: FileSourceReaderConfig<T>) {}
 
   addSplits(splits: FileSourceSplit[]): void {
     for (const s of splits) {
       const copy = copySplit(s);
-      if (copy.kind === "file") this.files.push(copy);
+      if (copy.kind === "file") {
+        this.files.push(copy);
+        this.unregistered++;
+      }
       else if (copy.kind === "discovery") this.buckets.push(copy);
       else this.finishedDeadLetters += copy.deadLetters;
     }
@@ -85,8 +90,15 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
   pollNext(output: ReaderOutput<T>, maxRecords: number): PollStatus | Promise<PollStatus> {
     if (this.scanDue()) return this.scan().then(() => "more-available");
     const file = this.files[0];
-    if (!file) return this.config.monitorIntervalMs === undefined && this.buckets.length === 0 ? "end-of-input" : "nothing-available";
-    // each file is a split with its own watermark generator: a file behind in event time holds the source back
+    if (!file) {
+      if (this.config.monitorIntervalMs === undefined) return this.buckets.length === 0 ? "end-of-input" : "nothing-available";
+      // continuous, listed, nothing to read: do not hold back event time until a new file comes
+      output.markIdle?.();
+      return "nothing-available";
+    }
+    // each file is a split with its own watermark generator, registered as soon as it is queued:
+    // a file behind in event time, or not started yet, holds the source back
+    if (this.unregistered > 0) this.registerQueued(output);
     const out = output.createOutputForSplit(file.path);
     if (!this.current) return this.openFile(file).then(() => this.emit(file, out, output, maxRecords));
     return this.emit(file, out, output, maxRecords);
@@ -117,6 +129,12 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
     await c?.handle.close();
   }
 
+  /** Registers the watermark outputs of the files queued since the last poll. */
+  private registerQueued(output: ReaderOutput<T>): void {
+    for (let i = this.files.length - this.unregistered; i < this.files.length; i++) output.createOutputForSplit(this.files[i]!.path);
+    this.unregistered = 0;
+  }
+
   private scanDue(): boolean {
     if (this.buckets.length === 0) return false;
     if (this.config.monitorIntervalMs === undefined) return true; // bounded: held buckets are unscanned
@@ -128,6 +146,7 @@ export class FileSourceReader<T> implements SourceReader<T, FileSourceSplit> {
     if (listed.length === 0) this.sayEmpty();
     const plan = planDiscovery(listed, this.buckets);
     this.files.push(...plan.newSplits);
+    this.unregistered += plan.newSplits.length;
     const interval = this.config.monitorIntervalMs;
     if (interval === undefined) this.buckets = [];
     else {

@@ -96,6 +96,18 @@ export function deadLetterCount(splits: readonly FileSourceSplit[]): number {
   return n;
 }
 
+/** The id of a split: a file's path, a bucket's number, or `tally`. */
+export function splitIdOf(s: FileSourceSplit): string {
+  switch (s.kind) {
+    case "file":
+      return s.path;
+    case "discovery":
+      return `discovery ${s.bucket}/${s.buckets}`;
+    case "tally":
+      return "tally";
+  }
+}
+
 /** A deep copy, so the engine never sees a reader's live objects. */
 export function copySplit(s: FileSourceSplit): FileSourceSplit {
   switch (s.kind) {

@@ -12,7 +12,7 @@ import { csvFormat, type CsvOptions } from "./csv-format.ts";
 import { parseInputPath, type InputPath } from "./file-source-glob.ts";
 import type { FileOrder } from "./file-source-listing.ts";
 import { FileSourceReader, type DeadLetter } from "./file-source-reader.ts";
-import { initialSplits, type FileSourceSplit } from "./file-source-split.ts";
+import { initialSplits, splitIdOf, type FileSourceSplit } from "./file-source-split.ts";
 import { jsonLinesFormat, linesFormat, type RecordFormat } from "./record-format.ts";
 
 /** Options of every file source. */
@@ -143,6 +143,11 @@ export class FileSource<T> implements Source<T, FileSourceSplit> {
   /** One discovery bucket per reader: reader `i` takes the files with `hash(path) % parallelism === i`. */
   createSplits(parallelism: number): FileSourceSplit[] {
     return initialSplits(parallelism);
+  }
+
+  /** A file split's id is its path (the reader's split outputs use it). */
+  splitId(split: FileSourceSplit): string {
+    return splitIdOf(split);
   }
 
   createReader(): SourceReader<T, FileSourceSplit> {

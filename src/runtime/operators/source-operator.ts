@@ -6,7 +6,9 @@
  * Event timestamps and watermarks come from the source's WatermarkStrategy:
  * the timestamp assigner runs per record, the generator per record and every
  * auto-watermark interval, and the end of a bounded input emits the maximal
- * watermark so every event-time timer and window fires.
+ * watermark so every event-time timer and window fires. Each split's
+ * watermark is checkpointed with the reader's last one (watermark-state.ts)
+ * and restored with the split, wherever a rescale puts it.
  */
 import type { PollStatus, ReaderOutput, Source, SourceReader } from "../../core/source.ts";
 import { ListStateDescriptor, type ListState } from "../../state/index.ts";
@@ -37,6 +39,13 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
 
   async open(ctx: OperatorContext, out: Output<T>): Promise<void> {
     this.out = out;
+    this.splitsState = ctx.operatorState.getListState(new ListStateDescriptor<Split>("splits"));
+    const splits = ctx.sourceOverride
+      ? (ctx.sourceOverride as Split[])
+      : ctx.isRestored
+        ? this.splitsState.get()
+        : this.source.createSplits(ctx.parallelism).filter((_, i) => i % ctx.parallelism === ctx.subtaskIndex);
+    this.watermarkState = new WatermarkState(ctx.operatorState);
     const strategy = this.strategy;
     const now = () => ctx.processingTime.now();
     const watermarks = strategy?.createGenerator
@@ -44,6 +53,7 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
           () => strategy.generator(now)!,
           (ts) => this.emitWatermark(ts),
           (idle) => this.setIdle(idle),
+          ctx.isRestored ? this.restoredSplitWatermarks(splits) : undefined,
         )
       : null;
     this.watermarks = watermarks;
@@ -83,20 +93,14 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
         splitOutputs.delete(id);
         watermarks?.release(id);
       },
+      markIdle: () => watermarks?.markReaderIdle(),
     };
-    this.splitsState = ctx.operatorState.getListState(new ListStateDescriptor<Split>("splits"));
-    const splits = ctx.sourceOverride
-      ? (ctx.sourceOverride as Split[])
-      : ctx.isRestored
-        ? this.splitsState.get()
-        : this.source.createSplits(ctx.parallelism).filter((_, i) => i % ctx.parallelism === ctx.subtaskIndex);
     this.reader = this.source.createReader({
       subtaskIndex: ctx.subtaskIndex,
       parallelism: ctx.parallelism,
       operatorUid: ctx.operatorUid,
     });
     this.reader.addSplits(splits);
-    this.watermarkState = new WatermarkState(ctx.operatorState);
     if (ctx.isRestored) this.emitWatermark(this.watermarkState.restored());
   }
 
@@ -123,7 +127,7 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
 
   snapshotState(checkpointId: number): void {
     this.splitsState.update(this.reader.snapshotState(checkpointId));
-    this.watermarkState.save(this.lastWatermark);
+    this.watermarkState.save(this.lastWatermark, this.watermarks?.splitWatermarks());
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
@@ -137,6 +141,20 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
 
   async close(): Promise<void> {
     await this.reader?.close?.();
+  }
+
+  /** The restored watermarks of this reader's splits (of all old readers' splits if the source names none). */
+  private restoredSplitWatermarks(splits: readonly Split[]): Map<string, number> {
+    const all = this.watermarkState.restoredSplits();
+    const splitId = this.source.splitId?.bind(this.source);
+    if (!splitId) return all;
+    const mine = new Map<string, number>();
+    for (const split of splits) {
+      const id = splitId(split);
+      const wm = all.get(id);
+      if (wm !== undefined) mine.set(id, wm);
+    }
+    return mine;
   }
 
   private emitWatermark(timestamp: number): void {

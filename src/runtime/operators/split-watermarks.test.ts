@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BoundedOutOfOrdernessWatermarks, type WatermarkGenerator } from "../../time/watermark-generator.ts";
+import { BoundedOutOfOrdernessWatermarks, WatermarksWithIdleness, type WatermarkGenerator } from "../../time/watermark-generator.ts";
 import { SplitWatermarks } from "./split-watermarks.ts";
 
-function setup(create: () => WatermarkGenerator<number> = () => new BoundedOutOfOrdernessWatermarks<number>(0)) {
+function setup(create: () => WatermarkGenerator<number> = () => new BoundedOutOfOrdernessWatermarks<number>(0), restored?: Map<string, number>) {
   const log: string[] = [];
-  const w = new SplitWatermarks<number>(create, (ts) => void log.push(`wm ${ts}`), (idle) => void log.push(idle ? "idle" : "active"));
+  const w = new SplitWatermarks<number>(create, (ts) => void log.push(`wm ${ts}`), (idle) => void log.push(idle ? "idle" : "active"), restored);
   return { w, log, watermarks: () => log.filter((l) => l.startsWith("wm")) };
 }
 
@@ -56,6 +56,63 @@ describe("per-split watermarks", () => {
     w.onPeriodicEmit();
     now = 50;
     w.onPeriodicEmit();
-    expect(log).toEqual(["active", "wm 99", "idle"]);
+    expect(log).toEqual(["wm 99", "idle"]);
+  });
+
+  it("a split read to its end between two periodic emits still advances the watermark: a last emit, and its final watermark stands", () => {
+    const { w, watermarks } = setup();
+    w.split("a");
+    for (const ts of [100, 300, 200]) w.onSplitEvent("a", 0, ts);
+    w.release("a");
+    expect(watermarks()).toEqual(["wm 299"]);
+    w.split("b");
+    w.onSplitEvent("b", 0, 500);
+    w.release("b");
+    expect(watermarks()).toEqual(["wm 299", "wm 499"]);
+  });
+
+  it("a queued split holds the watermark back while another is read before it, and it never goes idle before it started", () => {
+    let now = 0;
+    const { w, log, watermarks } = setup(() => new WatermarksWithIdleness(new BoundedOutOfOrdernessWatermarks<number>(0), 50, () => now));
+    w.split("later");
+    w.split("earlier");
+    w.onSplitEvent("later", 0, 9000);
+    now = 1000;
+    w.onPeriodicEmit();
+    w.release("later");
+    expect(watermarks(), "the earlier file has not been read: no promise yet").toEqual([]);
+    expect(log).not.toContain("idle");
+    w.onSplitEvent("earlier", 0, 1000);
+    w.onPeriodicEmit();
+    expect(watermarks()).toEqual(["wm 999"]);
+    w.release("earlier");
+    expect(watermarks().at(-1)).toBe("wm 8999");
+  });
+
+  it("a reader without splits that has nothing to read is idle until a split is registered", () => {
+    const { w, log } = setup();
+    w.split("a");
+    w.onSplitEvent("a", 0, 100);
+    w.release("a");
+    w.markReaderIdle();
+    expect(log).toEqual(["wm 99", "idle"]);
+    w.split("b");
+    expect(log).toEqual(["wm 99", "idle", "active"]);
+    w.release("b");
+    w.markReaderIdle();
+    expect(log.at(-1)).toBe("idle");
+  });
+
+  it("a restored split resumes from its checkpointed watermark; the checkpoint holds every registered split's", () => {
+    const { w, watermarks } = setup(undefined, new Map([["a", 700], ["b", 400]]));
+    w.split("a");
+    w.split("b");
+    w.split("new");
+    expect(w.splitWatermarks()).toEqual(new Map([["a", 700], ["b", 400]]));
+    w.release("new");
+    expect(watermarks()).toEqual(["wm 400"]);
+    w.onSplitEvent("a", 0, 900);
+    w.onPeriodicEmit();
+    expect(w.splitWatermarks()).toEqual(new Map([["a", 899], ["b", 400]]));
   });
 });

@@ -1,17 +1,22 @@
 /**
- * The last watermark an operator that generates watermarks emitted, kept in
- * every checkpoint. After a restore the operator emits it again before the
- * replayed records, so they are judged late or on time exactly as in the run
- * that failed (watermark generators themselves start empty). Union list state:
- * after a rescale a subtask takes the minimum over the old subtasks.
+ * The watermarks an operator that generates them keeps in every checkpoint:
+ * the last watermark it emitted and, for a source reader, each split's
+ * watermark. After a restore the operator emits its last watermark again
+ * before the replayed records, and each split resumes from its own, so
+ * records are judged late or on time exactly as in the run that failed
+ * (watermark generators themselves start empty). Union list state: after a
+ * rescale a subtask takes the minimum of the old subtasks' last watermarks,
+ * and each split's watermark goes wherever the split goes.
  */
 import { ListStateDescriptor, type ListState, type OperatorStateBackend } from "../../state/index.ts";
 
 export class WatermarkState {
   private readonly state: ListState<number>;
+  private readonly splits: ListState<[string, number]>;
 
   constructor(operatorState: OperatorStateBackend) {
     this.state = operatorState.getUnionListState(new ListStateDescriptor<number>("_watermark"));
+    this.splits = operatorState.getUnionListState(new ListStateDescriptor<[string, number]>("_split_watermarks"));
   }
 
   /** The watermark to emit again after a restore (-Infinity if none). */
@@ -20,8 +25,19 @@ export class WatermarkState {
     return all.length === 0 ? Number.NEGATIVE_INFINITY : Math.min(...all);
   }
 
-  /** At a checkpoint: the last emitted watermark. */
-  save(watermark: number): void {
+  /**
+   * The split watermarks of every old subtask (split id → watermark); a split
+   * listed twice (kept by a subtask that did not own it) takes the higher, its owner's.
+   */
+  restoredSplits(): Map<string, number> {
+    const all = new Map<string, number>();
+    for (const [id, wm] of this.splits.get()) all.set(id, Math.max(wm, all.get(id) ?? Number.NEGATIVE_INFINITY));
+    return all;
+  }
+
+  /** At a checkpoint: the last emitted watermark and the splits' watermarks. */
+  save(watermark: number, splits: ReadonlyMap<string, number> = new Map()): void {
     this.state.update(watermark === Number.NEGATIVE_INFINITY ? [] : [watermark]);
+    this.splits.update([...splits]);
   }
 }

@@ -33,6 +33,16 @@ describe("WatermarkValve", () => {
     expect(v.onStatus(0, false).allIdleChanged).toBe(true);
   });
 
+  it("when the last channel goes idle, moves to the highest watermark of any channel (a channel idle first does not hold it back)", () => {
+    const v = new WatermarkValve(2);
+    v.onWatermark(0, 900);
+    expect(v.onStatus(0, true).watermark).toBeUndefined(); // channel 1 has promised nothing yet
+    expect(v.onWatermark(1, 300)).toBe(300);
+    expect(v.onStatus(1, true)).toEqual({ watermark: 900, allIdleChanged: true });
+    expect(v.onStatus(1, false)).toEqual({ watermark: undefined, allIdleChanged: true });
+    expect(v.onWatermark(1, 800)).toBeUndefined(); // behind the task's 900: not aligned
+  });
+
   it("passes the maximal watermark of ended inputs", () => {
     const v = new WatermarkValve(2);
     v.onWatermark(0, Infinity);

@@ -2,8 +2,9 @@
  * Combines the watermarks of a task's input channels (Flink's
  * StatusWatermarkValve): the task's watermark is the minimum over the channels
  * that are active, it only moves forward, idle channels do not hold it back,
- * and a channel that becomes active again rejoins once its watermark has
- * caught up with the task's. Pure: the task feeds it and acts on the result.
+ * when the last channel goes idle it moves to the highest watermark of any
+ * channel, and a channel that becomes active again rejoins once its watermark
+ * has caught up with the task's. Pure: the task feeds it and acts on the result.
  */
 export class WatermarkValve {
   private readonly watermarks: number[];
@@ -44,12 +45,22 @@ export class WatermarkValve {
     const nowAllIdle = this.idle.every((x) => x);
     const allIdleChanged = nowAllIdle !== this.allIdle;
     this.allIdle = nowAllIdle;
-    return { watermark: idle ? this.advance() : undefined, allIdleChanged };
+    // the last channel to go idle: event time moves to the highest watermark of any channel
+    // (as Flink's valve), or a channel that went idle first would hold back what the others promised
+    const watermark = !idle ? undefined : nowAllIdle ? this.advanceToMax() : this.advance();
+    return { watermark, allIdleChanged };
   }
 
   /** True when every channel is idle. */
   isIdle(): boolean {
     return this.allIdle;
+  }
+
+  private advanceToMax(): number | undefined {
+    const max = Math.max(...this.watermarks);
+    if (max <= this.current) return undefined;
+    this.current = max;
+    return max;
   }
 
   private advance(): number | undefined {
