@@ -22,7 +22,7 @@
  *
  * Runs for each of INCREMENTAL_CASES. Reproduce a failure with WEIR_SEED=<seed>.
  */
-import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
@@ -147,11 +147,11 @@ async function expectRetainedVerify(directory: string, where: string): Promise<C
  * checkpoint in `checkpoints`) into `output` at `parallelism`; a stop by
  * signal writes its savepoint into `<root>/savepoints`.
  */
-function resumeArgs(c: IncrementalCase, first: FirstRun, from: string | undefined, output: string, checkpoints: string, parallelism: number, workers: number, spin: string): string[] {
+function resumeArgs(c: IncrementalCase, first: FirstRun, from: string | undefined, output: string, checkpoints: string, parallelism: number, workers: number, spin: string, gate?: string): string[] {
   return [
     "run", JOB, "--parallelism", String(parallelism), "--workers", String(workers),
     "--checkpoint-interval", INTERVAL, "--checkpoint-dir", checkpoints, "--savepoint-dir", join(first.root, "savepoints"),
-    ...(from ? ["--from-savepoint", from] : []), ...(c.flags ?? []), "--", ...runningTotalArgs(c, first.input, output, spin, RETAINED),
+    ...(from ? ["--from-savepoint", from] : []), ...(c.flags ?? []), "--", ...runningTotalArgs(c, first.input, output, spin, RETAINED, gate),
   ];
 }
 
@@ -167,10 +167,11 @@ for (const c of INCREMENTAL_CASES) {
     /**
      * `weir run` arguments resuming from `from` into `output` at `parallelism`
      * on `workers` worker threads (the resumes vary them: 0 runs all tasks in
-     * the main thread), checkpointing into `checkpoints`.
+     * the main thread), checkpointing into `checkpoints`; with `gate`, the job
+     * is slow until that file exists.
      */
-    const resume = (from: string | undefined, output: string, checkpoints: string, parallelism: number, workers: number, spin = "0") =>
-      resumeArgs(c, first, from, output, checkpoints, parallelism, workers, spin);
+    const resume = (from: string | undefined, output: string, checkpoints: string, parallelism: number, workers: number, spin = "0", gate?: string) =>
+      resumeArgs(c, first, from, output, checkpoints, parallelism, workers, spin, gate);
 
     beforeAll(async () => {
       const started = startFirstRun(c);
@@ -212,10 +213,12 @@ for (const c of INCREMENTAL_CASES) {
       const latest = retained.at(-1)!;
       const output = copyOf(first.output, "out-p1");
       const checkpoints = join(first.root, "chk-p1");
-      // Slow (spin) so that it is stopped mid-run once its own checkpoints are incremental.
-      const run = startCli(resume(latest.directory, output, checkpoints, 1, 1, SPIN));
+      // Slow until the test opens its gate (after the stop): it is stopped mid-run once its own checkpoints are incremental.
+      const gate = join(first.root, "gate-p1");
+      const run = startCli(resume(latest.directory, output, checkpoints, 1, 1, "0", gate));
       await waitForIncrementalCheckpoint(run, checkpoints, `${where}, run at parallelism 1`, 0);
       run.child.kill("SIGINT");
+      writeFileSync(gate, "");
       const stopped = await finish(run, 60_000);
       expect(stopped.code, `${where}: stop\n${stopped.stderr}`).toBe(0);
       expect(stopped.stderr, where).toContain(`restored from checkpoint ${latest.checkpointId} (${latest.directory}`);

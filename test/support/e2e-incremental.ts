@@ -35,8 +35,8 @@ export const DISK_CASE: IncrementalCase = { name: "disk", flags: ["--state-backe
 export const RUNNING_TOTAL_UID = "running-total";
 
 /** The running-total job's arguments after `--` for `c`, keeping `retained` completed checkpoints. */
-export function runningTotalArgs(c: IncrementalCase, input: string, output: string, spin: string, retained: number): string[] {
-  return [input, output, spin, RUNNING_TOTAL_UID, c.incremental ? "1" : "0", String(retained)];
+export function runningTotalArgs(c: IncrementalCase, input: string, output: string, spin: string, retained: number, gate?: string): string[] {
+  return [input, output, spin, RUNNING_TOTAL_UID, c.incremental ? "1" : "0", String(retained), ...(gate === undefined ? [] : [gate])];
 }
 
 /** The completed checkpoint `chk-<id>` of `directory` as its metadata says, or null (absent, or removed meanwhile by a running job). */
