@@ -45,9 +45,10 @@ console.error(\`\${isWorker() ? "worker" : "client"} sees helper at \${helperUrl
 await env.execute("compiled-once");
 `,
     });
-    const run = await runCli(["run", "job.ts", "--workers", "2", "--log-level", "debug", "--checkpoint-dir", join(dir, "chk")], DEADLINE_MS, {}, { cwd: dir, shipped: true });
+    // parallelism 2: both workers get a subtask (more workers than the plan can use are capped)
+    const run = await runCli(["run", "job.ts", "--parallelism", "2", "--workers", "2", "--log-level", "debug", "--checkpoint-dir", join(dir, "chk")], DEADLINE_MS, {}, { cwd: dir, shipped: true });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim().split("\n")).toEqual(["2", "4", "6"]);
+    expect(run.stdout.trim().split("\n").map((l) => l.replace(/^\d> /, "")).sort()).toEqual(["2", "4", "6"]);
     const helper = pathToFileURL(join(dir, "helper.ts")).href;
     const seen = run.stderr.split("\n").filter((l) => l.includes(" sees helper at "));
     expect(seen.sort()).toEqual([`client sees helper at ${helper}`, `worker sees helper at ${helper}`, `worker sees helper at ${helper}`]);

@@ -12,6 +12,7 @@
  * starts again, so two runs that both find a stale lock cannot both win.
  */
 import { randomBytes } from "node:crypto";
+import { directoryProblem, UnusableDirectoryError } from "./directory-problem.ts";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DirectoryLockedError } from "./directory-locked-error.ts";
@@ -73,6 +74,8 @@ const held = new Set<DirectoryLock>();
 export function acquireDirectoryLock(directory: string, options: DirectoryLockOptions): DirectoryLock {
   const dir = resolve(directory);
   const lockFile = join(dir, LOCK_FILE);
+  const problem = directoryProblem(dir);
+  if (problem !== undefined) throw new UnusableDirectoryError(options.what, dir, problem);
   const created = mkdirSync(dir, { recursive: true });
   if (created !== undefined) fsyncDirSync(resolve(created, ".."));
   const me = thisProcess();

@@ -46,7 +46,7 @@ export interface CliPlace {
 /** Starts `node bin/weir-dev.mjs ...args` (or the shipped bin/weir.mjs) in the repository root or `place.cwd`. */
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, place: CliPlace = {}): RunningCli {
   const bin = place.shipped ? SHIPPED_BIN : BIN;
-  const all = args[0] === "run" && !place.typecheck ? ["run", "--no-typecheck", ...args.slice(1)] : args;
+  const all = args[0] === "run" && !place.typecheck ? withFlag(args, "--no-typecheck") : args;
   const child = spawn(process.execPath, [bin, ...all], {
     cwd: place.cwd ?? ROOT,
     env: { ...process.env, ...env },
@@ -103,4 +103,10 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs 
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** `args` with `flag` among weir's own flags: before the job's arguments (`--`), else last. */
+function withFlag(args: readonly string[], flag: string): string[] {
+  const end = args.indexOf("--");
+  return end < 0 ? [...args, flag] : [...args.slice(0, end), flag, ...args.slice(end)];
 }

@@ -19,9 +19,10 @@
  * completed checkpoint's cleanup deletes, and never deletes a referenced one.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { mkdir, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
 import { crc32 } from "../../util/crc32.ts";
+import { directoryProblem } from "../../util/directory-problem.ts";
 import { fsyncDir, writeFileAtomic, writeFileDurable } from "../../util/fs-atomic.ts";
 import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
 import {
@@ -92,30 +93,10 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
    * would be created: its nearest existing ancestor. Creates nothing that stays.
    */
   async checkWritable(): Promise<void> {
-    let existing = this.directory;
-    for (;;) {
-      const info = await stat(existing).catch((e: NodeJS.ErrnoException) => {
-        if (e.code === "ENOENT" || e.code === "ENOTDIR") return null;
-        throw e;
-      });
-      if (info?.isDirectory()) break;
-      if (info) {
-        throw new CheckpointDirectoryError(this.directory, existing === this.directory ? "is a file, not a directory" : `cannot be created: ${existing} is a file, not a directory`);
-      }
-      if (dirname(existing) === existing) return;
-      existing = dirname(existing);
-    }
-    const probe = join(existing, `.weir-probe-${randomBytes(6).toString("hex")}`);
-    try {
-      await writeFile(probe, "");
-      await unlink(probe);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw e;
-      const where = existing === this.directory ? "" : ` (it would be created in ${existing})`;
-      throw new CheckpointDirectoryError(this.directory, `is not writable${where}: ${code}`);
-    }
+    const problem = directoryProblem(this.directory);
+    if (problem !== undefined) throw new CheckpointDirectoryError(this.directory, problem);
   }
+
 
   async writeState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {
     const dir = this.checkpointDir(checkpointId);
