@@ -123,9 +123,11 @@ export function metaRange(kind: "state" | "overlay"): { start: Buffer; end: Buff
   return { start: metaKey(kind), end: Buffer.from([META, META, kind.charCodeAt(0) + 1]) };
 }
 
+const OVERLAY_PREFIX = metaKey("overlay");
+
 /** Where an entry written after the marked snapshot waits (see DiskStore.write): the overlay prefix and the entry's key. */
 export function overlayKey(key: Uint8Array): Buffer {
-  return Buffer.concat([metaKey("overlay"), key]);
+  return Buffer.concat([OVERLAY_PREFIX, key]);
 }
 
 /** The entry key inside an overlay key. */

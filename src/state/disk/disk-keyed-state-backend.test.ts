@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { tempDirs } from "../../../test/support/temp-dirs.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import {
@@ -20,6 +20,7 @@ import {
 import { HeapKeyedStateBackend } from "../heap/heap-keyed-state-backend.ts";
 import type { KeyedStateBackend } from "../keyed-state-backend.ts";
 import { DiskKeyedStateBackend, type DiskKeyedStateBackendOptions } from "./disk-keyed-state-backend.ts";
+import { DiskStore } from "./disk-store.ts";
 
 const dirs = tempDirs("weir-disk-backend-");
 
@@ -279,5 +280,48 @@ describe("DiskKeyedStateBackend", () => {
     kept.dispose();
     kept.dispose();
     expect(existsSync(join(dir, "data.mdb"))).toBe(true);
+  });
+
+  it("scans a state of a small store in one store range, with the overlay written since the snapshot applied; a large store per key group", () => {
+    // TTL cleanup scans a state each time its cursor wraps around: with a small state, every few records.
+    const b = disk({ cacheEntries: 16 }); // evictions after the snapshot write to the overlay
+    const v = b.getState(new ValueStateDescriptor<number>("v"));
+    const other = b.getState(new ValueStateDescriptor<string>("other"));
+    const expected = new Map<number, number>();
+    for (let k = 0; k < 150; k++) {
+      b.setCurrentKey(k);
+      v.update(k);
+      expected.set(k, k);
+      if (k % 10 === 0) other.update(`o${k}`);
+    }
+    b.snapshot(1).release(); // a marker: later writes go to the overlay
+    for (let k = 0; k < 200; k += 3) {
+      b.setCurrentKey(k);
+      if (k % 2 === 0 && k < 150) {
+        v.clear();
+        expected.delete(k);
+      } else {
+        v.update(-k);
+        expected.set(k, -k);
+      }
+    }
+    const ranges = vi.spyOn(DiskStore.prototype, "range");
+    try {
+      expect(new Map(b.entriesOf("v"))).toEqual(expected);
+      expect(ranges).toHaveBeenCalledTimes(1);
+      expect(new Map(b.entriesOf("other")).size).toBe(15);
+
+      // over 16 entries per key group in the store: one range per key group of the state, as reading every state could cost more
+      for (let k = 0; k < 2100; k++) {
+        b.setCurrentKey(`big${k}`);
+        other.update("x");
+      }
+      ranges.mockClear();
+      expect(new Map(b.entriesOf("v"))).toEqual(expected);
+      expect(ranges).toHaveBeenCalledTimes(128);
+    } finally {
+      ranges.mockRestore();
+      b.dispose();
+    }
   });
 });

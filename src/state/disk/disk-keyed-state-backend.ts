@@ -13,7 +13,7 @@ import { ChangedKeys } from "../incremental/changed-keys.ts";
 import { KeyedStateBackend, type KeyedStateBackendOptions, type SnapshotType, type StateTable } from "../keyed-state-backend.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
 import { describeStateKey, type StateKey } from "../state-key.ts";
-import { entryKey, keyGroupOfEntry, MAX_STATE_KEY_BYTES, stateKeyOfEntry, statePrefix } from "./disk-key-codec.ts";
+import { entryKey, keyGroupOfEntry, MAX_STATE_KEY_BYTES, stateIdOfEntry, stateKeyOfEntry, statePrefix } from "./disk-key-codec.ts";
 import { takeDiskSnapshot } from "./disk-full-snapshot.ts";
 import { decodeStoredValue, encodeStoredValue } from "./disk-value-codec.ts";
 import { DiskKeyedStateMap, type DiskMapHost } from "./disk-keyed-state-map.ts";
@@ -24,6 +24,15 @@ export type { LocalSnapshotId } from "./disk-store.ts";
 
 /** Default of {@link DiskKeyedStateBackendOptions.cacheEntries}. */
 export const DEFAULT_CACHE_ENTRIES = 100_000;
+
+/**
+ * Store entries per key group (all states, overlay included) up to which a
+ * scan of one state reads the backend's whole key-group range in one store
+ * range rather than one range per key group: reading an entry of another
+ * state costs about as much as a range that finds nothing, a few µs against
+ * tens of µs.
+ */
+const WHOLE_RANGE_SCAN_PER_GROUP = 16;
 
 /** Restored entries written per transaction. */
 const RESTORE_BATCH = 16_384;
@@ -259,14 +268,28 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     this.cacheOf.markDirty(e);
   }
 
-  /** @internal */
+  /**
+   * @internal Reads the state's entries with one store range per key group,
+   * or, when the whole store holds at most {@link WHOLE_RANGE_SCAN_PER_GROUP}
+   * entries per key group, with a single range over the backend's key groups
+   * (every state), keeping this state's: a range costs tens of µs however few
+   * entries it holds, so a small state spread over many key groups (a few
+   * entries in each) is read in one range instead of one per key group (TTL
+   * cleanup scans a state each time its cursor wraps around: every few records
+   * when the state is small).
+   */
   scan(map: DiskKeyedStateMap<unknown>, fn: (v: unknown, k: StateKey, g: number) => void): void {
     if (this.cacheOf.dirtyCount > 0) this.cacheOf.flush();
     const entries: [StateKey, number, Uint8Array][] = [];
-    for (let kg = this.rangeStart; kg <= this.rangeEnd; kg++) {
-      for (const { key, value } of this.store.range(statePrefix(kg, map.stateId), statePrefix(kg, map.stateId + 1))) {
-        entries.push([stateKeyOfEntry(key)!, keyGroupOfEntry(key) - this.rangeStart, value]);
+    const collect = (range: Iterable<{ key: Uint8Array; value: Uint8Array }>): void => {
+      for (const { key, value } of range) {
+        if (stateIdOfEntry(key) === map.stateId) entries.push([stateKeyOfEntry(key)!, keyGroupOfEntry(key) - this.rangeStart, value]);
       }
+    };
+    if (this.store.entryCount() <= WHOLE_RANGE_SCAN_PER_GROUP * (this.rangeEnd - this.rangeStart + 1)) {
+      collect(this.store.scan(this.rangeStart, this.rangeEnd));
+    } else {
+      for (let kg = this.rangeStart; kg <= this.rangeEnd; kg++) collect(this.store.range(statePrefix(kg, map.stateId), statePrefix(kg, map.stateId + 1)));
     }
     for (const [k, g, bytes] of entries) {
       const cached = map.index.get(k);

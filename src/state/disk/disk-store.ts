@@ -365,24 +365,32 @@ export class DiskStore {
   }
 
   /**
-   * Entries from `start` (inclusive) to `end` (exclusive): read in `txn` when
-   * given (ascending by key; a snapshot's read transaction, opened right after
-   * the flush that merged the overlay), else now with the overlay applied (in
-   * no particular order).
+   * Entries from `start` (inclusive) to `end` (exclusive), ascending by key:
+   * read in `txn` when given (a snapshot's read transaction, opened right
+   * after the flush that merged the overlay), else now with the overlay
+   * applied (both are in key order: one merge pass).
    */
   range(start: Uint8Array, end: Uint8Array, txn?: LmdbReadTransaction): Iterable<{ key: Uint8Array; value: Uint8Array }> {
     return this.guard(() => {
       const entries = this.db.getRange({ start, end, transaction: txn });
       if (txn !== undefined || this.overlaid === 0) return entries;
-      const merged = new Map<string, { key: Uint8Array; value: Uint8Array }>();
-      const id = (key: Uint8Array) => Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
-      for (const { key, value } of entries) merged.set(id(key), { key, value });
-      for (const { key, value } of this.db.getRange({ start: overlayKey(start), end: overlayKey(end) })) {
-        const entry = entryOfOverlayKey(key);
-        if (value.length === 0) merged.delete(id(entry));
-        else merged.set(id(entry), { key: entry, value });
+      const over = Array.from(this.db.getRange({ start: overlayKey(start), end: overlayKey(end) }), ({ key, value }) => ({ key: entryOfOverlayKey(key), value }));
+      const merged: { key: Uint8Array; value: Uint8Array }[] = [];
+      let i = 0;
+      const takeOverlayBelow = (key: Uint8Array | undefined): void => {
+        for (; i < over.length && (key === undefined || Buffer.compare(over[i]!.key, key) < 0); i++) {
+          if (over[i]!.value.length > 0) merged.push(over[i]!);
+        }
+      };
+      for (const entry of entries) {
+        takeOverlayBelow(entry.key);
+        if (i < over.length && Buffer.compare(over[i]!.key, entry.key) === 0) {
+          if (over[i]!.value.length > 0) merged.push(over[i]!); // an empty value: deleted since the marker
+          i++;
+        } else merged.push(entry);
       }
-      return [...merged.values()];
+      takeOverlayBelow(undefined);
+      return merged;
     });
   }
 
