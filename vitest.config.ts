@@ -12,6 +12,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: "forks",
+    globalSetup: ["test/support/global-setup.ts"],
     maxWorkers: 2,
   },
 });

@@ -31,13 +31,14 @@ describe("executeAndCollect on worker threads", () => {
     ["exactly-once with a failure, 2 workers", ["--workers", "2", "--checkpoint-interval", "20"], 1],
     ["exactly-once with a failure, in-process", ["--checkpoint-interval", "20"], 1],
   ] as const)("%s: every running sum exactly once", async (_label, flags, fail) => {
+    const checkpoints = tempDir();
     const run = await runCli(
-      ["run", "test/fixtures/execute-and-collect-job.ts", "--parallelism", "2", ...flags, "--checkpoint-dir", tempDir(), "--", String(RECORDS), String(fail)],
+      ["run", "test/fixtures/execute-and-collect-job.ts", "--parallelism", "2", ...flags, "--checkpoint-dir", checkpoints, "--", String(RECORDS), String(fail), checkpoints],
       60_000,
     );
     expect(run.code, run.stderr).toBe(0);
     const out = jsonResult<{ results: [number, number][]; restarts: number }>(run);
-    expect(out.restarts).toBe(fail);
+    expect(out.restarts, run.stderr).toBe(fail);
     expect(sorted(out.results)).toEqual(expectedSums(RECORDS));
   });
 });

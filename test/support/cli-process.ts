@@ -1,7 +1,8 @@
 /**
  * Runs the `weir` command line in a child process for the engine suites: to
  * completion with a deadline, or in the background to be killed. It runs the
- * CLI from source (bin/weir-dev.mjs), as the fixture jobs import src/.
+ * CLI of the repository (bin/weir-dev.mjs: the test bundle of src/ that vitest builds, or src/ itself through tsx),
+ * as the fixture jobs import src/.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";

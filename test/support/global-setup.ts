@@ -1,0 +1,10 @@
+/**
+ * vitest's global setup: builds the test bundle (dist-dev/, scripts/dev-bundle.mjs) once per run, so that the
+ * `weir` child processes of the suites (bin/weir-dev.mjs) start from it instead of compiling src/ through tsx.
+ */
+// @ts-expect-error: a JavaScript module without types
+import { buildDevBundle } from "../../scripts/dev-bundle.mjs";
+
+export default async function setup(): Promise<void> {
+  await buildDevBundle();
+}
