@@ -26,7 +26,7 @@ function runJob(extra: readonly string[] = [], jobArgs: readonly string[] = []):
   const dir = tempDir();
   const child = spawn(
     process.execPath,
-    [join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints"), "--savepoint-dir", join(dir, "savepoints"), ...extra, "--", ...jobArgs],
+    [join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--no-typecheck", "--checkpoint-dir", join(dir, "checkpoints"), "--savepoint-dir", join(dir, "savepoints"), ...extra, "--", ...jobArgs],
     { cwd: dir, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   const run = { child, ...collectOutput(child), dir };
@@ -64,7 +64,7 @@ describe("weir run and signals", () => {
     ["through `sh -c` (as npx does)", true],
   ] as const)("ends when the process that started it %s is killed with SIGKILL", async (_how, throughShell) => {
     const dir = tempDir();
-    const weir = [process.execPath, join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--checkpoint-dir", join(dir, "checkpoints"), "--workers", "0"];
+    const weir = [process.execPath, join(ROOT, "bin/weir-dev.mjs"), "run", JOB, "--no-typecheck", "--checkpoint-dir", join(dir, "checkpoints"), "--workers", "0"];
     const command = throughShell ? ["sh", ["-c", weir.map((a) => `'${a}'`).join(" ")]] : [weir[0], weir.slice(1)];
     const wrapper = `require("node:child_process").spawn(...${JSON.stringify(command)}, { stdio: "inherit" })`;
     const child = spawn(process.execPath, ["-e", wrapper], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });

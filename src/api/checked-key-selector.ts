@@ -9,9 +9,10 @@ import { inspect } from "node:util";
 import type { KeySelector } from "../graph/stream-graph.ts";
 import { ALLOWED_KEYS } from "../state/errors.ts";
 import { callSite } from "../util/call-site.ts";
+import { OWN_ROOT } from "../util/own-files.ts";
 
 /** Weir's own source (or dist) folder: frames in it are not the user's call. */
-const WEIR_DIR = fileURLToPath(new URL("../", import.meta.url));
+const WEIR_DIR = fileURLToPath(OWN_ROOT);
 
 /** A key selector returned null or undefined for a record. */
 export class NullKeyError extends Error {

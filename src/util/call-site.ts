@@ -18,7 +18,7 @@ const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
  * @example
  * ```ts
  * // in src/api/data-stream.ts, called from the job file
- * callSite(fileURLToPath(new URL("../", import.meta.url))); // "jobs/orders.ts:14:6"
+ * callSite(fileURLToPath(OWN_ROOT)); // "jobs/orders.ts:14:6" (OWN_ROOT: util/own-files.ts)
  * ```
  */
 export function callSite(libraryDir: string, stack: string | undefined = new Error().stack): string | undefined {
