@@ -7,13 +7,17 @@
  *   idle), with and without `withIdleness`;
  * - one reader given a later-in-time file before an earlier one drops nothing;
  * - a job checkpointed while its two readers are half-way through files of different
- *   event-time ranges, resumed from that checkpoint at parallelism 1, counts every event.
+ *   event-time ranges, resumed from that checkpoint at parallelism 1, counts every event;
+ * - a job at parallelism 3 failing after a checkpoint taken while one reader was in a
+ *   later-in-time file with an earlier one queued, another reader mid-file and the third
+ *   finished, restarts in process and counts every event (the restored watermark was the
+ *   other readers' before: the earlier file's windows were all dropped as late).
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  FileSource, StreamExecutionEnvironment, TumblingEventTimeWindows, WatermarkStrategy,
+  FileSource, RestartStrategies, StreamExecutionEnvironment, TumblingEventTimeWindows, WatermarkStrategy,
   type Collector, type Sink, type DataStream, type RuntimeContext,
 } from "../src/index.ts";
 import { bucketOf } from "../src/connectors/file/file-source-split.ts";
@@ -44,7 +48,11 @@ function publish(path: string, text: string): void {
 const progress: number[] = [];
 
 /** `"<window start> <count>"` for every 10 s window of the lines at `dir`. */
-function windowCounts(env: StreamExecutionEnvironment, dir: string, o: { monitorMs?: number; idlenessMs?: number; spinMs?: number; slowAfter?: number } = {}): DataStream<string> {
+function windowCounts(
+  env: StreamExecutionEnvironment,
+  dir: string,
+  o: { monitorMs?: number; idlenessMs?: number; spinMs?: number; slowAfter?: number; failOnce?: { armed: boolean; failed: boolean } } = {},
+): DataStream<string> {
   let strategy = WatermarkStrategy.forBoundedOutOfOrderness<string>(1000).withTimestampAssigner((line) => Number(line));
   if (o.idlenessMs) strategy = strategy.withIdleness(o.idlenessMs);
   return env
@@ -52,10 +60,15 @@ function windowCounts(env: StreamExecutionEnvironment, dir: string, o: { monitor
     .uid("lines")
     .map({
       map(this: { getRuntimeContext(): RuntimeContext }, line: string) {
+        const fail = o.failOnce;
+        if (fail?.armed && !fail.failed) {
+          fail.failed = true;
+          throw new Error("injected failure");
+        }
         const subtask = this.getRuntimeContext().getIndexOfThisSubtask();
         progress[subtask] = (progress[subtask] ?? 0) + 1;
-        // past `slowAfter` events a subtask crawls (2 ms an event), so that a stop lands mid-file
-        const spin = o.slowAfter !== undefined && progress[subtask]! > o.slowAfter ? 2 : o.spinMs;
+        // past `slowAfter` events a subtask crawls (2 ms an event), so that a stop lands mid-file; after an injected failure it runs
+        const spin = o.slowAfter !== undefined && progress[subtask]! > o.slowAfter && !fail?.failed ? 2 : o.spinMs;
         if (spin) for (const end = performance.now() + spin; performance.now() < end; );
         return line;
       },
@@ -148,5 +161,33 @@ describe("event time of a bounded file source", () => {
       ...[0, 1, 2, 3, 4, 5].map((k) => `${k * WINDOW} 100`),
       ...[20, 21, 22, 23, 24, 25].map((k) => `${k * WINDOW} 100`),
     ]);
+  }, 30_000);
+
+  it("fails after a checkpoint taken while a reader held an unstarted earlier file, restarts at parallelism 3: every event counted", async () => {
+    const dir = newDir();
+    const PER_FILE = 600;
+    // reader 0: the later file, then the earlier one (queued at the checkpoint); reader 1: a file in between; reader 2: none (finished)
+    publish(nameIn(dir, "a-late", 0, 3), lines(40 * WINDOW, PER_FILE, 6 * WINDOW));
+    publish(nameIn(dir, "b-early", 0, 3), lines(0, PER_FILE, 6 * WINDOW));
+    publish(nameIn(dir, "c-mid", 1, 3), lines(20 * WINDOW, PER_FILE, 6 * WINDOW));
+    const env = StreamExecutionEnvironment.create({ parallelism: 3, autoWatermarkInterval: 1, batchSize: 8, checkpointInterval: 3_600_000 });
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1, 0));
+    const failOnce = { armed: false, failed: false };
+    const windows: string[] = [];
+    windowCounts(env, dir, { slowAfter: PER_FILE / 3, failOnce }).sinkTo(into(windows));
+    progress.length = 0;
+    const client = await env.executeAsync("fail-after-checkpoint");
+    await waitFor("readers 0 and 1 a third into their first files", () => (progress[0] ?? 0) >= PER_FILE / 3 && (progress[1] ?? 0) >= PER_FILE / 3, 15_000, 1);
+    await client.triggerCheckpoint();
+    expect(progress[0], "reader 0 still in the later file at the checkpoint").toBeLessThan(PER_FILE);
+    failOnce.armed = true; // the next event of any reader fails its task: the job restarts from this checkpoint
+    await client.getJobExecutionResult();
+    expect(client.getRestartCount()).toBe(1);
+    // a window fired before the failure fires again after it
+    const counts = new Map<number, string>();
+    for (const w of windows) counts.set(parseInt(w), w);
+    expect([...counts.values()].sort((a, b) => parseInt(a) - parseInt(b))).toEqual(
+      [0, 20, 40].flatMap((from) => [0, 1, 2, 3, 4, 5].map((k) => `${(from + k) * WINDOW} 100`)),
+    );
   }, 30_000);
 });

@@ -8,6 +8,7 @@ import { PurgingTrigger } from "../src/time/windows/purging-trigger.ts";
 import { TumblingEventTimeWindows } from "../src/time/windows/tumbling-windows.ts";
 import type { TimeWindow } from "../src/time/windows/window.ts";
 import { MissingWindowTimestampError } from "../src/time/windows/window-errors.ts";
+import { configureLogging, currentLogSettings, type LogRecord } from "../src/util/logger.ts";
 import { seededRandom, testSeed } from "../src/util/seeded-random.ts";
 
 interface Side {
@@ -98,7 +99,7 @@ describe("windows", () => {
     expect(r.getCollected<number>("all").sort((a, b) => a - b)).toEqual([4.5, 14.5]);
   });
 
-  it("counts dropped late records and the records in windows in the task metrics", async () => {
+  it("counts dropped late records and the records in windows in the task metrics, and warns once at the first drop", async () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
     const ts = [1000, 1100, 5000, 1200, 1300, 5100];
     const strategy = WatermarkStrategy.forGenerator<number>(() => ({
@@ -113,9 +114,22 @@ describe("windows", () => {
       .apply((_k: number, w: TimeWindow, input: Iterable<number>, out) => out.collect(`${w.start}:${[...input].length}`))
       .uid("w")
       .sinkTo(collectSink("out"));
-    const client = await env.executeAsync("metrics");
-    const result = await client.getJobExecutionResult();
+    const saved = currentLogSettings();
+    const warnings: string[] = [];
+    configureLogging({ destination: (r: LogRecord) => void (r.level === "warn" && warnings.push(r.msg)) });
+    let result;
+    let client;
+    try {
+      client = await env.executeAsync("metrics");
+      result = await client.getJobExecutionResult();
+    } finally {
+      configureLogging({ ...saved, destination: undefined });
+    }
     expect(result.getCollected<string>("out").sort()).toEqual(["1000:2", "5000:2"]);
+    expect(warnings).toEqual([
+      "window operator 'w' (subtask 1/1) dropped a late record: its timestamp 1200 (allowed lateness 0 ms) is not after the watermark 4999; " +
+        "further late records are dropped without a message and counted in numLateRecordsDropped (sideOutputLateData keeps them)",
+    ]);
     const metrics = Object.values(client.getTaskMetrics()).flatMap((m) => (m.operators["w"] ? [m.operators["w"]] : []));
     expect(metrics).toEqual([{ numLateRecordsDropped: 2, numRecordsInWindows: 0 }]);
   });

@@ -4,9 +4,12 @@
  * watermark. After a restore the operator emits its last watermark again
  * before the replayed records, and each split resumes from its own, so
  * records are judged late or on time exactly as in the run that failed
- * (watermark generators themselves start empty). Union list state: after a
- * rescale a subtask takes the minimum of the old subtasks' last watermarks,
- * and each split's watermark goes wherever the split goes.
+ * (watermark generators themselves start empty). Union list state: every
+ * subtask takes the minimum of the old subtasks' last watermarks (each old
+ * subtask's list holds exactly one, -Infinity included: a subtask that had
+ * not emitted one yet, e.g. a reader holding a file it has not started, keeps
+ * every other subtask at -Infinity too), and each split's watermark goes
+ * wherever the split goes.
  */
 import { ListStateDescriptor, type ListState, type OperatorStateBackend } from "../../state/index.ts";
 
@@ -19,7 +22,7 @@ export class WatermarkState {
     this.splits = operatorState.getUnionListState(new ListStateDescriptor<[string, number]>("_split_watermarks"));
   }
 
-  /** The watermark to emit again after a restore (-Infinity if none). */
+  /** The watermark to emit again after a restore: the lowest of the old subtasks' (-Infinity if none). */
   restored(): number {
     const all = this.state.get();
     return all.length === 0 ? Number.NEGATIVE_INFINITY : Math.min(...all);
@@ -37,7 +40,9 @@ export class WatermarkState {
 
   /** At a checkpoint: the last emitted watermark and the splits' watermarks. */
   save(watermark: number, splits: ReadonlyMap<string, number> = new Map()): void {
-    this.state.update(watermark === Number.NEGATIVE_INFINITY ? [] : [watermark]);
+    // -Infinity too: left out, the minimum on restore would skip this subtask and could be any other's,
+    // a watermark this subtask never promised (its unread records would be dropped as late)
+    this.state.update([watermark]);
     this.splits.update([...splits]);
   }
 }

@@ -21,6 +21,7 @@ import type { TimeDomain } from "../../core/process-function.ts";
 import type { KeyedStateBackend, ReducingStateDescriptor, ValueState } from "../../state/index.ts";
 import { ValueStateDescriptor } from "../../state/index.ts";
 import { KeyedTimerService } from "../../time/timer-service.ts";
+import { getLogger } from "../../util/logger.ts";
 import { EventTimeTrigger } from "../../time/windows/event-time-trigger.ts";
 import type { Evictor, EvictorContext } from "../../time/windows/evictor.ts";
 import { MergingWindowSet, type MergeFunction } from "../../time/windows/merging-window-set.ts";
@@ -140,8 +141,19 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     if (!accepted && this.isElementLate(timestamp)) {
       this.ctx.element.timestamp = timestamp;
       if (this.spec.lateDataTag !== undefined) this.out.collectSide(this.spec.lateDataTag, value);
-      else this.metrics[LATE_DROPPED]!++;
+      else this.dropLate(timestamp);
     }
+  }
+
+  /** A late record without a late-data side output: counted, and the first one said once (a silent drop hides lost data). */
+  private dropLate(timestamp: number): void {
+    if (this.metrics[LATE_DROPPED]!++ > 0) return;
+    const { operatorUid, subtaskIndex, parallelism } = this.ctx;
+    getLogger().warn(
+      `window operator '${operatorUid}' (subtask ${subtaskIndex + 1}/${parallelism}) dropped a late record: its timestamp ${timestamp} ` +
+        `(allowed lateness ${this.lateness} ms) is not after the watermark ${this.timers.currentWatermark()}; further late records are dropped ` +
+        `without a message and counted in ${LATE_DROPPED} (sideOutputLateData keeps them)`,
+    );
   }
 
   processWatermark(timestamp: number): void {
