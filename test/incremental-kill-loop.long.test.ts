@@ -13,11 +13,10 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
-import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
+import { testSeed } from "../src/util/seeded-random.ts";
 import { DISK_CASE, INCREMENTAL_CASES, keyedStates, runningTotalArgs } from "./support/e2e-incremental.ts";
-import { killLoop } from "./support/e2e-kill-loop.ts";
-import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders } from "./support/e2e-orders.ts";
-import { tempDirs } from "./support/temp-dirs.ts";
+import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, keySums } from "./support/e2e-orders.ts";
+import { runningTotalCrashLoop } from "./support/running-total-crash-loop.ts";
 
 const SEED = testSeed();
 const FILES = 4;
@@ -28,39 +27,25 @@ const SPIN = "6000";
 const KILLS = 4;
 const RETAINED = 2;
 
-const newDir = tempDirs("weir-incremental-kill-loop-");
-
 describe(`weir run with incremental checkpoints killed at random moments (seed ${SEED})`, () => {
   for (const c of [...INCREMENTAL_CASES, DISK_CASE]) {
     it(`${c.name}: the committed output equals a failure-free run's`, async () => {
-      const root = newDir();
-      const [input, output, checkpoints] = ["in", "out", "chk"].map((d) => join(root, d)) as [string, string, string];
-      const files = writeOrders(input, SEED, FILES, PER_FILE, KEYS_PER_FILE);
-      const random = seededRandom(SEED);
-      const interval = randomInt(random, 50, 150);
-      const command = [
-        "run", "test/fixtures/e2e-running-total-job.ts", "--parallelism", "2", "--workers", "2",
-        "--checkpoint-interval", String(interval), "--checkpoint-dir", checkpoints, ...(c.flags ?? []),
-        "--", ...runningTotalArgs(c, input, output, SPIN, RETAINED),
-      ];
-      const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 60_000 });
-      const where = `${c.name}, seed ${SEED} (WEIR_SEED=${SEED}), checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
-
-      expect(report.kills.length, `${where}: a run finished before ${KILLS} kills`).toBe(KILLS);
-      expect(report.last.code, `${where}: last run\n${report.last.stderr}`).toBe(0);
-      expect(report.last.stderr, `${where}: the last run did not restore`).toMatch(/restored from checkpoint \d+/);
+      const { files, output, checkpoints, where } = await runningTotalCrashLoop({
+        seed: SEED, kills: KILLS, input: [FILES, PER_FILE, KEYS_PER_FILE], intervalMs: [50, 150], flags: c.flags, timeoutMs: 60_000,
+        jobArgs: (input, out) => runningTotalArgs(c, input, out, SPIN, RETAINED),
+      });
+      const context = `${c.name}, ${where}`;
       const actual = committedTotals(output);
       const diff = diffTotals(expectedTotals(files), actual);
-      expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
-      expect(finalTallies(actual), `${where}: last count and total per key`).toEqual(keySums(files));
-      expect(hiddenFiles(output), `${where}: in-progress files left`).toEqual([]);
+      expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${context}: ${describeDiff(diff)}`).toBe(0);
+      expect(finalTallies(actual), `${context}: last count and total per key`).toEqual(keySums(files));
 
       // The checkpoints were incremental, and only what the retained ones reference is left in shared/.
       const retained = await new FileSystemCheckpointStorage({ directory: checkpoints, retained: RETAINED, log: () => {} }).listCompleted();
       const keyed = retained.flatMap(keyedStates);
-      expect(keyed.length > 0 && keyed.every((s) => (s.shared?.length ?? 0) > 0), `${where}: keyed states without shared files`).toBe(true);
+      expect(keyed.length > 0 && keyed.every((s) => (s.shared?.length ?? 0) > 0), `${context}: keyed states without shared files`).toBe(true);
       const referenced = new Set(retained.flatMap((r) => r.states.flatMap((s) => (s.shared ?? []).map((ref) => ref.path.split("/").pop()!))));
-      expect(readdirSync(join(checkpoints, "shared")).filter((f) => !f.startsWith(".")).sort(), `${where}: unreferenced shared files`).toEqual([...referenced].sort());
+      expect(readdirSync(join(checkpoints, "shared")).filter((f) => !f.startsWith(".")).sort(), `${context}: unreferenced shared files`).toEqual([...referenced].sort());
     }, 120_000);
   }
 });

@@ -11,7 +11,7 @@ import { testSeed } from "../src/util/seeded-random.ts";
 const SEED = testSeed();
 
 it(`weir run killed at random moments (seed ${SEED}), at-least-once: no record is missing from the committed output`, async () => {
-  const { files, output, where } = await runningTotalCrashLoop("at-least-once", SEED + 1, 4);
+  const { files, output, where } = await runningTotalCrashLoop({ mode: "at-least-once", seed: SEED + 1, kills: 4 });
   const diff = diffTotals(expectedTotals(files), committedTotals(output));
   expect(diff.missing, `${where}: ${describeDiff(diff)}`).toEqual([]);
 }, 150_000);

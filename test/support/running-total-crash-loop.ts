@@ -11,43 +11,60 @@ import { hiddenFiles, writeOrders, type E2eOrder } from "./e2e-orders.ts";
 import { tempDirs } from "./temp-dirs.ts";
 import { randomInt, seededRandom } from "../../src/util/seeded-random.ts";
 
-const FILES = 4;
-const PER_FILE = 25_000;
-const KEYS_PER_FILE = 25;
-/** Busy-loop iterations per record: a full run takes several seconds, so all kills land mid-run (each run first waits for a checkpoint). */
-const SPIN = "30000";
-/** Records of the input. */
-export const CRASH_LOOP_RECORDS = FILES * PER_FILE;
+/** The default input: files, orders per file, keys per file. */
+const DEFAULT_INPUT = [4, 25_000, 25] as const;
+/** Records of the default input. */
+export const CRASH_LOOP_RECORDS = DEFAULT_INPUT[0] * DEFAULT_INPUT[1];
 
 const newDir = tempDirs("weir-kill-loop-");
+
+/** A crash loop's settings; the defaults are those of kill-loop.test.ts. */
+export interface CrashLoopOptions {
+  readonly mode?: "exactly-once" | "at-least-once";
+  readonly seed: number;
+  readonly kills: number;
+  /** Input files, orders per file, keys per file (each key lives in one file): default 4, 25 000, 25. */
+  readonly input?: readonly [files: number, perFile: number, keysPerFile: number];
+  /** Range of the seeded checkpoint interval in ms: default 100–300. */
+  readonly intervalMs?: readonly [number, number];
+  /** More `weir run` flags (e.g. the state backend). */
+  readonly flags?: readonly string[];
+  /** The job's arguments after `--` for its input and output directories: default `input output 30000` (a busy loop per record: a full run takes several seconds, so all kills land mid-run). */
+  readonly jobArgs?: (input: string, output: string) => string[];
+  /** Deadline of each wait of the loop: default 90 s. */
+  readonly timeoutMs?: number;
+}
 
 /** What a crash loop left for the test to assert on. */
 export interface CrashLoopResult {
   readonly files: E2eOrder[][];
   readonly output: string;
+  readonly checkpoints: string;
   readonly report: KillLoopReport;
   /** The seed, mode, interval and kills, for failure messages. */
   readonly where: string;
 }
 
-/** Writes the input, runs the crash loop in `mode` with `kills` kills, and checks that it ended cleanly. */
-export async function runningTotalCrashLoop(mode: "exactly-once" | "at-least-once", seed: number, kills: number): Promise<CrashLoopResult> {
+/** Writes the input, runs the crash loop, and checks that it ended cleanly (every kill landed, the last run restored and exited 0, no hidden file left). */
+export async function runningTotalCrashLoop(o: CrashLoopOptions): Promise<CrashLoopResult> {
+  const mode = o.mode ?? "exactly-once";
+  const [files, perFile, keysPerFile] = o.input ?? DEFAULT_INPUT;
   const root = newDir();
   const [input, output, checkpoints] = ["in", "out", "chk"].map((d) => join(root, d)) as [string, string, string];
-  const files = writeOrders(input, seed, FILES, PER_FILE, KEYS_PER_FILE);
-  const random = seededRandom(seed);
-  const interval = randomInt(random, 100, 300);
+  const orders = writeOrders(input, o.seed, files, perFile, keysPerFile);
+  const random = seededRandom(o.seed);
+  const interval = randomInt(random, ...(o.intervalMs ?? [100, 300]));
   const command = [
     "run", "test/fixtures/e2e-running-total-job.ts",
-    "--parallelism", "2", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", mode, "--checkpoint-dir", checkpoints,
-    "--", input, output, SPIN,
+    "--parallelism", "2", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", mode, "--checkpoint-dir", checkpoints, ...(o.flags ?? []),
+    "--", ...(o.jobArgs ?? ((i, out) => [i, out, "30000"]))(input, output),
   ];
-  const report = await killLoop({ command, checkpointDir: checkpoints, kills, random, delayMs: [0, 400], timeoutMs: 90_000 });
-  const where = `seed ${seed} (WEIR_SEED=${seed}), ${mode}, checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
-  expect(report.kills.length, `${where}: a run finished before ${kills} kills`).toBe(kills);
+  const report = await killLoop({ command, checkpointDir: checkpoints, kills: o.kills, random, delayMs: [0, 400], timeoutMs: o.timeoutMs ?? 90_000 });
+  const where = `seed ${o.seed} (WEIR_SEED=${o.seed}), ${mode}, checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
+  expect(report.kills.length, `${where}: a run finished before ${o.kills} kills`).toBe(o.kills);
   expect(report.last.code, `${where}: last run\n${report.last.stderr}`).toBe(0);
   expect(report.last.stderr, `${where}: the last run did not restore`).toMatch(/restored from checkpoint \d+/);
   expect(existsSync(output), where).toBe(true);
   expect(hiddenFiles(output), `${where}: in-progress files left`).toEqual([]);
-  return { files, output, report, where };
+  return { files: orders, output, checkpoints, report, where };
 }
