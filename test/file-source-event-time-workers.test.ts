@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bucketOf } from "../src/connectors/file/file-source-split.ts";
+import { nameFor } from "./support/reader-files.ts";
 import { startCli, waitFor } from "./support/cli-process.ts";
 import { finish } from "./support/e2e-kill-loop.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
@@ -20,11 +20,6 @@ const WINDOW = 10_000;
 const T0 = Date.UTC(2026, 11, 1);
 /** Files as [name prefix, reader, first window, events]: each spans 4 windows. */
 const FILES: [string, number, number, number][] = [["a-later", 0, 20, 2000], ["b-earlier", 0, 0, 2000], ["c-between", 1, 10, 40]];
-
-/** A file name in `dir` that a source of 2 readers gives to reader `bucket`. */
-function nameIn(dir: string, prefix: string, bucket: number, ext: string): string {
-  for (let i = 0; ; i++) if (bucketOf(join(dir, `${prefix}-${i}.${ext}`), 2) === bucket) return join(dir, `${prefix}-${i}.${ext}`);
-}
 
 /** Event times (ms) of a file starting at window `first`. */
 function times(first: number, n: number): number[] {
@@ -70,7 +65,7 @@ async function runUntilWindows(api: "datastream" | "sql", write: (input: string)
 describe("event time from continuous file sources on 2 workers", () => {
   it("DataStream: windows fire while the job runs; a reader reading a later-in-time file first drops nothing", async () => {
     const lines = await runUntilWindows("datastream", (input) => {
-      for (const [prefix, reader, first, n] of FILES) writeFileSync(nameIn(input, prefix, reader, "txt"), times(first, n).join("\n") + "\n");
+      for (const [prefix, reader, first, n] of FILES) writeFileSync(nameFor(input, prefix, "txt", reader, 2), times(first, n).join("\n") + "\n");
     });
     expect(lines.sort()).toEqual(expected);
   }, 60_000);
@@ -78,7 +73,7 @@ describe("event time from continuous file sources on 2 workers", () => {
   it("SQL: the same with a filesystem table and source.monitor-interval", async () => {
     const row = (t: number) => JSON.stringify({ t: new Date(T0 + t).toISOString().replace("T", " ").replace("Z", "") });
     const lines = await runUntilWindows("sql", (input) => {
-      for (const [prefix, reader, first, n] of FILES) writeFileSync(nameIn(input, prefix, reader, "json"), times(first, n).map(row).join("\n") + "\n");
+      for (const [prefix, reader, first, n] of FILES) writeFileSync(nameFor(input, prefix, "json", reader, 2), times(first, n).map(row).join("\n") + "\n");
     });
     const windows = lines.map((l) => JSON.parse(l) as { window_start: string; n: number });
     expect(windows.map((w) => `${Date.parse(`${w.window_start.replace(" ", "T")}Z`) - T0} ${w.n}`).sort()).toEqual(expected);

@@ -13,15 +13,14 @@
  *   finished, restarts in process and counts every event (the restored watermark was the
  *   other readers' before: the earlier file's windows were all dropped as late).
  */
-import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   FileSource, RestartStrategies, StreamExecutionEnvironment, TumblingEventTimeWindows, WatermarkStrategy,
   type Collector, type Sink, type DataStream, type RuntimeContext,
 } from "../src/index.ts";
-import { bucketOf } from "../src/connectors/file/file-source-split.ts";
 import { waitFor } from "./support/cli-process.ts";
+import { nameFor, publish } from "./support/reader-files.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const WINDOW = 10_000;
@@ -30,18 +29,6 @@ const newDir = tempDirs("weir-file-event-time-");
 /** `n` event timestamps spread evenly over `[start, start + span)`, one per line. */
 function lines(start: number, n: number, span = WINDOW): string {
   return Array.from({ length: n }, (_, i) => String(start + Math.floor((i * span) / n))).join("\n") + "\n";
-}
-
-/** A file name in `dir` that a source of `readers` readers gives to reader `bucket`. */
-function nameIn(dir: string, prefix: string, bucket: number, readers: number): string {
-  for (let i = 0; ; i++) if (bucketOf(join(dir, `${prefix}-${i}.txt`), readers) === bucket) return join(dir, `${prefix}-${i}.txt`);
-}
-
-/** Writes under a hidden name, then renames: a continuous source never sees half a file. */
-function publish(path: string, text: string): void {
-  const hidden = join(path, "..", `.${path.split("/").pop()!}`);
-  writeFileSync(hidden, text);
-  renameSync(hidden, path);
 }
 
 /** Events handled per source subtask (the map is chained to the source). */
@@ -95,7 +82,7 @@ describe("event time of a continuous file source", () => {
     it(`fires the windows of each new file while the job runs (parallelism ${c.parallelism}${c.idlenessMs ? ", withIdleness" : ""})`, async () => {
       const dir = newDir();
       // file k: event time [k * 10 s, (k + 1) * 10 s), given to reader k % parallelism
-      const file = (k: number) => nameIn(dir, `f${k}`, k % c.parallelism, c.parallelism);
+      const file = (k: number) => nameFor(dir, `f${k}`, "txt", k % c.parallelism, c.parallelism);
       publish(file(0), lines(0, PER_FILE));
       publish(file(1), lines(WINDOW, PER_FILE));
       const env = StreamExecutionEnvironment.create({ parallelism: c.parallelism, autoWatermarkInterval: 5 });
@@ -137,8 +124,8 @@ describe("event time of a bounded file source", () => {
     const dir = newDir();
     const PER_FILE = 600;
     // reader 0 reads the later file: resumed in one reader, its rest comes before the earlier file's rest
-    publish(nameIn(dir, "late", 0, 2), lines(20 * WINDOW, PER_FILE, 6 * WINDOW));
-    publish(nameIn(dir, "early", 1, 2), lines(0, PER_FILE, 6 * WINDOW));
+    publish(nameFor(dir, "late", "txt", 0, 2), lines(20 * WINDOW, PER_FILE, 6 * WINDOW));
+    publish(nameFor(dir, "early", "txt", 1, 2), lines(0, PER_FILE, 6 * WINDOW));
     const checkpoints = newDir();
     const first = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 1, batchSize: 8, checkpointInterval: 3_600_000, checkpointDir: checkpoints });
     const before: string[] = [];
@@ -167,9 +154,9 @@ describe("event time of a bounded file source", () => {
     const dir = newDir();
     const PER_FILE = 600;
     // reader 0: the later file, then the earlier one (queued at the checkpoint); reader 1: a file in between; reader 2: none (finished)
-    publish(nameIn(dir, "a-late", 0, 3), lines(40 * WINDOW, PER_FILE, 6 * WINDOW));
-    publish(nameIn(dir, "b-early", 0, 3), lines(0, PER_FILE, 6 * WINDOW));
-    publish(nameIn(dir, "c-mid", 1, 3), lines(20 * WINDOW, PER_FILE, 6 * WINDOW));
+    publish(nameFor(dir, "a-late", "txt", 0, 3), lines(40 * WINDOW, PER_FILE, 6 * WINDOW));
+    publish(nameFor(dir, "b-early", "txt", 0, 3), lines(0, PER_FILE, 6 * WINDOW));
+    publish(nameFor(dir, "c-mid", "txt", 1, 3), lines(20 * WINDOW, PER_FILE, 6 * WINDOW));
     const env = StreamExecutionEnvironment.create({ parallelism: 3, autoWatermarkInterval: 1, batchSize: 8, checkpointInterval: 3_600_000 });
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1, 0));
     const failOnce = { armed: false, failed: false };

@@ -8,12 +8,12 @@
  * - a job on the disk backend checkpointed while its two readers are half-way through
  *   files of different event-time ranges, resumed at parallelism 1, counts every row.
  */
-import { renameSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "../support/cli-process.ts";
 import { StreamExecutionEnvironment } from "../../src/api/environment.ts";
-import { bucketOf } from "../../src/connectors/file/file-source-split.ts";
+import { nameFor, publish } from "../support/reader-files.ts";
 import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts";
 import { Row } from "../../src/table/data/row.ts";
 import { tempDirs } from "../support/temp-dirs.ts";
@@ -27,18 +27,6 @@ const T0 = Date.UTC(2026, 11, 1);
 function rows(start: number, n: number, span = WINDOW): string {
   const t = (i: number) => new Date(T0 + start + Math.floor((i * span) / n)).toISOString().replace("T", " ").replace("Z", "");
   return Array.from({ length: n }, (_, i) => JSON.stringify({ t: t(i) })).join("\n") + "\n";
-}
-
-/** A file name in `dir` that a source of `readers` readers gives to reader `bucket`. */
-function nameIn(dir: string, prefix: string, bucket: number, readers: number): string {
-  for (let i = 0; ; i++) if (bucketOf(join(dir, `${prefix}-${i}.json`), readers) === bucket) return join(dir, `${prefix}-${i}.json`);
-}
-
-/** Writes under a hidden name, then renames: a continuous source never sees half a file. */
-function publish(path: string, text: string): void {
-  const hidden = join(path, "..", `.${path.split("/").pop()!}`);
-  writeFileSync(hidden, text);
-  renameSync(hidden, path);
 }
 
 function windowQuery(parallelism: number, dir: string, withOptions = "", idleTimeout?: string): { tEnv: StreamTableEnvironment; query: string } {
@@ -58,7 +46,7 @@ describe("event time of a continuous filesystem table", () => {
   for (const c of [{ parallelism: 1 }, { parallelism: 2 }, { parallelism: 2, idleTimeout: "50 ms" }]) {
     it(`emits the window rows of each new file while the job runs (parallelism ${c.parallelism}${c.idleTimeout ? ", idle-timeout" : ""})`, async () => {
       const dir = temp();
-      const file = (k: number) => nameIn(dir, `f${k}`, k % c.parallelism, c.parallelism);
+      const file = (k: number) => nameFor(dir, `f${k}`, "json", k % c.parallelism, c.parallelism);
       publish(file(0), rows(0, PER_FILE));
       publish(file(1), rows(WINDOW, PER_FILE));
       const { tEnv, query } = windowQuery(c.parallelism, dir, ", 'source.monitor-interval' = '10 ms'", c.idleTimeout);
@@ -100,8 +88,8 @@ describe("event time of a filesystem table across a rescale", () => {
     const PER_FILE = 600;
     const LATE = 20; // first window of the later file
     // reader 0 reads the later file: resumed in one reader, its rest comes before the earlier file's rest
-    writeFileSync(nameIn(dir, "late", 0, 2), rows(LATE * WINDOW, PER_FILE, 6 * WINDOW));
-    writeFileSync(nameIn(dir, "early", 1, 2), rows(0, PER_FILE, 6 * WINDOW));
+    writeFileSync(nameFor(dir, "late", "json", 0, 2), rows(LATE * WINDOW, PER_FILE, 6 * WINDOW));
+    writeFileSync(nameFor(dir, "early", "json", 1, 2), rows(0, PER_FILE, 6 * WINDOW));
     /**
      * Rows read per file (early, late), as the distinct timestamps seen (the function runs more than once
      * per row); past a third of a file a reader crawls (0.7 ms a call) so that the checkpoint lands mid-file.
