@@ -63,6 +63,13 @@ export type {
 } from "./core/checkpointed-function.ts";
 export type { Boundedness, PollStatus, ReaderOutput, Source, SourceReader, SourceReaderContext } from "./core/source.ts";
 export type { Sink, SinkContext, SinkWriter } from "./core/sink.ts";
+export {
+  JsonDeserializationSchema,
+  JsonSerializationSchema,
+  SimpleStringSchema,
+  type DeserializationSchema,
+  type SerializationSchema,
+} from "./core/serialization-schema.ts";
 
 export {
   AggregatingStateDescriptor,
