@@ -24,23 +24,28 @@ export interface E2eTotal {
 }
 
 /**
- * Writes `files` JSON Lines files of `perFile` orders into `dir` and returns
- * the orders in file order. Ids are unique; every key lives in one file only
- * (`keysPerFile` keys per file), so that the order in which a key's records
+ * Seeded orders in `groups` groups (files or partitions) of `perGroup` orders, in group order. Ids are unique;
+ * every key lives in one group only (`keysPerGroup` keys per group), so that the order in which a key's records
  * reach the job (and hence every emitted total) is fixed by the input.
  */
-export function writeOrders(dir: string, seed: number, files: number, perFile: number, keysPerFile: number): E2eOrder[][] {
+export function generateOrders(seed: number, groups: number, perGroup: number, keysPerGroup: number): E2eOrder[][] {
   const random = seededRandom(seed);
-  mkdirSync(dir, { recursive: true });
   const all: E2eOrder[][] = [];
-  for (let f = 0; f < files; f++) {
+  for (let g = 0; g < groups; g++) {
     const orders: E2eOrder[] = [];
-    for (let i = 0; i < perFile; i++) {
-      orders.push({ id: f * perFile + i + 1, key: `k${f}-${randomInt(random, 0, keysPerFile - 1)}`, amount: randomInt(random, 1, 1000) });
+    for (let i = 0; i < perGroup; i++) {
+      orders.push({ id: g * perGroup + i + 1, key: `k${g}-${randomInt(random, 0, keysPerGroup - 1)}`, amount: randomInt(random, 1, 1000) });
     }
-    writeFileSync(join(dir, `orders-${f}.jsonl`), orders.map((o) => JSON.stringify(o)).join("\n") + "\n");
     all.push(orders);
   }
+  return all;
+}
+
+/** Writes `files` JSON Lines files of `perFile` orders into `dir` (generateOrders) and returns the orders in file order. */
+export function writeOrders(dir: string, seed: number, files: number, perFile: number, keysPerFile: number): E2eOrder[][] {
+  mkdirSync(dir, { recursive: true });
+  const all = generateOrders(seed, files, perFile, keysPerFile);
+  all.forEach((orders, f) => writeFileSync(join(dir, `orders-${f}.jsonl`), orders.map((o) => JSON.stringify(o)).join("\n") + "\n"));
   return all;
 }
 
