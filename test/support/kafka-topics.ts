@@ -72,7 +72,7 @@ export async function produceRecords(bootstrap: string, topic: string, records: 
 }
 
 /** Every batch of one partition from offset 0 to its high watermark, and its last stable offset. */
-async function partitionBatches(consumer: Consumer, node: number, topicId: string, partition: number): Promise<{ batches: RecordsBatch[]; lastStable: bigint }> {
+async function partitionBatches(consumer: Consumer, node: number, topicId: string, partition: number): Promise<{ batches: RecordsBatch[]; lastStable: bigint; high: bigint }> {
   const batches: RecordsBatch[] = [];
   let offset = 0n;
   for (;;) {
@@ -88,7 +88,25 @@ async function partitionBatches(consumer: Consumer, node: number, topicId: strin
     for (const b of got) if (b.firstOffset + BigInt(b.lastOffsetDelta) >= offset) batches.push(b);
     const last = got.at(-1);
     if (last !== undefined) offset = last.firstOffset + BigInt(last.lastOffsetDelta) + 1n;
-    if (last === undefined || offset >= p.highWatermark) return { batches, lastStable: p.lastStableOffset };
+    if (last === undefined || offset >= p.highWatermark) return { batches, lastStable: p.lastStableOffset, high: p.highWatermark };
+  }
+}
+
+/** Per partition of `topic`: its high watermark and last stable offset (below the first open transaction's records). */
+export async function partitionEnds(bootstrap: string, topic: string): Promise<{ partition: number; high: number; lastStable: number }[]> {
+  const consumer = new Consumer({ clientId: "weir-test-reader", groupId: `weir-test-reader-${process.pid}`, bootstrapBrokers: [bootstrap] });
+  try {
+    const meta = await consumer.metadata({ topics: [topic] });
+    const t = meta.topics.get(topic);
+    if (t === undefined) throw new Error(`no topic ${topic}`);
+    const out: { partition: number; high: number; lastStable: number }[] = [];
+    for (let partition = 0; partition < t.partitionsCount; partition++) {
+      const { high, lastStable } = await partitionBatches(consumer, t.partitions[partition]!.leader, t.id, partition);
+      out.push({ partition, high: Number(high), lastStable: Number(lastStable) });
+    }
+    return out;
+  } finally {
+    await consumer.close();
   }
 }
 
