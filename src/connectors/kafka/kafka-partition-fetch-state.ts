@@ -67,8 +67,19 @@ export class PartitionFetchState {
   /** The record being deserialized: its timestamp and output, read by `collector`. */
   timestamp = 0;
   output: ReaderOutput<unknown> | undefined;
+  /** An error thrown downstream of the deserializer's `collect` (not the deserializer's own). */
+  downstreamError: unknown;
   /** Where the deserializer emits: the partition's output, with the record's timestamp. */
-  readonly collector: Collector<unknown> = { collect: (v) => this.output!.collect(v, this.timestamp) };
+  readonly collector: Collector<unknown> = {
+    collect: (v) => {
+      try {
+        this.output!.collect(v, this.timestamp);
+      } catch (e) {
+        this.downstreamError = e;
+        throw e;
+      }
+    },
+  };
   private queue: FetchedBatch[] = [];
   private filter: AbortedTransactionsFilter | undefined;
 

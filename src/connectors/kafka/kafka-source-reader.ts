@@ -206,6 +206,7 @@ export class KafkaSourceReader<T> implements SourceReader<T, KafkaSourceSplit> {
         try {
           deserializer.deserialize(record, p.collector);
         } catch (e) {
+          if (e === p.downstreamError) throw e;
           throw new KafkaDeserializationError(split.topic, split.partition, offset, (e as Error).message ?? String(e), { cause: e });
         }
         split.offset = offset + 1;
