@@ -335,7 +335,7 @@ export class KafkaSourceReader<T> implements SourceReader<T, KafkaSourceSplit> {
         const p = byId.get(`${topic.topicId}/${part.partitionIndex}`);
         if (p === undefined || this.partitions.get(p.key) !== p) continue;
         if (part.errorCode === 0) p.append(part.records ?? [], part.abortedTransactions);
-        else if (part.errorCode === OFFSET_OUT_OF_RANGE) await this.resetOutOfRange(client, p, part.logStartOffset, part.highWatermark);
+        else if (part.errorCode === OFFSET_OUT_OF_RANGE) await this.resetOutOfRange(client, p);
         else if (RETRIABLE_CODES.has(part.errorCode)) {
           this.leadersStale = true;
           client.forgetBrokers();
@@ -345,13 +345,14 @@ export class KafkaSourceReader<T> implements SourceReader<T, KafkaSourceSplit> {
   }
 
   /** An offset the partition no longer (or not yet) has: reset by `auto.offset.reset`, or fail with `none`. */
-  private async resetOutOfRange(client: KafkaSourceClient, p: PartitionFetchState, logStart: bigint, highWatermark: bigint): Promise<void> {
-    const range = `the partition holds offsets ${logStart} to ${highWatermark}`;
-    if (this.resetStrategy === "none") throw new KafkaSourceOffsetError(`offset ${p.fetchOffset} of ${p.key} is out of range (${range}) and auto.offset.reset is 'none'`);
-    const offsets = await client.listOffsets([p.split], this.resetStrategy === "earliest" ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP);
-    const offset = offsets.get(p.key);
-    if (offset === undefined) throw new KafkaSourceOffsetError(`cannot reset ${p.key}: no ${this.resetStrategy} offset`);
-    getLogger().warn(`KafkaSource: offset ${p.fetchOffset} of ${p.key} is out of range (${range}): resetting to the ${this.resetStrategy} offset ${offset} (auto.offset.reset)`);
+  private async resetOutOfRange(client: KafkaSourceClient, p: PartitionFetchState): Promise<void> {
+    const earliest = (await client.listOffsets([p.split], EARLIEST_TIMESTAMP)).get(p.key);
+    const latest = (await client.listOffsets([p.split], LATEST_TIMESTAMP)).get(p.key);
+    const problem = `offset ${p.fetchOffset} of ${p.key} is out of range (${p.key} holds offsets ${earliest} to ${latest})`;
+    if (this.resetStrategy === "none") throw new KafkaSourceOffsetError(`${problem} and auto.offset.reset is 'none'`);
+    const offset = this.resetStrategy === "earliest" ? earliest : latest;
+    if (offset === undefined) throw new KafkaSourceOffsetError(`${problem}: no ${this.resetStrategy} offset to reset to`);
+    getLogger().warn(`KafkaSource: ${problem}: resetting to the ${this.resetStrategy} offset ${offset} (auto.offset.reset)`);
     p.seek(offset);
   }
 
