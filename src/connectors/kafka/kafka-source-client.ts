@@ -125,6 +125,8 @@ export class KafkaSourceClient implements OffsetsLookup {
         missing.push(name);
         continue;
       }
+      // e.g. LEADER_NOT_AVAILABLE just after the topic was created: its partitions are not known yet, ask again
+      if (t.errorCode !== 0) throw new Error(`the metadata of topic '${name}' is not available yet (Kafka error code ${t.errorCode})`);
       for (const p of t.partitions) partitions.push({ topic: name, partition: p.partitionIndex, topicId: t.topicId, leader: p.leaderId, leaderEpoch: p.leaderEpoch });
     }
     partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
