@@ -22,6 +22,17 @@ export type PollStatus =
   /** Every split is finished and no more will come. */
   | "end-of-input";
 
+/** How a split's watermark behaves before its first record. */
+export interface SplitOutputOptions {
+  /**
+   * The split is read from now on (a Kafka partition), not queued behind others (a file): its watermark
+   * generator gets periodic emits from registration, so with `withIdleness` a split that has no records
+   * goes idle after the timeout instead of holding event time at its start (as Flink's split outputs).
+   * Default false: a queued split holds the watermark until its first record.
+   */
+  readonly activeFromStart?: boolean;
+}
+
 /** Where a reader emits records. */
 export interface ReaderOutput<T> {
   collect(value: T, timestamp?: number): void;
@@ -35,7 +46,7 @@ export interface ReaderOutput<T> {
    * emitted yet holds the watermark at its start, so reading a later-in-time split first
    * never makes a queued one's records late. The same id returns the same output.
    */
-  createOutputForSplit(splitId: string): ReaderOutput<T>;
+  createOutputForSplit(splitId: string, options?: SplitOutputOptions): ReaderOutput<T>;
   /**
    * The split is finished: its generator makes a last periodic emit, and it no longer
    * holds back the watermark (its final watermark stands while the reader has no other split).

@@ -52,7 +52,8 @@ export async function createTopic(bootstrap: string, topic: string | readonly st
 
 /** Produces `records` (acks=all, in batches of 2 000, in order per partition). */
 export async function produceRecords(bootstrap: string, topic: string, records: readonly RecordToProduce[]): Promise<void> {
-  const producer = new Producer({ clientId: "weir-test-producer", bootstrapBrokers: [bootstrap], acks: -1 });
+  // idempotent: a produce retried after a slow answer (a loaded machine) must not store a record twice
+  const producer = new Producer({ clientId: "weir-test-producer", bootstrapBrokers: [bootstrap], acks: -1, idempotent: true });
   try {
     for (let i = 0; i < records.length; i += 2000) {
       await producer.send({

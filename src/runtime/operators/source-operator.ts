@@ -74,10 +74,10 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
         watermarks?.onMainEvent(v, ts);
       },
       collectSide: (tag, v) => out.collectSide(tag.id, v),
-      createOutputForSplit: (id) => {
+      createOutputForSplit: (id, options) => {
         let o = splitOutputs.get(id);
         if (!o) {
-          watermarks?.split(id);
+          watermarks?.split(id, options?.activeFromStart === true);
           o = {
             ...this.output,
             collect: (v, recordTimestamp) => {

@@ -89,6 +89,23 @@ describe("per-split watermarks", () => {
     expect(watermarks().at(-1)).toBe("wm 8999");
   });
 
+  it("with idleness, a split registered activeFromStart that never has a record goes idle; a queued one holds the watermark", () => {
+    let now = 0;
+    const idleAfter100 = () => new WatermarksWithIdleness<number>(new BoundedOutOfOrdernessWatermarks<number>(0), 100, () => now);
+    for (const activeFromStart of [true, false]) {
+      const { w, watermarks } = setup(idleAfter100);
+      w.split("busy", activeFromStart);
+      w.split("empty", activeFromStart);
+      w.onSplitEvent("busy", 0, 1000);
+      w.onPeriodicEmit();
+      now = 150;
+      w.onSplitEvent("busy", 0, 2000);
+      w.onPeriodicEmit();
+      expect(watermarks(), `activeFromStart ${activeFromStart}`).toEqual(activeFromStart ? ["wm 1999"] : []);
+      now = 0;
+    }
+  });
+
   it("a reader without splits that has nothing to read is idle until a split is registered", () => {
     const { w, log } = setup();
     w.split("a");

@@ -9,7 +9,8 @@
  *   watermark at its start: -Infinity, or the split's watermark from the
  *   checkpoint it was restored from. So a reader that reads a later-in-time
  *   split before an earlier one never makes the earlier one's rows late.
- *   Queued splits are never idle (their idle timer starts with their first record).
+ *   Queued splits are never idle (their idle timer starts with their first record),
+ *   unless registered `activeFromStart` (a split read now, such as a Kafka partition).
  * - A finished split makes a last periodic emit; its final watermark is the
  *   reader's watermark while the reader has no other split.
  * - A reader that says it has nothing to read (`markReaderIdle`) and holds no
@@ -66,11 +67,15 @@ export class SplitWatermarks<T> {
     s.generator.onEvent(event, timestamp, s.output);
   }
 
-  /** Registers split `id` (it holds back the watermark from now on). */
-  split(id: string): Input<T> {
+  /**
+   * Registers split `id` (it holds back the watermark from now on). `activeFromStart`: its generator gets
+   * periodic emits before its first record (a split read now, whose idleness counts from registration).
+   */
+  split(id: string, activeFromStart = false): Input<T> {
     let s = this.splits.get(id);
     if (!s) {
       s = this.input(this.restored.get(id) ?? Number.NEGATIVE_INFINITY);
+      s.active = activeFromStart;
       this.restored.delete(id);
       this.splits.set(id, s);
       if (this.readerIdle) {
