@@ -145,6 +145,24 @@ export {
   type WritableSinkOptions,
 } from "./connectors/node/index.ts";
 export { CollectResultIterator, CollectRestartError } from "./api/execute-and-collect.ts";
+export {
+  KafkaConfigError,
+  KafkaConnectionError,
+  KafkaDeserializationError,
+  KafkaRecordDeserializationSchema,
+  KafkaSource,
+  KafkaSourceBuilder,
+  KafkaSourceError,
+  KafkaSourceOffsetError,
+  KafkaTopicNotFoundError,
+  OffsetsInitializer,
+  type KafkaConsumerRecord,
+  type KafkaDiscoverySplit,
+  type KafkaPartitionSplit,
+  type KafkaSourceSplit,
+  type OffsetResetStrategy,
+  type TopicPartition,
+} from "./connectors/kafka/index.ts";
 export { printSink } from "./connectors/builtin/print-sink.ts";
 export { sequenceSource } from "./connectors/builtin/sequence-source.ts";
 export { elementsSource } from "./connectors/builtin/elements-source.ts";
