@@ -116,3 +116,25 @@ describe("KafkaSink against a real broker", () => {
     await expect(env.execute("kafka-max-timeout")).rejects.toThrow(/refused transaction\.timeout\.ms = 900001 \(INVALID_TRANSACTION_TIMEOUT\).*transaction\.max\.timeout\.ms/);
   }, 30_000);
 });
+
+describe("KafkaSink across a broker restart (last: it restarts this file's broker)", () => {
+  it("EXACTLY_ONCE: the job survives a broker restart mid-job; read_committed sees each record once", async () => {
+    const topic = "out-broker-restart";
+    await createTopic(broker.bootstrap, topic, 2);
+    const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+    env.enableCheckpointing(100, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(10, 500));
+    values(env, 4000, 10, 5).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("restart-test").build()).uid("kafka-out");
+    const job = env.execute("kafka-broker-restart");
+    const deadline = Date.now() + 20_000;
+    while ((await committedValues(topic)).length === 0) {
+      if (Date.now() > deadline) throw new Error("nothing committed within 20 s");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const before = (await committedValues(topic)).length;
+    await broker.restart();
+    await job;
+    expect(before).toBeLessThan(4000);
+    expect(await committedValues(topic)).toEqual(expected(4000));
+  }, 60_000);
+});

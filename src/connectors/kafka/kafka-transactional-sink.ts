@@ -178,8 +178,18 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
     const { Producer } = await kafkaModule();
     const s = this.settings;
     // The client sends its `timeout` option as InitProducerId's transaction timeout (and as Produce's
-    // broker-side ack timeout, which the connection's request.timeout.ms bounds): pinned by a test.
-    const producer = new Producer({ ...clientOptions(s, `${s.clientId}-${ctx.operatorUid}-${ctx.subtaskIndex}`), transactionalId: id, idempotent: true, timeout: s.transactionTimeoutMs });
+    // broker-side ack timeout, which the connection's request.timeout.ms bounds), and its `producerId` /
+    // `producerEpoch` options as InitProducerId's expected ones: -1 asks for the id's current producer (its
+    // default 0 is refused with PRODUCER_FENCED when the id was used before, e.g. by a run before a crash).
+    // Both pinned by test/kafka-sink-client.test.ts.
+    const producer = new Producer({
+      ...clientOptions(s, `${s.clientId}-${ctx.operatorUid}-${ctx.subtaskIndex}`),
+      transactionalId: id,
+      idempotent: true,
+      timeout: s.transactionTimeoutMs,
+      producerId: -1n,
+      producerEpoch: -1,
+    });
     live.producer = producer;
     try {
       live.transaction = await producer.beginTransaction();
