@@ -8,6 +8,7 @@ import { RestartStrategies, SimpleStringSchema, StreamExecutionEnvironment, Wate
 import { DeliveryGuarantee, KafkaRecordSerializationSchema, KafkaSink, type KafkaSinkBuilder } from "../src/connectors/kafka/index.ts";
 import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
 import { createTopic, readTopic } from "./support/kafka-topics.ts";
+import { committedRecords } from "./support/kafka-committed.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./support/fail-once.ts";
 
@@ -45,8 +46,9 @@ function expected(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `v-${i}`).sort();
 }
 
-async function committedValues(topic: string): Promise<string[]> {
-  return (await readTopic(broker.bootstrap, topic, { committed: true })).map((r) => r.value!).sort();
+/** The read_committed values of `topic`, sorted, once there are at least `atLeast`. */
+async function committedValues(topic: string, atLeast = 0): Promise<string[]> {
+  return (await committedRecords(broker.bootstrap, topic, atLeast)).map((r) => r.value!).sort();
 }
 
 describe("KafkaSink against a real broker", () => {
@@ -58,7 +60,7 @@ describe("KafkaSink against a real broker", () => {
       env.enableCheckpointing(50, "exactly-once");
       values(env, 3000, 500, 1).sinkTo(sinkTo(topic).setDeliveryGuarantee(guarantee).build()).uid("kafka-out");
       await env.execute(`kafka-${guarantee}`);
-      const records = await readTopic(broker.bootstrap, topic, { committed: true });
+      const records = await committedRecords(broker.bootstrap, topic, 3000);
       expect(records.map((r) => r.value!).sort()).toEqual(expected(3000));
       expect(new Set(records.map((r) => r.partition))).toEqual(new Set([0, 1, 2]));
       const partitionOfKey = new Map<string, number>();
@@ -75,7 +77,7 @@ describe("KafkaSink against a real broker", () => {
     values(env, 2000, 20, 2, true).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("eo-test").build()).uid("kafka-out");
     const result = await env.execute("kafka-exactly-once");
     expect(result.restarts).toBe(1);
-    expect(await committedValues(topic)).toEqual(expected(2000));
+    expect(await committedValues(topic, 2000)).toEqual(expected(2000));
     const all = (await readTopic(broker.bootstrap, topic, { committed: false })).map((r) => r.value!);
     expect(new Set(all)).toEqual(new Set(expected(2000)));
     expect(all.length).toBeGreaterThanOrEqual(2000);
@@ -92,8 +94,8 @@ describe("KafkaSink against a real broker", () => {
     };
     const [a, b] = await Promise.all([run("out-a", "job-a"), run("out-a-1", "job-a-1")]);
     expect([a.restarts, b.restarts]).toEqual([0, 0]);
-    expect(await committedValues("out-a")).toEqual(expected(1000));
-    expect(await committedValues("out-a-1")).toEqual(expected(1000));
+    expect(await committedValues("out-a", 1000)).toEqual(expected(1000));
+    expect(await committedValues("out-a-1", 1000)).toEqual(expected(1000));
   }, 30_000);
 
   it("a checkpoint interval not below transaction.timeout.ms fails the job naming both settings", async () => {
@@ -127,14 +129,16 @@ describe("KafkaSink across a broker restart (last: it restarts this file's broke
     values(env, 4000, 10, 5).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("restart-test").build()).uid("kafka-out");
     const job = env.execute("kafka-broker-restart");
     const deadline = Date.now() + 20_000;
-    while ((await committedValues(topic)).length === 0) {
+    while ((await readTopic(broker.bootstrap, topic, { committed: true })).length === 0) {
       if (Date.now() > deadline) throw new Error("nothing committed within 20 s");
       await new Promise((r) => setTimeout(r, 50));
     }
-    const before = (await committedValues(topic)).length;
+    const before = (await readTopic(broker.bootstrap, topic, { committed: true })).length;
     await broker.restart();
     await job;
     expect(before).toBeLessThan(4000);
-    expect(await committedValues(topic)).toEqual(expected(4000));
+    const committed = await committedValues(topic, 4000);
+    const all = (await readTopic(broker.bootstrap, topic, { committed: false })).map((r) => r.value!);
+    expect(committed, `read_committed ${committed.length}, read_uncommitted ${all.length} (${new Set(all).size} distinct)`).toEqual(expected(4000));
   }, 60_000);
 });
