@@ -128,7 +128,8 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
     const live = this.live.get(txn.transactionalId);
     this.live.delete(txn.transactionalId);
     if (live?.transaction !== undefined) {
-      await live.queue.drained().catch(() => undefined);
+      // Not waiting for sends in flight (the broker may be down: a failover must not wait for it); what
+      // they write after the abort is fenced, and the next start aborts the transaction if this fails.
       await live.transaction.abort().catch((e: unknown) => ctx.logger.warn(`aborting Kafka transaction '${txn.transactionalId}' failed (the next start aborts it): ${String(e)}`));
     }
     await live?.producer?.close().catch(() => undefined);
