@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RestartStrategies, SimpleStringSchema, StreamExecutionEnvironment, WatermarkStrategy, type DataStream } from "../src/index.ts";
 import { DeliveryGuarantee, KafkaRecordSerializationSchema, KafkaSink, type KafkaSinkBuilder } from "../src/connectors/kafka/index.ts";
 import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
-import { createTopic, readTopic } from "./support/kafka-topics.ts";
+import { createTopic, partitionEnds, readTopic } from "./support/kafka-topics.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./support/fail-once.ts";
@@ -139,6 +139,7 @@ describe("KafkaSink across a broker restart (last: it restarts this file's broke
     expect(before).toBeLessThan(4000);
     const committed = await committedValues(topic, 4000);
     const all = (await readTopic(broker.bootstrap, topic, { committed: false })).map((r) => r.value!);
-    expect(committed, `read_committed ${committed.length}, read_uncommitted ${all.length} (${new Set(all).size} distinct)`).toEqual(expected(4000));
+    const ends = JSON.stringify(await partitionEnds(broker.bootstrap, topic));
+    expect(committed, `read_committed ${committed.length}, read_uncommitted ${all.length} (${new Set(all).size} distinct), partition ends ${ends}`).toEqual(expected(4000));
   }, 60_000);
 });
