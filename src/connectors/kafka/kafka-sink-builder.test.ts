@@ -36,6 +36,13 @@ describe("KafkaSink.builder", () => {
     expect(err(() => base().setProperty("linger.ms", "5").build())).toMatch(/unknown property 'linger.ms'/);
     expect(err(() => base().setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE).setProperty("acks", "1").build())).toMatch(/acks'=1 cannot give at-least-once/);
     expect(err(() => base().setBootstrapServers("nohost").build())).toMatch(/'nohost' is not host:port/);
+    expect(err(() => base().setProperty("acks", "1").setProperty("enable.idempotence", "true").build())).toMatch(/'enable.idempotence'=true needs acks=all/);
+  });
+
+  it("the producer is idempotent as Kafka's since 3.0: unless acks is lowered or it is turned off", () => {
+    expect(base().build().settings.idempotence).toBe(true);
+    expect(base().setProperty("acks", "1").build().settings.idempotence).toBe(false);
+    expect(base().setProperty("enable.idempotence", "false").build().settings.idempotence).toBe(false);
   });
 
   it("the record serialization schema: topic or selector, key and value, partitioner, and its refusals", () => {

@@ -21,6 +21,7 @@ const PROPERTIES = {
   "bootstrap.servers": undefined,
   "transaction.timeout.ms": String(DEFAULT_TRANSACTION_TIMEOUT_MS),
   acks: "all",
+  "enable.idempotence": undefined,
   "buffer.memory": String(32 << 20),
   "max.request.size": String(1 << 20),
   "delivery.timeout.ms": "120000",
@@ -40,6 +41,8 @@ export interface KafkaSinkSettings<T> {
   readonly transactionTimeoutMs: number;
   /** -1 (all), 0 or 1. */
   readonly acks: -1 | 0 | 1;
+  /** The producer of NONE / AT_LEAST_ONCE is idempotent: a send retried after a slow answer is stored once. */
+  readonly idempotence: boolean;
   readonly bufferMemory: number;
   readonly maxRequestSize: number;
   /** How long a send or commit is retried before it fails (then the job restores). */
@@ -93,8 +96,14 @@ export function resolveKafkaSinkSettings<T>(b: KafkaSinkBuilderState<T>): KafkaS
   if (acksValue === undefined) throw new KafkaConfigError(CONNECTOR, `property 'acks' must be all, -1, 0 or 1, got '${acks}'`);
   if (b.deliveryGuarantee !== DeliveryGuarantee.NONE && acksValue !== -1)
     throw new KafkaConfigError(CONNECTOR, `property 'acks'=${acks} cannot give ${b.deliveryGuarantee}: it needs acks=all`);
+  const idempotenceProp = b.properties["enable.idempotence"];
+  if (idempotenceProp !== undefined && idempotenceProp !== "true" && idempotenceProp !== "false")
+    throw new KafkaConfigError(CONNECTOR, `property 'enable.idempotence' must be true or false, got '${idempotenceProp}'`);
+  if (idempotenceProp === "true" && acksValue !== -1) throw new KafkaConfigError(CONNECTOR, `property 'enable.idempotence'=true needs acks=all, got acks=${acks}`);
   return {
     bootstrapServers,
+    // As Kafka's producer since 3.0: idempotent unless turned off or acks is lowered.
+    idempotence: idempotenceProp === undefined ? acksValue === -1 : idempotenceProp === "true",
     serializer: b.serializer,
     deliveryGuarantee: b.deliveryGuarantee,
     transactionalIdPrefix: prefix,

@@ -74,7 +74,8 @@ export class KafkaSinkBuilder<T> {
   }
 
   /**
-   * A producer property by Kafka's name: `transaction.timeout.ms` (default 900000), `acks` (all), `buffer.memory`
+   * A producer property by Kafka's name: `transaction.timeout.ms` (default 900000), `acks` (all),
+   * `enable.idempotence` (true unless acks is lowered), `buffer.memory`
    * (33554432), `max.request.size` (1048576), `delivery.timeout.ms` (120000), `retry.backoff.ms` (250),
    * `request.timeout.ms` (30000), `client.id`. Unknown names are refused at `build()`.
    */

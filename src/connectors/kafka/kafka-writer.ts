@@ -65,7 +65,7 @@ export class KafkaWriter<T> implements SinkWriter<T> {
   private async openProducer(): Promise<BatchSender> {
     const { Producer } = await kafkaModule();
     const s = this.settings;
-    const producer = new Producer({ ...clientOptions(s, `${s.clientId}-${this.ctx.operatorUid}-${this.ctx.subtaskIndex}`), acks: s.acks });
+    const producer = new Producer({ ...clientOptions(s, `${s.clientId}-${this.ctx.operatorUid}-${this.ctx.subtaskIndex}`), acks: s.acks, idempotent: s.idempotence });
     this.producer = producer;
     return producerSender(producer, s.acks);
   }
