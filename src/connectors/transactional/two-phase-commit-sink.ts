@@ -35,7 +35,10 @@ export class InvalidTransactionTimeoutError extends Error {
  *
  * - `beginTransaction` when the writer starts and after every barrier;
  * - `invoke(txn, value)` for each record;
- * - at barrier n: `preCommit(txn)` (flush, make durable, still invisible), the
+ * - `blocked(txn)` after every batch of records (optional, backpressure);
+ * - before barrier n passes: `flush(txn)` (optional, asynchronous: the durable part of the
+ *   pre-commit; the barrier waits for it, and a rejection fails the checkpoint);
+ * - at barrier n: `preCommit(txn)` (make durable, still invisible), the
  *   handle is recorded as pending for n in operator state, the next transaction begins;
  * - `notifyCheckpointComplete(n)`: `commit` every pending transaction of a
  *   checkpoint ≤ n, oldest first (a newer completed checkpoint subsumes older
@@ -63,7 +66,10 @@ export class InvalidTransactionTimeoutError extends Error {
  *   one that throws fails the job, which restores and commits again: throw when
  *   a transaction cannot be committed without losing or replacing data;
  * - `beginTransaction`, `invoke` and `preCommit` are synchronous (they run
- *   between two records); `commit`, `abort` and the recovery hooks may be async;
+ *   between two records); a system with asynchronous writes (a broker, a
+ *   database connection) buffers or sends in `invoke`, waits in `flush` (which may
+ *   complete the handle's fields, e.g. an id the system assigned) and only checks
+ *   in `preCommit` that nothing is left; `commit`, `abort` and the recovery hooks may be async;
  * - state is kept in a union list state: after a rescale the new subtask `s`
  *   recovers the transactions of every old subtask `i` with `i % parallelism === s`,
  *   so each is handled exactly once and nothing of a removed subtask is forgotten.
@@ -124,7 +130,26 @@ export abstract class TwoPhaseCommitSink<IN, TXN, CTX = null> implements Sink<IN
   /** Writes one record into the open transaction. Synchronous; keep it cheap (buffer). */
   abstract invoke(txn: TXN, value: IN, ctx: TransactionContext<CTX>): void;
 
-  /** At a barrier: flush and make the transaction durable, still invisible. Synchronous. */
+  /**
+   * Backpressure: undefined while the open transaction `txn` takes more records,
+   * else a promise that resolves when it does (asked after every batch; the task
+   * waits). Default: never blocked.
+   */
+  blocked(_txn: TXN, _ctx: TransactionContext<CTX>): Promise<void> | undefined {
+    return undefined;
+  }
+
+  /**
+   * Before barrier n passes the sink: the asynchronous, durable part of the
+   * pre-commit of the open transaction `txn` (wait until every write reached the
+   * system). The checkpoint waits for it; a rejection fails the checkpoint (the
+   * job restores). It may fill in fields of the handle (plain data) that are
+   * known only now; the handle is stored right after it, by `preCommit`.
+   * Default: nothing.
+   */
+  flush(_txn: TXN, _ctx: TransactionContext<CTX>): void | Promise<void> {}
+
+  /** At a barrier, after `flush`: make the transaction durable, still invisible. Synchronous. */
   abstract preCommit(txn: TXN, ctx: TransactionContext<CTX>): void;
 
   /** Makes a pre-committed transaction visible (`checkpointId`: the checkpoint that pre-committed it). Must be idempotent. */

@@ -78,7 +78,18 @@ export class TwoPhaseCommitWriter<IN, TXN, CTX>
     this.withData.add(txn);
   }
 
-  /** Barrier n: pre-commit the open transaction as pending for n, begin the next, record both. */
+  /** Backpressure of the open transaction (the sink's `blocked` hook). */
+  blocked(): Promise<void> | undefined {
+    const txn = this.current;
+    return txn === null ? undefined : this.sink.blocked(txn, this.txCtx);
+  }
+
+  /** Before barrier n passes: the asynchronous part of the open transaction's pre-commit (the sink's `flush` hook). */
+  flush(): void | Promise<void> {
+    const txn = this.current;
+    return txn === null ? undefined : this.sink.flush(txn, this.txCtx);
+  }
+
   writeWatermark(watermark: number): void {
     this.sink.onWatermark(watermark, this.txCtx);
   }
@@ -87,6 +98,7 @@ export class TwoPhaseCommitWriter<IN, TXN, CTX>
     this.sink.onEndOfInput(this.txCtx);
   }
 
+  /** Barrier n: pre-commit the open transaction as pending for n, begin the next, record both. */
   snapshotState(context: FunctionSnapshotContext): void {
     const id = context.getCheckpointId();
     const txn = this.current;

@@ -1,0 +1,150 @@
+/**
+ * The records of one Kafka producer on their way to the brokers: taken synchronously (`add`), sent in
+ * batches of at most `max.request.size` bytes with one request in flight (the idempotent and transactional
+ * producer allow no more; batches grow while one is in flight, so there is one promise per batch, never
+ * per record), bounded by `buffer.memory` bytes (backpressure through `blocked()`), and awaited as a
+ * whole (`drained()`) at a checkpoint barrier.
+ */
+import type { MessageToProduce } from "@platformatic/kafka";
+import { KafkaConfigError } from "./kafka-client.ts";
+
+/** A record ready to send (key and value as the client takes them). */
+export interface QueuedRecord {
+  readonly message: MessageToProduce;
+  readonly bytes: number;
+  /** The partition chooser of a record whose partition depends on its topic's partition count. */
+  readonly partitionOf?: (partitionCount: number) => number;
+}
+
+/** Where batches go: a producer, or a producer's transaction. */
+export interface BatchSender {
+  send(messages: MessageToProduce[]): Promise<void>;
+  /** The partition count of `topic` (only asked for records with `partitionOf`). */
+  partitionCount(topic: string): Promise<number>;
+}
+
+/** A send that failed after the client's retries. */
+export class KafkaSendError extends Error {
+  constructor(what: string, topics: readonly string[], cause: unknown) {
+    super(`${what}: sending records to topic(s) ${topics.map((t) => `'${t}'`).join(", ")} failed: ${describeKafkaError(cause)}`, { cause });
+    this.name = "KafkaSendError";
+  }
+}
+
+/** A client error's message with the broker's error names it carries. */
+export function describeKafkaError(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const inner = (e as { errors?: unknown[] }).errors;
+  const details = Array.isArray(inner) ? inner.map((x) => describeKafkaError(x)).join("; ") : "";
+  const id = (e as { apiId?: string }).apiId;
+  return `${id === undefined ? "" : `${id}: `}${e.message}${details === "" ? "" : ` (${details})`}`;
+}
+
+/** Sends queued records in batches; one per producer. */
+export class KafkaSendQueue {
+  private queue: QueuedRecord[] = [];
+  private head = 0;
+  private bytes = 0;
+  private sending = false;
+  private failure: Error | undefined;
+  private sender: Promise<BatchSender> | undefined;
+  private drainWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  private space: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Records handed to `add` so far. */
+  added = 0;
+
+  constructor(
+    private readonly what: string,
+    private readonly openSender: () => Promise<BatchSender>,
+    private readonly maxRequestBytes: number,
+    private readonly bufferBytes: number,
+  ) {}
+
+  /** Queues one record (throws the error of a failed earlier send). */
+  add(record: QueuedRecord): void {
+    if (this.failure !== undefined) throw this.failure;
+    this.queue.push(record);
+    this.bytes += record.bytes;
+    this.added++;
+    if (!this.sending) this.pump();
+  }
+
+  /** Undefined while fewer than `buffer.memory` bytes wait; else resolves when half of them are sent (or a send failed). */
+  blocked(): Promise<void> | undefined {
+    if (this.bytes <= this.bufferBytes || this.failure !== undefined) return undefined;
+    if (this.space === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.space = { promise, resolve };
+    }
+    return this.space.promise;
+  }
+
+  /** Resolves when every record added so far is acknowledged; rejects with the error of a failed send. */
+  drained(): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (!this.sending && this.head === this.queue.length) return Promise.resolve();
+    return new Promise((resolve, reject) => this.drainWaiters.push({ resolve, reject }));
+  }
+
+  /** The sender, opened on the first batch (or now). */
+  open(): Promise<BatchSender> {
+    this.sender ??= this.openSender();
+    return this.sender;
+  }
+
+  /** True once the sender was asked for (a producer exists). */
+  get opened(): boolean {
+    return this.sender !== undefined;
+  }
+
+  private pump(): void {
+    if (this.sending || this.failure !== undefined || this.head === this.queue.length) return;
+    const batch: QueuedRecord[] = [];
+    let size = 0;
+    while (this.head < this.queue.length) {
+      const r = this.queue[this.head]!;
+      if (batch.length > 0 && size + r.bytes > this.maxRequestBytes) break;
+      batch.push(r);
+      size += r.bytes;
+      this.head++;
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    }
+    this.sending = true;
+    this.sendBatch(batch).then(
+      () => {
+        this.sending = false;
+        this.bytes -= size;
+        if (this.space !== undefined && this.bytes <= this.bufferBytes / 2) {
+          this.space.resolve();
+          this.space = undefined;
+        }
+        if (this.head === this.queue.length) for (const w of this.drainWaiters.splice(0)) w.resolve();
+        else this.pump();
+      },
+      (e: unknown) => {
+        this.sending = false;
+        this.failure = e instanceof KafkaConfigError ? e : new KafkaSendError(this.what, [...new Set(batch.map((r) => r.message.topic))], e);
+        this.space?.resolve();
+        this.space = undefined;
+        for (const w of this.drainWaiters.splice(0)) w.reject(this.failure);
+      },
+    );
+  }
+
+  private async sendBatch(batch: QueuedRecord[]): Promise<void> {
+    const sender = await this.open();
+    const messages: MessageToProduce[] = [];
+    for (const r of batch) {
+      if (r.partitionOf === undefined) messages.push(r.message);
+      else {
+        const count = await sender.partitionCount(r.message.topic);
+        messages.push({ ...r.message, partition: r.partitionOf(count) });
+      }
+    }
+    await sender.send(messages);
+  }
+}

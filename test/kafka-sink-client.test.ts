@@ -1,0 +1,84 @@
+/**
+ * What the exactly-once Kafka sink relies on in @platformatic/kafka and the broker, pinned against a real
+ * broker: the producer's `timeout` option is the transaction timeout and its `producerId`/`producerEpoch`
+ * options are InitProducerId's expected ones; a transaction of a producer that is gone is committed by
+ * EndTxn with its stored id and epoch (again: success), refused once the broker aborted it; open
+ * transactions are listed and aborted by id.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Connection, describeTransactionsV0, findCoordinatorV6, Producer } from "@platformatic/kafka";
+import { abortTransactionById, commitStoredTransaction, listOngoingTransactions } from "../src/connectors/kafka/kafka-transaction-admin.ts";
+import { resolveKafkaSinkSettings } from "../src/connectors/kafka/kafka-sink-settings.ts";
+import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
+import { createTopic, readTopic } from "./support/kafka-topics.ts";
+import { committedRecords } from "./support/kafka-committed.ts";
+
+let broker: KafkaBroker;
+beforeAll(async () => {
+  broker = await startKafkaBroker();
+  await createTopic(broker.bootstrap, "pin", 1);
+}, 90_000);
+afterAll(() => broker?.stop());
+
+const settings = () =>
+  resolveKafkaSinkSettings({ bootstrapServers: broker.bootstrap, serializer: { serialize: () => null }, deliveryGuarantee: "exactly-once", transactionalIdPrefix: "pin", properties: {} });
+
+/** A transactional producer as the sink makes it, with one record sent in an open transaction. */
+async function openTransaction(id: string, timeout: number, value: string, producerId = -1n, producerEpoch = -1) {
+  const producer = new Producer({ clientId: "pin", bootstrapBrokers: [broker.bootstrap], transactionalId: id, idempotent: true, timeout, producerId, producerEpoch });
+  const transaction = await producer.beginTransaction();
+  await transaction.send({ messages: [{ topic: "pin", value: Buffer.from(value) }] });
+  return { producer, transaction, stored: { transactionalId: id, producerId: producer.producerId!, epoch: producer.producerEpoch! } };
+}
+
+async function describeTransaction(id: string) {
+  const [host, port] = broker.bootstrap.split(":") as [string, string];
+  const c = new Connection("pin");
+  await c.connect(host, Number(port));
+  try {
+    const coordinator = (await findCoordinatorV6.api.async(c, 1, [id])).coordinators[0]!;
+    expect(coordinator.port).toBe(broker.port);
+    return (await describeTransactionsV0.api.async(c, [id])).transactionStates[0]!;
+  } finally {
+    await c.close();
+  }
+}
+
+const committedValues = async () => (await readTopic(broker.bootstrap, "pin", { committed: true })).map((r) => r.value);
+/** The committed values once `value` is among them (the commit markers land just after the commit). */
+const committedWith = async (value: string) => (await committedRecords(broker.bootstrap, "pin", (r) => r.some((x) => x.value === value))).map((r) => r.value);
+
+describe("@platformatic/kafka and the broker, as the Kafka sink uses them", () => {
+  it("the producer's `timeout` is the transaction's timeout; listed as ongoing until the end", async () => {
+    const { producer, transaction } = await openTransaction("pin-timeout", 123_456, "t");
+    expect((await describeTransaction("pin-timeout")).transactionTimeoutMs).toBe(123_456);
+    expect(await listOngoingTransactions(settings())).toContain("pin-timeout");
+    await transaction.abort();
+    await producer.close();
+    expect(await listOngoingTransactions(settings())).not.toContain("pin-timeout");
+  });
+
+  it("EndTxn(commit) with the stored id and epoch commits a transaction whose producer is gone; a repeat succeeds", async () => {
+    const { producer, stored } = await openTransaction("pin-commit", 60_000, "committed-by-id");
+    await producer.close(); // the transaction stays open on the broker
+    expect(await committedValues()).not.toContain("committed-by-id");
+    expect(await commitStoredTransaction(settings(), stored)).toBe("committed");
+    expect(await committedWith("committed-by-id")).toContain("committed-by-id");
+    expect(await commitStoredTransaction(settings(), stored)).toBe("committed");
+    expect((await committedWith("committed-by-id")).filter((v) => v === "committed-by-id")).toHaveLength(1);
+  });
+
+  it("InitProducerId aborts an open transaction; EndTxn(commit) of it is refused; the id is taken over with -1, not with the client's default 0", async () => {
+    const { producer, stored } = await openTransaction("pin-abort", 60_000, "aborted");
+    await producer.close();
+    await abortTransactionById(settings(), "pin-abort");
+    const refused = await commitStoredTransaction(settings(), stored);
+    expect(refused).toEqual({ refused: expect.stringMatching(/PRODUCER_FENCED|INVALID_PRODUCER_EPOCH/) });
+    expect(await committedValues()).not.toContain("aborted");
+    await expect(openTransaction("pin-abort", 60_000, "x", 0n, 0)).rejects.toThrow(/InitProducerId/);
+    const again = await openTransaction("pin-abort", 60_000, "reused");
+    await again.transaction.commit();
+    await again.producer.close();
+    expect(await committedWith("reused")).toContain("reused");
+  });
+});

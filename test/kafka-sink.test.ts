@@ -1,0 +1,121 @@
+/**
+ * The Kafka sink against a real broker, in-process jobs: NONE and AT_LEAST_ONCE write everything;
+ * EXACTLY_ONCE through an injected failure shows each record once to read_committed; jobs with different
+ * transactional id prefixes do not fence each other; the transaction timeout checks. (A broker restart
+ * mid-job: kafka-sink-broker-restart.long.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RestartStrategies, SimpleStringSchema, StreamExecutionEnvironment, WatermarkStrategy, type DataStream } from "../src/index.ts";
+import { DeliveryGuarantee, KafkaRecordSerializationSchema, KafkaSink, type KafkaSinkBuilder } from "../src/connectors/kafka/index.ts";
+import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
+import { createTopic, readTopic } from "./support/kafka-topics.ts";
+import { committedRecords } from "./support/kafka-committed.ts";
+import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
+import { FailOnce } from "./support/fail-once.ts";
+
+let broker: KafkaBroker;
+beforeAll(async () => {
+  broker = await startKafkaBroker();
+}, 90_000);
+afterAll(() => broker?.stop());
+
+const text = new SimpleStringSchema();
+
+function sinkTo(topic: string): KafkaSinkBuilder<string> {
+  return KafkaSink.builder<string>()
+    .setBootstrapServers(broker.bootstrap)
+    .setRecordSerializer(
+      KafkaRecordSerializationSchema.builder<string>()
+        .setTopic(topic)
+        .setKeySerializationSchema({ serialize: (v) => text.serialize(v.slice(2)) })
+        .setValueSerializationSchema(text)
+        .build(),
+    );
+}
+
+/** `v-0`..`v-(n-1)`, slowly (`perPoll` per poll, then `pauseMs`), with a failure once a third through when `fail`. */
+function values(env: StreamExecutionEnvironment, n: number, perPoll: number, pauseMs: number, fail = false): DataStream<string> {
+  const all = Array.from({ length: n }, (_, i) => `v-${i}`);
+  return env
+    .fromSource(throttledSequence(0, n - 1, perPoll, pauseMs), WatermarkStrategy.noWatermarks(), "numbers")
+    .uid("numbers")
+    .map(new FailOnce(all, fail ? Math.floor(n / 3) : -1))
+    .uid("values");
+}
+
+function expected(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `v-${i}`).sort();
+}
+
+/** The read_committed values of `topic`, sorted, once there are at least `atLeast`. */
+async function committedValues(topic: string, atLeast = 0): Promise<string[]> {
+  return (await committedRecords(broker.bootstrap, topic, atLeast)).map((r) => r.value!).sort();
+}
+
+describe("KafkaSink against a real broker", () => {
+  for (const guarantee of [DeliveryGuarantee.NONE, DeliveryGuarantee.AT_LEAST_ONCE]) {
+    it(`${guarantee}: every record reaches the topic, keyed into partitions by the client's murmur2`, async () => {
+      const topic = `out-${guarantee}`;
+      await createTopic(broker.bootstrap, topic, 3);
+      const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+      env.enableCheckpointing(50, "exactly-once");
+      values(env, 3000, 500, 1).sinkTo(sinkTo(topic).setDeliveryGuarantee(guarantee).build()).uid("kafka-out");
+      await env.execute(`kafka-${guarantee}`);
+      const records = await committedRecords(broker.bootstrap, topic, 3000);
+      expect(records.map((r) => r.value!).sort()).toEqual(expected(3000));
+      expect(new Set(records.map((r) => r.partition))).toEqual(new Set([0, 1, 2]));
+      const partitionOfKey = new Map<string, number>();
+      for (const r of records) expect(partitionOfKey.get(r.key!) ?? r.partition).toBe((partitionOfKey.set(r.key!, r.partition), r.partition));
+    }, 30_000);
+  }
+
+  it("EXACTLY_ONCE through an injected failure: read_committed sees each record once", async () => {
+    const topic = "out-exactly-once";
+    await createTopic(broker.bootstrap, topic, 2);
+    const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+    env.enableCheckpointing(50, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+    values(env, 2000, 20, 2, true).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("eo-test").build()).uid("kafka-out");
+    const result = await env.execute("kafka-exactly-once");
+    expect(result.restarts).toBe(1);
+    expect(await committedValues(topic, 2000)).toEqual(expected(2000));
+    const all = (await readTopic(broker.bootstrap, topic, { committed: false })).map((r) => r.value!);
+    expect(new Set(all)).toEqual(new Set(expected(2000)));
+    expect(all.length).toBeGreaterThanOrEqual(2000);
+  }, 30_000);
+
+  it("two jobs with prefixes 'job-a' and 'job-a-1' run at once without fencing each other", async () => {
+    await createTopic(broker.bootstrap, ["out-a", "out-a-1"], 2);
+    const run = (topic: string, prefix: string) => {
+      const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+      env.enableCheckpointing(50, "exactly-once");
+      env.setRestartStrategy(RestartStrategies.noRestart());
+      values(env, 1000, 20, 3).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix(prefix).build()).uid("kafka-out");
+      return env.execute(prefix);
+    };
+    const [a, b] = await Promise.all([run("out-a", "job-a"), run("out-a-1", "job-a-1")]);
+    expect([a.restarts, b.restarts]).toEqual([0, 0]);
+    expect(await committedValues("out-a", 1000)).toEqual(expected(1000));
+    expect(await committedValues("out-a-1", 1000)).toEqual(expected(1000));
+  }, 30_000);
+
+  it("a checkpoint interval not below transaction.timeout.ms fails the job naming both settings", async () => {
+    await createTopic(broker.bootstrap, "out-timeout", 1);
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    env.enableCheckpointing(1500, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.noRestart());
+    const sink = sinkTo("out-timeout").setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("timeout-test").setProperty("transaction.timeout.ms", "1000");
+    values(env, 200, 1, 20).sinkTo(sink.build()).uid("kafka-out");
+    await expect(env.execute("kafka-timeout")).rejects.toThrow(/transaction 'timeout-test-0-0' was open for \d+ ms .*transaction\.timeout\.ms = 1000 ms.*execution\.checkpointing\.interval/);
+  }, 30_000);
+
+  it("a transaction.timeout.ms above the broker's transaction.max.timeout.ms fails the job naming it", async () => {
+    await createTopic(broker.bootstrap, "out-max-timeout", 1);
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    env.enableCheckpointing(50, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.noRestart());
+    const sink = sinkTo("out-max-timeout").setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("max-test").setProperty("transaction.timeout.ms", "900001");
+    values(env, 100, 10, 1).sinkTo(sink.build()).uid("kafka-out");
+    await expect(env.execute("kafka-max-timeout")).rejects.toThrow(/refused transaction\.timeout\.ms = 900001 \(INVALID_TRANSACTION_TIMEOUT\).*transaction\.max\.timeout\.ms/);
+  }, 30_000);
+});
