@@ -133,7 +133,7 @@ export const KAFKA: FactoryOptions = {
     option("scan.startup.timestamp-millis", { kind: "int" }, "The start timestamp of 'scan.startup.mode' = 'timestamp'."),
     option("scan.startup.specific-offsets", { kind: "string" }, "The start offsets of 'scan.startup.mode' = 'specific-offsets': 'partition:0,offset:42;…'."),
     option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset."),
-    option("sink.partitioner", { kind: "string" }, "How rows are spread over partitions: 'default', 'fixed' or 'round-robin'.", "default"),
+    option("sink.partitioner", { kind: "string" }, "How rows are spread over partitions: 'default' (the key's hash) or 'round-robin'.", "default"),
   ],
 };
 

@@ -61,7 +61,7 @@ describe("kafka table options", () => {
 
   it.each([
     ["'sink.delivery-guarantee' = 'exactly-once'", `${T}'sink.delivery-guarantee' = 'exactly-once' needs a 'sink.transactional-id-prefix', unique to the job.`],
-    ["'sink.partitioner' = 'round-robbin'", `${T}'sink.partitioner' must be 'default', 'fixed' or 'round-robin' (a partitioner class is not supported), but is 'round-robbin'. Did you mean 'round-robin'?`],
+    ["'sink.partitioner' = 'round-robbin'", `${T}'sink.partitioner' must be 'default' or 'round-robin' ('fixed' and partitioner classes are not supported), but is 'round-robbin'. Did you mean 'round-robin'?`],
     ["'sink.parallelism' = '0'", `${T}'sink.parallelism' must be positive, but is 0.`],
   ])("sink: %s", (extra, message) => {
     expect(errorOf(`'connector' = 'kafka', 'topic' = 'a', ${BASE}, 'format' = 'json', ${extra}`, "INSERT INTO t SELECT * FROM src")).toContain(message);

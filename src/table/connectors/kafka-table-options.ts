@@ -47,7 +47,7 @@ export interface KafkaTableConfig {
   value: KafkaFormatSpec;
   deliveryGuarantee: "none" | "at-least-once" | "exactly-once";
   transactionalIdPrefix?: string;
-  partitioner: "default" | "fixed" | "round-robin";
+  partitioner: "default" | "round-robin";
   sinkParallelism?: number;
   scanParallelism?: number;
 }
@@ -213,10 +213,10 @@ export function kafkaTableConfig(ctx: DynamicTableContext, use: "source" | "sink
     throw kafkaOptionError(table, "'sink.delivery-guarantee' = 'exactly-once' needs a 'sink.transactional-id-prefix', unique to the job.");
   }
   const partitioner = (o.get("sink.partitioner") as string | undefined) ?? "default";
-  if (partitioner !== "default" && partitioner !== "fixed" && partitioner !== "round-robin") {
+  if (partitioner !== "default" && partitioner !== "round-robin") {
     throw kafkaOptionError(
       table,
-      `'sink.partitioner' must be 'default', 'fixed' or 'round-robin' (a partitioner class is not supported), but is '${partitioner}'.${didYouMean(partitioner, ["default", "fixed", "round-robin"])}`,
+      `'sink.partitioner' must be 'default' or 'round-robin' ('fixed' and partitioner classes are not supported), but is '${partitioner}'.${didYouMean(partitioner, ["default", "round-robin"])}`,
     );
   }
   const positive = (k: string) => {
