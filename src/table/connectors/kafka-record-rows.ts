@@ -43,7 +43,7 @@ export interface ProducedRecord {
 
 const STRING: LogicalType = { kind: "varchar", length: 2147483647, nullable: false };
 const LTZ3: LogicalType = { kind: "timestamp", precision: 3, withLocalTimeZone: true, nullable: false };
-const HEADERS: LogicalType = { kind: "map", key: STRING, value: { kind: "varbinary", length: 2147483647, nullable: true }, nullable: false };
+const HEADERS: LogicalType = { kind: "map", key: { ...STRING, nullable: true }, value: { kind: "varbinary", length: 2147483647, nullable: true }, nullable: false };
 
 /** The metadata a `kafka` or `upsert-kafka` source reads, with Flink's types. */
 export const KAFKA_READABLE_METADATA: ReadonlyMap<string, LogicalType> = new Map<string, LogicalType>([

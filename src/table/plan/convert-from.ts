@@ -8,7 +8,7 @@ import type { CatalogTable } from "../catalog/catalog-table.ts";
 import type { ResolvedSchema } from "../catalog/resolved-schema.ts";
 import { identifierString, resolveIdentifier } from "../catalog/object-identifier.ts";
 import type { FromItem, Identifier, Query, QualifiedName } from "../sql/ast.ts";
-import type { LogicalType } from "../types/logical-type.ts";
+import { formatLogicalType, withNullability, type LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { didYouMean } from "../validation/nearest-name.ts";
 import { bindPlanExpr, fieldRef } from "./bind-plan-expr.ts";
@@ -19,7 +19,7 @@ import { convertWindowTableFunction } from "./convert-window-tvf.ts";
 import { convertCorrelate, isTableFunctionCall } from "./convert-correlate.ts";
 import type { PlannerContext } from "./planner-context.ts";
 import { planRowType, renameFields, requalify, type PlanField } from "./plan-row-type.ts";
-import type { RelNode } from "./rel-node.ts";
+import type { PlanExpr, RelNode } from "./rel-node.ts";
 
 /** A converted FROM item: its plan, or a Top-N waiting for the WHERE that bounds it. */
 export interface FromResult {
@@ -135,6 +135,12 @@ export function scanTable(ctx: PlannerContext, table: CatalogTable): RelNode {
   return withComputedColumns({ kind: "scan", table, options, source, rowType }, table.schema);
 }
 
+/** `e` as type `to`: a cast, or the value as it is when the types differ only in nullability (a MAP NOT NULL read as a MAP). */
+export function castMetadata(e: PlanExpr, to: LogicalType): PlanExpr {
+  const text = (t: LogicalType) => formatLogicalType(withNullability(t, true));
+  return text(e.type) === text(to) ? { ...e, type: to } : castExpr(e, to);
+}
+
 /**
  * The type of metadata `key` of a connector, for column `column` of `table`.
  *
@@ -165,7 +171,7 @@ export function withComputedColumns(physicalNode: RelNode, schema: ResolvedSchem
       node,
       schema.columns.map((c) => {
         if (c.kind === "physical") return { expr: fieldRef(scanType, p++), name: c.name };
-        if (c.kind === "metadata") return { expr: castExpr(fieldRef(scanType, m++), c.type), name: c.name };
+        if (c.kind === "metadata") return { expr: castMetadata(fieldRef(scanType, m++), c.type), name: c.name };
         return { expr: bindPlanExpr(c.expr, scanType), name: c.name };
       }),
     );

@@ -14,7 +14,7 @@ import { formatLogicalType, type LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { fieldRef } from "./bind-plan-expr.ts";
 import { ChangelogMode } from "./changelog-mode.ts";
-import { metadataType } from "./convert-from.ts";
+import { castMetadata, metadataType } from "./convert-from.ts";
 import type { ChangelogModes } from "./changelog-inference.ts";
 import { castExpr, project } from "./convert-query.ts";
 import type { PlannerContext } from "./planner-context.ts";
@@ -98,7 +98,7 @@ export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNod
   });
   // the sink's rows: the physical columns, then the metadata columns in the connector's types
   const order = [...written.keys()].filter((i) => written[i]!.metadata === undefined).concat([...written.keys()].filter((i) => written[i]!.metadata !== undefined));
-  const exprs = order.map((i) => (written[i]!.metadata === undefined ? writtenExprs[i]! : castExpr(writtenExprs[i]!, written[i]!.metadata!.type)));
+  const exprs = order.map((i) => (written[i]!.metadata === undefined ? writtenExprs[i]! : castMetadata(writtenExprs[i]!, written[i]!.metadata!.type)));
   const metadataKeys = order.flatMap((i) => (written[i]!.metadata === undefined ? [] : [written[i]!.metadata!.key]));
   const identity = exprs.every((e, i) => e.inputRef === i) && exprs.length === q.names.length;
   const input = identity ? query : project(query, exprs.map((e, i) => ({ expr: e, name: written[order[i]!]!.name })));
