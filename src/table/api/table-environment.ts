@@ -379,7 +379,7 @@ export class StreamTableEnvironment {
 
   private describe(stmt: StatementOf<"describe">): TableResult {
     const table = this.catalog.getTable(stmt.name);
-    const rows = describeTable(table, (e) => bindPlanExpr(e, planRowType(table.schema.columns.flatMap((c) => (c.kind === "physical" ? [{ name: c.name, type: c.type }] : [])))).type);
+    const rows = describeTable(table, (e) => bindPlanExpr(e, planRowType(table.schema.columns.flatMap((c) => (c.kind === "computed" ? [] : [{ name: c.name, type: c.type }])))).type);
     const columns: ResultColumn[] = [
       { name: "name", type: STRING },
       { name: "type", type: NULLABLE_STRING },

@@ -1,6 +1,6 @@
 /**
  * The option declarations of the built-in connectors (`filesystem`, `print`,
- * `blackhole`, `datagen`, `nexmark`) and formats (`json`, `csv`, `debezium-json`, `canal-json`, `raw`), with
+ * `blackhole`, `datagen`, `nexmark`, `kafka`, `upsert-kafka`) and formats (`json`, `csv`, `debezium-json`, `canal-json`, `raw`), with
  * Flink's keys and defaults. Declarations only: the connectors themselves are
  * built by the planner from the validated options.
  */
@@ -99,6 +99,53 @@ export const NEXMARK: FactoryOptions = {
   ],
 };
 
+const startupModes = ["earliest-offset", "latest-offset", "group-offsets", "timestamp", "specific-offsets"] as const;
+const boundedModes = ["unbounded", "latest-offset", "group-offsets", "timestamp", "specific-offsets"] as const;
+
+const COMMON = [
+  option("topic", { kind: "string" }, "The topic(s) to read or write, 'a;b' for several."),
+  option("properties.*", { kind: "string" }, "A Kafka client property, passed through without the 'properties.' prefix."),
+  option("key.format", { kind: "string" }, "The format of the message key."),
+  option("key.fields-prefix", { kind: "string" }, "The prefix of the key columns' names, taken off for the key format.", ""),
+  option("value.format", { kind: "string" }, "The format of the message value."),
+  option("value.fields-include", { kind: "enum", values: ["ALL", "EXCEPT_KEY"] }, "Whether the value holds every physical column or all but the key's.", "ALL"),
+  option("scan.bounded.mode", { kind: "enum", values: boundedModes }, "Where a bounded source stops.", "unbounded"),
+  option("scan.bounded.timestamp-millis", { kind: "int" }, "The stop timestamp of 'scan.bounded.mode' = 'timestamp'."),
+  option("scan.bounded.specific-offsets", { kind: "string" }, "The stop offsets of 'scan.bounded.mode' = 'specific-offsets': 'partition:0,offset:42;…'."),
+  option("scan.topic-partition-discovery.interval", { kind: "duration" }, "How often new partitions are looked for; 0 disables.", 300_000),
+  option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+  option("sink.delivery-guarantee", { kind: "enum", values: ["none", "at-least-once", "exactly-once"] }, "The sink's delivery guarantee.", "at-least-once"),
+  option("sink.transactional-id-prefix", { kind: "string" }, "The prefix of the sink's transactional ids (required for exactly-once)."),
+];
+
+/** `kafka`: a topic as an append-only table (or a changelog with a changelog value format). */
+export const KAFKA: FactoryOptions = {
+  identifier: "kafka",
+  kind: "connector",
+  formatKeys: ["format", "key.format", "value.format"],
+  requiredOptions: [option("properties.bootstrap.servers", { kind: "string" }, "The Kafka brokers, 'host:port,…'.")],
+  optionalOptions: [
+    ...COMMON,
+    option("topic-pattern", { kind: "string" }, "A regular expression of the topics to read."),
+    option("format", { kind: "string" }, "The format of the message value (or 'value.format')."),
+    option("key.fields", { kind: "string" }, "The physical columns in the message key, 'a;b'."),
+    option("scan.startup.mode", { kind: "enum", values: startupModes }, "Where the source starts.", "group-offsets"),
+    option("scan.startup.timestamp-millis", { kind: "int" }, "The start timestamp of 'scan.startup.mode' = 'timestamp'."),
+    option("scan.startup.specific-offsets", { kind: "string" }, "The start offsets of 'scan.startup.mode' = 'specific-offsets': 'partition:0,offset:42;…'."),
+    option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset."),
+    option("sink.partitioner", { kind: "string" }, "How rows are spread over partitions: 'default' (the key's hash) or 'round-robin'.", "default"),
+  ],
+};
+
+/** `upsert-kafka`: a compacted topic as a table with a primary key (the message key). */
+export const UPSERT_KAFKA: FactoryOptions = {
+  identifier: "upsert-kafka",
+  kind: "connector",
+  formatKeys: ["key.format", "value.format"],
+  requiredOptions: [option("properties.bootstrap.servers", { kind: "string" }, "The Kafka brokers, 'host:port,…'.")],
+  optionalOptions: [...COMMON, option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset.")],
+};
+
 const timestampStandard = ["SQL", "ISO-8601"] as const;
 const mapNullKeyModes = ["FAIL", "DROP", "LITERAL"] as const;
 
@@ -188,6 +235,6 @@ export const RAW_FORMAT: FactoryOptions = {
  */
 export function builtinFactories(): FactoryRegistry {
   const registry = new FactoryRegistry();
-  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, NEXMARK, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT, CANAL_JSON_FORMAT, RAW_FORMAT]) registry.register(f);
+  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, NEXMARK, KAFKA, UPSERT_KAFKA, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT, CANAL_JSON_FORMAT, RAW_FORMAT]) registry.register(f);
   return registry;
 }

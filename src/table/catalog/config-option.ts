@@ -23,7 +23,8 @@ export type OptionValue = string | number | boolean;
 
 /**
  * A declared option. In `key`, a `#` segment stands for any name, e.g. the
- * field name in datagen's `fields.#.kind`.
+ * field name in datagen's `fields.#.kind`; a key ending in `.*` declares every
+ * key with that prefix (Kafka's `properties.*`, passed through to the client).
  */
 export interface ConfigOption {
   key: string;
@@ -48,6 +49,7 @@ export function option(key: string, type: OptionType, description: string, defau
 
 /** Whether the option `key` (a pattern key when it has `#` segments) declares `given`. */
 export function optionKeyMatches(key: string, given: string): boolean {
+  if (key.endsWith(".*")) return given.length > key.length - 1 && given.startsWith(key.slice(0, -1));
   if (!key.includes("#")) return key === given;
   const pattern = key
     .split(".")

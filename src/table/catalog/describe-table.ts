@@ -36,15 +36,20 @@ export function describeTable(table: CatalogTable, typeOf?: (expr: Expr) => Logi
   const { columns, watermark, primaryKey } = table.schema;
   const key = primaryKey === undefined ? null : `PRI(${primaryKey.columns.join(", ")})`;
   return columns.map((c) => {
-    const type = c.kind === "physical" ? c.type : typeOf?.(c.expr);
+    const type = c.kind === "computed" ? typeOf?.(c.expr) : c.type;
     const rowtime = watermark?.rowtimeColumn === c.name;
     return {
       name: c.name,
       type: type === undefined ? null : formatLogicalType(withNullability(type, true)) + (rowtime ? " *ROWTIME*" : ""),
       null: type?.nullable ?? true,
       key: primaryKey?.columns.includes(c.name) === true ? key : null,
-      extras: c.kind === "computed" ? `AS ${exprSqlText(c.expr)}` : null,
+      extras: c.kind === "computed" ? `AS ${exprSqlText(c.expr)}` : c.kind === "metadata" ? metadataText(c.name, c.key, c.virtual) : null,
       watermark: rowtime ? exprSqlText(watermark!.expr) : null,
     };
   });
+}
+
+/** Flink's DESCRIBE extras of a metadata column: `METADATA FROM 'timestamp' VIRTUAL`, without FROM when the key is the name. */
+function metadataText(name: string, key: string, virtual: boolean): string {
+  return `METADATA${key === name ? "" : ` FROM '${key}'`}${virtual ? " VIRTUAL" : ""}`;
 }

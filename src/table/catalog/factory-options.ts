@@ -18,6 +18,12 @@ export interface FactoryOptions {
   kind: "connector" | "format";
   requiredOptions: readonly ConfigOption[];
   optionalOptions: readonly ConfigOption[];
+  /**
+   * The options that name a format (default: `format` when declared). The
+   * options of the format named by `x.format` take the prefix `x.<format>.`
+   * (`'value.format' = 'json'` → `'value.json.ignore-parse-errors'`), as in Flink.
+   */
+  formatKeys?: readonly string[];
 }
 
 /** The options of a table once validated: read values, defaults filled in. */
@@ -25,8 +31,10 @@ export interface ValidatedTableOptions {
   connector: string;
   /** Connector options by key (as given for pattern keys), `connector` itself excluded. */
   options: Map<string, OptionValue>;
-  /** The format and its options by unprefixed key, when the connector has one. */
+  /** The format (of the `format` option) and its options by unprefixed key, when the connector has one. */
   format?: { identifier: string; options: Map<string, OptionValue> };
+  /** Every format given, by the option that names it (`format`, `key.format`, `value.format`). */
+  formats: Map<string, { identifier: string; options: Map<string, OptionValue> }>;
 }
 
 /** The table whose options are validated, and whether it is read or written, as the error names them. */
@@ -84,16 +92,23 @@ export class FactoryRegistry {
       throw new SqlValidationError("Table options do not contain an option key 'connector' for discovering a connector.");
     }
     const connector = this.find(this.connectors, connectorId, "DynamicTableFactory");
-    const formatDeclared = [...connector.requiredOptions, ...connector.optionalOptions].some((o) => o.key === "format");
-    const formatId = formatDeclared ? options.get("format") : undefined;
-    const format = formatId === undefined ? undefined : this.find(this.formats, formatId, "DeserializationFormatFactory");
+    const declaredKeys = [...connector.requiredOptions, ...connector.optionalOptions].map((o) => o.key);
+    const formatKeys = connector.formatKeys ?? (declaredKeys.includes("format") ? ["format"] : []);
+    const formats = formatKeys.flatMap((formatKey) => {
+      const id = options.get(formatKey);
+      if (id === undefined) return [];
+      const factory = this.find(this.formats, id, "DeserializationFormatFactory");
+      return [{ formatKey, factory, prefix: `${formatKey.slice(0, -"format".length)}${factory.identifier}.` }];
+    });
 
-    const prefix = format === undefined ? "" : `${format.identifier}.`;
-    const declared: { option: ConfigOption; fullKey: string; required: boolean; ofFormat: boolean }[] = [
-      ...connector.requiredOptions.map((option) => ({ option, fullKey: option.key, required: true, ofFormat: false })),
-      ...connector.optionalOptions.map((option) => ({ option, fullKey: option.key, required: false, ofFormat: false })),
-      ...(format?.requiredOptions ?? []).map((option) => ({ option, fullKey: prefix + option.key, required: true, ofFormat: true })),
-      ...(format?.optionalOptions ?? []).map((option) => ({ option, fullKey: prefix + option.key, required: false, ofFormat: true })),
+    type Declared = { option: ConfigOption; fullKey: string; required: boolean; format?: string; prefix: string };
+    const declared: Declared[] = [
+      ...connector.requiredOptions.map((option) => ({ option, fullKey: option.key, required: true, prefix: "" })),
+      ...connector.optionalOptions.map((option) => ({ option, fullKey: option.key, required: false, prefix: "" })),
+      ...formats.flatMap(({ formatKey, factory, prefix }) => [
+        ...factory.requiredOptions.map((option) => ({ option, fullKey: prefix + option.key, required: true, format: formatKey, prefix })),
+        ...factory.optionalOptions.map((option) => ({ option, fullKey: prefix + option.key, required: false, format: formatKey, prefix })),
+      ]),
     ];
 
     const missing = declared.filter((d) => d.required && ![...options.keys()].some((k) => optionKeyMatches(d.fullKey, k))).map((d) => d.fullKey);
@@ -101,8 +116,8 @@ export class FactoryRegistry {
       throw new SqlValidationError(`One or more required options are missing.\n\nMissing required options are:\n\n${missing.sort().join("\n")}`);
     }
 
-    const result: ValidatedTableOptions = { connector: connector.identifier, options: new Map() };
-    const formatOptions = new Map<string, OptionValue>();
+    const result: ValidatedTableOptions = { connector: connector.identifier, options: new Map(), formats: new Map() };
+    for (const f of formats) result.formats.set(f.formatKey, { identifier: f.factory.identifier, options: new Map() });
     const unsupported: string[] = [];
     for (const [key, text] of options) {
       if (key === "connector") continue;
@@ -113,7 +128,7 @@ export class FactoryRegistry {
       }
       const read = readOptionValue(d.option.type, text);
       if ("error" in read) throw new SqlValidationError(`Invalid value for option '${key}': '${text}' (${read.error}).`);
-      if (d.ofFormat) formatOptions.set(key.slice(prefix.length), read.value);
+      if (d.format !== undefined) result.formats.get(d.format)!.options.set(key.slice(d.prefix.length), read.value);
       else result.options.set(key, read.value);
     }
     const supported = ["connector", ...declared.map((d) => d.fullKey)].sort();
@@ -127,12 +142,13 @@ export class FactoryRegistry {
       );
     }
     for (const d of declared) {
-      if (d.option.defaultValue === undefined || d.option.key.includes("#")) continue;
-      const target = d.ofFormat ? formatOptions : result.options;
-      const key = d.ofFormat ? d.option.key : d.fullKey;
+      if (d.option.defaultValue === undefined || d.option.key.includes("#") || d.option.key.endsWith(".*")) continue;
+      const target = d.format !== undefined ? result.formats.get(d.format)!.options : result.options;
+      const key = d.format !== undefined ? d.option.key : d.fullKey;
       if (!target.has(key)) target.set(key, d.option.defaultValue);
     }
-    if (format !== undefined) result.format = { identifier: format.identifier, options: formatOptions };
+    const format = result.formats.get("format");
+    if (format !== undefined) result.format = format;
     return result;
   }
 

@@ -10,11 +10,14 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /**
  * A column of a resolved schema. A physical column has its declared type; a
- * computed column keeps its expression for the planner, which types it.
+ * computed column keeps its expression for the planner, which types it; a
+ * metadata column has its type and the connector's metadata `key` it reads
+ * (and writes, unless `virtual`).
  */
 export type ResolvedColumn = { name: string; comment?: string; loc: SourceLoc } & (
   | { kind: "physical"; type: LogicalType }
   | { kind: "computed"; expr: Expr }
+  | { kind: "metadata"; type: LogicalType; key: string; virtual: boolean }
 );
 
 /** `WATERMARK FOR column AS expr`: the rowtime column and its watermark strategy expression. */
@@ -57,7 +60,12 @@ export function resolveSchema(stmt: StatementOf<"createTable">): ResolvedSchema 
     const name = c.name.value;
     if (byName.has(name)) throw new SqlValidationError(`A column named '${name}' already exists in the table.`, c.name.loc);
     const base = { name, loc: c.name.loc, ...(c.comment === undefined ? {} : { comment: c.comment }) };
-    const col: ResolvedColumn = c.kind === "physical" ? { ...base, kind: "physical", type: toLogicalType(c.type) } : { ...base, kind: "computed", expr: c.expr };
+    const col: ResolvedColumn =
+      c.kind === "physical"
+        ? { ...base, kind: "physical", type: toLogicalType(c.type) }
+        : c.kind === "metadata"
+          ? { ...base, kind: "metadata", type: toLogicalType(c.type), key: c.key ?? name, virtual: c.virtual }
+          : { ...base, kind: "computed", expr: c.expr };
     columns.push(col);
     byName.set(name, col);
   }
@@ -74,7 +82,7 @@ export function resolveSchema(stmt: StatementOf<"createTable">): ResolvedSchema 
         column.loc,
       );
     }
-    if (col.kind === "physical" && !(col.type.kind === "timestamp" && col.type.precision === 3)) {
+    if (col.kind !== "computed" && !(col.type.kind === "timestamp" && col.type.precision === 3)) {
       throw new SqlValidationError(
         `Invalid data type of time field for watermark definition. The field must be of type TIMESTAMP(3) or TIMESTAMP_LTZ(3), but the time field type is ${formatLogicalType(col.type)}.`,
         column.loc,

@@ -14,6 +14,7 @@ import type { ValidatedTableOptions } from "../catalog/factory-options.ts";
 import type { Row } from "../data/row.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import type { ChangelogMode } from "../plan/changelog-mode.ts";
+import type { LogicalType } from "../types/logical-type.ts";
 import type { SourceWatermarks } from "./source-watermarks.ts";
 
 /** What a connector knows when the planner creates its source or sink. */
@@ -25,6 +26,13 @@ export interface DynamicTableContext {
   physicalType: RowType;
   /** Positions (in `physicalType`) of the primary key columns, when the table declares one. */
   primaryKey?: readonly number[];
+  /**
+   * The metadata keys of the table's metadata columns the connector reads
+   * (a source appends their values, in this order, after the physical
+   * columns) or writes (a sink's rows carry them after the physical columns;
+   * VIRTUAL columns excluded). Values have the types the factory declares.
+   */
+  metadataKeys?: readonly string[];
   /** A stable uid prefix derived from the plan; operator uids start with it. */
   uid: string;
   /** `table.local-time-zone` (an IANA zone id), for TIMESTAMP_LTZ text. */
@@ -67,6 +75,10 @@ export interface TableSink {
 /** A connector: its identifier (`'connector' = '…'`) and what it can be. */
 export interface DynamicTableFactory {
   readonly identifier: string;
+  /** The metadata a source can read (Flink's `listReadableMetadata`), by key, with its type. */
+  readonly readableMetadata?: ReadonlyMap<string, LogicalType>;
+  /** The metadata a sink can write (Flink's `listWritableMetadata`), by key, with its type. */
+  readonly writableMetadata?: ReadonlyMap<string, LogicalType>;
   createSource?(ctx: DynamicTableContext): TableSource;
   createSink?(ctx: DynamicTableContext): TableSink;
 }

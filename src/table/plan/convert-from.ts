@@ -8,17 +8,18 @@ import type { CatalogTable } from "../catalog/catalog-table.ts";
 import type { ResolvedSchema } from "../catalog/resolved-schema.ts";
 import { identifierString, resolveIdentifier } from "../catalog/object-identifier.ts";
 import type { FromItem, Identifier, Query, QualifiedName } from "../sql/ast.ts";
+import { formatLogicalType, withNullability, type LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { didYouMean } from "../validation/nearest-name.ts";
 import { bindPlanExpr, fieldRef } from "./bind-plan-expr.ts";
 import { convertJoin } from "./convert-join.ts";
-import { convertQuery, project, type CteScope } from "./convert-query.ts";
+import { castExpr, convertQuery, project, type CteScope } from "./convert-query.ts";
 import { convertRankSubquery, isRankQuery, type PendingRank } from "./convert-rank.ts";
 import { convertWindowTableFunction } from "./convert-window-tvf.ts";
 import { convertCorrelate, isTableFunctionCall } from "./convert-correlate.ts";
 import type { PlannerContext } from "./planner-context.ts";
 import { planRowType, renameFields, requalify, type PlanField } from "./plan-row-type.ts";
-import type { RelNode } from "./rel-node.ts";
+import type { PlanExpr, RelNode } from "./rel-node.ts";
 
 /** A converted FROM item: its plan, or a Top-N waiting for the WHERE that bounds it. */
 export interface FromResult {
@@ -117,6 +118,8 @@ export function scanTable(ctx: PlannerContext, table: CatalogTable): RelNode {
   const physical: PlanField[] = [];
   for (const c of table.schema.columns) if (c.kind === "physical") physical.push({ name: c.name, type: c.type });
   const physicalType = planRowType(physical);
+  const metadata = table.schema.columns.flatMap((c) => (c.kind === "metadata" ? [c] : []));
+  const metadataFields = metadata.map((c) => ({ name: c.name, type: metadataType(factory.readableMetadata, c.key, c.name, name, "reading") }));
   const pk = table.schema.primaryKey?.columns.map((c) => physical.findIndex((f) => f.name === c));
   const source = factory.createSource({
     env: ctx.env,
@@ -124,10 +127,33 @@ export function scanTable(ctx: PlannerContext, table: CatalogTable): RelNode {
     options,
     physicalType,
     ...(pk === undefined ? {} : { primaryKey: pk }),
+    ...(metadata.length === 0 ? {} : { metadataKeys: metadata.map((c) => c.key) }),
     uid: ctx.uidFor(`source-${name}`),
     timeZone: ctx.timeZone,
   });
-  return withComputedColumns({ kind: "scan", table, options, source, rowType: physicalType }, table.schema);
+  const rowType = metadata.length === 0 ? physicalType : planRowType([...physical, ...metadataFields]);
+  return withComputedColumns({ kind: "scan", table, options, source, rowType }, table.schema);
+}
+
+/** `e` as type `to`: a cast, or the value as it is when the types differ only in nullability (a MAP NOT NULL read as a MAP). */
+export function castMetadata(e: PlanExpr, to: LogicalType): PlanExpr {
+  const text = (t: LogicalType) => formatLogicalType(withNullability(t, true));
+  return text(e.type) === text(to) ? { ...e, type: to } : castExpr(e, to);
+}
+
+/**
+ * The type of metadata `key` of a connector, for column `column` of `table`.
+ *
+ * @throws {SqlValidationError} when the connector has no such metadata (Flink's message, with the keys it has).
+ */
+export function metadataType(available: ReadonlyMap<string, LogicalType> | undefined, key: string, column: string, table: string, use: "reading" | "writing"): LogicalType {
+  const type = available?.get(key);
+  if (type !== undefined) return type;
+  const keys = [...(available?.keys() ?? [])];
+  const list = keys.length === 0 ? "none" : keys.map((k) => `'${k}'`).join(", ");
+  throw new SqlValidationError(
+    `Invalid metadata key '${key}' in column '${column}' of table '${table}'. The connector supports the following metadata keys for ${use}: ${list}.${didYouMean(key, keys)}`,
+  );
 }
 
 /**
@@ -136,14 +162,16 @@ export function scanTable(ctx: PlannerContext, table: CatalogTable): RelNode {
  */
 export function withComputedColumns(physicalNode: RelNode, schema: ResolvedSchema): RelNode {
   let node = physicalNode;
-  const hasComputed = schema.columns.some((c) => c.kind === "computed");
-  if (hasComputed) {
+  if (schema.columns.some((c) => c.kind !== "physical")) {
+    // the scan's rows: the physical columns, then the metadata columns (in the connector's types)
     let p = 0;
+    let m = schema.columns.filter((c) => c.kind === "physical").length;
     const scanType = node.rowType;
     node = project(
       node,
       schema.columns.map((c) => {
         if (c.kind === "physical") return { expr: fieldRef(scanType, p++), name: c.name };
+        if (c.kind === "metadata") return { expr: castMetadata(fieldRef(scanType, m++), c.type), name: c.name };
         return { expr: bindPlanExpr(c.expr, scanType), name: c.name };
       }),
     );

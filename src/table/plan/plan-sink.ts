@@ -14,6 +14,7 @@ import { formatLogicalType, type LogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { fieldRef } from "./bind-plan-expr.ts";
 import { ChangelogMode } from "./changelog-mode.ts";
+import { castMetadata, metadataType } from "./convert-from.ts";
 import type { ChangelogModes } from "./changelog-inference.ts";
 import { castExpr, project } from "./convert-query.ts";
 import type { PlannerContext } from "./planner-context.ts";
@@ -47,26 +48,35 @@ export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNod
   if (factory?.createSink === undefined) {
     throw new SqlValidationError(`Connector '${options.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
   }
+  // the columns a query writes: the physical and the persisted metadata columns, in declaration order (Flink's)
   const physical: PlanField[] = [];
-  for (const c of table.schema.columns) if (c.kind === "physical") physical.push({ name: c.name, type: c.type });
+  const written: (PlanField & { metadata?: { key: string; type: LogicalType } })[] = [];
+  for (const c of table.schema.columns) {
+    if (c.kind === "physical") {
+      physical.push({ name: c.name, type: c.type });
+      written.push({ name: c.name, type: c.type });
+    } else if (c.kind === "metadata" && !c.virtual) {
+      written.push({ name: c.name, type: c.type, metadata: { key: c.key, type: metadataType(factory.writableMetadata, c.key, c.name, name, "writing") } });
+    }
+  }
   const sinkType = planRowType(physical);
   const q = query.rowType;
   const visible = q.names.map((_, i) => i).filter((i) => isVisible(q.names[i]!));
-  const targets = columns === undefined ? physical.map((_, i) => i) : columns.map((c) => {
-    const i = physical.findIndex((f) => f.name === c.value);
+  const targets = columns === undefined ? written.map((_, i) => i) : columns.map((c) => {
+    const i = written.findIndex((f) => f.name === c.value);
     if (i < 0) throw new SqlValidationError(`Unknown target column '${c.value}' of table '${name}'`, c.loc);
     return i;
   });
   const mismatch = (cause: string, loc: SourceLoc | undefined) =>
     new SqlValidationError(
-      `Column types of query result and sink for '${name}' do not match.\nCause: ${cause}\n\nQuery schema: ${schemaText(visible.map((i) => ({ name: q.names[i]!, type: q.types[i]! })))}\nSink schema:  ${schemaText(physical)}`,
+      `Column types of query result and sink for '${name}' do not match.\nCause: ${cause}\n\nQuery schema: ${schemaText(visible.map((i) => ({ name: q.names[i]!, type: q.types[i]! })))}\nSink schema:  ${schemaText(written)}`,
       loc ?? insert?.table.at(-1)?.loc,
     );
   if (visible.length !== targets.length) {
     const sinkSide = columns === undefined ? `the sink has ${targets.length}` : `the column list names ${targets.length}`;
     throw mismatch(`Different number of columns: the query has ${visible.length}, ${sinkSide}.`, columns === undefined ? undefined : columns[0]!.loc);
   }
-  const exprs: PlanExpr[] = physical.map((f, i) => {
+  const writtenExprs: PlanExpr[] = written.map((f, i) => {
     const t = targets.indexOf(i);
     if (t < 0) {
       if (!f.type.nullable) throw new SqlValidationError(`Column '${f.name}' of '${name}' has no default value and does not allow NULLs: name it in the column list`, columns![0]!.loc);
@@ -86,8 +96,12 @@ export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNod
       throw e;
     }
   });
+  // the sink's rows: the physical columns, then the metadata columns in the connector's types
+  const order = [...written.keys()].filter((i) => written[i]!.metadata === undefined).concat([...written.keys()].filter((i) => written[i]!.metadata !== undefined));
+  const exprs = order.map((i) => (written[i]!.metadata === undefined ? writtenExprs[i]! : castMetadata(writtenExprs[i]!, written[i]!.metadata!.type)));
+  const metadataKeys = order.flatMap((i) => (written[i]!.metadata === undefined ? [] : [written[i]!.metadata!.key]));
   const identity = exprs.every((e, i) => e.inputRef === i) && exprs.length === q.names.length;
-  const input = identity ? query : project(query, exprs.map((e, i) => ({ expr: e, name: physical[i]!.name })));
+  const input = identity ? query : project(query, exprs.map((e, i) => ({ expr: e, name: written[order[i]!]!.name })));
   const pk = table.schema.primaryKey?.columns.map((c) => physical.findIndex((f) => f.name === c));
   const sink = factory.createSink({
     env: ctx.env,
@@ -95,10 +109,11 @@ export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNod
     options,
     physicalType: sinkType,
     ...(pk === undefined ? {} : { primaryKey: pk }),
+    ...(metadataKeys.length === 0 ? {} : { metadataKeys }),
     uid: ctx.uidFor(`sink-${name}`),
     timeZone: ctx.timeZone,
   });
-  return { table, sink, input, description: `Sink(table=[${name}], fields=[${physical.map((f) => f.name).join(", ")}])` };
+  return { table, sink, input, description: `Sink(table=[${name}], fields=[${order.map((i) => written[i]!.name).join(", ")}])` };
 }
 
 function schemaText(fields: readonly { name: string; type: LogicalType }[]): string {

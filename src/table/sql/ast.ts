@@ -241,10 +241,15 @@ export interface Query {
 
 // ---------------------------------------------------------------- statements
 
-/** A column of CREATE TABLE. */
+/**
+ * A column of CREATE TABLE: physical, computed (`AS expr`), or a metadata
+ * column (`TYPE METADATA [FROM 'key'] [VIRTUAL]`: the connector's metadata
+ * `key`, the column name when no FROM; a VIRTUAL one is read only).
+ */
 export type ColumnDef =
   | { kind: "physical"; name: Identifier; type: DataType; comment?: string }
-  | { kind: "computed"; name: Identifier; expr: Expr; comment?: string };
+  | { kind: "computed"; name: Identifier; expr: Expr; comment?: string }
+  | { kind: "metadata"; name: Identifier; type: DataType; key?: string; virtual: boolean; comment?: string };
 
 /** A `'key' = 'value'` pair of WITH (…) or SET. */
 export interface TableOption {

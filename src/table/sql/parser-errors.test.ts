@@ -68,7 +68,7 @@ const CASES: [sql: string, at: string, detail: string][] = [
   ["CREATE TABLE t (a INT) WITH ('connector' = 'x', 'connector' = 'y')", "1:49", "option 'connector' is given twice"],
   ["CREATE TABLE t (a INT) WITH (connector = 'x')", "1:30", "expected a quoted option key such as 'connector' but found 'connector'"],
   ["CREATE TABLE t (a INT) WITH ('connector' 'x')", "1:42", "expected '=' but found string literal 'x'"],
-  ["CREATE TABLE t (a INT METADATA)", "1:23", "a METADATA column is not supported"],
+  ["CREATE TABLE t (a INT METADATA FROM x)", "1:37", "expected a quoted metadata key such as 'timestamp' but found 'x'"],
   ["CREATE TABLE t (a INT) PARTITIONED BY a", "1:39", "expected '(' but found 'a'"],
   ["CREATE TABLE t (a INT) PARTITIONED (a)", "1:36", "expected BY but found '('"],
   ["CREATE TABLE t AS SELECT 1", "1:16", "CREATE TABLE ... AS SELECT is not supported"],

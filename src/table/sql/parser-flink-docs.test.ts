@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sexpr } from "../../../test/support/sql-sexpr.ts";
-import type { SelectBody } from "./ast.ts";
+import type { SelectBody, StatementOf } from "./ast.ts";
 import { parseStatement, parseStatements } from "./parser.ts";
 
 /**
@@ -104,13 +104,16 @@ const STATEMENTS: [name: string, sql: string][] = [
 ];
 
 describe("Flink documentation statement shapes", () => {
-  it.each(STATEMENTS.filter(([name]) => name !== "create versioned table"))("%s", (_name, sql) => {
+  it.each(STATEMENTS)("%s", (_name, sql) => {
     expect(() => parseStatement(sql)).not.toThrow();
   });
 
-  it("names METADATA columns as unsupported rather than failing on them", () => {
+  it("reads a METADATA column's key and VIRTUAL flag", () => {
     const sql = STATEMENTS.find(([name]) => name === "create versioned table")![1];
-    expect(() => parseStatement(sql)).toThrow(/line 4, column 32: a METADATA column is not supported/);
+    const stmt = parseStatement(sql) as StatementOf<"createTable">;
+    expect(stmt.columns[2]).toMatchObject({ kind: "metadata", name: { value: "update_time" }, key: "values.source.timestamp", virtual: true });
+    const bare = parseStatement("CREATE TABLE t (`timestamp` TIMESTAMP_LTZ(3) METADATA, h MAP<STRING, BYTES> METADATA FROM 'headers') WITH ()") as StatementOf<"createTable">;
+    expect(bare.columns.map((c) => (c.kind === "metadata" ? [c.key, c.virtual] : c.kind))).toEqual([[undefined, false], ["headers", false]]);
   });
 
   it("parses the issue's three statements as one script", () => {

@@ -218,9 +218,12 @@ function parseTableElement(c: TokenCursor, stmt: StatementOf<"createTable">): vo
   if (c.acceptKeyword("AS")) {
     col = { kind: "computed", name, expr: parseExpression(c) };
   } else {
-    col = { kind: "physical", name, type: parseDataType(c) };
-    if (c.isKeyword("METADATA")) throw c.unsupported("a METADATA column");
-    if (c.isKeyword("CONSTRAINT") || c.isKeyword("PRIMARY")) {
+    const type = parseDataType(c);
+    if (c.acceptKeyword("METADATA")) {
+      const key = c.acceptKeyword("FROM") ? c.string("a quoted metadata key such as 'timestamp'") : undefined;
+      col = { kind: "metadata", name, type, ...(key === undefined ? {} : { key }), virtual: c.acceptKeyword("VIRTUAL") };
+    } else col = { kind: "physical", name, type };
+    if (col.kind === "physical" && (c.isKeyword("CONSTRAINT") || c.isKeyword("PRIMARY"))) {
       if (c.acceptKeyword("CONSTRAINT")) c.identifier("a constraint name");
       const loc = c.loc;
       c.expectKeyword("PRIMARY", "KEY");
