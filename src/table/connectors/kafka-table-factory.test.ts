@@ -1,0 +1,154 @@
+/**
+ * The `kafka` and `upsert-kafka` tables against a real broker: a bounded
+ * read with metadata columns, writes with key, metadata and an exactly-once
+ * changelog, an upsert round trip with tombstones, and a statement set whose
+ * Kafka outputs fold to DuckDB's batch result.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startKafkaBroker, type KafkaBroker } from "../../../test/support/kafka-broker.ts";
+import { createTopic, produceRecords, readTopic, type StoredRecord } from "../../../test/support/kafka-topics.ts";
+import { batchResult } from "../../../test/support/duckdb-oracle.ts";
+import { seededRandom, testSeed } from "../../util/seeded-random.ts";
+import { StreamExecutionEnvironment } from "../../api/environment.ts";
+import { StreamTableEnvironment } from "../api/table-environment.ts";
+import { MultisetTable } from "../data/changelog.ts";
+import { Row } from "../data/row.ts";
+
+let broker: KafkaBroker;
+beforeAll(async () => {
+  broker = await startKafkaBroker();
+}, 60_000);
+afterAll(() => broker?.stop());
+
+function tableEnv(): StreamTableEnvironment {
+  const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+  env.enableCheckpointing(200);
+  return StreamTableEnvironment.create(env);
+}
+
+const kafka = (topic: string, more: string) => `'connector' = 'kafka', 'topic' = '${topic}', 'properties.bootstrap.servers' = '${broker.bootstrap}', ${more}`;
+const bounded = "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset'";
+
+async function rowsOf(tEnv: StreamTableEnvironment, sql: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const r of tEnv.executeSql(sql).collect()) rows.push(r);
+  return rows;
+}
+
+/** An upsert topic folded as a consumer of it would: the last value per key, a tombstone deletes it. */
+function foldUpserts(records: readonly StoredRecord[]): Map<string, string> {
+  const table = new Map<string, string>();
+  for (const r of records) {
+    if (r.value === null) table.delete(r.key!);
+    else table.set(r.key!, r.value);
+  }
+  return table;
+}
+
+describe("kafka SQL connectors on a broker", () => {
+  it("reads a json topic bounded at its latest offsets, with metadata columns", async () => {
+    await createTopic(broker.bootstrap, "k-read", 2);
+    await produceRecords(broker.bootstrap, "k-read", [
+      { value: '{"id": 1, "name": "Mary"}', partition: 0, timestamp: 1_700_000_000_000, headers: { trace: "a" } },
+      { value: '{"id": 2, "name": "Bob"}', partition: 1, timestamp: 1_700_000_000_500 },
+      { value: '{"id": 3,\n "name": "Liz"}', partition: 0, timestamp: 1_700_000_001_000 },
+    ]);
+    const tEnv = tableEnv();
+    tEnv.executeSql(`CREATE TABLE t (id INT, name STRING, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', \`partition\` INT METADATA VIRTUAL,
+      \`offset\` BIGINT METADATA VIRTUAL, headers MAP<STRING, BYTES> METADATA, tp STRING METADATA FROM 'topic' VIRTUAL)
+      WITH (${kafka("k-read", `'format' = 'json', ${bounded}`)})`);
+    const rows = await rowsOf(tEnv, "SELECT id, name, `partition`, `offset`, tp, CARDINALITY(headers) FROM t");
+    const seen = rows.map((r) => [r.kind, ...r.fields]).sort((a, b) => Number(a[1]) - Number(b[1]));
+    expect(seen).toEqual([
+      ["+I", 1, "Mary", 0, 0n, "k-read", 1],
+      ["+I", 2, "Bob", 1, 0n, "k-read", 0],
+      ["+I", 3, "Liz", 0, 1n, "k-read", 0],
+    ]);
+    const times = await rowsOf(tEnv, "SELECT id, ts FROM t");
+    expect(times.map((r) => [r.fields[0], r.fields[1]]).sort()).toEqual([[1, 1_700_000_000_000], [2, 1_700_000_000_500], [3, 1_700_000_001_000]]);
+  }, 60_000);
+
+  it("writes a query with a key, the timestamp and headers metadata, read back from the topic", async () => {
+    await createTopic(broker.bootstrap, ["k-write-in", "k-write"], 3);
+    await produceRecords(broker.bootstrap, "k-write-in", [1, 2, 3].map((id) => ({ value: JSON.stringify({ id, name: id === 2 ? "Bob" : "Mary" }), partition: 0, headers: { src: `h${id}` } })));
+    const tEnv = tableEnv();
+    tEnv.executeSql(`CREATE TABLE input (id INT, name STRING, hs MAP<STRING, BYTES> METADATA FROM 'headers') WITH (${kafka("k-write-in", `'format' = 'json', ${bounded}`)})`);
+    tEnv.executeSql(`CREATE TABLE out (id INT, name STRING, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', hs MAP<STRING, BYTES> METADATA FROM 'headers')
+      WITH (${kafka("k-write", "'key.format' = 'raw', 'key.fields' = 'name', 'value.format' = 'csv', 'sink.delivery-guarantee' = 'at-least-once'")})`);
+    await tEnv.executeSql("INSERT INTO out SELECT id, name, TO_TIMESTAMP_LTZ(1700000000000 + id, 3), hs FROM input").await();
+    const records = await readTopic(broker.bootstrap, "k-write", { committed: true });
+    const got = records.map((r) => [r.key, r.value, r.timestamp, r.headers]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+    expect(got).toEqual([
+      ["Mary", "1,Mary", 1_700_000_000_001, { src: "h1" }],
+      ["Bob", "2,Bob", 1_700_000_000_002, { src: "h2" }],
+      ["Mary", "3,Mary", 1_700_000_000_003, { src: "h3" }],
+    ]);
+    const mary = records.filter((r) => r.key === "Mary");
+    expect(mary[0]!.partition).toBe(mary[1]!.partition); // one key, one partition (the key's hash)
+  }, 60_000);
+
+  it("upsert-kafka: updates and deletes become values and tombstones, read back as -U/+U and -D", async () => {
+    await createTopic(broker.bootstrap, ["u-changes", "u-users"], 1);
+    await produceRecords(broker.bootstrap, "u-changes", [
+      { value: '{"before": null, "after": {"id": 1, "name": "a"}, "op": "c"}' },
+      { value: '{"before": null, "after": {"id": 2, "name": "b"}, "op": "c"}' },
+      { value: '{"before": {"id": 1, "name": "a"}, "after": {"id": 1, "name": "a2"}, "op": "u"}' },
+      { value: '{"before": {"id": 2, "name": "b"}, "after": null, "op": "d"}' },
+    ]);
+    const tEnv = tableEnv();
+    tEnv.executeSql(`CREATE TABLE changes (id INT, name STRING) WITH (${kafka("u-changes", `'format' = 'debezium-json', ${bounded}`)})`);
+    tEnv.executeSql(`CREATE TABLE users (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)
+      WITH ('connector' = 'upsert-kafka', 'topic' = 'u-users', 'properties.bootstrap.servers' = '${broker.bootstrap}',
+            'key.format' = 'json', 'value.format' = 'json', 'scan.bounded.mode' = 'latest-offset')`);
+    await tEnv.executeSql("INSERT INTO users SELECT * FROM changes").await();
+    const records = await readTopic(broker.bootstrap, "u-users", { committed: true });
+    expect(records.some((r) => r.key === '{"id":2}' && r.value === null)).toBe(true); // the delete is a tombstone
+    expect(Object.fromEntries(foldUpserts(records))).toEqual({ '{"id":1}': '{"id":1,"name":"a2"}' });
+    const changelog = (await rowsOf(tEnv, "SELECT * FROM users")).map((r) => Row.toString(r));
+    expect(changelog).toContain("-D[2, b]");
+    expect(changelog).toContain("+U[1, a2]");
+    const folded = new MultisetTable();
+    for (const r of await rowsOf(tEnv, "SELECT * FROM users")) folded.apply(r);
+    expect(folded.sortedRows().map((r) => Row.toString(r))).toEqual(["+I[1, a2]"]);
+  }, 60_000);
+
+  it("a statement set into upsert-kafka and an exactly-once debezium-json kafka table folds to DuckDB's batch result", async () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const products = ["apple", "pear", "plum", "fig"];
+    const orders = Array.from({ length: 300 }, (_, i) => [i, products[Math.floor(random() * products.length)]!, Math.floor(random() * 100)] as const);
+    await createTopic(broker.bootstrap, ["s-orders", "s-totals", "s-counts"], 2);
+    await produceRecords(broker.bootstrap, "s-orders", orders.map(([id, product, amount]) => ({ key: String(id), value: JSON.stringify({ id, product, amount }) })));
+    const tEnv = tableEnv();
+    tEnv.executeSql(`CREATE TABLE orders (id INT, product STRING, amount INT) WITH (${kafka("s-orders", `'format' = 'json', ${bounded}`)})`);
+    tEnv.executeSql(`CREATE TABLE totals (product STRING, total BIGINT, PRIMARY KEY (product) NOT ENFORCED)
+      WITH ('connector' = 'upsert-kafka', 'topic' = 's-totals', 'properties.bootstrap.servers' = '${broker.bootstrap}', 'key.format' = 'raw', 'value.format' = 'json')`);
+    tEnv.executeSql(`CREATE TABLE counts (product STRING, n BIGINT)
+      WITH (${kafka("s-counts", "'format' = 'debezium-json', 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'ksql-counts'")})`);
+    const set = tEnv.createStatementSet();
+    set.addInsertSql("INSERT INTO totals SELECT product, SUM(CAST(amount AS BIGINT)) FROM orders GROUP BY product");
+    set.addInsertSql("INSERT INTO counts SELECT product, COUNT(*) FROM orders WHERE amount >= 50 GROUP BY product");
+    await set.execute().await();
+
+    const table = [{ name: "orders", columns: "id INTEGER, product VARCHAR, amount INTEGER", rows: orders.map(([id, p, a]) => [id, p, a]) }];
+    const expectTotals = await batchResult(table, "SELECT product, CAST(SUM(amount) AS BIGINT) FROM orders GROUP BY product");
+    const expectCounts = await batchResult(table, "SELECT product, COUNT(*) FROM orders WHERE amount >= 50 GROUP BY product");
+    const msg = `seed ${seed}`;
+
+    const totals = foldUpserts(await readTopic(broker.bootstrap, "s-totals", { committed: true }));
+    const totalRows = [...totals].map(([k, v]) => Row.toString(Row.of(k, BigInt((JSON.parse(v) as { total: number }).total)))).sort();
+    expect(totalRows, msg).toEqual(expectTotals.map((r) => Row.toString(r)).sort());
+
+    const folded = new MultisetTable();
+    for (const r of await readTopic(broker.bootstrap, "s-counts", { committed: true })) {
+      const e = JSON.parse(r.value!) as { op: string; before: { product: string; n: number } | null; after: { product: string; n: number } | null };
+      const image = e.op === "d" ? e.before! : e.after!;
+      folded.apply(Row.ofKind(e.op === "d" ? "-D" : "+I", image.product, BigInt(image.n)));
+    }
+    expect(folded.sortedRows().map((r) => Row.toString(r)).sort(), msg).toEqual(expectCounts.map((r) => Row.toString(r)).sort());
+    // exactly-once: nothing but committed transactions on the topic
+    expect((await readTopic(broker.bootstrap, "s-counts", { committed: false })).length, msg).toBe(
+      (await readTopic(broker.bootstrap, "s-counts", { committed: true })).length,
+    );
+  }, 90_000);
+});
