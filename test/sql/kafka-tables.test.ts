@@ -1,18 +1,16 @@
 /**
  * The `kafka` and `upsert-kafka` tables against a real broker: a bounded
- * read with metadata columns, writes with key, metadata and an exactly-once
- * changelog, an upsert round trip with tombstones, and a statement set whose
- * Kafka outputs fold to DuckDB's batch result.
+ * read with metadata columns, a write with key and metadata, and an upsert
+ * round trip with tombstones. The statement set under kills is in
+ * kafka-statement-set-kill-loop.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startKafkaBroker, type KafkaBroker } from "../../../test/support/kafka-broker.ts";
-import { createTopic, produceRecords, readTopic, type StoredRecord } from "../../../test/support/kafka-topics.ts";
-import { batchResult } from "../../../test/support/duckdb-oracle.ts";
-import { seededRandom, testSeed } from "../../util/seeded-random.ts";
-import { StreamExecutionEnvironment } from "../../api/environment.ts";
-import { StreamTableEnvironment } from "../api/table-environment.ts";
-import { MultisetTable } from "../data/changelog.ts";
-import { Row } from "../data/row.ts";
+import { startKafkaBroker, type KafkaBroker } from "../support/kafka-broker.ts";
+import { createTopic, produceRecords, readTopic, type StoredRecord } from "../support/kafka-topics.ts";
+import { StreamExecutionEnvironment } from "../../src/api/environment.ts";
+import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts";
+import { MultisetTable } from "../../src/table/data/changelog.ts";
+import { Row } from "../../src/table/data/row.ts";
 
 let broker: KafkaBroker;
 beforeAll(async () => {
@@ -111,44 +109,4 @@ describe("kafka SQL connectors on a broker", () => {
     for (const r of await rowsOf(tEnv, "SELECT * FROM users")) folded.apply(r);
     expect(folded.sortedRows().map((r) => Row.toString(r))).toEqual(["+I[1, a2]"]);
   }, 60_000);
-
-  it("a statement set into upsert-kafka and an exactly-once debezium-json kafka table folds to DuckDB's batch result", async () => {
-    const seed = testSeed();
-    const random = seededRandom(seed);
-    const products = ["apple", "pear", "plum", "fig"];
-    const orders = Array.from({ length: 300 }, (_, i) => [i, products[Math.floor(random() * products.length)]!, Math.floor(random() * 100)] as const);
-    await createTopic(broker.bootstrap, ["s-orders", "s-totals", "s-counts"], 2);
-    await produceRecords(broker.bootstrap, "s-orders", orders.map(([id, product, amount]) => ({ key: String(id), value: JSON.stringify({ id, product, amount }) })));
-    const tEnv = tableEnv();
-    tEnv.executeSql(`CREATE TABLE orders (id INT, product STRING, amount INT) WITH (${kafka("s-orders", `'format' = 'json', ${bounded}`)})`);
-    tEnv.executeSql(`CREATE TABLE totals (product STRING, total BIGINT, PRIMARY KEY (product) NOT ENFORCED)
-      WITH ('connector' = 'upsert-kafka', 'topic' = 's-totals', 'properties.bootstrap.servers' = '${broker.bootstrap}', 'key.format' = 'raw', 'value.format' = 'json')`);
-    tEnv.executeSql(`CREATE TABLE counts (product STRING, n BIGINT)
-      WITH (${kafka("s-counts", "'format' = 'debezium-json', 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'ksql-counts'")})`);
-    const set = tEnv.createStatementSet();
-    set.addInsertSql("INSERT INTO totals SELECT product, SUM(CAST(amount AS BIGINT)) FROM orders GROUP BY product");
-    set.addInsertSql("INSERT INTO counts SELECT product, COUNT(*) FROM orders WHERE amount >= 50 GROUP BY product");
-    await set.execute().await();
-
-    const table = [{ name: "orders", columns: "id INTEGER, product VARCHAR, amount INTEGER", rows: orders.map(([id, p, a]) => [id, p, a]) }];
-    const expectTotals = await batchResult(table, "SELECT product, CAST(SUM(amount) AS BIGINT) FROM orders GROUP BY product");
-    const expectCounts = await batchResult(table, "SELECT product, COUNT(*) FROM orders WHERE amount >= 50 GROUP BY product");
-    const msg = `seed ${seed}`;
-
-    const totals = foldUpserts(await readTopic(broker.bootstrap, "s-totals", { committed: true }));
-    const totalRows = [...totals].map(([k, v]) => Row.toString(Row.of(k, BigInt((JSON.parse(v) as { total: number }).total)))).sort();
-    expect(totalRows, msg).toEqual(expectTotals.map((r) => Row.toString(r)).sort());
-
-    const folded = new MultisetTable();
-    for (const r of await readTopic(broker.bootstrap, "s-counts", { committed: true })) {
-      const e = JSON.parse(r.value!) as { op: string; before: { product: string; n: number } | null; after: { product: string; n: number } | null };
-      const image = e.op === "d" ? e.before! : e.after!;
-      folded.apply(Row.ofKind(e.op === "d" ? "-D" : "+I", image.product, BigInt(image.n)));
-    }
-    expect(folded.sortedRows().map((r) => Row.toString(r)).sort(), msg).toEqual(expectCounts.map((r) => Row.toString(r)).sort());
-    // exactly-once: nothing but committed transactions on the topic
-    expect((await readTopic(broker.bootstrap, "s-counts", { committed: false })).length, msg).toBe(
-      (await readTopic(broker.bootstrap, "s-counts", { committed: true })).length,
-    );
-  }, 90_000);
 });
