@@ -27,7 +27,9 @@
  * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
  * (bench/recovery.ts), and the state backends (bench/state.ts: checkpoint
  * cost of full and incremental checkpoints vs state size, keyed-count
- * throughput and restore time, heap vs disk). `--only a,b` runs only the named sections
+ * throughput and restore time, heap vs disk), and Kafka (bench/kafka.ts: a real broker, Kafka → keyed count →
+ * Kafka exactly-once and at-least-once against the client's own loop, and the end-to-end latency exactly-once
+ * adds; needs Java 17 and Maven for the broker). `--only a,b` runs only the named sections
  * (bench/options.ts). See docs/benchmarks.md for what each figure means.
  */
 import { rm } from "node:fs/promises";
@@ -35,6 +37,7 @@ import { ASYNC_IO_CAPACITY, ASYNC_IO_LATENCY_MS, ASYNC_IO_PLAN, measureAsyncIoRu
 import { EVENT_TIME_PARALLELISM, JOIN_PLAN, WINDOW_PLAN, measureEventTimeRuns } from "./event-time.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersFormat, type OrdersInput } from "./jobs/file-copy.ts";
+import { formatKafka, kafkaRatios, measureKafka } from "./kafka.ts";
 import { measureRecovery } from "./recovery.ts";
 import { runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
@@ -125,6 +128,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const state = options.sections.has("state") ? await measureState(progress, options) : null;
+  const kafka = options.sections.has("kafka") ? await measureKafka(progress) : null;
 
   const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
   const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
@@ -174,6 +178,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   if (state) Object.assign(ratios, stateRatios(state));
   if (startup) Object.assign(ratios, startupRatios(startup));
+  if (kafka) Object.assign(ratios, kafkaRatios(kafka));
 
   const report: BenchReport = {
     date: new Date().toISOString(),
@@ -193,13 +198,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     recovery,
     state,
     startup,
+    kafka,
     ratios,
     checkpoints,
   };
   const nexmarkTables = nexmark ? `\n\n${formatNexmark(nexmark)}` : "";
   const stateTables = state ? `\n\n${formatState(state)}` : "";
   const startupTable = startup ? `\n\n${formatStartup(startup)}` : "";
-  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}${stateTables}${startupTable}\n\n${reportJson(report)}\n`);
+  const kafkaTable = kafka ? `\n\n${formatKafka(kafka)}` : "";
+  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}${stateTables}${startupTable}${kafkaTable}\n\n${reportJson(report)}\n`);
   return 0;
 }
 

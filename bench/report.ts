@@ -8,6 +8,7 @@ import type { CheckpointStats } from "../src/index.ts";
 import type { NexmarkFigures } from "./nexmark-report.ts";
 import type { StateFigures } from "./state-report.ts";
 import type { StartupFigures } from "./startup-report.ts";
+import type { KafkaFigures } from "./kafka.ts";
 
 /** One measured run as the report sees it. */
 export interface RunFigures {
@@ -181,6 +182,8 @@ export interface BenchReport {
   readonly state: StateFigures | null;
   /** The start-up section (bench/startup.ts; its table by `formatStartup`), null when it did not run. */
   readonly startup: StartupFigures | null;
+  /** The Kafka section (bench/kafka.ts; its table by `formatKafka`), null when it did not run. */
+  readonly kafka: KafkaFigures | null;
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
   /** Checkpoint figures of each checkpointed run, by label. */
