@@ -5,7 +5,9 @@
  * are acknowledged and records the producer id and epoch in the handle; the checkpoint's completion
  * commits it with the live producer. After a crash, `recoverAndCommit` commits a stored transaction with
  * EndTxn(commit) alone, and the transactions that attempts after the restored checkpoint (or earlier runs
- * with the same prefix) left open are found on the brokers and aborted.
+ * with the same prefix) left open are found on the brokers and aborted. After every commit or abort the
+ * sink checks that no partition the transaction wrote still holds it open, and writes the markers a
+ * coordinator skipped (kafka-transaction-markers.ts): the sink never leaves a transaction hanging.
  */
 import type { Producer } from "@platformatic/kafka";
 
