@@ -3,11 +3,13 @@
  * broker: the producer's `timeout` option is the transaction timeout and its `producerId`/`producerEpoch`
  * options are InitProducerId's expected ones; a transaction of a producer that is gone is committed by
  * EndTxn with its stored id and epoch (again: success), refused once the broker aborted it; open
- * transactions are listed and aborted by id.
+ * transactions are listed and aborted by id; a partition a transaction left open gets its marker written
+ * (DescribeProducers, DescribeTransactions and WriteTxnMarkers v1, which the sink sends itself).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Connection, describeTransactionsV0, findCoordinatorV6, Producer } from "@platformatic/kafka";
 import { abortTransactionById, commitStoredTransaction, listOngoingTransactions } from "../src/connectors/kafka/kafka-transaction-admin.ts";
+import { ensureTransactionClosed } from "../src/connectors/kafka/kafka-transaction-markers.ts";
 import { resolveKafkaSinkSettings } from "../src/connectors/kafka/kafka-sink-settings.ts";
 import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
 import { createTopic, readTopic } from "./support/kafka-topics.ts";
@@ -80,5 +82,24 @@ describe("@platformatic/kafka and the broker, as the Kafka sink uses them", () =
     await again.transaction.commit();
     await again.producer.close();
     expect(await committedWith("reused")).toContain("reused");
+  });
+
+  it("a partition left open by a transaction gets the missing COMMIT marker; none is written where the coordinator wrote it", async () => {
+    await createTopic(broker.bootstrap, "pin-markers", 2);
+    const producer = new Producer({ clientId: "pin", bootstrapBrokers: [broker.bootstrap], transactionalId: "pin-markers", idempotent: true, timeout: 60_000, producerId: -1n, producerEpoch: -1 });
+    const transaction = await producer.beginTransaction();
+    const sent = await transaction.send({ messages: [{ topic: "pin-markers", partition: 1, value: Buffer.from("m") }] });
+    expect(sent.offsets).toEqual([{ topic: "pin-markers", partition: 1, offset: 0n }]);
+    const stored = { transactionalId: "pin-markers", producerId: producer.producerId!, epoch: producer.producerEpoch! };
+    expect(await readTopic(broker.bootstrap, "pin-markers", { committed: true })).toEqual([]);
+    // The coordinator is not sending markers (the transaction is Ongoing there, as for a skipped marker
+    // once it completed): partition 1 is open, partition 0 was never written and gets nothing.
+    expect(await ensureTransactionClosed(settings(), stored, { "pin-markers": [0, 1] }, true)).toEqual(["pin-markers-1"]);
+    expect((await readTopic(broker.bootstrap, "pin-markers", { committed: true })).map((r) => r.value)).toEqual(["m"]);
+    expect(await ensureTransactionClosed(settings(), stored, { "pin-markers": [0, 1] }, true)).toEqual([]);
+    await transaction.commit();
+    await producer.close();
+    expect(await ensureTransactionClosed(settings(), stored, { "pin-markers": [0, 1] }, true)).toEqual([]);
+    expect((await readTopic(broker.bootstrap, "pin-markers", { committed: true })).map((r) => r.value)).toEqual(["m"]);
   });
 });

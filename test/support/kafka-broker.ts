@@ -71,10 +71,15 @@ appender.out.type = Console
 appender.out.name = out
 appender.out.layout.type = PatternLayout
 appender.out.layout.pattern = [%d] %p %m (%c)%n
+logger.markers.name = kafka.coordinator.transaction.TransactionMarkerChannelManager
+logger.markers.level = INFO
 `;
 
-/** JVM flags: a small heap and the quick JIT (tests, not throughput). */
-const JVM = ["-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"];
+/**
+ * JVM flags: a small heap and the quick JIT (tests, not throughput); log4j keeps logging while the broker
+ * shuts down (by default its shutdown hook stops it first, hiding what the broker does then).
+ */
+const JVM = ["-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Dlog4j2.shutdownHookEnabled=false"];
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -108,7 +113,9 @@ export async function startKafkaBroker(settings: Record<string, string> = {}): P
   const logFile = join(dir, "broker.log");
   const classpath = join(lib, "*");
   const log4j = `-Dlog4j2.configurationFile=${join(dir, "log4j2.properties")}`;
-  const clusterId = randomBytes(16).toString("base64url");
+  // As Kafka's own Uuid.randomUuid: never one starting with "-", which the storage tool takes for an option.
+  let clusterId = randomBytes(16).toString("base64url");
+  while (clusterId.startsWith("-")) clusterId = randomBytes(16).toString("base64url");
   execFileSync("java", [...JVM, log4j, "-cp", classpath, "kafka.tools.StorageTool", "format", "--standalone", "-t", clusterId, "-c", config], { stdio: "pipe" });
   let child: ChildProcess | undefined;
   let output = "";

@@ -37,6 +37,23 @@ describe("KafkaSendQueue", () => {
     expect(drained).toBe(true);
   });
 
+  it("stop() resolves only once the send in flight settled, and sends nothing more", async () => {
+    const { sender, sends } = manualSender();
+    const q = new KafkaSendQueue("test", async () => sender, 150, 10_000);
+    q.add(record("a"));
+    await tick();
+    q.add(record("b"));
+    let stopped = false;
+    void q.stop().then(() => (stopped = true));
+    await tick();
+    expect(stopped).toBe(false);
+    sends[0]!.fail(new Error("broker gone"));
+    await tick();
+    expect(stopped).toBe(true);
+    expect(sends).toHaveLength(1);
+    await q.stop();
+  });
+
   it("blocked() above buffer.memory until half of it is sent", async () => {
     const { sender, sends } = manualSender();
     const q = new KafkaSendQueue("test", async () => sender, 150, 300);

@@ -49,6 +49,8 @@ export class KafkaSendQueue {
   private failure: Error | undefined;
   private sender: Promise<BatchSender> | undefined;
   private drainWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
   private space: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Records handed to `add` so far. */
   added = 0;
@@ -87,6 +89,16 @@ export class KafkaSendQueue {
     return new Promise((resolve, reject) => this.drainWaiters.push({ resolve, reject }));
   }
 
+  /**
+   * Sends no further batch and resolves once none is in flight (its outcome ignored): a transaction may
+   * only be ended when no send of it can still land.
+   */
+  stop(): Promise<void> {
+    this.stopped = true;
+    if (!this.sending) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** The sender, opened on the first batch (or now). */
   open(): Promise<BatchSender> {
     this.sender ??= this.openSender();
@@ -99,7 +111,7 @@ export class KafkaSendQueue {
   }
 
   private pump(): void {
-    if (this.sending || this.failure !== undefined || this.head === this.queue.length) return;
+    if (this.sending || this.stopped || this.failure !== undefined || this.head === this.queue.length) return;
     const batch: QueuedRecord[] = [];
     let size = 0;
     while (this.head < this.queue.length) {
@@ -117,6 +129,7 @@ export class KafkaSendQueue {
     this.sendBatch(batch).then(
       () => {
         this.sending = false;
+        for (const w of this.idleWaiters.splice(0)) w();
         this.bytes -= size;
         if (this.space !== undefined && this.bytes <= this.bufferBytes / 2) {
           this.space.resolve();
@@ -127,6 +140,7 @@ export class KafkaSendQueue {
       },
       (e: unknown) => {
         this.sending = false;
+        for (const w of this.idleWaiters.splice(0)) w();
         this.failure = e instanceof KafkaConfigError ? e : new KafkaSendError(this.what, [...new Set(batch.map((r) => r.message.topic))], e);
         this.space?.resolve();
         this.space = undefined;

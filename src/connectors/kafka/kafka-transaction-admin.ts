@@ -26,7 +26,8 @@ export function brokerErrorId(e: unknown, ids: readonly string[]): string | unde
   return ids.find((id) => find.call(e, "apiId", id) != null);
 }
 
-function retriable(e: unknown): boolean {
+/** True for a client error worth retrying (network, timeout, or one the broker marks retriable). */
+export function retriable(e: unknown): boolean {
   const err = e as { findBy?: (p: string, v: unknown) => unknown; code?: string } | null;
   if (err === null || typeof err !== "object") return false;
   if (err.code === "PLT_KFK_NETWORK" || err.code === "PLT_KFK_TIMEOUT" || err.code === "ECONNREFUSED" || err.code === "ECONNRESET") return true;
@@ -34,7 +35,7 @@ function retriable(e: unknown): boolean {
 }
 
 /** Runs `fn` until it succeeds, retrying retriable errors every `retry.backoff.ms` until `delivery.timeout.ms`. */
-async function retrying<R>(s: Settings, fn: () => Promise<R>): Promise<R> {
+export async function retrying<R>(s: Settings, fn: () => Promise<R>): Promise<R> {
   const deadline = Date.now() + s.deliveryTimeoutMs;
   for (;;) {
     try {
@@ -46,9 +47,13 @@ async function retrying<R>(s: Settings, fn: () => Promise<R>): Promise<R> {
   }
 }
 
-async function withConnection<R>(s: Settings, host: string, port: number, fn: (c: Connection) => Promise<R>): Promise<R> {
+/** Runs `fn` on a fresh connection to `host:port`, closed afterwards. */
+export async function withConnection<R>(s: Settings, host: string, port: number, fn: (c: Connection) => Promise<R>): Promise<R> {
   const { Connection } = await kafkaModule();
   const c = new Connection(s.clientId, { connectTimeout: Math.min(5000, s.requestTimeoutMs), requestTimeout: s.requestTimeoutMs });
+  // A socket error (the broker going away) is also emitted as an event, which unheard would crash the
+  // process; the request in flight fails with it anyway (and is retried).
+  c.on("error", () => undefined);
   try {
     await c.connect(host, port);
     return await fn(c);
@@ -63,7 +68,7 @@ function hostPort(server: string): [string, number] {
 }
 
 /** Asks the bootstrap servers in turn (the first that answers). */
-async function onBootstrap<R>(s: Settings, fn: (c: Connection) => Promise<R>): Promise<R> {
+export async function onBootstrap<R>(s: Settings, fn: (c: Connection) => Promise<R>): Promise<R> {
   let last: unknown;
   for (const server of s.bootstrapServers) {
     try {
@@ -77,7 +82,7 @@ async function onBootstrap<R>(s: Settings, fn: (c: Connection) => Promise<R>): P
 }
 
 /** Runs `fn` on a connection to the coordinator of `transactionalId`. */
-async function onCoordinator<R>(s: Settings, transactionalId: string, fn: (c: Connection) => Promise<R>): Promise<R> {
+export async function onCoordinator<R>(s: Settings, transactionalId: string, fn: (c: Connection) => Promise<R>): Promise<R> {
   const { findCoordinatorV6 } = await kafkaModule();
   const found = await onBootstrap(s, (c) => findCoordinatorV6.api.async(c, TRANSACTION_KEY_TYPE, [transactionalId]));
   const coordinator = found.coordinators[0]!;

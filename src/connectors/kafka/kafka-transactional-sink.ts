@@ -5,7 +5,9 @@
  * are acknowledged and records the producer id and epoch in the handle; the checkpoint's completion
  * commits it with the live producer. After a crash, `recoverAndCommit` commits a stored transaction with
  * EndTxn(commit) alone, and the transactions that attempts after the restored checkpoint (or earlier runs
- * with the same prefix) left open are found on the brokers and aborted.
+ * with the same prefix) left open are found on the brokers and aborted. After every commit or abort the
+ * sink checks that no partition the transaction wrote still holds it open, and writes the markers a
+ * coordinator skipped (kafka-transaction-markers.ts): the sink never leaves a transaction hanging.
  */
 import type { Producer } from "@platformatic/kafka";
 
@@ -19,6 +21,7 @@ import { KafkaSendQueue, type BatchSender } from "./kafka-send-queue.ts";
 import { clientOptions, type KafkaSinkSettings } from "./kafka-sink-settings.ts";
 import { abortTransactionById, brokerErrorId, commitStoredTransaction, listOngoingTransactions, timeoutRefused } from "./kafka-transaction-admin.ts";
 import { lingeringIds, parseTransactionalId, transactionalId } from "./kafka-transactional-ids.ts";
+import { ensureTransactionClosed, type WrittenPartitions } from "./kafka-transaction-markers.ts";
 
 /** The handle of one Kafka transaction, stored in checkpoints (plain data). */
 export interface KafkaTransaction {
@@ -27,6 +30,8 @@ export interface KafkaTransaction {
   producerId: string;
   /** The producer epoch (-1 while unknown). */
   epoch: number;
+  /** The partitions it wrote (set by the flush; absent in handles of older checkpoints). */
+  partitions?: WrittenPartitions;
 }
 
 /** What each subtask keeps in checkpoints: the counter `n` of its next transactional id. */
@@ -54,6 +59,12 @@ interface LiveTransaction {
   transaction?: Transaction;
   /** When its first record was taken (the broker's timeout runs from its first write). */
   firstRecordAt?: number;
+  /** The partitions acknowledged sends went to. */
+  readonly written: Map<string, Set<number>>;
+}
+
+function plainPartitions(written: Map<string, Set<number>>): WrittenPartitions {
+  return Object.fromEntries([...written].map(([topic, ps]) => [topic, [...ps].sort((a, b) => a - b)]));
 }
 
 /** The exactly-once Kafka sink (built by `KafkaSink.builder()` with `DeliveryGuarantee.EXACTLY_ONCE`). */
@@ -74,6 +85,7 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
   beginTransaction(ctx: TransactionContext<KafkaSinkUserContext>): KafkaTransaction {
     const id = transactionalId(this.prefix, ctx.subtaskIndex, ctx.userContext.nextTransaction++);
     const live: LiveTransaction = {
+      written: new Map(),
       queue: new KafkaSendQueue(`KafkaSink '${ctx.operatorUid}' transaction '${id}'`, () => this.open(id, live, ctx), this.settings.maxRequestSize, this.settings.bufferMemory),
     };
     this.live.set(id, live);
@@ -102,6 +114,7 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
     await live.queue.drained();
     txn.producerId = String(live.producer!.producerId);
     txn.epoch = live.producer!.producerEpoch!;
+    txn.partitions = plainPartitions(live.written);
   }
 
   /** The durable part ran in `flush`; here only the check that nothing was written after it. */
@@ -121,22 +134,63 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
     await live.transaction.commit();
     this.live.delete(txn.transactionalId);
     await live.producer!.close().catch(() => undefined);
+    await this.ensureClosed(txn, ctx, true);
+  }
+
+  /** After EndTxn: every partition the transaction wrote got its marker (writes those the coordinator skipped). */
+  private async ensureClosed(txn: KafkaTransaction, ctx: TransactionContext<KafkaSinkUserContext>, commit: boolean): Promise<void> {
+    if (txn.partitions === undefined) return;
+    const repaired = await ensureTransactionClosed(this.settings, { transactionalId: txn.transactionalId, producerId: BigInt(txn.producerId), epoch: txn.epoch }, txn.partitions, commit);
+    if (repaired.length > 0)
+      ctx.logger.warn(
+        `Kafka transaction '${txn.transactionalId}' was ${commit ? "committed" : "aborted"} but its coordinator wrote no marker to ${repaired.join(", ")} ` +
+          `(a partition without a leader then, e.g. its broker shutting down): wrote the ${commit ? "COMMIT" : "ABORT"} marker there`,
+      );
   }
 
   /** Close: aborts the open transaction; the producers of pre-committed ones are closed, their transactions left to recovery. */
   async abort(txn: KafkaTransaction, ctx: TransactionContext<KafkaSinkUserContext>): Promise<void> {
     const live = this.live.get(txn.transactionalId);
     this.live.delete(txn.transactionalId);
-    if (live?.transaction !== undefined) {
-      // Not waiting for sends in flight (the broker may be down: a failover must not wait for it); what
-      // they write after the abort is fenced, and the next start aborts the transaction if this fails.
-      await live.transaction.abort().catch((e: unknown) => ctx.logger.warn(`aborting Kafka transaction '${txn.transactionalId}' failed (the next start aborts it): ${String(e)}`));
-    }
-    await live?.producer?.close().catch(() => undefined);
+    if (live?.transaction !== undefined) await this.abortLive(txn, live, ctx);
+    else await live?.producer?.close().catch(() => undefined);
     for (const [id, other] of this.live) {
       if (parseTransactionalId(this.prefix, id)?.subtask !== ctx.subtaskIndex) continue;
       this.live.delete(id);
       await other.producer?.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Ends the open transaction of `live` so that nothing of it can land afterwards: EndTxn(abort) once no
+   * send is in flight (then its markers are checked); if a send is still in flight after
+   * `request.timeout.ms`, or the abort fails, the producer is fenced by InitProducerId on its transactional
+   * id (the coordinator aborts the transaction; a late send with the old epoch is refused).
+   */
+  private async abortLive(txn: KafkaTransaction, live: LiveTransaction, ctx: TransactionContext<KafkaSinkUserContext>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const idle = await Promise.race([
+      live.queue.stop().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.settings.requestTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    const producer = live.producer!;
+    const handle: KafkaTransaction = { ...txn, producerId: String(producer.producerId ?? -1), epoch: producer.producerEpoch ?? -1, partitions: plainPartitions(live.written) };
+    let ended = false;
+    if (idle) {
+      try {
+        await live.transaction!.abort();
+        ended = true;
+      } catch (e) {
+        ctx.logger.warn(`aborting Kafka transaction '${txn.transactionalId}' failed, fencing its producer instead: ${String(e)}`);
+      }
+    }
+    await producer.close().catch(() => undefined);
+    try {
+      if (!ended) await abortTransactionById(this.settings, txn.transactionalId);
+      if (handle.producerId !== "-1") await this.ensureClosed(handle, ctx, false);
+    } catch (e) {
+      ctx.logger.warn(`aborting Kafka transaction '${txn.transactionalId}' failed (the next start aborts it): ${String(e)}`);
     }
   }
 
@@ -146,6 +200,7 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
     const outcome = await commitStoredTransaction(this.settings, { transactionalId: txn.transactionalId, producerId: BigInt(txn.producerId), epoch: txn.epoch });
     if (outcome === "committed") {
       ctx.logger.info(`committed Kafka transaction '${txn.transactionalId}' of checkpoint ${checkpointId}`);
+      await this.ensureClosed(txn, ctx, true);
       return;
     }
     ctx.logger.warn(
@@ -201,7 +256,12 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
     const transaction = live.transaction;
     return {
       send: async (messages) => {
-        await transaction.send({ messages });
+        const result = await transaction.send({ messages });
+        for (const o of result.offsets ?? []) {
+          const ps = live.written.get(o.topic) ?? new Set<number>();
+          ps.add(o.partition);
+          live.written.set(o.topic, ps);
+        }
       },
       partitionCount: async (topic) => (await producer.metadata({ topics: [topic] })).topics.get(topic)!.partitionsCount,
     };

@@ -1,12 +1,18 @@
 /**
  * The exactly-once Kafka sink across a broker restart mid-job (SIGTERM, start again on the same data):
- * sends and commits are retried, the job finishes, each record is in the topic once.
+ * sends and commits are retried, the job finishes, each record is in the topic once and read_committed
+ * sees all of them: no transaction is left hanging.
  *
- * In `npm run test:long`, not `npm test`: on a loaded machine (three Kafka suites at once on 2 cores) about
- * one run in four ends with every record in the log once and every transaction of the sink CompleteCommit
- * on its coordinator, yet the partitions' last stable offset stuck behind an open transaction (a hanging
- * transaction: read_committed consumers stop there). The failure message names the producer whose batch
- * holds the last stable offset and its batches, for whoever takes it further (see the sink's report).
+ * What this caught (it failed about one run in four on a loaded machine): while the single broker shuts
+ * down, its controller takes the partitions' leadership away (leader -1) before the transaction
+ * coordinator resigns; a commit in that window has its markers skipped by the Kafka 4.x coordinator
+ * ("Couldn't find leader endpoint for partitions … likely deleted already and hence can be skipped",
+ * KAFKA-20734), which then completes the transaction without them. The records stay in an open
+ * transaction the coordinator calls committed: the partitions' last stable offset stops there for good.
+ * The sink now checks after each commit that no written partition holds its transaction open, and writes
+ * the skipped markers (kafka-transaction-markers.ts). Whether a run hits the window is up to timing; the
+ * repair itself is pinned deterministically in kafka-sink-client.test.ts. On failure the message names the
+ * producer holding the last stable offset, its batches, and the broker's skipped-marker lines.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Connection, Consumer, listTransactionsV1 } from "@platformatic/kafka";
@@ -35,7 +41,11 @@ async function diagnose(topic: string, prefix: string): Promise<string> {
   const byState = new Map<string, number>();
   for (const t of states) byState.set(t.transactionState, (byState.get(t.transactionState) ?? 0) + 1);
   const consumer = new Consumer({ clientId: "diagnose", groupId: "diagnose", bootstrapBrokers: [broker.bootstrap] });
-  const lines = [`coordinator: ${JSON.stringify(Object.fromEntries(byState))}`];
+  const lines = [
+    `coordinator: ${JSON.stringify(Object.fromEntries(byState))}`,
+    `ids: ${states.map((t) => `${t.transactionalId}=${t.producerId}:${t.transactionState}`).join(" ")}`,
+    ...broker.log().split("\n").filter((l) => l.includes("likely deleted")),
+  ];
   try {
     const t = (await consumer.metadata({ topics: [topic] })).topics.get(topic)!;
     for (const e of await partitionEnds(broker.bootstrap, topic)) {
