@@ -154,6 +154,7 @@ export {
   KafkaRecordSerializationSchema,
   KafkaRecordSerializationSchemaBuilder,
   KafkaSendError,
+  KafkaUnknownTopicError,
   KafkaSink,
   KafkaSinkBuilder,
   KafkaSource,

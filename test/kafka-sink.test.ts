@@ -118,4 +118,16 @@ describe("KafkaSink against a real broker", () => {
     values(env, 100, 10, 1).sinkTo(sink.build()).uid("kafka-out");
     await expect(env.execute("kafka-max-timeout")).rejects.toThrow(/refused transaction\.timeout\.ms = 900001 \(INVALID_TRANSACTION_TIMEOUT\).*transaction\.max\.timeout\.ms/);
   }, 30_000);
+
+  for (const guarantee of [DeliveryGuarantee.AT_LEAST_ONCE, DeliveryGuarantee.EXACTLY_ONCE]) {
+    it(`${guarantee}: a topic that does not exist fails the job at the first send, naming it (no 2-minute retry)`, async () => {
+      const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+      env.enableCheckpointing(50, "exactly-once");
+      env.setRestartStrategy(RestartStrategies.noRestart());
+      values(env, 100, 10, 1).sinkTo(sinkTo(`missing-${guarantee}`).setDeliveryGuarantee(guarantee).setTransactionalIdPrefix(`missing-${guarantee}`).build()).uid("kafka-out");
+      const started = Date.now();
+      await expect(env.execute("kafka-missing-topic")).rejects.toThrow(new RegExp(`KafkaSink 'kafka-out'.*topic 'missing-${guarantee}' does not exist on the brokers`));
+      expect(Date.now() - started).toBeLessThan(60_000);
+    }, 90_000);
+  }
 });

@@ -1,6 +1,6 @@
 import type { MessageToProduce } from "@platformatic/kafka";
 import { describe, expect, it } from "vitest";
-import { KafkaSendError, KafkaSendQueue, type BatchSender } from "./kafka-send-queue.ts";
+import { KafkaSendError, KafkaSendQueue, KafkaUnknownTopicError, type BatchSender } from "./kafka-send-queue.ts";
 
 /** A sender whose sends the test completes by hand. */
 function manualSender() {
@@ -8,6 +8,7 @@ function manualSender() {
   const sender: BatchSender = {
     send: (messages) => new Promise((resolve, reject) => sends.push({ messages, done: resolve, fail: reject })),
     partitionCount: async () => 4,
+    topicExists: async (topic) => topic !== "missing",
   };
   return { sender, sends };
 }
@@ -94,5 +95,14 @@ describe("KafkaSendQueue", () => {
     await tick();
     await tick();
     expect(sends[0]!.messages[0]!.partition).toBe(3);
+  });
+
+  it("a record for a topic the brokers do not know fails the queue naming the topic, before any send", async () => {
+    const { sender, sends } = manualSender();
+    const q = new KafkaSendQueue("sink 'out' subtask 0", async () => sender, 1000, 10_000);
+    q.add({ message: { topic: "missing", value: Buffer.from("x") }, bytes: 10 });
+    await expect(q.drained()).rejects.toThrow(/sink 'out' subtask 0: topic 'missing' does not exist on the brokers/);
+    expect(sends).toEqual([]);
+    expect(() => q.add(record("y"))).toThrow(KafkaUnknownTopicError);
   });
 });

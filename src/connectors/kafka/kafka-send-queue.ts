@@ -21,6 +21,8 @@ export interface BatchSender {
   send(messages: MessageToProduce[]): Promise<void>;
   /** The partition count of `topic` (only asked for records with `partitionOf`). */
   partitionCount(topic: string): Promise<number>;
+  /** Whether the brokers know `topic` (asked once per topic, before the first send to it). */
+  topicExists(topic: string): Promise<boolean>;
 }
 
 /** A send that failed after the client's retries. */
@@ -28,6 +30,17 @@ export class KafkaSendError extends Error {
   constructor(what: string, topics: readonly string[], cause: unknown) {
     super(`${what}: sending records to topic(s) ${topics.map((t) => `'${t}'`).join(", ")} failed: ${describeKafkaError(cause)}`, { cause });
     this.name = "KafkaSendError";
+  }
+}
+
+/**
+ * A record for a topic that does not exist. Weir does not create topics; a send to a missing topic would
+ * otherwise be retried until `delivery.timeout.ms` (2 minutes) while checkpoints cannot complete.
+ */
+export class KafkaUnknownTopicError extends Error {
+  constructor(what: string, readonly topic: string) {
+    super(`${what}: topic '${topic}' does not exist on the brokers (create it first, or let the brokers create topics with auto.create.topics.enable)`);
+    this.name = "KafkaUnknownTopicError";
   }
 }
 
@@ -52,6 +65,8 @@ export class KafkaSendQueue {
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
   private space: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Topics known to exist (asked once each, before the first send to them). */
+  private readonly knownTopics = new Set<string>();
   /** Records handed to `add` so far. */
   added = 0;
 
@@ -141,7 +156,7 @@ export class KafkaSendQueue {
       (e: unknown) => {
         this.sending = false;
         for (const w of this.idleWaiters.splice(0)) w();
-        this.failure = e instanceof KafkaConfigError ? e : new KafkaSendError(this.what, [...new Set(batch.map((r) => r.message.topic))], e);
+        this.failure = e instanceof KafkaConfigError || e instanceof KafkaUnknownTopicError ? e : new KafkaSendError(this.what, [...new Set(batch.map((r) => r.message.topic))], e);
         this.space?.resolve();
         this.space = undefined;
         for (const w of this.drainWaiters.splice(0)) w.reject(this.failure);
@@ -151,6 +166,7 @@ export class KafkaSendQueue {
 
   private async sendBatch(batch: QueuedRecord[]): Promise<void> {
     const sender = await this.open();
+    for (const r of batch) if (!this.knownTopics.has(r.message.topic)) await this.checkTopic(sender, r.message.topic);
     const messages: MessageToProduce[] = [];
     for (const r of batch) {
       if (r.partitionOf === undefined) messages.push(r.message);
@@ -160,5 +176,11 @@ export class KafkaSendQueue {
       }
     }
     await sender.send(messages);
+  }
+
+  /** Fails at once for a topic the brokers do not know, instead of retrying the send until `delivery.timeout.ms`. */
+  private async checkTopic(sender: BatchSender, topic: string): Promise<void> {
+    if (!(await sender.topicExists(topic))) throw new KafkaUnknownTopicError(this.what, topic);
+    this.knownTopics.add(topic);
   }
 }

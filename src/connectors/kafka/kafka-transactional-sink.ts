@@ -16,6 +16,7 @@ import type { SinkContext } from "../../core/sink.ts";
 import { TwoPhaseCommitSink } from "../transactional/two-phase-commit-sink.ts";
 import type { RestoredUserContext, TransactionContext } from "../transactional/transaction-context.ts";
 import { kafkaModule } from "./kafka-client.ts";
+import { topicExists } from "./kafka-topic-check.ts";
 import { queuedRecord } from "./kafka-queued-record.ts";
 import { KafkaSendQueue, type BatchSender } from "./kafka-send-queue.ts";
 import { clientOptions, type KafkaSinkSettings } from "./kafka-sink-settings.ts";
@@ -264,6 +265,7 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
         }
       },
       partitionCount: async (topic) => (await producer.metadata({ topics: [topic] })).topics.get(topic)!.partitionsCount,
+      topicExists: (topic) => topicExists(this.settings, topic),
     };
   }
 }

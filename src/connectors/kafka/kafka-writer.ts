@@ -8,11 +8,12 @@ import type { SinkContext, SinkWriter } from "../../core/sink.ts";
 import { kafkaModule } from "./kafka-client.ts";
 import { queuedRecord } from "./kafka-queued-record.ts";
 import { KafkaSendQueue, type BatchSender } from "./kafka-send-queue.ts";
-import { clientOptions, type KafkaSinkSettings } from "./kafka-sink-settings.ts";
+import { clientOptions, type KafkaConnectionSettings, type KafkaSinkSettings } from "./kafka-sink-settings.ts";
+import { topicExists } from "./kafka-topic-check.ts";
 import { DeliveryGuarantee } from "./delivery-guarantee.ts";
 
-/** A producer as the send queue uses it. */
-export function producerSender(producer: Producer, acks: -1 | 0 | 1): BatchSender {
+/** A producer as the send queue uses it (`settings` for the topic check). */
+export function producerSender(producer: Producer, acks: -1 | 0 | 1, settings: KafkaConnectionSettings): BatchSender {
   return {
     send: async (messages) => {
       await producer.send({ messages, acks });
@@ -21,6 +22,7 @@ export function producerSender(producer: Producer, acks: -1 | 0 | 1): BatchSende
       const meta = await producer.metadata({ topics: [topic] });
       return meta.topics.get(topic)!.partitionsCount;
     },
+    topicExists: (topic) => topicExists(settings, topic),
   };
 }
 
@@ -67,6 +69,6 @@ export class KafkaWriter<T> implements SinkWriter<T> {
     const s = this.settings;
     const producer = new Producer({ ...clientOptions(s, `${s.clientId}-${this.ctx.operatorUid}-${this.ctx.subtaskIndex}`), acks: s.acks, idempotent: s.idempotence });
     this.producer = producer;
-    return producerSender(producer, s.acks);
+    return producerSender(producer, s.acks, s);
   }
 }
