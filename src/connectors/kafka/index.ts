@@ -18,6 +18,6 @@ export {
   type KafkaSinkContext,
 } from "./kafka-record-serialization-schema.ts";
 export { KafkaTransactionTimeoutError, type KafkaSinkUserContext, type KafkaTransaction } from "./kafka-transactional-sink.ts";
-export { KafkaSendError, KafkaUnknownTopicError } from "./kafka-send-queue.ts";
+export { KafkaSendError, KafkaUnknownTopicError } from "./kafka-sink-errors.ts";
 // --- shared ---
-export { KafkaConfigError } from "./kafka-client.ts";
+export { KafkaConfigError } from "./kafka-config.ts";

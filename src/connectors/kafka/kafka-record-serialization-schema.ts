@@ -3,7 +3,7 @@
  * builder: topic (fixed or per value), key and value bytes, partition.
  */
 import type { SerializationSchema } from "../../core/serialization-schema.ts";
-import { KafkaConfigError } from "./kafka-client.ts";
+import { KafkaConfigError } from "./kafka-config.ts";
 
 /** A record for the Kafka sink to write. */
 export interface KafkaProducerRecord {

@@ -1,6 +1,7 @@
 import type { MessageToProduce } from "@platformatic/kafka";
 import { describe, expect, it } from "vitest";
-import { KafkaSendError, KafkaSendQueue, KafkaUnknownTopicError, type BatchSender } from "./kafka-send-queue.ts";
+import { KafkaSendQueue, type BatchSender } from "./kafka-send-queue.ts";
+import { KafkaSendError, KafkaUnknownTopicError } from "./kafka-sink-errors.ts";
 
 /** A sender whose sends the test completes by hand. */
 function manualSender() {

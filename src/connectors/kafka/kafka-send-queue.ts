@@ -6,7 +6,8 @@
  * whole (`drained()`) at a checkpoint barrier.
  */
 import type { MessageToProduce } from "@platformatic/kafka";
-import { KafkaConfigError } from "./kafka-client.ts";
+import { KafkaConfigError } from "./kafka-config.ts";
+import { KafkaSendError, KafkaUnknownTopicError } from "./kafka-sink-errors.ts";
 
 /** A record ready to send (key and value as the client takes them). */
 export interface QueuedRecord {
@@ -23,34 +24,6 @@ export interface BatchSender {
   partitionCount(topic: string): Promise<number>;
   /** Whether the brokers know `topic` (asked once per topic, before the first send to it). */
   topicExists(topic: string): Promise<boolean>;
-}
-
-/** A send that failed after the client's retries. */
-export class KafkaSendError extends Error {
-  constructor(what: string, topics: readonly string[], cause: unknown) {
-    super(`${what}: sending records to topic(s) ${topics.map((t) => `'${t}'`).join(", ")} failed: ${describeKafkaError(cause)}`, { cause });
-    this.name = "KafkaSendError";
-  }
-}
-
-/**
- * A record for a topic that does not exist. Weir does not create topics; a send to a missing topic would
- * otherwise be retried until `delivery.timeout.ms` (2 minutes) while checkpoints cannot complete.
- */
-export class KafkaUnknownTopicError extends Error {
-  constructor(what: string, readonly topic: string) {
-    super(`${what}: topic '${topic}' does not exist on the brokers (create it first, or let the brokers create topics with auto.create.topics.enable)`);
-    this.name = "KafkaUnknownTopicError";
-  }
-}
-
-/** A client error's message with the broker's error names it carries. */
-export function describeKafkaError(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const inner = (e as { errors?: unknown[] }).errors;
-  const details = Array.isArray(inner) ? inner.map((x) => describeKafkaError(x)).join("; ") : "";
-  const id = (e as { apiId?: string }).apiId;
-  return `${id === undefined ? "" : `${id}: `}${e.message}${details === "" ? "" : ` (${details})`}`;
 }
 
 /** Sends queued records in batches; one per producer. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SimpleStringSchema } from "../../core/serialization-schema.ts";
 import { DeliveryGuarantee } from "./delivery-guarantee.ts";
-import { KafkaConfigError } from "./kafka-client.ts";
+import { KafkaConfigError } from "./kafka-config.ts";
 import { KafkaRecordSerializationSchema } from "./kafka-record-serialization-schema.ts";
 import { KafkaSink } from "./kafka-sink.ts";
 import { DEFAULT_TRANSACTION_TIMEOUT_MS } from "./kafka-sink-settings.ts";

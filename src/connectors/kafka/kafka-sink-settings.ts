@@ -2,7 +2,7 @@
  * The Kafka sink's settings: what the builder collects, checked and resolved once when the sink is built
  * (Kafka's producer property names, their defaults, and the client options they become).
  */
-import { KafkaConfigError, parseBootstrapServers } from "./kafka-client.ts";
+import { KafkaConfigError, parseBootstrapServers } from "./kafka-config.ts";
 import { DeliveryGuarantee } from "./delivery-guarantee.ts";
 import type { KafkaRecordSerializationSchema } from "./kafka-record-serialization-schema.ts";
 

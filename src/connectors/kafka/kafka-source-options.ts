@@ -4,7 +4,7 @@
  * not speak every Kafka option (no SASL or TLS yet), and a setting silently ignored is worse than an error.
  */
 import { didYouMean } from "../../util/did-you-mean.ts";
-import { KafkaConfigError } from "./kafka-client.ts";
+import { KafkaConfigError } from "./kafka-config.ts";
 import type { OffsetResetStrategy } from "./offsets-initializer.ts";
 
 const SOURCE = "KafkaSource";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SimpleStringSchema } from "../../core/serialization-schema.ts";
-import { KafkaConfigError } from "./kafka-client.ts";
+import { KafkaConfigError } from "./kafka-config.ts";
 import { KafkaSource } from "./kafka-source.ts";
 import { OffsetsInitializer } from "./offsets-initializer.ts";
 

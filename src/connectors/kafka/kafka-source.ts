@@ -9,7 +9,7 @@
 import type { Boundedness, Source, SourceReader, SourceReaderContext } from "../../core/source.ts";
 import type { DeserializationSchema } from "../../core/serialization-schema.ts";
 import { systemClock, type Clock } from "../../util/clock.ts";
-import { KafkaConfigError, parseBootstrapServers } from "./kafka-client.ts";
+import { KafkaConfigError, parseBootstrapServers } from "./kafka-config.ts";
 import { initialKafkaSplits, kafkaSplitId, type KafkaSourceSplit } from "./kafka-partition-split.ts";
 import { KafkaRecordDeserializationSchema } from "./kafka-record-deserialization-schema.ts";
 import { KafkaSourceReader } from "./kafka-source-reader.ts";

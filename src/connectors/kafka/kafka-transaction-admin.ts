@@ -8,7 +8,8 @@
  * Retriable errors (coordinator moving or loading, broker unreachable) are retried until `delivery.timeout.ms`.
  */
 import type { Connection } from "@platformatic/kafka";
-import { KafkaConfigError, kafkaModule } from "./kafka-client.ts";
+import { KafkaConfigError } from "./kafka-config.ts";
+import { kafkaModule } from "./kafka-client.ts";
 import { CONNECTOR, type KafkaConnectionSettings } from "./kafka-sink-settings.ts";
 
 /** FindCoordinator's key type of a transaction coordinator. */

@@ -22,7 +22,7 @@ import { KafkaSendQueue, type BatchSender } from "./kafka-send-queue.ts";
 import { clientOptions, type KafkaSinkSettings } from "./kafka-sink-settings.ts";
 import { abortTransactionById, brokerErrorId, commitStoredTransaction, listOngoingTransactions, timeoutRefused } from "./kafka-transaction-admin.ts";
 import { lingeringIds, parseTransactionalId, transactionalId } from "./kafka-transactional-ids.ts";
-import { ensureTransactionClosed, type WrittenPartitions } from "./kafka-transaction-markers.ts";
+import { ensureTransactionClosed } from "./kafka-transaction-markers.ts";
 
 /** The handle of one Kafka transaction, stored in checkpoints (plain data). */
 export interface KafkaTransaction {
@@ -32,7 +32,7 @@ export interface KafkaTransaction {
   /** The producer epoch (-1 while unknown). */
   epoch: number;
   /** The partitions it wrote (set by the flush; absent in handles of older checkpoints). */
-  partitions?: WrittenPartitions;
+  partitions?: Record<string, number[]>;
 }
 
 /** What each subtask keeps in checkpoints: the counter `n` of its next transactional id. */
@@ -64,7 +64,7 @@ interface LiveTransaction {
   readonly written: Map<string, Set<number>>;
 }
 
-function plainPartitions(written: Map<string, Set<number>>): WrittenPartitions {
+function plainPartitions(written: Map<string, Set<number>>): Record<string, number[]> {
   return Object.fromEntries([...written].map(([topic, ps]) => [topic, [...ps].sort((a, b) => a - b)]));
 }
 

@@ -3,7 +3,7 @@
  * `OffsetsInitializer`). An initializer is a description; the reader resolves it against the broker
  * (ListOffsets, or the group's committed offsets) when it finds a partition.
  */
-import { KafkaConfigError } from "./kafka-client.ts";
+import { KafkaConfigError } from "./kafka-config.ts";
 
 /** What to do for a partition that has no committed offset (or no offset in `offsets(...)`). */
 export type OffsetResetStrategy = "earliest" | "latest" | "none";
