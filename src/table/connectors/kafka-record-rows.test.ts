@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../api/environment.ts";
 import { RowKind } from "../data/row-kind.ts";
 import { kafkaTableConfig } from "./kafka-table-options.ts";
-import { KafkaRecordReadError, recordReader, recordWriter, type ConsumedRecord } from "./kafka-record-rows.ts";
+import { KafkaRecordReadError, recordReader, recordWriter } from "./kafka-record-rows.ts";
+import type { KafkaConsumerRecord } from "../../connectors/kafka/kafka-record-deserialization-schema.ts";
 import { tableContext } from "./test-table-context.ts";
 
 const env = StreamExecutionEnvironment.create({ parallelism: 1 });
@@ -19,7 +20,7 @@ function configOf(columns: string, options: string, use: "source" | "sink", upse
   return kafkaTableConfig(ctx, use, upsert);
 }
 
-function record(key: string | null, value: string | null, more: Partial<ConsumedRecord> = {}): ConsumedRecord {
+function record(key: string | null, value: string | null, more: Partial<KafkaConsumerRecord> = {}): KafkaConsumerRecord {
   return { topic: "users", partition: 2, offset: 41, timestamp: 1_700_000_000_000, timestampType: "CreateTime", key: key === null ? null : bytes(key), value: value === null ? null : bytes(value), headers: [], ...more };
 }
 

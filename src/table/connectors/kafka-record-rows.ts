@@ -15,31 +15,12 @@ import type { Row } from "../data/row.ts";
 import { isAccumulate, RowKind } from "../data/row-kind.ts";
 import { FormatValueError } from "../formats/format-value-error.ts";
 import type { LogicalType } from "../types/logical-type.ts";
+import type { KafkaConsumerRecord } from "../../connectors/kafka/kafka-record-deserialization-schema.ts";
+import type { KafkaProducerRecord } from "../../connectors/kafka/kafka-record-serialization-schema.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { KafkaTableConfig } from "./kafka-table-options.ts";
 import { messageFormat, type MessageFormat } from "./kafka-message-format.ts";
 import { TableSinkError } from "./table-sink-error.ts";
-
-/** What a table reads of a consumed record (the shape of the DataStream source's `KafkaConsumerRecord`). */
-export interface ConsumedRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  readonly timestamp: number;
-  readonly timestampType: "CreateTime" | "LogAppendTime";
-  readonly key: Uint8Array | null;
-  readonly value: Uint8Array | null;
-  readonly headers: readonly (readonly [string, Uint8Array | null])[];
-}
-
-/** What a table writes (the shape of the DataStream sink's `KafkaProducerRecord`). */
-export interface ProducedRecord {
-  readonly topic: string;
-  readonly key?: Uint8Array | null;
-  readonly value: Uint8Array | null;
-  readonly timestamp?: number;
-  readonly headers?: readonly (readonly [string, Uint8Array])[];
-}
 
 const STRING: LogicalType = { kind: "varchar", length: 2147483647, nullable: false };
 const LTZ3: LogicalType = { kind: "timestamp", precision: 3, withLocalTimeZone: true, nullable: false };
@@ -78,7 +59,7 @@ export class KafkaRecordReadError extends Error {
   }
 }
 
-function metadataValue(record: ConsumedRecord, key: string): SqlValue {
+function metadataValue(record: KafkaConsumerRecord, key: string): SqlValue {
   switch (key) {
     case "topic":
       return record.topic;
@@ -113,7 +94,7 @@ export function messageFormats(config: KafkaTableConfig): { key?: MessageFormat;
  * read(record); // [{ kind: "+I", fields: [1, "Mary", 12.5, 42n] }]
  * ```
  */
-export function recordReader(config: KafkaTableConfig, width: number, metadataKeys: readonly string[], upsert: boolean): (record: ConsumedRecord) => Row[] {
+export function recordReader(config: KafkaTableConfig, width: number, metadataKeys: readonly string[], upsert: boolean): (record: KafkaConsumerRecord) => Row[] {
   const formats = messageFormats(config);
   const keyFields = config.key?.fields ?? [];
   const valueFields = config.value.fields;
@@ -160,7 +141,7 @@ export function recordReader(config: KafkaTableConfig, width: number, metadataKe
  * write({ kind: "+I", fields: [1, "Mary", 1700000000000] }); // { topic: "users", key: null, value: …, timestamp: 1700000000000 }
  * ```
  */
-export function recordWriter(config: KafkaTableConfig, width: number, metadataKeys: readonly string[], upsert: boolean): (row: Row) => ProducedRecord | null {
+export function recordWriter(config: KafkaTableConfig, width: number, metadataKeys: readonly string[], upsert: boolean): (row: Row) => KafkaProducerRecord | null {
   const formats = messageFormats(config);
   const keyFields = config.key?.fields;
   const valueFields = config.value.fields;

@@ -11,7 +11,8 @@ import { OffsetsInitializer } from "../../connectors/kafka/offsets-initializer.t
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import type { Row } from "../data/row.ts";
 import type { DynamicTableContext } from "./dynamic-table-factory.ts";
-import type { ConsumedRecord, ProducedRecord } from "./kafka-record-rows.ts";
+import type { KafkaConsumerRecord } from "../../connectors/kafka/kafka-record-deserialization-schema.ts";
+import type { KafkaProducerRecord } from "../../connectors/kafka/kafka-record-serialization-schema.ts";
 import type { KafkaOffsets, KafkaTableConfig } from "./kafka-table-options.ts";
 import { sourceWatermarkStrategy, type SourceWatermarks } from "./source-watermarks.ts";
 
@@ -40,7 +41,7 @@ function clientProperties(config: KafkaTableConfig): Record<string, string> {
  * The rows of the table's topics, read by a `KafkaSource` from its start to
  * its stop offsets, with the table's watermarks generated per partition.
  */
-export function kafkaRowStream(ctx: DynamicTableContext, config: KafkaTableConfig, read: (r: ConsumedRecord) => Row[], name: string, watermarks?: SourceWatermarks): DataStream<Row> {
+export function kafkaRowStream(ctx: DynamicTableContext, config: KafkaTableConfig, read: (r: KafkaConsumerRecord) => Row[], name: string, watermarks?: SourceWatermarks): DataStream<Row> {
   const builder = KafkaSource.builder<Row>()
     .setBootstrapServers(config.bootstrapServers)
     .setStartingOffsets(initializer(config.startup))
@@ -63,7 +64,7 @@ export function kafkaRowStream(ctx: DynamicTableContext, config: KafkaTableConfi
 }
 
 /** Writes `stream` with a `KafkaSink` under the table's delivery guarantee and partitioner. */
-export function kafkaRowSink(stream: DataStream<Row>, ctx: DynamicTableContext, config: KafkaTableConfig, write: (row: Row) => ProducedRecord | null, name: string): DataStreamSink {
+export function kafkaRowSink(stream: DataStream<Row>, ctx: DynamicTableContext, config: KafkaTableConfig, write: (row: Row) => KafkaProducerRecord | null, name: string): DataStreamSink {
   let next = 0;
   const serializer: KafkaRecordSerializationSchema<Row> = {
     serialize: (row) => write(row),
