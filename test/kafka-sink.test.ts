@@ -130,4 +130,18 @@ describe("KafkaSink against a real broker", () => {
       expect(Date.now() - started).toBeLessThan(60_000);
     }, 90_000);
   }
+
+  it("a wrong bootstrap address fails the job within seconds, naming the address", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    env.setRestartStrategy(RestartStrategies.noRestart());
+    const sink = KafkaSink.builder<string>()
+      .setBootstrapServers("127.0.0.1:1")
+      .setRecordSerializer(KafkaRecordSerializationSchema.builder<string>().setTopic("t").setValueSerializationSchema(text).build())
+      .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+      .build();
+    env.fromElements("a", "b").sinkTo(sink).uid("kafka-out");
+    const started = Date.now();
+    await expect(env.execute("kafka-wrong-address")).rejects.toThrow(/KafkaSink 'kafka-out'.*topic\(s\) 't' failed: .*Connection to 127\.0\.0\.1:1 failed/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
 });
