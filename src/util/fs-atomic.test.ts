@@ -78,6 +78,16 @@ describe("moveNoReplace", () => {
     expect((await stat(join(dir, to))).nlink).toBe(1);
   });
 
+  it("finishes an interrupted move whose directory was copied since (two files, the same bytes), and refuses other bytes", async () => {
+    await writeFile(join(dir, from), "new");
+    await writeFile(join(dir, to), "new");
+    expect(await moveNoReplace(join(dir, from), join(dir, to))).toBe("moved");
+    expect(await readdir(dir)).toEqual([to]);
+    await writeFile(join(dir, ".b.pending"), "newer");
+    await writeFile(join(dir, "b"), "new!!");
+    expect(await moveNoReplace(join(dir, ".b.pending"), join(dir, "b"))).toBe("target-exists");
+  });
+
   it("reports a move done before, and a source that is gone with no target", async () => {
     await writeFile(join(dir, to), "new");
     expect(await moveNoReplace(join(dir, from), join(dir, to))).toBe("already-moved");

@@ -94,7 +94,9 @@ export function fsyncDirSync(path: string): void {
 /**
  * What {@link moveNoReplace} found and did:
  * - `moved`: `to` holds the file now and `from` is gone (also when an earlier
- *   move was interrupted between its link and its unlink: both names were the same file);
+ *   move was interrupted between its link and its unlink: both names were the same
+ *   file, or two files with the same bytes after the directory was copied, which
+ *   breaks hard links);
  * - `already-moved`: `from` was gone and `to` exists: a move done before, nothing changed;
  * - `target-exists`: `to` is another file: nothing changed;
  * - `source-missing`: neither `from` nor `to` exists: nothing changed.
@@ -123,10 +125,29 @@ export async function moveNoReplace(from: string, to: string): Promise<MoveOutco
     if (code !== "EEXIST") throw e;
     const [source, target] = await Promise.all([lstatOrNull(from), lstatOrNull(to)]);
     if (source === null) return target === null ? "source-missing" : "already-moved";
-    if (target === null || source.ino !== target.ino || source.dev !== target.dev) return "target-exists";
+    if (target === null) return "target-exists";
+    if ((source.ino !== target.ino || source.dev !== target.dev) && !(await sameBytes(from, to))) return "target-exists";
   }
   await unlink(from);
   return "moved";
+}
+
+/** Whether two files hold the same bytes (read in 1 MiB chunks). */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+  const [fa, fb] = await Promise.all([open(a, "r"), open(b, "r")]);
+  try {
+    const [sa, sb] = await Promise.all([fa.stat(), fb.stat()]);
+    if (sa.size !== sb.size) return false;
+    const [ba, bb] = [Buffer.alloc(1 << 20), Buffer.alloc(1 << 20)];
+    for (let at = 0; at < sa.size; ) {
+      const [ra, rb] = await Promise.all([fa.read(ba, 0, ba.length, at), fb.read(bb, 0, bb.length, at)]);
+      if (ra.bytesRead !== rb.bytesRead || ra.bytesRead === 0 || !ba.subarray(0, ra.bytesRead).equals(bb.subarray(0, rb.bytesRead))) return false;
+      at += ra.bytesRead;
+    }
+    return true;
+  } finally {
+    await Promise.all([fa.close(), fb.close()]);
+  }
 }
 
 async function lstatOrNull(path: string): Promise<{ ino: number; dev: number } | null> {
