@@ -21,6 +21,8 @@ export interface SinkContext {
   readonly clock: Clock;
   /** The logger of this sink instance (its records carry the operator uid and subtask: `[files 1/2]`). */
   readonly logger: Logger;
+  /** The job's checkpoint interval in ms (0: no periodic checkpoints); undefined where unknown (test harnesses). */
+  readonly checkpointIntervalMs?: number;
 }
 
 /** Writes the records of one parallel instance. */

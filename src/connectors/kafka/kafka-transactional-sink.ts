@@ -42,9 +42,11 @@ export interface KafkaSinkUserContext {
 
 /** A transaction open longer than `transaction.timeout.ms` at its checkpoint: the broker aborts it. */
 export class KafkaTransactionTimeoutError extends Error {
-  constructor(operatorUid: string, transactionalId: string, openMs: number, timeoutMs: number) {
+  constructor(operatorUid: string, transactionalId: string, openMs: number, timeoutMs: number, what: "open" | "interval" = "open") {
     super(
-      `KafkaSink '${operatorUid}': transaction '${transactionalId}' was open for ${openMs} ms at its checkpoint barrier, ` +
+      (what === "interval"
+        ? `KafkaSink '${operatorUid}': the checkpoint interval of ${openMs} ms is `
+        : `KafkaSink '${operatorUid}': transaction '${transactionalId}' was open for ${openMs} ms at its checkpoint barrier, `) +
         `not less than transaction.timeout.ms = ${timeoutMs} ms: the broker aborts a transaction after this timeout, losing its records. ` +
         "Checkpoint well within the timeout (execution.checkpointing.interval, --checkpoint-interval, env.enableCheckpointing(ms)) " +
         "or raise the sink's 'transaction.timeout.ms' (at most the broker's transaction.max.timeout.ms)",
@@ -79,7 +81,10 @@ export class KafkaTransactionalSink<T> extends TwoPhaseCommitSink<T, KafkaTransa
   }
 
   /** The next id is above every restored one (of any old subtask), so no id repeats along the job's lineage. */
-  override initializeUserContext(_ctx: SinkContext, restored: readonly RestoredUserContext<KafkaSinkUserContext>[]): KafkaSinkUserContext {
+  override initializeUserContext(ctx: SinkContext, restored: readonly RestoredUserContext<KafkaSinkUserContext>[]): KafkaSinkUserContext {
+    const interval = ctx.checkpointIntervalMs ?? 0;
+    const timeout = this.settings.transactionTimeoutMs;
+    if (interval >= timeout) throw new KafkaTransactionTimeoutError(ctx.operatorUid, `${this.prefix}-*`, interval, timeout, "interval");
     return { nextTransaction: Math.max(0, ...restored.map((r) => r.userContext?.nextTransaction ?? 0)) };
   }
 

@@ -31,6 +31,7 @@ export function transactionContext<CTX>(sink: SinkContext, userContext: CTX): Tr
     clock: sink.clock,
     reportResult: (name, values) => sink.reportResult(name, values),
     logger: sink.logger,
+    checkpointIntervalMs: sink.checkpointIntervalMs,
     userContext,
   };
 }

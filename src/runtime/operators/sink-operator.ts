@@ -33,6 +33,7 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
       attempt: ctx.attempt,
       reportResult: (name, values) => ctx.reportResult(name, values),
       clock: ctx.clock,
+      checkpointIntervalMs: ctx.checkpointIntervalMs,
       logger: getLogger().child({ operator: ctx.operatorUid, subtask: `${ctx.subtaskIndex + 1}/${ctx.parallelism}` }),
     });
     this.fn = this.writer;

@@ -58,6 +58,8 @@ export interface OperatorContext {
   readonly mailbox: MailboxExecutor;
   /** Interval of periodic watermarks (ms; 0: none). */
   readonly autoWatermarkIntervalMs: number;
+  /** The job's checkpoint interval in ms (0: no periodic checkpoints); undefined in test harnesses. */
+  readonly checkpointIntervalMs?: number;
   readonly operatorState: OperatorStateBackend;
   readonly clock: Clock;
   /** The operator's metrics (plain numbers it updates), reported in `TaskMetrics.operators[operatorUid]`. */

@@ -154,6 +154,7 @@ export class OperatorChain {
           processingTime,
           mailbox,
           autoWatermarkIntervalMs: services.autoWatermarkIntervalMs,
+          checkpointIntervalMs: services.checkpointing.intervalMs,
           operatorState: m.operatorState,
           clock: services.clock,
           metrics: (operatorMetrics[m.node.uid] = {}),
