@@ -106,4 +106,20 @@ describe("KafkaSendQueue", () => {
     expect(sends).toEqual([]);
     expect(() => q.add(record("y"))).toThrow(KafkaUnknownTopicError);
   });
+
+  it("asks a topic's partition count once per batch, not per record, for records with a partitioner", async () => {
+    const asked: string[] = [];
+    const sent: MessageToProduce[][] = [];
+    const sender: BatchSender = {
+      send: async (messages) => void sent.push(messages),
+      partitionCount: async (topic) => (asked.push(topic), 3),
+      topicExists: async () => true,
+    };
+    const q = new KafkaSendQueue("sink", async () => sender, 1 << 20, 1 << 20);
+    for (let i = 0; i < 5; i++) q.add({ message: { topic: i % 2 === 0 ? "a" : "b", value: Buffer.from(String(i)) }, bytes: 10, partitionOf: (n) => i % n });
+    await q.drained();
+    expect(sent.flat().map((m) => m.partition)).toEqual([0, 1, 2, 0, 1]);
+    expect(asked.length).toBeLessThanOrEqual(2 * sent.length);
+    expect(asked.filter((t) => t === "a").length).toBe(sent.filter((b) => b.some((m) => m.topic === "a")).length);
+  });
 });

@@ -141,10 +141,14 @@ export class KafkaSendQueue {
     const sender = await this.open();
     for (const r of batch) if (!this.knownTopics.has(r.message.topic)) await this.checkTopic(sender, r.message.topic);
     const messages: MessageToProduce[] = [];
+    /** Partition counts asked once per topic and batch (not per record). */
+    const counts = new Map<string, number>();
     for (const r of batch) {
       if (r.partitionOf === undefined) messages.push(r.message);
       else {
-        const count = await sender.partitionCount(r.message.topic);
+        const topic = r.message.topic;
+        let count = counts.get(topic);
+        if (count === undefined) counts.set(topic, (count = await sender.partitionCount(topic)));
         messages.push({ ...r.message, partition: r.partitionOf(count) });
       }
     }
