@@ -5,10 +5,11 @@
  * mid-job: kafka-sink-broker-restart.long.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RestartStrategies, SimpleStringSchema, StreamExecutionEnvironment, WatermarkStrategy, type DataStream } from "../src/index.ts";
-import { DeliveryGuarantee, KafkaRecordSerializationSchema, KafkaSink, type KafkaSinkBuilder } from "../src/connectors/kafka/index.ts";
+import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy, type DataStream } from "../src/index.ts";
+import { DeliveryGuarantee, type KafkaSinkBuilder } from "../src/connectors/kafka/index.ts";
 import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
 import { createTopic, readTopic } from "./support/kafka-topics.ts";
+import { valueSink } from "./support/kafka-value-sink.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./support/fail-once.ts";
@@ -19,18 +20,8 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => broker?.stop());
 
-const text = new SimpleStringSchema();
-
 function sinkTo(topic: string): KafkaSinkBuilder<string> {
-  return KafkaSink.builder<string>()
-    .setBootstrapServers(broker.bootstrap)
-    .setRecordSerializer(
-      KafkaRecordSerializationSchema.builder<string>()
-        .setTopic(topic)
-        .setKeySerializationSchema({ serialize: (v) => text.serialize(v.slice(2)) })
-        .setValueSerializationSchema(text)
-        .build(),
-    );
+  return valueSink(broker.bootstrap, topic);
 }
 
 /** `v-0`..`v-(n-1)`, slowly (`perPoll` per poll, then `pauseMs`), with a failure once a third through when `fail`. */
@@ -136,11 +127,7 @@ describe("KafkaSink against a real broker", () => {
   it("a wrong bootstrap address fails the job within seconds, naming the address", async () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 1 });
     env.setRestartStrategy(RestartStrategies.noRestart());
-    const sink = KafkaSink.builder<string>()
-      .setBootstrapServers("127.0.0.1:1")
-      .setRecordSerializer(KafkaRecordSerializationSchema.builder<string>().setTopic("t").setValueSerializationSchema(text).build())
-      .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-      .build();
+    const sink = valueSink("127.0.0.1:1", "t").setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE).build();
     env.fromElements("a", "b").sinkTo(sink).uid("kafka-out");
     const started = Date.now();
     await expect(env.execute("kafka-wrong-address")).rejects.toThrow(/KafkaSink 'kafka-out'.*topic\(s\) 't' failed: .*Connection to 127\.0\.0\.1:1 failed/);
