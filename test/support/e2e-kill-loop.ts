@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { startCli, waitFor, type CliRun, type RunningCli } from "./cli-process.ts";
 import { randomInt } from "../../src/util/seeded-random.ts";
 
@@ -106,4 +107,11 @@ export async function finish(run: RunningCli, timeoutMs: number): Promise<CliRun
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Asserts that a crash loop ended as meant: `kills` runs killed, then a run that restored from a checkpoint and exited 0 (`where` prefixes the messages). */
+export function expectLoopEndedCleanly(report: KillLoopReport, kills: number, where: string): void {
+  expect(report.kills.length, `${where}: a run finished before ${kills} kills`).toBe(kills);
+  expect(report.last.code, `${where}: last run\n${report.last.stderr}`).toBe(0);
+  expect(report.last.stderr, `${where}: the last run did not restore`).toMatch(/restored from checkpoint \d+/);
 }

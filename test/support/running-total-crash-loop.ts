@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { killLoop, type KillLoopReport } from "./e2e-kill-loop.ts";
+import { expectLoopEndedCleanly, killLoop, type KillLoopReport } from "./e2e-kill-loop.ts";
 import { hiddenFiles, writeOrders, type E2eOrder } from "./e2e-orders.ts";
 import { tempDirs } from "./temp-dirs.ts";
 import { randomInt, seededRandom } from "../../src/util/seeded-random.ts";
@@ -61,9 +61,7 @@ export async function runningTotalCrashLoop(o: CrashLoopOptions): Promise<CrashL
   ];
   const report = await killLoop({ command, checkpointDir: checkpoints, kills: o.kills, random, delayMs: [0, 400], timeoutMs: o.timeoutMs ?? 90_000 });
   const where = `seed ${o.seed} (WEIR_SEED=${o.seed}), ${mode}, checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
-  expect(report.kills.length, `${where}: a run finished before ${o.kills} kills`).toBe(o.kills);
-  expect(report.last.code, `${where}: last run\n${report.last.stderr}`).toBe(0);
-  expect(report.last.stderr, `${where}: the last run did not restore`).toMatch(/restored from checkpoint \d+/);
+  expectLoopEndedCleanly(report, o.kills, where);
   expect(existsSync(output), where).toBe(true);
   expect(hiddenFiles(output), `${where}: in-progress files left`).toEqual([]);
   return { files: orders, output, checkpoints, report, where };
