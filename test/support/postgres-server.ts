@@ -1,0 +1,192 @@
+/**
+ * A private PostgreSQL server for a test: a cluster made by the machine's `initdb` in a temporary folder,
+ * served by its `postgres` binary on 127.0.0.1 and a free port, with the settings the shared server on 5432
+ * lacks — two-phase commit (`max_prepared_transactions`) and logical replication (`wal_level = logical`).
+ * As root, `initdb` and the server run as the `postgres` user (initdb refuses root).
+ *
+ * Authentication: trust for every user on 127.0.0.1, except the role `weir_secure` (password `secret`),
+ * which must give its password (scram-sha-256) — for the wrong-password tests.
+ * `stop()` ends the server and deletes the folder; `restart()` stops it (fast shutdown) and starts it again
+ * on the same port and data (a server that goes away mid-job); `kill()` SIGKILLs it.
+ */
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { freePort } from "./kafka-broker.ts";
+
+/** A running server. */
+export interface PostgresServer {
+  readonly host: "127.0.0.1";
+  readonly port: number;
+  /** The superuser (trust auth). */
+  readonly user: "postgres";
+  /** `jdbc:postgresql://127.0.0.1:<port>/<database>` (Flink's URL form). */
+  jdbcUrl(database?: string): string;
+  /** `pg` client settings for `database` (default `postgres`). */
+  config(database?: string): pg.ClientConfig;
+  /** Runs one statement on a new connection (superuser) and returns its rows. */
+  query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[], database?: string): Promise<R[]>;
+  /** Creates a database and returns its name. */
+  createDatabase(name: string): Promise<string>;
+  /** Stops it (fast shutdown) and starts it again on the same port and data. */
+  restart(): Promise<void>;
+  /** SIGKILLs it (data kept; `restart()` starts it again). */
+  kill(): Promise<void>;
+  /** Stops it and deletes its folder. */
+  stop(): Promise<void>;
+  /** The server's log so far (for a failing test's message). */
+  log(): string;
+}
+
+/** The folder of the machine's server binaries (`pg_config --bindir`, else the newest /usr/lib/postgresql/N/bin). */
+function binDir(): string {
+  try {
+    const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim();
+    if (dir !== "") return dir;
+  } catch {
+    // no pg_config on the PATH
+  }
+  const versions = execFileSync("ls", ["/usr/lib/postgresql"], { encoding: "utf8" }).split("\n").filter((v) => /^\d+$/.test(v));
+  versions.sort((a, b) => Number(b) - Number(a));
+  if (versions.length === 0) throw new Error("no PostgreSQL server binaries: install the postgresql package (initdb, postgres)");
+  return `/usr/lib/postgresql/${versions[0]}/bin`;
+}
+
+/** As root: run as the `postgres` user (uid/gid), else as ourselves. */
+function runAs(): Pick<SpawnOptions, "uid" | "gid"> {
+  if (process.getuid?.() !== 0) return {};
+  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+  return { uid, gid };
+}
+
+const HBA = `local all all trust
+host all weir_secure 127.0.0.1/32 scram-sha-256
+host all all 127.0.0.1/32 trust
+host replication weir_secure 127.0.0.1/32 scram-sha-256
+host replication all 127.0.0.1/32 trust
+`;
+
+/**
+ * Starts a private server; `settings` are added to (or replace) its defaults (`-c name=value`).
+ *
+ * @example
+ * ```ts
+ * const server = await startPostgres();
+ * afterAll(() => server.stop());
+ * await server.query("CREATE TABLE t (id BIGINT PRIMARY KEY)");
+ * ```
+ */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<PostgresServer> {
+  const bin = binDir();
+  const user = runAs();
+  const dir = mkdtempSync(join(tmpdir(), "weir-pg-"));
+  if (user.uid !== undefined) chownSync(dir, user.uid, user.gid!);
+  const data = join(dir, "data");
+  execFileSync(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], {
+    stdio: "pipe",
+    ...user,
+    env: { ...process.env, LC_ALL: "C" },
+  });
+  writeFileSync(join(data, "pg_hba.conf"), HBA);
+  if (user.uid !== undefined) chownSync(join(data, "pg_hba.conf"), user.uid, user.gid!);
+  const port = await freePort();
+  const conf: Record<string, string> = {
+    listen_addresses: "127.0.0.1",
+    port: String(port),
+    unix_socket_directories: dir,
+    max_prepared_transactions: "64",
+    wal_level: "logical",
+    max_replication_slots: "16",
+    max_wal_senders: "16",
+    max_connections: "200",
+    fsync: "off",
+    full_page_writes: "off",
+    synchronous_commit: "off",
+    shared_buffers: "32MB",
+    logging_collector: "off",
+    log_min_messages: "warning",
+    ...settings,
+  };
+  const args = ["-D", data, ...Object.entries(conf).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
+  let child: ChildProcess | undefined;
+  let output = "";
+
+  const config = (database = "postgres"): pg.ClientConfig => ({ host: "127.0.0.1", port, user: "postgres", database });
+  const query = async <R extends Record<string, unknown>>(sql: string, params: unknown[] = [], database = "postgres"): Promise<R[]> => {
+    const client = new pg.Client(config(database));
+    await client.connect();
+    try {
+      return (await client.query<R>(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const ready = async (): Promise<boolean> => {
+    try {
+      await query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const start = async (): Promise<void> => {
+    const proc = spawn(join(bin, "postgres"), args, { stdio: ["ignore", "pipe", "pipe"], ...user });
+    child = proc;
+    proc.stdout!.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
+    proc.stderr!.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
+    const deadline = Date.now() + 60_000;
+    while (!(await ready())) {
+      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`PostgreSQL exited at start (${proc.exitCode ?? proc.signalCode}):\n${output.slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections on ${port} within 60 s:\n${output.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    const proc = child;
+    child = undefined;
+    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+    // SIGINT is the server's fast shutdown (rolls back open transactions, keeps prepared ones).
+    proc.kill(signal);
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(timer);
+    if (signal === "SIGKILL") {
+      // The postmaster's children notice its death and exit; wait until the port is free for a restart.
+      const pidFile = join(data, "postmaster.pid");
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline && (await ready())) await new Promise((r) => setTimeout(r, 50));
+      rmSync(pidFile, { force: true });
+    }
+  };
+
+  await start();
+  await query("CREATE ROLE weir_secure LOGIN SUPERUSER REPLICATION PASSWORD 'secret'");
+  return {
+    host: "127.0.0.1",
+    port,
+    user: "postgres",
+    jdbcUrl: (database = "postgres") => `jdbc:postgresql://127.0.0.1:${port}/${database}`,
+    config,
+    query,
+    createDatabase: async (name) => {
+      await query(`CREATE DATABASE "${name}"`);
+      return name;
+    },
+    restart: async () => {
+      await end("SIGINT");
+      await start();
+    },
+    kill: () => end("SIGKILL"),
+    stop: async () => {
+      await end("SIGINT");
+      rmSync(dir, { recursive: true, force: true });
+    },
+    log: () => output,
+  };
+}
