@@ -109,7 +109,7 @@ describe("PostgresSource reader", () => {
     await sql(db, `INSERT INTO t SELECT g, 'a' FROM generate_series(1, 10) g`);
     await sql(db, `INSERT INTO t SELECT g, 'b' FROM generate_series(11, 20) g`);
     await first.pollUntil((e) => e.length >= 10, { batch: 10 });
-    await first.pollUntil((e) => e.length >= 14, { batch: 4 }); // 4 of the second transaction
+    await first.pollUntil((e) => e.length >= 14, { batch: 1 }); // 4 of the second transaction
     expect(first.events.length).toBe(14);
     const [state] = first.reader.snapshotState(7);
     expect(state!.txn?.emitted).toBe(4);
