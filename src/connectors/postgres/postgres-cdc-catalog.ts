@@ -6,17 +6,10 @@
 import type * as Pg from "pg";
 import { PostgresCdcError } from "./postgres-cdc-errors.ts";
 import { quoteIdent, quoteTable } from "./postgres-identifiers.ts";
+import { describeTable, type PgTableSchema } from "./postgres-table-schema.ts";
 
 /** A captured table. */
-export interface CapturedTable {
-  readonly schema: string;
-  readonly name: string;
-  /** Columns in table order, with their `format_type` text. */
-  readonly columns: readonly { readonly name: string; readonly type: string }[];
-  /** Primary key columns in key order. */
-  readonly primaryKey: readonly string[];
-  readonly replicaIdentity: "d" | "n" | "f" | "i";
-}
+export type CapturedTable = PgTableSchema;
 
 /** `schema.name` for messages. */
 export function tableName(t: { schema: string; name: string }): string {
@@ -24,30 +17,19 @@ export function tableName(t: { schema: string; name: string }): string {
 }
 
 /**
- * The tables named `schema.table` (or `table` in `defaultSchema`), in the given order. A missing table,
- * a table without primary key, or one whose replica identity is NOTHING is an error naming it.
+ * The tables named (exactly) `schema.name`, in the given order. A missing table, a table without
+ * primary key, or one whose replica identity is NOTHING is an error naming it.
  */
 export async function loadCapturedTables(client: Pg.Client, names: readonly { schema: string; name: string }[], where: string): Promise<CapturedTable[]> {
   const tables: CapturedTable[] = [];
   for (const { schema, name } of names) {
-    const { rows } = await client.query<{ relreplident: CapturedTable["replicaIdentity"]; columns: { name: string; type: string }[]; pk: string[] | null }>(
-      `SELECT c.relreplident,
-              (SELECT json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod)) ORDER BY a.attnum)
-                 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
-              (SELECT json_agg(a.attname ORDER BY array_position(i.indkey::int2[], a.attnum))
-                 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey::int2[])
-                WHERE i.indrelid = c.oid AND i.indisprimary) AS pk
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r', 'p')`,
-      [schema, name],
-    );
-    const row = rows[0];
-    if (row === undefined) throw new PostgresCdcError(`table ${schema}.${name} does not exist in ${where}`);
-    if (row.pk === null || row.pk.length === 0) {
+    const table = await describeTable(client, quoteTable(schema, name));
+    if (table === undefined) throw new PostgresCdcError(`table ${schema}.${name} does not exist in ${where}`);
+    if (table.primaryKey.length === 0) {
       throw new PostgresCdcError(`table ${schema}.${name} in ${where} has no primary key: the source reads its snapshot in key order and keys its changes by it (add a PRIMARY KEY)`);
     }
-    if (row.relreplident === "n") throw new PostgresCdcError(`table ${schema}.${name} in ${where} has REPLICA IDENTITY NOTHING: its updates and deletes cannot be captured (ALTER TABLE … REPLICA IDENTITY DEFAULT or FULL)`);
-    tables.push({ schema, name, columns: row.columns, primaryKey: row.pk, replicaIdentity: row.relreplident });
+    if (table.replicaIdentity === "n") throw new PostgresCdcError(`table ${schema}.${name} in ${where} has REPLICA IDENTITY NOTHING: its updates and deletes cannot be captured (ALTER TABLE … REPLICA IDENTITY DEFAULT or FULL)`);
+    tables.push(table);
   }
   return tables;
 }
