@@ -38,6 +38,8 @@ export interface PostgresSourceReaderConfig<T> {
   readonly snapshotFetchSize: number;
   /** How often a standby status update (with a keepalive request) goes to the server, ms. */
   readonly statusIntervalMs: number;
+  /** Checks the captured tables before anything is read (the SQL connector's declared columns); throws to refuse. */
+  readonly checkTables?: (tables: readonly CapturedTable[]) => void;
 }
 
 /** Queue bounds: the stream pauses its socket above HIGH; the snapshot reads on below LOW. */
@@ -427,6 +429,7 @@ export class PostgresSourceReader<T> implements SourceReader<T, PostgresSourceSp
     this.sql = sql;
     if (this.closed) return;
     this.tables = await loadCapturedTables(sql, this.config.tables, this.where);
+    this.config.checkTables?.(this.tables);
     this.tables.forEach((t, i) => this.tableIndex.set(tableName(t), i));
     await ensurePublication(sql, this.config.publicationName, this.tables, this.where);
     let from: bigint;

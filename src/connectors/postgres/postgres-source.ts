@@ -7,6 +7,7 @@
 import type { Source, SourceReader, SourceReaderContext } from "../../core/source.ts";
 import { getLogger } from "../../util/logger.ts";
 import { JdbcConnectionOptions } from "./jdbc-connection-options.ts";
+import type { CapturedTable } from "./postgres-cdc-catalog.ts";
 import { PostgresCdcError } from "./postgres-cdc-errors.ts";
 import type { DebeziumDeserializationSchema } from "./postgres-change-event.ts";
 import { PostgresSourceReader, type PostgresSourceReaderConfig } from "./postgres-source-reader.ts";
@@ -111,6 +112,7 @@ export class PostgresSourceBuilder<T> {
   private fetch = 1024;
   private schema: DebeziumDeserializationSchema<T> | undefined;
   private connectTimeoutSeconds = 30;
+  private check: ((tables: readonly CapturedTable[]) => void) | undefined;
 
   hostname(hostname: string): this {
     this.host = hostname;
@@ -186,6 +188,12 @@ export class PostgresSourceBuilder<T> {
     return this;
   }
 
+  /** @internal A check of the captured tables before anything is read (the SQL connector's declared columns). */
+  tableCheck(check: (tables: readonly CapturedTable[]) => void): this {
+    this.check = check;
+    return this;
+  }
+
   deserializer(deserializer: DebeziumDeserializationSchema<T>): this {
     this.schema = deserializer;
     return this;
@@ -223,6 +231,7 @@ export class PostgresSourceBuilder<T> {
       deserializer: this.schema,
       snapshotFetchSize: this.fetch,
       statusIntervalMs: 10_000,
+      ...(this.check === undefined ? {} : { checkTables: this.check }),
     });
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The option declarations of the built-in connectors (`filesystem`, `print`,
- * `blackhole`, `datagen`, `nexmark`, `kafka`, `upsert-kafka`) and formats (`json`, `csv`, `debezium-json`, `canal-json`, `raw`), with
+ * `blackhole`, `datagen`, `nexmark`, `kafka`, `upsert-kafka`, `postgres-cdc`) and formats (`json`, `csv`, `debezium-json`, `canal-json`, `raw`), with
  * Flink's keys and defaults. Declarations only: the connectors themselves are
  * built by the planner from the validated options.
  */
@@ -146,6 +146,31 @@ export const UPSERT_KAFKA: FactoryOptions = {
   optionalOptions: [...COMMON, option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset.")],
 };
 
+/** `postgres-cdc`: the changes of a PostgreSQL table (Flink CDC's options), from a logical replication slot with pgoutput. */
+export const POSTGRES_CDC: FactoryOptions = {
+  identifier: "postgres-cdc",
+  kind: "connector",
+  requiredOptions: [
+    option("hostname", { kind: "string" }, "The PostgreSQL server's host."),
+    option("username", { kind: "string" }, "The user (needs the REPLICATION attribute and SELECT on the table)."),
+    option("password", { kind: "string" }, "The user's password."),
+    option("database-name", { kind: "string" }, "The database of the table."),
+    option("schema-name", { kind: "string" }, "The schema of the table."),
+    option("table-name", { kind: "string" }, "The table (its exact name)."),
+    option("slot.name", { kind: "string" }, "The logical replication slot of this source (lower-case letters, digits, '_'); created when missing."),
+  ],
+  optionalOptions: [
+    option("port", { kind: "int" }, "The server's port.", 5432),
+    option("decoding.plugin.name", { kind: "string" }, "The logical decoding plugin: only 'pgoutput' (Flink CDC's default is 'decoderbufs').", "pgoutput"),
+    option("scan.startup.mode", { kind: "enum", values: ["initial", "latest-offset"] }, "'initial': a snapshot of the table, then its changes; 'latest-offset': only changes.", "initial"),
+    option("changelog-mode", { kind: "enum", values: ["all", "upsert"] }, "'all': +I -U +U -D with before images (needs REPLICA IDENTITY FULL); 'upsert': changes by primary key, normalized in state.", "all"),
+    option("scan.snapshot.fetch.size", { kind: "int" }, "Rows per query while reading the snapshot.", 1024),
+    option("scan.incremental.snapshot.enabled", { kind: "boolean" }, "Flink CDC's parallel incremental snapshot: not supported (false).", false),
+    option("connect.timeout", { kind: "duration" }, "How long connecting may take.", 30_000),
+    option("debezium.*", { kind: "string" }, "Debezium properties: only 'debezium.publication.name' (default 'dbz_publication')."),
+  ],
+};
+
 const timestampStandard = ["SQL", "ISO-8601"] as const;
 const mapNullKeyModes = ["FAIL", "DROP", "LITERAL"] as const;
 
@@ -235,6 +260,6 @@ export const RAW_FORMAT: FactoryOptions = {
  */
 export function builtinFactories(): FactoryRegistry {
   const registry = new FactoryRegistry();
-  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, NEXMARK, KAFKA, UPSERT_KAFKA, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT, CANAL_JSON_FORMAT, RAW_FORMAT]) registry.register(f);
+  for (const f of [FILESYSTEM, PRINT, BLACKHOLE, DATAGEN, NEXMARK, KAFKA, UPSERT_KAFKA, POSTGRES_CDC, JSON_FORMAT, CSV_FORMAT, DEBEZIUM_JSON_FORMAT, CANAL_JSON_FORMAT, RAW_FORMAT]) registry.register(f);
   return registry;
 }
