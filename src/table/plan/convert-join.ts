@@ -316,8 +316,8 @@ function lookupJoin(left: RelNode, right: RelNode, joinType: JoinType, item: Joi
   const scan = right.kind === "watermarkAssigner" ? right.input : right;
   if (scan.kind !== "scan") throw new SqlValidationError("A lookup join (FOR SYSTEM_TIME AS OF a processing-time attribute) needs a table without computed columns, not a view", item.right.loc);
   const table = identifierString(scan.table.identifier);
-  if (scan.source.readAll === undefined) {
-    throw new SqlValidationError(`Connector '${scan.options.connector}' of table '${table}' does not support lookup joins; the 'filesystem' connector does`, item.right.loc);
+  if (scan.source.lookup === undefined && scan.source.readAll === undefined) {
+    throw new SqlValidationError(`Connector '${scan.options.connector}' of table '${table}' does not support lookup joins; the 'jdbc' and 'filesystem' connectors do`, item.right.loc);
   }
   if (!ChangelogMode.isInsertOnly(scan.source.changelogMode)) throw new SqlValidationError(`A lookup join needs a table of inserts; '${table}' is a changelog`, item.right.loc);
   const tableType = right.rowType;
