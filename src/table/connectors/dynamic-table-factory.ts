@@ -76,6 +76,8 @@ export interface LookupProvider {
   readonly cache?: LookupCacheOptions;
   /** Opens the lookup of one parallel instance (a connection), when the join opens (also after a restart). */
   open(): Promise<LookupFunction>;
+  /** Checks the table before the job starts (in the job's client only), e.g. that it exists and its columns fit. */
+  check?(): Promise<void>;
 }
 
 /** The lookup of one parallel instance. */

@@ -170,9 +170,8 @@ class AsyncLookupJoinFunction extends RichAsyncFunction<Row, Row> {
  */
 export function lookupJoin(input: DataStream<Row>, spec: LookupJoinSpec, naming: OperatorNaming): SingleOutputStreamOperator<Row> {
   const t = spec.table;
-  const joined =
-    "load" in t
-      ? input.process(new LookupJoinFunction(spec, t.load))
-      : AsyncDataStream.orderedWait(input, new AsyncLookupJoinFunction(spec, t.provider, t.clock), 0);
-  return joined.uid(naming.uid).name(naming.name);
+  if ("load" in t) return input.process(new LookupJoinFunction(spec, t.load)).uid(naming.uid).name(naming.name);
+  const joined = AsyncDataStream.orderedWait(input, new AsyncLookupJoinFunction(spec, t.provider, t.clock), 0).uid(naming.uid).name(naming.name);
+  if (t.provider.check !== undefined) input.getExecutionEnvironment().addLaunchCheck(joined, t.provider.check);
+  return joined;
 }

@@ -1,0 +1,50 @@
+/**
+ * The bounded scan of a `jdbc` table: one query over the table (ordered by its primary key when it has one,
+ * so that a restart that skips the rows already emitted skips the same rows), read through a cursor in pages
+ * of `scan.fetch-size` rows inside one read-only REPEATABLE READ transaction (one snapshot of the table),
+ * values converted from PostgreSQL's text form to the declared types.
+ */
+import type { RowType } from "../expr/type-rules.ts";
+import { RowKind } from "../data/row-kind.ts";
+import type { Row } from "../data/row.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import type { JdbcTableConfig } from "./jdbc-table-config.ts";
+import { openJdbcTable } from "./jdbc-table-open.ts";
+import { fromPgText, TEXT_PARSERS } from "./postgres-values.ts";
+
+/** Rows per FETCH when `scan.fetch-size` is 0. */
+const DEFAULT_FETCH_SIZE = 1000;
+
+/**
+ * The rows of the table, of `declared`'s columns (with `projection`, only those positions are read; the others
+ * are NULL).
+ *
+ * @example
+ * ```ts
+ * env.fromAsyncIterable(() => scanJdbcTable(config, physicalType, undefined, "weir jdbc scan rates"));
+ * ```
+ */
+export async function* scanJdbcTable(config: JdbcTableConfig, declared: RowType, projection: readonly number[] | undefined, purpose: string): AsyncGenerator<Row> {
+  const table = await openJdbcTable(config, declared, purpose);
+  const { client } = table;
+  const positions = projection ?? declared.names.map((_, i) => i);
+  const types = positions.map((p) => declared.types[p]!);
+  const order = table.primaryKey.length === 0 ? "" : ` ORDER BY ${table.primaryKey.join(", ")}`;
+  const fetch = { text: `FETCH ${config.fetchSize > 0 ? config.fetchSize : DEFAULT_FETCH_SIZE} FROM weir_scan`, rowMode: "array" as const, types: TEXT_PARSERS };
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    await client.query(`DECLARE weir_scan NO SCROLL CURSOR FOR SELECT ${positions.map((p) => table.columns[p]).join(", ")} FROM ${table.from}${order}`);
+    for (;;) {
+      const page = (await client.query<(string | null)[]>(fetch)).rows;
+      for (const values of page) {
+        const fields = new Array<SqlValue>(declared.names.length).fill(null);
+        for (let i = 0; i < positions.length; i++) fields[positions[i]!] = fromPgText(values[i]!, types[i]!);
+        yield { kind: RowKind.INSERT, fields };
+      }
+      if (page.length === 0) break;
+    }
+    await client.query("COMMIT");
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
