@@ -60,6 +60,8 @@ class JdbcLookupFunction implements LookupFunction {
   /** What `current` resolved to. */
   private opened: OpenedJdbcTable | undefined;
   private closed = false;
+  /** The last query sent: a connection runs one query at a time, in order. */
+  private tail: Promise<unknown> = Promise.resolve();
   private readonly purpose: string;
 
   constructor(
@@ -105,12 +107,15 @@ class JdbcLookupFunction implements LookupFunction {
   private async query(table: OpenedJdbcTable, key: readonly SqlValue[]): Promise<Row[]> {
     const { types } = this.declared;
     const where = this.lookupKeys.map((p, i) => `${table.columns[p]} = $${i + 1}`).join(" AND ");
-    const result = await table.client.query<(string | null)[]>({
+    const query = {
       text: `SELECT ${table.columns.join(", ")} FROM ${table.from} WHERE ${where}`,
       values: this.lookupKeys.map((p, i) => pgParam(key[i]!, types[p]!)),
-      rowMode: "array",
+      rowMode: "array" as const,
       types: TEXT_PARSERS,
-    });
+    };
+    const sent = this.tail.then(() => table.client.query<(string | null)[]>(query));
+    this.tail = sent.catch(() => {});
+    const result = await sent;
     return result.rows.map((values) => ({ kind: RowKind.INSERT, fields: values.map((v, i) => fromPgText(v, types[i]!)) }));
   }
 
