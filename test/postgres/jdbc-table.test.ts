@@ -57,6 +57,14 @@ describe("jdbc scan", () => {
     ]);
     expect(await rows(tEnv, "SELECT v, id FROM everything WHERE b")).toEqual(['+I[héllo, "world", 1]']);
   });
+
+  it("a value the declared type cannot hold fails the job, naming the table and the column", async () => {
+    await server.query("CREATE TABLE loose (id int PRIMARY KEY, n numeric)");
+    await server.query("INSERT INTO loose VALUES (1, 1.5), (2, 123456.789)");
+    const { tEnv } = session();
+    tEnv.executeSql(`CREATE TABLE loose (id INT, n DECIMAL(5, 2)) WITH (${jdbc("loose")})`);
+    await expect(rows(tEnv, "SELECT * FROM loose")).rejects.toThrow(/table 'default_catalog\.default_database\.loose', column 'n': cannot read PostgreSQL value "123456\.789" as DECIMAL\(5, 2\)/);
+  });
 });
 
 describe("jdbc lookup join", () => {

@@ -9,15 +9,14 @@
 import { isTransientPostgresError } from "../../connectors/postgres/postgres-errors.ts";
 import type { Clock } from "../../util/clock.ts";
 import { getLogger } from "../../util/logger.ts";
-import { RowKind } from "../data/row-kind.ts";
 import type { Row } from "../data/row.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import type { LookupCacheOptions } from "../runtime/lookup-cache.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { LookupFunction, LookupProvider } from "./dynamic-table-factory.ts";
 import type { JdbcTableConfig } from "./jdbc-table-config.ts";
-import { openJdbcTable, type OpenedJdbcTable } from "./jdbc-table-open.ts";
-import { fromPgText, pgParam, TEXT_PARSERS } from "./postgres-values.ts";
+import { openJdbcTable, pgRow, type OpenedJdbcTable } from "./jdbc-table-open.ts";
+import { pgParam, TEXT_PARSERS } from "./postgres-values.ts";
 
 /** The pause before retry `n` (1-based) in ms. */
 export function lookupBackoffMs(n: number): number {
@@ -63,6 +62,8 @@ class JdbcLookupFunction implements LookupFunction {
   /** The last query sent: a connection runs one query at a time, in order. */
   private tail: Promise<unknown> = Promise.resolve();
   private readonly purpose: string;
+  /** Every declared column's position: a lookup reads them all. */
+  private readonly all: readonly number[];
 
   constructor(
     private readonly config: JdbcTableConfig,
@@ -71,6 +72,7 @@ class JdbcLookupFunction implements LookupFunction {
     private readonly clock: Clock,
   ) {
     this.purpose = `weir jdbc lookup ${config.table}`;
+    this.all = declared.names.map((_, i) => i);
   }
 
   /** The open connection, or a new one (shared by the lookups that wait for it). */
@@ -116,7 +118,7 @@ class JdbcLookupFunction implements LookupFunction {
     const sent = this.tail.then(() => table.client.query<(string | null)[]>(query));
     this.tail = sent.catch(() => {});
     const result = await sent;
-    return result.rows.map((values) => ({ kind: RowKind.INSERT, fields: values.map((v, i) => fromPgText(v, types[i]!)) }));
+    return result.rows.map((values) => pgRow(this.config, this.declared, this.all, values));
   }
 
   /** Forgets a connection that failed (the next lookup opens a new one). */

@@ -5,12 +5,10 @@
  * values converted from PostgreSQL's text form to the declared types.
  */
 import type { RowType } from "../expr/type-rules.ts";
-import { RowKind } from "../data/row-kind.ts";
 import type { Row } from "../data/row.ts";
-import type { SqlValue } from "../types/sql-value.ts";
 import type { JdbcTableConfig } from "./jdbc-table-config.ts";
-import { openJdbcTable } from "./jdbc-table-open.ts";
-import { fromPgText, TEXT_PARSERS } from "./postgres-values.ts";
+import { openJdbcTable, pgRow } from "./jdbc-table-open.ts";
+import { TEXT_PARSERS } from "./postgres-values.ts";
 
 /** Rows per FETCH when `scan.fetch-size` is 0. */
 const DEFAULT_FETCH_SIZE = 1000;
@@ -28,7 +26,6 @@ export async function* scanJdbcTable(config: JdbcTableConfig, declared: RowType,
   const table = await openJdbcTable(config, declared, purpose);
   const { client } = table;
   const positions = projection ?? declared.names.map((_, i) => i);
-  const types = positions.map((p) => declared.types[p]!);
   const order = table.primaryKey.length === 0 ? "" : ` ORDER BY ${table.primaryKey.join(", ")}`;
   const fetch = { text: `FETCH ${config.fetchSize > 0 ? config.fetchSize : DEFAULT_FETCH_SIZE} FROM weir_scan`, rowMode: "array" as const, types: TEXT_PARSERS };
   try {
@@ -36,11 +33,7 @@ export async function* scanJdbcTable(config: JdbcTableConfig, declared: RowType,
     await client.query(`DECLARE weir_scan NO SCROLL CURSOR FOR SELECT ${positions.map((p) => table.columns[p]).join(", ")} FROM ${table.from}${order}`);
     for (;;) {
       const page = (await client.query<(string | null)[]>(fetch)).rows;
-      for (const values of page) {
-        const fields = new Array<SqlValue>(declared.names.length).fill(null);
-        for (let i = 0; i < positions.length; i++) fields[positions[i]!] = fromPgText(values[i]!, types[i]!);
-        yield { kind: RowKind.INSERT, fields };
-      }
+      for (const values of page) yield pgRow(config, declared, positions, values);
       if (page.length === 0) break;
     }
     await client.query("COMMIT");
