@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../src/api/environment.ts";
+import { RestartStrategies } from "../../src/index.ts";
 import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts";
 import { Schema } from "../../src/table/api/schema.ts";
 import { Row } from "../../src/table/data/row.ts";
@@ -56,6 +57,28 @@ describe("jdbc scan", () => {
       "+I[2, null, null, null, null, null, null, null, null, null, null, null, null, null]",
     ]);
     expect(await rows(tEnv, "SELECT v, id FROM everything WHERE b")).toEqual(['+I[héllo, "world", 1]']);
+  });
+
+  it("a partitioned scan reads its ranges in parallel, each row once, also through a restart", async () => {
+    await server.query("CREATE TABLE numbers (id int PRIMARY KEY, label text)");
+    await server.query("INSERT INTO numbers SELECT g, 'n' || g FROM generate_series(1, 3000) AS g");
+    const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+    env.enableCheckpointing(10, "exactly-once");
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1, 0));
+    const tEnv = StreamTableEnvironment.create(env);
+    let seen = 0;
+    tEnv.createTemporarySystemFunction("fail_once", {
+      resultType: "INT",
+      eval: (n: number) => {
+        if (++seen === 2000) throw new Error("injected failure");
+        return n;
+      },
+    });
+    const partition = "'scan.partition.column' = 'id', 'scan.partition.num' = '3', 'scan.partition.lower-bound' = '11', 'scan.partition.upper-bound' = '2990'";
+    tEnv.executeSql(`CREATE TABLE numbers (id INT, label STRING) WITH (${jdbc("numbers", `${partition}, 'scan.fetch-size' = '50'`)})`);
+    const ids = (await rows(tEnv, "SELECT fail_once(id) FROM numbers")).map((r) => Number(/\d+/.exec(r)![0]));
+    expect(seen).toBeGreaterThan(2000); // the failure happened, and the job went on
+    expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 2980 }, (_, i) => i + 11)); // rows outside the bounds are not read
   });
 
   it("a value the declared type cannot hold fails the job, naming the table and the column", async () => {

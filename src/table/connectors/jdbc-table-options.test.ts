@@ -8,6 +8,7 @@ import { builtinFactories } from "../catalog/builtin-factories.ts";
 import type { CatalogTable } from "../catalog/catalog-table.ts";
 import type { JdbcTableConfig } from "./jdbc-table-config.ts";
 import { jdbcTableConfig } from "./jdbc-table-options.ts";
+import { scanRanges } from "./jdbc-table-scan.ts";
 
 const BASE = "'connector' = 'jdbc', 'url' = 'jdbc:postgresql://db.internal:6543/shop', 'table-name' = 'sales.rates'";
 const T = "Invalid options of table 'default_catalog.default_database.t': ";
@@ -20,7 +21,7 @@ function configOf(extra: string): JdbcTableConfig | string {
   try {
     const validated = builtinFactories().validate(options, { table: "default_catalog.default_database.t", as: "source" });
     const table = { identifier, options } as unknown as CatalogTable;
-    return jdbcTableConfig({ env: StreamExecutionEnvironment.create({}), table, options: validated, physicalType: { names: [], types: [] }, uid: "t", timeZone: "UTC" });
+    return jdbcTableConfig({ env: StreamExecutionEnvironment.create({}), table, options: validated, physicalType: { names: ["id", "label"], types: [{ kind: "int", nullable: true }, { kind: "varchar", length: 100, nullable: true }] }, uid: "t", timeZone: "UTC" });
   } catch (e) {
     return (e as Error).message;
   }
@@ -54,6 +55,13 @@ describe("jdbc table options", () => {
     expect(c.lookup).toEqual({ cache: "PARTIAL", maxRows: 50, expireAfterWriteMs: 30_000, expireAfterAccessMs: undefined, cacheMissingKey: false, maxRetries: 3 });
   });
 
+  it("reads a partitioned scan, split into ranges as Flink does", () => {
+    const c = configOf("'scan.partition.column' = 'id', 'scan.partition.num' = '3', 'scan.partition.lower-bound' = '1', 'scan.partition.upper-bound' = '10'") as JdbcTableConfig;
+    expect(c.scanPartition).toEqual({ column: "id", num: 3, lowerBound: 1, upperBound: 10 });
+    expect(scanRanges(c.scanPartition!)).toEqual([{ lower: 1, upper: 4 }, { lower: 5, upper: 8 }, { lower: 9, upper: 10 }]);
+    expect(scanRanges({ column: "id", num: 5, lowerBound: 7, upperBound: 8 })).toEqual([{ lower: 7, upper: 7 }, { lower: 8, upper: 8 }]);
+  });
+
   it.each([
     ["'lookup.cach' = 'PARTIAL'", "lookup.cach (did you mean 'lookup.cache'?)"],
     ["'lookup.cache' = 'SOME'", "Invalid value for option 'lookup.cache': 'SOME' (expected one of 'NONE', 'PARTIAL', 'FULL')."],
@@ -71,6 +79,10 @@ describe("jdbc table options", () => {
     ["'driver' = 'com.mysql.cj.jdbc.Driver'", `${T}'driver': driver 'com.mysql.cj.jdbc.Driver' is not supported: Weir connects to PostgreSQL only (org.postgresql.Driver).`],
     ["'url' = 'jdbc:mysql://localhost/shop'", `${T}'url': 'jdbc:mysql://localhost/shop' is not a PostgreSQL JDBC URL: expected jdbc:postgresql://host:port/database.`],
     ["'table-name' = ' '", `${T}'table-name' is empty.`],
+    ["'scan.partition.column' = 'id'", `${T}either all or none of 'scan.partition.column', 'scan.partition.num', 'scan.partition.lower-bound', 'scan.partition.upper-bound' should be set; missing: 'scan.partition.num'`],
+    ["'scan.partition.column' = 'idd', 'scan.partition.num' = '2', 'scan.partition.lower-bound' = '0', 'scan.partition.upper-bound' = '9'", `${T}'scan.partition.column' 'idd' is not a column of the table: id, label. Did you mean 'id'?`],
+    ["'scan.partition.column' = 'label', 'scan.partition.num' = '2', 'scan.partition.lower-bound' = '0', 'scan.partition.upper-bound' = '9'", `${T}'scan.partition.column' 'label' must be of an integer type`],
+    ["'scan.partition.column' = 'id', 'scan.partition.num' = '2', 'scan.partition.lower-bound' = '9', 'scan.partition.upper-bound' = '0'", `${T}'scan.partition.upper-bound' must be at least 9, but is 0.`],
   ])("refuses %s", (extra, message) => {
     const c = configOf(extra);
     expect(c).toEqual(expect.stringContaining(message));

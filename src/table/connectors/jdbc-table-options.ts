@@ -2,14 +2,15 @@
  * The options of the `jdbc` connector (declared with Flink's keys and defaults in `builtin-factories.ts`) read
  * into a {@link JdbcTableConfig}: the URL and login, the scan's fetch size, the lookup cache and retries, and the
  * sink's buffering, retries and delivery guarantee. Every rule between options (a PARTIAL cache needs a bound,
- * the deprecated cache options come as a pair, …) is checked here, when the planner creates the table's source
+ * the deprecated cache options come as a pair, the partitioned scan's options come together, …) is checked here, when the planner creates the table's source
  * or sink, before anything runs; unknown keys were already refused, with the nearest key, by the registry.
  */
 import { JdbcConnectionOptions, JdbcConnectionOptionsError } from "../../connectors/postgres/jdbc-connection-options.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext } from "./dynamic-table-factory.ts";
-import type { JdbcTableConfig, JdbcTableLookupConfig, JdbcTableSinkConfig } from "./jdbc-table-config.ts";
+import { didYouMean } from "../validation/nearest-name.ts";
+import type { JdbcScanPartition, JdbcTableConfig, JdbcTableLookupConfig, JdbcTableSinkConfig } from "./jdbc-table-config.ts";
 
 /** A planning error naming the table. */
 function jdbcOptionError(table: string, problem: string): SqlValidationError {
@@ -96,6 +97,26 @@ function lookupOf(r: OptionReader): JdbcTableLookupConfig {
   return { cache, maxRows, expireAfterWriteMs, expireAfterAccessMs, cacheMissingKey: r.boolean("lookup.partial-cache.cache-missing-key"), maxRetries };
 }
 
+const PARTITION_KEYS = ["scan.partition.column", "scan.partition.num", "scan.partition.lower-bound", "scan.partition.upper-bound"];
+const INTEGER_KINDS = ["tinyint", "smallint", "int", "bigint"];
+
+function scanPartitionOf(r: OptionReader, ctx: DynamicTableContext): JdbcScanPartition | undefined {
+  const given = PARTITION_KEYS.filter((k) => r.has(k));
+  if (given.length === 0) return undefined;
+  if (given.length < PARTITION_KEYS.length) {
+    throw r.error(`either all or none of ${PARTITION_KEYS.map((k) => `'${k}'`).join(", ")} should be set; missing: ${PARTITION_KEYS.filter((k) => !given.includes(k)).map((k) => `'${k}'`).join(", ")}.`);
+  }
+  const column = r.string("scan.partition.column")!;
+  const { names, types } = ctx.physicalType;
+  const i = names.indexOf(column);
+  if (i < 0) throw r.error(`'scan.partition.column' '${column}' is not a column of the table: ${names.join(", ")}.${didYouMean(column, names)}`);
+  if (!INTEGER_KINDS.includes(types[i]!.kind)) throw r.error(`'scan.partition.column' '${column}' must be of an integer type (TINYINT, SMALLINT, INT, BIGINT).`);
+  const num = r.atLeast("scan.partition.num", 1)!;
+  const lowerBound = r.atLeast("scan.partition.lower-bound", Number.MIN_SAFE_INTEGER)!;
+  const upperBound = r.atLeast("scan.partition.upper-bound", lowerBound)!;
+  return { column, num, lowerBound, upperBound };
+}
+
 function sinkOf(r: OptionReader): JdbcTableSinkConfig {
   return {
     maxRows: r.atLeast("sink.buffer-flush.max-rows", 0)!,
@@ -126,11 +147,13 @@ export function jdbcTableConfig(ctx: DynamicTableContext): JdbcTableConfig {
   const r = new OptionReader(table, ctx.options.options);
   const tableName = r.string("table-name")!.trim();
   if (tableName === "") throw r.error("'table-name' is empty.");
+  const partition = scanPartitionOf(r, ctx);
   return {
     table,
     connection: connectionOf(r),
     tableName,
     fetchSize: r.atLeast("scan.fetch-size", 0)!,
+    ...(partition === undefined ? {} : { scanPartition: partition }),
     sink: sinkOf(r),
     lookup: lookupOf(r),
   };
