@@ -19,7 +19,7 @@ import { openJdbcTable, pgRow, type OpenedJdbcTable } from "./jdbc-table-open.ts
 import { pgParam, TEXT_PARSERS } from "./postgres-values.ts";
 
 /** The pause before retry `n` (1-based) in ms. */
-export function lookupBackoffMs(n: number): number {
+function lookupBackoffMs(n: number): number {
   return Math.min(10_000, 1000 * n);
 }
 
