@@ -287,7 +287,8 @@ export class StreamExecutionEnvironment {
       if (launch.onWorkerGraph?.(graph, fingerprint) === false) throw new OtherJobInWorker(jobName);
       return new Promise<JobClient>(() => {}); // a worker only runs its tasks; the client owns the job
     }
-    await Promise.all(streamGraph.nodes.flatMap((n) => (n.launchCheck === undefined ? [] : [n.launchCheck()])));
+    const checks = streamGraph.nodes.flatMap((n) => (n.launchCheck === undefined ? [] : [n.launchCheck()]));
+    if (checks.length > 0) await Promise.all(checks); // (without checks the job starts in this call, as before)
     const o = { ...this.options, ...this.overrides };
     const settings = this.checkpointSettings();
     const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
