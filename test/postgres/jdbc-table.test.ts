@@ -12,6 +12,7 @@ import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts
 import { Schema } from "../../src/table/api/schema.ts";
 import { Row } from "../../src/table/data/row.ts";
 import { ManualClock, type Clock } from "../../src/util/clock.ts";
+import { jsonResult, runCli } from "../support/cli-process.ts";
 import { startPostgres, type PostgresServer } from "../support/postgres-server.ts";
 
 let server: PostgresServer;
@@ -192,6 +193,16 @@ describe("jdbc lookup cache and retries", () => {
     }
     expect(out).toEqual(["+I[1, EUR, 1.1000]", "+I[2, GBP, 1.2500]"]);
   }, 30_000);
+});
+
+describe("jdbc lookup join on worker threads", () => {
+  it("each task of `weir run --parallelism 2 --workers 2` looks its keys up", async () => {
+    const r = await runCli(["run", "test/fixtures/jdbc-lookup-job.ts", "--parallelism", "2", "--workers", "2", "--", server.jdbcUrl()], 60_000);
+    expect(r.code, r.stderr).toBe(0);
+    const rate = (id: number) => (id % 3 === 0 ? "1.1000" : id % 3 === 1 ? "1.2500" : "null");
+    const expected = Array.from({ length: 300 }, (_, i) => `+I[${i + 1}, ${rate(i + 1)}]`).sort();
+    expect(jsonResult<{ rows: string[] }>(r).rows).toEqual(expected);
+  }, 90_000);
 });
 
 describe("jdbc errors before the job starts", () => {
