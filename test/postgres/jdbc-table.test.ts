@@ -5,6 +5,9 @@
  * expire, missing keys too), lookups that retry through a server restart mid-job, and the errors that come
  * before the job starts (no such table, a column type that does not fit, a wrong password).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../src/api/environment.ts";
 import { RestartStrategies } from "../../src/index.ts";
@@ -197,11 +200,13 @@ describe("jdbc lookup cache and retries", () => {
 
 describe("jdbc lookup join on worker threads", () => {
   it("each task of `weir run --parallelism 2 --workers 2` looks its keys up", async () => {
-    const r = await runCli(["run", "test/fixtures/jdbc-lookup-job.ts", "--parallelism", "2", "--workers", "2", "--", server.jdbcUrl()], 60_000);
+    const dir = mkdtempSync(join(tmpdir(), "weir-jdbc-lookup-"));
+    const args = ["run", "test/fixtures/jdbc-lookup-job.ts", "--parallelism", "2", "--workers", "2", "--fresh", "--checkpoint-dir", dir, "--", server.jdbcUrl()];
+    const r = await runCli(args, 60_000).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(r.code, r.stderr).toBe(0);
     const rate = (id: number) => (id % 3 === 0 ? "1.1000" : id % 3 === 1 ? "1.2500" : "null");
     const expected = Array.from({ length: 300 }, (_, i) => `+I[${i + 1}, ${rate(i + 1)}]`).sort();
-    expect(jsonResult<{ rows: string[] }>(r).rows).toEqual(expected);
+    expect(jsonResult<{ rows: string[] }>(r).rows, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`).toEqual(expected);
   }, 90_000);
 });
 
