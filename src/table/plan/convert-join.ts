@@ -295,7 +295,7 @@ function temporalJoin(left: RelNode, right: RelNode, joinType: JoinType, item: J
   return {
     kind: "temporalJoin",
     left,
-    right,
+    right: versionHistory(right),
     joinType,
     leftKeys: split.leftKeys,
     rightKeys: split.rightKeys,
@@ -304,6 +304,26 @@ function temporalJoin(left: RelNode, right: RelNode, joinType: JoinType, item: J
     ...(r === undefined ? {} : { condition: bindBoolean(r, combined) }),
     rowType: joinRowType(left.rowType, right.rowType, joinType, false),
   };
+}
+
+/**
+ * The rows a temporal join keeps as the versions of `n`. A versioned view (a deduplication keeping the
+ * last row per key by rowtime, under projections) has every row of its input in its history: its version
+ * at time t is the key's latest row with rowtime ≤ t. Its changelog lacks a row that arrives after a later
+ * row of its key (out of order within the watermark's delay), which would make the join miss that
+ * version; so the join reads the deduplication's input rows instead, as versions of the same type.
+ */
+function versionHistory(n: RelNode): RelNode {
+  switch (n.kind) {
+    case "deduplicate":
+      return n.keepLast && n.timeField !== undefined ? n.input : n;
+    case "project": {
+      const inner = versionHistory(n.input);
+      return inner === n.input ? n : { ...n, input: inner };
+    }
+    default:
+      return n;
+  }
 }
 
 /**
