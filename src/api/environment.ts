@@ -276,7 +276,8 @@ export class StreamExecutionEnvironment {
    */
   async launch(jobName: string, jobId: string, roots?: readonly number[]): Promise<JobClient> {
     const launch = currentLaunch();
-    const graph = buildJobGraph(roots === undefined ? this.graph.attached() : this.graph.subgraph(roots), jobName, {
+    const streamGraph = roots === undefined ? this.graph.attached() : this.graph.subgraph(roots);
+    const graph = buildJobGraph(streamGraph, jobName, {
       parallelism: this.getParallelism(),
       maxParallelism: this.getMaxParallelism(),
       objectReuse: this.config.isObjectReuseEnabled(),
@@ -286,6 +287,8 @@ export class StreamExecutionEnvironment {
       if (launch.onWorkerGraph?.(graph, fingerprint) === false) throw new OtherJobInWorker(jobName);
       return new Promise<JobClient>(() => {}); // a worker only runs its tasks; the client owns the job
     }
+    const checks = streamGraph.nodes.flatMap((n) => (n.launchCheck === undefined ? [] : [n.launchCheck()]));
+    if (checks.length > 0) await Promise.all(checks); // (without checks the job starts in this call, as before)
     const o = { ...this.options, ...this.overrides };
     const settings = this.checkpointSettings();
     const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
@@ -320,6 +323,17 @@ export class StreamExecutionEnvironment {
     });
     launch?.onJobStarted?.(client);
     return client;
+  }
+
+  /**
+   * @internal Adds a check that the client runs before a job with `stream`'s operator starts (never in a
+   * worker): a connector's look at its external system, so a missing table or a refused login fails the
+   * launch, not a task.
+   */
+  addLaunchCheck<T>(stream: SingleOutputStreamOperator<T>, check: () => Promise<void>): void {
+    const node = this.graph.node(stream.upstreams[0]!.node);
+    const before = node.launchCheck;
+    node.launchCheck = before === undefined ? check : () => Promise.all([before(), check()]).then(() => undefined);
   }
 
   /** @internal Adds a node to the stream graph. */

@@ -48,6 +48,11 @@ export interface StreamNode {
   readonly keySelector2?: KeySelector;
   /** Creates a fresh operator instance (one per parallel subtask and attempt). */
   readonly createOperator: () => object;
+  /**
+   * Checks the job's client runs before the job starts (never in a worker), e.g. a connector's look at its
+   * external system: the table exists, the columns fit, the login works. A rejection is the launch's error.
+   */
+  launchCheck?: () => Promise<void>;
 }
 
 /** The nodes of a job, in creation order (a topological order). */

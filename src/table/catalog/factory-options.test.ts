@@ -121,7 +121,7 @@ ${FILESYSTEM_SUPPORTED}`,
       "Table options do not contain an option key 'connector' for discovering a connector.",
     );
     expect(errorOf("CREATE TABLE t (a INT) WITH ('connector' = 'fliesystem')")).toBe(
-      "Could not find any factory for identifier 'fliesystem' that implements 'DynamicTableFactory'. Did you mean 'filesystem'?\n\nAvailable factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\nkafka\nnexmark\npostgres-cdc\nprint\nupsert-kafka",
+      "Could not find any factory for identifier 'fliesystem' that implements 'DynamicTableFactory'. Did you mean 'filesystem'?\n\nAvailable factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\njdbc\nkafka\nnexmark\npostgres-cdc\nprint\nupsert-kafka",
     );
     expect(errorOf("CREATE TABLE t (a INT) WITH ('connector' = 'filesystem', 'path' = 'p', 'format' = 'avro')")).toBe(
       "Could not find any factory for identifier 'avro' that implements 'DeserializationFormatFactory'.\n\nAvailable factory identifiers are:\n\ncanal-json\ncsv\ndebezium-json\njson\nraw",

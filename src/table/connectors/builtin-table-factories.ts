@@ -1,7 +1,7 @@
 /**
  * The table connectors the planner knows, by `'connector'` identifier:
  * `filesystem`, `kafka` and `upsert-kafka` (sources and sinks), `datagen`,
- * `nexmark` and `postgres-cdc` (sources), `print` and `blackhole` (sinks). Their
+ * `nexmark` and `postgres-cdc` (sources), `jdbc` (a bounded source and lookups; its sink comes with pgsink), `print` and `blackhole` (sinks). Their
  * options are declared in `src/table/catalog/builtin-factories.ts` and
  * validated before a factory sees them.
  */
@@ -9,6 +9,7 @@ import { BLACKHOLE_TABLE_FACTORY } from "./blackhole-table-factory.ts";
 import { DATAGEN_TABLE_FACTORY } from "./datagen-table-factory.ts";
 import type { DynamicTableFactory } from "./dynamic-table-factory.ts";
 import { FILESYSTEM_TABLE_FACTORY } from "./filesystem-table-factory.ts";
+import { JDBC_TABLE_FACTORY } from "./jdbc-table-factory.ts";
 import { KAFKA_TABLE_FACTORY } from "./kafka-table-factory.ts";
 import { NEXMARK_TABLE_FACTORY } from "./nexmark-table-factory.ts";
 import { POSTGRES_CDC_TABLE_FACTORY } from "./postgres-cdc-table-factory.ts";
@@ -26,5 +27,5 @@ import { UPSERT_KAFKA_TABLE_FACTORY } from "./upsert-kafka-table-factory.ts";
  * ```
  */
 export function builtinTableFactories(): Map<string, DynamicTableFactory> {
-  return new Map([FILESYSTEM_TABLE_FACTORY, PRINT_TABLE_FACTORY, BLACKHOLE_TABLE_FACTORY, DATAGEN_TABLE_FACTORY, NEXMARK_TABLE_FACTORY, KAFKA_TABLE_FACTORY, UPSERT_KAFKA_TABLE_FACTORY, POSTGRES_CDC_TABLE_FACTORY].map((f) => [f.identifier, f]));
+  return new Map([FILESYSTEM_TABLE_FACTORY, PRINT_TABLE_FACTORY, BLACKHOLE_TABLE_FACTORY, DATAGEN_TABLE_FACTORY, NEXMARK_TABLE_FACTORY, KAFKA_TABLE_FACTORY, UPSERT_KAFKA_TABLE_FACTORY, POSTGRES_CDC_TABLE_FACTORY, JDBC_TABLE_FACTORY].map((f) => [f.identifier, f]));
 }

@@ -14,7 +14,9 @@ import type { ValidatedTableOptions } from "../catalog/factory-options.ts";
 import type { Row } from "../data/row.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import type { ChangelogMode } from "../plan/changelog-mode.ts";
+import type { LookupCacheOptions } from "../runtime/lookup-cache.ts";
 import type { LogicalType } from "../types/logical-type.ts";
+import type { SqlValue } from "../types/sql-value.ts";
 import type { SourceWatermarks } from "./source-watermarks.ts";
 
 /** What a connector knows when the planner creates its source or sink. */
@@ -59,6 +61,34 @@ export interface TableSource {
    * of its tasks opens. Absent when the connector cannot be looked up.
    */
   readAll?(): Promise<readonly Row[]>;
+  /**
+   * A keyed lookup for a lookup join (Flink's `LookupTableSource`): the join
+   * asks the table for the rows whose columns at `lookupKeys` (positions in
+   * `physicalType`) equal a left row's key, per key, asynchronously, through
+   * the provider's cache. Preferred to `readAll` when both exist.
+   */
+  lookup?(lookupKeys: readonly number[]): LookupProvider;
+}
+
+/** What a lookup join of one parallel instance opens, and the cache in front of it. */
+export interface LookupProvider {
+  /** A PARTIAL cache kept per parallel instance (absent: every key is looked up). */
+  readonly cache?: LookupCacheOptions;
+  /** Opens the lookup of one parallel instance (a connection), when the join opens (also after a restart). */
+  open(): Promise<LookupFunction>;
+  /** Checks the table before the job starts (in the job's client only), e.g. that it exists and its columns fit. */
+  check?(): Promise<void>;
+}
+
+/** The lookup of one parallel instance. */
+export interface LookupFunction {
+  /**
+   * The rows (of `physicalType`'s columns, inserts) whose lookup columns equal
+   * `key` (one value per lookup column, of its type, never NULL). Retries
+   * transient failures itself; a rejection fails the job.
+   */
+  lookup(key: readonly SqlValue[]): Promise<readonly Row[]>;
+  close(): Promise<void>;
 }
 
 /** A table as a sink. */

@@ -37,6 +37,18 @@ export interface JdbcTableLookupConfig {
   maxRetries: number;
 }
 
+/** A partitioned scan (`scan.partition.*`): `num` ranges of `column` between the bounds, read in parallel. */
+export interface JdbcScanPartition {
+  /** `scan.partition.column`: a declared column of an integer type. */
+  column: string;
+  /** `scan.partition.num`. */
+  num: number;
+  /** `scan.partition.lower-bound` (inclusive). */
+  lowerBound: number;
+  /** `scan.partition.upper-bound` (inclusive). */
+  upperBound: number;
+}
+
 /** A `jdbc` table's options. */
 export interface JdbcTableConfig {
   /** The catalog table's name, for messages. */
@@ -47,6 +59,8 @@ export interface JdbcTableConfig {
   tableName: string;
   /** `scan.fetch-size` (rows per round trip; 0 = the default). */
   fetchSize: number;
+  /** `scan.partition.*`, when set (else one query over the whole table). */
+  scanPartition?: JdbcScanPartition;
   sink: JdbcTableSinkConfig;
   lookup: JdbcTableLookupConfig;
 }

@@ -82,7 +82,7 @@ describe("blackhole connector and the factory map", () => {
 
   it("builtinTableFactories() maps each identifier to its factory", () => {
     const f = builtinTableFactories();
-    expect([...f.keys()].sort()).toEqual(["blackhole", "datagen", "filesystem", "kafka", "nexmark", "postgres-cdc", "print", "upsert-kafka"]);
+    expect([...f.keys()].sort()).toEqual(["blackhole", "datagen", "filesystem", "jdbc", "kafka", "nexmark", "postgres-cdc", "print", "upsert-kafka"]);
     expect(f.get("filesystem")?.createSource).toBeTypeOf("function");
     expect(f.get("print")?.createSource).toBeUndefined();
   });

@@ -295,7 +295,7 @@ function temporalJoin(left: RelNode, right: RelNode, joinType: JoinType, item: J
   return {
     kind: "temporalJoin",
     left,
-    right,
+    right: versionHistory(right),
     joinType,
     leftKeys: split.leftKeys,
     rightKeys: split.rightKeys,
@@ -304,6 +304,26 @@ function temporalJoin(left: RelNode, right: RelNode, joinType: JoinType, item: J
     ...(r === undefined ? {} : { condition: bindBoolean(r, combined) }),
     rowType: joinRowType(left.rowType, right.rowType, joinType, false),
   };
+}
+
+/**
+ * The rows a temporal join keeps as the versions of `n`. A versioned view (a deduplication keeping the
+ * last row per key by rowtime, under projections) has every row of its input in its history: its version
+ * at time t is the key's latest row with rowtime ≤ t. Its changelog lacks a row that arrives after a later
+ * row of its key (out of order within the watermark's delay), which would make the join miss that
+ * version; so the join reads the deduplication's input rows instead, as versions of the same type.
+ */
+function versionHistory(n: RelNode): RelNode {
+  switch (n.kind) {
+    case "deduplicate":
+      return n.keepLast && n.timeField !== undefined ? n.input : n;
+    case "project": {
+      const inner = versionHistory(n.input);
+      return inner === n.input ? n : { ...n, input: inner };
+    }
+    default:
+      return n;
+  }
 }
 
 /**
@@ -316,8 +336,8 @@ function lookupJoin(left: RelNode, right: RelNode, joinType: JoinType, item: Joi
   const scan = right.kind === "watermarkAssigner" ? right.input : right;
   if (scan.kind !== "scan") throw new SqlValidationError("A lookup join (FOR SYSTEM_TIME AS OF a processing-time attribute) needs a table without computed columns, not a view", item.right.loc);
   const table = identifierString(scan.table.identifier);
-  if (scan.source.readAll === undefined) {
-    throw new SqlValidationError(`Connector '${scan.options.connector}' of table '${table}' does not support lookup joins; the 'filesystem' connector does`, item.right.loc);
+  if (scan.source.lookup === undefined && scan.source.readAll === undefined) {
+    throw new SqlValidationError(`Connector '${scan.options.connector}' of table '${table}' does not support lookup joins; the 'jdbc' and 'filesystem' connectors do`, item.right.loc);
   }
   if (!ChangelogMode.isInsertOnly(scan.source.changelogMode)) throw new SqlValidationError(`A lookup join needs a table of inserts; '${table}' is a changelog`, item.right.loc);
   const tableType = right.rowType;

@@ -34,6 +34,7 @@ import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
 import type { RelNode, RelNodeOf } from "./rel-node.ts";
+import { systemClock } from "../../util/clock.ts";
 
 /** The settings of the session that operators read. */
 export interface TranslationSettings {
@@ -134,7 +135,10 @@ export class PlanTranslator {
           lookupKeys: node.lookupKeys,
           rightArity: node.tableType.names.length,
           ...(condition === undefined ? {} : { condition: condition.eval }),
-          load: () => source.readAll!(),
+          table:
+            source.lookup !== undefined
+              ? { provider: source.lookup(node.lookupKeys), clock: this.env.options.clock ?? systemClock }
+              : { load: () => source.readAll!() },
         };
         return withInputParallelism(lookupJoin(input, spec, this.naming(node, "lookup-join")), input);
       }
