@@ -110,7 +110,7 @@ describe("postgres-cdc tables", () => {
     expect(view()).toEqual(await oracle());
   });
 
-  it("fails when the source starts, naming the column and both types, for a declared type that does not fit; and 'all' on a table without REPLICA IDENTITY FULL", async () => {
+  it("fails before the job runs, naming the column and both types, for a declared type that does not fit; 'all' on a table without REPLICA IDENTITY FULL; an unknown table; a wrong password", async () => {
     const db = await database();
     await server.query(`CREATE TABLE t (id int PRIMARY KEY, name text)`, [], db);
     const tEnv = tableEnv();
@@ -120,6 +120,8 @@ describe("postgres-cdc tables", () => {
     await expect(readUntil(tEnv, "SELECT * FROM not_full", () => false)).rejects.toThrow(/REPLICA IDENTITY FULL.*'changelog-mode' = 'upsert'/);
     tEnv.executeSql(`CREATE TABLE missing (id INT, PRIMARY KEY (id) NOT ENFORCED) WITH (${cdc(db, "nope", "'changelog-mode' = 'upsert'")})`);
     await expect(readUntil(tEnv, "SELECT * FROM missing", () => false)).rejects.toThrow(/table public\.nope does not exist/);
+    tEnv.executeSql(`CREATE TABLE wrong_password (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (${cdc(db, "t", "'changelog-mode' = 'upsert'").replace("'username' = 'postgres', 'password' = 'unused'", "'username' = 'weir_secure', 'password' = 'nope'")})`);
+    await expect(readUntil(tEnv, "SELECT * FROM wrong_password", () => false)).rejects.toThrow(/refused the login.*check the user and password/);
     tEnv.executeSql(`CREATE TABLE no_key (id INT) WITH (${cdc(db, "t", "'changelog-mode' = 'upsert'")})`);
     expect(() => tEnv.executeSql("SELECT * FROM no_key")).toThrow(/'changelog-mode' = 'upsert' needs a PRIMARY KEY/);
     tEnv.executeSql(`CREATE TABLE bad_plugin (id INT) WITH (${cdc(db, "t", "'decoding.plugin.name' = 'decoderbufs'")})`);

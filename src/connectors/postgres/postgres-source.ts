@@ -7,8 +7,9 @@
 import type { Source, SourceReader, SourceReaderContext } from "../../core/source.ts";
 import { getLogger } from "../../util/logger.ts";
 import { JdbcConnectionOptions } from "./jdbc-connection-options.ts";
-import type { CapturedTable } from "./postgres-cdc-catalog.ts";
+import { loadCapturedTables, type CapturedTable } from "./postgres-cdc-catalog.ts";
 import { PostgresCdcError } from "./postgres-cdc-errors.ts";
+import { connect } from "./postgres-connect.ts";
 import type { DebeziumDeserializationSchema } from "./postgres-change-event.ts";
 import { PostgresSourceReader, type PostgresSourceReaderConfig } from "./postgres-source-reader.ts";
 import { initialPostgresSplit, type PostgresSourceSplit } from "./postgres-source-split.ts";
@@ -73,6 +74,21 @@ export class PostgresSource<T> implements Source<T, PostgresSourceSplit> {
 
   splitId(): string {
     return `postgres-cdc-${this.config.slotName}`;
+  }
+
+  /**
+   * @internal Connects and checks the captured tables as a reader does before reading (they exist, have a
+   * primary key, pass the builder's `tableCheck`): the SQL connector's launch check, so a wrong declaration
+   * or login fails before the job runs.
+   */
+  async checkTables(): Promise<void> {
+    const { connection } = this.config;
+    const client = await connect(connection, { purpose: `weir postgres-cdc check ${this.config.slotName}` });
+    try {
+      this.config.checkTables?.(await loadCapturedTables(client, this.config.tables, connection.describe()));
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 
   createReader(_context: SourceReaderContext): SourceReader<T, PostgresSourceSplit> {

@@ -4,7 +4,7 @@
  * `+I -U +U -D` with the old row of each update and delete, which PostgreSQL sends only for tables with
  * `REPLICA IDENTITY FULL`; `'upsert'` emits the new row of each change by primary key and `-D` by key,
  * made a full changelog by ChangelogNormalize (as upsert-kafka). The declared columns, types and primary
- * key are checked against the table when the source starts, before it reads a row.
+ * key are checked against the table before the job runs (a launch check), and again when the source starts.
  *
  * @example
  * ```sql
@@ -157,6 +157,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
       const name = `Source: ${table} (postgres-cdc)`;
       const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks, (row: Row) => [row]);
       const changes = ctx.env.fromSource(source, strategy, name).uid(ctx.uid).name(name).setParallelism(1);
+      ctx.env.addLaunchCheck(changes, () => source.checkTables());
       if (!upsert) return changes;
       const names = key.map((p) => ctx.physicalType.names[p]).join(", ");
       return changelogNormalize(changes, key, { uid: `${ctx.uid}-normalize`, name: `ChangelogNormalize(key=[${names}])` });
