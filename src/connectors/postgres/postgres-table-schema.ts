@@ -3,7 +3,11 @@
  * `bigint`, `numeric(10,2)`, `character varying(20)`, `timestamp with time zone`, `integer[]`), its primary
  * key and its replica identity — for checking a declared schema before a job runs.
  */
-import type * as Pg from "pg";
+
+/** What {@link describeTable} needs of a connection (a `pg` client has it; kept structural so public types never name `pg`). */
+export interface PgQueryable {
+  query<R extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
 
 /** One column of a PostgreSQL table. */
 export interface PgColumn {
@@ -36,7 +40,7 @@ export interface PgTableSchema {
  * orders?.primaryKey; // ["id"]
  * ```
  */
-export async function describeTable(client: Pg.Client, tableName: string): Promise<PgTableSchema | undefined> {
+export async function describeTable(client: PgQueryable, tableName: string): Promise<PgTableSchema | undefined> {
   const rel = await client.query<{ oid: number; schema: string; name: string; ident: string }>(
     `SELECT c.oid::int AS oid, n.nspname AS schema, c.relname AS name, c.relreplident AS ident
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
