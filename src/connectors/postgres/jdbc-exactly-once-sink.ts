@@ -141,7 +141,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
     try {
       await this.settings.batch().check(control);
     } catch (e) {
-      throw new JdbcSinkError(this.where, this.settings.batch().describe(), e);
+      throw errorCode(e) === undefined ? e : new JdbcSinkError(this.where, this.settings.batch().describe(), e);
     }
     if (!this.settings.exactlyOnce.recoveredAndRollback) return;
     const keep = new Set(restored.filter((t) => t.xid !== null).map((t) => t.gid));

@@ -14,7 +14,7 @@ import { JdbcBatchPump } from "./jdbc-batch-pump.ts";
 import type { JdbcSinkSettings } from "./jdbc-sink-settings.ts";
 import { JdbcSinkError } from "./jdbc-sink-errors.ts";
 import { connect } from "./postgres-connect.ts";
-import { isTransientPostgresError } from "./postgres-errors.ts";
+import { errorCode, isTransientPostgresError } from "./postgres-errors.ts";
 
 /** Writes one subtask's records in batches, with retries. */
 export class JdbcWriter<T> implements SinkWriter<T> {
@@ -37,7 +37,7 @@ export class JdbcWriter<T> implements SinkWriter<T> {
     try {
       await this.pump.batch.check(client);
     } catch (e) {
-      throw new JdbcSinkError(this.where, this.pump.batch.describe(), e);
+      throw errorCode(e) === undefined ? e : new JdbcSinkError(this.where, this.pump.batch.describe(), e);
     }
   }
 
