@@ -13,6 +13,10 @@
  * - Start: the restored pending transactions are committed; then the prepared transactions of this
  *   prefix that no restored checkpoint owns (what killed attempts prepared after it) are rolled back,
  *   by the subtask that cares for their old subtask index; `max_prepared_transactions = 0` fails here.
+ * - A prepared transaction keeps its row locks until its commit, so the next transaction's statements
+ *   (an upsert of the same key) would wait for it; they are held back (in memory, with backpressure)
+ *   until the subtask's prepared transactions are committed, so that the task keeps taking the mail that
+ *   commits them. Only at a barrier are they sent regardless.
  * - A lost connection loses the open transaction: the batch fails, and the job restores and replays.
  */
 import type * as Pg from "pg";
@@ -58,6 +62,8 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
   private xid: string | null = null;
   private work: Pg.Client | undefined;
   private control: Promise<Pg.Client> | undefined;
+  /** This writer's prepared transactions not yet committed, with what resolves at their commit. */
+  private readonly uncommitted = new Map<string, { done: Promise<void>; resolve: () => void }>();
 
   constructor(
     private readonly settings: JdbcSinkSettings<T>,
@@ -72,7 +78,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
 
   beginTransaction(ctx: TransactionContext<null>): JdbcTransaction {
     const gid = preparedTransactionId(this.prefix, ctx.subtaskIndex, this.run, ctx.attempt, this.n++);
-    this.pump = new JdbcBatchPump(this.settings.batch(), this.settings.execution.batchSize, (work) => this.runInTransaction(work));
+    this.pump = new JdbcBatchPump(this.settings.batch(), this.settings.execution.batchSize, (work) => this.runInTransaction(work), () => this.earlierCommits());
     this.began = false;
     this.xid = null;
     return { gid, xid: null };
@@ -88,7 +94,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
 
   /** Before the barrier: the last rows, then PREPARE TRANSACTION; the xid goes into the handle. */
   override async flush(txn: JdbcTransaction): Promise<void> {
-    await this.pump!.drained();
+    await this.pump!.drained({ force: true });
     if (!this.began) return;
     try {
       await this.work!.query(`PREPARE TRANSACTION ${quote(txn.gid)}`);
@@ -97,6 +103,20 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
       throw new JdbcSinkError(this.where, `PREPARE TRANSACTION ${quote(txn.gid)}`, e);
     }
     txn.xid = this.xid;
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    this.uncommitted.set(txn.gid, { done, resolve });
+  }
+
+  /** Resolves when the prepared transactions of this writer are committed (undefined: none waits). */
+  private earlierCommits(): Promise<void> | undefined {
+    if (this.uncommitted.size === 0) return undefined;
+    return Promise.all([...this.uncommitted.values()].map((u) => u.done)).then(() => undefined);
+  }
+
+  private settled(gid: string): void {
+    this.uncommitted.get(gid)?.resolve();
+    this.uncommitted.delete(gid);
   }
 
   preCommit(txn: JdbcTransaction): void {
@@ -105,6 +125,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
 
   async commit(txn: JdbcTransaction, _ctx: TransactionContext<null>, checkpointId: number): Promise<void> {
     if (txn.xid !== null) await this.commitPrepared(txn, checkpointId);
+    this.settled(txn.gid);
   }
 
   override async recoverAndCommit(txn: JdbcTransaction, ctx: TransactionContext<null>, checkpointId: number): Promise<void> {
@@ -123,6 +144,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
   /** Close: the open transaction is rolled back; pending prepared ones are left to the next start. */
   async abort(txn: JdbcTransaction): Promise<void> {
     await this.pump?.stop();
+    for (const gid of [...this.uncommitted.keys()]) this.settled(gid);
     try {
       if (txn.xid !== null) await (await this.controlConnection()).query(`ROLLBACK PREPARED ${quote(txn.gid)}`);
       else if (this.began) await this.work?.query("ROLLBACK");
