@@ -5,14 +5,28 @@
  * the SQL upsert sink has its own batch (jdbc-table-sink.ts) reduced by key.
  */
 import { createHash } from "node:crypto";
-import type * as Pg from "pg";
 import { multiRowText, rowsPerStatement, type JdbcStatement } from "./jdbc-statement.ts";
 import { errorCode } from "./postgres-errors.ts";
 
+/** A statement with its parameters (`name`: prepared once per connection under this name). */
+export interface JdbcQuery {
+  text: string;
+  values?: unknown[];
+  name?: string;
+}
+
+/**
+ * What a batch needs of a connection: the `pg` client's `query` (typed here, so that the public types of
+ * the sink do not reach the client's).
+ */
+export interface JdbcQueryClient {
+  query(query: string | JdbcQuery, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
 /** One statement with its parameters; `fallback` runs instead when a multi-row upsert hits one key twice. */
 export interface JdbcStep {
-  readonly query: Pg.QueryConfig;
-  readonly fallback?: readonly Pg.QueryConfig[];
+  readonly query: JdbcQuery;
+  readonly fallback?: readonly JdbcQuery[];
 }
 
 /** Rows taken out of a batch: the statements that write them (may run more than once: retries). */
@@ -32,7 +46,7 @@ export interface JdbcBatch<T> {
   /** The statements as text, for messages. */
   describe(): string;
   /** Checks the statements against the server before the first row (unknown table or column). */
-  check(client: Pg.Client): Promise<void>;
+  check(client: JdbcQueryClient): Promise<void>;
 }
 
 /**
@@ -41,7 +55,7 @@ export interface JdbcBatch<T> {
  * savepoint inside a transaction: when its multi-row upsert touches a key twice (SQLSTATE 21000), its
  * rows run one statement each instead.
  */
-export async function runSteps(client: Pg.Client, steps: readonly JdbcStep[], inTransaction: boolean): Promise<void> {
+export async function runSteps(client: JdbcQueryClient, steps: readonly JdbcStep[], inTransaction: boolean): Promise<void> {
   const wrap = !inTransaction && steps.length > 1;
   if (wrap) await client.query("BEGIN");
   try {
@@ -53,7 +67,7 @@ export async function runSteps(client: Pg.Client, steps: readonly JdbcStep[], in
   }
 }
 
-async function runStep(client: Pg.Client, step: JdbcStep, inTransaction: boolean): Promise<void> {
+async function runStep(client: JdbcQueryClient, step: JdbcStep, inTransaction: boolean): Promise<void> {
   if (step.fallback === undefined) {
     await client.query(step.query);
     return;
@@ -70,7 +84,7 @@ async function runStep(client: Pg.Client, step: JdbcStep, inTransaction: boolean
 }
 
 /** Checks a statement by `PREPARE` (parsed and analysed, never run), then forgets it. */
-export async function checkStatement(client: Pg.Client, text: string): Promise<void> {
+export async function checkStatement(client: JdbcQueryClient, text: string): Promise<void> {
   await client.query(`PREPARE weir_sink_check AS ${text}`);
   await client.query("DEALLOCATE weir_sink_check");
 }
@@ -82,7 +96,7 @@ export async function checkStatement(client: Pg.Client, text: string): Promise<v
  */
 export function statementSteps(statement: JdbcStatement, rows: readonly unknown[][], batchSize: number, upsertFallback: boolean): JdbcStep[] {
   const name = `weir_${createHash("sha1").update(statement.text).digest("hex").slice(0, 16)}`;
-  const single = (values: unknown[]): Pg.QueryConfig => ({ name: `${name}_1`, text: statement.text, values });
+  const single = (values: unknown[]): JdbcQuery => ({ name: `${name}_1`, text: statement.text, values });
   if (statement.multiRow === undefined) return rows.map((values) => ({ query: single(values) }));
   const per = rowsPerStatement(statement, batchSize);
   const steps: JdbcStep[] = [];
@@ -92,7 +106,7 @@ export function statementSteps(statement: JdbcStatement, rows: readonly unknown[
       steps.push({ query: single(chunk[0]!) });
       continue;
     }
-    const query: Pg.QueryConfig = { text: multiRowText(statement, chunk.length), values: chunk.flat() };
+    const query: JdbcQuery = { text: multiRowText(statement, chunk.length), values: chunk.flat() };
     if (chunk.length === per) query.name = `${name}_${per}`;
     steps.push(upsertFallback && statement.upsert ? { query, fallback: chunk.map(single) } : { query });
   }
@@ -127,7 +141,7 @@ export class JdbcStatementBatch<T> implements JdbcBatch<T> {
     return this.statement.text;
   }
 
-  check(client: Pg.Client): Promise<void> {
+  check(client: JdbcQueryClient): Promise<void> {
     return checkStatement(client, this.statement.text);
   }
 }

@@ -9,7 +9,7 @@
  * transactions committed with checkpoints) are the DataStream JdbcSink's.
  */
 import type * as Pg from "pg";
-import { checkStatement, statementSteps, type JdbcBatch, type JdbcStep, type JdbcWork } from "../../connectors/postgres/jdbc-batch.ts";
+import { checkStatement, statementSteps, type JdbcBatch, type JdbcQueryClient, type JdbcStep, type JdbcWork } from "../../connectors/postgres/jdbc-batch.ts";
 import { JdbcExactlyOnceOptions } from "../../connectors/postgres/jdbc-exactly-once-options.ts";
 import { JdbcExecutionOptions } from "../../connectors/postgres/jdbc-execution-options.ts";
 import { JdbcSink } from "../../connectors/postgres/jdbc-sink.ts";
@@ -62,7 +62,7 @@ class JdbcRowBatch implements JdbcBatch<Row> {
   private changes = new Map<string, Change>();
 
   constructor(
-    private readonly shared: { statements: TableStatements | undefined; resolve(client: Pg.Client): Promise<TableStatements> },
+    private readonly shared: { statements: TableStatements | undefined; resolve(client: JdbcQueryClient): Promise<TableStatements> },
     private readonly type: RowType,
     private readonly key: readonly number[] | undefined,
     private readonly keyOf: ((row: Row) => string) | undefined,
@@ -109,7 +109,7 @@ class JdbcRowBatch implements JdbcBatch<Row> {
     return s === undefined ? "(not checked yet)" : [s.write.text, s.delete].filter((t) => t !== undefined).join("; ");
   }
 
-  async check(client: Pg.Client): Promise<void> {
+  async check(client: JdbcQueryClient): Promise<void> {
     const s = await this.shared.resolve(client);
     await checkStatement(client, s.write.text);
     if (s.delete !== undefined) await checkStatement(client, s.delete);
@@ -141,9 +141,10 @@ export function jdbcTableSink(ctx: DynamicTableContext, config: JdbcTableConfig)
   if (s.transactionalIdPrefix !== undefined) exactlyOnce.withTransactionIdPrefix(s.transactionalIdPrefix);
   const shared = {
     statements: undefined as TableStatements | undefined,
-    async resolve(client: Pg.Client): Promise<TableStatements> {
+    async resolve(client: JdbcQueryClient): Promise<TableStatements> {
       if (this.statements !== undefined) return this.statements;
-      const schema = await describeTable(client, config.tableName);
+      // the sink's connections are pg clients; the batch sees only their query
+      const schema = await describeTable(client as Pg.Client, config.tableName);
       if (schema === undefined)
         throw new PostgresSchemaError(`table '${config.table}': the PostgreSQL table '${config.tableName}' does not exist in ${config.connection.describe()}`);
       this.statements = tableStatements(config, schema, type, key);
