@@ -65,17 +65,15 @@ describe("JdbcSink exactly-once, one subtask driven by hand", () => {
     t.writer.write("a");
     t.writer.write("b");
     await t.writer.flush!();
-    const blob = await t.checkpoint(1);
-    t.writer.write("c");
-    await t.writer.flush!();
-    await t.checkpoint(2); // prepared; checkpoint 2 never completes; the process dies
-    t.writer.write("d"); // open, unprepared
+    const blob = await t.checkpoint(1); // prepared; checkpoint 1 completes, the process dies before the commit
+    // What a later attempt of the dead run prepared (its checkpoint never completed):
+    await server.query(`BEGIN; INSERT INTO t VALUES ('z'); PREPARE TRANSACTION 'eo-${db}-0-ff-9-0'`, [], db);
     expect(await preparedTransactions(server, db)).toHaveLength(2);
     const r = await startSubtask<string>(eoSink(db), { uid: "jdbc-out", blobs: [blob], attempt: 1 });
     expect(await values(db)).toEqual(["a", "b"]);
     expect(await preparedTransactions(server, db)).toEqual([]);
     expect(r.logs.join("\n")).toMatch(/committed prepared transaction 'eo-eo_\d+-0-[0-9a-f]+-0-0' of checkpoint 1/);
-    expect(r.logs.join("\n")).toMatch(/rolled back leftover prepared transaction 'eo-eo_\d+-0-[0-9a-f]+-0-1'/);
+    expect(r.logs.join("\n")).toMatch(/rolled back leftover prepared transaction 'eo-eo_\d+-0-ff-9-0'/);
     r.writer.write("c");
     await r.writer.flush!();
     await r.checkpoint(2);
@@ -108,6 +106,40 @@ describe("JdbcSink exactly-once, one subtask driven by hand", () => {
     await expect(startSubtask<string>(eoSink(db), { uid: "jdbc-out", blobs: [lost], attempt: 2 })).rejects.toThrow(
       /prepared transaction '.*-0-1' \(xid \d+\) of completed checkpoint 2 no longer exists and PostgreSQL reports it 'aborted': its rows are lost/,
     );
+  });
+
+  it("rows that meet an uncommitted prepared transaction at the barrier stay unwritten, in the checkpoint, and are written once later", async () => {
+    const db = await database("CREATE TABLE t (v TEXT PRIMARY KEY, n INT NOT NULL DEFAULT 1)");
+    const upsert = () =>
+      JdbcSink.forStatement<string>("INSERT INTO t (v) VALUES (?) ON CONFLICT (v) DO UPDATE SET n = t.n + 1", (v) => [v], {
+        url: server.jdbcUrl(db),
+        deliveryGuarantee: "exactly-once",
+        transactionIdPrefix: `eo-${db}`,
+        batchSize: 1,
+      });
+    const t = await startSubtask<string>(upsert(), { uid: "jdbc-out" });
+    t.writer.write("a");
+    await t.writer.flush!();
+    await t.checkpoint(1); // prepared; its notification has not come: it holds the lock of "a"
+    t.writer.write("a"); // held back (the batch is full: the writer is blocked until the commit)
+    t.writer.write("b");
+    expect(t.writer.blocked!()).toBeInstanceOf(Promise);
+    await t.writer.flush!(); // the barrier comes before the notification: nothing is sent
+    const blob = await t.checkpoint(2);
+    expect(await preparedTransactions(server, db)).toHaveLength(1);
+    // A restore from checkpoint 2 commits checkpoint 1's transaction and writes the held rows once.
+    const r = await startSubtask<string>(upsert(), { uid: "jdbc-out", blobs: [blob], attempt: 1 });
+    await r.writer.flush!();
+    await r.checkpoint(3);
+    await r.writer.notifyCheckpointComplete(3);
+    expect(await server.query("SELECT v, n FROM t ORDER BY v", [], db)).toEqual([{ v: "a", n: 2 }, { v: "b", n: 1 }]);
+    await r.writer.close!();
+    // Without the crash: the notification commits checkpoint 1, the held rows go into the next transaction.
+    await t.writer.notifyCheckpointComplete(1);
+    await t.writer.flush!();
+    await t.checkpoint(3);
+    expect(await preparedTransactions(server, db)).toHaveLength(1);
+    await t.writer.close!();
   });
 
   it("an upsert whose batch holds a key twice runs in a savepoint and falls back to one row per statement", async () => {

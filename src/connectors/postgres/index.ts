@@ -10,5 +10,5 @@ export { JdbcExecutionOptions, JdbcExecutionOptionsBuilder } from "./jdbc-execut
 export { JdbcExactlyOnceOptions, JdbcExactlyOnceOptionsBuilder } from "./jdbc-exactly-once-options.ts";
 export { JdbcParameters, JdbcParametersError, type JdbcStatementBuilder } from "./jdbc-statement-builder.ts";
 export type { JdbcDeliveryGuarantee } from "./jdbc-sink-settings.ts";
-export type { JdbcTransaction } from "./jdbc-exactly-once-sink.ts";
+export type { JdbcSinkUserContext, JdbcTransaction } from "./jdbc-exactly-once-sink.ts";
 export { JdbcPreparedTransactionsDisabledError, JdbcSinkError, JdbcTransactionLostError } from "./jdbc-sink-errors.ts";

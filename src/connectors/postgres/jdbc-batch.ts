@@ -43,6 +43,10 @@ export interface JdbcBatch<T> {
   readonly size: number;
   /** Takes every waiting row out. */
   take(): JdbcWork;
+  /** Takes every waiting row out as plain data (kept in a checkpoint), for {@link putBack}. */
+  takePending(): unknown[];
+  /** Adds rows taken by {@link takePending} (before any newer row). */
+  putBack(pending: readonly unknown[]): void;
   /** The statements as text, for messages. */
   describe(): string;
   /** Checks the statements against the server before the first row (unknown table or column). */
@@ -135,6 +139,16 @@ export class JdbcStatementBatch<T> implements JdbcBatch<T> {
     const rows = this.rows;
     this.rows = [];
     return { rows: rows.length, steps: statementSteps(this.statement, rows, this.batchSize, true) };
+  }
+
+  takePending(): unknown[] {
+    const rows = this.rows;
+    this.rows = [];
+    return rows;
+  }
+
+  putBack(pending: readonly unknown[]): void {
+    this.rows.push(...(pending as unknown[][]));
   }
 
   describe(): string {

@@ -14,14 +14,18 @@
  *   prefix that no restored checkpoint owns (what killed attempts prepared after it) are rolled back,
  *   by the subtask that cares for their old subtask index; `max_prepared_transactions = 0` fails here.
  * - A prepared transaction keeps its row locks until its commit, so the next transaction's statements
- *   (an upsert of the same key) would wait for it; they are held back (in memory, with backpressure)
- *   until the subtask's prepared transactions are committed, so that the task keeps taking the mail that
- *   commits them. Only at a barrier are they sent regardless.
+ *   (an upsert of the same key) would wait for it, and the commit runs only when the task takes the
+ *   checkpoint's notification: the statements are held back (in memory, with backpressure) until the
+ *   subtask's prepared transactions are committed. When a barrier comes first, the held rows are not
+ *   sent (they could wait for a commit that cannot run during the barrier): they stay unwritten, kept in
+ *   the checkpoint (the subtask's user context) and in the next transaction — a restore from that
+ *   checkpoint writes them again, into its first transaction.
  * - A lost connection loses the open transaction: the batch fails, and the job restores and replays.
  */
 import type * as Pg from "pg";
 import type { SinkContext } from "../../core/sink.ts";
-import type { TransactionContext } from "../transactional/transaction-context.ts";
+import type { RestoredUserContext, TransactionContext } from "../transactional/transaction-context.ts";
+import { caresFor } from "../transactional/transaction-state.ts";
 import { TwoPhaseCommitSink } from "../transactional/two-phase-commit-sink.ts";
 import { runSteps, type JdbcWork } from "./jdbc-batch.ts";
 import { JdbcBatchPump } from "./jdbc-batch-pump.ts";
@@ -48,8 +52,13 @@ function quote(gid: string): string {
   return `'${gid.replace(/'/g, "''")}'`;
 }
 
+/** What each subtask keeps in checkpoints: rows not yet written at the barrier (see the header). */
+export interface JdbcSinkUserContext {
+  deferred: unknown[];
+}
+
 /** The transactions of one subtask (one instance per writer: it holds the subtask's connections). */
-export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransaction> {
+export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransaction, JdbcSinkUserContext> {
   private readonly where: string;
   private readonly prefix: string;
   private readonly run: string;
@@ -63,7 +72,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
   private work: Pg.Client | undefined;
   private control: Promise<Pg.Client> | undefined;
   /** This writer's prepared transactions not yet committed, with what resolves at their commit. */
-  private readonly uncommitted = new Map<string, { done: Promise<void>; resolve: () => void }>();
+  private readonly uncommitted = new Map<string, { done: Promise<void>; resolve: () => void; committing: boolean }>();
 
   constructor(
     private readonly settings: JdbcSinkSettings<T>,
@@ -76,9 +85,16 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
     this.purpose = `weir ${settings.name} ${ctx.operatorUid}#${ctx.subtaskIndex}`;
   }
 
-  beginTransaction(ctx: TransactionContext<null>): JdbcTransaction {
+  /** The rows old subtasks in this one's care had not written at their checkpoint. */
+  override initializeUserContext(ctx: SinkContext, restored: readonly RestoredUserContext<JdbcSinkUserContext>[]): JdbcSinkUserContext {
+    const mine = restored.filter((r) => caresFor(ctx.subtaskIndex, ctx.parallelism, r.subtask)).sort((a, b) => a.subtask - b.subtask);
+    return { deferred: mine.flatMap((r) => r.userContext?.deferred ?? []) };
+  }
+
+  beginTransaction(ctx: TransactionContext<JdbcSinkUserContext>): JdbcTransaction {
     const gid = preparedTransactionId(this.prefix, ctx.subtaskIndex, this.run, ctx.attempt, this.n++);
     this.pump = new JdbcBatchPump(this.settings.batch(), this.settings.execution.batchSize, (work) => this.runInTransaction(work), () => this.earlierCommits());
+    this.pump.batch.putBack(ctx.userContext.deferred);
     this.began = false;
     this.xid = null;
     return { gid, xid: null };
@@ -92,9 +108,20 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
     return this.pump?.blocked();
   }
 
-  /** Before the barrier: the last rows, then PREPARE TRANSACTION; the xid goes into the handle. */
-  override async flush(txn: JdbcTransaction): Promise<void> {
+  /**
+   * Before the barrier: the last rows, then PREPARE TRANSACTION; the xid goes into the handle. With an
+   * earlier prepared transaction whose commit has not started, nothing was written yet: the rows are
+   * kept in the checkpoint instead (see the header).
+   */
+  override async flush(txn: JdbcTransaction, ctx: TransactionContext<JdbcSinkUserContext>): Promise<void> {
+    const waiting = [...this.uncommitted.values()];
+    if (!this.began && waiting.some((u) => !u.committing)) {
+      ctx.userContext.deferred = this.pump!.batch.takePending();
+      return;
+    }
+    await Promise.all(waiting.map((u) => u.done));
     await this.pump!.drained({ force: true });
+    ctx.userContext.deferred = [];
     if (!this.began) return;
     try {
       await this.work!.query(`PREPARE TRANSACTION ${quote(txn.gid)}`);
@@ -105,7 +132,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
     txn.xid = this.xid;
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
-    this.uncommitted.set(txn.gid, { done, resolve });
+    this.uncommitted.set(txn.gid, { done, resolve, committing: false });
   }
 
   /** Resolves when the prepared transactions of this writer are committed (undefined: none waits). */
@@ -123,12 +150,17 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
     if (this.began && txn.xid === null) throw new Error(`${this.where}: transaction '${txn.gid}' reached its pre-commit unprepared (no flush before the barrier)`);
   }
 
-  async commit(txn: JdbcTransaction, _ctx: TransactionContext<null>, checkpointId: number): Promise<void> {
-    if (txn.xid !== null) await this.commitPrepared(txn, checkpointId);
-    this.settled(txn.gid);
+  async commit(txn: JdbcTransaction, _ctx: TransactionContext<JdbcSinkUserContext>, checkpointId: number): Promise<void> {
+    const u = this.uncommitted.get(txn.gid);
+    if (u !== undefined) u.committing = true;
+    try {
+      if (txn.xid !== null) await this.commitPrepared(txn, checkpointId);
+    } finally {
+      this.settled(txn.gid);
+    }
   }
 
-  override async recoverAndCommit(txn: JdbcTransaction, ctx: TransactionContext<null>, checkpointId: number): Promise<void> {
+  override async recoverAndCommit(txn: JdbcTransaction, ctx: TransactionContext<JdbcSinkUserContext>, checkpointId: number): Promise<void> {
     if (txn.xid === null) return;
     const outcome = await this.commitPrepared(txn, checkpointId);
     ctx.logger.info(
@@ -158,7 +190,7 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
   }
 
   /** At start: checks the statements, then rolls back this prefix's prepared transactions that nobody restored. */
-  override async cleanupLeftovers(ctx: TransactionContext<null>, restored: readonly JdbcTransaction[]): Promise<void> {
+  override async cleanupLeftovers(ctx: TransactionContext<JdbcSinkUserContext>, restored: readonly JdbcTransaction[]): Promise<void> {
     const control = await this.controlConnection();
     try {
       await this.settings.batch().check(control);

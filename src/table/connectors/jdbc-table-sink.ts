@@ -104,6 +104,21 @@ class JdbcRowBatch implements JdbcBatch<Row> {
     return { rows, steps };
   }
 
+  /** `["a", params]` per appended row, `["c", key, change]` per key's last change. */
+  takePending(): unknown[] {
+    const out: unknown[] = [...this.appends.map((p) => ["a", p]), ...[...this.changes].map(([k, c]) => ["c", k, c])];
+    this.appends = [];
+    this.changes = new Map();
+    return out;
+  }
+
+  putBack(pending: readonly unknown[]): void {
+    for (const entry of pending as (["a", unknown[]] | ["c", string, Change])[]) {
+      if (entry[0] === "a") this.appends.push(entry[1]);
+      else this.changes.set(entry[1], entry[2]);
+    }
+  }
+
   describe(): string {
     const s = this.shared.statements;
     return s === undefined ? "(not checked yet)" : [s.write.text, s.delete].filter((t) => t !== undefined).join("; ");
