@@ -139,6 +139,10 @@ describe("JdbcSink exactly-once, one subtask driven by hand", () => {
     await t.writer.flush!();
     await t.checkpoint(3);
     expect(await preparedTransactions(server, db)).toHaveLength(1);
+    // At the end of the input no transaction follows to take held rows: that final checkpoint fails (the job restores).
+    t.writer.write("c");
+    await t.writer.finish!();
+    await expect(Promise.resolve(t.writer.flush!())).rejects.toThrow(/the input ended with rows held back by prepared transaction\(s\) .*failing this checkpoint/);
     await t.writer.close!();
   });
 

@@ -71,6 +71,8 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
   private xid: string | null = null;
   private work: Pg.Client | undefined;
   private control: Promise<Pg.Client> | undefined;
+  /** The input ended: the next barrier is the last, with no transaction after it to take held rows. */
+  private ended = false;
   /** This writer's prepared transactions not yet committed, with what resolves at their commit. */
   private readonly uncommitted = new Map<string, { done: Promise<void>; resolve: () => void; committing: boolean }>();
 
@@ -116,6 +118,11 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
   override async flush(txn: JdbcTransaction, ctx: TransactionContext<JdbcSinkUserContext>): Promise<void> {
     const waiting = [...this.uncommitted.values()];
     if (!this.began && waiting.some((u) => !u.committing)) {
+      if (this.ended && this.pump!.batch.size > 0)
+        throw new Error(
+          `${this.where}: the input ended with rows held back by prepared transaction(s) ${[...this.uncommitted.keys()].join(", ")}, ` +
+            "whose checkpoint's notification has not arrived before the final barrier: failing this checkpoint, so that the job restores and writes them",
+        );
       ctx.userContext.deferred = this.pump!.batch.takePending();
       return;
     }
@@ -144,6 +151,10 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
   private settled(gid: string): void {
     this.uncommitted.get(gid)?.resolve();
     this.uncommitted.delete(gid);
+  }
+
+  override onEndOfInput(): void {
+    this.ended = true;
   }
 
   preCommit(txn: JdbcTransaction): void {
