@@ -38,6 +38,7 @@ import { EVENT_TIME_PARALLELISM, JOIN_PLAN, WINDOW_PLAN, measureEventTimeRuns } 
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersFormat, type OrdersInput } from "./jobs/file-copy.ts";
 import { formatKafka, kafkaRatios, measureKafka } from "./kafka.ts";
+import { formatPostgres, measurePostgres, postgresRatios } from "./postgres.ts";
 import { measureRecovery } from "./recovery.ts";
 import { runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
@@ -129,6 +130,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const state = options.sections.has("state") ? await measureState(progress, options) : null;
   const kafka = options.sections.has("kafka") ? await measureKafka(progress) : null;
+  const postgres = options.sections.has("postgres") ? await measurePostgres(progress) : null;
 
   const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
   const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;
@@ -179,6 +181,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (state) Object.assign(ratios, stateRatios(state));
   if (startup) Object.assign(ratios, startupRatios(startup));
   if (kafka) Object.assign(ratios, kafkaRatios(kafka));
+  if (postgres) Object.assign(ratios, postgresRatios(postgres));
 
   const report: BenchReport = {
     date: new Date().toISOString(),
@@ -199,6 +202,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     state,
     startup,
     kafka,
+    postgres,
     ratios,
     checkpoints,
   };
@@ -206,7 +210,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const stateTables = state ? `\n\n${formatState(state)}` : "";
   const startupTable = startup ? `\n\n${formatStartup(startup)}` : "";
   const kafkaTable = kafka ? `\n\n${formatKafka(kafka)}` : "";
-  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}${stateTables}${startupTable}${kafkaTable}\n\n${reportJson(report)}\n`);
+  const postgresTable = postgres ? `\n\n${formatPostgres(postgres)}` : "";
+  process.stdout.write(`\n${formatReport(report)}${nexmarkTables}${stateTables}${startupTable}${kafkaTable}${postgresTable}\n\n${reportJson(report)}\n`);
   return 0;
 }
 

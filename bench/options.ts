@@ -9,7 +9,7 @@
  */
 
 /** The sections of the bench, in the order they run. */
-export const BENCH_SECTIONS = ["startup", "keyed-count", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state", "kafka"] as const;
+export const BENCH_SECTIONS = ["startup", "keyed-count", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state", "kafka", "postgres"] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** Key counts of the keyed-count runs without `--keys`: a state that fits the CPU caches, and a large one. */

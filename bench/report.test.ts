@@ -168,6 +168,7 @@ describe("formatReport and reportJson", () => {
     state: null,
     startup: null,
     kafka: null,
+    postgres: null,
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],
     ratios: { "exactly-once / none": 0.8 },
     checkpoints: { "1 worker, exactly-once 1 s": checkpointFigures(statsWith([{ durationMs: 120.4, maxAlignmentMs: 7 }])) },

@@ -9,6 +9,7 @@ import type { NexmarkFigures } from "./nexmark-report.ts";
 import type { StateFigures } from "./state-report.ts";
 import type { StartupFigures } from "./startup-report.ts";
 import type { KafkaFigures } from "./kafka.ts";
+import type { PostgresFigures } from "./postgres.ts";
 
 /** One measured run as the report sees it. */
 export interface RunFigures {
@@ -184,6 +185,8 @@ export interface BenchReport {
   readonly startup: StartupFigures | null;
   /** The Kafka section (bench/kafka.ts; its table by `formatKafka`), null when it did not run. */
   readonly kafka: KafkaFigures | null;
+  /** The PostgreSQL section (bench/postgres.ts; its table by `formatPostgres`), null when it did not run. */
+  readonly postgres: PostgresFigures | null;
   /** Named ratios, e.g. `checkpointOverhead1Worker` = checkpointed / unchecked records/s. */
   readonly ratios: Readonly<Record<string, number>>;
   /** Checkpoint figures of each checkpointed run, by label. */

@@ -1,0 +1,14 @@
+/**
+ * PostgreSQL connectors (on `pg`, loaded lazily).
+ */
+// --- connection ---
+export { JdbcConnectionOptions, JdbcConnectionOptionsBuilder, JdbcConnectionOptionsError, parseJdbcUrl, type PostgresAddress } from "./jdbc-connection-options.ts";
+export { PostgresConnectionError } from "./postgres-errors.ts";
+// --- sink ---
+export { JdbcSink, type JdbcSinkOptions } from "./jdbc-sink.ts";
+export { JdbcExecutionOptions, JdbcExecutionOptionsBuilder } from "./jdbc-execution-options.ts";
+export { JdbcExactlyOnceOptions, JdbcExactlyOnceOptionsBuilder } from "./jdbc-exactly-once-options.ts";
+export { JdbcParameters, JdbcParametersError, type JdbcStatementBuilder } from "./jdbc-statement-builder.ts";
+export type { JdbcDeliveryGuarantee } from "./jdbc-sink-settings.ts";
+export type { JdbcSinkUserContext, JdbcTransaction } from "./jdbc-exactly-once-sink.ts";
+export { JdbcPreparedTransactionsDisabledError, JdbcSinkError, JdbcTransactionLostError } from "./jdbc-sink-errors.ts";

@@ -1,0 +1,51 @@
+/**
+ * The jdbc table sink of an updating query under real crashes: `weir run` of an aggregation per key
+ * (filesystem JSON → GROUP BY → upsert by primary key into PostgreSQL, at-least-once: batches flushed at
+ * checkpoints, replayed after a restore) at parallelism 2 on 2 workers, SIGKILLed at seeded random moments
+ * and restarted until a run ends: the PostgreSQL table equals the query's batch result in DuckDB
+ * (idempotent upserts make at-least-once exact). The sink is built on the query's changelog stream
+ * (test/fixtures/jdbc-upsert-query-job.ts) until the `jdbc` factory is merged. Reproduce with WEIR_SEED=<seed>.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Row } from "../src/table/data/row.ts";
+import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
+import { batchResult } from "./support/duckdb-oracle.ts";
+import { expectLoopEndedCleanly, killLoop } from "./support/e2e-kill-loop.ts";
+import { writeOrders } from "./support/e2e-orders.ts";
+import { startPostgres, type PostgresServer } from "./support/postgres-server.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
+
+const SEED = testSeed();
+const KILLS = 3;
+const newDir = tempDirs("weir-jdbc-upsert-kill-loop-");
+let server: PostgresServer;
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(() => server?.stop());
+
+it(`an updating query upserted into PostgreSQL, SIGKILLed ${KILLS} times (seed ${SEED}): the table equals DuckDB's batch result`, async () => {
+  const db = await server.createDatabase("upsert_loop");
+  await server.query("CREATE TABLE totals (key TEXT PRIMARY KEY, cnt BIGINT NOT NULL, total INTEGER NOT NULL, last_id BIGINT NOT NULL)", [], db);
+  const root = newDir();
+  const files = writeOrders(join(root, "in"), SEED, 2, 12_000, 40);
+  const random = seededRandom(SEED);
+  const interval = randomInt(random, 100, 300);
+  const checkpoints = join(root, "chk");
+  const command = [
+    "run", "test/fixtures/jdbc-upsert-query-job.ts",
+    "--parallelism", "2", "--workers", "2", "--checkpoint-interval", String(interval), "--checkpoint-dir", checkpoints,
+    "--", join(root, "in"), server.jdbcUrl(db), "at-least-once", "30000",
+  ];
+  const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 90_000 });
+  const where = `WEIR_SEED=${SEED}, checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
+  expectLoopEndedCleanly(report, KILLS, where);
+  const expected = await batchResult(
+    [{ name: "orders", columns: '"key" VARCHAR, id BIGINT, amount INTEGER', rows: files.flat().map((o) => [o.key, BigInt(o.id), o.amount]) }],
+    'SELECT "key", COUNT(*), CAST(SUM(amount) AS INTEGER), MAX(id) FROM orders GROUP BY "key" ORDER BY "key"',
+  );
+  const actual = await server.query<{ key: string; cnt: string; total: number; last_id: string }>("SELECT key, cnt, total, last_id FROM totals ORDER BY key COLLATE \"C\"", [], db);
+  expect(actual.map((r) => Row.toString(Row.of(r.key, BigInt(r.cnt), r.total, BigInt(r.last_id)))), where).toEqual(expected.map((r) => Row.toString(Row.of(...r.fields))));
+}, 240_000);
