@@ -26,7 +26,7 @@ import { systemClock } from "../util/clock.ts";
 import { getLogger, textLogger } from "../util/logger.ts";
 import { CheckpointConfig } from "./checkpoint-config.ts";
 import { ExecutionConfig } from "./execution-config.ts";
-import { SingleOutputStreamOperator } from "./data-stream.ts";
+import { SingleOutputStreamOperator, type DataStream } from "./data-stream.ts";
 import { checkParallelism } from "./operator-settings.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
 import type { JobClient } from "./job-client.ts";
@@ -330,7 +330,7 @@ export class StreamExecutionEnvironment {
    * worker): a connector's look at its external system, so a missing table or a refused login fails the
    * launch, not a task.
    */
-  addLaunchCheck<T>(stream: SingleOutputStreamOperator<T>, check: () => Promise<void>): void {
+  addLaunchCheck<T>(stream: DataStream<T>, check: () => Promise<void>): void {
     const node = this.graph.node(stream.upstreams[0]!.node);
     const before = node.launchCheck;
     node.launchCheck = before === undefined ? check : () => Promise.all([before(), check()]).then(() => undefined);

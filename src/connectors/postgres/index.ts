@@ -12,3 +12,15 @@ export { JdbcParameters, JdbcParametersError, type JdbcStatementBuilder } from "
 export type { JdbcDeliveryGuarantee } from "./jdbc-sink-settings.ts";
 export type { JdbcSinkUserContext, JdbcTransaction } from "./jdbc-exactly-once-sink.ts";
 export { JdbcPreparedTransactionsDisabledError, JdbcSinkError, JdbcTransactionLostError } from "./jdbc-sink-errors.ts";
+// --- CDC source ---
+export { PostgresSource, PostgresSourceBuilder, StartupOptions } from "./postgres-source.ts";
+export {
+  ChangeEventDeserializationSchema,
+  JsonDebeziumDeserializationSchema,
+  UNCHANGED_TOAST_VALUE,
+  type DebeziumDeserializationSchema,
+  type PostgresChangeEvent,
+  type PostgresChangeSource,
+  type PostgresRowValues,
+} from "./postgres-change-event.ts";
+export { PostgresCdcError } from "./postgres-cdc-errors.ts";

@@ -3,10 +3,9 @@
  * key, replica identity), the publication (created when missing, checked otherwise) and the slot.
  * All on a normal (non-replication) connection.
  */
-import type * as Pg from "pg";
 import { PostgresCdcError } from "./postgres-cdc-errors.ts";
 import { quoteIdent, quoteTable } from "./postgres-identifiers.ts";
-import { describeTable, type PgTableSchema } from "./postgres-table-schema.ts";
+import { describeTable, type PgQueryable, type PgTableSchema } from "./postgres-table-schema.ts";
 
 /** A captured table. */
 export type CapturedTable = PgTableSchema;
@@ -20,7 +19,7 @@ export function tableName(t: { schema: string; name: string }): string {
  * The tables named (exactly) `schema.name`, in the given order. A missing table, a table without
  * primary key, or one whose replica identity is NOTHING is an error naming it.
  */
-export async function loadCapturedTables(client: Pg.Client, names: readonly { schema: string; name: string }[], where: string): Promise<CapturedTable[]> {
+export async function loadCapturedTables(client: PgQueryable, names: readonly { schema: string; name: string }[], where: string): Promise<CapturedTable[]> {
   const tables: CapturedTable[] = [];
   for (const { schema, name } of names) {
     const table = await describeTable(client, quoteTable(schema, name));
@@ -39,9 +38,9 @@ export async function loadCapturedTables(client: Pg.Client, names: readonly { sc
  * existing one that lacks a table is an error telling how to add it (Weir does not change a publication
  * someone else may use).
  */
-export async function ensurePublication(client: Pg.Client, publication: string, tables: readonly CapturedTable[], where: string): Promise<void> {
+export async function ensurePublication(client: PgQueryable, publication: string, tables: readonly CapturedTable[], where: string): Promise<void> {
   const exists = await client.query(`SELECT 1 FROM pg_publication WHERE pubname = $1`, [publication]);
-  if (exists.rowCount === 0) {
+  if (exists.rows.length === 0) {
     try {
       await client.query(`CREATE PUBLICATION ${quoteIdent(publication)} FOR TABLE ${tables.map((t) => quoteTable(t.schema, t.name)).join(", ")}`);
     } catch (e) {
@@ -51,7 +50,7 @@ export async function ensurePublication(client: Pg.Client, publication: string, 
       }
     }
   }
-  const { rows } = await client.query<{ schemaname: string; tablename: string }>(`SELECT schemaname, tablename FROM pg_publication_tables WHERE pubname = $1`, [publication]);
+  const rows = (await client.query(`SELECT schemaname, tablename FROM pg_publication_tables WHERE pubname = $1`, [publication])).rows as { schemaname: string; tablename: string }[];
   const published = new Set(rows.map((r) => `${r.schemaname}.${r.tablename}`));
   const missing = tables.filter((t) => !published.has(tableName(t)));
   if (missing.length > 0) {
@@ -71,11 +70,14 @@ export interface SlotInfo {
 }
 
 /** The slot named `slot`, if it exists. */
-export async function slotInfo(client: Pg.Client, slot: string): Promise<SlotInfo | undefined> {
-  const { rows } = await client.query<{ plugin: string | null; database: string | null; active: boolean; active_pid: number | null; confirmed_flush_lsn: string | null }>(
-    `SELECT plugin, database, active, active_pid, confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1`,
-    [slot],
-  );
+export async function slotInfo(client: PgQueryable, slot: string): Promise<SlotInfo | undefined> {
+  const rows = (await client.query(`SELECT plugin, database, active, active_pid, confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = $1`, [slot])).rows as {
+    plugin: string | null;
+    database: string | null;
+    active: boolean;
+    active_pid: number | null;
+    confirmed_flush_lsn: string | null;
+  }[];
   const r = rows[0];
   return r === undefined ? undefined : { plugin: r.plugin, database: r.database, active: r.active, activePid: r.active_pid, confirmedFlushLsn: r.confirmed_flush_lsn };
 }
@@ -84,7 +86,7 @@ export async function slotInfo(client: Pg.Client, slot: string): Promise<SlotInf
  * Waits (up to `timeoutMs`) until no connection uses the slot — a walsender of a run that just ended
  * may hold it for a moment — then returns its info; a slot still in use is an error naming the process.
  */
-export async function inactiveSlot(client: Pg.Client, slot: string, where: string, timeoutMs = 10_000): Promise<SlotInfo | undefined> {
+export async function inactiveSlot(client: PgQueryable, slot: string, where: string, timeoutMs = 10_000): Promise<SlotInfo | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const info = await slotInfo(client, slot);

@@ -7,7 +7,8 @@
 import type { Source, SourceReader, SourceReaderContext } from "../../core/source.ts";
 import { getLogger } from "../../util/logger.ts";
 import { JdbcConnectionOptions } from "./jdbc-connection-options.ts";
-import { loadCapturedTables, type CapturedTable } from "./postgres-cdc-catalog.ts";
+import { loadCapturedTables } from "./postgres-cdc-catalog.ts";
+import type { PgTableSchema as CapturedTable } from "./postgres-table-schema.ts";
 import { PostgresCdcError } from "./postgres-cdc-errors.ts";
 import { connect } from "./postgres-connect.ts";
 import type { DebeziumDeserializationSchema } from "./postgres-change-event.ts";

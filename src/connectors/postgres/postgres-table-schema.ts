@@ -6,7 +6,7 @@
 
 /** What {@link describeTable} needs of a connection (a `pg` client has it; kept structural so public types never name `pg`). */
 export interface PgQueryable {
-  query<R extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 /** One column of a PostgreSQL table. */
@@ -30,6 +30,10 @@ export interface PgTableSchema {
   readonly replicaIdentity: "d" | "f" | "n" | "i";
 }
 
+async function rowsOf<R>(client: PgQueryable, text: string, values: unknown[]): Promise<R[]> {
+  return (await client.query(text, values)).rows as R[];
+}
+
 /**
  * The schema of `tableName` (`name` or `schema.name`, resolved like SQL does: unquoted parts fold to lower
  * case, the search path finds a table without a schema), or undefined when there is no such table.
@@ -41,20 +45,23 @@ export interface PgTableSchema {
  * ```
  */
 export async function describeTable(client: PgQueryable, tableName: string): Promise<PgTableSchema | undefined> {
-  const rel = await client.query<{ oid: number; schema: string; name: string; ident: string }>(
+  const rel = await rowsOf<{ oid: number; schema: string; name: string; ident: string }>(
+    client,
     `SELECT c.oid::int AS oid, n.nspname AS schema, c.relname AS name, c.relreplident AS ident
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE c.oid = to_regclass($1)`,
     [tableName],
   );
-  const table = rel.rows[0];
+  const table = rel[0];
   if (table === undefined) return undefined;
-  const columns = await client.query<{ name: string; type: string; not_null: boolean }>(
+  const columns = await rowsOf<{ name: string; type: string; not_null: boolean }>(
+    client,
     `SELECT attname AS name, format_type(atttypid, atttypmod) AS type, attnotnull AS not_null
        FROM pg_attribute WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
     [table.oid],
   );
-  const key = await client.query<{ name: string }>(
+  const key = await rowsOf<{ name: string }>(
+    client,
     `SELECT a.attname AS name
        FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
       WHERE i.indrelid = $1 AND i.indisprimary
@@ -65,8 +72,8 @@ export async function describeTable(client: PgQueryable, tableName: string): Pro
     oid: table.oid,
     schema: table.schema,
     name: table.name,
-    columns: columns.rows.map((c) => ({ name: c.name, type: c.type, notNull: c.not_null })),
-    primaryKey: key.rows.map((k) => k.name),
+    columns: columns.map((c) => ({ name: c.name, type: c.type, notNull: c.not_null })),
+    primaryKey: key.map((k) => k.name),
     replicaIdentity: table.ident as PgTableSchema["replicaIdentity"],
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `'connector' = 'jdbc'` (Flink's JDBC SQL connector, PostgreSQL only): a PostgreSQL table as a bounded scan
- * source (one query read through a cursor, or one per range of `scan.partition.*`, read in parallel) and as the dimension table of a lookup join (a
+ * source (one query read through a cursor, or one per range of `scan.partition.*`, read in parallel), as a sink
+ * (`jdbc-table-sink.ts`: append, or upsert by primary key; exactly-once with prepared transactions) and as the dimension table of a lookup join (a
  * query per key, asynchronous, with the PARTIAL cache and retries of `lookup.*`). Before the job starts,
  * the job's client connects and checks that the table exists and that every declared column exists with a
  * type that fits, so a wrong password, a missing table or a column of another type fails the launch.
@@ -14,6 +15,7 @@ import type { DynamicTableContext, DynamicTableFactory, TableSource } from "./dy
 import { jdbcLookupProvider } from "./jdbc-lookup-function.ts";
 import { openJdbcTable } from "./jdbc-table-open.ts";
 import { jdbcTableConfig } from "./jdbc-table-options.ts";
+import { jdbcTableSink } from "./jdbc-table-sink.ts";
 import { scanJdbcTable, scanRanges } from "./jdbc-table-scan.ts";
 import { JdbcScanSource } from "./jdbc-scan-source.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
@@ -44,4 +46,4 @@ function createSource(ctx: DynamicTableContext): TableSource {
 }
 
 /** The `jdbc` connector (its options: `JDBC` in builtin-factories.ts). */
-export const JDBC_TABLE_FACTORY: DynamicTableFactory = { identifier: "jdbc", createSource };
+export const JDBC_TABLE_FACTORY: DynamicTableFactory = { identifier: "jdbc", createSource, createSink: (ctx) => jdbcTableSink(ctx, jdbcTableConfig(ctx)) };

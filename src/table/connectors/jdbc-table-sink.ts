@@ -8,11 +8,11 @@
  * key). Batching, retries and exactly-once (`'sink.delivery-guarantee' = 'exactly-once'`: prepared
  * transactions committed with checkpoints) are the DataStream JdbcSink's.
  */
-import type * as Pg from "pg";
 import { checkStatement, statementSteps, type JdbcBatch, type JdbcQueryClient, type JdbcStep, type JdbcWork } from "../../connectors/postgres/jdbc-batch.ts";
 import { JdbcExactlyOnceOptions } from "../../connectors/postgres/jdbc-exactly-once-options.ts";
 import { JdbcExecutionOptions } from "../../connectors/postgres/jdbc-execution-options.ts";
 import { JdbcSink } from "../../connectors/postgres/jdbc-sink.ts";
+import { connect } from "../../connectors/postgres/postgres-connect.ts";
 import { jdbcStatement, type JdbcStatement } from "../../connectors/postgres/jdbc-statement.ts";
 import { describeTable, type PgTableSchema } from "../../connectors/postgres/postgres-table-schema.ts";
 import type { Row } from "../data/row.ts";
@@ -51,6 +51,13 @@ function tableStatements(config: JdbcTableConfig, schema: PgTableSchema, declare
   const casts = key.map((p, i) => `$${i + 1}::${columns[p]!.type}[]`);
   const del = `DELETE FROM ${table} WHERE (${keyNames.join(", ")}) IN (SELECT * FROM unnest(${casts.join(", ")}))`;
   return { write: jdbcStatement(sql), delete: del };
+}
+
+/** The statements of the sink's table, after checking it exists and the declared columns fit its columns. */
+async function resolveStatements(client: JdbcQueryClient, config: JdbcTableConfig, declared: RowType, key: readonly number[] | undefined): Promise<TableStatements> {
+  const schema = await describeTable(client, config.tableName);
+  if (schema === undefined) throw new PostgresSchemaError(`table '${config.table}': the PostgreSQL table '${config.tableName}' does not exist in ${config.connection.describe()}`);
+  return tableStatements(config, schema, declared, key);
 }
 
 /** A change waiting in a batch: the row's parameters, or the key's for a delete. */
@@ -158,11 +165,7 @@ export function jdbcTableSink(ctx: DynamicTableContext, config: JdbcTableConfig)
     statements: undefined as TableStatements | undefined,
     async resolve(client: JdbcQueryClient): Promise<TableStatements> {
       if (this.statements !== undefined) return this.statements;
-      // the sink's connections are pg clients; the batch sees only their query
-      const schema = await describeTable(client as Pg.Client, config.tableName);
-      if (schema === undefined)
-        throw new PostgresSchemaError(`table '${config.table}': the PostgreSQL table '${config.tableName}' does not exist in ${config.connection.describe()}`);
-      this.statements = tableStatements(config, schema, type, key);
+      this.statements = await resolveStatements(client, config, type, key);
       return this.statements;
     },
   };
@@ -178,6 +181,15 @@ export function jdbcTableSink(ctx: DynamicTableContext, config: JdbcTableConfig)
   return {
     acceptedMode: key === undefined ? ChangelogMode.INSERT_ONLY : ChangelogMode.RETRACT,
     consume(stream) {
+      // before the job starts, the client checks the login, the table and its columns (writers check again)
+      ctx.env.addLaunchCheck(stream, async () => {
+        const client = await connect(config.connection, { purpose: `weir jdbc check ${config.table}` });
+        try {
+          await resolveStatements(client, config, type, key);
+        } finally {
+          await client.end();
+        }
+      });
       const input = keyOf === undefined ? stream : (stream.keyBy(keyOf) as unknown as typeof stream);
       const out = input.sinkTo(sink).uid(ctx.uid).name(`Sink: ${config.table} (jdbc)`);
       if (s.parallelism !== undefined) out.setParallelism(s.parallelism);
