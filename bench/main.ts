@@ -39,6 +39,7 @@ import { BenchIntegrityError } from "./integrity-error.ts";
 import { FILE_PARALLELISM, runFileCopy, writeOrders, type OrdersFormat, type OrdersInput } from "./jobs/file-copy.ts";
 import { formatKafka, kafkaRatios, measureKafka } from "./kafka.ts";
 import { formatPostgres, measurePostgres, postgresRatios } from "./postgres.ts";
+import { cdcMeasure } from "./postgres-cdc.ts";
 import { measureRecovery } from "./recovery.ts";
 import { runKeyedCount, type KeyedCountMeasurement, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { machineInfo } from "./machine-info.ts";
@@ -130,7 +131,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const state = options.sections.has("state") ? await measureState(progress, options) : null;
   const kafka = options.sections.has("kafka") ? await measureKafka(progress) : null;
-  const postgres = options.sections.has("postgres") ? await measurePostgres(progress) : null;
+  const postgres = options.sections.has("postgres") ? await measurePostgres(progress, [cdcMeasure()]) : null;
 
   const rate = (label: string) => runs.find((r) => r.label === label)!.recordsPerSecond;
   const fileRate = (label: string) => fileRuns.find((r) => r.label === label)!.megabytesPerSecond;

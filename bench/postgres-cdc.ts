@@ -19,6 +19,7 @@ import { ReplicationStream } from "../src/connectors/postgres/replication-stream
 import { WatermarkStrategy } from "../src/time/watermark-strategy.ts";
 import { startPostgres, type PostgresServer } from "../test/support/postgres-server.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
+import type { PostgresMeasure } from "./postgres.ts";
 
 /** What the CDC measurement found. */
 export interface CdcFigures {
@@ -140,6 +141,31 @@ async function throughEngine(target: CdcBenchTarget, db: string, events: number)
   const seconds = (performance.now() - t0) / 1000;
   if (sum !== (events * (events + 1)) / 2) throw new BenchIntegrityError("CDC, PostgresSource", "sum of the inserted ids", (events * (events + 1)) / 2, sum);
   return events / seconds;
+}
+
+/**
+ * The CDC measure of the `postgres` bench section (bench/postgres.ts): its ratio and table row.
+ *
+ * @example
+ * ```ts
+ * await measurePostgres(progress, [cdcMeasure(200_000)]);
+ * ```
+ */
+export function cdcMeasure(events = 200_000): PostgresMeasure {
+  return async (server, progress) => {
+    progress(`postgres: CDC of ${events.toLocaleString("en-US")} inserts, through the engine and by a bare pgoutput reader`);
+    const f = await measureCdc({ host: server.host, port: server.port, user: server.user }, events);
+    const ratio = f.engine / f.bareReader;
+    return {
+      ratios: { "postgres CDC: PostgresSource / bare pgoutput reader": ratio },
+      table: [
+        `| CDC (${f.events.toLocaleString("en-US")} inserts) | events/s |`,
+        "|---|---:|",
+        `| bare pgoutput reader (Weir's decoder, no engine) | ${Math.round(f.bareReader).toLocaleString("en-US")} |`,
+        `| PostgresSource → count, exactly-once 1 s | ${Math.round(f.engine).toLocaleString("en-US")} (${ratio.toFixed(2)}) |`,
+      ].join("\n"),
+    };
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
