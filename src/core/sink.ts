@@ -48,6 +48,12 @@ export interface SinkWriter<T> {
   writeWatermark?(watermark: number): void;
   /** End of input: flush what is buffered. */
   finish?(): void | Promise<void>;
+  /**
+   * Right after `finish`: what the writer still waits for that the task's mails bring (e.g. commits of
+   * checkpoints whose notifications are queued). The task keeps taking mails until it settles, before its
+   * input's end goes on (and the final checkpoint's barrier with it). Undefined: nothing.
+   */
+  settleAtEnd?(): Promise<void> | undefined;
   close?(): void | Promise<void>;
 }
 

@@ -54,6 +54,8 @@ export interface KillLoopOptions {
   readonly timeoutMs: number;
   /** Extra environment of the child. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Called once the kills are done, before the last run starts (e.g. to open a gate the job waits at). */
+  readonly beforeLastRun?: () => void;
 }
 
 /**
@@ -84,6 +86,7 @@ export async function killLoop(o: KillLoopOptions): Promise<KillLoopReport> {
     if (r.signal !== "SIGKILL") return { kills, last: r, stderrs };
     kills.push({ delayMs, checkpointBefore: before, checkpointAtKill: latestCheckpointId(o.checkpointDir) });
   }
+  o.beforeLastRun?.();
   const last = await finish(startCli(o.command, o.env), o.timeoutMs);
   stderrs.push(last.stderr);
   return { kills, last, stderrs };

@@ -57,6 +57,9 @@ export interface JdbcSinkUserContext {
   deferred: unknown[];
 }
 
+/** How long the end of the input waits for the commits that held-back rows need. */
+const END_OF_INPUT_WAIT_MS = 60_000;
+
 /** The transactions of one subtask (one instance per writer: it holds the subtask's connections). */
 export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransaction, JdbcSinkUserContext> {
   private readonly where: string;
@@ -155,6 +158,24 @@ export class JdbcSubtaskTransactions<T> extends TwoPhaseCommitSink<T, JdbcTransa
 
   override onEndOfInput(): void {
     this.ended = true;
+  }
+
+  /**
+   * The input ended with rows held back by uncommitted prepared transactions: the task waits, taking the
+   * checkpoint notifications that commit them, so the held rows go into the last transaction. After
+   * `END_OF_INPUT_WAIT_MS` (a checkpoint that never completes) it goes on, and the final checkpoint fails
+   * as `flush` says.
+   */
+  override pendingAtEnd(_txn: JdbcTransaction, ctx: TransactionContext<JdbcSinkUserContext>): Promise<void> | undefined {
+    const commits = this.pump !== undefined && this.pump.batch.size > 0 ? this.earlierCommits() : undefined;
+    if (commits === undefined) return undefined;
+    return new Promise<void>((resolve) => {
+      const timer = ctx.clock.setTimeout(resolve, END_OF_INPUT_WAIT_MS);
+      void commits.then(() => {
+        timer.cancel();
+        resolve();
+      });
+    });
   }
 
   preCommit(txn: JdbcTransaction): void {

@@ -164,6 +164,15 @@ export abstract class TwoPhaseCommitSink<IN, TXN, CTX = null> implements Sink<IN
   /** The input ended; the open transaction is pre-committed and committed by the final checkpoint (default: nothing). */
   onEndOfInput(_ctx: TransactionContext<CTX>): void {}
 
+  /**
+   * After `onEndOfInput`: a promise the task waits for, taking mails meanwhile (checkpoint notifications
+   * and the commits they run), before the final checkpoint's barrier reaches the sink — for a sink whose
+   * open transaction `txn` needs earlier transactions committed first. Default: none.
+   */
+  pendingAtEnd(_txn: TXN, _ctx: TransactionContext<CTX>): Promise<void> | undefined {
+    return undefined;
+  }
+
   /** Commits a pending transaction found in the restored checkpoint (default: `commit`). */
   recoverAndCommit(txn: TXN, ctx: TransactionContext<CTX>, checkpointId: number): void | Promise<void> {
     return this.commit(txn, ctx, checkpointId);

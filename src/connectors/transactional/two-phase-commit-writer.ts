@@ -98,6 +98,10 @@ export class TwoPhaseCommitWriter<IN, TXN, CTX>
     this.sink.onEndOfInput(this.txCtx);
   }
 
+  settleAtEnd(): Promise<void> | undefined {
+    return this.current === null ? undefined : this.sink.pendingAtEnd(this.current, this.txCtx);
+  }
+
   /** Barrier n: pre-commit the open transaction as pending for n, begin the next, record both. */
   snapshotState(context: FunctionSnapshotContext): void {
     const id = context.getCheckpointId();

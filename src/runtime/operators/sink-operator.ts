@@ -19,6 +19,8 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
   private mailbox!: OperatorContext["mailbox"];
   /** The writer's last `blocked()` promise that a wake-up mail waits for. */
   private awaited: Promise<void> | undefined;
+  /** The writer's `settleAtEnd()` after the end of input has not settled. */
+  private waiting = false;
 
   constructor(private readonly sink: Sink<T>) {
     super(undefined);
@@ -71,5 +73,18 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
 
   async finish(): Promise<void> {
     await this.writer.finish?.();
+    const pending = this.writer.settleAtEnd?.();
+    if (pending === undefined) return;
+    this.waiting = true;
+    const settled = () => {
+      this.waiting = false;
+      this.mailbox.put(() => {}); // wakes the task's mail loop
+    };
+    pending.then(settled, settled);
+  }
+
+  /** True after the end of input while the writer waits for what mails bring (`SinkWriter.settleAtEnd`). */
+  hasPendingWork(): boolean {
+    return this.waiting;
   }
 }
