@@ -20,12 +20,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.stop());
 
-let databases = 0;
-async function database(ddl = "CREATE TABLE t (v TEXT NOT NULL)"): Promise<string> {
-  const db = await server.createDatabase(`eo_${++databases}`);
-  await server.query(ddl, [], db);
-  return db;
-}
+/** A fresh database with `ddl` run in it (default: the table `t` of the sinks below). */
+const database = (ddl = "CREATE TABLE t (v TEXT NOT NULL)") => server.freshDatabase(ddl);
 
 function eoSink(db: string, more: Partial<JdbcSinkOptions> = {}): JdbcSink<string> {
   return JdbcSink.forStatement<string>("INSERT INTO t (v) VALUES (?)", (v) => [v], {
@@ -72,8 +68,8 @@ describe("JdbcSink exactly-once, one subtask driven by hand", () => {
     const r = await startSubtask<string>(eoSink(db), { uid: "jdbc-out", blobs: [blob], attempt: 1 });
     expect(await values(db)).toEqual(["a", "b"]);
     expect(await preparedTransactions(server, db)).toEqual([]);
-    expect(r.logs.join("\n")).toMatch(/committed prepared transaction 'eo-eo_\d+-0-[0-9a-f]+-0-0' of checkpoint 1/);
-    expect(r.logs.join("\n")).toMatch(/rolled back leftover prepared transaction 'eo-eo_\d+-0-ff-9-0'/);
+    expect(r.logs.join("\n")).toMatch(/committed prepared transaction 'eo-db_\d+-0-[0-9a-f]+-0-0' of checkpoint 1/);
+    expect(r.logs.join("\n")).toMatch(/rolled back leftover prepared transaction 'eo-db_\d+-0-ff-9-0'/);
     r.writer.write("c");
     await r.writer.flush!();
     await r.checkpoint(2);

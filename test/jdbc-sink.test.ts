@@ -20,13 +20,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.stop());
 
-let databases = 0;
-/** A fresh database with `ddl` run in it. */
-async function database(ddl: string): Promise<string> {
-  const db = await server.createDatabase(`sink_${++databases}`);
-  await server.query(ddl, [], db);
-  return db;
-}
 
 function options(db: string, more: Partial<JdbcSinkOptions> = {}): JdbcSinkOptions {
   return { url: server.jdbcUrl(db), username: "postgres", ...more };
@@ -43,7 +36,7 @@ async function run(n: number, sink: JdbcSink<number>, parallelism = 2): Promise<
 
 describe("JdbcSink (at-least-once) against PostgreSQL", () => {
   it("appends every record, in multi-row statements", async () => {
-    const db = await database("CREATE TABLE t (n BIGINT NOT NULL, label TEXT)");
+    const db = await server.freshDatabase("CREATE TABLE t (n BIGINT NOT NULL, label TEXT)");
     await run(5000, JdbcSink.forStatement<number>("INSERT INTO t (n, label) VALUES (?, ?)", (n) => [n, `v-${n}`], options(db, { batchSize: 300 })));
     const rows = await server.query<{ count: string; distinct: string; sum: string; bad: string }>(
       "SELECT count(*) AS count, count(DISTINCT n) AS distinct, sum(n) AS sum, count(*) FILTER (WHERE label <> 'v-' || n) AS bad FROM t", [], db);
@@ -51,7 +44,7 @@ describe("JdbcSink (at-least-once) against PostgreSQL", () => {
   }, 30_000);
 
   it("upserts: the last value per key, also when a batch holds a key twice (multi-row falls back to one row per statement)", async () => {
-    const db = await database("CREATE TABLE t (k INT PRIMARY KEY, n BIGINT NOT NULL, hits INT NOT NULL DEFAULT 1)");
+    const db = await server.freshDatabase("CREATE TABLE t (k INT PRIMARY KEY, n BIGINT NOT NULL, hits INT NOT NULL DEFAULT 1)");
     const sql = "INSERT INTO t (k, n) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET n = EXCLUDED.n, hits = t.hits + 1";
     await run(3000, JdbcSink.forStatement<number>(sql, (n) => [n % 100, n], options(db, { batchSize: 250 })), 1);
     const rows = await server.query<{ k: number; n: string; hits: number }>("SELECT k, n, hits FROM t ORDER BY k", [], db);
@@ -59,7 +52,7 @@ describe("JdbcSink (at-least-once) against PostgreSQL", () => {
   }, 30_000);
 
   it("Flink's form: JdbcSink.sink with a statement builder's setters, and the types they write", async () => {
-    const db = await database("CREATE TABLE t (id BIGINT PRIMARY KEY, price NUMERIC(12,2), ok BOOLEAN, at TIMESTAMPTZ, day DATE, raw BYTEA, note TEXT, x DOUBLE PRECISION)");
+    const db = await server.freshDatabase("CREATE TABLE t (id BIGINT PRIMARY KEY, price NUMERIC(12,2), ok BOOLEAN, at TIMESTAMPTZ, day DATE, raw BYTEA, note TEXT, x DOUBLE PRECISION)");
     const connection = JdbcConnectionOptions.builder().withUrl(server.jdbcUrl(db)).withUsername("postgres").withDriverName("org.postgresql.Driver").build();
     const sink = JdbcSink.sink<number>(
       "INSERT INTO t (id, price, ok, at, day, raw, note, x) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -86,7 +79,7 @@ describe("JdbcSink (at-least-once) against PostgreSQL", () => {
   }, 30_000);
 
   it("a batch leaves when full, or when the batch interval has passed since its first row (injected clock)", async () => {
-    const db = await database("CREATE TABLE t (n INT)");
+    const db = await server.freshDatabase("CREATE TABLE t (n INT)");
     const clock = new ManualClock(0);
     const count = () => rowCount(server, db, "t");
     const sink = JdbcSink.forStatement<number>("INSERT INTO t VALUES (?)", (n) => [n], options(db, { batchSize: 5, batchIntervalMs: 1000 }));
@@ -105,7 +98,7 @@ describe("JdbcSink (at-least-once) against PostgreSQL", () => {
   }, 30_000);
 
   it("the server restarting mid-job: batches are retried on a new connection or the job restarts; nothing is lost", async () => {
-    const db = await database("CREATE TABLE t (k INT PRIMARY KEY, n INT NOT NULL)");
+    const db = await server.freshDatabase("CREATE TABLE t (k INT PRIMARY KEY, n INT NOT NULL)");
     const count = () => rowCount(server, db, "t");
     let limit = 2000;
     const env = StreamExecutionEnvironment.create({ parallelism: 2 });
@@ -134,25 +127,25 @@ describe("JdbcSink errors, before the first row", () => {
   }
 
   it("a wrong password names the server, the user and what to check", async () => {
-    const db = await database("CREATE TABLE t (n INT)");
+    const db = await server.freshDatabase("CREATE TABLE t (n INT)");
     const e = await fails(JdbcSink.forStatement<number>("INSERT INTO t VALUES (?)", (n) => [n], options(db, { username: "weir_secure", password: "wrong" })));
     expect(e.message).toMatch(new RegExp(`127\\.0\\.0\\.1:${server.port}/${db} as weir_secure.*refused the login.*check the user and password`));
   }, 30_000);
 
   it("an unknown table is named with the statement", async () => {
-    const db = await database("SELECT 1");
+    const db = await server.freshDatabase("SELECT 1");
     const e = await fails(JdbcSink.forStatement<number>("INSERT INTO missing (n) VALUES (?)", (n) => [n], options(db)));
     expect(e.message).toMatch(/JdbcSink 'jdbc-out' subtask 1\/1.*relation "missing" does not exist \(SQLSTATE 42P01\); the table does not exist.*\n  statement: INSERT INTO missing \(n\) VALUES \(\$1\)/s);
   }, 30_000);
 
   it("a value that does not fit its column's type names the value, the type and the statement", async () => {
-    const db = await database("CREATE TABLE t (n INTEGER)");
+    const db = await server.freshDatabase("CREATE TABLE t (n INTEGER)");
     const e = await fails(JdbcSink.forStatement<number>("INSERT INTO t (n) VALUES (?)", (n) => [`x${n}`], options(db)));
     expect(e.message).toMatch(/invalid input syntax for type integer: "x\d+" \(SQLSTATE 22P02\); a value does not fit its column's type/);
   }, 30_000);
 
   it("a builder that leaves a placeholder unset, or a parameters function with the wrong count, fails naming it", async () => {
-    const db = await database("CREATE TABLE t (a INT, b INT)");
+    const db = await server.freshDatabase("CREATE TABLE t (a INT, b INT)");
     const connection = JdbcConnectionOptions.builder().withUrl(server.jdbcUrl(db)).build();
     const e1 = await fails(JdbcSink.sink<number>("INSERT INTO t VALUES (?, ?)", (ps, n) => ps.setInt(1, n), connection));
     expect(e1.message).toMatch(/no value for parameter 2 of 2/);

@@ -24,12 +24,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.stop());
 
-let databases = 0;
-async function database(ddl: string): Promise<string> {
-  const db = await server.createDatabase(`tsink_${++databases}`);
-  await server.query(ddl, [], db);
-  return db;
-}
 
 /** Writes `rows` (in one subtask, in order) through the jdbc table sink of the declared table `declared`. */
 async function write(db: string, declared: string, rows: Row[], sink: Partial<JdbcTableSinkConfig> = {}, table = "t"): Promise<void> {
@@ -64,7 +58,7 @@ describe("jdbc table sink", () => {
     ["exactly-once", { deliveryGuarantee: "exactly-once" as const, transactionalIdPrefix: "tsink-eo" }],
   ] as const) {
     it(`upserts by the primary key: last change per key wins, -D and a lone -U delete (${label})`, async () => {
-      const db = await database("CREATE TABLE t (k VARCHAR(10) PRIMARY KEY, n BIGINT NOT NULL)");
+      const db = await server.freshDatabase("CREATE TABLE t (k VARCHAR(10) PRIMARY KEY, n BIGINT NOT NULL)");
       await write(db, "k STRING, n BIGINT, PRIMARY KEY (k) NOT ENFORCED", changes, sink);
       expect(await server.query("SELECT k, n::int FROM t ORDER BY k", [], db)).toEqual([{ k: "a", n: 3 }, { k: "d", n: 7 }]);
       expect(await preparedTransactions(server, db)).toEqual([]);
@@ -72,7 +66,7 @@ describe("jdbc table sink", () => {
   }
 
   it("a composite key; a table whose columns are all key columns", async () => {
-    const db = await database("CREATE TABLE t (a INT, b TEXT, v TEXT, PRIMARY KEY (a, b)); CREATE TABLE k (a INT, b TEXT, PRIMARY KEY (a, b))");
+    const db = await server.freshDatabase("CREATE TABLE t (a INT, b TEXT, v TEXT, PRIMARY KEY (a, b)); CREATE TABLE k (a INT, b TEXT, PRIMARY KEY (a, b))");
     await write(db, "a INT, b STRING, v STRING, PRIMARY KEY (a, b) NOT ENFORCED", [
       r(RowKind.INSERT, 1, "x", "first"),
       r(RowKind.INSERT, 1, "y", "other"),
@@ -86,7 +80,7 @@ describe("jdbc table sink", () => {
   }, 30_000);
 
   it("appends without a key; SQL values reach their PostgreSQL types", async () => {
-    const db = await database(
+    const db = await server.freshDatabase(
       "CREATE TABLE t (i INT, l BIGINT, d NUMERIC(10,2), s TEXT, b BOOLEAN, ts TIMESTAMP, ltz TIMESTAMPTZ, day DATE, raw BYTEA, xs INT[], f DOUBLE PRECISION)",
     );
     const ts = Date.UTC(2024, 2, 3, 4, 5, 6, 789);
@@ -104,21 +98,21 @@ describe("jdbc table sink", () => {
       ["a missing column", "k STRING, m INT, PRIMARY KEY (k) NOT ENFORCED", /column 'm' does not exist in public\.t \(its columns: k, n\)/],
     ] as const) {
       it(what, async () => {
-        const db = await database("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER)");
+        const db = await server.freshDatabase("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER)");
         await expect(write(db, declared, [r(RowKind.INSERT, "a", 1n)])).rejects.toThrow(message);
         expect(await server.query("SELECT count(*)::int AS c FROM t", [], db)).toEqual([{ c: 0 }]);
       }, 30_000);
     }
 
     it("an unknown table", async () => {
-      const db = await database("SELECT 1");
+      const db = await server.freshDatabase("SELECT 1");
       await expect(write(db, "k STRING, n INT", [r(RowKind.INSERT, "a", 1)])).rejects.toThrow(
         new RegExp(`table 'default_catalog\\.default_database\\.t': the PostgreSQL table 't' does not exist in 127\\.0\\.0\\.1:${server.port}/${db} as postgres`),
       );
     }, 30_000);
 
     it("a declared key without a unique index in PostgreSQL", async () => {
-      const db = await database("CREATE TABLE t (k TEXT, n INTEGER)");
+      const db = await server.freshDatabase("CREATE TABLE t (k TEXT, n INTEGER)");
       await expect(write(db, "k STRING, n INT, PRIMARY KEY (k) NOT ENFORCED", [r(RowKind.INSERT, "a", 1)])).rejects.toThrow(
         /there is no unique or exclusion constraint matching the ON CONFLICT specification \(SQLSTATE 42P10\)/,
       );

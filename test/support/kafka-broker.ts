@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 // @ts-expect-error: a JavaScript module without types
 import { kafkaJars } from "../../scripts/kafka-jars.mjs";
+import { stopProcess } from "./stop-process.ts";
 
 /** A running broker. */
 export interface KafkaBroker {
@@ -143,12 +144,7 @@ export async function startKafkaBroker(settings: Record<string, string> = {}): P
   const end = async (signal: NodeJS.Signals): Promise<void> => {
     const proc = child;
     child = undefined;
-    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-    proc.kill(signal);
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
+    await stopProcess(proc, signal);
   };
 
   await start();

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { freePort } from "./kafka-broker.ts";
+import { stopProcess } from "./stop-process.ts";
 
 /** A running server. */
 export interface PostgresServer {
@@ -30,6 +31,8 @@ export interface PostgresServer {
   query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[], database?: string): Promise<R[]>;
   /** Creates a database and returns its name. */
   createDatabase(name: string): Promise<string>;
+  /** Creates a new database (`db_<n>`), runs `ddl` in it (when given) and returns its name. */
+  freshDatabase(ddl?: string): Promise<string>;
   /** Stops it (fast shutdown) and starts it again on the same port and data. */
   restart(): Promise<void>;
   /** SIGKILLs it (data kept; `restart()` starts it again). */
@@ -149,13 +152,8 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   const end = async (signal: NodeJS.Signals): Promise<void> => {
     const proc = child;
     child = undefined;
-    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
     // SIGINT is the server's fast shutdown (rolls back open transactions, keeps prepared ones).
-    proc.kill(signal);
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
+    await stopProcess(proc, signal);
     if (signal === "SIGKILL") {
       // The postmaster's children notice its death and exit; wait until the port is free for a restart.
       const pidFile = join(data, "postmaster.pid");
@@ -164,6 +162,12 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
       rmSync(pidFile, { force: true });
     }
   };
+
+  const createDatabase = async (name: string): Promise<string> => {
+    await query(`CREATE DATABASE "${name}"`);
+    return name;
+  };
+  let databases = 0;
 
   await start();
   await query("CREATE ROLE weir_secure LOGIN SUPERUSER REPLICATION PASSWORD 'secret'");
@@ -174,9 +178,11 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     jdbcUrl: (database = "postgres") => `jdbc:postgresql://127.0.0.1:${port}/${database}`,
     config,
     query,
-    createDatabase: async (name) => {
-      await query(`CREATE DATABASE "${name}"`);
-      return name;
+    createDatabase,
+    freshDatabase: async (ddl) => {
+      const db = await createDatabase(`db_${++databases}`);
+      if (ddl !== undefined) await query(ddl, [], db);
+      return db;
     },
     restart: async () => {
       await end("SIGINT");
