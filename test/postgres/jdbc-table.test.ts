@@ -239,4 +239,37 @@ describe("jdbc errors before the job starts", () => {
     );
     expect(await errorOf(`${RATES} (${jdbc("rates", "'username' = 'weir_secure', 'password' = 'wrong'")})`, query)).toMatch(/the server refused the login .*check the user and password/);
   });
+
+  it("sink: a column type that does not fit, and exactly-once into a server without prepared transactions", async () => {
+    const insert = async (url: string, extra: string, rateType = "DECIMAL(10, 4)"): Promise<string> => {
+      const { env, tEnv } = session();
+      tEnv.executeSql(`CREATE TABLE rates_out (currency STRING, rate ${rateType}, region STRING, PRIMARY KEY (currency) NOT ENFORCED) WITH (${jdbc("rates", extra, url)})`);
+      let started = false;
+      tEnv.createTemporaryView(
+        "src",
+        env.fromAsyncIterable(() => {
+          started = true;
+          return [{ currency: "CHF" }];
+        }),
+        Schema.newBuilder().column("currency", "STRING").build(),
+      );
+      const message = await Promise.resolve()
+        .then(() => tEnv.executeSql(`INSERT INTO rates_out SELECT currency, CAST(1 AS ${rateType}), 'eu' FROM src`).await())
+        .then(
+          () => "no error",
+          (e: Error) => e.message,
+        );
+      if (message !== "no error") expect(started, "the job's source was opened: the error came from a running job").toBe(false);
+      return message;
+    };
+    expect(await insert(server.jdbcUrl(), "", "BIGINT")).toMatch(/column 'rate': BIGINT values do not fit in numeric\(10,4\)/);
+    const no2pc = await startPostgres({ max_prepared_transactions: "0" });
+    try {
+      await no2pc.query("CREATE TABLE rates (currency varchar(3) PRIMARY KEY, rate numeric(10,4) NOT NULL, region text)");
+      expect(await insert(no2pc.jdbcUrl(), "'sink.delivery-guarantee' = 'exactly-once'")).toMatch(/needs prepared transactions, but the server has max_prepared_transactions = 0/);
+      expect(await insert(no2pc.jdbcUrl(), "'sink.delivery-guarantee' = 'at-least-once'")).toBe("no error");
+    } finally {
+      await no2pc.stop();
+    }
+  });
 });

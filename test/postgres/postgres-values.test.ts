@@ -85,6 +85,8 @@ describe("PostgreSQL values", () => {
     expect(pgTypeFits("numeric(10,2)", t("decimal", { precision: 12, scale: 2 }), "read")).toBeUndefined();
     expect(pgTypeFits("numeric(10,2)", t("decimal", { precision: 12, scale: 2 }), "write")).toMatch(/do not fit/);
     expect(pgTypeFits("numeric", t("decimal", { precision: 38, scale: 6 }), "write")).toBeUndefined();
+    expect(pgTypeFits("numeric(12,2)", t("int"), "write")).toBeUndefined();
+    expect(pgTypeFits("numeric(10,4)", t("bigint"), "write")).toMatch(/BIGINT values do not fit in numeric\(10,4\)/);
     expect(pgTypeFits("uuid", t("varchar", { length: 100 }), "read")).toBeUndefined();
     expect(pgTypeFits("my_enum", t("varchar", { length: 100 }), "write")).toBeUndefined();
     expect(pgTypeFits("integer", t("varchar", { length: 100 }), "write")).toMatch(/STRING|VARCHAR/);

@@ -12,6 +12,7 @@ import { checkStatement, statementSteps, type JdbcBatch, type JdbcQueryClient, t
 import { JdbcExactlyOnceOptions } from "../../connectors/postgres/jdbc-exactly-once-options.ts";
 import { JdbcExecutionOptions } from "../../connectors/postgres/jdbc-execution-options.ts";
 import { JdbcSink } from "../../connectors/postgres/jdbc-sink.ts";
+import { JdbcPreparedTransactionsDisabledError } from "../../connectors/postgres/jdbc-sink-errors.ts";
 import { connect } from "../../connectors/postgres/postgres-connect.ts";
 import { jdbcStatement, type JdbcStatement } from "../../connectors/postgres/jdbc-statement.ts";
 import { describeTable, type PgTableSchema } from "../../connectors/postgres/postgres-table-schema.ts";
@@ -181,11 +182,16 @@ export function jdbcTableSink(ctx: DynamicTableContext, config: JdbcTableConfig)
   return {
     acceptedMode: key === undefined ? ChangelogMode.INSERT_ONLY : ChangelogMode.RETRACT,
     consume(stream) {
-      // before the job starts, the client checks the login, the table and its columns (writers check again)
+      // before the job starts, the client checks the login, the table, its columns and (exactly-once) that the
+      // server takes prepared transactions; writers check again
       ctx.env.addLaunchCheck(stream, async () => {
         const client = await connect(config.connection, { purpose: `weir jdbc check ${config.table}` });
         try {
           await resolveStatements(client, config, type, key);
+          if (s.deliveryGuarantee === "exactly-once") {
+            const setting = (await client.query("SELECT current_setting('max_prepared_transactions') AS n")).rows[0] as { n: string };
+            if (Number(setting.n) === 0) throw new JdbcPreparedTransactionsDisabledError(`table '${config.table}' (${config.connection.describe()})`);
+          }
         } finally {
           await client.end();
         }

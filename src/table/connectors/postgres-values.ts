@@ -224,6 +224,7 @@ const NOT_TEXT = /^(boolean|smallint|integer|bigint|real|double precision|numeri
 
 const INT_WIDTH: Record<string, number> = { smallint: 2, integer: 4, bigint: 8 };
 const SQL_INT_WIDTH: Record<string, number> = { tinyint: 1, smallint: 2, int: 4, bigint: 8 };
+const INT_DIGITS: Record<string, number> = { tinyint: 3, smallint: 5, int: 10, bigint: 19 };
 
 /**
  * Whether a PostgreSQL column of type `pgType` (`format_type` text) fits the declared SQL type: when
@@ -247,7 +248,12 @@ export function pgTypeFits(pgType: string, type: LogicalType, direction: "read" 
     case "int":
     case "bigint": {
       const width = INT_WIDTH[pgType];
-      if (width === undefined) return pgType.startsWith("numeric") && direction === "write" ? undefined : no;
+      if (width === undefined) {
+        // into a numeric: its digits before the point must hold the integer type's
+        const m = /^numeric(?:\((\d+),(\d+)\))?$/.exec(pgType);
+        if (m === null || direction === "read") return no;
+        return m[1] === undefined || Number(m[1]) - Number(m[2]) >= INT_DIGITS[type.kind]! ? undefined : no;
+      }
       const sqlWidth = SQL_INT_WIDTH[type.kind]!;
       return (direction === "read" ? width <= Math.max(sqlWidth, 2) : sqlWidth <= width) ? undefined : no;
     }
