@@ -24,6 +24,7 @@ import { KafkaSource, OffsetsInitializer, type KafkaConsumerRecord } from "../sr
 import { waitFor } from "./support/cli-process.ts";
 import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
 import { createTopic, produceRecords, readTopic, type RecordToProduce } from "./support/kafka-topics.ts";
+import { committedRecords } from "./support/kafka-committed.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 let broker: KafkaBroker;
@@ -172,7 +173,8 @@ describe("KafkaSource read_committed", () => {
       await a.close();
       await b.close();
     }
-    const committed = (await readTopic(broker.bootstrap, topic, { committed: true })).map((r) => r.value!).sort();
+    // the last commit's markers reach the partitions just after it returns: wait for them
+    const committed = (await committedRecords(broker.bootstrap, topic, 3 * 8 + 3)).map((r) => r.value!).sort();
     const everything = (await readTopic(broker.bootstrap, topic, { committed: false })).map((r) => r.value!).sort();
     expect(committed).toHaveLength(3 * 8 + 3);
     expect(everything).toHaveLength(3 * 16 + 3);
