@@ -1,5 +1,5 @@
 /**
- * The long variant of jdbc-upsert-kill-loop.test.ts (`npm run test:long`): the same updating query into
+ * The exactly-once variant of jdbc-upsert-kill-loop-at-least-once.long.test.ts (`npm run test:long`): the same updating query into
  * the jdbc table sink with 'sink.delivery-guarantee' = 'exactly-once' (prepared transactions), SIGKILLed 5
  * times: the table equals DuckDB's batch result and no prepared transaction is left.
  */

@@ -2,7 +2,7 @@
  * The `kafka` and `upsert-kafka` tables against a real broker: a bounded
  * read with metadata columns, a write with key and metadata, and an upsert
  * round trip with tombstones. The statement set under kills is in
- * kafka-statement-set-kill-loop.test.ts.
+ * kafka-statement-set-kill-loop.long.test.ts (npm run test:long).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startKafkaBroker, type KafkaBroker } from "../support/kafka-broker.ts";
