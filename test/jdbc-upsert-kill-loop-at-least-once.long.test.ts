@@ -3,8 +3,8 @@
  * (filesystem JSON → GROUP BY → upsert by primary key into PostgreSQL, at-least-once: batches flushed at
  * checkpoints, replayed after a restore) at parallelism 2 on 2 workers, SIGKILLed at seeded random moments
  * and restarted until a run ends: the PostgreSQL table equals the query's batch result in DuckDB
- * (idempotent upserts make at-least-once exact). The sink is built on the query's changelog stream
- * (test/fixtures/jdbc-upsert-query-job.ts) until the `jdbc` factory is merged. Reproduce with WEIR_SEED=<seed>.
+ * (idempotent upserts make at-least-once exact). The job (test/fixtures/jdbc-upsert-query-job.ts) writes
+ * through a `jdbc` table. Reproduce with WEIR_SEED=<seed>.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
