@@ -7,11 +7,11 @@ import { join } from "node:path";
 export const ENTRY_POINTS = {
   index: "src/index.ts",
   cli: "src/cli/main.ts",
-  "worker-main": "src/runtime/worker/worker-main.ts",
+  "worker-main": "src/deploy/worker/worker-main.ts",
   "sql-script-job": "src/sql-client/sql-script-job.ts",
-  "job-format-hook": "src/api/job-format-hook.ts",
-  "job-capture-hook": "src/api/job-capture-hook.ts",
-  "compiled-job-hook": "src/api/compiled-job-hook.ts",
+  "job-format-hook": "src/deploy/job-format-hook.ts",
+  "job-capture-hook": "src/deploy/job-capture-hook.ts",
+  "compiled-job-hook": "src/deploy/compiled-job-hook.ts",
 };
 
 /** esbuild options of a bundle of Weir into `outdir` (from the repository root `root`). */

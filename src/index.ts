@@ -13,7 +13,7 @@
  */
 export { StreamExecutionEnvironment } from "./api/environment.ts";
 export type { FlinkStateBackendName, StateBackendName, StateBackendSettings } from "./state/state-backend-settings.ts";
-export type { EnvironmentOptions } from "./api/environment-options.ts";
+export type { EnvironmentOptions } from "./deploy/environment-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";
 export { ExecutionConfig } from "./api/execution-config.ts";
 export { RecordNotPlainDataError } from "./runtime/record-not-plain-data-error.ts";
@@ -21,9 +21,9 @@ export { DataStream, DataStreamSink, KeyedStream, SingleOutputStreamOperator } f
 export { NullKeyError } from "./api/checked-key-selector.ts";
 export { AggregationFieldError, type AggregationArgs, type NumericField } from "./api/built-in-aggregations.ts";
 export { OperatorSettings } from "./api/operator-settings.ts";
-export { JobClient } from "./api/job-client.ts";
+export { JobClient } from "./deploy/job-client.ts";
 export { WatermarkStrategy } from "./time/watermark-strategy.ts";
-export { getJobArgs, isWorker } from "./api/launch-context.ts";
+export { getJobArgs, isWorker } from "./deploy/launch-context.ts";
 
 export type { Collector } from "./core/collector.ts";
 export { OutputTag } from "./core/output-tag.ts";

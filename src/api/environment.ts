@@ -2,7 +2,7 @@
  * StreamExecutionEnvironment: where a job is configured and built
  * (sources, settings) and from where it is executed.
  */
-import { randomUUID } from "node:crypto";
+import { newJobId } from "../deploy/job-id.ts";
 import { fileURLToPath } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Readable } from "node:stream";
@@ -28,11 +28,11 @@ import { CheckpointConfig } from "./checkpoint-config.ts";
 import { ExecutionConfig } from "./execution-config.ts";
 import { SingleOutputStreamOperator, type DataStream } from "./data-stream.ts";
 import { checkParallelism } from "./operator-settings.ts";
-import type { EnvironmentOptions } from "./environment-options.ts";
-import type { JobClient } from "./job-client.ts";
-import { currentLaunch, OtherJobInWorker } from "./launch-context.ts";
+import type { EnvironmentOptions } from "../deploy/environment-options.ts";
+import type { JobClient } from "../deploy/job-client.ts";
+import { currentLaunch, OtherJobInWorker } from "../deploy/launch-context.ts";
 import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
-import { startJob } from "./start-job.ts";
+import { startJob } from "../deploy/start-job.ts";
 import { DEFAULT_BATCH_SIZE } from "../runtime/channel/channel.ts";
 
 
@@ -267,7 +267,7 @@ export class StreamExecutionEnvironment {
 
   /** Starts the job and returns a client to watch, checkpoint or cancel it. */
   executeAsync(jobName = "weir-job"): Promise<JobClient> {
-    return this.launch(jobName, randomUUID());
+    return this.launch(jobName, newJobId());
   }
 
   /**

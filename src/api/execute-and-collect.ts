@@ -5,15 +5,15 @@
  * over a `BroadcastChannel` named after the run's job id, opened before the
  * job starts.
  */
-import { randomUUID } from "node:crypto";
+import { newJobId } from "../deploy/job-id.ts";
 import { BroadcastChannel } from "node:worker_threads";
 import { clientResultChannel, clientResultSink, type ClientResultMessage } from "../connectors/builtin/client-result-sink.ts";
 import { Fifo } from "../util/fifo.ts";
 import { Signal } from "../util/signal.ts";
 import type { DataStream } from "./data-stream.ts";
 import type { StreamExecutionEnvironment } from "./environment.ts";
-import type { JobClient } from "./job-client.ts";
-import { isWorker } from "./launch-context.ts";
+import type { JobClient } from "../deploy/job-client.ts";
+import { isWorker } from "../deploy/launch-context.ts";
 
 /**
  * Without checkpointing, the job restarted after the iterator had returned
@@ -69,7 +69,7 @@ export class CollectResultIterator<T> implements AsyncIterableIterator<T> {
     private readonly limit: number,
     roots?: readonly number[],
   ) {
-    const jobId = randomUUID();
+    const jobId = newJobId();
     this.jobClient = env.launch(jobName, jobId, roots); // in a worker thread it never resolves: the client thread owns the job
     this.channel = new BroadcastChannel(clientResultChannel(jobId));
     this.channel.onmessage = (event) => this.receive((event as { data: ClientResultMessage }).data);

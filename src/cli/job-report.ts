@@ -3,7 +3,7 @@
  * progress line, the periodic progress log line (when standard error is not a
  * terminal) and the final summary line, from snapshots of the job client.
  */
-import type { JobClient } from "../api/job-client.ts";
+import type { JobClient } from "../deploy/job-client.ts";
 import type { JobStatus } from "../runtime/execution/job-master.ts";
 
 /** The job at one moment. Records and checkpoints are those of the current (or last) attempt. */

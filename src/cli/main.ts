@@ -90,7 +90,7 @@ export async function main(argv: string[]): Promise<number> {
         const flags = runFlags(values);
         configureLogging({ level: flags.logLevel, format: flags.logFormat });
         logNotes();
-        const { runSqlCommand } = await import("../sql-client/sql-command.ts");
+        const { runSqlCommand } = await import("./sql-command.ts");
         const v = values as Record<string, unknown>;
         return await runSqlCommand({ ...flags, init: (v["init"] as string[] | undefined) ?? [], file: v["file"] as string | undefined, execute: v["execute"] as string | undefined });
       }

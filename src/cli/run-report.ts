@@ -3,7 +3,7 @@
  * terminal, progress log lines elsewhere, the note that a job had already
  * finished, and the summary line at the end.
  */
-import type { JobClient } from "../api/job-client.ts";
+import type { JobClient } from "../deploy/job-client.ts";
 import { currentLogSettings, getLogger } from "../util/logger.ts";
 import { ProgressLine } from "./progress-line.ts";
 import { progressLineText, progressLogText, snapshotFields, snapshotOf, summaryText, type RunOutcome } from "./job-report.ts";

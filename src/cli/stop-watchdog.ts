@@ -16,7 +16,7 @@
  * watchdog.stop();
  * ```
  */
-import type { JobClient } from "../api/job-client.ts";
+import type { JobClient } from "../deploy/job-client.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 
 /** How often the worker threads' heartbeats are looked at. */

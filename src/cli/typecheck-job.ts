@@ -90,7 +90,7 @@ export function typecheckJob(jobFile: string, cwd: string = process.cwd(), onChe
 /**
  * A compiler host that checks `.ts`/`.tsx` files outside `node_modules` as ES
  * modules whatever the nearest package.json says, as `weir run` loads them
- * (see api/job-format-hook.ts): a job in a CommonJS project may use
+ * (see deploy/job-format-hook.ts): a job in a CommonJS project may use
  * `import.meta` and top-level `await`.
  */
 function jobFilesAsModules(ts: typeof import("typescript"), options: import("typescript").CompilerOptions): import("typescript").CompilerHost {

@@ -3,7 +3,7 @@
  * STATEMENT SET`: they run in the background while the session goes on,
  * listed by `SHOW JOBS` and stopped by `STOP JOB` (Flink's SQL client).
  */
-import type { JobClient } from "../api/job-client.ts";
+import type { JobClient } from "../deploy/job-client.ts";
 import type { JobStatus } from "../runtime/execution/job-master.ts";
 
 /** A job of the session. */

@@ -7,7 +7,7 @@
  * every 10 s by default, so that they are exactly-once and resume.
  */
 import { relative } from "node:path";
-import { getJobArgs } from "../api/launch-context.ts";
+import { getJobArgs } from "../deploy/launch-context.ts";
 import { StreamExecutionEnvironment } from "../api/environment.ts";
 import { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { decodeScriptArgs, readScripts, scriptJobName } from "./sql-script-args.ts";

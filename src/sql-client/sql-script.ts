@@ -7,7 +7,7 @@
  * The same script runs in the client and in every worker thread, which
  * rebuild the same jobs; only the client prints.
  */
-import { OtherJobInWorker, isWorker } from "../api/launch-context.ts";
+import { OtherJobInWorker, isWorker } from "../deploy/launch-context.ts";
 import type { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { TableauPrinter } from "../table/api/tableau.ts";
 import { parseStatement } from "../table/sql/parser.ts";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { setLaunch } from "../api/launch-context.ts";
+import { setLaunch } from "../deploy/launch-context.ts";
 import { SqlSession } from "./sql-session.ts";
 import { splitStatements } from "./statement-splitter.ts";
 

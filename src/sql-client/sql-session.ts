@@ -6,8 +6,8 @@
  * SET` start a job in the background (`SHOW JOBS`, `STOP JOB`).
  */
 import { StreamExecutionEnvironment } from "../api/environment.ts";
-import { setLaunch } from "../api/launch-context.ts";
-import type { EnvironmentOptions } from "../api/environment-options.ts";
+import { setLaunch } from "../deploy/launch-context.ts";
+import type { EnvironmentOptions } from "../deploy/environment-options.ts";
 import { TableConfig } from "../table/api/table-config.ts";
 import { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { displayWidth } from "../table/api/display-width.ts";

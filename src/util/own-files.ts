@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * const entry = ownModule("runtime/worker/worker-bootstrap.mjs", "worker-main.js"); // a URL
+ * const entry = ownModule("deploy/worker/worker-bootstrap.mjs", "worker-main.js"); // a URL
  * ```
  */
 import { RUNS_FROM_SOURCE } from "./runs-from-source.ts";

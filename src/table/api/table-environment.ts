@@ -5,13 +5,13 @@
  * so SQL and the DataStream API mix in one job.
  */
 import { parseStateBackendName, type FlinkStateBackendName, type StateBackendName } from "../../state/state-backend-settings.ts";
-import { randomUUID } from "node:crypto";
+import { newJobId } from "../../deploy/job-id.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { ProcessContext } from "../../core/process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import { executeAndCollect } from "../../api/execute-and-collect.ts";
-import { isWorker } from "../../api/launch-context.ts";
+import { isWorker } from "../../deploy/launch-context.ts";
 import { builtinFactories } from "../catalog/builtin-factories.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { describeTable } from "../catalog/describe-table.ts";
@@ -459,7 +459,7 @@ export class StreamTableEnvironment {
     const t = this.translator(sinks.map((s) => s.input));
     const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
     this.env.graph.detach(ids);
-    const client = this.env.launch(name, randomUUID(), ids);
+    const client = this.env.launch(name, newJobId(), ids);
     if (isWorker()) client.catch(() => undefined); // another statement's job (OtherJobInWorker): nothing to wait for here
     const columns = sinks.map((s) => ({ name: identifierString(s.table.identifier), type: { kind: "bigint", nullable: false } as LogicalType }));
     return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1n))] }, false);

@@ -5,8 +5,8 @@
  * produces, as a changelog, read with {@link TableResult.collect} or
  * printed with {@link TableResult.print}.
  */
-import type { JobClient } from "../../api/job-client.ts";
-import { OtherJobInWorker } from "../../api/launch-context.ts";
+import type { JobClient } from "../../deploy/job-client.ts";
+import { OtherJobInWorker } from "../../deploy/launch-context.ts";
 import type { Row } from "../data/row.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { TableauPrinter } from "./tableau.ts";

@@ -71,7 +71,7 @@ export function compiledJob(): CompiledJob | undefined {
 async function serveCompiledJob(job: CompiledJob): Promise<void> {
   if (typescriptEnabled) return;
   await import(ownModule("index.ts", "index.js").href);
-  register<CompiledJobHookData>(ownModule("api/compiled-job-hook.ts", "compiled-job-hook.js"), { data: { job } });
+  register<CompiledJobHookData>(ownModule("deploy/compiled-job-hook.ts", "compiled-job-hook.js"), { data: { job } });
   process.setSourceMapsEnabled(true);
   typescriptEnabled = true;
 }
@@ -87,12 +87,12 @@ async function enableTypeScript(path: string): Promise<void> {
     throw new Error(`${relative(process.cwd(), path) || path} is TypeScript, which needs tsx: install it in the project (npm i -D tsx), or run a compiled .js/.mjs job`);
   }
   // this module imports the job: the hook knows job files by their importer (this module's URL: a chunk, compiled)
-  register<JobFormatHookData>(ownModule("api/job-format-hook.ts", "job-format-hook.js"), { data: { jobLoader: import.meta.url } });
+  register<JobFormatHookData>(ownModule("deploy/job-format-hook.ts", "job-format-hook.js"), { data: { jobLoader: import.meta.url } });
   tsx.register();
   const { port1, port2 } = new MessageChannel();
   port2.unref();
   capture = { port: port2, resolutions: {}, sources: {}, complete: true };
   const data: JobCaptureHookData = { jobLoader: import.meta.url, ownRoot: OWN_ROOT.href, port: port1 };
-  register<JobCaptureHookData>(ownModule("api/job-capture-hook.ts", "job-capture-hook.js"), { data, transferList: [port1] });
+  register<JobCaptureHookData>(ownModule("deploy/job-capture-hook.ts", "job-capture-hook.js"), { data, transferList: [port1] });
   typescriptEnabled = true;
 }

@@ -1,13 +1,13 @@
 /**
  * Messages between the main thread and a worker thread (version 6: workers publish their activity in shared memory). Pure data.
  */
-import type { CompiledJob } from "../../api/compiled-job-hook.ts";
+import type { CompiledJob } from "../compiled-job-hook.ts";
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
-import type { EnvironmentOptions } from "../../api/environment-options.ts";
-import type { Deployment, ErrorInfo } from "../execution/deployment.ts";
-import type { TaskMetrics } from "../task/stream-task.ts";
-import type { TaskResults } from "../task/task-services.ts";
-import type { LinkEnd } from "../channel/remote-link.ts";
+import type { EnvironmentOptions } from "../environment-options.ts";
+import type { Deployment, ErrorInfo } from "../../runtime/execution/deployment.ts";
+import type { TaskMetrics } from "../../runtime/task/stream-task.ts";
+import type { TaskResults } from "../../runtime/task/task-services.ts";
+import type { LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
 export const WORKER_PROTOCOL_VERSION = 6;

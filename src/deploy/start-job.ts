@@ -9,7 +9,7 @@ import { planExecution } from "../runtime/execution/execution-plan.ts";
 import { JobMaster, type JobListener } from "../runtime/execution/job-master.ts";
 import { localTaskManager } from "../runtime/execution/local-task-manager.ts";
 import type { RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
-import { startWorkerTaskManagers } from "../runtime/worker/worker-task-manager.ts";
+import { startWorkerTaskManagers } from "./worker/worker-task-manager.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/logger.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";

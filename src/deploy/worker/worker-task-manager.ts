@@ -6,18 +6,18 @@
  * died.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
-import { createLinkEnds, type LinkEnd } from "../channel/remote-link.ts";
-import type { EnvironmentOptions } from "../../api/environment-options.ts";
-import type { TaskMetrics } from "../task/stream-task.ts";
-import type { TaskManagerEvents, TaskManagerHandle } from "../execution/deployment.ts";
+import { createLinkEnds, type LinkEnd } from "../../runtime/channel/remote-link.ts";
+import type { EnvironmentOptions } from "../environment-options.ts";
+import type { TaskMetrics } from "../../runtime/task/stream-task.ts";
+import type { TaskManagerEvents, TaskManagerHandle } from "../../runtime/execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
-import { readTaskActivity, TASK_ACTIVITY_BYTES } from "../task/task-activity.ts";
+import { readTaskActivity, TASK_ACTIVITY_BYTES } from "../../runtime/task/task-activity.ts";
 import { ownModule } from "../../util/own-files.ts";
-import { compiledJob } from "../../api/job-loader.ts";
+import { compiledJob } from "../job-loader.ts";
 import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger.ts";
 
 /** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
-const WORKER_ENTRY = ownModule("runtime/worker/worker-bootstrap.mjs", "worker-main.js");
+const WORKER_ENTRY = ownModule("deploy/worker/worker-bootstrap.mjs", "worker-main.js");
 
 /** Options that can cross to a worker (functions cannot). */
 const PLAIN_OPTIONS = ["parallelism", "maxParallelism", "workers", "checkpointInterval", "mode", "checkpointDir", "fresh", "batchSize"] as const;

@@ -5,13 +5,13 @@
  * main thread's messages.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { setLaunch } from "../../api/launch-context.ts";
-import { loadJobModule } from "../../api/job-loader.ts";
-import { RemoteLink } from "../channel/remote-link.ts";
-import { errorInfo } from "../execution/deployment.ts";
-import { planExecution } from "../execution/execution-plan.ts";
-import { TaskManager } from "../execution/task-manager.ts";
-import { shareTaskActivity } from "../task/task-activity.ts";
+import { setLaunch } from "../launch-context.ts";
+import { loadJobModule } from "../job-loader.ts";
+import { RemoteLink } from "../../runtime/channel/remote-link.ts";
+import { errorInfo } from "../../runtime/execution/deployment.ts";
+import { planExecution } from "../../runtime/execution/execution-plan.ts";
+import { TaskManager } from "../../runtime/execution/task-manager.ts";
+import { shareTaskActivity } from "../../runtime/task/task-activity.ts";
 import { systemClock } from "../../util/clock.ts";
 import { configureLogging, getLogger, type LogRecord } from "../../util/logger.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";

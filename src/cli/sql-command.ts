@@ -7,17 +7,17 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describeJobError } from "../cli/describe-job-error.ts";
-import { CliUsageError } from "../cli/cli-usage-error.ts";
-import { runClientProgram, type RunFlags } from "../cli/run-job-file.ts";
+import { describeJobError } from "./describe-job-error.ts";
+import { CliUsageError } from "./cli-usage-error.ts";
+import { runClientProgram, type RunFlags } from "./run-job-file.ts";
 import { ownModule } from "../util/own-files.ts";
 import { configureLogging, getLogger } from "../util/logger.ts";
-import { encodeScriptArgs, readScripts, type ScriptArg } from "./sql-script-args.ts";
-import { SqlScriptError } from "./sql-script.ts";
-import { SqlSession } from "./sql-session.ts";
-import { runRepl } from "./sql-repl.ts";
-import { historyFile } from "./sql-history.ts";
-import { splitStatements } from "./statement-splitter.ts";
+import { encodeScriptArgs, readScripts, type ScriptArg } from "../sql-client/sql-script-args.ts";
+import { SqlScriptError } from "../sql-client/sql-script.ts";
+import { SqlSession } from "../sql-client/sql-session.ts";
+import { runRepl } from "../sql-client/sql-repl.ts";
+import { historyFile } from "../sql-client/sql-history.ts";
+import { splitStatements } from "../sql-client/statement-splitter.ts";
 
 /** The SQL script job module, in the same form (source or compiled) as this one. */
 const SCRIPT_JOB = fileURLToPath(ownModule("sql-client/sql-script-job.ts", "sql-script-job.js"));
