@@ -1,15 +1,15 @@
 /**
- * Starts a built job: plans the tasks, creates the task managers (in this
- * thread, or worker threads that import the job module again) and the job
- * master, and returns the client.
+ * Starts a built job: chooses the executor (this thread, or worker threads
+ * that import the job module again), plans the tasks over its threads,
+ * creates the job master, and returns the client.
  */
 import type { CheckpointSettings } from "../checkpoint/types.ts";
 import type { JobGraph } from "../graph/job-graph.ts";
 import { planExecution } from "../runtime/execution/execution-plan.ts";
 import { JobMaster, type JobListener } from "../runtime/execution/job-master.ts";
-import { localTaskManager } from "../runtime/execution/local-task-manager.ts";
 import type { RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
-import { startWorkerTaskManagers } from "./worker/worker-task-manager.ts";
+import { inProcessExecutor } from "./in-process-executor.ts";
+import { workerThreadsExecutor } from "./worker-threads-executor.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/logger.ts";
 import type { EnvironmentOptions } from "./environment-options.ts";
@@ -54,7 +54,11 @@ export function startJob(j: JobLaunch): JobClient {
   const busy = (w: number) => new Set(planExecution(j.graph, w).tasks.map((t) => t.worker)).size;
   const { workers, note } = workerCount(j.workers, busy, subtasks, availableParallelism());
   if (note) j.logger.warn({ workers }, note);
-  const plan = planExecution(j.graph, Math.max(1, workers));
+  const executor =
+    workers > 0
+      ? workerThreadsExecutor({ workers, jobModule: j.jobModule!, args: j.args, options: j.launchOptions, fingerprint: j.fingerprint, jobName: j.graph.name })
+      : inProcessExecutor(j.clock);
+  const plan = planExecution(j.graph, executor.threads);
   const master = new JobMaster({
     jobId: j.jobId,
     graph: j.graph,
@@ -72,19 +76,7 @@ export function startJob(j: JobLaunch): JobClient {
     logger: j.logger,
     command: j.command,
     listener: jobListenerOf(j),
-    taskManagers: (events) =>
-      workers > 0
-        ? startWorkerTaskManagers({
-            workers,
-            channels: plan.channels.length,
-            jobModule: j.jobModule!,
-            args: j.args,
-            options: j.launchOptions,
-            fingerprint: j.fingerprint,
-            jobName: j.graph.name,
-            events,
-          })
-        : [localTaskManager(plan, events, j.clock)],
+    taskManagers: (events) => executor.taskManagers(plan, events),
   });
   return new JobClient(j.jobId, j.graph.name, master, master.run());
 }
