@@ -6,7 +6,7 @@ import type { CheckpointStats } from "../checkpoint/coordinator/index.ts";
 import type { CompletedCheckpoint } from "../checkpoint/types.ts";
 import type { JobMaster, JobStatus } from "../runtime/execution/job-master.ts";
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
-import type { TaskMetrics } from "../runtime/task/stream-task.ts";
+import type { MetricSnapshot } from "../metrics/metric-snapshot.ts";
 import type { RecordCounts } from "../runtime/execution/record-counts.ts";
 
 /**
@@ -80,9 +80,19 @@ export class JobClient {
     return this.master.checkpointStats();
   }
 
-  /** Records in/out, backpressure and status of every subtask. */
-  getTaskMetrics(): Record<string, TaskMetrics> {
-    return this.master.taskMetrics();
+  /**
+   * The latest value of every metric of the job: job scope (checkpoints, restarts, uptime),
+   * and task and operator scope (records, bytes, busy/idle/backpressured time, watermarks,
+   * state size, user metrics) as every thread last reported them (every 250 ms from worker
+   * threads; at the call in-process). See docs/metrics.md.
+   *
+   * @example
+   * ```ts
+   * const busy = client.getMetrics().filter((m) => m.name === "busyTimeMsPerSecond");
+   * ```
+   */
+  getMetrics(): readonly MetricSnapshot[] {
+    return this.master.metrics();
   }
 
   /**

@@ -11,7 +11,9 @@ import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/t
 import type { JobGraph } from "../../graph/job-graph.ts";
 import type { Clock } from "../../util/clock.ts";
 import type { Logger } from "../../util/logger.ts";
-import type { TaskMetrics } from "../task/stream-task.ts";
+import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
+import { vertexHexId } from "../../graph/vertex-hex-id.ts";
+import { jobMetrics, markStuck, STUCK_AFTER_MS } from "./job-metrics.ts";
 import type { TaskResults } from "../task/task-services.ts";
 import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from "./deployment.ts";
 import type { ExecutionPlan } from "./execution-plan.ts";
@@ -102,6 +104,10 @@ export class JobMaster {
   private fatalError: Error | null = null;
   /** Highest checkpoint id any attempt of this run triggered (a cancelled attempt may still write state for it). */
   private highestUsedId = 0;
+  /** Clock time the job last became RUNNING, the current restart began, and the last restart's duration (job metrics). */
+  private runningSince = -1;
+  private restartingSince = -1;
+  private lastRestartMs = 0;
   /** Ends the restart back-off early (cancel). */
   private wake: (() => void) | null = null;
 
@@ -180,6 +186,7 @@ export class JobMaster {
           throw new JobFailedError(`job '${this.o.graph.name}' failed: ${cause.description}${note}`, { cause: outcome.error });
         }
         this.status_ = "RESTARTING";
+        this.restartingSince = this.o.clock.now();
         restore = this.logged(failoverRestore(origin, await this.storage.latestCompleted(firstOwnId)));
         this.restarts++;
         this.o.listener?.onRestarting?.(decision.delayMs, this.attempt + 1, describeRestore(restore, origin));
@@ -271,14 +278,36 @@ export class JobMaster {
     return this.coordinator?.stats() ?? this.lastStats;
   }
 
-  /** Latest metrics of every task. */
-  taskMetrics(): Record<string, TaskMetrics> {
-    return Object.assign({}, ...this.managers.map((m) => m.metrics()));
+  /**
+   * Latest value of every metric: the job's own (checkpoints, restarts, uptime) and those of
+   * every task and operator as their threads last reported them. The task a stuck thread
+   * runs shows 100 % busy.
+   */
+  metrics(): MetricSnapshot[] {
+    const now = this.o.clock.now();
+    const running = this.status_ === "RUNNING" || this.status_ === "RESTARTING" || this.status_ === "CREATED";
+    const out = jobMetrics(
+      { jobId: this.o.jobId, jobName: this.o.graph.name },
+      {
+        stats: this.checkpointStats(),
+        restarts: this.restarts,
+        restartingMs: this.restartingSince >= 0 ? now - this.restartingSince : this.lastRestartMs,
+        uptimeMs: !running ? -1 : this.status_ === "RUNNING" && this.runningSince >= 0 ? now - this.runningSince : 0,
+      },
+    );
+    this.managers.forEach((m) => {
+      let tasks = m.metrics();
+      const { forMs, activeTask } = m.blocked();
+      const stuck = forMs >= STUCK_AFTER_MS && activeTask !== undefined ? this.o.plan.tasks[activeTask] : undefined;
+      if (stuck) tasks = markStuck(tasks, vertexHexId(stuck.vertex), stuck.subtaskIndex);
+      for (const s of tasks) out.push(s);
+    });
+    return out;
   }
 
   /** Records read by the sources and written by the sinks in the current (or last) attempt. */
   recordCounts(): RecordCounts {
-    return recordCounts(this.o.graph, this.taskMetrics());
+    return recordCounts(this.o.graph, this.managers.flatMap((m) => m.metrics()));
   }
 
   /** The checkpoint or savepoint the run started from, or null (empty state). */
@@ -332,6 +361,10 @@ export class JobMaster {
     });
     this.coordinator = coordinator;
     this.status_ = "RUNNING";
+    const now = this.o.clock.now();
+    if (this.restartingSince >= 0) this.lastRestartMs = now - this.restartingSince;
+    this.restartingSince = -1;
+    this.runningSince = now;
     this.o.logger.debug(
       { attempt, checkpointId: restore?.checkpointId },
       `attempt ${attempt}: deploying ${this.allTasks.length} subtasks on ${this.managers.length} task manager(s), ` +
@@ -340,6 +373,7 @@ export class JobMaster {
     for (const m of this.managers)
       m.deploy({
         jobId: this.o.jobId,
+        jobName: this.o.graph.name,
         attempt,
         checkpointing: this.o.checkpointing,
         restore,
