@@ -13,6 +13,7 @@ import type { Clock } from "../../util/clock.ts";
 import type { Logger } from "../../util/logger.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import { vertexHexId } from "../../graph/vertex-hex-id.ts";
+import { vertexName } from "../../graph/vertex-name.ts";
 import { jobMetrics, markStuck, STUCK_AFTER_MS } from "./job-metrics.ts";
 import type { TaskResults } from "../task/task-services.ts";
 import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from "./deployment.ts";
@@ -299,7 +300,11 @@ export class JobMaster {
       let tasks = m.metrics();
       const { forMs, activeTask } = m.blocked();
       const stuck = forMs >= STUCK_AFTER_MS && activeTask !== undefined ? this.o.plan.tasks[activeTask] : undefined;
-      if (stuck) tasks = markStuck(tasks, vertexHexId(stuck.vertex), stuck.subtaskIndex);
+      if (stuck) {
+        const v = stuck.vertex;
+        const scope = { jobId: this.o.jobId, jobName: this.o.graph.name, vertexId: vertexHexId(v), taskName: vertexName(v), subtaskIndex: stuck.subtaskIndex, taskManagerId: `worker-${stuck.worker}` };
+        tasks = markStuck(tasks, scope);
+      }
       for (const s of tasks) out.push(s);
     });
     return out;

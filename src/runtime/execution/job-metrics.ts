@@ -44,12 +44,23 @@ export function jobMetrics(scope: MetricScope, o: JobMetricInputs): MetricSnapsh
 /** How long a thread's event loop must not have turned for its active task to count as stuck. */
 export const STUCK_AFTER_MS = 1_000;
 
-/** `snapshots` with subtask `subtaskIndex` of vertex `vertexId` shown 100 % busy (its thread is stuck in it). */
-export function markStuck(snapshots: readonly MetricSnapshot[], vertexId: string, subtaskIndex: number): MetricSnapshot[] {
-  const forced: Record<string, number> = { busyTimeMsPerSecond: 1000, idleTimeMsPerSecond: 0, backPressuredTimeMsPerSecond: 0 };
-  return snapshots.map((s) =>
-    s.scope.vertexId === vertexId && s.scope.subtaskIndex === subtaskIndex && s.scope.operatorId === undefined && s.name in forced
-      ? { ...s, value: forced[s.name]! }
-      : s,
-  );
+/**
+ * `snapshots` with the task of `scope` shown 100 % busy (its thread is stuck in it); its busy,
+ * idle and backpressured times are added when the thread got stuck before it reported any.
+ */
+export function markStuck(snapshots: readonly MetricSnapshot[], scope: MetricScope): MetricSnapshot[] {
+  const forced = new Map([
+    ["busyTimeMsPerSecond", 1000],
+    ["idleTimeMsPerSecond", 0],
+    ["backPressuredTimeMsPerSecond", 0],
+  ]);
+  const out = snapshots.map((s) => {
+    if (s.scope.vertexId !== scope.vertexId || s.scope.subtaskIndex !== scope.subtaskIndex || s.scope.operatorId !== undefined) return s;
+    const value = forced.get(s.name);
+    if (value === undefined) return s;
+    forced.delete(s.name);
+    return { ...s, value };
+  });
+  for (const [name, value] of forced) out.push({ scope, name, kind: name === "busyTimeMsPerSecond" ? "gauge" : "meter", value });
+  return out;
 }
