@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { operatorHexId } from "../src/graph/operator-hex-id.ts";
 import { StreamExecutionEnvironment, type MetricSnapshot } from "../src/index.ts";
 import { renderPrometheus } from "../src/metrics/prometheus.ts";
-import { parsePrometheusText } from "../src/metrics/prometheus-text.test-support.ts";
+import { parsePrometheusText } from "./support/prometheus-text.ts";
 import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
 import { startMetricsJob } from "./fixtures/metrics-job.ts";
 import { tempDirs } from "./support/temp-dirs.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MetricRegistry } from "./metric-registry.ts";
 import { NO_WATERMARK_VALUE } from "./metric-snapshot.ts";
 import { PrometheusPortError, renderPrometheus, startPrometheusServer } from "./prometheus.ts";
-import { parsePrometheusText } from "./prometheus-text.test-support.ts";
+import { parsePrometheusText } from "../../test/support/prometheus-text.ts";
 
 const job = { jobId: "0123456789abcdef0123456789abcdef", jobName: "orders" };
 const task = { ...job, vertexId: "aa".repeat(16), taskName: "Source: in -> Map", subtaskIndex: 0, taskManagerId: "in-process" };
