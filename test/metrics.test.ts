@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { operatorHexId } from "../src/graph/operator-hex-id.ts";
-import { StreamExecutionEnvironment, type MetricSnapshot } from "../src/index.ts";
+import { StreamExecutionEnvironment, WatermarkStrategy, type MetricSnapshot } from "../src/index.ts";
 import { renderPrometheus } from "../src/metrics/prometheus.ts";
 import { parsePrometheusText } from "./support/prometheus-text.ts";
 import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
@@ -107,6 +107,40 @@ describe("metrics of a running job", () => {
       await client.cancel();
     }
   }, 120_000);
+
+  it("counts each chained operator at its own input and output, and reports its watermarks", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0, log: () => {} });
+    env
+      .fromSequence(1, 100)
+      .uid("numbers")
+      .assignTimestampsAndWatermarks(WatermarkStrategy.forMonotonousTimestamps<number>().withTimestampAssigner((n) => n * 10))
+      .uid("stamps")
+      .filter((n) => n % 4 === 0)
+      .uid("quarter")
+      .map((n) => n + 1)
+      .uid("plus")
+      .sinkTo(collectSink("kept"))
+      .uid("kept");
+    const client = await env.executeAsync("chain");
+    await client.getJobExecutionResult();
+    const m = client.getMetrics();
+    const counts = (uid: string) => [sum(m, "numRecordsIn", operator(uid)), sum(m, "numRecordsOut", operator(uid))];
+    expect([counts("numbers"), counts("stamps"), counts("quarter"), counts("plus"), counts("kept")]).toEqual([
+      [100, 100],
+      [100, 100],
+      [100, 25],
+      [25, 25],
+      [25, 0],
+    ]);
+    // one task: its numRecordsIn is what the source read, its numRecordsOut what the chain's last operator emitted
+    expect([sum(m, "numRecordsIn", task), sum(m, "numRecordsOut", task)]).toEqual([100, 0]);
+    // each operator's input watermark is the previous one's output; after the end of input all are Flink's Long.MAX_VALUE
+    const wm = (name: string, uid: string) => m.find((s) => s.name === name && operator(uid)(s))!.value;
+    for (const [from, to] of [["numbers", "stamps"], ["stamps", "quarter"], ["quarter", "plus"], ["plus", "kept"]] as const)
+      expect(wm("currentInputWatermark", to), `${from} -> ${to}`).toBe(wm("currentOutputWatermark", from));
+    expect(wm("currentOutputWatermark", "plus")).toBe(9223372036854775807);
+    expect(m.filter((s) => s.name.endsWith("Watermark")).every((s) => Number.isFinite(s.value))).toBe(true);
+  });
 
   it("a source with nothing to read shows idle time", async () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 1, log: () => {} });

@@ -59,6 +59,9 @@ export interface MetricSnapshot {
 /** Value of a watermark metric before the first watermark: Flink's `Long.MIN_VALUE` (its UI shows "No Watermark"). */
 export const NO_WATERMARK_VALUE = -9223372036854775808;
 
+/** Value of a watermark metric after the end of input (the final watermark): Flink's `Long.MAX_VALUE`. */
+export const END_WATERMARK_VALUE = 9223372036854775807;
+
 /** The scope level of a snapshot: "job", "task" or "operator". */
 export function scopeLevel(scope: MetricScope): "job" | "task" | "operator" {
   if (scope.operatorId !== undefined) return "operator";

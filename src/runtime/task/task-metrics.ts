@@ -8,7 +8,7 @@ import { Counter } from "../../metrics/counter.ts";
 import { Meter } from "../../metrics/meter.ts";
 import type { ScopedMetricGroup } from "../../metrics/metric-group.ts";
 import type { MetricRegistry } from "../../metrics/metric-registry.ts";
-import { NO_WATERMARK_VALUE } from "../../metrics/metric-snapshot.ts";
+import { END_WATERMARK_VALUE, NO_WATERMARK_VALUE } from "../../metrics/metric-snapshot.ts";
 import { TimeMeter } from "../../metrics/time-meter.ts";
 import { operatorHexId } from "../../graph/operator-hex-id.ts";
 import type { StreamNode } from "../../graph/stream-graph.ts";
@@ -45,9 +45,9 @@ export class OperatorMetrics {
     this.numRecordsOut = group.counter("numRecordsOut", numRecordsOut);
     group.meter("numRecordsInPerSecond", new Meter(numRecordsIn));
     group.meter("numRecordsOutPerSecond", new Meter(numRecordsOut));
-    group.gauge("currentInputWatermark", () => this.inputWatermark);
-    group.gauge("currentOutputWatermark", () => this.outputWatermark);
-    group.gauge("watermarkLag", () => (this.outputWatermark === NO_WATERMARK_VALUE ? undefined : Date.now() - this.outputWatermark));
+    group.gauge("currentInputWatermark", () => watermarkValue(this.inputWatermark));
+    group.gauge("currentOutputWatermark", () => watermarkValue(this.outputWatermark));
+    group.gauge("watermarkLag", () => (Number.isFinite(this.outputWatermark) && this.outputWatermark !== NO_WATERMARK_VALUE ? Date.now() - this.outputWatermark : undefined));
     group.gauge("stateSize", () => this.stateBytes);
   }
 }
@@ -91,7 +91,7 @@ export class TaskMetrics {
     g.meter("idleTimeMsPerSecond", this.idle);
     g.meter("backPressuredTimeMsPerSecond", this.backPressure);
     g.gauge("busyTimeMsPerSecond", () => Math.max(0, 1000 - this.idle.getRate() - this.backPressure.getRate()));
-    g.gauge("currentInputWatermark", () => this.watermark);
+    g.gauge("currentInputWatermark", () => watermarkValue(this.watermark));
     // Flink reports the alignment in nanoseconds
     g.gauge("checkpointAlignmentTime", () => this.alignmentMs * 1e6);
     g.gauge("inputQueueLength", queued);
@@ -111,6 +111,12 @@ export class TaskMetrics {
     for (const op of this.operators) op.group.close();
     this.group.close();
   }
+}
+
+/** A watermark as Flink reports it: the end of input (+∞) is Long.MAX_VALUE, none yet (-∞) Long.MIN_VALUE; always a finite number (JSON). */
+function watermarkValue(watermark: number): number {
+  if (watermark === Number.POSITIVE_INFINITY) return END_WATERMARK_VALUE;
+  return watermark === Number.NEGATIVE_INFINITY ? NO_WATERMARK_VALUE : watermark;
 }
 
 function operatorGroup(task: ScopedMetricGroup, node: StreamNode): ScopedMetricGroup {
