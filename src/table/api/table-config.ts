@@ -6,7 +6,7 @@
  * any other key is kept as given (as Flink does), and changes nothing.
  */
 import { didYouMean } from "../../util/did-you-mean.ts";
-import { parseDuration } from "../catalog/parse-duration.ts";
+import { parseDuration } from "../../config/parse-duration.ts";
 import { editDistance } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { checkpointDirectoryOf } from "../../checkpoint/storage/checkpoint-location.ts";

@@ -4,7 +4,7 @@
  * Flink's keys and defaults. Declarations only: the connectors themselves are
  * built by the planner from the validated options.
  */
-import { option } from "./config-option.ts";
+import { option } from "../../config/config-option.ts";
 import { type FactoryOptions, FactoryRegistry } from "./factory-options.ts";
 
 const MB = 1024 * 1024;

@@ -4,7 +4,7 @@
  * `FactoryUtil`: missing required options, unsupported options (with the
  * supported ones listed), and values that do not read as their type.
  */
-import { type ConfigOption, type OptionValue, optionKeyMatches, readOptionValue } from "./config-option.ts";
+import { type ConfigOption, type OptionValue, optionKeyMatches, readOptionValue } from "../../config/config-option.ts";
 import { didYouMean, nearestName } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 

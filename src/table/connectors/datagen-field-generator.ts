@@ -9,7 +9,7 @@
  * a `random` field draws from the row's random source (see
  * `datagen-source.ts`), and a timestamp is relative to the time of generation.
  */
-import type { OptionValue } from "../catalog/config-option.ts";
+import type { OptionValue } from "../../config/config-option.ts";
 import { typeToString } from "../expr/type-rules.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { decimal, parseDecimal, type Decimal } from "../types/decimal.ts";

@@ -36,7 +36,7 @@
  */
 import { systemClock } from "../../util/clock.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
-import type { OptionValue } from "../catalog/config-option.ts";
+import type { OptionValue } from "../../config/config-option.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { Row } from "../data/row.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";

@@ -13,7 +13,7 @@
  */
 import { newFileSplit } from "../../connectors/file/file-source-split.ts";
 import { MalformedRecord, NEED_MORE_BYTES } from "../../connectors/file/record-format.ts";
-import type { OptionValue } from "../catalog/config-option.ts";
+import type { OptionValue } from "../../config/config-option.ts";
 import type { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import { typeToString, type RowType } from "../expr/type-rules.ts";

@@ -7,7 +7,7 @@
  * `key.format` with `key.fields`, …) is checked here, when the planner
  * creates the table's source or sink, before anything runs.
  */
-import type { OptionValue } from "../catalog/config-option.ts";
+import type { OptionValue } from "../../config/config-option.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import { didYouMean } from "../validation/nearest-name.ts";

@@ -25,7 +25,7 @@ import { NexmarkSource } from "../../connectors/nexmark/nexmark-source.ts";
 import type { NexmarkSplit } from "../../connectors/nexmark/nexmark-split.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
-import type { OptionValue } from "../catalog/config-option.ts";
+import type { OptionValue } from "../../config/config-option.ts";
 import type { Row } from "../data/row.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { parseTimestamp } from "../types/temporal.ts";

@@ -2,7 +2,7 @@
  * The formats of the `filesystem` connector by identifier: `json`, `csv`,
  * `debezium-json`, `canal-json`, `raw`.
  */
-import type { OptionValue } from "../catalog/config-option.ts";
+import type { OptionValue } from "../../config/config-option.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { canalJsonFormat } from "./canal-json-format.ts";

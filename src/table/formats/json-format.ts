@@ -27,7 +27,7 @@
  * ```
  */
 import { lineFormat, MalformedRecordError, skipMalformed } from "../../connectors/file/record-format.ts";
-import type { OptionValue } from "../catalog/config-option.ts";
+import type { OptionValue } from "../../config/config-option.ts";
 import { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { RowType } from "../expr/type-rules.ts";
