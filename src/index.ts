@@ -14,6 +14,17 @@
 export { StreamExecutionEnvironment } from "./api/environment.ts";
 export type { FlinkStateBackendName, StateBackendName, StateBackendSettings } from "./state/state-backend-settings.ts";
 export type { EnvironmentOptions } from "./deploy/environment-options.ts";
+export { Configuration } from "./config/configuration.ts";
+export { ConfigurationError } from "./config/configuration-error.ts";
+export { ConfigOptions, type ConfigOption, type ConfigOptionWithDefault, type OptionType, type OptionValue } from "./config/config-option.ts";
+export { ENGINE_OPTIONS, engineOption } from "./config/engine-options.ts";
+export * as PipelineOptions from "./config/options/pipeline-options.ts";
+export * as CheckpointingOptions from "./config/options/checkpointing-options.ts";
+export * as StateOptions from "./config/options/state-options.ts";
+export * as RestartStrategyOptions from "./config/options/restart-options.ts";
+export * as RestOptions from "./config/options/rest-options.ts";
+export * as MetricOptions from "./config/options/metrics-options.ts";
+export * as WeirOptions from "./config/options/weir-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";
 export { ExecutionConfig } from "./api/execution-config.ts";
 export { RecordNotPlainDataError } from "./runtime/record-not-plain-data-error.ts";

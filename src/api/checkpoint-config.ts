@@ -1,9 +1,24 @@
 /**
  * `env.getCheckpointConfig()`: how often and how checkpoints are taken, and
- * where they are kept (Flink's CheckpointConfig).
+ * where they are kept (Flink's CheckpointConfig). Its setters write the
+ * `execution.checkpointing.*` and `state.*` keys of the environment's
+ * configuration (docs/configuration.md).
  */
 import type { CheckpointSettings, CheckpointStorageConfig, CheckpointingMode } from "../checkpoint/types.ts";
 import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
+import type { Configuration } from "../config/configuration.ts";
+import {
+  CHECKPOINTING_INTERVAL,
+  CHECKPOINTING_MIN_PAUSE,
+  CHECKPOINTING_MODE,
+  CHECKPOINTING_TIMEOUT,
+  MAX_CONCURRENT_CHECKPOINTS,
+  NUM_RETAINED_CHECKPOINTS,
+  TOLERABLE_FAILED_CHECKPOINTS,
+} from "../config/options/checkpointing-options.ts";
+import { CHECKPOINT_STORAGE, CHECKPOINTS_DIRECTORY, INCREMENTAL_CHECKPOINTS, STATE_BACKEND } from "../config/options/state-options.ts";
+import { checkpointingModeKey } from "../deploy/environment-options.ts";
+import { parseStateBackendName } from "../state/state-backend-settings.ts";
 
 /** Default checkpoint settings: disabled, exactly-once, 10 min timeout, 1 concurrent, no failure tolerated, 1 retained. */
 export const DEFAULT_CHECKPOINT_SETTINGS: Readonly<CheckpointSettings> = Object.freeze<CheckpointSettings>({
@@ -32,35 +47,34 @@ export const DEFAULT_CHECKPOINT_SETTINGS: Readonly<CheckpointSettings> = Object.
  * ```
  */
 export class CheckpointConfig {
-  /** @internal */
-  readonly settings: CheckpointSettings = { ...DEFAULT_CHECKPOINT_SETTINGS };
-  /** @internal True once the storage was set explicitly. */
-  storageSet = false;
-  /** @internal Set by `enableIncrementalCheckpointing`; undefined: the state backend's default. */
-  incremental: boolean | undefined = undefined;
+  /** The in-memory storage's size limit, when set with a storage config (not a key). */
+  private maxStateSize: number | undefined;
+
+  /** @internal A view of `configuration` (the environment's own). */
+  constructor(private readonly configuration: Configuration) {}
 
   setCheckpointInterval(ms: number): this {
-    this.settings.intervalMs = positive("checkpoint interval", ms, true);
+    this.configuration.set(CHECKPOINTING_INTERVAL, positive("checkpoint interval", ms, true));
     return this;
   }
   getCheckpointInterval(): number {
-    return this.settings.intervalMs;
+    return this.configuration.get(CHECKPOINTING_INTERVAL) ?? 0;
   }
   isCheckpointingEnabled(): boolean {
-    return this.settings.intervalMs > 0;
+    return this.getCheckpointInterval() > 0;
   }
   setCheckpointingMode(mode: CheckpointingMode): this {
     if (!["exactly-once", "at-least-once", "at-most-once"].includes(mode))
       throw new RangeError(`checkpointing mode '${mode}' is not one of exactly-once, at-least-once, at-most-once`);
-    this.settings.mode = mode;
+    this.configuration.set(CHECKPOINTING_MODE, checkpointingModeKey(mode));
     return this;
   }
   getCheckpointingMode(): CheckpointingMode {
-    return this.settings.mode;
+    return checkpointingModeOf(this.configuration);
   }
   /** A checkpoint not complete after `ms` is aborted. */
   setCheckpointTimeout(ms: number): this {
-    this.settings.timeoutMs = positive("checkpoint timeout", ms);
+    this.configuration.set(CHECKPOINTING_TIMEOUT, positive("checkpoint timeout", ms));
     return this;
   }
   /**
@@ -68,22 +82,22 @@ export class CheckpointConfig {
    * Savepoints and the final checkpoint of a bounded job do not wait for it.
    */
   setMinPauseBetweenCheckpoints(ms: number): this {
-    this.settings.minPauseMs = positive("min pause", ms, true);
+    this.configuration.set(CHECKPOINTING_MIN_PAUSE, positive("min pause", ms, true));
     return this;
   }
   /** Periodic checkpoints in flight at once (default 1). Savepoints and the final checkpoint of a bounded job are not counted against it. */
   setMaxConcurrentCheckpoints(n: number): this {
-    this.settings.maxConcurrent = positive("max concurrent checkpoints", n);
+    this.configuration.set(MAX_CONCURRENT_CHECKPOINTS, positive("max concurrent checkpoints", n));
     return this;
   }
   /** Consecutive failed checkpoints tolerated before the job fails over (default 0). */
   setTolerableCheckpointFailureNumber(n: number): this {
-    this.settings.tolerableFailures = positive("tolerable checkpoint failures", n, true);
+    this.configuration.set(TOLERABLE_FAILED_CHECKPOINTS, positive("tolerable checkpoint failures", n, true));
     return this;
   }
   /** Completed checkpoints kept (default 1). */
   setNumRetainedCheckpoints(n: number): this {
-    this.settings.retained = positive("retained checkpoints", n);
+    this.configuration.set(NUM_RETAINED_CHECKPOINTS, positive("retained checkpoints", n));
     return this;
   }
   /**
@@ -92,14 +106,21 @@ export class CheckpointConfig {
    * throws `UnsupportedCheckpointLocationError`: object storage is not available yet.
    */
   setCheckpointStorage(storage: "jobmanager" | string | CheckpointStorageConfig): this {
-    if (typeof storage !== "string") this.settings.storage = storage;
-    else if (storage === "jobmanager") this.settings.storage = { type: "jobmanager" };
-    else this.settings.storage = { type: "filesystem", directory: checkpointDirectoryOf(storage) };
-    this.storageSet = true;
+    const c = this.configuration;
+    if (typeof storage !== "string") {
+      this.maxStateSize = storage.type === "jobmanager" ? storage.maxStateSize : undefined;
+      return storage.type === "jobmanager" ? this.setCheckpointStorage("jobmanager") : this.setCheckpointStorage(storage.directory);
+    }
+    if (storage === "jobmanager") {
+      c.set(CHECKPOINT_STORAGE, "jobmanager").remove(CHECKPOINTS_DIRECTORY);
+    } else {
+      checkpointDirectoryOf(storage);
+      c.set(CHECKPOINT_STORAGE, "filesystem").set(CHECKPOINTS_DIRECTORY, storage);
+    }
     return this;
   }
   getCheckpointStorage(): CheckpointStorageConfig {
-    return this.settings.storage;
+    return checkpointStorageOf(this.configuration, undefined, undefined, this.maxStateSize);
   }
   /**
    * Incremental checkpoints: each checkpoint writes only the state that
@@ -114,13 +135,38 @@ export class CheckpointConfig {
    * ```
    */
   enableIncrementalCheckpointing(enabled: boolean): this {
-    this.incremental = enabled;
+    this.configuration.set(INCREMENTAL_CHECKPOINTS, enabled);
     return this;
   }
   /** True when checkpoints are incremental (explicitly, or by the state backend's default). */
   isIncrementalCheckpointingEnabled(): boolean {
-    return this.incremental ?? this.settings.stateBackend?.type === "disk";
+    return incrementalOf(this.configuration);
   }
+
+  /** @internal The in-memory storage's size limit set with a storage config. */
+  jobManagerMaxStateSize(): number | undefined {
+    return this.maxStateSize;
+  }
+}
+
+/** `execution.checkpointing.mode` of `c` as the engine's mode. */
+export function checkpointingModeOf(c: Configuration): CheckpointingMode {
+  return c.get(CHECKPOINTING_MODE).toLowerCase().replaceAll("_", "-") as CheckpointingMode;
+}
+
+/** Whether checkpoints of `c` are incremental: `state.backend.incremental`, else on for the disk backend. */
+export function incrementalOf(c: Configuration): boolean {
+  return c.get(INCREMENTAL_CHECKPOINTS) ?? parseStateBackendName(c.get(STATE_BACKEND), "state.backend.type") === "disk";
+}
+
+/**
+ * The checkpoint storage of `c`: in memory when `state.checkpoint-storage` says `jobmanager`; else the
+ * directory of `state.checkpoints.dir`, else `defaultDirectory`, with `<job>` replaced by `jobName`; else in memory.
+ */
+export function checkpointStorageOf(c: Configuration, defaultDirectory?: string, jobName?: string, maxStateSize?: number): CheckpointStorageConfig {
+  const dir = c.get(CHECKPOINT_STORAGE) === "jobmanager" ? undefined : (c.get(CHECKPOINTS_DIRECTORY) ?? defaultDirectory);
+  if (dir === undefined) return maxStateSize === undefined ? { type: "jobmanager" } : { type: "jobmanager", maxStateSize };
+  return { type: "filesystem", directory: checkpointDirectoryOf(jobName === undefined ? dir : dir.replaceAll("<job>", jobName)) };
 }
 
 function positive(what: string, n: number, zeroOk = false): number {

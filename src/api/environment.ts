@@ -7,7 +7,6 @@ import { fileURLToPath } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { CheckpointingMode, CheckpointSettings } from "../checkpoint/types.ts";
-import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
 import type { Source } from "../core/source.ts";
 import { elementsSource } from "../connectors/builtin/elements-source.ts";
 import { sequenceSource } from "../connectors/builtin/sequence-source.ts";
@@ -18,22 +17,34 @@ import { buildJobGraph } from "../graph/job-graph.ts";
 import { fingerprintJobGraph } from "../graph/fingerprint.ts";
 import { StreamGraph, type StreamNode } from "../graph/stream-graph.ts";
 import { SourceOperator } from "../runtime/operators/source-operator.ts";
-import { defaultRestartStrategy, type RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
+import type { RestartStrategyConfig } from "../runtime/execution/restart-strategy.ts";
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
-import { DEFAULT_MAX_PARALLELISM } from "../state/index.ts";
 import { parseStateBackendName, stateBackendNote, type FlinkStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
 import { systemClock } from "../util/clock.ts";
 import { getLogger, textLogger } from "../util/logger.ts";
-import { CheckpointConfig } from "./checkpoint-config.ts";
+import { CheckpointConfig, checkpointingModeOf, checkpointStorageOf, incrementalOf } from "./checkpoint-config.ts";
+import { restartStrategyOf, writeRestartStrategy } from "./configured-restart-strategy.ts";
+import { Configuration } from "../config/configuration.ts";
+import type { ConfigOption } from "../config/config-option.ts";
+import {
+  CHECKPOINTING_INTERVAL,
+  CHECKPOINTING_MIN_PAUSE,
+  CHECKPOINTING_TIMEOUT,
+  MAX_CONCURRENT_CHECKPOINTS,
+  NUM_RETAINED_CHECKPOINTS,
+  TOLERABLE_FAILED_CHECKPOINTS,
+} from "../config/options/checkpointing-options.ts";
+import { AUTO_WATERMARK_INTERVAL, MAX_PARALLELISM, OBJECT_REUSE, PARALLELISM } from "../config/options/pipeline-options.ts";
+import { IGNORE_UNCLAIMED_STATE, SAVEPOINT_PATH, STATE_BACKEND } from "../config/options/state-options.ts";
+import { BATCH_SIZE, FRESH, WORKERS } from "../config/options/weir-options.ts";
 import { ExecutionConfig } from "./execution-config.ts";
 import { SingleOutputStreamOperator, type DataStream } from "./data-stream.ts";
 import { checkParallelism } from "./operator-settings.ts";
-import type { EnvironmentOptions } from "../deploy/environment-options.ts";
+import { configurationOfOptions, type EnvironmentOptions } from "../deploy/environment-options.ts";
 import type { JobClient } from "../deploy/job-client.ts";
 import { currentLaunch, OtherJobInWorker } from "../deploy/launch-context.ts";
 import type { WatermarkStrategy } from "../time/watermark-strategy.ts";
 import { startJob } from "../deploy/start-job.ts";
-import { DEFAULT_BATCH_SIZE } from "../runtime/channel/channel.ts";
 
 
 /**
@@ -53,61 +64,114 @@ import { DEFAULT_BATCH_SIZE } from "../runtime/channel/channel.ts";
 export class StreamExecutionEnvironment {
   /** @internal */
   readonly graph = new StreamGraph();
-  private parallelism: number;
-  private maxParallelism: number;
-  private readonly checkpointConfig = new CheckpointConfig();
-  private readonly config = new ExecutionConfig();
-  private restartStrategy: RestartStrategyConfig | undefined;
-  private autoWatermarkInterval: number;
-  private restoreSavepoint: string | undefined;
-  /** @internal Settings given from outside the job code (command line); they win over the job's calls. */
-  readonly overrides: EnvironmentOptions;
+  /** The job's own configuration: from `create`/`getExecutionEnvironment`, the setters and SQL `SET`. */
+  private readonly configuration: Configuration;
+  /** @internal The command line's configuration (`weir run` flags and `-D`); it wins over the job's own. */
+  readonly overrides: Configuration;
+  private readonly checkpointConfig: CheckpointConfig;
+  private readonly config: ExecutionConfig;
+  /** `setStateBackend`'s options that are not keys. */
+  private stateBackendOptions: { localDirectory?: string; cacheEntries?: number } = {};
 
-  private constructor(readonly options: EnvironmentOptions, overrides: EnvironmentOptions) {
+  private constructor(
+    readonly options: EnvironmentOptions,
+    configuration: Configuration,
+    overrides: Configuration,
+    private readonly defaultCheckpointDir: string | undefined,
+  ) {
+    this.configuration = configuration;
     this.overrides = overrides;
-    this.parallelism = options.parallelism ?? 1;
-    this.maxParallelism = options.maxParallelism ?? DEFAULT_MAX_PARALLELISM;
-    this.autoWatermarkInterval = options.autoWatermarkInterval ?? 200;
-    if (options.checkpointInterval !== undefined) this.checkpointConfig.setCheckpointInterval(options.checkpointInterval);
-    if (options.mode) this.checkpointConfig.setCheckpointingMode(options.mode);
+    this.checkpointConfig = new CheckpointConfig(configuration);
+    this.config = new ExecutionConfig(configuration);
   }
 
   /**
-   * The environment of the current run: configured by the `weir run` flags when
-   * started with `weir run`, otherwise an in-process environment with defaults.
+   * The environment of the current run: configured by the `weir run` flags and `-D key=value` when
+   * started with `weir run` (they win over `configuration` and the job's own calls), otherwise an
+   * in-process environment configured by `configuration`.
+   *
+   * @example
+   * ```ts
+   * const env = StreamExecutionEnvironment.getExecutionEnvironment(
+   *   new Configuration().setString("execution.checkpointing.interval", "10 s"),
+   * );
+   * ```
    */
-  static getExecutionEnvironment(): StreamExecutionEnvironment {
+  static getExecutionEnvironment(configuration?: Configuration): StreamExecutionEnvironment {
     const launch = currentLaunch();
-    return new StreamExecutionEnvironment(launch?.options ?? {}, launch?.options ?? {});
+    const overrides = Configuration.fromMap(launch?.configuration ?? {}, "the command line");
+    return new StreamExecutionEnvironment({}, configuration?.clone() ?? new Configuration(), overrides, launch?.defaultCheckpointDir);
   }
 
-  /** An environment configured in code (tests, embedding). Runs in-process unless `workers` > 0. */
-  static create(options: EnvironmentOptions = {}): StreamExecutionEnvironment {
-    return new StreamExecutionEnvironment(options, {});
+  /**
+   * An environment configured in code (tests, embedding): by a {@link Configuration}, or by options
+   * (shorthands of configuration keys, a clock, a job module). Runs in-process unless `workers` > 0;
+   * the command line's settings do not apply.
+   *
+   * @example
+   * ```ts
+   * const env = StreamExecutionEnvironment.create({ parallelism: 2, checkpointInterval: 500 });
+   * const same = StreamExecutionEnvironment.create(new Configuration().set(PipelineOptions.PARALLELISM, 2));
+   * ```
+   */
+  static create(options: EnvironmentOptions | Configuration = {}): StreamExecutionEnvironment {
+    const o = options instanceof Configuration ? { configuration: options } : options;
+    return new StreamExecutionEnvironment(o, configurationOfOptions(o), new Configuration(), o.defaultCheckpointDir);
+  }
+
+  /**
+   * The effective configuration: the job's own with the command line's on top (a copy).
+   *
+   * @example
+   * ```ts
+   * env.getConfiguration().get(CheckpointingOptions.CHECKPOINTING_INTERVAL); // e.g. 500 with --checkpoint-interval 500
+   * ```
+   */
+  getConfiguration(): Configuration {
+    return this.configuration.clone().addAll(this.overrides);
+  }
+
+  /**
+   * Sets every key of `configuration` in the job's own configuration (Flink's `configure`);
+   * the command line's settings still win.
+   *
+   * @example
+   * ```ts
+   * env.configure(Configuration.fromMap({ "state.backend.type": "disk" }));
+   * ```
+   */
+  configure(configuration: Configuration): this {
+    this.configuration.addAll(configuration);
+    return this;
+  }
+
+  /** @internal Unsets `option` in the job's own configuration (SQL `RESET`). */
+  resetConfiguration(option: ConfigOption): void {
+    this.configuration.remove(option);
   }
 
   /** Default parallelism of operators that do not set their own. */
   setParallelism(parallelism: number): this {
-    this.parallelism = checkParallelism("parallelism", parallelism, "the environment");
+    this.configuration.set(PARALLELISM, checkParallelism("parallelism", parallelism, "the environment"));
     return this;
   }
   getParallelism(): number {
-    return this.overrides.parallelism ?? this.parallelism;
+    return this.getConfiguration().get(PARALLELISM);
   }
 
   /** Number of key groups: the highest parallelism keyed state can be rescaled to (default 128). */
   setMaxParallelism(maxParallelism: number): this {
-    this.maxParallelism = checkParallelism("max parallelism", maxParallelism, "the environment");
+    this.configuration.set(MAX_PARALLELISM, checkParallelism("max parallelism", maxParallelism, "the environment"));
     return this;
   }
   getMaxParallelism(): number {
-    return this.overrides.maxParallelism ?? this.maxParallelism;
+    return this.getConfiguration().get(MAX_PARALLELISM);
   }
 
   /** Interval of periodic watermarks of the sources in ms (default 200; 0 disables periodic watermarks). */
   setAutoWatermarkInterval(ms: number): this {
     if (!(ms >= 0)) throw new RangeError(`auto-watermark interval must be ≥ 0 ms, got ${ms}`);
-    this.autoWatermarkInterval = ms;
+    this.configuration.set(AUTO_WATERMARK_INTERVAL, ms);
     return this;
   }
 
@@ -127,9 +191,9 @@ export class StreamExecutionEnvironment {
   }
 
   /**
-   * What happens after a failure. Default: with checkpointing, exponential delay (1 s, 2 s,
-   * 4 s) for at most 3 restarts in a row, then the job fails with the last error; without
-   * checkpointing, no restart. `weir run --restart-attempts N` wins over this.
+   * What happens after a failure (the `restart-strategy.*` keys). Default: with checkpointing,
+   * exponential delay (1 s, 2 s, 4 s) for at most 3 restarts in a row, then the job fails with the
+   * last error; without checkpointing, no restart. `weir run --restart-attempts N` wins over this.
    *
    * @example
    * ```ts
@@ -137,18 +201,18 @@ export class StreamExecutionEnvironment {
    * ```
    */
   setRestartStrategy(strategy: RestartStrategyConfig): this {
-    this.restartStrategy = strategy;
+    writeRestartStrategy(this.configuration, strategy);
     return this;
   }
 
   /**
-   * The keyed state backend: `"heap"` (default: JavaScript maps, copy-on-write
+   * The keyed state backend (`state.backend.type`): `"heap"` (default: JavaScript maps, copy-on-write
    * snapshots; state must fit in memory) or `"disk"` (an embedded store on
    * local disk behind a cache of hot keys: state larger than memory,
    * incremental checkpoints by default, local recovery). Flink's names work
    * too: `"hashmap"` is `"heap"`, `"rocksdb"` is `"disk"` (with a one-line
    * note that Weir's disk backend is lmdb-based). `weir run
-   * --state-backend` and SQL's `SET 'state.backend'` win over this.
+   * --state-backend` wins over this.
    *
    * @example
    * ```ts
@@ -161,8 +225,8 @@ export class StreamExecutionEnvironment {
     if (note && currentLaunch()?.role !== "worker") getLogger().info(note);
     if (options.cacheEntries !== undefined && !(Number.isInteger(options.cacheEntries) && options.cacheEntries > 0))
       throw new RangeError(`setStateBackend: cacheEntries must be a whole number > 0, got ${options.cacheEntries}`);
-    const s = this.checkpointConfig.settings;
-    s.stateBackend = { ...s.stateBackend, type, incremental: false, ...options };
+    this.configuration.set(STATE_BACKEND, type);
+    this.stateBackendOptions = options;
     return this;
   }
 
@@ -239,24 +303,23 @@ export class StreamExecutionEnvironment {
     return this.fromSource(new ReadableLineSource(input), undefined, "Readable").setParallelism(1);
   }
 
-  /** @internal The checkpoint settings of a run: the job's, with the command line's interval and mode. */
-  checkpointSettings(): CheckpointSettings {
-    const settings = { ...this.checkpointConfig.settings };
-    if (this.overrides.checkpointInterval !== undefined) settings.intervalMs = this.overrides.checkpointInterval;
-    if (this.overrides.mode) settings.mode = this.overrides.mode;
-    const type = this.overrides.stateBackend ?? settings.stateBackend?.type ?? "heap";
-    const incremental = this.checkpointConfig.incremental ?? type === "disk";
-    settings.stateBackend = { ...settings.stateBackend, type, incremental };
-    return settings;
-  }
-
-  /**
-   * @internal The savepoint the jobs started afterwards restore (SQL's `SET
-   * 'execution.savepoint.path'`); `undefined` forgets it. `--from-savepoint` wins.
-   */
-  setRestoreSavepoint(path: string | undefined): this {
-    this.restoreSavepoint = path === "" ? undefined : path;
-    return this;
+  /** @internal The checkpoint settings of a run of `jobName` under `c` (the effective configuration). */
+  checkpointSettings(c: Configuration = this.getConfiguration(), jobName?: string): CheckpointSettings {
+    const storage = checkpointStorageOf(c, this.defaultCheckpointDir, jobName, this.checkpointConfig.jobManagerMaxStateSize());
+    const type = parseStateBackendName(c.get(STATE_BACKEND), "state.backend.type");
+    const backend = { ...this.stateBackendOptions, type, incremental: incrementalOf(c) };
+    if (backend.localDirectory === undefined && storage.type === "filesystem") backend.localDirectory = `${resolve(storage.directory)}.local`;
+    return {
+      intervalMs: c.get(CHECKPOINTING_INTERVAL) ?? 0,
+      mode: checkpointingModeOf(c),
+      timeoutMs: c.get(CHECKPOINTING_TIMEOUT),
+      minPauseMs: c.get(CHECKPOINTING_MIN_PAUSE),
+      maxConcurrent: c.get(MAX_CONCURRENT_CHECKPOINTS),
+      tolerableFailures: c.get(TOLERABLE_FAILED_CHECKPOINTS),
+      retained: c.get(NUM_RETAINED_CHECKPOINTS),
+      storage,
+      stateBackend: backend,
+    };
   }
 
   /** Runs the job and resolves with its result when it finishes (bounded jobs). */
@@ -277,10 +340,11 @@ export class StreamExecutionEnvironment {
   async launch(jobName: string, jobId: string, roots?: readonly number[]): Promise<JobClient> {
     const launch = currentLaunch();
     const streamGraph = roots === undefined ? this.graph.attached() : this.graph.subgraph(roots);
+    const effective = this.getConfiguration();
     const graph = buildJobGraph(streamGraph, jobName, {
-      parallelism: this.getParallelism(),
-      maxParallelism: this.getMaxParallelism(),
-      objectReuse: this.config.isObjectReuseEnabled(),
+      parallelism: effective.get(PARALLELISM),
+      maxParallelism: effective.get(MAX_PARALLELISM),
+      objectReuse: effective.get(OBJECT_REUSE),
     });
     const fingerprint = fingerprintJobGraph(graph);
     if (launch?.role === "worker") {
@@ -289,33 +353,23 @@ export class StreamExecutionEnvironment {
     }
     const checks = streamGraph.nodes.flatMap((n) => (n.launchCheck === undefined ? [] : [n.launchCheck()]));
     if (checks.length > 0) await Promise.all(checks); // (without checks the job starts in this call, as before)
-    const o = { ...this.options, ...this.overrides };
-    const settings = this.checkpointSettings();
-    const dir = o.checkpointDir ?? (this.checkpointConfig.storageSet ? undefined : o.defaultCheckpointDir);
-    if (dir !== undefined) settings.storage = { type: "filesystem", directory: checkpointDirectoryOf(dir.replaceAll("<job>", jobName)) };
-    const backend = settings.stateBackend!;
-    if (backend.localDirectory === undefined && settings.storage.type === "filesystem") {
-      settings.stateBackend = { ...backend, localDirectory: `${resolve(settings.storage.directory)}.local` };
-    }
-    const restartStrategy =
-      o.restartAttempts === undefined && this.restartStrategy
-        ? this.restartStrategy
-        : defaultRestartStrategy(settings.intervalMs > 0, o.restartAttempts);
+    const o = this.options;
+    const settings = this.checkpointSettings(effective, jobName);
     const client = startJob({
       jobId,
       graph,
       fingerprint,
       checkpointing: settings,
-      restartStrategy,
-      workers: o.workers ?? 0,
+      restartStrategy: restartStrategyOf(effective, settings.intervalMs > 0),
+      workers: effective.get(WORKERS) ?? 0,
       jobModule: launch?.jobModule ?? moduleOf(o),
       args: launch?.args ?? [],
-      launchOptions: launch?.options ?? {},
-      fresh: o.fresh ?? false,
-      fromSavepoint: this.overrides.fromSavepoint ?? this.restoreSavepoint ?? this.options.fromSavepoint,
-      allowNonRestoredState: o.allowNonRestoredState ?? false,
-      batchSize: o.batchSize ?? DEFAULT_BATCH_SIZE,
-      autoWatermarkIntervalMs: this.autoWatermarkInterval,
+      configuration: this.overrides.toMap(),
+      fresh: effective.get(FRESH),
+      fromSavepoint: effective.get(SAVEPOINT_PATH) || undefined,
+      allowNonRestoredState: effective.get(IGNORE_UNCLAIMED_STATE),
+      batchSize: effective.get(BATCH_SIZE),
+      autoWatermarkIntervalMs: effective.get(AUTO_WATERMARK_INTERVAL),
       clock: o.clock ?? systemClock,
       random: o.random,
       logger: o.log ? textLogger(o.log) : getLogger(),

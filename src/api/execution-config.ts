@@ -1,7 +1,9 @@
 /**
  * Job-wide settings of how records are handled, as Flink's `ExecutionConfig`:
- * `env.getConfig()`.
+ * `env.getConfig()`, a view of the `pipeline.object-reuse` key.
  */
+import type { Configuration } from "../config/configuration.ts";
+import { OBJECT_REUSE } from "../config/options/pipeline-options.ts";
 
 /**
  * How a job treats the objects of its records.
@@ -20,21 +22,22 @@
  * ```
  */
 export class ExecutionConfig {
-  private objectReuse = false;
+  /** @internal A view of `configuration` (the environment's own): `pipeline.object-reuse`. */
+  constructor(private readonly configuration: Configuration) {}
 
   /** Consumers of one record share it (no copies at fan-out); only for jobs whose functions never mutate their input. */
   enableObjectReuse(): this {
-    this.objectReuse = true;
+    this.configuration.set(OBJECT_REUSE, true);
     return this;
   }
 
   /** The default: every consumer of a record gets its own object. */
   disableObjectReuse(): this {
-    this.objectReuse = false;
+    this.configuration.set(OBJECT_REUSE, false);
     return this;
   }
 
   isObjectReuseEnabled(): boolean {
-    return this.objectReuse;
+    return this.configuration.get(OBJECT_REUSE);
   }
 }

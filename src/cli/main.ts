@@ -7,8 +7,7 @@ import { readFileSync } from "node:fs";
 import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
 import { didYouMean } from "../util/did-you-mean.ts";
-import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
-import { parseStateBackendName, stateBackendNote, type StateBackendName } from "../state/state-backend-settings.ts";
+import { commandLineConfiguration, CONFIG_FLAGS, DEFINE_FLAG, flagNotes } from "./config-flags.ts";
 import { OWN_PACKAGE_JSON } from "../util/own-files.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 
@@ -43,7 +42,10 @@ Options of run:
                             exits 1 (default 30000)
   --detached                keep running when the process that started weir ends (by default the
                             job is cancelled then, e.g. when a supervisor kills npx with SIGKILL)
-Flags given here win over the job's own settings.
+  -D key=value              set a configuration key (repeatable), e.g. -D execution.checkpointing.interval=10s;
+                            every key with its default: docs/configuration.md. The flags above are
+                            shorthands of keys (--checkpoint-interval is execution.checkpointing.interval)
+Flags and -D given here win over the job's own settings.
 The run ends with a summary line: records in (read by sources) and out (written by sinks),
 checkpoints, restarts, duration, exit code. Running a job that already finished again
 restores its final checkpoint, processes nothing and says so (exit 0): start over with --fresh.
@@ -124,11 +126,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Notes about the flags (Flink's `rocksdb`), logged once logging is configured by the flags. */
-const notes: string[] = [];
-
+/** Logs the notes about the flags (Flink's `rocksdb`), once logging is configured by the flags. */
 function logNotes(): void {
-  for (const note of notes.splice(0)) getLogger().info(note);
+  for (const note of flagNotes.splice(0)) getLogger().info(note);
 }
 
 /** The commands, for "did you mean". */
@@ -171,21 +171,11 @@ type ExtraOptions = Record<string, { type: "string" | "boolean"; short?: string;
 /** Parses `args` with the run flags and `extra` options; a mistake is a usage error. */
 export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals = true) {
   const options: ExtraOptions = {
-    parallelism: { type: "string", short: "p" },
-    workers: { type: "string" },
-    "checkpoint-interval": { type: "string" },
-    mode: { type: "string" },
-    "checkpoint-dir": { type: "string" },
-    fresh: { type: "boolean" },
-    "state-backend": { type: "string" },
-    "from-savepoint": { type: "string" },
-    "allow-non-restored-state": { type: "boolean" },
-    "savepoint-dir": { type: "string" },
-    "restart-attempts": { type: "string" },
+    ...Object.fromEntries(Object.entries(CONFIG_FLAGS).map(([name, f]) => [name, f.short === undefined ? { type: f.type } : { type: f.type, short: f.short }])),
+    ...DEFINE_FLAG,
     "log-level": { type: "string" },
     "log-format": { type: "string" },
     detached: { type: "boolean" },
-    "task-cancellation-timeout": { type: "string" },
     ...extra,
   };
   try {
@@ -225,57 +215,14 @@ function usageErrorOf(e: Error & { code?: string }, options: ExtraOptions): CliU
 /** The run flags among parsed values, checked. */
 export function runFlags(v: Record<string, string | boolean | (string | boolean)[] | undefined>): RunFlags {
   const str = (k: string) => v[k] as string | undefined;
-  const mode = str("mode");
-  if (mode !== undefined && mode !== "exactly-once" && mode !== "at-least-once" && mode !== "at-most-once")
-    throw new CliUsageError(`--mode must be exactly-once, at-least-once or at-most-once, got '${mode}'`);
   const logLevel = str("log-level") === undefined ? undefined : parseLogLevel(str("log-level")!);
   if (str("log-level") !== undefined && !logLevel) throw new CliUsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${str("log-level")}'`);
   const logFormat = str("log-format") === undefined ? undefined : parseLogFormat(str("log-format")!);
   if (str("log-format") !== undefined && !logFormat) throw new CliUsageError(`--log-format must be one of ${LOG_FORMATS.join(", ")}, got '${str("log-format")}'`);
   return {
-    parallelism: int("--parallelism", str("parallelism"), 1),
-    workers: int("--workers", str("workers"), 0) ?? 1,
-    checkpointInterval: int("--checkpoint-interval", str("checkpoint-interval"), 0),
-    mode,
-    checkpointDir: checkpointDirFlag(str("checkpoint-dir")),
-    fresh: (v.fresh as boolean | undefined) ?? false,
-    stateBackend: stateBackendFlag(str("state-backend")),
-    fromSavepoint: str("from-savepoint"),
-    allowNonRestoredState: (v["allow-non-restored-state"] as boolean | undefined) ?? false,
-    savepointDir: str("savepoint-dir") ?? ".weir/savepoints",
-    restartAttempts: int("--restart-attempts", str("restart-attempts"), 0),
+    configuration: commandLineConfiguration(v),
     logLevel,
     logFormat,
     detached: (v.detached as boolean | undefined) ?? false,
-    taskCancellationTimeout: int("--task-cancellation-timeout", str("task-cancellation-timeout"), 1),
   };
-}
-
-function checkpointDirFlag(s: string | undefined): string | undefined {
-  if (s === undefined) return undefined;
-  try {
-    checkpointDirectoryOf(s);
-    return s;
-  } catch (e) {
-    throw new CliUsageError(`--checkpoint-dir: ${(e as Error).message}`);
-  }
-}
-
-function stateBackendFlag(s: string | undefined): StateBackendName | undefined {
-  if (s === undefined) return undefined;
-  try {
-    const name = parseStateBackendName(s, "--state-backend");
-    const note = stateBackendNote(s);
-    if (note) notes.push(note);
-    return name;
-  } catch (e) {
-    throw new CliUsageError((e as Error).message);
-  }
-}
-
-function int(flag: string, s: string | undefined, min: number): number | undefined {
-  if (s === undefined) return undefined;
-  const n = Number(s);
-  if (!Number.isInteger(n) || n < min) throw new CliUsageError(`${flag} must be a whole number ≥ ${min}, got '${s}'`);
-  return n;
 }

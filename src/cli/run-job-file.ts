@@ -5,10 +5,11 @@
  * standard error is not one), and ends with the cause of a failure and a
  * summary line.
  */
-import type { StateBackendName } from "../state/state-backend-settings.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { CheckpointingMode } from "../checkpoint/types.ts";
+import type { Configuration } from "../config/configuration.ts";
+import { SAVEPOINT_DIRECTORY } from "../config/options/state-options.ts";
+import { TASK_CANCELLATION_TIMEOUT, WORKERS } from "../config/options/weir-options.ts";
 import { setLaunch } from "../deploy/launch-context.ts";
 import type { JobClient } from "../deploy/job-client.ts";
 import { RunReport } from "./run-report.ts";
@@ -31,34 +32,17 @@ export interface RunOptions extends RunFlags {
   typecheck: boolean;
 }
 
-/** The flags of `weir run` that configure the job (`weir sql -f` takes them too). */
+/** The flags of `weir run` (`weir sql -f` takes them too). */
 export interface RunFlags {
-  parallelism?: number;
-  workers: number;
-  checkpointInterval?: number;
-  mode?: CheckpointingMode;
-  /** Given with --checkpoint-dir (else the job's storage, or `.weir/checkpoints/<job>`). */
-  checkpointDir?: string;
-  fresh: boolean;
-  stateBackend?: StateBackendName;
-  fromSavepoint?: string;
-  allowNonRestoredState: boolean;
-  /** Where a stop by signal writes its savepoint. */
-  savepointDir: string;
-  /** Restarts after failures in a row (wins over the job's restart strategy). */
-  restartAttempts?: number;
+  /** The command line's configuration (the configuring flags and `-D`); it wins over the job's own settings. */
+  configuration: Configuration;
   /** `--log-level` (wins over WEIR_LOG_LEVEL). */
   logLevel?: LogLevel;
   /** `--log-format` (wins over WEIR_LOG_FORMAT). */
   logFormat?: LogFormat;
   /** `--detached`: keep running when the process that started this one ends. */
   detached: boolean;
-  /** `--task-cancellation-timeout`: how long a stop waits for a task stuck in user code before it ends the process. */
-  taskCancellationTimeout?: number;
 }
-
-/** How long a stop waits for a task stuck in user code (Flink's `task.cancellation.timeout` is 180 s). */
-export const DEFAULT_TASK_CANCELLATION_TIMEOUT_MS = 30_000;
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
 const DEFAULT_CHECKPOINT_DIR = ".weir/checkpoints/<job>";
@@ -125,7 +109,8 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   let workerWatchdog: { stop(): void } | undefined;
   // in-process (--workers 0) the tasks run on this thread: a side thread watches it
   let mainThreadWatchdog: MainThreadWatchdog | undefined;
-  const cancellationTimeout = o.taskCancellationTimeout ?? DEFAULT_TASK_CANCELLATION_TIMEOUT_MS;
+  const cancellationTimeout = o.configuration.get(TASK_CANCELLATION_TIMEOUT);
+  const savepointDir = o.configuration.get(SAVEPOINT_DIRECTORY);
   const watchStop = () => {
     mainThreadWatchdog?.stopRequested();
     if (workerWatchdog || !client) return;
@@ -156,8 +141,8 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
       void client.cancel();
       return;
     }
-    log.info(`stopping the job with a savepoint in ${o.savepointDir} (again to cancel)`);
-    client.stopWithSavepoint(o.savepointDir).then(
+    log.info(`stopping the job with a savepoint in ${savepointDir} (again to cancel)`);
+    client.stopWithSavepoint(savepointDir).then(
       (path) => (savepoint = path),
       (e: Error) => {
         log.error(`the savepoint failed (${e.message}); cancelling the job`);
@@ -181,23 +166,12 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     command: ["weir", ...process.argv.slice(2)].join(" "),
     jobModule,
     args: program.args,
-    options: {
-      parallelism: o.parallelism,
-      workers: o.workers,
-      checkpointInterval: o.checkpointInterval,
-      mode: o.mode,
-      checkpointDir: o.checkpointDir,
-      defaultCheckpointDir: program.defaultCheckpointDir,
-      fresh: o.fresh,
-      stateBackend: o.stateBackend,
-      fromSavepoint: o.fromSavepoint,
-      allowNonRestoredState: o.allowNonRestoredState,
-      restartAttempts: o.restartAttempts,
-    },
+    configuration: o.configuration.toMap(),
+    defaultCheckpointDir: program.defaultCheckpointDir,
     onJobStarted: (c) => {
       client = c;
       mainThreadWatchdog?.stop();
-      if (o.workers === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
+      if (o.configuration.get(WORKERS) === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);
     },
   });

@@ -11,6 +11,7 @@ import { describeJobError } from "./describe-job-error.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
 import { runClientProgram, type RunFlags } from "./run-job-file.ts";
 import { ownModule } from "../util/own-files.ts";
+import { WORKERS } from "../config/options/weir-options.ts";
 import { configureLogging, getLogger } from "../util/logger.ts";
 import { encodeScriptArgs, readScripts, type ScriptArg } from "../sql-client/sql-script-args.ts";
 import { SqlScriptError } from "../sql-client/sql-script.ts";
@@ -68,24 +69,10 @@ export async function runSqlCommand(o: SqlOptions): Promise<number> {
  */
 async function interactive(o: SqlOptions, init: ScriptArg[]): Promise<number> {
   if (o.logLevel === undefined && !process.env["WEIR_LOG_LEVEL"]) configureLogging({ level: "warn" });
-  if (o.workers > 1) getLogger().warn("the interactive client runs its jobs in the main thread: --workers applies to -f and -e");
+  if (o.configuration.get(WORKERS)! > 1) getLogger().warn("the interactive client runs its jobs in the main thread: --workers applies to -f and -e");
   let failed = false;
   await runRepl((output) => {
-    const session = new SqlSession(
-      {
-        parallelism: o.parallelism,
-        checkpointInterval: o.checkpointInterval,
-        mode: o.mode,
-        checkpointDir: o.checkpointDir,
-        defaultCheckpointDir: ".weir/checkpoints/<job>",
-        fromSavepoint: o.fromSavepoint,
-        allowNonRestoredState: o.allowNonRestoredState,
-        restartAttempts: o.restartAttempts,
-      },
-      o.savepointDir,
-      output,
-    );
-    return session;
+    return new SqlSession(o.configuration.toMap(), output);
   }, historyFile(), async (session) => {
     for (const source of readScripts(init, (p) => relative(process.cwd(), p) || p)) {
       const { statements, rest, restHasContent } = splitStatements(source.text);

@@ -1,42 +1,54 @@
 /**
- * Settings of an execution environment that can come from the command line
- * (`weir run` flags) or from `StreamExecutionEnvironment.create(options)`.
+ * Settings of an execution environment given in code:
+ * `StreamExecutionEnvironment.create(options)`. The engine settings among them
+ * are shorthands of configuration keys ({@link configurationOfOptions}); the
+ * rest (clock, job module, log, seed) are not configuration.
  */
 import type { CheckpointingMode } from "../checkpoint/types.ts";
+import type { ConfigOption, OptionValue } from "../config/config-option.ts";
+import { Configuration } from "../config/configuration.ts";
+import { CHECKPOINTING_INTERVAL, CHECKPOINTING_MODE } from "../config/options/checkpointing-options.ts";
+import { AUTO_WATERMARK_INTERVAL, MAX_PARALLELISM, PARALLELISM } from "../config/options/pipeline-options.ts";
+import { EXPONENTIAL_ATTEMPTS, RESTART_STRATEGY } from "../config/options/restart-options.ts";
+import { CHECKPOINT_STORAGE, CHECKPOINTS_DIRECTORY, IGNORE_UNCLAIMED_STATE, SAVEPOINT_PATH, STATE_BACKEND } from "../config/options/state-options.ts";
+import { BATCH_SIZE, FRESH, WORKERS } from "../config/options/weir-options.ts";
 import type { StateBackendName } from "../state/state-backend-settings.ts";
 import type { Clock } from "../util/clock.ts";
 
 export interface EnvironmentOptions {
-  /** Default parallelism of operators (default 1). */
+  /** Configuration keys (docs/configuration.md); the shorthands below win over the same keys in it. */
+  configuration?: Configuration;
+  /** `parallelism.default`: default parallelism of operators (default 1). */
   parallelism?: number;
-  /** Key groups, the upper bound of rescaling (default 128). */
+  /** `pipeline.max-parallelism`: key groups, the upper bound of rescaling (default 128). */
   maxParallelism?: number;
-  /** Worker threads; 0 runs every task in the calling thread (default 0 for `create`, 1 for `weir run`). */
+  /** `weir.workers`: worker threads; 0 runs every task in the calling thread (default 0 for `create`, 1 for `weir run`). */
   workers?: number;
-  /** Checkpoint interval in ms; 0 disables checkpointing. */
+  /** `execution.checkpointing.interval` in ms; 0 disables checkpointing. */
   checkpointInterval?: number;
+  /** `execution.checkpointing.mode`. */
   mode?: CheckpointingMode;
-  /** The keyed state backend (wins over `env.setStateBackend`). */
+  /** `state.backend.type`: the keyed state backend. */
   stateBackend?: StateBackendName;
-  /** Directory of filesystem checkpoints (wins over the job's storage); `<job>` is replaced by the job name. */
+  /** `state.checkpoints.dir`: directory of filesystem checkpoints; `<job>` is replaced by the job name. */
   checkpointDir?: string;
-  /** Directory of filesystem checkpoints when neither `checkpointDir` nor the job chose a storage (`weir run`: `.weir/checkpoints/<job>`). */
+  /** Directory of filesystem checkpoints when no checkpoint storage is configured (`weir run`: `.weir/checkpoints/<job>`). */
   defaultCheckpointDir?: string;
-  /** Ignore existing checkpoints and start over. */
+  /** `weir.fresh`: ignore existing checkpoints and start over. */
   fresh?: boolean;
-  /** Start from this savepoint (a directory written by stopWithSavepoint/triggerSavepoint). */
+  /** `execution.savepoint.path`: start from this savepoint (a directory written by stopWithSavepoint/triggerSavepoint). */
   fromSavepoint?: string;
-  /** With `fromSavepoint`: drop state of operators the job no longer has instead of failing. */
+  /** `execution.savepoint.ignore-unclaimed-state`: with `fromSavepoint`, drop state of operators the job no longer has instead of failing. */
   allowNonRestoredState?: boolean;
   /**
-   * Restarts allowed after failures in a row, with exponential back-off (1 s, 2 s, 4 s …);
-   * 0: none. Wins over `setRestartStrategy` (`weir run --restart-attempts N`).
+   * Restarts allowed after failures in a row, with exponential back-off (1 s, 2 s, 4 s …); 0: none
+   * (`restart-strategy.type` = `exponential-delay` with `…attempts-before-reset-backoff`, or `none`).
    * Default: the job's strategy, else 3 with checkpointing and none without.
    */
   restartAttempts?: number;
-  /** Records per batch on channels (default 512). */
+  /** `weir.batch-size`: records per batch on channels (default 512). */
   batchSize?: number;
-  /** Interval of periodic source watermarks in ms (default 200; 0 disables). */
+  /** `pipeline.auto-watermark-interval` in ms (default 200; 0 disables). */
   autoWatermarkInterval?: number;
   /** Time source (tests). */
   clock?: Clock;
@@ -50,4 +62,43 @@ export interface EnvironmentOptions {
    * level; e.g. to collect them in a test. Sinks and worker threads still log through `getLogger()`.
    */
   log?: (line: string) => void;
+}
+
+/** `exactly-once` as the key's `EXACTLY_ONCE`. */
+export function checkpointingModeKey(mode: CheckpointingMode): "EXACTLY_ONCE" | "AT_LEAST_ONCE" | "AT_MOST_ONCE" {
+  return mode.toUpperCase().replaceAll("-", "_") as "EXACTLY_ONCE" | "AT_LEAST_ONCE" | "AT_MOST_ONCE";
+}
+
+/**
+ * The configuration `o` stands for: its `configuration` with the shorthands set on top.
+ *
+ * @example
+ * ```ts
+ * configurationOfOptions({ parallelism: 2, checkpointInterval: 500 }).toMap();
+ * // { "execution.checkpointing.interval": "500 ms", "parallelism.default": "2" }
+ * ```
+ */
+export function configurationOfOptions(o: EnvironmentOptions, where = "StreamExecutionEnvironment.create"): Configuration {
+  const c = o.configuration?.clone() ?? new Configuration();
+  const set = <T extends OptionValue>(option: ConfigOption<T>, value: T | undefined, name: string) => {
+    if (value !== undefined) c.set(option, value, `${where}({ ${name} })`);
+  };
+  set(PARALLELISM, o.parallelism, "parallelism");
+  set(MAX_PARALLELISM, o.maxParallelism, "maxParallelism");
+  set(WORKERS, o.workers, "workers");
+  set(CHECKPOINTING_INTERVAL, o.checkpointInterval, "checkpointInterval");
+  set(CHECKPOINTING_MODE, o.mode === undefined ? undefined : checkpointingModeKey(o.mode), "mode");
+  set(STATE_BACKEND, o.stateBackend, "stateBackend");
+  if (o.checkpointDir !== undefined) c.set(CHECKPOINT_STORAGE, "filesystem");
+  set(CHECKPOINTS_DIRECTORY, o.checkpointDir, "checkpointDir");
+  set(FRESH, o.fresh, "fresh");
+  set(SAVEPOINT_PATH, o.fromSavepoint, "fromSavepoint");
+  set(IGNORE_UNCLAIMED_STATE, o.allowNonRestoredState, "allowNonRestoredState");
+  if (o.restartAttempts !== undefined) {
+    set(RESTART_STRATEGY, o.restartAttempts > 0 ? "exponential-delay" : "none", "restartAttempts");
+    if (o.restartAttempts > 0) set(EXPONENTIAL_ATTEMPTS, o.restartAttempts, "restartAttempts");
+  }
+  set(BATCH_SIZE, o.batchSize, "batchSize");
+  set(AUTO_WATERMARK_INTERVAL, o.autoWatermarkInterval, "autoWatermarkInterval");
+  return c;
 }

@@ -6,7 +6,6 @@
  * to the worker's runtime.
  */
 import type { JobGraph } from "../graph/job-graph.ts";
-import type { EnvironmentOptions } from "./environment-options.ts";
 
 /** Set by `weir run` and by worker threads before they import the job module. */
 export interface LaunchContext {
@@ -15,8 +14,13 @@ export interface LaunchContext {
   readonly jobModule?: string;
   /** Arguments after `--` on the command line. */
   readonly args: readonly string[];
-  /** Settings from command-line flags; they win over the job's own calls. */
-  readonly options: EnvironmentOptions;
+  /**
+   * The command line's configuration (flags and `-D key=value`) as strings: `getExecutionEnvironment()`
+   * reads it, and it wins over the job's own calls. Workers receive the client's.
+   */
+  readonly configuration: Readonly<Record<string, string>>;
+  /** Client role: directory of filesystem checkpoints when no checkpoint storage is configured (`.weir/checkpoints/<job>`). */
+  readonly defaultCheckpointDir?: string;
   /** Client role: the command that started it (`weir run job.ts --workers 2`), recorded in the checkpoint directory's lock. */
   readonly command?: string;
   /**

@@ -12,7 +12,6 @@ import { inProcessExecutor } from "./in-process-executor.ts";
 import { workerThreadsExecutor } from "./worker-threads-executor.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/logger.ts";
-import type { EnvironmentOptions } from "./environment-options.ts";
 import { workerCount } from "./worker-count.ts";
 import { availableParallelism } from "node:os";
 import { JobClient } from "./job-client.ts";
@@ -30,8 +29,8 @@ export interface JobLaunch {
   /** Module the workers import to rebuild the graph (required when workers > 0). */
   readonly jobModule: string | undefined;
   readonly args: readonly string[];
-  /** The command-line settings, passed to the workers so they build the same graph. */
-  readonly launchOptions: EnvironmentOptions;
+  /** The command line's configuration as strings, passed to the workers so they build the same graph. */
+  readonly configuration: Readonly<Record<string, string>>;
   readonly fresh: boolean;
   readonly fromSavepoint?: string;
   readonly allowNonRestoredState: boolean;
@@ -56,7 +55,7 @@ export function startJob(j: JobLaunch): JobClient {
   if (note) j.logger.warn({ workers }, note);
   const executor =
     workers > 0
-      ? workerThreadsExecutor({ workers, jobModule: j.jobModule!, args: j.args, options: j.launchOptions, fingerprint: j.fingerprint, jobName: j.graph.name })
+      ? workerThreadsExecutor({ workers, jobModule: j.jobModule!, args: j.args, configuration: j.configuration, fingerprint: j.fingerprint, jobName: j.graph.name })
       : inProcessExecutor(j.clock);
   const plan = planExecution(j.graph, executor.threads);
   const master = new JobMaster({

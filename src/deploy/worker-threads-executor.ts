@@ -3,7 +3,6 @@
  * rebuilds the graph, checks its fingerprint and runs the subtasks the plan
  * gives its index (the pool in `worker/worker-task-manager.ts`).
  */
-import type { EnvironmentOptions } from "./environment-options.ts";
 import type { Executor } from "./executor.ts";
 import { startWorkerTaskManagers } from "./worker/worker-task-manager.ts";
 
@@ -13,8 +12,8 @@ export interface WorkerThreadsSettings {
   /** The module each worker imports (the job file). */
   readonly jobModule: string;
   readonly args: readonly string[];
-  /** The command-line settings, so each worker builds the same graph. */
-  readonly options: EnvironmentOptions;
+  /** The command line's configuration as strings, so each worker builds the same graph. */
+  readonly configuration: Readonly<Record<string, string>>;
   readonly fingerprint: string;
   readonly jobName: string;
 }
@@ -22,7 +21,7 @@ export interface WorkerThreadsSettings {
 /**
  * @example
  * ```ts
- * const executor = workerThreadsExecutor({ workers: 2, jobModule, args: [], options: {}, fingerprint, jobName });
+ * const executor = workerThreadsExecutor({ workers: 2, jobModule, args: [], configuration: {}, fingerprint, jobName });
  * ```
  */
 export function workerThreadsExecutor(s: WorkerThreadsSettings): Executor {

@@ -44,7 +44,7 @@ class MutableOutput extends Writable {
  *
  * @example
  * ```ts
- * await runRepl((output) => new SqlSession({}, ".weir/savepoints", output), historyFile(), async () => true);
+ * await runRepl((output) => new SqlSession({}, output), historyFile(), async () => true);
  * ```
  */
 export async function runRepl(makeSession: (output: SessionOutput) => SqlSession, history: string, init: (session: SqlSession) => Promise<boolean>): Promise<void> {

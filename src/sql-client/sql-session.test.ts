@@ -7,7 +7,7 @@ import { splitStatements } from "./statement-splitter.ts";
 function session(): { s: SqlSession; written: string[]; notified: string[] } {
   const written: string[] = [];
   const notified: string[] = [];
-  const s = new SqlSession({}, "unused-savepoints", {
+  const s = new SqlSession({}, {
     write: (t) => written.push(t),
     notify: (t) => notified.push(t),
     tty: false,

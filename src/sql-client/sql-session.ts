@@ -7,7 +7,6 @@
  */
 import { StreamExecutionEnvironment } from "../api/environment.ts";
 import { setLaunch } from "../deploy/launch-context.ts";
-import type { EnvironmentOptions } from "../deploy/environment-options.ts";
 import { TableConfig } from "../table/api/table-config.ts";
 import { StreamTableEnvironment } from "../table/api/table-environment.ts";
 import { displayWidth } from "../table/api/display-width.ts";
@@ -32,7 +31,7 @@ export interface SessionOutput extends ResultTerminal {
 /**
  * @example
  * ```ts
- * const session = new SqlSession({ workers: 0 }, ".weir/savepoints", output);
+ * const session = new SqlSession({ "parallelism.default": "2" }, output);
  * await session.run(statement, input, new AbortController().signal);
  * ```
  */
@@ -43,15 +42,19 @@ export class SqlSession {
   private statementSet: PendingStatementSet | undefined;
 
   /**
-   * `options` are the command-line flags (they win over SET); jobs run in
+   * `configuration` is the command line's (flags and `-D`, as strings; it wins over SET); jobs run in
    * this thread and start from empty state unless `execution.savepoint.path` is set.
    */
   constructor(
-    options: EnvironmentOptions,
-    private readonly savepointDir: string,
+    configuration: Readonly<Record<string, string>>,
     private readonly out: SessionOutput,
   ) {
-    setLaunch({ role: "client", args: [], options: { ...options, workers: 0, fresh: true } });
+    setLaunch({
+      role: "client",
+      args: [],
+      configuration: { ...configuration, "weir.workers": "0", "weir.fresh": "true" },
+      defaultCheckpointDir: ".weir/checkpoints/<job>",
+    });
     this.tEnv = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
   }
 
@@ -158,7 +161,7 @@ export class SqlSession {
       this.line(`[INFO] Job '${job.client.getJobId()}' was cancelled.`);
       return;
     }
-    const dir = this.tEnv.getConfig().get("state.savepoints.dir") || this.savepointDir;
+    const dir = this.tEnv.getConfig().get("state.savepoints.dir");
     const path = await job.client.stopWithSavepoint(dir);
     this.line(`[INFO] Job '${job.client.getJobId()}' stopped with a savepoint.`);
     this.line(`Savepoint path: ${path}`);

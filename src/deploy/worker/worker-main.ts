@@ -77,7 +77,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
     role: "worker",
     jobModule: init.jobModule,
     args: init.args,
-    options: init.options,
+    configuration: init.configuration,
     onWorkerGraph(graph, fingerprint) {
       if (manager) return false;
       // a graph of another name and shape: another job the module starts (SQL statements one after another)

@@ -1,16 +1,15 @@
 /**
- * Messages between the main thread and a worker thread (version 6: workers publish their activity in shared memory). Pure data.
+ * Messages between the main thread and a worker thread (version 8: workers receive the configuration as strings). Pure data.
  */
 import type { CompiledJob } from "../compiled-job-hook.ts";
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
-import type { EnvironmentOptions } from "../environment-options.ts";
 import type { Deployment, ErrorInfo } from "../../runtime/execution/deployment.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import type { TaskResults } from "../../runtime/task/task-services.ts";
 import type { LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 7;
+export const WORKER_PROTOCOL_VERSION = 8;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -19,8 +18,8 @@ export interface WorkerInit {
   readonly workers: number;
   readonly jobModule: string;
   readonly args: readonly string[];
-  /** Plain (cloneable) environment options of the client. */
-  readonly options: EnvironmentOptions;
+  /** The client's command-line configuration as strings (`Configuration.toMap()`). */
+  readonly configuration: Readonly<Record<string, string>>;
   /** Level of the main thread's logger: the worker filters at it and sends its records to the main thread. */
   readonly logLevel: LogLevel;
   /** Fingerprint of the client's graph; the worker's must match. */

@@ -7,7 +7,6 @@
  */
 import { MessageChannel, Worker } from "node:worker_threads";
 import { createLinkEnds, type LinkEnd } from "../../runtime/channel/remote-link.ts";
-import type { EnvironmentOptions } from "../environment-options.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../../runtime/execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
@@ -19,9 +18,6 @@ import { currentLogSettings, getLogger, writeLogRecord } from "../../util/logger
 /** A worker thread's entry: the compiled worker main, or from source a bootstrap that enables tsx before loading it. */
 const WORKER_ENTRY = ownModule("deploy/worker/worker-bootstrap.mjs", "worker-main.js");
 
-/** Options that can cross to a worker (functions cannot). */
-const PLAIN_OPTIONS = ["parallelism", "maxParallelism", "workers", "checkpointInterval", "mode", "checkpointDir", "fresh", "batchSize"] as const;
-
 /** What the pool needs to start (and restart) a worker. */
 interface PoolOptions {
   workers: number;
@@ -29,7 +25,8 @@ interface PoolOptions {
   channels: number;
   jobModule: string;
   args: readonly string[];
-  options: EnvironmentOptions;
+  /** The client's command-line configuration as strings. */
+  configuration: Readonly<Record<string, string>>;
   fingerprint: string;
   jobName: string;
   events: TaskManagerEvents;
@@ -37,9 +34,7 @@ interface PoolOptions {
 
 /** Starts `workers` worker threads for the job in `jobModule`. */
 export function startWorkerTaskManagers(o: PoolOptions): TaskManagerHandle[] {
-  const options: EnvironmentOptions = {};
-  for (const k of PLAIN_OPTIONS) if (o.options[k] !== undefined) (options as Record<string, unknown>)[k] = o.options[k];
-  const pool = new WorkerPool({ ...o, options });
+  const pool = new WorkerPool(o);
   return Array.from({ length: o.workers }, (_, i) => pool.handle(i));
 }
 
@@ -120,7 +115,7 @@ class WorkerPool {
       workers: o.workers,
       jobModule: o.jobModule,
       args: o.args,
-      options: o.options,
+      configuration: o.configuration,
       logLevel: currentLogSettings().level,
       fingerprint: o.fingerprint,
       jobName: o.jobName,

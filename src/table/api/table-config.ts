@@ -1,35 +1,28 @@
 /**
  * The session configuration of a table environment (Flink's `TableConfig`),
- * set with `SET 'key' = 'value'` or {@link TableConfig.set}. Keys are
- * Flink's; the ones the planner reads are checked when set. A key one or two
- * letters away from one of those is refused as a typo (with the key meant);
+ * set with `SET 'key' = 'value'` or {@link TableConfig.set}. The engine's keys
+ * (`execution.checkpointing.interval`, `parallelism.default`, …; see
+ * docs/configuration.md) go to the stream environment's configuration, as
+ * every other entry writes them; the planner's own keys (`table.*`,
+ * `sql-client.*`) are kept here. Both are checked when set. A key one or two
+ * letters away from a known one is refused as a typo (with the key meant);
  * any other key is kept as given (as Flink does), and changes nothing.
  */
+import type { StreamExecutionEnvironment } from "../../api/environment.ts";
+import { formatOptionValue } from "../../config/config-option.ts";
+import { Configuration } from "../../config/configuration.ts";
+import { ConfigurationError } from "../../config/configuration-error.ts";
+import { engineOption, engineOptionKeys } from "../../config/engine-options.ts";
 import { didYouMean } from "../../util/did-you-mean.ts";
 import { parseDuration } from "../../config/parse-duration.ts";
 import { editDistance } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import { checkpointDirectoryOf } from "../../checkpoint/storage/checkpoint-location.ts";
-import { UnsupportedCheckpointLocationError } from "../../checkpoint/storage/errors.ts";
 
-/** The keys the planner and the job read, with their defaults. */
+/** The keys the planner and the SQL client read, with their defaults. */
 const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => string | undefined }>> = {
   "table.exec.state.ttl": { default: "0 ms", check: duration },
   "table.exec.source.idle-timeout": { default: "0 ms", check: duration },
   "table.local-time-zone": { default: "default", check: zone },
-  "pipeline.name": { default: "" },
-  "parallelism.default": { default: "", check: (v) => (/^\d+$/.test(v) && Number(v) > 0 ? undefined : "a positive integer") },
-  "execution.checkpointing.interval": { default: "", check: duration },
-  "execution.checkpointing.mode": { default: "", check: (v) => (/^(EXACTLY_ONCE|AT_LEAST_ONCE)$/i.test(v) ? undefined : "EXACTLY_ONCE or AT_LEAST_ONCE") },
-  "execution.savepoint.path": { default: "" },
-  "state.savepoints.dir": { default: "" },
-  // the job's checkpoint directory (as setCheckpointStorage); --checkpoint-dir wins
-  "state.checkpoints.dir": { default: "", check: checkpointLocation },
-  // the keyed state backend (Flink's names: state.backend.type, older state.backend; hashmap = heap, rocksdb = disk)
-  "state.backend.type": { default: "", check: backendName },
-  "state.backend": { default: "", check: backendName },
-  "execution.checkpointing.incremental": { default: "", check: boolean },
-  "state.backend.incremental": { default: "", check: boolean },
   // accepted and checked as Flink does; Weir does not batch state accesses, so they change nothing
   "table.exec.mini-batch.enabled": { default: "false", check: boolean },
   "table.exec.mini-batch.allow-latency": { default: "0 ms", check: duration },
@@ -45,23 +38,8 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
  * is three letters from `pipeline.name`), so they are never taken for typos.
  */
 function misspeltKey(key: string): string | undefined {
-  const near = didYouMean(key, TableConfig.knownKeys());
+  const near = didYouMean(key, [...Object.keys(KNOWN), ...engineOptionKeys()]);
   return near !== undefined && editDistance(key.toLowerCase(), near.toLowerCase()) <= 2 ? near : undefined;
-}
-
-function backendName(v: string): string | undefined {
-  return /^(heap|disk|hashmap|rocksdb)$/i.test(v.trim()) ? undefined : "heap or disk (Flink's hashmap and rocksdb name the same two)";
-}
-
-function checkpointLocation(v: string): string | undefined {
-  if (v.trim() === "") return "a directory (a path or a file:// URI)";
-  try {
-    checkpointDirectoryOf(v);
-    return undefined;
-  } catch (e) {
-    if (!(e instanceof UnsupportedCheckpointLocationError)) throw e;
-    return `a local directory (a path or a file:// URI); the '${e.scheme}://' scheme is not supported (object storage is not available yet)`;
-  }
 }
 
 function boolean(v: string): string | undefined {
@@ -94,14 +72,30 @@ function zone(v: string): string | undefined {
  * ```
  */
 export class TableConfig {
+  /** What was set, as given (SET lists it). */
   private readonly values = new Map<string, string>();
 
+  /** @param env the environment whose configuration receives the engine's keys (none: they are only checked). */
+  constructor(private readonly env?: StreamExecutionEnvironment) {}
+
   /**
-   * Sets `key`; a key the planner reads must have a valid value.
+   * Sets `key`; a key Weir reads must have a valid value. An engine key is set in the
+   * environment's configuration (the command line's settings still win).
    *
    * @throws {SqlValidationError} for an invalid value, and for an unknown key that looks like a misspelt known one.
    */
   set(key: string, value: string): this {
+    if (engineOption(key) !== undefined) {
+      try {
+        const c = new Configuration().setString(key, value);
+        this.env?.configure(c);
+      } catch (e) {
+        if (!(e instanceof ConfigurationError)) throw e;
+        throw new SqlValidationError(e.detail.charAt(0).toUpperCase() + e.detail.slice(1));
+      }
+      this.values.set(key, value);
+      return this;
+    }
     const known = Object.hasOwn(KNOWN, key) ? KNOWN[key] : undefined;
     const meant = known === undefined ? misspeltKey(key) : undefined;
     if (meant !== undefined) throw new SqlValidationError(`Unknown configuration key '${key}'. Did you mean '${meant}'?`);
@@ -111,15 +105,26 @@ export class TableConfig {
     return this;
   }
 
-  /** The value of `key`: as set, else its default ("" when it has none). */
+  /**
+   * The value of `key`: an engine key's as the environment has it (the command line's, else as set, else its
+   * default); another key's as set, else its default; "" when it has none.
+   */
   get(key: string): string {
+    const engine = engineOption(key);
+    if (engine !== undefined && this.env !== undefined) {
+      const v = this.env.getConfiguration().get(engine);
+      return v === undefined ? "" : formatOptionValue(engine.type, v);
+    }
     return this.values.get(key) ?? (Object.hasOwn(KNOWN, key) ? KNOWN[key]!.default : "");
   }
 
-  /** Forgets `key` (or every key). */
+  /** Forgets `key` (or every key set here): an engine key falls back to its default again. */
   reset(key?: string): void {
-    if (key === undefined) this.values.clear();
-    else this.values.delete(key);
+    for (const k of key === undefined ? [...this.values.keys()] : [key]) {
+      const engine = engineOption(k);
+      if (engine !== undefined) this.env?.resetConfiguration(engine);
+      this.values.delete(k);
+    }
   }
 
   /** The keys set, with their values, sorted by key. */
@@ -127,14 +132,14 @@ export class TableConfig {
     return [...this.values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  /** The keys Weir reads (for completion and help), sorted. */
+  /** The keys Weir reads (for completion and help): the planner's and the engine's, sorted. */
   static knownKeys(): string[] {
-    return Object.keys(KNOWN).sort();
+    return [...Object.keys(KNOWN), ...engineOptionKeys()].sort();
   }
 
   /** Whether Weir reads `key` (others are kept but change nothing). */
   static isKnownKey(key: string): boolean {
-    return Object.hasOwn(KNOWN, key);
+    return Object.hasOwn(KNOWN, key) || engineOption(key) !== undefined;
   }
 
   /** A duration key in ms. */

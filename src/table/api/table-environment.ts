@@ -4,7 +4,6 @@
  * queries become {@link Table}s; streams become tables and tables streams,
  * so SQL and the DataStream API mix in one job.
  */
-import { parseStateBackendName, type FlinkStateBackendName, type StateBackendName } from "../../state/state-backend-settings.ts";
 import { newJobId } from "../../deploy/job-id.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
@@ -70,7 +69,7 @@ const NULLABLE_STRING: LogicalType = { kind: "varchar", length: MAX_LENGTH, null
 export class StreamTableEnvironment {
   private readonly catalog = new Catalog();
   private readonly inlineViews = new Map<string, () => RelNode>();
-  private readonly config = new TableConfig();
+  private readonly config: TableConfig;
   private readonly factoryOptions = builtinFactories();
   private readonly uidCounters = new Map<string, number>();
   private readonly functions = new FunctionCatalog();
@@ -79,7 +78,9 @@ export class StreamTableEnvironment {
   private constructor(
     private readonly env: StreamExecutionEnvironment,
     private readonly connectors: ReadonlyMap<string, DynamicTableFactory>,
-  ) {}
+  ) {
+    this.config = new TableConfig(env);
+  }
 
   /** A table environment on `env`. */
   static create(env: StreamExecutionEnvironment): StreamTableEnvironment {
@@ -347,7 +348,6 @@ export class StreamTableEnvironment {
         return this.set(stmt);
       case "reset":
         this.config.reset(stmt.key);
-        if (stmt.key === undefined || stmt.key === "execution.savepoint.path") this.env.setRestoreSavepoint(undefined);
         return ok();
       case "explain":
         return rowsResult([{ name: "result", type: STRING }], [Row.of(this.explainStatement(stmt.statement, stmt.details))]);
@@ -404,38 +404,7 @@ export class StreamTableEnvironment {
     if (!TableConfig.isKnownKey(stmt.key)) {
       return ok(`Weir does not read '${stmt.key}': it is kept (SET lists it) but changes nothing (the keys Weir reads are listed under Configuration in docs/sql.md).`);
     }
-    const v = stmt.value!;
-    switch (stmt.key) {
-      case "parallelism.default":
-        this.env.setParallelism(Number(v));
-        break;
-      case "execution.checkpointing.interval":
-        this.env.enableCheckpointing(this.config.durationMs(stmt.key), this.checkpointMode());
-        break;
-      case "execution.savepoint.path":
-        this.env.setRestoreSavepoint(v);
-        break;
-      case "state.checkpoints.dir":
-        this.env.getCheckpointConfig().setCheckpointStorage(v);
-        break;
-      case "state.backend.type":
-      case "state.backend":
-        parseStateBackendName(v, `SET '${stmt.key}'`);
-        this.env.setStateBackend(v.trim().toLowerCase() as StateBackendName | FlinkStateBackendName);
-        break;
-      case "execution.checkpointing.incremental":
-      case "state.backend.incremental":
-        this.env.getCheckpointConfig().enableIncrementalCheckpointing(v.toLowerCase() === "true");
-        break;
-      case "execution.checkpointing.mode":
-        if (this.config.get("execution.checkpointing.interval") !== "") this.env.enableCheckpointing(this.config.durationMs("execution.checkpointing.interval"), this.checkpointMode());
-        break;
-    }
     return ok();
-  }
-
-  private checkpointMode(): "exactly-once" | "at-least-once" {
-    return this.config.get("execution.checkpointing.mode").toUpperCase() === "AT_LEAST_ONCE" ? "at-least-once" : "exactly-once";
   }
 
   /** @internal Plans INSERTs, checks their sinks' changelog modes. */

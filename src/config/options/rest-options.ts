@@ -1,0 +1,27 @@
+/**
+ * Options of the REST server every `weir run` / `weir sql` job serves (Flink's
+ * `RestOptions`; the token is Weir's).
+ */
+import { ConfigOptions } from "../config-option.ts";
+
+const port = (n: number) => (n >= 0 && n <= 65_535 ? undefined : "a port from 0 to 65535");
+
+/** `rest.port`: the next free port when taken; 0 picks any. */
+export const REST_PORT = ConfigOptions.int("rest.port", "The port of the REST API and dashboard (the next free one when taken; 0: any free port).", 8081, { check: port });
+
+/** `rest.address`: the address clients use. */
+export const REST_ADDRESS = ConfigOptions.string("rest.address", "The address clients use to reach the REST server.", "127.0.0.1");
+
+/** `rest.bind-address`: unset binds `rest.address`. */
+export const REST_BIND_ADDRESS = ConfigOptions.string(
+  "rest.bind-address",
+  "The address the REST server binds; unset: rest.address. Binding a non-loopback address requires rest.token.",
+);
+
+/** `rest.token`: the bearer token (Weir's). */
+export const REST_TOKEN = ConfigOptions.string(
+  "rest.token",
+  "The bearer token REST calls must carry (Authorization: Bearer <token>); required to bind a non-loopback address (Weir's option).",
+);
+
+export const REST_OPTIONS = [REST_PORT, REST_ADDRESS, REST_BIND_ADDRESS, REST_TOKEN] as const;
