@@ -127,9 +127,14 @@ export class TableConfig {
     }
   }
 
-  /** The keys set, with their values, sorted by key. */
+  /**
+   * The keys set here and the keys of the command line (`-D`, flags), with their values (an engine key's as
+   * it applies: the command line's wins), sorted by key.
+   */
   entries(): [string, string][] {
-    return [...this.values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const all = new Map([...this.values].map(([k, v]) => [k, engineOption(k) === undefined ? v : this.get(k)]));
+    for (const [k, v] of Object.entries(this.env?.overrides.toMap() ?? {})) all.set(k, v);
+    return [...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** The keys Weir reads (for completion and help): the planner's and the engine's, sorted. */
