@@ -352,6 +352,8 @@ export { WINDOW_METRICS } from "./runtime/operators/window-operator.ts";
 
 // Table API and SQL
 export { StreamTableEnvironment } from "./table/api/table-environment.ts";
+export { registerTableFactory } from "./table/connectors/table-factory-registry.ts";
+export type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSink, TableSource } from "./table/connectors/dynamic-table-factory.ts";
 export { Table } from "./table/api/table.ts";
 export { TableResult, type ResultKind, type ResultColumn } from "./table/api/table-result.ts";
 export { StatementSet } from "./table/api/statement-set.ts";

@@ -11,12 +11,12 @@ import type { ProcessContext } from "../../core/process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import { executeAndCollect } from "../../api/execute-and-collect.ts";
 import { isWorker } from "../../deploy/launch-context.ts";
-import { builtinFactories } from "../catalog/builtin-factories.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { describeTable } from "../catalog/describe-table.ts";
 import { identifierString, resolveIdentifier } from "../catalog/object-identifier.ts";
 import type { DynamicTableFactory } from "../connectors/dynamic-table-factory.ts";
-import { builtinTableFactories } from "../connectors/builtin-table-factories.ts";
+import { tableFactoryRegistry } from "../connectors/table-factory-registry.ts";
+import type { FactoryRegistry } from "../catalog/factory-options.ts";
 import { Row } from "../data/row.ts";
 import type { InsertStatement, Statement, StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
@@ -70,21 +70,20 @@ export class StreamTableEnvironment {
   private readonly catalog = new Catalog();
   private readonly inlineViews = new Map<string, () => RelNode>();
   private readonly config: TableConfig;
-  private readonly factoryOptions = builtinFactories();
   private readonly uidCounters = new Map<string, number>();
   private readonly functions = new FunctionCatalog();
   private readonly tableFunctions = new Map<string, ResolvedTableFunction>();
 
   private constructor(
     private readonly env: StreamExecutionEnvironment,
-    private readonly connectors: ReadonlyMap<string, DynamicTableFactory>,
+    private readonly factories: FactoryRegistry<DynamicTableFactory>,
   ) {
     this.config = new TableConfig(env);
   }
 
   /** A table environment on `env`. */
   static create(env: StreamExecutionEnvironment): StreamTableEnvironment {
-    return new StreamTableEnvironment(env, builtinTableFactories());
+    return new StreamTableEnvironment(env, tableFactoryRegistry());
   }
 
   /** The session configuration (`SET` changes it too). */
@@ -232,8 +231,7 @@ export class StreamTableEnvironment {
       env: this.env,
       catalog: this.catalog,
       inlineViews: this.inlineViews,
-      factoryOptions: this.factoryOptions,
-      connectors: this.connectors,
+      factories: this.factories,
       timeZone: this.config.timeZone(),
       uidFor: (prefix) => this.uidFor(prefix),
       scans: new Map(),

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { StatementOf } from "../sql/ast.ts";
 import { parseStatement } from "../sql/parser.ts";
-import { builtinFactories } from "./builtin-factories.ts";
+import { tableFactoryRegistry } from "../connectors/table-factory-registry.ts";
 import type { ValidatedTableOptions } from "./factory-options.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
 /** Validates the WITH options of a CREATE TABLE statement. */
 function validate(ddl: string): ValidatedTableOptions {
   const s = parseStatement(ddl) as StatementOf<"createTable">;
-  return builtinFactories().validate(new Map(s.options.map((o) => [o.key, o.value])));
+  return tableFactoryRegistry().validate(new Map(s.options.map((o) => [o.key, o.value])));
 }
 
 function errorOf(ddl: string): string {

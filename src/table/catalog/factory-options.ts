@@ -13,17 +13,21 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
  * declares a `format` option reads a format, whose options are given with the
  * format's identifier as prefix (`'json.ignore-parse-errors'`), as in Flink.
  */
-export interface FactoryOptions {
-  identifier: string;
+export interface FactoryOptions extends FactoryDeclaration {
   kind: "connector" | "format";
-  requiredOptions: readonly ConfigOption[];
-  optionalOptions: readonly ConfigOption[];
+}
+
+/** A factory's identifier and the options it declares (a connector's factory is one). */
+export interface FactoryDeclaration {
+  readonly identifier: string;
+  readonly requiredOptions: readonly ConfigOption[];
+  readonly optionalOptions: readonly ConfigOption[];
   /**
    * The options that name a format (default: `format` when declared). The
    * options of the format named by `x.format` take the prefix `x.<format>.`
    * (`'value.format' = 'json'` → `'value.json.ignore-parse-errors'`), as in Flink.
    */
-  formatKeys?: readonly string[];
+  readonly formatKeys?: readonly string[];
 }
 
 /** The options of a table once validated: read values, defaults filled in. */
@@ -44,22 +48,42 @@ export interface TableUse {
   as: "source" | "sink";
 }
 
-/** The connector and format factories a session knows, by identifier. */
-export class FactoryRegistry {
-  private readonly connectors = new Map<string, FactoryOptions>();
-  private readonly formats = new Map<string, FactoryOptions>();
+/**
+ * The connector and format factories a session knows, by identifier: the
+ * connectors (`C`: a connector's factory, which declares its options) and
+ * the formats' declarations.
+ */
+export class FactoryRegistry<C extends FactoryDeclaration = FactoryDeclaration> {
+  private readonly connectors = new Map<string, C>();
+  private readonly formats = new Map<string, FactoryDeclaration>();
 
   /**
-   * Adds a factory's declaration.
+   * Adds a connector's factory.
    *
    * @example
    * ```ts
-   * registry.register({ identifier: "blackhole", kind: "connector", requiredOptions: [], optionalOptions: [] });
+   * registry.registerConnector({ identifier: "blackhole", requiredOptions: [], optionalOptions: [] });
    * ```
    */
-  register(factory: FactoryOptions): this {
-    (factory.kind === "connector" ? this.connectors : this.formats).set(factory.identifier, factory);
+  registerConnector(factory: C): this {
+    this.connectors.set(factory.identifier, factory);
     return this;
+  }
+
+  /** Adds a format's declaration. */
+  registerFormat(format: FactoryDeclaration): this {
+    this.formats.set(format.identifier, format);
+    return this;
+  }
+
+  /** The connector factory of `identifier`, if registered. */
+  connector(identifier: string): C | undefined {
+    return this.connectors.get(identifier);
+  }
+
+  /** The connectors' identifiers, sorted. */
+  connectorIdentifiers(): string[] {
+    return [...this.connectors.keys()].sort();
   }
 
   /**
@@ -71,7 +95,7 @@ export class FactoryRegistry {
    * options, unsupported options and invalid values.
    * @example
    * ```ts
-   * const v = builtinFactories().validate(new Map([["connector", "print"], ["print-identifier", "out"]]));
+   * const v = tableFactoryRegistry().validate(new Map([["connector", "print"], ["print-identifier", "out"]]));
    * v.options.get("standard-error"); // false
    * ```
    */
@@ -152,7 +176,7 @@ export class FactoryRegistry {
     return result;
   }
 
-  private find(factories: Map<string, FactoryOptions>, id: string, kind: string): FactoryOptions {
+  private find<F extends FactoryDeclaration>(factories: Map<string, F>, id: string, kind: string): F {
     const f = factories.get(id);
     if (f !== undefined) return f;
     const ids = [...factories.keys()].sort();

@@ -10,7 +10,7 @@
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { Row } from "../data/row.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSink } from "./dynamic-table-factory.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSink } from "./dynamic-table-factory.ts";
 
 function createSink(ctx: DynamicTableContext): TableSink {
   return {
@@ -23,5 +23,8 @@ function createSink(ctx: DynamicTableContext): TableSink {
   };
 }
 
+/** `blackhole` has no options. */
+const OPTIONS: TableFactoryOptions = { requiredOptions: [], optionalOptions: [] };
+
 /** The `blackhole` connector's factory. */
-export const BLACKHOLE_TABLE_FACTORY: DynamicTableFactory = { identifier: "blackhole", createSink };
+export const BLACKHOLE_TABLE_FACTORY: DynamicTableFactory = { identifier: "blackhole", ...OPTIONS, createSink };

@@ -1,9 +1,9 @@
 /**
  * The table connectors the planner knows, by `'connector'` identifier:
  * `filesystem`, `kafka` and `upsert-kafka` (sources and sinks), `datagen`,
- * `nexmark` and `postgres-cdc` (sources), `jdbc` (a bounded source and lookups; its sink comes with pgsink), `print` and `blackhole` (sinks). Their
- * options are declared in `src/table/catalog/builtin-factories.ts` and
- * validated before a factory sees them.
+ * `nexmark` and `postgres-cdc` (sources), `jdbc` (a bounded source and lookups; its sink comes with pgsink), `print` and `blackhole` (sinks). Each
+ * declares its options, which are validated before the factory sees them;
+ * `tableFactoryRegistry()` adds the formats and the connectors users register.
  */
 import { BLACKHOLE_TABLE_FACTORY } from "./blackhole-table-factory.ts";
 import { DATAGEN_TABLE_FACTORY } from "./datagen-table-factory.ts";
@@ -21,7 +21,7 @@ import { UPSERT_KAFKA_TABLE_FACTORY } from "./upsert-kafka-table-factory.ts";
  *
  * @example
  * ```ts
- * const validated = builtinFactories().validate(table.options);
+ * const validated = tableFactoryRegistry().validate(table.options);
  * const factory = builtinTableFactories().get(validated.connector);
  * const source = factory?.createSource?.({ env, table, options: validated, physicalType, uid: "src-clicks", timeZone: "UTC" });
  * ```

@@ -36,6 +36,7 @@
  */
 import { systemClock } from "../../util/clock.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
+import { option } from "../../config/config-option.ts";
 import type { OptionValue } from "../../config/config-option.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { Row } from "../data/row.ts";
@@ -44,7 +45,7 @@ import { didYouMean } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { fieldGenerator } from "./datagen-field-generator.ts";
 import { datagenSource } from "./datagen-source.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSource } from "./dynamic-table-factory.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSource } from "./dynamic-table-factory.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
 
 /** The options of each column by suffix, refusing `fields.<f>.…` of a column the table does not have. */
@@ -98,6 +99,24 @@ function createSource(ctx: DynamicTableContext): TableSource {
   };
 }
 
+/** The options of `datagen`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  requiredOptions: [],
+  optionalOptions: [
+    option("rows-per-second", { kind: "int" }, "Rows generated per second.", 10_000),
+    option("number-of-rows", { kind: "int" }, "The number of rows to generate; unbounded when unset."),
+    option("seed", { kind: "int" }, "The seed of the random values, for the same rows on every run (Weir's; Flink has none)."),
+    option("fields.#.kind", { kind: "enum", values: ["random", "sequence"] }, "The generator of the field.", "random"),
+    option("fields.#.min", { kind: "string" }, "The minimum value of a random numeric field."),
+    option("fields.#.max", { kind: "string" }, "The maximum value of a random numeric field."),
+    option("fields.#.max-past", { kind: "duration" }, "The maximum past of a random timestamp field relative to now.", 0),
+    option("fields.#.length", { kind: "int" }, "The length of a random string, bytes or collection field.", 100),
+    option("fields.#.start", { kind: "string" }, "The first value of a sequence field."),
+    option("fields.#.end", { kind: "string" }, "The last value of a sequence field."),
+    option("fields.#.null-rate", { kind: "double" }, "The fraction of null values of the field.", 0),
+  ],
+};
+
 /**
  * The `datagen` connector's factory.
  *
@@ -107,4 +126,4 @@ function createSource(ctx: DynamicTableContext): TableSource {
  * source.produce().print();
  * ```
  */
-export const DATAGEN_TABLE_FACTORY: DynamicTableFactory = { identifier: "datagen", createSource };
+export const DATAGEN_TABLE_FACTORY: DynamicTableFactory = { identifier: "datagen", ...OPTIONS, createSource };

@@ -10,7 +10,7 @@
 import type { DataStream, DataStreamSink } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { CatalogTable } from "../catalog/catalog-table.ts";
-import type { ValidatedTableOptions } from "../catalog/factory-options.ts";
+import type { FactoryDeclaration, ValidatedTableOptions } from "../catalog/factory-options.ts";
 import type { Row } from "../data/row.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import type { ChangelogMode } from "../plan/changelog-mode.ts";
@@ -102,9 +102,15 @@ export interface TableSink {
   consume(stream: DataStream<Row>): DataStreamSink;
 }
 
-/** A connector: its identifier (`'connector' = '…'`) and what it can be. */
-export interface DynamicTableFactory {
-  readonly identifier: string;
+/** The options a connector declares (Flink's `requiredOptions()` / `optionalOptions()`). */
+export type TableFactoryOptions = Omit<FactoryDeclaration, "identifier">;
+
+/**
+ * A connector: its identifier (`'connector' = '…'`), the options it declares
+ * (a table's `WITH` options are checked against them before the factory sees
+ * them) and what it can be. Register your own with `registerTableFactory`.
+ */
+export interface DynamicTableFactory extends FactoryDeclaration {
   /** The metadata a source can read (Flink's `listReadableMetadata`), by key, with its type. */
   readonly readableMetadata?: ReadonlyMap<string, LogicalType>;
   /** The metadata a sink can write (Flink's `listWritableMetadata`), by key, with its type. */

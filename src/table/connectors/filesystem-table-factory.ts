@@ -45,6 +45,7 @@
  * INSERT INTO counts SELECT `user`, COUNT(url) FROM clicks GROUP BY `user`;
  * ```
  */
+import { option } from "../../config/config-option.ts";
 import type { DataStreamSink } from "../../api/data-stream.ts";
 import { FileSink } from "../../connectors/file/file-sink.ts";
 import { FileSource } from "../../connectors/file/file-source.ts";
@@ -58,7 +59,7 @@ import type { TableFormat } from "../formats/table-format.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { rowKeySelector } from "../runtime/row-key.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSink, TableSource } from "./dynamic-table-factory.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSink, TableSource } from "./dynamic-table-factory.ts";
 import { TableSinkError } from "./table-sink-error.ts";
 import { readTableFiles } from "./read-table-files.ts";
 import { bucketCommitOf } from "./partition-commit.ts";
@@ -203,6 +204,31 @@ function createSink(ctx: DynamicTableContext): TableSink {
   };
 }
 
+/** The options of `filesystem`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  requiredOptions: [
+    option("path", { kind: "string" }, "The directory (or file) to read or write."),
+    option("format", { kind: "string" }, "The format of the files: 'json', 'csv', 'debezium-json', 'canal-json' or 'raw'."),
+  ],
+  optionalOptions: [
+    option("source.monitor-interval", { kind: "duration" }, "How often a continuous source looks for new files; unset for a bounded source."),
+    option("sink.rolling-policy.file-size", { kind: "memory" }, "The maximum size of a part file before it rolls.", 128 * 1024 * 1024),
+    option("sink.rolling-policy.rollover-interval", { kind: "duration" }, "The maximum time a part file stays open before it rolls.", 30 * 60_000),
+    option("sink.rolling-policy.inactivity-interval", { kind: "duration" }, "A part file that received nothing for this long rolls.", 30 * 60_000),
+    option("sink.rolling-policy.check-interval", { kind: "duration" }, "How often the time-based rolling conditions are checked.", 60_000),
+    option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+    option("sink.shuffle-by-partition.enable", { kind: "boolean" }, "Distribute rows by partition; Weir always does.", false),
+    option("partition.default-name", { kind: "string" }, "The directory name of a partition whose value is NULL or empty.", "__DEFAULT_PARTITION__"),
+    option("sink.partition-commit.trigger", { kind: "enum", values: ["process-time", "partition-time"] }, "When a partition is committed.", "process-time"),
+    option("sink.partition-commit.delay", { kind: "duration" }, "How long after its time (or creation) a partition is committed.", 0),
+    option("sink.partition-commit.watermark-time-zone", { kind: "string" }, "The time zone of partition times compared with the watermark.", "UTC"),
+    option("partition.time-extractor.timestamp-pattern", { kind: "string" }, "How a partition's time is made of its values, e.g. '$dt $hr:00:00'."),
+    option("partition.time-extractor.timestamp-formatter", { kind: "string" }, "The Java date pattern of the extracted partition time, e.g. 'yyyyMMdd HH'."),
+    option("sink.partition-commit.policy.kind", { kind: "string" }, "What committing a partition does: 'success-file'."),
+    option("sink.partition-commit.success-file.name", { kind: "string" }, "The name of the success file of a committed partition.", "_SUCCESS"),
+  ],
+};
+
 /**
  * The `filesystem` connector's factory.
  *
@@ -212,4 +238,4 @@ function createSink(ctx: DynamicTableContext): TableSink {
  * sink.consume(rows);
  * ```
  */
-export const FILESYSTEM_TABLE_FACTORY: DynamicTableFactory = { identifier: "filesystem", createSource, createSink };
+export const FILESYSTEM_TABLE_FACTORY: DynamicTableFactory = { identifier: "filesystem", ...OPTIONS, createSource, createSink };

@@ -9,9 +9,10 @@
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { systemClock } from "../../util/clock.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
+import { option } from "../../config/config-option.ts";
 import type { Row } from "../data/row.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSource } from "./dynamic-table-factory.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSource } from "./dynamic-table-factory.ts";
 import { jdbcLookupProvider } from "./jdbc-lookup-function.ts";
 import { openJdbcTable } from "./jdbc-table-open.ts";
 import { jdbcTableConfig } from "./jdbc-table-options.ts";
@@ -45,5 +46,40 @@ function createSource(ctx: DynamicTableContext): TableSource {
   };
 }
 
-/** The `jdbc` connector (its options: `JDBC` in builtin-factories.ts). */
-export const JDBC_TABLE_FACTORY: DynamicTableFactory = { identifier: "jdbc", createSource, createSink: (ctx) => jdbcTableSink(ctx, jdbcTableConfig(ctx)) };
+/** The options of `jdbc`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  requiredOptions: [
+    option("url", { kind: "string" }, "The JDBC URL of the database, 'jdbc:postgresql://host:port/database'."),
+    option("table-name", { kind: "string" }, "The PostgreSQL table, 'name' or 'schema.name'."),
+  ],
+  optionalOptions: [
+    option("driver", { kind: "string" }, "The JDBC driver class; only 'org.postgresql.Driver' (PostgreSQL) is supported."),
+    option("username", { kind: "string" }, "The user to log in as (else the URL's 'user', else 'postgres')."),
+    option("password", { kind: "string" }, "The user's password (else the URL's 'password')."),
+    option("connection.max-retry-timeout", { kind: "duration" }, "How long a connection attempt may take.", 60_000),
+    option("scan.fetch-size", { kind: "int" }, "Rows the scan fetches per round trip; 0: 1000.", 0),
+    option("scan.auto-commit", { kind: "boolean" }, "Accepted for Flink compatibility; the scan always reads in one read-only transaction.", true),
+    option("scan.partition.column", { kind: "string" }, "An integer column that splits the scan into 'scan.partition.num' ranges read in parallel."),
+    option("scan.partition.num", { kind: "int" }, "The number of ranges of a partitioned scan."),
+    option("scan.partition.lower-bound", { kind: "int" }, "The smallest value of the first range of a partitioned scan."),
+    option("scan.partition.upper-bound", { kind: "int" }, "The largest value of the last range of a partitioned scan."),
+    option("lookup.cache", { kind: "enum", values: ["NONE", "PARTIAL", "FULL"] }, "The lookup cache: 'NONE' or 'PARTIAL' ('FULL' is not supported).", "NONE"),
+    option("lookup.partial-cache.max-rows", { kind: "int" }, "The most lookup keys the PARTIAL cache keeps (least recently used go first)."),
+    option("lookup.partial-cache.expire-after-write", { kind: "duration" }, "A cached key expires this long after it was looked up."),
+    option("lookup.partial-cache.expire-after-access", { kind: "duration" }, "A cached key expires this long after it was last used."),
+    option("lookup.partial-cache.cache-missing-key", { kind: "boolean" }, "Cache that a key has no row.", true),
+    option("lookup.cache.max-rows", { kind: "int" }, "Deprecated (Flink): 'lookup.cache' = 'PARTIAL' with 'lookup.partial-cache.max-rows'."),
+    option("lookup.cache.ttl", { kind: "duration" }, "Deprecated (Flink): 'lookup.partial-cache.expire-after-write'."),
+    option("lookup.cache.caching-missing-key", { kind: "boolean" }, "Deprecated (Flink): 'lookup.partial-cache.cache-missing-key'.", true),
+    option("lookup.max-retries", { kind: "int" }, "Retries of a failed lookup (after a lost connection: reconnects).", 3),
+    option("sink.buffer-flush.max-rows", { kind: "int" }, "Rows buffered before a flush; 0: no row limit.", 100),
+    option("sink.buffer-flush.interval", { kind: "duration" }, "The longest time rows wait in the buffer; 0: flush by rows and at checkpoints only.", 1000),
+    option("sink.max-retries", { kind: "int" }, "Retries of a failed flush.", 3),
+    option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+    option("sink.delivery-guarantee", { kind: "enum", values: ["none", "at-least-once", "exactly-once"] }, "The sink's delivery guarantee (Weir's option; exactly-once prepares a transaction per checkpoint).", "at-least-once"),
+    option("sink.transactional-id-prefix", { kind: "string" }, "The prefix of the exactly-once sink's prepared transaction ids; unique to the job."),
+  ],
+};
+
+/** The `jdbc` connector. */
+export const JDBC_TABLE_FACTORY: DynamicTableFactory = { identifier: "jdbc", ...OPTIONS, createSource, createSink: (ctx) => jdbcTableSink(ctx, jdbcTableConfig(ctx)) };

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment } from "../../api/environment.ts";
-import { builtinFactories } from "../catalog/builtin-factories.ts";
+import { tableFactoryRegistry } from "./table-factory-registry.ts";
 import type { CatalogTable } from "../catalog/catalog-table.ts";
 import type { JdbcTableConfig } from "./jdbc-table-config.ts";
 import { jdbcTableConfig } from "./jdbc-table-options.ts";
@@ -19,7 +19,7 @@ function configOf(extra: string): JdbcTableConfig | string {
   for (const m of `${BASE}, ${extra}`.matchAll(/'([^']*)'\s*=\s*'([^']*)'/g)) options.set(m[1]!, m[2]!);
   const identifier = { catalog: "default_catalog", database: "default_database", object: "t" };
   try {
-    const validated = builtinFactories().validate(options, { table: "default_catalog.default_database.t", as: "source" });
+    const validated = tableFactoryRegistry().validate(options, { table: "default_catalog.default_database.t", as: "source" });
     const table = { identifier, options } as unknown as CatalogTable;
     return jdbcTableConfig({ env: StreamExecutionEnvironment.create({}), table, options: validated, physicalType: { names: ["id", "label"], types: [{ kind: "int", nullable: true }, { kind: "varchar", length: 100, nullable: true }] }, uid: "t", timeZone: "UTC" });
   } catch (e) {

@@ -1,5 +1,5 @@
 /**
- * The options of the `jdbc` connector (declared with Flink's keys and defaults in `builtin-factories.ts`) read
+ * The options of the `jdbc` connector (declared with Flink's keys and defaults in `JDBC_TABLE_FACTORY`) read
  * into a {@link JdbcTableConfig}: the URL and login, the scan's fetch size, the lookup cache and retries, and the
  * sink's buffering, retries and delivery guarantee. Every rule between options (a PARTIAL cache needs a bound,
  * the deprecated cache options come as a pair, the partitioned scan's options come together, …) is checked here, when the planner creates the table's source

@@ -28,9 +28,10 @@
  */
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { rowKeySelector } from "../runtime/row-key.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSink, TableSource } from "./dynamic-table-factory.ts";
+import { option } from "../../config/config-option.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSink, TableSource } from "./dynamic-table-factory.ts";
 import { KAFKA_READABLE_METADATA, KAFKA_WRITABLE_METADATA, messageFormats, recordReader, recordWriter } from "./kafka-record-rows.ts";
-import { kafkaOptionError, kafkaTableConfig } from "./kafka-table-options.ts";
+import { KAFKA_COMMON_OPTIONS, KAFKA_STARTUP_MODES, kafkaOptionError, kafkaTableConfig } from "./kafka-table-options.ts";
 import { kafkaRowSink, kafkaRowStream } from "./kafka-table-streams.ts";
 
 function createSource(ctx: DynamicTableContext): TableSource {
@@ -61,9 +62,27 @@ function createSink(ctx: DynamicTableContext): TableSink {
   };
 }
 
+/** The options of `kafka`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  formatKeys: ["format", "key.format", "value.format"],
+  requiredOptions: [option("properties.bootstrap.servers", { kind: "string" }, "The Kafka brokers, 'host:port,…'.")],
+  optionalOptions: [
+    ...KAFKA_COMMON_OPTIONS,
+    option("topic-pattern", { kind: "string" }, "A regular expression of the topics to read."),
+    option("format", { kind: "string" }, "The format of the message value (or 'value.format')."),
+    option("key.fields", { kind: "string" }, "The physical columns in the message key, 'a;b'."),
+    option("scan.startup.mode", { kind: "enum", values: KAFKA_STARTUP_MODES }, "Where the source starts.", "group-offsets"),
+    option("scan.startup.timestamp-millis", { kind: "int" }, "The start timestamp of 'scan.startup.mode' = 'timestamp'."),
+    option("scan.startup.specific-offsets", { kind: "string" }, "The start offsets of 'scan.startup.mode' = 'specific-offsets': 'partition:0,offset:42;…'."),
+    option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset."),
+    option("sink.partitioner", { kind: "string" }, "How rows are spread over partitions: 'default' (the key's hash) or 'round-robin'.", "default"),
+  ],
+};
+
 /** The `kafka` connector's factory. */
 export const KAFKA_TABLE_FACTORY: DynamicTableFactory = {
   identifier: "kafka",
+  ...OPTIONS,
   readableMetadata: KAFKA_READABLE_METADATA,
   writableMetadata: KAFKA_WRITABLE_METADATA,
   createSource,

@@ -1,18 +1,39 @@
 /**
  * The options of the `kafka` and `upsert-kafka` connectors (declared with
- * Flink's keys and defaults in `builtin-factories.ts`) and their reading into a {@link KafkaTableConfig}:
+ * Flink's keys and defaults in their factories; the ones both share here) and their reading into a {@link KafkaTableConfig}:
  * topics, start and stop positions, the key and value formats with the
  * columns each holds, and the sink's delivery guarantee and partitioner.
  * Every rule that involves several options (`topic` with `topic-pattern`,
  * `key.format` with `key.fields`, …) is checked here, when the planner
  * creates the table's source or sink, before anything runs.
  */
-import type { OptionValue } from "../../config/config-option.ts";
+import { type ConfigOption, option, type OptionValue } from "../../config/config-option.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import { didYouMean } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext } from "./dynamic-table-factory.ts";
+
+/** The start positions of `scan.startup.mode`. */
+export const KAFKA_STARTUP_MODES = ["earliest-offset", "latest-offset", "group-offsets", "timestamp", "specific-offsets"] as const;
+const boundedModes = ["unbounded", "latest-offset", "group-offsets", "timestamp", "specific-offsets"] as const;
+
+/** The options `kafka` and `upsert-kafka` share (Flink's keys and defaults). */
+export const KAFKA_COMMON_OPTIONS: readonly ConfigOption[] = [
+  option("topic", { kind: "string" }, "The topic(s) to read or write, 'a;b' for several."),
+  option("properties.*", { kind: "string" }, "A Kafka client property, passed through without the 'properties.' prefix."),
+  option("key.format", { kind: "string" }, "The format of the message key."),
+  option("key.fields-prefix", { kind: "string" }, "The prefix of the key columns' names, taken off for the key format.", ""),
+  option("value.format", { kind: "string" }, "The format of the message value."),
+  option("value.fields-include", { kind: "enum", values: ["ALL", "EXCEPT_KEY"] }, "Whether the value holds every physical column or all but the key's.", "ALL"),
+  option("scan.bounded.mode", { kind: "enum", values: boundedModes }, "Where a bounded source stops.", "unbounded"),
+  option("scan.bounded.timestamp-millis", { kind: "int" }, "The stop timestamp of 'scan.bounded.mode' = 'timestamp'."),
+  option("scan.bounded.specific-offsets", { kind: "string" }, "The stop offsets of 'scan.bounded.mode' = 'specific-offsets': 'partition:0,offset:42;…'."),
+  option("scan.topic-partition-discovery.interval", { kind: "duration" }, "How often new partitions are looked for; 0 disables.", 300_000),
+  option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+  option("sink.delivery-guarantee", { kind: "enum", values: ["none", "at-least-once", "exactly-once"] }, "The sink's delivery guarantee.", "at-least-once"),
+  option("sink.transactional-id-prefix", { kind: "string" }, "The prefix of the sink's transactional ids (required for exactly-once)."),
+];
 
 /** Where a source starts or stops. */
 export type KafkaOffsets =

@@ -16,6 +16,7 @@
  * SELECT bid.auction, bid.price FROM nexmark WHERE event_type = 2;
  * ```
  */
+import { option } from "../../config/config-option.ts";
 import type { Source } from "../../core/source.ts";
 import { NexmarkGenerator } from "../../connectors/nexmark/nexmark-generator.ts";
 import type { NexmarkOptions } from "../../connectors/nexmark/nexmark-options.ts";
@@ -30,7 +31,7 @@ import type { Row } from "../data/row.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { parseTimestamp } from "../types/temporal.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSource } from "./dynamic-table-factory.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSource } from "./dynamic-table-factory.ts";
 import { nexmarkRowConverter } from "./nexmark-rows.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
 
@@ -130,6 +131,29 @@ function createSource(ctx: DynamicTableContext): TableSource {
   };
 }
 
+/** The options of `nexmark`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  requiredOptions: [],
+  optionalOptions: [
+    option("events.num", { kind: "int" }, "The number of events; 0 (the default): unbounded.", 0),
+    option("first-event.rate", { kind: "int" }, "Events per second of event time.", 10_000),
+    option("next-event.rate", { kind: "int" }, "Must equal 'first-event.rate' (the generator has one rate).", 10_000),
+    option("rate.limited", { kind: "boolean" }, "Emit each event when due on the wall clock, at 'first-event.rate'; false: as fast as the job takes them.", false),
+    option("person.proportion", { kind: "int" }, "Persons per person + auction + bid events.", 1),
+    option("auction.proportion", { kind: "int" }, "Auctions per person + auction + bid events.", 3),
+    option("bid.proportion", { kind: "int" }, "Bids per person + auction + bid events.", 46),
+    option("person.avg-size", { kind: "memory" }, "The average size of a person (its 'extra' pads it).", 200),
+    option("auction.avg-size", { kind: "memory" }, "The average size of an auction.", 500),
+    option("bid.avg-size", { kind: "memory" }, "The average size of a bid.", 100),
+    option("bid.hot-ratio.auctions", { kind: "int" }, "1 − 1/ratio of the bids go to the hot auction.", 2),
+    option("bid.hot-ratio.bidders", { kind: "int" }, "1 − 1/ratio of the bids are made by the hot bidder.", 4),
+    option("auction.hot-ratio.sellers", { kind: "int" }, "1 − 1/ratio of the auctions are opened by the hot seller.", 4),
+    option("events.max-out-of-orderness", { kind: "duration" }, "Each event's time is moved back by a pseudo-random lag up to this (Weir's option).", 0),
+    option("events.base-time", { kind: "string" }, "The event time of the first event, a TIMESTAMP text (Weir's option; default 2026-01-01 00:00:00)."),
+    option("events.seed", { kind: "int" }, "The seed of the pseudo-random fields (Weir's option).", 0),
+  ],
+};
+
 /**
  * The `nexmark` connector's factory (a source only).
  *
@@ -139,4 +163,4 @@ function createSource(ctx: DynamicTableContext): TableSource {
  * source.produce();
  * ```
  */
-export const NEXMARK_TABLE_FACTORY: DynamicTableFactory = { identifier: "nexmark", createSource };
+export const NEXMARK_TABLE_FACTORY: DynamicTableFactory = { identifier: "nexmark", ...OPTIONS, createSource };

@@ -15,6 +15,7 @@
  * SELECT COUNT(*), SUM(amount) FROM orders;
  * ```
  */
+import { option } from "../../config/config-option.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { CapturedTable } from "../../connectors/postgres/postgres-cdc-catalog.ts";
 import { UNCHANGED_TOAST_VALUE, type DebeziumDeserializationSchema, type PostgresChangeEvent, type PostgresRowValues } from "../../connectors/postgres/postgres-change-event.ts";
@@ -28,7 +29,7 @@ import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { changelogNormalize } from "../runtime/changelog-normalize.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSource } from "./dynamic-table-factory.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSource } from "./dynamic-table-factory.ts";
 import { checkPgColumns, PostgresSchemaError } from "./postgres-columns.ts";
 import { fromPgText } from "./postgres-values.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
@@ -165,8 +166,32 @@ function createSource(ctx: DynamicTableContext): TableSource {
   };
 }
 
+/** The options of `postgres-cdc`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  requiredOptions: [
+    option("hostname", { kind: "string" }, "The PostgreSQL server's host."),
+    option("username", { kind: "string" }, "The user (needs the REPLICATION attribute and SELECT on the table)."),
+    option("password", { kind: "string" }, "The user's password."),
+    option("database-name", { kind: "string" }, "The database of the table."),
+    option("schema-name", { kind: "string" }, "The schema of the table."),
+    option("table-name", { kind: "string" }, "The table (its exact name)."),
+    option("slot.name", { kind: "string" }, "The logical replication slot of this source (lower-case letters, digits, '_'); created when missing."),
+  ],
+  optionalOptions: [
+    option("port", { kind: "int" }, "The server's port.", 5432),
+    option("decoding.plugin.name", { kind: "string" }, "The logical decoding plugin: only 'pgoutput' (Flink CDC's default is 'decoderbufs').", "pgoutput"),
+    option("scan.startup.mode", { kind: "enum", values: ["initial", "latest-offset"] }, "'initial': a snapshot of the table, then its changes; 'latest-offset': only changes.", "initial"),
+    option("changelog-mode", { kind: "enum", values: ["all", "upsert"] }, "'all': +I -U +U -D with before images (needs REPLICA IDENTITY FULL); 'upsert': changes by primary key, normalized in state.", "all"),
+    option("scan.snapshot.fetch.size", { kind: "int" }, "Rows per query while reading the snapshot.", 1024),
+    option("scan.incremental.snapshot.enabled", { kind: "boolean" }, "Flink CDC's parallel incremental snapshot: not supported (false).", false),
+    option("connect.timeout", { kind: "duration" }, "How long connecting may take.", 30_000),
+    option("debezium.*", { kind: "string" }, "Debezium properties: only 'debezium.publication.name' (default 'dbz_publication')."),
+  ],
+};
+
 /** The `postgres-cdc` connector's factory. */
 export const POSTGRES_CDC_TABLE_FACTORY: DynamicTableFactory = {
   identifier: "postgres-cdc",
+  ...OPTIONS,
   createSource,
 };

@@ -16,12 +16,13 @@
  * -- counts> +U[Mary, 2]
  * ```
  */
+import { option } from "../../config/config-option.ts";
 import type { Sink } from "../../core/sink.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import { Row } from "../data/row.ts";
 import { valueFormatOf } from "../data/value-format-of.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSink } from "./dynamic-table-factory.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSink } from "./dynamic-table-factory.ts";
 
 /**
  * Flink's prefix of printed lines: `id> `, `id:2> `, `2> ` or nothing.
@@ -60,5 +61,15 @@ function createSink(ctx: DynamicTableContext): TableSink {
   };
 }
 
+/** The options of `print`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  requiredOptions: [],
+  optionalOptions: [
+    option("print-identifier", { kind: "string" }, "A prefix for each printed line."),
+    option("standard-error", { kind: "boolean" }, "Print to standard error instead of standard output.", false),
+    option("sink.parallelism", { kind: "int" }, "The parallelism of the sink; the input's parallelism when unset."),
+  ],
+};
+
 /** The `print` connector's factory. */
-export const PRINT_TABLE_FACTORY: DynamicTableFactory = { identifier: "print", createSink };
+export const PRINT_TABLE_FACTORY: DynamicTableFactory = { identifier: "print", ...OPTIONS, createSink };

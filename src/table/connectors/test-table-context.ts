@@ -3,7 +3,7 @@
  * `CREATE TABLE` statement with the real parser, catalog and option validation.
  */
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
-import { builtinFactories } from "../catalog/builtin-factories.ts";
+import { tableFactoryRegistry } from "./table-factory-registry.ts";
 import { tableFromStatement } from "../catalog/catalog-table.ts";
 import { resolveIdentifier } from "../catalog/object-identifier.ts";
 import type { RowType } from "../expr/type-rules.ts";
@@ -28,7 +28,7 @@ export function tableContext(env: StreamExecutionEnvironment, createTable: strin
   return {
     env,
     table,
-    options: builtinFactories().validate(table.options),
+    options: tableFactoryRegistry().validate(table.options),
     physicalType,
     ...(pk === undefined ? {} : { primaryKey: pk }),
     uid,

@@ -21,9 +21,10 @@
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { changelogNormalize } from "../runtime/changelog-normalize.ts";
 import { rowKeySelector } from "../runtime/row-key.ts";
-import type { DynamicTableContext, DynamicTableFactory, TableSink, TableSource } from "./dynamic-table-factory.ts";
+import { option } from "../../config/config-option.ts";
+import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSink, TableSource } from "./dynamic-table-factory.ts";
 import { KAFKA_READABLE_METADATA, KAFKA_WRITABLE_METADATA, recordReader, recordWriter } from "./kafka-record-rows.ts";
-import { kafkaTableConfig } from "./kafka-table-options.ts";
+import { KAFKA_COMMON_OPTIONS, kafkaTableConfig } from "./kafka-table-options.ts";
 import { kafkaRowSink, kafkaRowStream } from "./kafka-table-streams.ts";
 
 function createSource(ctx: DynamicTableContext): TableSource {
@@ -51,9 +52,17 @@ function createSink(ctx: DynamicTableContext): TableSink {
   };
 }
 
+/** The options of `upsert-kafka`, with Flink's keys and defaults. */
+const OPTIONS: TableFactoryOptions = {
+  formatKeys: ["key.format", "value.format"],
+  requiredOptions: [option("properties.bootstrap.servers", { kind: "string" }, "The Kafka brokers, 'host:port,…'.")],
+  optionalOptions: [...KAFKA_COMMON_OPTIONS, option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset.")],
+};
+
 /** The `upsert-kafka` connector's factory. */
 export const UPSERT_KAFKA_TABLE_FACTORY: DynamicTableFactory = {
   identifier: "upsert-kafka",
+  ...OPTIONS,
   readableMetadata: KAFKA_READABLE_METADATA,
   writableMetadata: KAFKA_WRITABLE_METADATA,
   createSource,

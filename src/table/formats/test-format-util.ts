@@ -5,7 +5,7 @@
  */
 import { newFileSplit } from "../../connectors/file/file-source-split.ts";
 import { MalformedRecord, NEED_MORE_BYTES } from "../../connectors/file/record-format.ts";
-import { builtinFactories } from "../catalog/builtin-factories.ts";
+import { tableFactoryRegistry } from "../connectors/table-factory-registry.ts";
 import { tableFromStatement } from "../catalog/catalog-table.ts";
 import { resolveIdentifier } from "../catalog/object-identifier.ts";
 import type { Row } from "../data/row.ts";
@@ -21,7 +21,7 @@ export function formatOfTable(createTable: string): { format: TableFormat; rowTy
   const table = tableFromStatement(stmt, resolveIdentifier(stmt.name));
   const physical = table.schema.columns.flatMap((c) => (c.kind === "physical" ? [c] : []));
   const rowType: RowType = { names: physical.map((c) => c.name), types: physical.map((c) => c.type) };
-  const v = builtinFactories().validate(table.options);
+  const v = tableFactoryRegistry().validate(table.options);
   return { format: createTableFormat(v.format!.identifier, rowType, v.format!.options), rowType };
 }
 

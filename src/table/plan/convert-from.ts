@@ -110,8 +110,8 @@ function viewResult(ctx: PlannerContext, query: Query, columns: string[] | undef
 /** A catalog table as a source: the scan, its computed columns, its watermark. */
 export function scanTable(ctx: PlannerContext, table: CatalogTable): RelNode {
   const name = identifierString(table.identifier);
-  const options = ctx.factoryOptions.validate(table.options, { table: name, as: "source" });
-  const factory = ctx.connectors.get(options.connector);
+  const options = ctx.factories.validate(table.options, { table: name, as: "source" });
+  const factory = ctx.factories.connector(options.connector);
   if (factory?.createSource === undefined) {
     throw new SqlValidationError(`Connector '${options.connector}' can only be used as a sink. It cannot be used as a source (table '${name}').`);
   }

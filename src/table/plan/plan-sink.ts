@@ -43,8 +43,8 @@ export interface PlannedSink {
 export function planSink(ctx: PlannerContext, table: CatalogTable, query: RelNode, insert: InsertStatement | undefined): PlannedSink {
   const columns = insert?.columns;
   const name = identifierString(table.identifier);
-  const options = ctx.factoryOptions.validate(table.options, { table: name, as: "sink" });
-  const factory = ctx.connectors.get(options.connector);
+  const options = ctx.factories.validate(table.options, { table: name, as: "sink" });
+  const factory = ctx.factories.connector(options.connector);
   if (factory?.createSink === undefined) {
     throw new SqlValidationError(`Connector '${options.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
   }

@@ -16,8 +16,8 @@ export interface PlannerContext {
   readonly catalog: Catalog;
   /** Views registered from the API (`createTemporaryView(name, stream | table)`), by name: their plans. */
   readonly inlineViews: ReadonlyMap<string, () => RelNode>;
-  readonly factoryOptions: FactoryRegistry;
-  readonly connectors: ReadonlyMap<string, DynamicTableFactory>;
+  /** The connectors and formats (`tableFactoryRegistry()`): their options are checked, then their factories create sources and sinks. */
+  readonly factories: FactoryRegistry<DynamicTableFactory>;
   /** The user-defined table functions, by upper-case name. */
   readonly tableFunctions: ReadonlyMap<string, ResolvedTableFunction>;
   /** `table.local-time-zone`. */
