@@ -20,15 +20,18 @@ import { CHECKPOINT_STORAGE, CHECKPOINTS_DIRECTORY, INCREMENTAL_CHECKPOINTS, STA
 import { checkpointingModeKey } from "../deploy/environment-options.ts";
 import { parseStateBackendName } from "../state/state-backend-settings.ts";
 
-/** Default checkpoint settings: disabled, exactly-once, 10 min timeout, 1 concurrent, no failure tolerated, 1 retained. */
+/**
+ * Default checkpoint settings (the defaults of the `execution.checkpointing.*` keys): disabled,
+ * exactly-once, 10 min timeout, 1 concurrent, no failure tolerated, 1 retained.
+ */
 export const DEFAULT_CHECKPOINT_SETTINGS: Readonly<CheckpointSettings> = Object.freeze<CheckpointSettings>({
   intervalMs: 0,
-  mode: "exactly-once",
-  timeoutMs: 600_000,
-  minPauseMs: 0,
-  maxConcurrent: 1,
-  tolerableFailures: 0,
-  retained: 1,
+  mode: CHECKPOINTING_MODE.defaultValue.toLowerCase().replaceAll("_", "-") as CheckpointingMode,
+  timeoutMs: CHECKPOINTING_TIMEOUT.defaultValue,
+  minPauseMs: CHECKPOINTING_MIN_PAUSE.defaultValue,
+  maxConcurrent: MAX_CONCURRENT_CHECKPOINTS.defaultValue,
+  tolerableFailures: TOLERABLE_FAILED_CHECKPOINTS.defaultValue,
+  retained: NUM_RETAINED_CHECKPOINTS.defaultValue,
   storage: { type: "jobmanager" },
   stateBackend: { type: "heap", incremental: false },
 });

@@ -38,5 +38,3 @@ export interface InputChannel {
 /** Default capacity of a channel in messages (batches or events): small, so that a barrier waits behind little data. */
 export const DEFAULT_CHANNEL_CAPACITY = 4;
 
-/** Number of records in a full batch. */
-export const DEFAULT_BATCH_SIZE = 512;
