@@ -15,7 +15,7 @@ import { engineOption, engineOptionKeys } from "./engine-options.ts";
  *
  * @example
  * ```ts
- * import { Configuration, CheckpointingOptions, PipelineOptions } from "weirjs";
+ * import { Configuration, CheckpointingOptions, PipelineOptions, StreamExecutionEnvironment } from "weirjs";
  * const conf = new Configuration()
  *   .set(PipelineOptions.PARALLELISM, 4)
  *   .setString("execution.checkpointing.interval", "10 s");

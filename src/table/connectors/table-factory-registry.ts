@@ -21,7 +21,7 @@ const userFactories = new Map<string, DynamicTableFactory>();
  * @throws {Error} when another factory already has the identifier.
  * @example
  * ```ts
- * import { ConfigOptions, registerTableFactory, ChangelogMode, Row } from "weirjs";
+ * import { ChangelogMode, ConfigOptions, registerTableFactory, Row, StreamExecutionEnvironment, StreamTableEnvironment } from "weirjs";
  *
  * const COUNT = ConfigOptions.int("count", "How many rows to emit.", 3);
  * registerTableFactory({
@@ -34,6 +34,7 @@ const userFactories = new Map<string, DynamicTableFactory>();
  *     produce: () => ctx.env.fromCollection(Array.from({ length: Number(ctx.options.options.get("count")) }, (_, i) => Row.of(i))),
  *   }),
  * });
+ * const tEnv = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
  * tEnv.executeSql("CREATE TABLE c (n INT) WITH ('connector' = 'countdown', 'count' = '5')");
  * ```
  */
