@@ -53,6 +53,14 @@ describe("StreamExecutionEnvironment and its configuration", () => {
     expect(() => tEnv.executeSql("SET 'parallelism.default' = 'many'")).toThrow("Invalid value 'many' for 'parallelism.default': expected an integer");
   });
 
+  it("the job's client carries the configuration it runs with, as strings", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 2, checkpointInterval: 500 });
+    env.fromSequence(1, 10).map((n) => n + 1).sinkTo({ createWriter: () => ({ write: () => {} }) });
+    const client = await env.executeAsync("configured");
+    await client.getJobExecutionResult();
+    expect(client.getConfiguration()).toEqual({ "execution.checkpointing.interval": "500 ms", "parallelism.default": "2" });
+  });
+
   it("setRestartStrategy writes the restart-strategy keys, read back as the same strategy", () => {
     const env = StreamExecutionEnvironment.create();
     for (const s of [

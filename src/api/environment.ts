@@ -365,6 +365,7 @@ export class StreamExecutionEnvironment {
       jobModule: launch?.jobModule ?? moduleOf(o),
       args: launch?.args ?? [],
       configuration: this.overrides.toMap(),
+      jobConfiguration: effective.toMap(),
       fresh: effective.get(FRESH),
       fromSavepoint: effective.get(SAVEPOINT_PATH) || undefined,
       allowNonRestoredState: effective.get(IGNORE_UNCLAIMED_STATE),

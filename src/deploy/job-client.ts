@@ -24,8 +24,17 @@ export class JobClient {
     readonly jobName: string,
     private readonly master: JobMaster,
     private readonly result: Promise<JobExecutionResult>,
+    private readonly configuration: Readonly<Record<string, string>> = {},
   ) {
     result.catch(() => {});
+  }
+
+  /**
+   * The configuration the job runs with, as strings by key (the keys set, by the job or the command
+   * line; docs/configuration.md lists every key and its default): what REST's `/jobs/:jid/config` shows.
+   */
+  getConfiguration(): Readonly<Record<string, string>> {
+    return this.configuration;
   }
 
   /** The unique id of this run of the job (Flink's JobID); sinks see it as `SinkContext.jobId`. */

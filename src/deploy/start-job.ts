@@ -31,6 +31,8 @@ export interface JobLaunch {
   readonly args: readonly string[];
   /** The command line's configuration as strings, passed to the workers so they build the same graph. */
   readonly configuration: Readonly<Record<string, string>>;
+  /** The configuration the job runs with (the job's own and the command line's), as strings; `JobClient.getConfiguration()`. */
+  readonly jobConfiguration: Readonly<Record<string, string>>;
   readonly fresh: boolean;
   readonly fromSavepoint?: string;
   readonly allowNonRestoredState: boolean;
@@ -77,7 +79,7 @@ export function startJob(j: JobLaunch): JobClient {
     listener: jobListenerOf(j),
     taskManagers: (events) => executor.taskManagers(plan, events),
   });
-  return new JobClient(j.jobId, j.graph.name, master, master.run());
+  return new JobClient(j.jobId, j.graph.name, master, master.run(), j.jobConfiguration);
 }
 
 function jobListenerOf(j: JobLaunch): JobListener {
