@@ -23,6 +23,9 @@ import { watchParent } from "./parent-watch.ts";
 import { watchMainThread, type MainThreadWatchdog } from "./main-thread-watchdog.ts";
 import { watchStoppingJob } from "./stop-watchdog.ts";
 import { systemClock } from "../util/clock.ts";
+import { startRestServer, type RestServer } from "../rest/rest-server.ts";
+import { dashboardRoot } from "../rest/dashboard-root.ts";
+import { renderPrometheus } from "../metrics/prometheus.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions extends RunFlags {
@@ -42,6 +45,8 @@ export interface RunFlags {
   logFormat?: LogFormat;
   /** `--detached`: keep running when the process that started this one ends. */
   detached: boolean;
+  /** The REST server (`--web-port`, `--web-address`, `--web-token`); undefined with `--no-web`. */
+  web?: { readonly port: number; readonly address: string; readonly token?: string };
 }
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
@@ -101,6 +106,25 @@ export async function runJobFile(o: RunOptions): Promise<number> {
 export async function runClientProgram(program: ClientProgram, o: RunFlags): Promise<number> {
   const log = getLogger();
   const jobModule = program.module;
+  const jobs: JobClient[] = [];
+  let rest: RestServer | undefined;
+  if (o.web) {
+    try {
+      rest = await startRestServer({
+        host: o.web.address,
+        port: o.web.port,
+        token: o.web.token,
+        jobs: () => jobs,
+        configuration: () => restConfiguration(o),
+        webRoot: dashboardRoot(),
+        metricsText: () => renderPrometheus(jobs.flatMap((j) => j.getMetrics())),
+      });
+    } catch (e) {
+      log.error(`the REST server did not start: ${(e as Error).message} (--no-web runs without it)`);
+      return 1;
+    }
+    log.info({ url: rest.url }, `REST API and dashboard at ${rest.url}`);
+  }
   let client: JobClient | undefined;
   let report: RunReport | undefined;
   let savepoint: string | undefined;
@@ -170,6 +194,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     defaultCheckpointDir: program.defaultCheckpointDir,
     onJobStarted: (c) => {
       client = c;
+      jobs.push(c);
       mainThreadWatchdog?.stop();
       if (o.configuration.get(WORKERS) === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);
@@ -208,5 +233,16 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     parentWatch?.stop();
     workerWatchdog?.stop();
     mainThreadWatchdog?.stop();
+    await rest?.close();
   }
+}
+
+/** The command line's configuration by Flink key, with the savepoint directory and the REST address (the REST API's `/jobs/:jid/config` adds the job's own). */
+function restConfiguration(o: RunFlags): Record<string, string> {
+  const out: Record<string, string> = { ...o.configuration.toMap(), "state.savepoints.dir": o.configuration.get(SAVEPOINT_DIRECTORY) };
+  if (o.web) {
+    out["rest.address"] = o.web.address;
+    out["rest.port"] = String(o.web.port);
+  }
+  return out;
 }

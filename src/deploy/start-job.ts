@@ -79,7 +79,7 @@ export function startJob(j: JobLaunch): JobClient {
     listener: jobListenerOf(j),
     taskManagers: (events) => executor.taskManagers(plan, events),
   });
-  return new JobClient(j.jobId, j.graph.name, master, master.run(), j.jobConfiguration);
+  return new JobClient(j.jobId, j.graph.name, master, master.run(), j.jobConfiguration, workers);
 }
 
 function jobListenerOf(j: JobLaunch): JobListener {
