@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   printSink,
+  RestartStrategies,
   RestConfigError,
   startRestServer,
   StreamExecutionEnvironment,
@@ -19,6 +20,7 @@ import {
   type RestServer,
 } from "../../src/index.ts";
 import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
+import { violations } from "../support/flink-rest-schemas.ts";
 import { call, eventually, getJson } from "../support/rest-calls.ts";
 import { tempDirs } from "../support/temp-dirs.ts";
 
@@ -170,6 +172,46 @@ describe("the REST API of jobs running in this process", () => {
     expect(details["end-time"]).toBe(details.timestamps["CANCELED"]);
     expect((await call(server.url, "PATCH", `/jobs/${second.getJobId()}?mode=cancel`, { token: TOKEN })).status).toBe(409);
     expect(await getJson(server.url, "/overview")).toMatchObject({ "jobs-running": 0, "jobs-finished": 1, "jobs-cancelled": 1 });
+  });
+});
+
+describe("exceptions", () => {
+  it("every failed attempt in the history, newest first, with the failed task; the answer fits Flink's schema", async () => {
+    let failures = 0;
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, checkpointInterval: 100, checkpointDir: tempDir() });
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 10));
+    env
+      .fromSource(throttledSequence(1, 1_000_000_000, 10, 10), WatermarkStrategy.noWatermarks(), "numbers")
+      .uid("numbers")
+      .map((n: number) => {
+        if (n === 20 && failures < 2) throw new Error(`boom ${++failures}`);
+        return n;
+      })
+      .name("fragile")
+      .uid("fragile")
+      .sinkTo(printSink("", () => {}))
+      .uid("discard");
+    const job = await env.executeAsync("failing");
+    const server = await startRestServer({ host: "127.0.0.1", port: 0, jobs: () => [job], configuration: () => ({}) });
+    try {
+      await eventually("two failed attempts and a running third", async () => (job.getRestartCount() === 2 && job.getJobStatus() === "RUNNING") || undefined);
+      const path = `/jobs/${job.getJobId()}/exceptions`;
+      const answer = await call(server.url, "GET", path);
+      expect(violations("GET", path, 200, answer.json)).toEqual([]);
+      const body = answer.json as { "root-exception": string; exceptionHistory: { entries: { exceptionName: string; stacktrace: string; taskName: string; location: string }[] } };
+      expect(body["root-exception"]).toMatch(/boom 2/);
+      expect(body.exceptionHistory.entries.map((e) => [e.exceptionName, /boom \d/.exec(e.stacktrace)?.[0], e.taskName, e.location])).toEqual([
+        ["Error", "boom 2", "Source: numbers -> fragile -> Sink: Sink (1/1)", "in-process"],
+        ["Error", "boom 1", "Source: numbers -> fragile -> Sink: Sink (1/1)", "in-process"],
+      ]);
+      const one = (await call(server.url, "GET", `${path}?maxExceptions=1`)).json as { exceptionHistory: { entries: unknown[]; truncated: boolean } };
+      expect([one.exceptionHistory.entries.length, one.exceptionHistory.truncated]).toEqual([1, true]);
+      const details = (await call(server.url, "GET", `/jobs/${job.getJobId()}`)).json as { timestamps: Record<string, number> };
+      expect(details.timestamps["RESTARTING"]).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+      await job.cancel();
+    }
   });
 });
 
