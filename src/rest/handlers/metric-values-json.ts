@@ -4,12 +4,14 @@
  * "sum"}]` over subtasks. (Flink serializes both as a bare JSON array; its
  * generated OpenAPI file shows an object around it.)
  */
-import { NO_WATERMARK_VALUE } from "../../metrics/metric-snapshot.ts";
+import { END_WATERMARK_VALUE, NO_WATERMARK_VALUE } from "../../metrics/metric-snapshot.ts";
 import { RestError } from "../rest-error.ts";
 
-/** A metric value as Flink prints it; `Long.MIN_VALUE` (no watermark yet) exactly. */
+/** A metric value as Flink prints it; `Long.MIN_VALUE` (no watermark yet) and `Long.MAX_VALUE` (event time ended) exactly. */
 export function metricValueText(value: number): string {
-  return value === NO_WATERMARK_VALUE ? "-9223372036854775808" : String(value);
+  if (value === NO_WATERMARK_VALUE) return "-9223372036854775808";
+  if (value === END_WATERMARK_VALUE) return "9223372036854775807";
+  return String(value);
 }
 
 /** The names of `?get=a,b` (trimmed, non-empty), or undefined when the parameter is absent. */
