@@ -134,6 +134,21 @@ describe("the REST API of jobs running in this process", () => {
     expect((await call(server.url, "GET", `/jobs/${jobs[1]!.getJobId()}/savepoints/${rid}`)).status).toBe(404);
   });
 
+  it("a flame graph of the thread that runs the job's tasks (in-process), in Flink's shape", async () => {
+    const job = jobs[0]!;
+    const details = await getJson<{ vertices: { id: string }[] }>(server.url, `/jobs/${job.getJobId()}`);
+    const path = `/jobs/${job.getJobId()}/vertices/${details.vertices[0]!.id}/flamegraph`;
+    const answer = await call(server.url, "GET", path);
+    expect(answer.status, answer.text).toBe(200);
+    expect(violations("GET", path, 200, answer.json)).toEqual([]);
+    const { data } = answer.json as { data: { name: string; value: number; children: { value: number }[] } };
+    expect(data.name).toBe("root");
+    expect(data.value).toBeGreaterThan(0);
+    expect(data.children.reduce((n, c) => n + c.value, 0)).toBeLessThanOrEqual(data.value);
+    expect(answer.text).toMatch(/stream-task\.ts|StreamTask|runSource/);
+    expect((await call(server.url, "GET", `${path}?type=WRONG`)).status).toBe(400);
+  });
+
   it("records every subtask's acknowledgement of a checkpoint", async () => {
     const job = jobs[0]!;
     const cid = await completedCheckpoint(job);

@@ -2,7 +2,8 @@
  * One vertex of a job: `/jobs/:jid/vertices/:vid` (its subtasks with their
  * state and IO metrics), `…/backpressure` (from back-pressured, busy and idle
  * time per second), `…/watermarks`, `…/metrics?get=…`, `…/subtasks/metrics`
- * (aggregated over subtasks) and `…/subtasktimes`.
+ * (aggregated over subtasks), `…/subtasktimes` and `…/flamegraph` (a CPU profile of the
+ * thread of an in-process job).
  */
 import type { JobClient } from "../../deploy/job-client.ts";
 import type { JobVertex } from "../../graph/job-graph.ts";
@@ -15,6 +16,8 @@ import { ioMetrics } from "./io-metrics.ts";
 import { jobTimes } from "./job-times.ts";
 import { aggregateJson, metricValueText, requestedAggregations, requestedMetrics, requestedSubtasks } from "./metric-values-json.ts";
 import { TaskMetricIndex } from "./task-metric-index.ts";
+import { profileThisThread } from "./flame-graph.ts";
+import { RestError } from "../rest-error.ts";
 import { taskManagerId, taskManagerPath } from "./task-managers.ts";
 
 /** Flink's levels of a back-pressure ratio. */
@@ -157,5 +160,15 @@ export function vertexRoutes(router: Router, context: RestContext): void {
     )
     .get("/jobs/:jid/vertices/:vid/metrics", on(metricsJson))
     .get("/jobs/:jid/vertices/:vid/subtasks/metrics", on(subtaskMetricsJson))
-    .get("/jobs/:jid/vertices/:vid/subtasktimes", on((job, v) => subtaskTimesJson(job, v, context.now())));
+    .get("/jobs/:jid/vertices/:vid/subtasktimes", on((job, v) => subtaskTimesJson(job, v, context.now())))
+    .get("/jobs/:jid/vertices/:vid/flamegraph", async ({ params, query }) => {
+      const job = jobOf(context, params["jid"]!);
+      vertexOf(job, params["vid"]!);
+      const type = query.get("type") ?? "FULL";
+      if (!["FULL", "ON_CPU", "OFF_CPU"].includes(type)) throw new RestError(400, `type must be FULL, ON_CPU or OFF_CPU, got '${type}'`);
+      if (job.getWorkerThreadCount() > 0)
+        throw new RestError(400, `flame graphs are taken of jobs that run in-process (--workers 0): job ${job.getJobId()} runs on worker threads`);
+      const data = await profileThisThread();
+      return ok({ endTimestamp: context.now(), data });
+    });
 }
