@@ -1,6 +1,6 @@
 // The dashboard (src/web/, docs/dashboard.md) bundled for the browser into `<outdir>/web/`: index.html, dashboard.js
 // (lit, dagre and uPlot inside: the job's server has no internet to fetch from) and dashboard.css, minified. The job's
-// REST server serves that folder at `/` (src/util/own-files.ts: OWN_WEB_ROOT). scripts/build.mjs writes it into
+// REST server serves that folder at `/` (src/rest/dashboard-root.ts finds it). scripts/build.mjs writes it into
 // dist/ (the package), scripts/dev-bundle.mjs into dist-dev/ (the tests).
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";

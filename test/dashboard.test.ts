@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
@@ -39,7 +39,7 @@ function webAddress(run: RunningCli): string | undefined {
 describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
   let dir: string;
   let run: RunningCli;
-  let browser: Browser;
+  let browser: BrowserContext;
   let page: Page;
   let url: string;
   const pageErrors: string[] = [];
@@ -53,8 +53,9 @@ describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
       return webAddress(run) !== undefined;
     }, 90_000, 50);
     url = webAddress(run)!;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, `--user-data-dir=${join(dir, "chromium-profile")}`] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // a fresh profile in the test's directory
+    browser = await chromium.launchPersistentContext(join(dir, "chromium-profile"), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 1000 } });
+    page = browser.pages()[0] ?? (await browser.newPage());
     page.on("pageerror", (e) => pageErrors.push(e.message));
     page.setDefaultTimeout(UI_DEADLINE_MS);
   });

@@ -23,9 +23,3 @@ export const OWN_PACKAGE_JSON = new URL("../package.json", OWN_ROOT);
 export function ownModule(sourcePath: string, bundleEntry: string): URL {
   return new URL(RUNS_FROM_SOURCE ? sourcePath : bundleEntry, OWN_ROOT);
 }
-
-/**
- * The dashboard's folder (index.html, dashboard.js, dashboard.css; built by scripts/web-bundle.mjs), which the job's
- * REST server serves at `/`: `web/` of the package's `dist/`, or from source the test bundle's `dist-dev/web/`.
- */
-export const OWN_WEB_ROOT = new URL(RUNS_FROM_SOURCE ? "../dist-dev/web/" : "web/", OWN_ROOT);

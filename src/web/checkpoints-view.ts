@@ -17,6 +17,9 @@ import { LightElement } from "./light-element.ts";
 import { Poll } from "./poll.ts";
 import type { CheckpointConfig, CheckpointingStatistics, CheckpointStatistics, JobVertex } from "./rest-types.ts";
 
+/** Rows of the history shown (the server may keep more). */
+const MAX_ROWS = 20;
+
 export class CheckpointsView extends LightElement {
   static override properties = { jid: {}, vertices: { attribute: false } };
   declare jid: string;
@@ -53,9 +56,10 @@ export class CheckpointsView extends LightElement {
     </dl>`;
   }
 
-  private history(history: readonly CheckpointStatistics[]): unknown {
-    if (history.length === 0) return html`<p class="muted">No checkpoint yet.</p>`;
-    return html`<table class="checkpoint-history">
+  private history(all: readonly CheckpointStatistics[]): unknown {
+    if (all.length === 0) return html`<p class="muted">No checkpoint yet.</p>`;
+    const history = [...all].sort((a, b) => b.id - a.id).slice(0, MAX_ROWS);
+    return html`${all.length > MAX_ROWS ? html`<p class="muted">The latest ${MAX_ROWS} of ${all.length}.</p>` : nothing}<table class="checkpoint-history">
       <thead><tr><th>id</th><th>status</th><th>kind</th><th>triggered</th><th>end to end</th><th>state size</th><th>aligned data</th><th>acknowledged</th><th>failure</th></tr></thead>
       <tbody>
         ${history.map(
