@@ -5,17 +5,19 @@
  * and live numbers, a completed checkpoint in the history (with per-subtask
  * acknowledgements), the checkpoint configuration; a savepoint triggered from
  * the page exists on disk; the job cancelled from the page ends its process.
+ * For a SQL job, the graph shows the plan's operators with their changelog
+ * modes, and a stop with savepoint from the page ends the job with exit 0.
  * Screenshots of each view go to test-artifacts/dashboard/ (git-ignored).
  *
  * Without Chromium the test is skipped with a message, except under CI
  * (`CI=true`), where `.ci/run` installs it and its absence is a failure.
  */
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
+import { ROOT, startCli, waitFor, type CliRun, type RunningCli } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -36,6 +38,30 @@ function webAddress(run: RunningCli): string | undefined {
   return /https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+/.exec(run.stderr() + run.stdout())?.[0];
 }
 
+/** `weir <args>` in `dir`, once its REST server is up: the child and the server's address. */
+async function startJob(args: readonly string[], dir: string): Promise<{ run: RunningCli; url: string }> {
+  const run = startCli([...args, "--web-port", "0"], {}, { cwd: dir });
+  await waitFor("the job's web address", () => {
+    if (run.child.exitCode !== null) throw new Error(`weir ${args[0]} ended (exit ${run.child.exitCode}):\n${run.stderr()}`);
+    return webAddress(run) !== undefined;
+  }, 90_000, 50);
+  return { run, url: webAddress(run)! };
+}
+
+/** Chromium with a fresh profile in `dir`, and its page (errors of the page's scripts collected into `errors`). */
+async function openBrowser(dir: string, errors: string[]): Promise<{ browser: BrowserContext; page: Page }> {
+  const browser = await chromium.launchPersistentContext(join(dir, "chromium-profile"), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 1000 } });
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.setDefaultTimeout(UI_DEADLINE_MS);
+  return { browser, page };
+}
+
+/** `run`'s end, or undefined when it is still running after `ms`. */
+function endWithin(run: RunningCli, ms: number): Promise<CliRun | undefined> {
+  return Promise.race([run.done, new Promise<undefined>((r) => setTimeout(r, ms, undefined))]);
+}
+
 describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
   let dir: string;
   let run: RunningCli;
@@ -47,17 +73,8 @@ describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
   beforeAll(async () => {
     dir = tempDir();
     mkdirSync(ARTIFACTS, { recursive: true });
-    run = startCli(["run", JOB, "--checkpoint-dir", join(dir, "checkpoints"), "--web-port", "0"], {}, { cwd: dir });
-    await waitFor("the job's web address", () => {
-      if (run.child.exitCode !== null) throw new Error(`weir run ended (exit ${run.child.exitCode}):\n${run.stderr()}`);
-      return webAddress(run) !== undefined;
-    }, 90_000, 50);
-    url = webAddress(run)!;
-    // a fresh profile in the test's directory
-    browser = await chromium.launchPersistentContext(join(dir, "chromium-profile"), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 1000 } });
-    page = browser.pages()[0] ?? (await browser.newPage());
-    page.on("pageerror", (e) => pageErrors.push(e.message));
-    page.setDefaultTimeout(UI_DEADLINE_MS);
+    ({ run, url } = await startJob(["run", JOB, "--checkpoint-dir", join(dir, "checkpoints")], dir));
+    ({ browser, page } = await openBrowser(dir, pageErrors));
   });
 
   afterAll(async () => {
@@ -115,9 +132,63 @@ describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
     page.once("dialog", (d) => void d.accept());
     await page.click("#cancel-job");
     await page.locator(".operation.cancel.done").waitFor();
-    const end = await Promise.race([run.done, new Promise<undefined>((r) => setTimeout(r, 60_000, undefined))]);
+    const end = await endWithin(run, 60_000);
     expect(end, `weir run still running 60 s after the cancel:\n${run.stderr()}`).toBeDefined();
     await page.screenshot({ path: join(ARTIFACTS, "cancelled.png"), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** An updating SQL query: per user, the count of its clicks (GroupAggregate emits updates). */
+const SQL_JOB = `CREATE TABLE clicks (user_id INT, url STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '200',
+  'fields.user_id.min' = '1', 'fields.user_id.max' = '5', 'fields.url.length' = '8');
+CREATE TABLE counts (user_id INT, clicks BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;
+`;
+
+describe.skipIf(!haveChromium)("the dashboard of a running SQL job", () => {
+  let dir: string;
+  let run: RunningCli;
+  let browser: BrowserContext;
+  let page: Page;
+  let url: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    dir = tempDir();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(dir, "clicks.sql"), SQL_JOB);
+    ({ run, url } = await startJob(["sql", "-f", "clicks.sql", "--checkpoint-interval", "300", "--checkpoint-dir", join(dir, "checkpoints")], dir));
+    ({ browser, page } = await openBrowser(dir, pageErrors));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (run && run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+  });
+
+  it("shows the plan's operators with their changelog modes in the graph", async () => {
+    await page.goto(`${url}/`);
+    await page.locator("tr.job-row a").first().click();
+    const aggregate = page.locator(".graph-node", { hasText: "GroupAggregate" });
+    await aggregate.waitFor();
+    const text = (await page.locator(".graph-node").allTextContents()).join("\n");
+    expect(text).toContain("TableSourceScan");
+    await expect(aggregate.locator(".changelog-mode").allTextContents()).resolves.toContain("I,UB,UA");
+    await page.screenshot({ path: join(ARTIFACTS, "sql-job-graph.png"), fullPage: true });
+  });
+
+  it("stops the job with a savepoint from the page: the savepoint is on disk and the process ends", async () => {
+    const target = join(dir, "savepoints");
+    await page.fill("#savepoint-dir", target);
+    await page.click("#stop-job");
+    const end = await endWithin(run, 90_000);
+    expect(end, `weir sql still running 90 s after the stop:\n${run.stderr()}`).toBeDefined();
+    expect(end!.code, end!.stderr).toBe(0);
+    expect(readdirSync(target).filter((f) => f.startsWith("savepoint-"))).toHaveLength(1);
+    // the page read the savepoint's location, or saw the server go away with the stopped job
+    await expect(page.locator(".operation.stop.done").textContent()).resolves.toMatch(/^Stopped with savepoint: /);
+    await page.screenshot({ path: join(ARTIFACTS, "sql-stopped.png"), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@
  * ```
  */
 import { html, nothing } from "lit";
-import { getJson, sendJson } from "./api.ts";
+import { getJson, RestCallError, sendJson } from "./api.ts";
 import { LightElement } from "./light-element.ts";
 import type { SavepointStatus, TriggerResponse } from "./rest-types.ts";
 
@@ -61,6 +61,13 @@ export class JobActions extends LightElement {
       op.state = "done";
       op.message = `${stop ? "Stopped with savepoint" : "Savepoint completed"}: ${location}`;
     } catch (e) {
+      if (stop && e instanceof RestCallError && e.status === 0) {
+        // a failed stop leaves the job running (and its server up): the server went away because the job stopped
+        op.state = "done";
+        op.message = "Stopped with savepoint: the job's process ended before the page could read the savepoint's location (it is in the job's output).";
+        this.requestUpdate();
+        return;
+      }
       op.state = "failed";
       op.message = `${stop ? "Stop with savepoint" : "Savepoint"} failed: ${e instanceof Error ? e.message : String(e)}`;
     }

@@ -13,7 +13,7 @@
 import { html, svg, nothing } from "lit";
 import { formatPercent, formatRate, formatWatermark } from "./format.ts";
 import { layoutGraph, type GraphLayout } from "./graph-layout.ts";
-import type { PlanArrow, PlanVertex } from "./job-plan.ts";
+import { splitChangelogMode, type PlanArrow, type PlanVertex } from "./job-plan.ts";
 import { LightElement } from "./light-element.ts";
 import type { VertexStats } from "./vertex-stats.ts";
 
@@ -57,7 +57,10 @@ export class JobGraph extends LightElement {
     return html`<div class="graph-node bp-${level || "unknown"}" data-vertex-id=${v.id} title=${v.name}
       style="left:${x}px;top:${y}px;width:${WIDTH}px;height:${height}px">
       <ol class="graph-operators">
-        ${shown.map((op) => html`<li title=${op}>${op}</li>`)}
+        ${shown.map((op) => {
+          const { operator, mode } = splitChangelogMode(op);
+          return html`<li title=${op}><span class="operator">${operator}</span>${mode ? html`<span class="changelog-mode" title="changelog mode">${mode}</span>` : nothing}</li>`;
+        })}
         ${hidden > 0 ? html`<li class="muted">+ ${hidden} more</li>` : nothing}
       </ol>
       <div class="graph-metrics">

@@ -102,8 +102,12 @@ export class JobPage extends LightElement {
   }
 }
 
-/** A vertex's first operator (a chain is named after all of them): short enough for a chart legend. */
+/** Characters of a vertex name in the chart's legend. */
+const LEGEND_NAME = 40;
+
+/** A vertex's first operator (a chain is named after all of them), cut short enough for a chart legend. */
 function shortName(v: PlanVertex): string {
   const first = v.name.split(" -> ")[0]!;
-  return v.name.includes(" -> ") ? `${first} …` : first;
+  const cut = first.length > LEGEND_NAME ? `${first.slice(0, LEGEND_NAME - 1)}…` : first;
+  return v.name.includes(" -> ") || cut !== first ? `${cut} …`.replace("… …", "…") : cut;
 }

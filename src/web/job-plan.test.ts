@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { layoutGraph } from "./graph-layout.ts";
-import { descriptionLines, jobPlan } from "./job-plan.ts";
+import { descriptionLines, jobPlan, splitChangelogMode } from "./job-plan.ts";
 import type { JobDetails } from "./rest-types.ts";
 
 const A = "a".repeat(32);
@@ -57,5 +57,12 @@ describe("the job graph as drawn", () => {
       for (const b of layout.nodes)
         if (a !== b) expect(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y).toBe(true);
     expect(Math.max(...layout.nodes.map((n) => n.x + n.width))).toBeLessThanOrEqual(layout.width);
+  });
+});
+
+describe("a SQL operator's changelog mode", () => {
+  it("is split from its description, and other lines are left whole", () => {
+    expect(splitChangelogMode("GroupAggregate(groupBy=[k], select=[k, COUNT(*) AS c]), changelogMode=[I,UB,UA]")).toEqual({ operator: "GroupAggregate(groupBy=[k], select=[k, COUNT(*) AS c])", mode: "I,UB,UA" });
+    expect(splitChangelogMode("Source: numbers")).toEqual({ operator: "Source: numbers" });
   });
 });

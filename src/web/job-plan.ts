@@ -71,3 +71,9 @@ export function descriptionLines(description: string): string[] {
     .map((line) => line.replace(/<[^>]*>/g, "").replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (e) => ENTITIES[e] ?? e).trimEnd())
     .filter((line) => line.trim() !== "");
 }
+
+/** A SQL operator's description ends with its changelog mode (`…, changelogMode=[I,UB,UA]`): shown apart, never cut off. */
+export function splitChangelogMode(line: string): { operator: string; mode?: string } {
+  const m = /^(.*?),? ?changelogMode=\[([^\]]*)\]\s*$/.exec(line);
+  return m ? { operator: m[1]!, mode: m[2]! } : { operator: line };
+}

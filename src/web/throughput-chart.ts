@@ -57,7 +57,11 @@ export class ThroughputChart extends LightElement {
         height: HEIGHT,
         series: [{}, ...s.labels.map((label, i) => ({ label, stroke: COLORS[i % COLORS.length], width: 2, value: (_: uPlot, v: number | null) => (v === null ? "–" : `${formatCount(v)}/s`) }))],
         axes: [{}, { label: "records/s", size: 60, values: (_: uPlot, ticks: number[]) => ticks.map((t) => formatCount(t)) }],
-        scales: { y: { range: (_: uPlot, _min: number, max: number) => [0, Math.max(1, max * 1.1)] } },
+        scales: {
+          // at least a minute wide: a first sample alone would otherwise span years
+          x: { time: true, range: (_: uPlot, min: number, max: number) => [Math.min(min, max - 60), max] },
+          y: { range: (_: uPlot, _min: number, max: number) => [0, Math.max(1, max * 1.1)] },
+        },
       },
       data,
       this.querySelector<HTMLElement>(".chart")!,
