@@ -4,7 +4,9 @@
  * job's REST server shows the job in the list, its graph with every vertex
  * and live numbers, a completed checkpoint in the history (with per-subtask
  * acknowledgements), the checkpoint configuration; a savepoint triggered from
- * the page exists on disk; the job cancelled from the page ends its process.
+ * the page exists on disk (after the page asked for the server's token,
+ * which the server requires for it); the job cancelled from the page ends
+ * its process.
  * For a SQL job, the graph shows the plan's operators with their changelog
  * modes, and a stop with savepoint from the page ends the job with exit 0.
  * Screenshots of each view go to test-artifacts/dashboard/ (git-ignored).
@@ -32,6 +34,8 @@ if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .c
 if (!haveChromium) console.warn(`test/dashboard.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
 const tempDir = tempDirs("weir-dashboard-");
+/** The REST token of the first job (`--web-token`). */
+const TOKEN = "dashboard-test-token";
 
 /** The address of the job's REST server, as `weir run` prints it at start. */
 function webAddress(run: RunningCli): string | undefined {
@@ -73,7 +77,8 @@ describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
   beforeAll(async () => {
     dir = tempDir();
     mkdirSync(ARTIFACTS, { recursive: true });
-    ({ run, url } = await startJob(["run", JOB, "--checkpoint-dir", join(dir, "checkpoints")], dir));
+    // with a token: on a loopback address, the calls that change something need it
+    ({ run, url } = await startJob(["run", JOB, "--checkpoint-dir", join(dir, "checkpoints"), "--web-token", TOKEN], dir));
     ({ browser, page } = await openBrowser(dir, pageErrors));
   });
 
@@ -113,6 +118,12 @@ describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
     await page.locator(".subtask-acks").first().waitFor();
     await expect(page.locator(".checkpoint-config").textContent()).resolves.toContain("EXACTLY_ONCE");
     await page.screenshot({ path: join(ARTIFACTS, "checkpoints.png"), fullPage: true });
+  });
+
+  it("asks for the server's token when an action is refused without it", async () => {
+    await page.click("#trigger-savepoint");
+    await expect(page.locator(".operation.savepoint.failed").textContent()).resolves.toMatch(/401/);
+    await page.fill("#rest-token", TOKEN);
   });
 
   it("triggers a savepoint that exists on disk", async () => {

@@ -24,10 +24,6 @@ export class RestCallError extends Error {
     this.name = "RestCallError";
   }
 
-  /** Whether the server asked for a token (none sent, or a wrong one). */
-  get unauthorized(): boolean {
-    return this.status === 401 || this.status === 403;
-  }
 }
 
 type Listener = () => void;
@@ -41,7 +37,7 @@ export function onConnectionChange(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Whether the server answered a call with 401/403: the page then shows its token field. */
+/** Whether the server answered a call with 401: the page then shows its token field. */
 export function isTokenRequired(): boolean {
   return tokenRequired;
 }
@@ -87,7 +83,7 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
     throw new RestCallError(method, path, 0, e instanceof Error ? e.message : String(e));
   }
   // once asked for, the token field stays (to change a token that works)
-  setState(tokenRequired || response.status === 401 || response.status === 403, true);
+  setState(tokenRequired || response.status === 401, true);
   if (!response.ok) throw new RestCallError(method, path, response.status, await errorText(response));
   return response;
 }

@@ -52,7 +52,7 @@ export class DashboardApp extends LightElement {
         <span class="spacer"></span>
         ${isTokenRequired()
           ? html`<label class="token">token <input id="rest-token" type="password" autocomplete="off" .value=${currentToken()}
-              @change=${(e: Event) => setToken((e.target as HTMLInputElement).value.trim())} /></label>`
+              @input=${(e: Event) => setToken((e.target as HTMLInputElement).value.trim())} /></label>`
           : nothing}
       </header>
       ${isReachable() ? nothing : html`<p class="banner unreachable">The job's server cannot be reached: the job has ended, or its process is gone.</p>`}
