@@ -3,7 +3,8 @@
  * playwright-core) while a real `weir run` job runs: the page served by the
  * job's REST server shows the job in the list, its graph with every vertex
  * and live numbers, a completed checkpoint in the history (with per-subtask
- * acknowledgements), the checkpoint configuration; a savepoint triggered from
+ * acknowledgements), the checkpoint configuration, the failure the job
+ * injects once in its exception history; a savepoint triggered from
  * the page exists on disk (after the page asked for the server's token,
  * which the server requires for it); the job cancelled from the page ends
  * its process.
@@ -91,7 +92,8 @@ describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
     await page.goto(`${url}/`);
     const row = page.locator("tr.job-row", { hasText: "dashboard-test" });
     await row.waitFor();
-    await expect(row.locator(".state").textContent()).resolves.toBe("RUNNING");
+    // running again after the failure the job injects once
+    await row.locator(".state", { hasText: "RUNNING" }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, "job-list.png"), fullPage: true });
     await row.locator("a").click();
     await page.locator(".job-name", { hasText: "dashboard-test" }).waitFor();
@@ -118,6 +120,15 @@ describe.skipIf(!haveChromium)("the dashboard of a running job", () => {
     await page.locator(".subtask-acks").first().waitFor();
     await expect(page.locator(".checkpoint-config").textContent()).resolves.toContain("EXACTLY_ONCE");
     await page.screenshot({ path: join(ARTIFACTS, "checkpoints.png"), fullPage: true });
+  });
+
+  it("shows the failure in the exception history", async () => {
+    await page.click("#tab-exceptions");
+    const entry = page.locator("details.exception-entry", { hasText: "injected failure" });
+    await entry.waitFor();
+    await entry.locator("summary").click();
+    await expect(entry.locator(".stacktrace").first().textContent()).resolves.toMatch(/injected failure at \d+/);
+    await page.screenshot({ path: join(ARTIFACTS, "exceptions.png"), fullPage: true });
   });
 
   it("asks for the server's token when an action is refused without it", async () => {
