@@ -51,21 +51,25 @@ export interface SecurityPolicy {
 }
 
 /**
- * Throws a `RestError` (401 or 403) when the request may not be served: a foreign `Origin`, a foreign `Host`
- * on a loopback server, or a missing or wrong token where one is needed. `api` is false for the static files
- * of the dashboard, which need no token (the page then asks the API with one).
+ * Throws a 403 `RestError` for a request from a browser page of another origin (an `Origin` that is not the
+ * server's own) or, on a loopback server, for a `Host` that is not a loopback name (DNS rebinding). Runs first,
+ * for every request, so that a refused preflight learns nothing.
  */
-export function checkRequest(request: RequestFacts, policy: SecurityPolicy, api: boolean): void {
+export function checkOrigin(request: RequestFacts, policy: SecurityPolicy): void {
   const host = header(request, "host");
-  const loopback = isLoopbackAddress(policy.host);
-  if (loopback && host !== undefined && !isLoopbackAddress(hostName(host)))
+  if (isLoopbackAddress(policy.host) && host !== undefined && !isLoopbackAddress(hostName(host)))
     throw new RestError(403, `requests for host '${host}' are refused: this server answers to loopback names only`);
   const origin = header(request, "origin");
-  if (origin !== undefined && origin !== "null" && !sameOrigin(origin, host))
-    throw new RestError(403, `cross-origin requests are refused (origin '${origin}')`);
-  if (origin === "null") throw new RestError(403, "cross-origin requests are refused (origin 'null')");
-  if (!api || policy.token === undefined) return;
-  if (loopback && !MUTATING.has(request.method)) return;
+  if (origin !== undefined && !sameOrigin(origin, host)) throw new RestError(403, `cross-origin requests are refused (origin '${origin}')`);
+}
+
+/**
+ * Throws a 401 `RestError` when an API call lacks the token it needs: every call that changes something when
+ * the server has a token, and every call when it binds a non-loopback address.
+ */
+export function checkToken(request: RequestFacts, policy: SecurityPolicy): void {
+  if (policy.token === undefined) return;
+  if (isLoopbackAddress(policy.host) && !MUTATING.has(request.method)) return;
   const auth = header(request, "authorization");
   const m = auth === undefined ? null : /^Bearer\s+(.+)$/i.exec(auth.trim());
   if (!m) throw new RestError(401, "this call needs the server's token: send the header 'Authorization: Bearer <token>'", { "www-authenticate": "Bearer" });
@@ -85,6 +89,7 @@ function hostName(host: string): string {
 }
 
 function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (origin === "null") return false;
   try {
     return host !== undefined && new URL(origin).host === host.toLowerCase();
   } catch {

@@ -3,7 +3,7 @@
  * of Flink's REST API (see docs/rest-api.md): `/v1/...` and unversioned paths,
  * JSON answers, `{"errors": [...]}` on failure, `/metrics` in Prometheus text,
  * and the dashboard's files at `/`. Binds 127.0.0.1 by default; another
- * address needs a token (see `checkRequest`).
+ * address needs a token (see `checkOrigin` and `checkToken`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +13,7 @@ import { clusterRoutes } from "./handlers/cluster-handlers.ts";
 import { jobRoutes } from "./handlers/job-handlers.ts";
 import { savepointRoutes } from "./handlers/savepoint-handlers.ts";
 import { vertexRoutes } from "./handlers/vertex-handlers.ts";
-import { checkRequest, isLoopbackAddress } from "./request-security.ts";
+import { checkOrigin, checkToken, isLoopbackAddress } from "./request-security.ts";
 import type { RestContext } from "./rest-context.ts";
 import { RestConfigError, RestError } from "./rest-error.ts";
 import { Router, type RestResponse } from "./router.ts";
@@ -43,12 +43,17 @@ export interface RestServer {
   /** `http://127.0.0.1:8081`. */
   readonly url: string;
   readonly port: number;
-  /** Stops listening and ends open connections. */
+  /**
+   * Stops listening and ends open connections; first, for up to 5 s, lets clients read how the savepoints and
+   * stops they triggered ended (a stop ends the job, and with it the process that serves its answer).
+   */
   close(): Promise<void>;
 }
 
 /** Ports tried after a taken one. */
 const PORT_TRIES = 100;
+/** How long `close()` keeps serving for a client to read how its savepoint or stop ended. */
+const CLOSE_GRACE_MS = 5_000;
 /** Largest request body, in bytes. */
 const MAX_BODY = 1 << 20;
 
@@ -84,11 +89,14 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
   return {
     url: `http://${host}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      const deadline = Date.now() + CLOSE_GRACE_MS;
+      while (context.operations.untold() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 
@@ -117,9 +125,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, router: Router,
   const url = new URL(req.url ?? "/", "http://localhost");
   const rawPath = url.pathname;
   const path = rawPath === "/v1" ? "/" : rawPath.startsWith("/v1/") ? rawPath.slice(3) : rawPath;
+  const facts = { method, headers: req.headers };
+  const policy = { host: o.host, token: o.token };
+  checkOrigin(facts, policy);
   const route = router.match(method, path);
-  const api = route !== undefined || path === "/metrics";
-  checkRequest({ method, headers: req.headers }, { host: o.host, token: o.token }, api);
+  // the dashboard's files need no token (the page then calls the API with one)
+  if (route !== undefined || path === "/metrics") checkToken(facts, policy);
   if (route) {
     const body = await readBody(req);
     return send(res, await route.handler({ method, path, params: route.params, query: url.searchParams, body }), method === "HEAD");

@@ -66,16 +66,24 @@ export class Router {
    */
   match(method: string, path: string): { handler: RestHandler; params: Record<string, string> } | undefined {
     const segments = split(path);
-    const allowed: string[] = [];
-    for (const route of this.routes) {
+    const matching = this.routes.flatMap((route) => {
       const params = matchSegments(route.segments, segments);
-      if (!params) continue;
-      if (route.method === method || (method === "HEAD" && route.method === "GET")) return { handler: route.handler, params };
-      allowed.push(route.method);
-    }
-    if (allowed.length === 0) return undefined;
-    throw new RestError(405, `${method} is not allowed on ${path} (allowed: ${allowed.join(", ")})`, { allow: allowed.join(", ") });
+      return params ? [{ route, params, specificity: specificity(route.segments) }] : [];
+    });
+    if (matching.length === 0) return undefined;
+    // a literal segment wins over a parameter (`/jobs/overview` over `/jobs/:jid`)
+    const best = matching.reduce((a, b) => (b.specificity > a.specificity ? b : a)).specificity;
+    const candidates = matching.filter((m) => m.specificity === best);
+    const found = candidates.find((m) => m.route.method === method) ?? (method === "HEAD" ? candidates.find((m) => m.route.method === "GET") : undefined);
+    if (found) return { handler: found.route.handler, params: found.params };
+    const allowed = candidates.map((m) => m.route.method).join(", ");
+    throw new RestError(405, `${method} is not allowed on ${path} (allowed: ${allowed})`, { allow: allowed });
   }
+}
+
+/** `1` for each literal segment, `0` for each parameter: a greater string is a more specific pattern. */
+function specificity(pattern: readonly string[]): string {
+  return pattern.map((p) => (p.startsWith(":") ? "0" : "1")).join("");
 }
 
 function split(path: string): string[] {

@@ -19,6 +19,8 @@ const KEPT = 1000;
 interface Operation {
   readonly jobId: string;
   state: OperationState;
+  /** A client read the final state. */
+  told: boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ export class SavepointOperations {
   /** Starts `run` (which resolves with the savepoint's path) for `job`; returns the request id. */
   start(job: JobClient, run: () => Promise<string>): string {
     const id = randomBytes(16).toString("hex");
-    const operation: Operation = { jobId: job.getJobId(), state: { kind: "in-progress" } };
+    const operation: Operation = { jobId: job.getJobId(), state: { kind: "in-progress" }, told: false };
     this.operations.set(id, operation);
     this.prune();
     let promise: Promise<string>;
@@ -54,7 +56,15 @@ export class SavepointOperations {
   /** The state of operation `id` of job `jobId`, or undefined when there is none. */
   state(jobId: string, id: string): OperationState | undefined {
     const operation = this.operations.get(id);
-    return operation?.jobId === jobId ? operation.state : undefined;
+    if (operation?.jobId !== jobId) return undefined;
+    if (operation.state.kind !== "in-progress") operation.told = true;
+    return operation.state;
+  }
+
+  /** True while an operation is in progress, or ended without a client reading how. */
+  untold(): boolean {
+    for (const o of this.operations.values()) if (!o.told) return true;
+    return false;
   }
 
   private prune(): void {
