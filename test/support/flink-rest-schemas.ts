@@ -6,7 +6,7 @@
  * (serializer-overrides.yml).
  */
 import { readFileSync } from "node:fs";
-import Ajv2019 from "ajv/dist/2019.js";
+import { Ajv2019, type ErrorObject } from "ajv/dist/2019.js";
 import { parse } from "yaml";
 
 type Schema = Record<string, unknown>;
@@ -86,5 +86,5 @@ export function violations(method: string, path: string, status: number, body: u
   const ref = refName(schema["$ref"] as string);
   const validate = ajv.getSchema(`flink#/components/schemas/${ref}`)!;
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${ref}${e.instancePath}: ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+  return (validate.errors ?? []).map((e: ErrorObject) => `${ref}${e.instancePath}: ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
 }
