@@ -22,8 +22,9 @@ describe("job-scope metrics", () => {
     const stats = {
       counts: { triggered: 5, completed: 3, failed: 1, aborted: 0, inProgress: 1 },
       consecutiveFailures: 0,
-      lastCompleted: { checkpointId: 4, savepoint: false, triggeredAt: 0, completedAt: 30, durationMs: 30, stateBytes: 2048, maxAlignmentMs: 0, maxSyncMs: 1, maxAsyncMs: 2 },
+      lastCompleted: { checkpointId: 4, savepoint: false, triggeredAt: 0, completedAt: 30, durationMs: 30, stateBytes: 2048, maxAlignmentMs: 0, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
       history: { completed: [], failed: [] },
+      pending: [],
     };
     const m = jobMetrics(job, { stats, restarts: 2, restartingMs: 150, uptimeMs: 9000 });
     expect(values(m)).toMatchObject({ numberOfCompletedCheckpoints: 3, numberOfFailedCheckpoints: 1, numberOfInProgressCheckpoints: 1, lastCheckpointDuration: 30, lastCheckpointSize: 2048, numRestarts: 2, restartingTime: 150, uptime: 9000 });
