@@ -25,12 +25,15 @@ function statsWith(completed: { durationMs: number; maxAlignmentMs: number }[]):
     maxAlignmentMs: c.maxAlignmentMs,
     maxSyncMs: 1,
     maxAsyncMs: 2,
+    acks: [],
+    subtasks: 1,
   }));
   return {
     counts: { triggered: entries.length + 1, completed: entries.length, failed: 1, aborted: 0, inProgress: 0 },
     consecutiveFailures: 0,
     ...(entries.length > 0 ? { lastCompleted: entries[entries.length - 1]! } : {}),
     history: { completed: entries, failed: [] },
+    pending: [],
   };
 }
 

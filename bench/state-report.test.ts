@@ -38,8 +38,10 @@ function stats(durations: readonly (readonly [id: number, ms: number])[]): Check
     maxAlignmentMs: 0,
     maxSyncMs: 0,
     maxAsyncMs: 0,
+    acks: [],
+    subtasks: 1,
   }));
-  return { counts: { triggered: completed.length, completed: completed.length, failed: 0, aborted: 0, inProgress: 0 }, consecutiveFailures: 0, history: { completed, failed: [] } };
+  return { counts: { triggered: completed.length, completed: completed.length, failed: 0, aborted: 0, inProgress: 0 }, consecutiveFailures: 0, history: { completed, failed: [] }, pending: [] };
 }
 
 describe("checkpointWrittenBytes and checkpointTotalBytes", () => {

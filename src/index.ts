@@ -28,6 +28,15 @@ export { getJobArgs, isWorker } from "./deploy/launch-context.ts";
 export type { Collector } from "./core/collector.ts";
 export { OutputTag } from "./core/output-tag.ts";
 export type { RuntimeContext } from "./core/runtime-context.ts";
+export { Counter } from "./metrics/counter.ts";
+export { Meter } from "./metrics/meter.ts";
+export { Histogram } from "./metrics/histogram.ts";
+export type { MetricGroup } from "./metrics/metric-group.ts";
+export type { Gauge } from "./metrics/metric-registry.ts";
+export { NO_WATERMARK_VALUE, type MetricSnapshot, type MetricScope, type MetricKind, type HistogramStatistics } from "./metrics/metric-snapshot.ts";
+export { renderPrometheus, startPrometheusServer, type PrometheusServer } from "./metrics/prometheus.ts";
+export { startRestServer, type RestServer, type RestServerOptions } from "./rest/rest-server.ts";
+export { RestConfigError } from "./rest/rest-error.ts";
 export { RichFunction } from "./core/rich-function.ts";
 export type { FunctionLifecycle, FunctionObject, FunctionObjectThis } from "./core/function-object.ts";
 export {

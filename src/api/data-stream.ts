@@ -306,6 +306,17 @@ export class SingleOutputStreamOperator<T> extends DataStream<T> {
     return this;
   }
 
+  /** A longer description of the operator, shown in the job's plan in place of its name (Flink's `setDescription`). */
+  setDescription(description: string): this {
+    this.settings.setDescription(description);
+    return this;
+  }
+
+  /** @internal Sets the description unless the operator has one (the SQL planner's plan-node descriptions). */
+  describeIfUndescribed(description: string): void {
+    this.node.description ??= description;
+  }
+
   setParallelism(parallelism: number): this {
     this.settings.setParallelism(parallelism);
     return this;

@@ -41,6 +41,20 @@ export class OperatorSettings {
     return this;
   }
 
+  /**
+   * A longer description of the operator, shown in the job's plan (REST `/jobs/:jid`, the dashboard) in place of
+   * its name (Flink's `setDescription`).
+   *
+   * @example
+   * ```ts
+   * stream.filter((o) => o.amount > 0).name("positive").setDescription("drops refunds (amount <= 0)");
+   * ```
+   */
+  setDescription(description: string): this {
+    this.node.description = description;
+    return this;
+  }
+
   setParallelism(parallelism: number): this {
     this.node.parallelism = checkParallelism("parallelism", parallelism, this.node.name);
     return this;

@@ -11,6 +11,7 @@ import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location
 import { parseStateBackendName, stateBackendNote, type StateBackendName } from "../state/state-backend-settings.ts";
 import { OWN_PACKAGE_JSON } from "../util/own-files.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
+import { isLoopbackAddress } from "../rest/request-security.ts";
 
 const USAGE = `Usage:
   weir run <job.ts|job.js> [options] [-- job args]
@@ -41,6 +42,12 @@ Options of run:
   --task-cancellation-timeout MS  after a stop request, how long a task stuck in user code (its
                             worker thread busy without a break) may take before weir names it and
                             exits 1 (default 30000)
+  --web-port N              port of the REST API, Prometheus /metrics and dashboard (default 8081; the next
+                            free one when taken; 0: any free port); the address is printed at the start
+  --web-address A           address the REST server binds (default 127.0.0.1); another address needs a token
+  --web-token T             token every call that changes something must carry (Authorization: Bearer T),
+                            and every call when not bound to 127.0.0.1 (or set WEIR_WEB_TOKEN)
+  --no-web                  no REST server
   --detached                keep running when the process that started weir ends (by default the
                             job is cancelled then, e.g. when a supervisor kills npx with SIGKILL)
 Flags given here win over the job's own settings.
@@ -186,6 +193,10 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
     "log-format": { type: "string" },
     detached: { type: "boolean" },
     "task-cancellation-timeout": { type: "string" },
+    "web-port": { type: "string" },
+    "no-web": { type: "boolean" },
+    "web-address": { type: "string" },
+    "web-token": { type: "string" },
     ...extra,
   };
   try {
@@ -248,7 +259,21 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
     logFormat,
     detached: (v.detached as boolean | undefined) ?? false,
     taskCancellationTimeout: int("--task-cancellation-timeout", str("task-cancellation-timeout"), 1),
+    web: webFlags(v),
   };
+}
+
+/** `--web-port`, `--no-web`, `--web-address`, `--web-token` (or WEIR_WEB_TOKEN): the REST server, checked. */
+function webFlags(v: Record<string, string | boolean | (string | boolean)[] | undefined>): RunFlags["web"] {
+  if (v["no-web"] === true) return undefined;
+  const port = int("--web-port", v["web-port"] as string | undefined, 0);
+  if (port !== undefined && port > 65535) throw new CliUsageError(`--web-port must be a port number (0 to 65535), got '${port}'`);
+  const address = (v["web-address"] as string | undefined) ?? "127.0.0.1";
+  const token = (v["web-token"] as string | undefined) ?? (process.env["WEIR_WEB_TOKEN"] || undefined);
+  if (!isLoopbackAddress(address) && token === undefined)
+    throw new CliUsageError(`--web-address ${address} is reachable from other machines: give a token that every call must carry (--web-token T or WEIR_WEB_TOKEN), or bind 127.0.0.1`);
+  if (token !== undefined && token.length < 8) throw new CliUsageError("--web-token must have at least 8 characters");
+  return { port: port ?? 8081, address, token };
 }
 
 function checkpointDirFlag(s: string | undefined): string | undefined {

@@ -22,6 +22,9 @@ import { watchParent } from "./parent-watch.ts";
 import { watchMainThread, type MainThreadWatchdog } from "./main-thread-watchdog.ts";
 import { watchStoppingJob } from "./stop-watchdog.ts";
 import { systemClock } from "../util/clock.ts";
+import { startRestServer, type RestServer } from "../rest/rest-server.ts";
+import { dashboardRoot } from "../rest/dashboard-root.ts";
+import { renderPrometheus } from "../metrics/prometheus.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions extends RunFlags {
@@ -55,6 +58,8 @@ export interface RunFlags {
   detached: boolean;
   /** `--task-cancellation-timeout`: how long a stop waits for a task stuck in user code before it ends the process. */
   taskCancellationTimeout?: number;
+  /** The REST server (`--web-port`, `--web-address`, `--web-token`); undefined with `--no-web`. */
+  web?: { readonly port: number; readonly address: string; readonly token?: string };
 }
 
 /** How long a stop waits for a task stuck in user code (Flink's `task.cancellation.timeout` is 180 s). */
@@ -117,6 +122,25 @@ export async function runJobFile(o: RunOptions): Promise<number> {
 export async function runClientProgram(program: ClientProgram, o: RunFlags): Promise<number> {
   const log = getLogger();
   const jobModule = program.module;
+  const jobs: JobClient[] = [];
+  let rest: RestServer | undefined;
+  if (o.web) {
+    try {
+      rest = await startRestServer({
+        host: o.web.address,
+        port: o.web.port,
+        token: o.web.token,
+        jobs: () => jobs,
+        configuration: () => flagConfiguration(o),
+        webRoot: dashboardRoot(),
+        metricsText: () => renderPrometheus(jobs.flatMap((j) => j.getMetrics())),
+      });
+    } catch (e) {
+      log.error(`the REST server did not start: ${(e as Error).message} (--no-web runs without it)`);
+      return 1;
+    }
+    log.info({ url: rest.url }, `REST API and dashboard at ${rest.url}`);
+  }
   let client: JobClient | undefined;
   let report: RunReport | undefined;
   let savepoint: string | undefined;
@@ -196,6 +220,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     },
     onJobStarted: (c) => {
       client = c;
+      jobs.push(c);
       mainThreadWatchdog?.stop();
       if (o.workers === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);
@@ -234,5 +259,21 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     parentWatch?.stop();
     workerWatchdog?.stop();
     mainThreadWatchdog?.stop();
+    await rest?.close();
   }
+}
+
+/** The settings given by flags, by Flink key (`/jobs/:jid/config`; `state.savepoints.dir` is the REST savepoints' default). */
+function flagConfiguration(o: RunFlags): Record<string, string> {
+  const out: Record<string, string> = { "state.savepoints.dir": o.savepointDir };
+  if (o.parallelism !== undefined) out["parallelism.default"] = String(o.parallelism);
+  if (o.checkpointInterval !== undefined) out["execution.checkpointing.interval"] = `${o.checkpointInterval} ms`;
+  if (o.mode !== undefined) out["execution.checkpointing.mode"] = o.mode.toUpperCase().replace(/-/g, "_");
+  if (o.checkpointDir !== undefined) out["state.checkpoints.dir"] = o.checkpointDir;
+  if (o.stateBackend !== undefined) out["state.backend.type"] = o.stateBackend;
+  if (o.web) {
+    out["rest.address"] = o.web.address;
+    out["rest.port"] = String(o.web.port);
+  }
+  return out;
 }

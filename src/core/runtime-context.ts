@@ -15,6 +15,7 @@ import type {
   ValueState,
   ValueStateDescriptor,
 } from "../state/index.ts";
+import type { MetricGroup } from "../metrics/metric-group.ts";
 
 /**
  * The context of one parallel instance of a user function.
@@ -46,6 +47,16 @@ export interface RuntimeContext {
   getMaxNumberOfParallelSubtasks(): number;
   /** 0 for the first run, incremented on every restart after a failure. */
   getAttemptNumber(): number;
+  /**
+   * The operator's metric group: metrics registered here are reported with the
+   * operator's scope (REST, Prometheus, `JobClient.getMetrics()`).
+   *
+   * @example
+   * ```ts
+   * open() { this.parsed = this.getRuntimeContext().getMetricGroup().counter("parsedLines"); }
+   * ```
+   */
+  getMetricGroup(): MetricGroup;
   getState<T>(descriptor: ValueStateDescriptor<T>): ValueState<T>;
   getListState<T>(descriptor: ListStateDescriptor<T>): ListState<T>;
   getMapState<K, V>(descriptor: MapStateDescriptor<K, V>): MapState<K, V>;

@@ -4,9 +4,12 @@
  */
 import type { CheckpointStats } from "../checkpoint/coordinator/index.ts";
 import type { CompletedCheckpoint } from "../checkpoint/types.ts";
-import type { JobMaster, JobStatus } from "../runtime/execution/job-master.ts";
+import type { JobFailure, JobMaster, JobStatus } from "../runtime/execution/job-master.ts";
+import type { JobGraph } from "../graph/job-graph.ts";
+import type { ExecutionPlan } from "../runtime/execution/execution-plan.ts";
+import type { CheckpointSettings } from "../checkpoint/types.ts";
 import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
-import type { TaskMetrics } from "../runtime/task/stream-task.ts";
+import type { MetricSnapshot } from "../metrics/metric-snapshot.ts";
 import type { RecordCounts } from "../runtime/execution/record-counts.ts";
 
 /**
@@ -24,6 +27,7 @@ export class JobClient {
     readonly jobName: string,
     private readonly master: JobMaster,
     private readonly result: Promise<JobExecutionResult>,
+    private readonly workerThreads = 0,
   ) {
     result.catch(() => {});
   }
@@ -80,9 +84,19 @@ export class JobClient {
     return this.master.checkpointStats();
   }
 
-  /** Records in/out, backpressure and status of every subtask. */
-  getTaskMetrics(): Record<string, TaskMetrics> {
-    return this.master.taskMetrics();
+  /**
+   * The latest value of every metric of the job: job scope (checkpoints, restarts, uptime),
+   * and task and operator scope (records, bytes, busy/idle/backpressured time, watermarks,
+   * state size, user metrics) as every thread last reported them (every 250 ms from worker
+   * threads; at the call in-process). See docs/metrics.md.
+   *
+   * @example
+   * ```ts
+   * const busy = client.getMetrics().filter((m) => m.name === "busyTimeMsPerSecond");
+   * ```
+   */
+  getMetrics(): readonly MetricSnapshot[] {
+    return this.master.metrics();
   }
 
   /**
@@ -133,5 +147,64 @@ export class JobClient {
   /** Restarts after failures so far. */
   getRestartCount(): number {
     return this.master.restartCount;
+  }
+
+  /**
+   * When the job entered each status it went through (epoch ms; the last time for a status it entered
+   * again, such as RUNNING after a restart). `CREATED` is when it was launched.
+   *
+   * @example
+   * ```ts
+   * const { CREATED: launched, RUNNING: running } = client.getStatusTimestamps();
+   * ```
+   */
+  getStatusTimestamps(): Readonly<Partial<Record<JobStatus, number>>> {
+    return this.master.statusTimestamps;
+  }
+
+  /** When the current (or last) attempt was deployed (epoch ms), and its number (0 for the first). */
+  getAttempt(): { readonly number: number; readonly startTime: number } {
+    return { number: this.master.attemptNumber, startTime: this.master.attemptStartTime };
+  }
+
+  /**
+   * The failed attempts, oldest first (at most the last 16): when, which task, the error and its
+   * place in user code. The failure that ended a failed job is the last one.
+   *
+   * @example
+   * ```ts
+   * for (const f of client.getFailureHistory()) console.log(new Date(f.timestamp), f.description);
+   * ```
+   */
+  getFailureHistory(): readonly JobFailure[] {
+    return this.master.failureHistory;
+  }
+
+  /**
+   * Where each subtask of the current attempt is, by task id (`vertexId#index`): `initializing` (restoring its
+   * state), `running` or `finished`.
+   */
+  getTaskStates(): Record<string, "initializing" | "running" | "finished"> {
+    return this.master.taskStates();
+  }
+
+  /** The job's graph: its vertices (chained operators), their parallelism and the edges between them. */
+  getJobGraph(): JobGraph {
+    return this.master.graph;
+  }
+
+  /** The physical plan: every subtask and the worker thread that runs it. */
+  getExecutionPlan(): ExecutionPlan {
+    return this.master.plan;
+  }
+
+  /** The checkpoint settings the job runs with (interval, mode, timeout, storage, …). */
+  getCheckpointSettings(): CheckpointSettings {
+    return this.master.checkpointSettings;
+  }
+
+  /** How many worker threads run the tasks; 0 when they run in this thread (in-process). */
+  getWorkerThreadCount(): number {
+    return this.workerThreads;
   }
 }

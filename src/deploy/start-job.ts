@@ -78,7 +78,7 @@ export function startJob(j: JobLaunch): JobClient {
     listener: jobListenerOf(j),
     taskManagers: (events) => executor.taskManagers(plan, events),
   });
-  return new JobClient(j.jobId, j.graph.name, master, master.run());
+  return new JobClient(j.jobId, j.graph.name, master, master.run(), workers);
 }
 
 function jobListenerOf(j: JobLaunch): JobListener {

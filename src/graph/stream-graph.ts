@@ -32,6 +32,8 @@ export interface StreamNode {
   /** True when `uid` was generated (changing the job may then orphan its state). */
   uidGenerated: boolean;
   name: string;
+  /** A longer description for the job's plan (`setDescription`; SQL operators: the plan node and its changelog mode). Not part of the fingerprint. */
+  description?: string;
   /** Operator kind, e.g. "map", "keyed-process", "source", "sink". Part of the fingerprint. */
   readonly type: string;
   /** Explicit parallelism, or undefined for the environment default. */

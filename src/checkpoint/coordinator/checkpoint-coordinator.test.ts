@@ -135,6 +135,7 @@ describe("CheckpointCoordinator", () => {
     await flush();
     expect(store.stored).toEqual([]);
     expect(coordinator.stats().counts.inProgress).toBe(1);
+    expect(coordinator.stats().pending).toMatchObject([{ checkpointId: 7, triggeredAt: 500, subtasks: 3, acks: [{ taskId: "src#0", ackedAt: 500, stateBytes: 10 }, { taskId: "src#1", stateBytes: 20 }] }]);
     ack(7, "sink#0", 30, 12);
     const completed = await done;
     expect(completed).toMatchObject({
@@ -150,7 +151,13 @@ describe("CheckpointCoordinator", () => {
     expect(completed.states.map((s) => s.operatorUid)).toEqual(["src", "src", "sink"]);
     const stats = coordinator.stats();
     expect(stats.counts).toEqual({ triggered: 1, completed: 1, failed: 0, aborted: 0, inProgress: 0 });
-    expect(stats.lastCompleted).toMatchObject({ checkpointId: 7, triggeredAt: 500, durationMs: 40, stateBytes: 60, maxAlignmentMs: 12 });
+    expect(stats.lastCompleted).toMatchObject({ checkpointId: 7, triggeredAt: 500, durationMs: 40, stateBytes: 60, maxAlignmentMs: 12, subtasks: 3 });
+    expect(stats.lastCompleted!.acks.map((a) => [a.taskId, a.ackedAt, a.stateBytes, a.alignmentMs])).toEqual([
+      ["src#0", 500, 10, 0],
+      ["src#1", 500, 20, 0],
+      ["sink#0", 540, 30, 12],
+    ]);
+    expect(stats.pending).toEqual([]);
   });
 
   it("notifies every task of completion only after the checkpoint is stored", async () => {

@@ -170,7 +170,7 @@ export class CheckpointCoordinator {
       this.lateMessage(ack.checkpointId, `ack of ${ack.taskId}`);
       return;
     }
-    const outcome = p.acknowledge(ack);
+    const outcome = p.acknowledge(ack, this.options.clock.now());
     if (outcome !== "accepted") {
       this.log.debug(`ignoring ack of ${ack.taskId} for checkpoint ${ack.checkpointId}: ${outcome === "duplicate" ? "duplicate" : "not a task of this job"}`);
       return;
@@ -210,7 +210,11 @@ export class CheckpointCoordinator {
 
   /** The current statistics (a copy). */
   stats(): CheckpointStats {
-    return this.stats_.snapshot(this.pending.size, this.failures.consecutiveFailures);
+    return this.stats_.snapshot(
+      this.pending.size,
+      this.failures.consecutiveFailures,
+      [...this.pending.values()].map((p) => p.pendingStats()),
+    );
   }
 
   /** A rejected promise if a requested checkpoint cannot be triggered now, else undefined. */
@@ -333,7 +337,7 @@ export class CheckpointCoordinator {
     this.pending.delete(p.id);
     this.lastEndedAt = now;
     this.failures.recordSuccess();
-    const stats = p.completedStats(now);
+    const stats = { ...p.completedStats(now), ...(stored.directory === undefined ? {} : { location: stored.directory }) };
     this.stats_.recordCompleted(stats);
     this.log.debug(`completed checkpoint ${p.id} in ${stats.durationMs} ms (${stats.stateBytes} bytes)`);
     for (const older of [...this.pending.values()]) {
@@ -369,6 +373,8 @@ export class CheckpointCoordinator {
       reason,
       message: error.message,
       isFailure,
+      acks: p.ackStats(),
+      subtasks: p.pendingStats().subtasks,
     });
     p.reject(error);
     // Like Flink, a failed savepoint does not count towards the tolerable checkpoint failures;

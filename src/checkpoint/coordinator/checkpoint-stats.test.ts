@@ -11,6 +11,8 @@ const completed = (checkpointId: number): CompletedCheckpointStats => ({
   maxAlignmentMs: 1,
   maxSyncMs: 1,
   maxAsyncMs: 1,
+  acks: [],
+  subtasks: 1,
 });
 
 describe("CheckpointStatsTracker", () => {
@@ -29,7 +31,7 @@ describe("CheckpointStatsTracker", () => {
 
   it("separates failures from other aborts and returns copies", () => {
     const tracker = new CheckpointStatsTracker();
-    const base = { savepoint: false, triggeredAt: 0, failedAt: 1, message: "m" };
+    const base = { savepoint: false, triggeredAt: 0, failedAt: 1, message: "m", acks: [], subtasks: 1 };
     tracker.recordFailed({ ...base, checkpointId: 1, reason: "expired", isFailure: true });
     tracker.recordFailed({ ...base, checkpointId: 2, reason: "subsumed", isFailure: false });
     const stats = tracker.snapshot(1, 1);

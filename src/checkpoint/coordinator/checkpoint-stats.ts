@@ -8,6 +8,19 @@ import type { CheckpointAbortReason } from "./errors.ts";
 /** Entries kept per history list (completed, failed). */
 export const STATS_HISTORY_LIMIT = 100;
 
+/** One subtask's acknowledgement of a checkpoint, as the coordinator received it. */
+export interface SubtaskAckStats {
+  /** `vertexId#subtaskIndex`. */
+  readonly taskId: string;
+  /** Coordinator time the acknowledgement arrived. */
+  readonly ackedAt: number;
+  /** Sum of the sizes of the subtask's state handles, in bytes. */
+  readonly stateBytes: number;
+  readonly alignmentMs: number;
+  readonly syncMs: number;
+  readonly asyncMs: number;
+}
+
 /** Statistics of one completed checkpoint. */
 export interface CompletedCheckpointStats {
   readonly checkpointId: number;
@@ -26,6 +39,12 @@ export interface CompletedCheckpointStats {
   readonly maxSyncMs: number;
   /** Longest asynchronous snapshot part of any task, in ms. */
   readonly maxAsyncMs: number;
+  /** Every subtask's acknowledgement, in task order. */
+  readonly acks: readonly SubtaskAckStats[];
+  /** How many subtasks had to acknowledge. */
+  readonly subtasks: number;
+  /** Where the store keeps it (its directory), if it is on disk. */
+  readonly location?: string;
 }
 
 /** Statistics of one aborted checkpoint. */
@@ -40,6 +59,21 @@ export interface FailedCheckpointStats {
   readonly message: string;
   /** True for a failure (declined, expired, store-failed); false for an abort that is not one (subsumed, shutdown, finished-tasks). */
   readonly isFailure: boolean;
+  /** The acknowledgements that had arrived before the abort, in task order. */
+  readonly acks: readonly SubtaskAckStats[];
+  /** How many subtasks had to acknowledge. */
+  readonly subtasks: number;
+}
+
+/** A checkpoint in flight: triggered, neither completed nor aborted. */
+export interface PendingCheckpointStats {
+  readonly checkpointId: number;
+  readonly savepoint: boolean;
+  readonly triggeredAt: number;
+  /** The acknowledgements so far, in task order. */
+  readonly acks: readonly SubtaskAckStats[];
+  /** How many subtasks have to acknowledge. */
+  readonly subtasks: number;
 }
 
 /**
@@ -72,6 +106,8 @@ export interface CheckpointStats {
     /** Every aborted checkpoint, failure or not. */
     readonly failed: readonly FailedCheckpointStats[];
   };
+  /** Checkpoints in flight, oldest first. */
+  readonly pending: readonly PendingCheckpointStats[];
 }
 
 /** Accumulates checkpoint statistics; `snapshot` returns an immutable copy. */
@@ -104,7 +140,7 @@ export class CheckpointStatsTracker {
   }
 
   /** The current statistics, given the facts the tracker does not own. */
-  snapshot(inProgress: number, consecutiveFailures: number): CheckpointStats {
+  snapshot(inProgress: number, consecutiveFailures: number, pending: readonly PendingCheckpointStats[] = []): CheckpointStats {
     return {
       counts: {
         triggered: this.triggered,
@@ -116,6 +152,7 @@ export class CheckpointStatsTracker {
       consecutiveFailures,
       ...(this.lastCompleted ? { lastCompleted: this.lastCompleted } : {}),
       history: { completed: [...this.completedHistory], failed: [...this.failedHistory] },
+      pending,
     };
   }
 }

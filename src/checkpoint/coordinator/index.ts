@@ -17,6 +17,8 @@ export {
   type CheckpointStats,
   type CompletedCheckpointStats,
   type FailedCheckpointStats,
+  type PendingCheckpointStats,
+  type SubtaskAckStats,
 } from "./checkpoint-stats.ts";
 export { percentile } from "./percentile.ts";
 export { decideTrigger, type TriggerDecision, type TriggerFacts } from "./trigger-decision.ts";

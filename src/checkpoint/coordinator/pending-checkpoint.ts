@@ -5,7 +5,7 @@
  */
 import type { CompletedCheckpoint, OperatorSubtaskState, TaskAcknowledgement } from "../types.ts";
 import type { TimerHandle } from "../../util/clock.ts";
-import type { CompletedCheckpointStats } from "./checkpoint-stats.ts";
+import type { CompletedCheckpointStats, PendingCheckpointStats, SubtaskAckStats } from "./checkpoint-stats.ts";
 
 /**
  * Where a pending checkpoint is in its life:
@@ -27,6 +27,8 @@ export class PendingCheckpoint {
   /** Settles when it completes (with the stored form) or is aborted. */
   readonly promise: Promise<CompletedCheckpoint>;
   private readonly acks = new Map<string, TaskAcknowledgement>();
+  /** Coordinator time each acknowledgement arrived. */
+  private readonly ackedAt = new Map<string, number>();
   private readonly remaining: Set<string>;
   private settle!: { resolve(c: CompletedCheckpoint): void; reject(e: Error): void };
 
@@ -48,12 +50,31 @@ export class PendingCheckpoint {
     });
   }
 
-  /** Records `ack` unless its task is not expected or already acknowledged. */
-  acknowledge(ack: TaskAcknowledgement): AckOutcome {
+  /** Records `ack`, arrived at coordinator time `now`, unless its task is not expected or already acknowledged. */
+  acknowledge(ack: TaskAcknowledgement, now: number): AckOutcome {
     if (this.acks.has(ack.taskId)) return "duplicate";
     if (!this.remaining.delete(ack.taskId)) return "unknown-task";
     this.acks.set(ack.taskId, ack);
+    this.ackedAt.set(ack.taskId, now);
     return "accepted";
+  }
+
+  /** Every acknowledgement so far, in task order. */
+  ackStats(): SubtaskAckStats[] {
+    const out: SubtaskAckStats[] = [];
+    for (const t of this.tasks) {
+      const ack = this.acks.get(t);
+      if (!ack) continue;
+      let stateBytes = 0;
+      for (const s of ack.states) stateBytes += s.handle.size;
+      out.push({ taskId: t, ackedAt: this.ackedAt.get(t)!, stateBytes, alignmentMs: ack.alignmentMs, syncMs: ack.syncMs, asyncMs: ack.asyncMs });
+    }
+    return out;
+  }
+
+  /** The statistics of this checkpoint while it is in flight. */
+  pendingStats(): PendingCheckpointStats {
+    return { checkpointId: this.id, savepoint: this.savepoint, triggeredAt: this.timestamp, acks: this.ackStats(), subtasks: this.tasks.length };
   }
 
   /** True once every expected task has acknowledged. */
@@ -93,6 +114,8 @@ export class PendingCheckpoint {
       maxAlignmentMs,
       maxSyncMs,
       maxAsyncMs,
+      acks: this.ackStats(),
+      subtasks: this.tasks.length,
     };
   }
 

@@ -41,7 +41,11 @@ const links = new Map<number, RemoteLink>();
 
 function handle(m: ToWorker, tm: TaskManager): void {
   switch (m.type) {
-    case "deploy": return tm.deploy(m.deployment);
+    case "deploy":
+      tm.deploy(m.deployment);
+      // the new tasks' metrics at once (a task stuck from its first records would never report them)
+      post({ type: "metrics", metrics: tm.metrics() });
+      return;
     case "terminate": return tm.terminate(m.attempt);
     case "relink":
       links.get(m.peer)?.close();

@@ -5,12 +5,12 @@ import type { CompiledJob } from "../compiled-job-hook.ts";
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { EnvironmentOptions } from "../environment-options.ts";
 import type { Deployment, ErrorInfo } from "../../runtime/execution/deployment.ts";
-import type { TaskMetrics } from "../../runtime/task/stream-task.ts";
+import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import type { TaskResults } from "../../runtime/task/task-services.ts";
 import type { LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 6;
+export const WORKER_PROTOCOL_VERSION = 7;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -59,6 +59,6 @@ export type FromWorker =
   | { type: "failed"; attempt: number; taskId: string; error: ErrorInfo }
   | { type: "fatal"; error: ErrorInfo }
   | { type: "cancelled"; attempt: number; positions: Record<string, unknown[]> }
-  | { type: "metrics"; metrics: Record<string, TaskMetrics> }
+  | { type: "metrics"; metrics: MetricSnapshot[] }
   /** A log record of the worker (its logger, its sinks, the job's own `getLogger()` calls), written by the main thread. */
   | { type: "log"; record: LogRecord };

@@ -8,7 +8,7 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { createLinkEnds, type LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { EnvironmentOptions } from "../environment-options.ts";
-import type { TaskMetrics } from "../../runtime/task/stream-task.ts";
+import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../../runtime/execution/deployment.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
 import { readTaskActivity, TASK_ACTIVITY_BYTES } from "../../runtime/task/task-activity.ts";
@@ -46,7 +46,7 @@ export function startWorkerTaskManagers(o: PoolOptions): TaskManagerHandle[] {
 /** One worker thread and what the main thread knows of it. */
 interface Slot {
   worker: Worker;
-  metrics: Record<string, TaskMetrics>;
+  metrics: readonly MetricSnapshot[];
   cancels: Map<number, (positions: Record<string, unknown[]>) => void>;
   /** crashed: died with an error (restarted at the next deploy); fatal: cannot run the job; stopped: shut down. */
   state: "alive" | "crashed" | "fatal" | "stopped";
@@ -131,7 +131,7 @@ class WorkerPool {
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
-    const slot: Slot = { worker, metrics: {}, cancels: new Map(), state: "alive", attempt: -1, activity };
+    const slot: Slot = { worker, metrics: [], cancels: new Map(), state: "alive", attempt: -1, activity };
     const settleCancels = () => {
       for (const resolve of slot.cancels.values()) resolve({});
       slot.cancels.clear();

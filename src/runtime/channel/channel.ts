@@ -5,6 +5,7 @@
  * its producer instead of letting a buffer grow (credit-based backpressure).
  */
 import type { ChannelMessage } from "../elements.ts";
+import type { Counter } from "../../metrics/counter.ts";
 
 /** The producer's end. */
 export interface OutputChannel {
@@ -16,6 +17,8 @@ export interface OutputChannel {
   send(message: ChannelMessage): void;
   /** Releases resources after the producer is done or cancelled. */
   close(): void;
+  /** Adds the bytes of every encoded batch sent from now on to `counter` (channels to another thread; in-thread channels encode nothing). */
+  countBytes?(counter: Counter): void;
 }
 
 /** The consumer's end. */
@@ -28,6 +31,8 @@ export interface InputChannel {
   onAvailable: (() => void) | null;
   /** Number of queued messages (a backpressure metric). */
   queued(): number;
+  /** Adds the bytes of every encoded batch received from now on to `counter` (channels from another thread). */
+  countBytes?(counter: Counter): void;
 }
 
 /** Default capacity of a channel in messages (batches or events): small, so that a barrier waits behind little data. */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { TimeMeter } from "../../metrics/time-meter.ts";
 import { HeapKeyedStateBackend, keyGroupRangeForSubtask } from "../../state/index.ts";
 import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
 import { LocalChannel } from "./local-channel.ts";
 import { RecordWriter } from "./record-writer.ts";
 
 function writer(partitioning: "broadcast" | "forward", channels: LocalChannel[], origin: { copy: boolean; reuse?: boolean }) {
-  const counters = { recordsOut: 0, backpressuredMs: 0 };
+  const counters = new TimeMeter();
   return new RecordWriter(channels, partitioning, undefined, 128, 16, counters, 0, { timestamp: Number.NaN }, { producer: "operator 'Map' (uid 'm')", ...origin });
 }
 
@@ -61,7 +62,7 @@ describe("RecordWriter hash partitioning", () => {
   it("sends every kind of key to the subtask whose keyed state owns the key's group", async () => {
     const parallelism = 3;
     const chans = Array.from({ length: parallelism }, () => new LocalChannel(1_000));
-    const counters = { recordsOut: 0, backpressuredMs: 0 };
+    const counters = new TimeMeter();
     const keyOf = (r: unknown): unknown => (r as { key: unknown }).key;
     const w = new RecordWriter(chans, "hash", keyOf, 128, 64, counters, 0, { timestamp: Number.NaN }, { producer: "p", copy: false });
     const keys: unknown[] = [];

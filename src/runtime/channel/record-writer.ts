@@ -17,13 +17,7 @@ import { checkPlainData, copyPlainData, PlainDataError } from "../../state/plain
 import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
 import { NO_TIMESTAMP, type ChannelEvent, type ChannelMessage, type ElementContext } from "../elements.ts";
 import type { OutputChannel } from "./channel.ts";
-
-/** Counters of a writer, read by metrics. */
-export interface WriterCounters {
-  recordsOut: number;
-  /** Milliseconds spent waiting for credit (backpressure). */
-  backpressuredMs: number;
-}
+import type { TimeMeter } from "../../metrics/time-meter.ts";
 
 /** Who writes, for errors, and whether records are shared with another edge. */
 export interface RecordWriterOrigin {
@@ -48,6 +42,7 @@ export class RecordWriter {
   /**
    * @param channels one per consumer subtask, in subtask order (a single one for forward)
    * @param consumerMaxParallelism key groups of the consumer, for hash partitioning
+   * @param backPressure the task's time waiting for credit
    * @param element the task's current record timestamp
    */
   constructor(
@@ -56,7 +51,7 @@ export class RecordWriter {
     keySelector: KeySelector | undefined,
     consumerMaxParallelism: number,
     private readonly batchSize: number,
-    private readonly counters: WriterCounters,
+    private readonly backPressure: TimeMeter,
     producerIndex: number,
     private readonly element: ElementContext,
     private readonly origin: RecordWriterOrigin,
@@ -125,10 +120,7 @@ export class RecordWriter {
       const q = this.queues[i]!;
       if (q.length === 0) continue;
       this.queues[i] = [];
-      for (const m of q) {
-        await this.sendWithCredit(i, m);
-        if (m.kind === "data") this.counters.recordsOut += m.values.length;
-      }
+      for (const m of q) await this.sendWithCredit(i, m);
     }
   }
 
@@ -165,9 +157,12 @@ export class RecordWriter {
   private async sendWithCredit(i: number, message: ChannelMessage): Promise<void> {
     const ch = this.channels[i]!;
     if (!ch.hasCredit()) {
-      const t0 = performance.now();
-      while (!ch.hasCredit()) await ch.whenCredit();
-      this.counters.backpressuredMs += performance.now() - t0;
+      this.backPressure.start(performance.now());
+      try {
+        while (!ch.hasCredit()) await ch.whenCredit();
+      } finally {
+        this.backPressure.stop(performance.now());
+      }
     }
     ch.send(message);
   }

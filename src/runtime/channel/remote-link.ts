@@ -29,6 +29,7 @@
  * whose channel is empty takes what the ring and the port hold at once
  * (`pump`, with `receiveMessageOnPort`) before it concludes that nothing is there.
  */
+import { Counter } from "../../metrics/counter.ts";
 import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { Packr, RESET_BUFFER_MODE, Unpackr } from "msgpackr";
 import type { ChannelEvent, ChannelMessage } from "../elements.ts";
@@ -269,6 +270,7 @@ class RemoteOutputChannel implements OutputChannel {
   private readonly creditSignal = new Signal();
   private readonly packr = new Packr(codecOptions());
   private closed = false;
+  private bytes = new Counter();
   /** Batches sent, and the consumer's count when this channel was created (both wrap as int32). */
   private sent = 0;
   private readonly base: number;
@@ -305,8 +307,14 @@ class RemoteOutputChannel implements OutputChannel {
     if (message.kind === "data") {
       const t = message.timestamps;
       // RESET_BUFFER_MODE: the encoder's buffer is reused by the next batch (sendData copies the bytes before that).
-      this.link.sendData(this.id, this.packr.pack(t ? [message.values, t] : message.values, RESET_BUFFER_MODE), t !== undefined);
+      const bytes = this.packr.pack(t ? [message.values, t] : message.values, RESET_BUFFER_MODE);
+      this.bytes.count += bytes.length;
+      this.link.sendData(this.id, bytes, t !== undefined);
     } else this.link.sendEvent(this.id, message);
+  }
+
+  countBytes(counter: Counter): void {
+    this.bytes = counter;
   }
 
   wake(): void {
@@ -322,6 +330,7 @@ class RemoteOutputChannel implements OutputChannel {
 class RemoteInputChannel implements InputChannel {
   private readonly queue = new Fifo<ChannelMessage>();
   private readonly unpackr = new Unpackr(codecOptions());
+  private bytes = new Counter();
   private readonly taken: number;
   private readonly producerAsleep: number;
   onAvailable: (() => void) | null = null;
@@ -333,6 +342,7 @@ class RemoteInputChannel implements InputChannel {
 
   /** Decodes the first `length` bytes of `bytes` (a batch of this channel). */
   decode(bytes: Uint8Array, length: number, withTimestamps: boolean): ChannelMessage {
+    this.bytes.count += length;
     if (!withTimestamps) return { kind: "data", values: this.unpackr.unpack(bytes, length) as unknown[] };
     const [values, timestamps] = this.unpackr.unpack(bytes, length) as [unknown[], number[]];
     return { kind: "data", values, timestamps };
@@ -365,6 +375,10 @@ class RemoteInputChannel implements InputChannel {
 
   queued(): number {
     return this.queue.size;
+  }
+
+  countBytes(counter: Counter): void {
+    this.bytes = counter;
   }
 }
 

@@ -5,13 +5,15 @@
  * what is left of a cancelled attempt is ignored.
  */
 import type { CheckpointBarrier, CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../../checkpoint/types.ts";
-import type { TaskMetrics } from "../task/stream-task.ts";
+import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import type { TaskResults } from "../task/task-services.ts";
 
 /** Start every task of a thread for attempt `attempt`. */
 export interface Deployment {
   /** Unique id of the run of the job. */
   readonly jobId: string;
+  /** The job's name (metric scopes). */
+  readonly jobName: string;
   readonly attempt: number;
   readonly checkpointing: CheckpointSettings;
   readonly restore: CompletedCheckpoint | null;
@@ -54,8 +56,8 @@ export interface TaskManagerHandle {
   notifyAborted(attempt: number, taskId: string, checkpointId: number): void;
   /** Ends every task of `attempt` after the final checkpoint (they forward end of input and finish). */
   terminate(attempt: number): void;
-  /** Latest metrics of its tasks. */
-  metrics(): Record<string, TaskMetrics>;
+  /** Latest metrics of its tasks (those of the last attempt, until the next is deployed). */
+  metrics(): readonly MetricSnapshot[];
   /**
    * How long the thread's event loop has not turned (ms), and the task (plan ordinal) that ran
    * last on it: a task stuck in user code blocks its thread. In-process always 0 (the caller runs

@@ -11,7 +11,10 @@ import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/t
 import type { JobGraph } from "../../graph/job-graph.ts";
 import type { Clock } from "../../util/clock.ts";
 import type { Logger } from "../../util/logger.ts";
-import type { TaskMetrics } from "../task/stream-task.ts";
+import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
+import { vertexHexId } from "../../graph/vertex-hex-id.ts";
+import { vertexName } from "../../graph/vertex-name.ts";
+import { jobMetrics, markStuck, STUCK_AFTER_MS } from "./job-metrics.ts";
 import type { TaskResults } from "../task/task-services.ts";
 import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from "./deployment.ts";
 import type { ExecutionPlan } from "./execution-plan.ts";
@@ -42,6 +45,22 @@ export interface JobListener {
   /** Attempt `attempt` starts after `delayMs`, restoring `from` (in words). */
   onRestarting?(delayMs: number, attempt: number, from: string): void;
 }
+
+/** One failed attempt of a job, for the exception history (REST `/jobs/:jid/exceptions`). */
+export interface JobFailure {
+  /** Clock time of the failure. */
+  readonly timestamp: number;
+  /** The attempt that failed (0 for the first). */
+  readonly attempt: number;
+  readonly error: Error;
+  /** The failed task (`vertexId#subtaskIndex`), or undefined when the job failed elsewhere (checkpointing). */
+  readonly taskId?: string;
+  /** One line: the error and its place in user code. */
+  readonly description: string;
+}
+
+/** Failures kept in the exception history (Flink's `web.exception-history-size` default). */
+const FAILURE_HISTORY_LIMIT = 16;
 
 export interface JobMasterOptions {
   /** Unique id of this run of the job (every deployment carries it; `SinkContext.jobId`). */
@@ -81,6 +100,11 @@ type Outcome =
 
 export class JobMaster {
   private status_: JobStatus = "CREATED";
+  /** Clock time the job last entered each status. */
+  private readonly statusTimes: Partial<Record<JobStatus, number>>;
+  /** Clock time the current (or last) attempt was deployed. */
+  private attemptStartedAt: number;
+  private readonly failures: JobFailure[] = [];
   private attempt = 0;
   private restarts = 0;
   private readonly storage: CheckpointStorage;
@@ -102,11 +126,17 @@ export class JobMaster {
   private fatalError: Error | null = null;
   /** Highest checkpoint id any attempt of this run triggered (a cancelled attempt may still write state for it). */
   private highestUsedId = 0;
+  /** Clock time the job last became RUNNING, the current restart began, and the last restart's duration (job metrics). */
+  private runningSince = -1;
+  private restartingSince = -1;
+  private lastRestartMs = 0;
   /** Ends the restart back-off early (cancel). */
   private wake: (() => void) | null = null;
 
   /** Throws `DirectoryLockedError` when another run holds the checkpoint (or local state) directory. */
   constructor(private readonly o: JobMasterOptions) {
+    this.attemptStartedAt = o.clock.now();
+    this.statusTimes = { CREATED: this.attemptStartedAt };
     this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: (w) => o.logger.warn(w) });
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
@@ -122,6 +152,57 @@ export class JobMaster {
   get status(): JobStatus {
     return this.status_;
   }
+
+  private setStatus(status: JobStatus): void {
+    if (this.status_ !== status) this.statusTimes[status] = this.o.clock.now();
+    this.status_ = status;
+  }
+
+  /** Clock time the job last entered each status it went through. */
+  get statusTimestamps(): Readonly<Partial<Record<JobStatus, number>>> {
+    return { ...this.statusTimes };
+  }
+
+  /** Clock time the current (or last) attempt was deployed. */
+  get attemptStartTime(): number {
+    return this.attemptStartedAt;
+  }
+
+  /** The current attempt (0 for the first). */
+  get attemptNumber(): number {
+    return this.attempt;
+  }
+
+  /** The failed attempts, oldest first (the last 16), and the failure that ended the job, if one did. */
+  get failureHistory(): readonly JobFailure[] {
+    return [...this.failures];
+  }
+
+  /**
+   * Where each subtask of the current attempt is (by task id `vertexId#index`): `initializing` (deployed,
+   * restoring its state), `running`, or `finished` (all its input processed).
+   */
+  taskStates(): Record<string, "initializing" | "running" | "finished"> {
+    const out: Record<string, "initializing" | "running" | "finished"> = {};
+    for (const t of this.allTasks) out[t] = this.finishedTasks.has(t) ? "finished" : this.runningTasks.has(t) ? "running" : "initializing";
+    return out;
+  }
+
+  /** The job's graph (vertices, chaining, edges). */
+  get graph(): JobGraph {
+    return this.o.graph;
+  }
+
+  /** The physical plan: every subtask and the worker that runs it. */
+  get plan(): ExecutionPlan {
+    return this.o.plan;
+  }
+
+  /** The checkpoint settings the job runs with. */
+  get checkpointSettings(): CheckpointSettings {
+    return this.o.checkpointing;
+  }
+
 
   /** Runs the job to its end. Resolves for a finished bounded job; rejects when it fails for good or is cancelled. */
   async run(): Promise<JobExecutionResult> {
@@ -156,7 +237,7 @@ export class JobMaster {
         }
         const outcome = await this.runAttempt(restore, overrides);
         if (outcome.kind === "finished" || outcome.kind === "stopped") {
-          this.status_ = "FINISHED";
+          this.setStatus("FINISHED");
           return new JobExecutionResult(
             this.o.graph.name,
             this.o.clock.now() - started,
@@ -169,6 +250,7 @@ export class JobMaster {
         }
         if (outcome.kind === "cancelled") throw this.cancelled();
         const cause = failureCause(outcome.error, outcome.taskId, OWN_SOURCE, process.cwd());
+        this.recordFailure(outcome.error, outcome.taskId, cause);
         repeats = previous?.key === cause.key ? repeats + 1 : 1;
         previous = cause;
         this.o.listener?.onAttemptFailed?.(this.attempt, cause, repeats);
@@ -179,7 +261,8 @@ export class JobMaster {
           const note = outcome.fatal ? "" : ` (not restarted: ${why.filter(Boolean).join("; ")})`;
           throw new JobFailedError(`job '${this.o.graph.name}' failed: ${cause.description}${note}`, { cause: outcome.error });
         }
-        this.status_ = "RESTARTING";
+        this.setStatus("RESTARTING");
+        this.restartingSince = this.o.clock.now();
         restore = this.logged(failoverRestore(origin, await this.storage.latestCompleted(firstOwnId)));
         this.restarts++;
         this.o.listener?.onRestarting?.(decision.delayMs, this.attempt + 1, describeRestore(restore, origin));
@@ -189,7 +272,7 @@ export class JobMaster {
         this.attempt++;
       }
     } catch (e) {
-      if (this.status_ !== "CANCELED") this.status_ = "FAILED";
+      if (this.status_ !== "CANCELED") this.setStatus("FAILED");
       throw e;
     } finally {
       try {
@@ -198,6 +281,11 @@ export class JobMaster {
         this.locks.release();
       }
     }
+  }
+
+  private recordFailure(error: Error, taskId: string | undefined, cause: FailureCause): void {
+    this.failures.push({ timestamp: this.o.clock.now(), attempt: this.attempt, error, taskId, description: cause.description });
+    if (this.failures.length > FAILURE_HISTORY_LIMIT) this.failures.shift();
   }
 
   /** The decided value, after logging its warnings. */
@@ -220,7 +308,7 @@ export class JobMaster {
   }
 
   private cancelled(lastFailure?: FailureCause): JobCancelledError {
-    this.status_ = "CANCELED";
+    this.setStatus("CANCELED");
     const during = lastFailure ? ` after a failure, before its restart: ${lastFailure.description}` : "";
     return new JobCancelledError(`job '${this.o.graph.name}' was cancelled${during}`);
   }
@@ -271,14 +359,40 @@ export class JobMaster {
     return this.coordinator?.stats() ?? this.lastStats;
   }
 
-  /** Latest metrics of every task. */
-  taskMetrics(): Record<string, TaskMetrics> {
-    return Object.assign({}, ...this.managers.map((m) => m.metrics()));
+  /**
+   * Latest value of every metric: the job's own (checkpoints, restarts, uptime) and those of
+   * every task and operator as their threads last reported them. The task a stuck thread
+   * runs shows 100 % busy.
+   */
+  metrics(): MetricSnapshot[] {
+    const now = this.o.clock.now();
+    const running = this.status_ === "RUNNING" || this.status_ === "RESTARTING" || this.status_ === "CREATED";
+    const out = jobMetrics(
+      { jobId: this.o.jobId, jobName: this.o.graph.name },
+      {
+        stats: this.checkpointStats(),
+        restarts: this.restarts,
+        restartingMs: this.restartingSince >= 0 ? now - this.restartingSince : this.lastRestartMs,
+        uptimeMs: !running ? -1 : this.status_ === "RUNNING" && this.runningSince >= 0 ? now - this.runningSince : 0,
+      },
+    );
+    this.managers.forEach((m) => {
+      let tasks = m.metrics();
+      const { forMs, activeTask } = m.blocked();
+      const stuck = forMs >= STUCK_AFTER_MS && activeTask !== undefined ? this.o.plan.tasks[activeTask] : undefined;
+      if (stuck) {
+        const v = stuck.vertex;
+        const scope = { jobId: this.o.jobId, jobName: this.o.graph.name, vertexId: vertexHexId(v), taskName: vertexName(v), subtaskIndex: stuck.subtaskIndex, taskManagerId: `worker-${stuck.worker}` };
+        tasks = markStuck(tasks, scope);
+      }
+      for (const s of tasks) out.push(s);
+    });
+    return out;
   }
 
   /** Records read by the sources and written by the sinks in the current (or last) attempt. */
   recordCounts(): RecordCounts {
-    return recordCounts(this.o.graph, this.taskMetrics());
+    return recordCounts(this.o.graph, this.managers.flatMap((m) => m.metrics()));
   }
 
   /** The checkpoint or savepoint the run started from, or null (empty state). */
@@ -331,7 +445,12 @@ export class JobMaster {
       logger: this.o.logger.child({ component: "checkpoint" }),
     });
     this.coordinator = coordinator;
-    this.status_ = "RUNNING";
+    this.setStatus("RUNNING");
+    const now = this.o.clock.now();
+    if (this.restartingSince >= 0) this.lastRestartMs = now - this.restartingSince;
+    this.restartingSince = -1;
+    this.runningSince = now;
+    this.attemptStartedAt = now;
     this.o.logger.debug(
       { attempt, checkpointId: restore?.checkpointId },
       `attempt ${attempt}: deploying ${this.allTasks.length} subtasks on ${this.managers.length} task manager(s), ` +
@@ -340,6 +459,7 @@ export class JobMaster {
     for (const m of this.managers)
       m.deploy({
         jobId: this.o.jobId,
+        jobName: this.o.graph.name,
         attempt,
         checkpointing: this.o.checkpointing,
         restore,

@@ -20,7 +20,7 @@ export function localTaskManager(plan: ExecutionPlan, events: TaskManagerEvents,
     failed: (...a) => queueMicrotask(() => events.failed(...a)),
     fatal: (...a) => queueMicrotask(() => events.fatal(...a)),
   };
-  const tm = new TaskManager(0, plan, new Map(), deferred, clock);
+  const tm = new TaskManager(0, plan, new Map(), deferred, clock, "in-process");
   return {
     deploy: (d) => tm.deploy(d),
     cancel: (attempt, graceful) => tm.cancel(attempt, graceful),

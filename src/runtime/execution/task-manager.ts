@@ -10,7 +10,9 @@ import type { Clock, TimerHandle } from "../../util/clock.ts";
 import type { InputChannel, OutputChannel } from "../channel/channel.ts";
 import { LocalChannel } from "../channel/local-channel.ts";
 import type { RemoteLink } from "../channel/remote-link.ts";
-import { StreamTask, type TaskMetrics } from "../task/stream-task.ts";
+import { StreamTask } from "../task/stream-task.ts";
+import { MetricRegistry } from "../../metrics/metric-registry.ts";
+import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import { errorInfo, type Deployment, type TaskManagerEvents } from "./deployment.ts";
 import type { ExecutionPlan } from "./execution-plan.ts";
 
@@ -22,10 +24,13 @@ export class TaskManager {
   private runs: Promise<void>[] = [];
   private attempt = -1;
   private storage: CheckpointStorage | null = null;
+  /** The metrics of this thread's tasks (those of the last attempt stay until the next one is deployed). */
+  private readonly registry = new MetricRegistry();
 
   /**
    * @param worker this thread's index in the plan
    * @param links remote links to the other threads, by worker index
+   * @param taskManagerId the thread in metric scopes: "worker-0", … or "in-process"
    */
   constructor(
     private readonly worker: number,
@@ -33,6 +38,7 @@ export class TaskManager {
     private readonly links: ReadonlyMap<number, RemoteLink>,
     private readonly events: TaskManagerEvents,
     private readonly clock: Clock,
+    private readonly taskManagerId = `worker-${worker}`,
   ) {}
 
   /** Creates and starts this thread's tasks for a new attempt. */
@@ -41,6 +47,8 @@ export class TaskManager {
     const attempt = d.attempt;
     this.storage ??= createCheckpointStorage(d.checkpointing.storage, { retained: d.checkpointing.retained });
     for (const link of this.links.values()) link.reset(attempt);
+    for (const t of this.tasks.values()) t.metrics.close();
+    const metrics = { registry: this.registry, jobId: d.jobId, jobName: d.jobName, taskManagerId: this.taskManagerId };
     const local = new Map<number, LocalChannel>();
     const localChannel = (id: number) => {
       let c = local.get(id);
@@ -68,6 +76,7 @@ export class TaskManager {
         sourceOverrides: d.sourceOverrides,
         batchSize: d.batchSize,
         autoWatermarkIntervalMs: d.autoWatermarkIntervalMs,
+        metrics,
         acknowledge: (ack) => ev.acknowledge(attempt, ack),
         decline: (id, taskId, reason) => ev.decline(attempt, id, taskId, reason),
         running: (taskId) => ev.running(attempt, taskId),
@@ -127,9 +136,8 @@ export class TaskManager {
     return positions;
   }
 
-  metrics(): Record<string, TaskMetrics> {
-    const m: Record<string, TaskMetrics> = {};
-    for (const [id, t] of this.tasks) m[id] = { ...t.metrics, queued: t.queued() };
-    return m;
+  /** The current value of every metric of this thread's tasks. */
+  metrics(): MetricSnapshot[] {
+    return this.registry.snapshot();
   }
 }

@@ -2,20 +2,16 @@
  * Runs a sink's writer in the last operator of a chain. A writer that keeps
  * operator state (`CheckpointedFunction`) or acts on completed checkpoints
  * (`CheckpointListener`) gets those hooks like any user function; its
- * `close()` is the function's close hook. Counts the records it writes (the
- * operator metric `numRecordsIn`, the job's "records out").
+ * `close()` is the function's close hook. The records it writes are its
+ * operator metric `numRecordsIn` (counted by the chain), the job's "records out".
  */
 import type { Sink, SinkWriter } from "../../core/sink.ts";
 import type { OperatorContext, Output } from "./stream-operator.ts";
 import { UdfOperator } from "./udf-operator.ts";
 import { getLogger } from "../../util/logger.ts";
 
-/** Name of a sink operator's metric of records written, in `TaskMetrics.operators[uid]`. */
-export const SINK_RECORDS_METRIC = "numRecordsIn";
-
 export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undefined> {
   private writer!: SinkWriter<T>;
-  private counters: Record<string, number> = {};
   private mailbox!: OperatorContext["mailbox"];
   /** The writer's last `blocked()` promise that a wake-up mail waits for. */
   private awaited: Promise<void> | undefined;
@@ -39,15 +35,12 @@ export class SinkOperator<T> extends UdfOperator<T, never, SinkWriter<T> | undef
       logger: getLogger().child({ operator: ctx.operatorUid, subtask: `${ctx.subtaskIndex + 1}/${ctx.parallelism}` }),
     });
     this.fn = this.writer;
-    this.counters = ctx.metrics;
     this.mailbox = ctx.mailbox;
-    this.counters[SINK_RECORDS_METRIC] = 0;
     await super.open(ctx, output);
   }
 
   processElement(value: T): void {
     this.writer.write(value);
-    this.counters[SINK_RECORDS_METRIC]!++;
   }
 
   /** False while the writer's destination is full; its end wakes the task with a mail. */

@@ -5,6 +5,7 @@
  * `processElement`* interleaved with checkpoint hooks → `finish` (end of input)
  * → `close`. Operator code never runs concurrently with itself.
  */
+import type { MetricGroup } from "../../metrics/metric-group.ts";
 import type { Clock } from "../../util/clock.ts";
 import type { KeyedStateBackend, OperatorStateBackend } from "../../state/index.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
@@ -62,8 +63,8 @@ export interface OperatorContext {
   readonly checkpointIntervalMs?: number;
   readonly operatorState: OperatorStateBackend;
   readonly clock: Clock;
-  /** The operator's metrics (plain numbers it updates), reported in `TaskMetrics.operators[operatorUid]`. */
-  readonly metrics: Record<string, number>;
+  /** The operator's metric group (operator scope): built-in and user metrics. */
+  readonly metricGroup: MetricGroup;
   /** Source positions to resume from instead of the restored ones (at-most-once failover). */
   readonly sourceOverride?: unknown[];
   /** Hands a final result to the job client. */

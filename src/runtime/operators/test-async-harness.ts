@@ -4,6 +4,7 @@
  * operator state backend whose bytes restore a new instance), and a service
  * whose requests the test completes one by one.
  */
+import { MetricRegistry } from "../../metrics/metric-registry.ts";
 import type { AsyncFunctionLike } from "../../core/async-function.ts";
 import { AsyncRetryStrategies, type AsyncRetryStrategy } from "../../core/async-retry-strategy.ts";
 import { OperatorStateBackend } from "../../state/index.ts";
@@ -65,7 +66,7 @@ export class AsyncHarness<IN, OUT> {
         autoWatermarkIntervalMs: 0,
         operatorState: h.state,
         clock,
-        metrics: {},
+        metricGroup: new MetricRegistry().group({ jobId: "async-harness", jobName: "async-harness" }),
         reportResult: () => {},
       },
       {

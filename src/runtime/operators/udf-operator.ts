@@ -68,6 +68,7 @@ export function runtimeContextOf(c: OperatorContext): RuntimeContext {
     getNumberOfParallelSubtasks: () => c.parallelism,
     getMaxNumberOfParallelSubtasks: () => c.maxParallelism,
     getAttemptNumber: () => c.attempt,
+    getMetricGroup: () => c.metricGroup,
     getState: (d) => keyed().getState(d),
     getListState: (d) => keyed().getListState(d),
     getMapState: (d) => keyed().getMapState(d),

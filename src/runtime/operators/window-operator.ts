@@ -16,6 +16,7 @@
  * timer as the cleanup without allowed lateness), an immediate firing for a
  * record in a window the watermark already passed.
  */
+import type { Counter } from "../../metrics/counter.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
 import type { TimeDomain } from "../../core/process-function.ts";
 import type { KeyedStateBackend, ReducingStateDescriptor, ValueState } from "../../state/index.ts";
@@ -53,7 +54,7 @@ export interface WindowOperatorSpec<IN, OUT, W extends Window> {
   readonly fn: InternalWindowFunction<unknown, OUT, unknown, W>;
 }
 
-/** Names of the operator's metrics in `TaskMetrics.operators[uid]`. */
+/** Names of the operator's metrics (operator scope, e.g. in `JobClient.getMetrics()`). */
 export const WINDOW_METRICS = { lateDropped: "numLateRecordsDropped", inWindows: "numRecordsInWindows" } as const;
 const LATE_DROPPED = WINDOW_METRICS.lateDropped;
 const IN_WINDOWS = WINDOW_METRICS.inWindows;
@@ -61,7 +62,8 @@ const IN_WINDOWS = WINDOW_METRICS.inWindows;
 export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, OUT, unknown> {
   private key!: KeySelector;
   private backend!: KeyedStateBackend;
-  private metrics!: Record<string, number>;
+  private lateDropped!: Counter;
+  private inWindows!: Counter;
   private currentKey: unknown;
   private timers!: KeyedTimerService;
   private contents!: WindowContents<IN>;
@@ -124,9 +126,9 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.timers.restore();
     const fixed = this.fixed;
     if (this.windowEnds && fixed) this.contents.forEachWindow((key, start) => this.windowEnds!.push((start as number) + fixed.size - 1, key));
-    this.metrics = ctx.metrics;
-    this.metrics[LATE_DROPPED] = 0;
-    this.metrics[IN_WINDOWS] = this.contents.totalSize();
+    this.lateDropped = ctx.metricGroup.counter(LATE_DROPPED);
+    this.inWindows = ctx.metricGroup.counter(IN_WINDOWS);
+    this.inWindows.count = this.contents.totalSize();
     this.createContexts(ctx, output);
     await super.open(ctx, output);
   }
@@ -147,7 +149,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
 
   /** A late record without a late-data side output: counted, and the first one said once (a silent drop hides lost data). */
   private dropLate(timestamp: number): void {
-    if (this.metrics[LATE_DROPPED]!++ > 0) return;
+    if (this.lateDropped.count++ > 0) return;
     const { operatorUid, subtaskIndex, parallelism } = this.ctx;
     getLogger().warn(
       `window operator '${operatorUid}' (subtask ${subtaskIndex + 1}/${parallelism}) dropped a late record: its timestamp ${timestamp} ` +
@@ -196,7 +198,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
         this.react(this.spec.trigger.onElement(value, timestamp, window, this.triggerCtx), window, start, start);
       }
     }
-    this.metrics[IN_WINDOWS]! += added;
+    this.inWindows.count += added;
     return added > 0;
   }
 
@@ -218,7 +220,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
       const ns = this.namespaces.namespaceOf(window);
       const sns = set ? this.namespaces.namespaceOf(stateWindow) : ns;
       const created = this.contents.add(sns, value, timestamp, i < windows.length - 1);
-      this.metrics[IN_WINDOWS]!++;
+      this.inWindows.count++;
       this.setTriggerWindow(window, ns);
       this.react(this.spec.trigger.onElement(value, timestamp, window, this.triggerCtx), window, ns, sns);
       if (created || set) this.registerCleanupTimer(this.cleanupTimeOf(window.maxTimestamp()), ns); // merging may move a window's end
@@ -257,7 +259,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
         this.backend.setCurrentKey(key);
         this.currentKey = key;
         // fire and remove at once: the contents are taken out of the window, not copied
-        this.metrics[IN_WINDOWS]! -= this.contents.size(start);
+        this.inWindows.count -= this.contents.size(start);
         const contents = this.contents.take(start);
         if (contents !== undefined) this.emit(window, start, contents);
         this.clearWindowState(window, start);
@@ -294,7 +296,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.emit(window, ns, kept.map((e) => e.value));
     const after = evictor.evictAfter(kept, window, this.evictorCtx);
     list.replace(sns, after);
-    this.metrics[IN_WINDOWS]! += after.length - all.length;
+    this.inWindows.count += after.length - all.length;
   }
 
   private emit(window: W, ns: WindowNamespace, contents: unknown[]): void {
@@ -306,7 +308,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
   }
 
   private clearContents(sns: WindowNamespace): void {
-    this.metrics[IN_WINDOWS]! -= this.contents.size(sns);
+    this.inWindows.count -= this.contents.size(sns);
     this.contents.clear(sns);
   }
 

@@ -27,6 +27,7 @@ import { CorruptCheckpointError } from "../../checkpoint/storage/errors.ts";
 import { getLogger } from "../../util/logger.ts";
 import type { ElementContext } from "../elements.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
+import type { OperatorMetrics, TaskMetrics } from "./task-metrics.ts";
 
 /** One operator of the chain with its state. */
 interface ChainMember {
@@ -37,6 +38,7 @@ interface ChainMember {
   readonly operatorState: OperatorStateBackend;
   /** The incremental chain of the keyed state (with incremental checkpoints). */
   readonly chain?: KeyedSnapshotChain;
+  readonly metrics: OperatorMetrics;
 }
 
 /** The synchronous part of one operator's snapshot, to be written asynchronously. */
@@ -56,6 +58,7 @@ export class OperatorChain {
     private readonly spec: TaskSpec,
     private readonly members: readonly ChainMember[],
     private readonly headOutput: Output<unknown>,
+    private readonly headMetrics: OperatorMetrics,
   ) {
     this.gating = members.map((m) => m.operator).filter((op) => op.acceptsInput !== undefined);
   }
@@ -69,6 +72,7 @@ export class OperatorChain {
 
   /** The task's watermark advanced: the head operator fires what is due and forwards it along the chain. */
   processWatermark(timestamp: number): void {
+    this.headMetrics.inputWatermark = timestamp;
     deliverWatermark(this.head, this.headOutput, timestamp);
   }
 
@@ -91,12 +95,12 @@ export class OperatorChain {
     element: ElementContext,
     processingTime: ProcessingTimeService,
     mailbox: MailboxExecutor,
-    operatorMetrics: Record<string, Record<string, number>>,
+    metrics: TaskMetrics,
   ): Promise<OperatorChain> {
     const v = spec.vertex;
     const backend = services.checkpointing.stateBackend ?? { type: "heap", incremental: false };
     const incremental = backend.incremental && services.storage.supportsSharedState;
-    const members: ChainMember[] = v.nodes.map((node) => {
+    const members: ChainMember[] = v.nodes.map((node, i) => {
       const keyGroupRange = node.keySelector || node.keySelector2
         ? keyGroupRangeForSubtask(v.maxParallelism, v.parallelism, spec.subtaskIndex)
         : undefined;
@@ -116,23 +120,34 @@ export class OperatorChain {
           : undefined,
         chain: keyGroupRange && incremental ? new KeyedSnapshotChain() : undefined,
         operatorState: new OperatorStateBackend({ operatorUid: node.uid }),
+        metrics: metrics.operators[i]!,
       };
     });
     const outputs: Output<unknown>[] = [];
     for (let i = members.length - 1; i >= 0; i--) {
       const next = members[i + 1];
       const nextOutput = outputs[i + 1];
+      const mine = members[i]!.metrics;
+      // the operator's numRecordsOut is the next one's numRecordsIn: one count, after the record was taken
+      const counted = mine.numRecordsOut;
       outputs[i] =
         next && nextOutput
           ? {
-              collect: (x) => next.operator.processElement(x),
+              collect: (x) => {
+                next.operator.processElement(x);
+                counted.count++;
+              },
               collectSide: () => {},
-              emitWatermark: (wm) => deliverWatermark(next.operator, nextOutput, wm),
+              emitWatermark: (wm) => {
+                mine.outputWatermark = wm;
+                next.metrics.inputWatermark = wm;
+                deliverWatermark(next.operator, nextOutput, wm);
+              },
               emitWatermarkStatus: (idle) => nextOutput.emitWatermarkStatus(idle),
             }
-          : outputOf(v.outputs.map((e, k) => [e.sideTag, writers[k]!]));
+          : outputOf(v.outputs.map((e, k) => [e.sideTag, writers[k]!]), mine);
     }
-    const chain = new OperatorChain(spec, members, outputs[0]!);
+    const chain = new OperatorChain(spec, members, outputs[0]!, members[0]!.metrics);
     const restored = services.restore ? await chain.restore(services.restore, services) : false;
     for (let i = members.length - 1; i >= 0; i--) {
       const m = members[i]!;
@@ -157,7 +172,7 @@ export class OperatorChain {
           checkpointIntervalMs: services.checkpointing.intervalMs,
           operatorState: m.operatorState,
           clock: services.clock,
-          metrics: (operatorMetrics[m.node.uid] = {}),
+          metricGroup: m.metrics.group,
           sourceOverride: services.sourceOverrides?.[`${m.node.uid}#${spec.subtaskIndex}`],
           reportResult: (name, values) => {
             results[name] = values;
@@ -215,6 +230,7 @@ export class OperatorChain {
         const k = c.keyed && !shared ? await c.keyed.serialize() : undefined;
         const o = await c.operator.serialize();
         const uid = c.member.node.uid;
+        if (c.keyed) c.member.metrics.stateBytes = k ? k.length : (shared ?? []).reduce((sum, ref) => sum + ref.size, 0);
         writes.push(
           services.storage.writeState(checkpointId, uid, this.spec.subtaskIndex, encodeStateValue({ k, o })).then((handle) => ({
             operatorUid: uid,
@@ -351,8 +367,9 @@ function deliverWatermark(op: StreamOperator, output: Output<unknown>, timestamp
   else output.emitWatermark(timestamp);
 }
 
-/** The tail's output: main records to the writers of main-output edges, side records by tag. */
-function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[]): Output<unknown> {
+/** The tail's output: main records to the writers of main-output edges, side records by tag (counted in the tail's `metrics`). */
+function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[], metrics: OperatorMetrics): Output<unknown> {
+  const counted = metrics.numRecordsOut;
   const main = edges.filter(([tag]) => tag === undefined).map(([, w]) => w);
   const side = new Map<string, RecordWriter[]>();
   for (const [tag, w] of edges) if (tag !== undefined) side.set(tag, [...(side.get(tag) ?? []), w]);
@@ -362,6 +379,7 @@ function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[
   };
   const all = edges.map(([, w]) => w);
   const emitWatermark = (timestamp: number) => {
+    metrics.outputWatermark = timestamp;
     for (const w of all) w.emitEvent({ kind: "watermark", timestamp });
   };
   const emitWatermarkStatus = (idle: boolean) => {
@@ -369,11 +387,20 @@ function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[
   };
   if (main.length === 1) {
     const w = main[0]!;
-    return { collect: (x) => w.emit(x), collectSide, emitWatermark, emitWatermarkStatus };
+    return {
+      collect: (x) => {
+        w.emit(x);
+        counted.count++;
+      },
+      collectSide,
+      emitWatermark,
+      emitWatermarkStatus,
+    };
   }
   return {
     collect: (x) => {
       for (const w of main) w.emit(x);
+      counted.count++;
     },
     collectSide,
     emitWatermark,

@@ -12,7 +12,7 @@ import type { CheckpointBarrier } from "../../checkpoint/types.ts";
 import { Signal } from "../../util/signal.ts";
 import type { InputChannel, OutputChannel } from "../channel/channel.ts";
 import { InputGate } from "../channel/input-gate.ts";
-import { RecordWriter, type WriterCounters } from "../channel/record-writer.ts";
+import { RecordWriter } from "../channel/record-writer.ts";
 import { END_OF_DATA, END_OF_INPUT, NO_TIMESTAMP, type ElementContext } from "../elements.ts";
 import type { TimerHandle } from "../../util/clock.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
@@ -24,28 +24,20 @@ import { OperatorChain } from "./operator-chain.ts";
 import type { TaskResults, TaskServices } from "./task-services.ts";
 import { yieldIfBusy } from "./yield.ts";
 import { markTaskActive } from "./task-activity.ts";
+import { TaskMetrics } from "./task-metrics.ts";
 
 /** Longest time a record may wait in a partly filled output batch while the task is busy (Flink's buffer timeout). */
 const FLUSH_INTERVAL_MS = 50;
 
-/** Live counters of a task (read by metrics). */
-export interface TaskMetrics extends WriterCounters {
-  recordsIn: number;
-  /** Messages waiting in the input channels. */
-  queued: number;
-  status: "initializing" | "running" | "finished" | "failed" | "cancelled";
-  /** The task reads a source (its recordsIn are the records the source emitted). */
-  isSource: boolean;
-  /** The task's current event-time watermark (-Infinity before the first). */
-  watermark: number;
-  /** Metrics of the task's operators by operator uid (e.g. a window's `numLateRecordsDropped`). */
-  operators: Record<string, Record<string, number>>;
-}
+/** Lifecycle of a subtask (Flink's ExecutionState subset). */
+export type TaskState = "initializing" | "running" | "finished" | "failed" | "cancelled";
 
 export class StreamTask {
   private readonly wake = new Signal();
   readonly mailbox = new Mailbox(() => this.wake.notify());
+  /** The task's built-in metrics (and its operators'), in the thread's registry. */
   readonly metrics: TaskMetrics;
+  private state_: TaskState = "initializing";
   private readonly writers: RecordWriter[];
   private readonly gate: InputGate | null;
   private readonly handler: CheckpointBarrierHandler | null;
@@ -101,12 +93,14 @@ export class StreamTask {
       },
     };
     this.valve = inputs.length > 0 ? new WatermarkValve(inputs.length) : null;
-    this.metrics = { recordsIn: 0, recordsOut: 0, backpressuredMs: 0, queued: 0, status: "initializing", isSource: v.isSource, watermark: Number.NEGATIVE_INFINITY, operators: {} };
+    this.metrics = new TaskMetrics(spec, services.metrics, () => this.queued());
+    for (const c of inputs) c.countBytes?.(this.metrics.numBytesIn);
+    for (const c of outputs.flat()) c.countBytes?.(this.metrics.numBytesOut);
     const tail = v.nodes[v.nodes.length - 1]!;
     const producer = `operator '${tail.name}' (uid '${tail.uid}')`;
     this.writers = v.outputs.map(
       (edge, i) =>
-        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics, spec.subtaskIndex, this.element, {
+        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics.backPressure, spec.subtaskIndex, this.element, {
           producer,
           // Every edge of one output but the last sends copies (fan-out), unless the job reuses objects.
           copy: !v.objectReuse && v.outputs.slice(i + 1).some((later) => later.sideTag === edge.sideTag),
@@ -127,12 +121,17 @@ export class StreamTask {
     return this.spec.taskId;
   }
 
+  /** Where the task is in its lifecycle. */
+  get state(): TaskState {
+    return this.state_;
+  }
+
   /** Runs the task to its end (finished, failed or cancelled). Never rejects: failures go to `services.failed`. */
   async run(): Promise<void> {
     try {
-      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime, this.mailbox, this.metrics.operators);
+      this.chain = await OperatorChain.create(this.spec, this.writers, this.services, this.results, this.element, this.processingTime, this.mailbox, this.metrics);
       if (this.cancelled) return;
-      this.metrics.status = "running";
+      this.state_ = "running";
       this.services.running(this.spec.taskId);
       const head = this.chain.head;
       if (isSourceOperator(head)) await this.runSource(head);
@@ -142,11 +141,11 @@ export class StreamTask {
       await Promise.all(this.inFlight);
       await this.chain.close();
       this.chain = null;
-      this.metrics.status = "finished";
+      this.state_ = "finished";
       if (!this.cancelled) this.services.finished(this.spec.taskId, this.results);
     } catch (e) {
       if (this.cancelled) return;
-      this.metrics.status = "failed";
+      this.state_ = "failed";
       this.services.failed(this.spec.taskId, e instanceof Error ? e : new Error(String(e)));
     } finally {
       for (const t of this.timers) t.cancel();
@@ -163,8 +162,8 @@ export class StreamTask {
         return;
       }
       if (this.abortedAhead.reach(barrier.id)) return;
-      if (this.metrics.status !== "running") {
-        this.services.decline(barrier.id, this.spec.taskId, `task ${this.spec.taskId} is ${this.metrics.status}`);
+      if (this.state_ !== "running") {
+        this.services.decline(barrier.id, this.spec.taskId, `task ${this.spec.taskId} is ${this.state_}`);
         return;
       }
       await this.performCheckpoint(barrier, 0);
@@ -205,7 +204,7 @@ export class StreamTask {
 
   /** Resolves once the mails queued before this call have run (immediately if the task ended). */
   whenMailsRun(): Promise<void> {
-    if (this.metrics.status !== "running" && this.metrics.status !== "initializing") return Promise.resolve();
+    if (this.state_ !== "running" && this.state_ !== "initializing") return Promise.resolve();
     return new Promise((resolve) => this.mailbox.put(resolve));
   }
 
@@ -218,7 +217,7 @@ export class StreamTask {
   cancel(): void {
     this.cancelled = true;
     this.onCancel();
-    this.metrics.status = "cancelled";
+    this.state_ = "cancelled";
     for (const w of this.writers) w.close();
     this.wake.notify();
   }
@@ -237,7 +236,7 @@ export class StreamTask {
       if (this.dataEnded || this.sourceSuspended) {
         if (this.terminating) return;
         await this.flush();
-        if (this.mailbox.size === 0) await this.wake.wait();
+        if (this.mailbox.size === 0) await this.idleUntil(this.wake.wait());
         continue;
       }
       if (!chain.acceptsInput()) {
@@ -253,7 +252,7 @@ export class StreamTask {
         status = await source.emitNext(batch);
       } finally {
         // also when a chained operator threw mid-batch: the records its sinks wrote were read
-        this.metrics.recordsIn = source.emitted;
+        this.metrics.numRecordsIn.count = source.emitted;
       }
       if (status === "end-of-input") {
         await this.endOfData();
@@ -261,7 +260,7 @@ export class StreamTask {
       }
       if (status === "nothing-available") {
         await this.flush();
-        if (this.mailbox.size === 0) await Promise.race([source.whenAvailable(), this.wake.wait(), this.untilPeriodicWatermark(interval)]);
+        if (this.mailbox.size === 0) await this.idleUntil(Promise.race([source.whenAvailable(), this.wake.wait(), this.untilPeriodicWatermark(interval)]));
       } else await this.flushFull();
       await yieldIfBusy();
     }
@@ -286,7 +285,7 @@ export class StreamTask {
       if (!next) {
         if (gate.allEnded() && !this.dataEnded) throw new Error(`task ${this.spec.taskId}: inputs ended without end of data`);
         await this.flush();
-        if (!gate.hasMessage() && this.mailbox.size === 0) await this.wake.wait();
+        if (!gate.hasMessage() && this.mailbox.size === 0) await this.idleUntil(this.wake.wait());
         continue;
       }
       const m = next.message;
@@ -295,21 +294,26 @@ export class StreamTask {
           const values = m.values;
           const ts = m.timestamps;
           const element = this.element;
-          if (this.inputSides[next.channel] === 1) {
-            for (let i = 0; i < values.length; i++) {
-              element.timestamp = ts ? ts[i]! : NO_TIMESTAMP;
-              head.processElement2!(values[i]);
+          // records taken before one that threw count too (a sink's written records)
+          let i = 0;
+          try {
+            if (this.inputSides[next.channel] === 1) {
+              for (; i < values.length; i++) {
+                element.timestamp = ts ? ts[i]! : NO_TIMESTAMP;
+                head.processElement2!(values[i]);
+              }
+            } else if (ts) {
+              for (; i < values.length; i++) {
+                element.timestamp = ts[i]!;
+                head.processElement(values[i]);
+              }
+            } else {
+              element.timestamp = NO_TIMESTAMP;
+              for (; i < values.length; i++) head.processElement(values[i]);
             }
-          } else if (ts) {
-            for (let i = 0; i < values.length; i++) {
-              element.timestamp = ts[i]!;
-              head.processElement(values[i]);
-            }
-          } else {
-            element.timestamp = NO_TIMESTAMP;
-            for (let i = 0; i < values.length; i++) head.processElement(values[i]);
+          } finally {
+            this.metrics.numRecordsIn.count += i;
           }
-          this.metrics.recordsIn += values.length;
           await this.flushFull();
           break;
         }
@@ -391,6 +395,7 @@ export class StreamTask {
     const chain = this.chain!;
     const clock = this.services.clock;
     const t0 = clock.now();
+    this.metrics.alignmentMs = alignmentMs;
     const preBarrier = chain.prepareSnapshotPreBarrier(barrier.id);
     if (preBarrier) {
       await Promise.race([preBarrier, this.cancellation]);
@@ -426,7 +431,18 @@ export class StreamTask {
   /** Nothing to do until a mail comes (an operator refuses input): send what is buffered, then sleep. */
   private async idle(): Promise<void> {
     await this.flush();
-    if (this.mailbox.size === 0) await this.wake.wait();
+    if (this.mailbox.size === 0) await this.idleUntil(this.wake.wait());
+  }
+
+  /** Waits for `wake` as idle time (the `idleTimeMsPerSecond` metric). */
+  private async idleUntil(wake: Promise<unknown>): Promise<void> {
+    const idle = this.metrics.idle;
+    idle.start(performance.now());
+    try {
+      await wake;
+    } finally {
+      idle.stop(performance.now());
+    }
   }
 
   /** Runs mails (sending what they emit) until `done()`: an operator finishes with requests in flight. */

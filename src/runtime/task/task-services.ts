@@ -3,6 +3,7 @@
  * uses. The task manager implements it (directly in-process, or by messages
  * from a worker thread).
  */
+import type { TaskMetricsScope } from "./task-metrics.ts";
 import type { CheckpointStorage } from "../../checkpoint/storage/index.ts";
 import type { CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { Clock } from "../../util/clock.ts";
@@ -26,6 +27,8 @@ export interface TaskServices {
   readonly batchSize: number;
   /** Interval of periodic source watermarks in ms (0 disables). */
   readonly autoWatermarkIntervalMs: number;
+  /** Where the task registers its metrics. */
+  readonly metrics: TaskMetricsScope;
   acknowledge(ack: TaskAcknowledgement): void;
   decline(checkpointId: number, taskId: string, reason: string): void;
   /** The operators are restored and open: the task processes input (periodic checkpoints start once every task runs). */

@@ -6,7 +6,7 @@
  * operators (`src/table/runtime/`).
  */
 import type { OperatorNaming } from "../runtime/operator-naming.ts";
-import type { DataStream } from "../../api/data-stream.ts";
+import { SingleOutputStreamOperator, type DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { Collector } from "../../core/collector.ts";
 import { sourceWatermarkStrategy, type SourceWatermarks } from "../connectors/source-watermarks.ts";
@@ -31,7 +31,7 @@ import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
-import { ChangelogMode } from "./changelog-mode.ts";
+import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
 import type { RelNode, RelNodeOf } from "./rel-node.ts";
 import { systemClock } from "../../util/clock.ts";
@@ -65,9 +65,24 @@ export class PlanTranslator {
     let s = this.streams.get(node);
     if (s === undefined) {
       s = this.create(node);
+      this.describe(s, node);
       this.streams.set(node, s);
     }
     return s;
+  }
+
+  /** Inferred once for every node translated (the plan was checked before translation). */
+  private modes: ChangelogModes | undefined;
+
+  /**
+   * The description of the operator that ends `node`'s translation, for the job's plan (REST, dashboard): the
+   * node as EXPLAIN names it and the row kinds it emits (`changelogMode=[I,UB,UA]`). An operator that a node
+   * passes through untouched keeps the description of the node that made it.
+   */
+  private describe(s: DataStream<Row>, node: RelNode): void {
+    if (!(s instanceof SingleOutputStreamOperator)) return;
+    this.modes ??= new ChangelogModes(node);
+    s.describeIfUndescribed(`${describeNode(node)}, changelogMode=[${formatChangelogMode(this.modes.of(node))}]`);
   }
 
   private naming(node: RelNode, kind: string): OperatorNaming {
