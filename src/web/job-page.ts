@@ -45,11 +45,17 @@ export class JobPage extends LightElement {
     if (this.tab === "overview" && details.state === "RUNNING") {
       const loaded = await Promise.all(plan.vertices.map((v) => loadVertexStats(this.jid, v.id)));
       plan.vertices.forEach((v, i) => stats.set(v.id, loaded[i]!));
+      const seen = new Map<string, number>();
       this.history.add(
         Date.now(),
         plan.vertices.map((v) => {
           const s = stats.get(v.id)!;
-          return v.hasOutputs ? { label: `${shortName(v)} out`, value: s.outPerSecond } : { label: `${shortName(v)} in`, value: s.inPerSecond };
+          const name = shortName(v);
+          // two vertices of one name (two sources of one table) get a line each
+          const n = (seen.get(name) ?? 0) + 1;
+          seen.set(name, n);
+          const label = `${n > 1 ? `${name} #${n}` : name} ${v.hasOutputs ? "out" : "in"}`;
+          return { label, value: v.hasOutputs ? s.outPerSecond : s.inPerSecond };
         }),
       );
     }
@@ -68,7 +74,10 @@ export class JobPage extends LightElement {
     if (!snap) return html`<p class="muted">${this.job.error ?? "Loading the job…"}</p>`;
     const d = snap.details;
     return html`<header class="job-header">
-        <h2><span class="job-name">${d.name}</span> <span class="state state-${d.state.toLowerCase()}">${d.state}</span></h2>
+        <h2>
+          <span class="job-name">${d.name}</span> <span class="state state-${d.state.toLowerCase()}">${d.state}</span>
+          ${this.job.error ? html`<span class="muted">(last known)</span>` : nothing}
+        </h2>
         <p class="muted">
           <code class="job-id">${d.jid}</code> · started ${formatTime(d["start-time"])} · running for
           ${formatDuration(d.duration ?? (d.now ?? Date.now()) - d["start-time"])}
