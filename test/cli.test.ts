@@ -137,7 +137,11 @@ describe("weir run: what it says about the job", () => {
 
     const info = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir()]);
     expect(info.stderr).not.toMatch(/debug/);
-    expect(stderrLines(info)).toEqual(["weir: warning: a warning of the job", expect.stringMatching(/^weir: job 'filter-chain' finished/)]);
+    expect(stderrLines(info)).toEqual([
+      "weir: warning: a warning of the job",
+      expect.stringMatching(/^weir: REST API and dashboard at http:\/\/127\.0\.0\.1:\d+$/),
+      expect.stringMatching(/^weir: job 'filter-chain' finished/),
+    ]);
   });
 
   it("--log-format json: every line on stderr is a JSON object with time, level and msg; the summary carries its numbers", async () => {
@@ -158,7 +162,11 @@ describe("weir run: what it says about the job", () => {
   it("WEIR_LOG_FORMAT=json does the same as --log-format json; a bad level or format is a usage error (exit 2)", async () => {
     const run = await runCli(["run", FILTER_JOB, "--checkpoint-dir", tempDir()], 120_000, { WEIR_LOG_FORMAT: "json" });
     expect(run.code, run.stderr).toBe(0);
-    expect(stderrLines(run).map((l) => (JSON.parse(l) as { level: string }).level)).toEqual(["warn", "info"]);
+    expect(stderrLines(run).map((l) => (JSON.parse(l) as { level: string; msg: string }).msg.replace(/\d+$/, "N"))).toEqual([
+      "a warning of the job",
+      "REST API and dashboard at http://127.0.0.1:N",
+      expect.stringMatching(/^job 'filter-chain' finished/),
+    ]);
     const badFlag = await runCli(["run", FILTER_JOB, "--log-level", "loud"]);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toMatch(/^weir: error: --log-level must be one of error, warn, info, debug, got 'loud'/);

@@ -17,6 +17,11 @@ export interface CheckpointBarrier {
   readonly timestamp: number;
   /** True for a savepoint (a user-triggered, self-contained checkpoint). */
   readonly savepoint?: boolean;
+  /**
+   * Stop with savepoint `--drain`: each source stops reading and ends event time (the maximum watermark, so
+   * every event-time timer and window fires) before it emits this barrier.
+   */
+  readonly drain?: boolean;
 }
 
 /** Sent downstream instead of a barrier when a task declined checkpoint `id`. */

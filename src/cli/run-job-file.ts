@@ -123,24 +123,27 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   const log = getLogger();
   const jobModule = program.module;
   const jobs: JobClient[] = [];
-  let rest: RestServer | undefined;
-  if (o.web) {
-    try {
-      rest = await startRestServer({
-        host: o.web.address,
-        port: o.web.port,
-        token: o.web.token,
-        jobs: () => jobs,
-        configuration: () => flagConfiguration(o),
-        webRoot: dashboardRoot(),
-        metricsText: () => renderPrometheus(jobs.flatMap((j) => j.getMetrics())),
-      });
-    } catch (e) {
-      log.error(`the REST server did not start: ${(e as Error).message} (--no-web runs without it)`);
-      return 1;
-    }
-    log.info({ url: rest.url }, `REST API and dashboard at ${rest.url}`);
-  }
+  // started with the first job (a program that fails before it starts one serves nothing)
+  let rest: Promise<RestServer | undefined> | undefined;
+  const serve = (web: NonNullable<RunFlags["web"]>): Promise<RestServer | undefined> =>
+    startRestServer({
+      host: web.address,
+      port: web.port,
+      token: web.token,
+      jobs: () => jobs,
+      configuration: () => flagConfiguration(o),
+      webRoot: dashboardRoot(),
+      metricsText: () => renderPrometheus(jobs.flatMap((j) => j.getMetrics())),
+    }).then(
+      (server) => {
+        log.info({ url: server.url }, `REST API and dashboard at ${server.url}`);
+        return server;
+      },
+      (e: Error) => {
+        log.warn(`the REST server did not start: ${e.message}; the job runs without it`);
+        return undefined;
+      },
+    );
   let client: JobClient | undefined;
   let report: RunReport | undefined;
   let savepoint: string | undefined;
@@ -221,6 +224,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     onJobStarted: (c) => {
       client = c;
       jobs.push(c);
+      if (o.web) rest ??= serve(o.web);
       mainThreadWatchdog?.stop();
       if (o.workers === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);
@@ -259,7 +263,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     parentWatch?.stop();
     workerWatchdog?.stop();
     mainThreadWatchdog?.stop();
-    await rest?.close();
+    await (await rest)?.close();
   }
 }
 

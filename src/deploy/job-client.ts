@@ -72,9 +72,16 @@ export class JobClient {
   /**
    * Takes a savepoint, lets the sinks commit it, and stops the job; resolves with the
    * savepoint's path once the job stopped. Resume with `weir run job.ts --from-savepoint PATH`.
+   * With `drain`, the sources first stop reading and end event time, so every event-time
+   * window and timer fires before the savepoint (Flink's `stop --drain`: for a job that ends for good).
+   *
+   * @example
+   * ```ts
+   * const path = await client.stopWithSavepoint("savepoints/", { drain: true });
+   * ```
    */
-  async stopWithSavepoint(directory: string): Promise<string> {
-    const path = await this.master.stopWithSavepoint(directory);
+  async stopWithSavepoint(directory: string, options: { readonly drain?: boolean } = {}): Promise<string> {
+    const path = await this.master.stopWithSavepoint(directory, options.drain === true);
     await this.result;
     return path;
   }

@@ -8,7 +8,16 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { printSink, RestConfigError, startRestServer, StreamExecutionEnvironment, WatermarkStrategy, type JobClient, type RestServer } from "../../src/index.ts";
+import {
+  printSink,
+  RestConfigError,
+  startRestServer,
+  StreamExecutionEnvironment,
+  TumblingEventTimeWindows,
+  WatermarkStrategy,
+  type JobClient,
+  type RestServer,
+} from "../../src/index.ts";
 import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
 import { call, eventually, getJson } from "../support/rest-calls.ts";
 import { tempDirs } from "../support/temp-dirs.ts";
@@ -142,8 +151,8 @@ describe("the REST API of jobs running in this process", () => {
   it("stops a job with a savepoint (POST /stop), then cancels the other one (PATCH ?mode=cancel)", async () => {
     const [first, second] = jobs as [JobClient, JobClient];
     await completedCheckpoint(first);
-    const drain = await call(server.url, "POST", `/jobs/${first.getJobId()}/stop`, { token: TOKEN, body: { drain: true } });
-    expect(drain.status).toBe(400);
+    const badDrain = await call(server.url, "POST", `/jobs/${first.getJobId()}/stop`, { token: TOKEN, body: { drain: "yes" } });
+    expect(badDrain.status).toBe(400);
     const stop = await call(server.url, "POST", `/jobs/${first.getJobId()}/stop`, { token: TOKEN, body: { targetDirectory: join(savepointDir, "stop") } });
     expect(stop.status).toBe(202);
     const rid = (stop.json as { "request-id": string })["request-id"];
@@ -161,6 +170,43 @@ describe("the REST API of jobs running in this process", () => {
     expect(details["end-time"]).toBe(details.timestamps["CANCELED"]);
     expect((await call(server.url, "PATCH", `/jobs/${second.getJobId()}?mode=cancel`, { token: TOKEN })).status).toBe(409);
     expect(await getJson(server.url, "/overview")).toMatchObject({ "jobs-running": 0, "jobs-finished": 1, "jobs-cancelled": 1 });
+  });
+});
+
+describe("stop with savepoint and drain", () => {
+  /** Numbers with their value as event time, summed in one window far longer than the test: it fires only when event time ends. */
+  async function windowJob(name: string, lines: string[]): Promise<JobClient> {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, checkpointInterval: 100, checkpointDir: tempDir() });
+    env
+      .fromSource(throttledSequence(1, 1_000_000_000, 10, 10), WatermarkStrategy.forMonotonousTimestamps<number>().withTimestampAssigner((n) => n), "numbers")
+      .uid("numbers")
+      .keyBy(() => "all")
+      .window(TumblingEventTimeWindows.of(1_000_000_000_000))
+      .reduce((a, b) => a + b)
+      .uid("window")
+      .sinkTo(printSink("", (line) => void lines.push(line)))
+      .uid("windows");
+    return env.executeAsync(name);
+  }
+
+  it("drain: the sources end event time before the savepoint, so the open window fires; without drain it does not", async () => {
+    const drainedLines: string[] = [];
+    const keptLines: string[] = [];
+    const [drained, kept] = [await windowJob("drained", drainedLines), await windowJob("kept", keptLines)];
+    const server = await startRestServer({ host: "127.0.0.1", port: 0, jobs: () => [drained, kept], configuration: () => ({ "state.savepoints.dir": tempDir() }) });
+    try {
+      await Promise.all([completedCheckpoint(drained), completedCheckpoint(kept)]);
+      expect((await call(server.url, "POST", `/jobs/${drained.getJobId()}/stop`, { body: { drain: true } })).status).toBe(202);
+      expect((await call(server.url, "POST", `/jobs/${kept.getJobId()}/stop`, { body: { drain: false } })).status).toBe(202);
+      const [withDrain, without] = await Promise.all([drained.getJobExecutionResult(), kept.getJobExecutionResult()]);
+      expect(withDrain.savepointPath).not.toBeNull();
+      expect(without.savepointPath).not.toBeNull();
+      expect(drainedLines).toHaveLength(1);
+      expect(Number(drainedLines[0])).toBeGreaterThan(0);
+      expect(keptLines).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -142,12 +142,13 @@ export class CheckpointCoordinator {
    * `write` copies it where it belongs (e.g. `writeSavepoint`); no later
    * checkpoint is stored until `write` settled, so retention cannot delete the
    * savepoint's files while they are copied. Resolves with what `write` returns;
-   * rejects like `triggerCheckpoint`, or with the error of `write`.
+   * rejects like `triggerCheckpoint`, or with the error of `write`. `drain`: the
+   * sources end event time and stop reading before their barrier (stop with savepoint).
    */
-  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>): Promise<T> {
+  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>, options: { readonly drain?: boolean } = {}): Promise<T> {
     const rejected = this.rejectRequest();
     if (rejected) return rejected;
-    const p = this.startCheckpoint(true);
+    const p = this.startCheckpoint(true, options.drain === true);
     let written!: Promise<T>;
     p.whileStored = (savepoint) => {
       written = Promise.resolve(savepoint).then(write);
@@ -277,7 +278,7 @@ export class CheckpointCoordinator {
     this.periodicTick();
   }
 
-  private startCheckpoint(savepoint: boolean): PendingCheckpoint {
+  private startCheckpoint(savepoint: boolean, drain = false): PendingCheckpoint {
     const { clock, settings, allTasks, sourceTasks, gateway } = this.options;
     const id = this.nextId++;
     const timestamp = clock.now();
@@ -290,7 +291,7 @@ export class CheckpointCoordinator {
       this.slotFreed();
     }, settings.timeoutMs);
     this.log.debug(`triggering ${savepoint ? "savepoint" : "checkpoint"} ${id}`);
-    const barrier = { kind: "barrier", id, timestamp, savepoint } as const;
+    const barrier = { kind: "barrier", id, timestamp, savepoint, ...(drain ? { drain } : {}) } as const;
     for (const task of sourceTasks) gateway.triggerSource(task, barrier);
     if (p.fullyAcknowledged) this.enqueueStore(p);
     return p;

@@ -59,9 +59,8 @@ function triggerSavepoint(job: JobClient, body: unknown, context: RestContext): 
 function stopWithSavepoint(job: JobClient, body: unknown, context: RestContext): RestResponse {
   const f = fields(body);
   const dir = directory(optional<string>(f["targetDirectory"], "string", "targetDirectory"), context, "targetDirectory");
-  if (optional<boolean>(f["drain"], "boolean", "drain"))
-    throw new RestError(400, "drain is not supported yet: stop without it (event time does not advance to the end before the savepoint)");
-  return accepted(context.operations.start(job, () => job.stopWithSavepoint(dir)));
+  const drain = optional<boolean>(f["drain"], "boolean", "drain") ?? false;
+  return accepted(context.operations.start(job, () => job.stopWithSavepoint(dir, { drain })));
 }
 
 /** Adds the savepoint routes to `router`. */

@@ -339,17 +339,21 @@ export class JobMaster {
   /**
    * Takes a savepoint into `directory`, lets every sink commit it, and stops the job
    * (Flink's stop-with-savepoint); `run()` then resolves with `savepointPath` set.
-   * If the savepoint fails, the job goes on and the promise rejects.
+   * If the savepoint fails, the job goes on and the promise rejects. `drain`: the sources
+   * first stop reading and end event time (every event-time timer and window fires); a
+   * drained stop whose savepoint fails restarts the job from its latest checkpoint.
    */
-  async stopWithSavepoint(directory: string): Promise<string> {
+  async stopWithSavepoint(directory: string, drain = false): Promise<string> {
     const coordinator = this.requireCoordinator();
     coordinator.stopPeriodic();
     try {
-      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory));
+      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { drain });
       this.settle?.({ kind: "stopped", savepointPath: path });
       return path;
     } catch (e) {
-      if (this.coordinator === coordinator) coordinator.startPeriodic();
+      // drained sources read no more and event time ended: the job restarts from its latest checkpoint
+      if (drain) this.settle?.({ kind: "failed", error: new Error(`the savepoint of a drained stop failed: ${(e as Error).message}`, { cause: e }) });
+      else if (this.coordinator === coordinator) coordinator.startPeriodic();
       throw e;
     }
   }

@@ -166,6 +166,7 @@ export class StreamTask {
         this.services.decline(barrier.id, this.spec.taskId, `task ${this.spec.taskId} is ${this.state_}`);
         return;
       }
+      if (barrier.drain) await this.drainSource();
       await this.performCheckpoint(barrier, 0);
     };
     this.mailbox.put(trigger);
@@ -195,6 +196,16 @@ export class StreamTask {
   /** For source tasks: `uid#subtask` and the current split positions (read at cancellation). */
   sourcePositions(): [string, unknown[]] | undefined {
     return this.chain?.sourcePositions();
+  }
+
+  /**
+   * Stop with savepoint `--drain`, before the savepoint's barrier: the source reads no more and ends event
+   * time (the maximum watermark down the chain and to every consumer), as at its end of input.
+   */
+  private async drainSource(): Promise<void> {
+    this.sourceSuspended = true;
+    const head = this.chain?.head;
+    if (head && isSourceOperator(head)) await head.finish?.();
   }
 
   /** A source task stops reading (stop-with-savepoint); mails still run. */
