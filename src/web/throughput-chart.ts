@@ -7,7 +7,7 @@
  * html`<weir-throughput-chart .series=${history.series()}></weir-throughput-chart>`;
  * ```
  */
-import { html } from "lit";
+import { html, nothing } from "lit";
 import uPlot from "uplot";
 import { formatCount } from "./format.ts";
 import { LightElement } from "./light-element.ts";
@@ -15,6 +15,8 @@ import type { ThroughputSeries } from "./throughput-history.ts";
 
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d"];
 const HEIGHT = 240;
+/** Samples before the chart is drawn (uPlot spans a lone point's time axis over years). */
+const MIN_SAMPLES = 2;
 
 export class ThroughputChart extends LightElement {
   static override properties = { series: { attribute: false } };
@@ -24,7 +26,8 @@ export class ThroughputChart extends LightElement {
   private resize: ResizeObserver | undefined;
 
   override render(): unknown {
-    return html`<div class="chart"></div>`;
+    const sampled = (this.series?.x.length ?? 0) >= MIN_SAMPLES;
+    return html`<div class="chart" ?hidden=${!sampled}></div>${sampled ? nothing : html`<p class="muted">Sampling the throughput…</p>`}`;
   }
 
   override connectedCallback(): void {
@@ -42,7 +45,7 @@ export class ThroughputChart extends LightElement {
 
   protected override updated(): void {
     const s = this.series;
-    if (!s || s.x.length === 0) return;
+    if (!s || s.x.length < MIN_SAMPLES) return;
     const data = [s.x, ...s.ys] as unknown as uPlot.AlignedData;
     const labels = s.labels.join("\n");
     if (this.plot && labels === this.labels) {
