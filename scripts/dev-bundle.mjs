@@ -1,5 +1,5 @@
 // The repository's test bundle (`dist-dev/`): Weir bundled as the package is (scripts/bundle.mjs), plus one entry
-// for each module of src/ that the tests, fixtures and benchmarks import directly. bin/weir-dev.mjs runs the CLI
+// for each module of src/ that the tests, fixtures and benchmarks import directly, and the dashboard (dist-dev/web/). bin/weir-dev.mjs runs the CLI
 // from it and loads every `src/…ts` a job imports as that module's entry, so a fixture job and the engine share one
 // copy of each class; starting it costs what starting the package costs, not tsx compiling ~450 modules (in the
 // client and again in every worker thread). vitest builds it once per run (test/support/global-setup.ts).
@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundleOptions, ENTRY_POINTS, newerThanSources } from "./bundle.mjs";
+import { buildWeb } from "./web-bundle.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = join(root, "dist-dev");
@@ -34,13 +35,14 @@ function importedSourceModules() {
 
 /** Builds dist-dev/ (about a second) unless it is newer than src/. */
 export async function buildDevBundle() {
-  if (newerThanSources(root, MANIFEST, [fileURLToPath(import.meta.url), fileURLToPath(new URL("bundle.mjs", import.meta.url))])) return;
+  if (newerThanSources(root, MANIFEST, ["dev-bundle.mjs", "bundle.mjs", "web-bundle.mjs"].map((f) => fileURLToPath(new URL(f, import.meta.url))))) return;
   const { build } = await import("esbuild");
   const modules = importedSourceModules();
   const entries = { ...ENTRY_POINTS };
   for (const m of modules) entries[`src/${m.replace(/\.ts$/, "")}`] = `src/${m}`;
   rmSync(out, { recursive: true, force: true });
   await build(bundleOptions(root, out, entries));
+  await buildWeb(root, out);
   const map = {};
   for (const [name, source] of Object.entries(entries)) map[pathToFileURL(join(root, source)).href] = pathToFileURL(join(out, `${name}.js`)).href;
   writeFileSync(MANIFEST, JSON.stringify(map));

@@ -148,10 +148,11 @@ describe("the packed package, installed into a fresh project", () => {
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify(TSCONFIG));
   }, 600_000);
 
-  it("holds the compiled code (bundled: a few files at the top of dist/), types and the weir command, not the sources or tests", () => {
+  it("holds the compiled code (bundled: a few files at the top of dist/), types, the dashboard (dist/web/) and the weir command, not the sources or tests", () => {
     expect(packed).toEqual(expect.arrayContaining(["LICENSE", "README.md", "bin/weir.mjs", "dist/index.js", "dist/index.d.ts", "dist/index.d.ts.map", "dist/cli.js", "dist/worker-main.js"]));
+    expect(packed.filter((p) => p.startsWith("dist/web/")).sort()).toEqual(["dist/web/dashboard.css", "dist/web/dashboard.js", "dist/web/index.html"]);
     expect(packed.filter((p) => /^(src|test|bench|scripts)\/|\.test\.|\/test-|tsbuildinfo|weir-dev|weir-bench/.test(p))).toEqual([]);
-    const scripts = packed.filter((p) => p.endsWith(".js"));
+    const scripts = packed.filter((p) => p.endsWith(".js") && !p.startsWith("dist/web/"));
     expect(scripts.filter((p) => p.includes("/", "dist/".length))).toEqual([]);
     expect(scripts.length).toBeLessThan(40);
   });
