@@ -1,11 +1,13 @@
 /**
  * The `weir` command line: `weir run <job>` runs a job file, `weir sql` is
- * the SQL client, `weir demo` the demo. Returns the process exit code.
+ * the SQL client, `weir list/cancel/stop/savepoint` operate running jobs,
+ * `weir demo` the demo. Returns the process exit code.
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { runJobFile, type RunFlags, type RunOptions } from "./run-job-file.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
+import { JOB_COMMANDS, JOB_COMMANDS_USAGE, runJobCommand } from "./job-commands.ts";
 import { didYouMean } from "../util/did-you-mean.ts";
 import { commandLineConfiguration, CONFIG_FLAGS, DEFINE_FLAG, flagNotes } from "./config-flags.ts";
 import { OWN_PACKAGE_JSON } from "../util/own-files.ts";
@@ -15,6 +17,7 @@ import { isLoopbackAddress } from "../rest/request-security.ts";
 const USAGE = `Usage:
   weir run <job.ts|job.js> [options] [-- job args]
   weir sql [-i init.sql] [-f job.sql | -e "statements"] [options of run]
+  weir list | cancel | stop | savepoint …   (operating running jobs, below)
   weir demo
   weir --version
   weir --help               (also: weir run --help)
@@ -67,7 +70,9 @@ Options of sql (the SQL client; see docs/sql.md "SQL client"):
   -e, --execute "SQL"       run these statements the same way and exit
   -i, --init FILE           run this script first (repeatable), then the session or -f/-e
 With -f/-e the checkpoint directory defaults to .weir/checkpoints/<pipeline.name or script name>.
-Flags given here win over SET in the statements.`;
+Flags given here win over SET in the statements.
+
+${JOB_COMMANDS_USAGE}`;
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -103,6 +108,15 @@ export async function main(argv: string[]): Promise<number> {
         const v = values as Record<string, unknown>;
         return await runSqlCommand({ ...flags, init: (v["init"] as string[] | undefined) ?? [], file: v["file"] as string | undefined, execute: v["execute"] as string | undefined });
       }
+      case "list":
+      case "cancel":
+      case "stop":
+      case "savepoint":
+        if (wantsHelp(rest)) {
+          print(USAGE);
+          return 0;
+        }
+        return await runJobCommand(command, rest);
       case "demo": {
         const { runDemo } = await import("./demo.ts");
         return await runDemo();
@@ -139,7 +153,7 @@ function logNotes(): void {
 }
 
 /** The commands, for "did you mean". */
-const COMMANDS = ["run", "sql", "demo", "help", "--help", "--version"];
+const COMMANDS = ["run", "sql", ...JOB_COMMANDS, "demo", "help", "--help", "--version"];
 
 /** Program output (usage, version) on standard output. */
 function print(text: string): void {

@@ -19,6 +19,7 @@ import { SqlSession } from "../sql-client/sql-session.ts";
 import { runRepl } from "../sql-client/sql-repl.ts";
 import { historyFile } from "../sql-client/sql-history.ts";
 import { splitStatements } from "../sql-client/statement-splitter.ts";
+import { registryJobs } from "./registry-jobs.ts";
 
 /** The SQL script job module, in the same form (source or compiled) as this one. */
 const SCRIPT_JOB = fileURLToPath(ownModule("sql-client/sql-script-job.ts", "sql-script-job.js"));
@@ -72,7 +73,7 @@ async function interactive(o: SqlOptions, init: ScriptArg[]): Promise<number> {
   if (o.configuration.get(WORKERS)! > 1) getLogger().warn("the interactive client runs its jobs in the main thread: --workers applies to -f and -e");
   let failed = false;
   await runRepl((output) => {
-    return new SqlSession(o.configuration.toMap(), output);
+    return new SqlSession(o.configuration.toMap(), output, registryJobs());
   }, historyFile(), async (session) => {
     for (const source of readScripts(init, (p) => relative(process.cwd(), p) || p)) {
       const { statements, rest, restHasContent } = splitStatements(source.text);

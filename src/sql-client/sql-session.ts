@@ -19,6 +19,7 @@ import { showQueryResult, type ResultTerminal } from "./query-result-view.ts";
 import { resultModeOf } from "./result-mode.ts";
 import { printStatementResult } from "./print-statement-result.ts";
 import { SessionJobs, type SessionJob } from "./session-jobs.ts";
+import type { OtherJobs } from "./other-jobs.ts";
 import { describeStatementError } from "./statement-error.ts";
 import type { ScriptStatement } from "./statement-splitter.ts";
 
@@ -44,10 +45,12 @@ export class SqlSession {
   /**
    * `configuration` is the command line's (flags and `-D`, as strings; it wins over SET); jobs run in
    * this thread and start from empty state unless `execution.savepoint.path` is set.
+   * `others`: the jobs of other processes, which SHOW JOBS lists and STOP JOB stops too.
    */
   constructor(
     configuration: Readonly<Record<string, string>>,
     private readonly out: SessionOutput,
+    private readonly others?: OtherJobs,
   ) {
     setLaunch({
       role: "client",
@@ -112,7 +115,7 @@ export class SqlSession {
         if (this.out.tty) this.out.write("\x1b[2J\x1b[H");
         return undefined;
       case "showJobs": {
-        const rows = this.jobs.rows();
+        const rows = await this.jobRows();
         if (rows.length === 0) {
           this.line("Empty set");
           return undefined;
@@ -150,9 +153,17 @@ export class SqlSession {
     }
   }
 
+  /** Rows of SHOW JOBS: the session's jobs, then the running jobs of other processes; each oldest first. */
+  private async jobRows(): Promise<string[][]> {
+    const own = this.jobs.rows();
+    const others = (await this.others?.list()) ?? [];
+    return [...own, ...others.filter((o) => !own.some((r) => r[0] === o.jobId)).map((o) => [o.jobId, o.name, o.status, new Date(o.startTime).toISOString()])];
+  }
+
   private async stopJob(id: string, savepoint: boolean, drain: boolean): Promise<void> {
-    if (drain) throw new Error("STOP JOB … WITH DRAIN is not supported: stop WITH SAVEPOINT, or without");
     const job = this.jobs.get(id);
+    if (!job && this.others && /^[0-9a-f]{4,32}$/i.test(id)) return this.stopOtherJob(this.others, id, savepoint, drain);
+    if (drain) throw new Error("STOP JOB … WITH DRAIN is not supported for a job of this session: stop WITH SAVEPOINT, or without");
     if (!job) throw new Error(`No job '${id}' in this session; SHOW JOBS lists them`);
     if (job.ended) throw new Error(`Job '${job.client.getJobId()}' is not running: ${job.ended.status}`);
     job.stopping = true;
@@ -165,6 +176,18 @@ export class SqlSession {
     const path = await job.client.stopWithSavepoint(dir);
     this.line(`[INFO] Job '${job.client.getJobId()}' stopped with a savepoint.`);
     this.line(`Savepoint path: ${path}`);
+  }
+
+  /** STOP JOB of a job of another process, through its REST API. */
+  private async stopOtherJob(others: OtherJobs, id: string, savepoint: boolean, drain: boolean): Promise<void> {
+    const dir = this.tEnv.getConfig().get("state.savepoints.dir") || undefined;
+    const stopped = await others.stop(id, { savepoint, drain, directory: dir });
+    if (stopped.savepointPath === undefined) {
+      this.line(`[INFO] Job '${stopped.jobId}' was cancelled.`);
+      return;
+    }
+    this.line(`[INFO] Job '${stopped.jobId}' stopped with a savepoint.`);
+    this.line(`Savepoint path: ${stopped.savepointPath}`);
   }
 
   private async sql(text: string, cancel: AbortSignal): Promise<void> {

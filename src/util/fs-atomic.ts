@@ -17,18 +17,19 @@ import { basename, dirname, join } from "node:path";
  * temporary file is removed and `path` is untouched.
  *
  * A crash between the write and the rename can leave a `.tmp` file behind;
- * callers that own the directory may delete such files.
+ * callers that own the directory may delete such files. `mode` is the new
+ * file's permission bits (before the umask; default 0o666).
  *
  * @example
  * ```ts
  * await writeFileAtomic("/data/out/part-0.txt", new TextEncoder().encode("hello\n"));
  * ```
  */
-export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+export async function writeFileAtomic(path: string, data: Uint8Array | string, mode = 0o666): Promise<void> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const file = await open(tmp, "wx");
+    const file = await open(tmp, "wx", mode);
     try {
       await file.writeFile(data);
       await file.sync();
