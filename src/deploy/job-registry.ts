@@ -12,7 +12,9 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/fs-atomic.ts";
+import { getLogger } from "../util/logger.ts";
 import { processLiveness, thisProcess, type Liveness } from "../util/process-liveness.ts";
+import type { JobClient } from "./job-client.ts";
 
 /** What a registry file holds about a running job. */
 export interface JobRegistration {
@@ -115,6 +117,28 @@ export async function registerJob(
       await rm(file, { force: true });
     },
   };
+}
+
+/**
+ * Registers `client`'s job, served at `web`, until it ends (its result settles): what `weir run` and
+ * `weir sql` call once the job's REST server is up. Resolves once the entry is written; a registry that
+ * cannot be written is a warning (the job runs on, `weir list` just does not see it).
+ *
+ * @example
+ * ```ts
+ * await registerUntilEnd(client, { url: server.url, token });
+ * ```
+ */
+export async function registerUntilEnd(client: JobClient, web: { readonly url: string; readonly token?: string }, startTime = Date.now(), home: string = weirHome()): Promise<void> {
+  let registered: Registered;
+  try {
+    registered = await registerJob({ jobId: client.getJobId(), name: client.jobName, startTime, webUrl: web.url, token: web.token }, home);
+  } catch (e) {
+    getLogger().warn(`could not register the job in ${jobRegistryDir(home)} (weir list will not show it): ${(e as Error).message}`);
+    return;
+  }
+  const remove = () => registered.remove().catch(() => {});
+  client.getJobExecutionResult().then(remove, remove);
 }
 
 /**

@@ -122,7 +122,8 @@ describe("weir sql, interactive", () => {
   it("INSERT runs in the background: SHOW JOBS lists it, STOP JOB WITH SAVEPOINT prints the path, and an INSERT after SET 'execution.savepoint.path' resumes from it", async () => {
     const dir = tempDir();
     writeClicks(join(dir, "clicks"), "part-0", CLICKS);
-    const cli = startPtyCli(["sql", "--savepoint-dir", "savepoints"], dir, { WEIR_SQL_HISTORY: join(dir, "history") });
+    // a registry of its own: SHOW JOBS also lists the jobs of other weir processes of this machine
+    const cli = startPtyCli(["sql", "--savepoint-dir", "savepoints"], dir, { WEIR_SQL_HISTORY: join(dir, "history"), WEIR_HOME: join(dir, "weir-home") });
     try {
       let at = (await cli.expect("weir> ")).end;
       cli.type("CREATE TABLE clicks (`user` STRING, url STRING) WITH ('connector' = 'filesystem', 'path' = 'clicks/', 'format' = 'json', 'source.monitor-interval' = '100 ms');\n");
