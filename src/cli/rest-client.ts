@@ -99,7 +99,7 @@ export class RestClient {
    * with {@link SavepointFailedError} (Flink's failure cause) or {@link RestUnreachableError} when the server went away.
    */
   async awaitSavepoint(jobId: string, requestId: string, pollMs = 100): Promise<string> {
-    for (let wait = pollMs; ; wait = Math.min(1_000, wait * 2)) {
+    for (let wait = pollMs; ; wait = Math.min(250, wait * 2)) {
       const body = (await this.request("GET", `/v1/jobs/${jobId}/savepoints/${requestId}`)) as SavepointStatus;
       if (body.status?.id === "COMPLETED") {
         const op = body.operation ?? {};

@@ -26,6 +26,7 @@ import { systemClock } from "../util/clock.ts";
 import { startRestServer, type RestServer } from "../rest/rest-server.ts";
 import { dashboardRoot } from "../rest/dashboard-root.ts";
 import { renderPrometheus } from "../metrics/prometheus.ts";
+import { registerUntilEnd } from "../deploy/job-registry.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions extends RunFlags {
@@ -199,6 +200,8 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
       client = c;
       jobs.push(c);
       if (o.web) rest ??= serve(o.web);
+      // in the registry of running jobs once its REST server is up (weir list / cancel / stop / savepoint)
+      void rest?.then((server) => server && registerUntilEnd(c, { url: server.url, token: o.web?.token }));
       mainThreadWatchdog?.stop();
       if (o.configuration.get(WORKERS) === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);

@@ -7,7 +7,7 @@
  * entries (SIGKILL, power loss) leaves stale entries: their pid is dead (or
  * reused by another process), which {@link readJobRegistry} detects.
  */
-import { mkdirSync, unlinkSync } from "node:fs";
+import { mkdirSync, rmSync, unlinkSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -113,8 +113,9 @@ export async function registerJob(
   return {
     file,
     remove: async () => {
+      // synchronously: a process that exits right after its job ended leaves no entry behind
+      rmSync(file, { force: true });
       ownFiles.delete(file);
-      await rm(file, { force: true });
     },
   };
 }
