@@ -117,6 +117,13 @@ describe("weir list, savepoint, cancel, stop", () => {
     expect(row).toMatch(new RegExp(`^${entry.jobId}  operated-lines  RUNNING  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${entry.webUrl}$`));
     expect(more).toEqual([]);
 
+    // a savepoint that fails says why, and the job goes on
+    writeFileSync(join(p.dir, "a-file"), "");
+    const failed = await weir(p, ["savepoint", entry.jobId, "a-file/savepoints"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`weir: error: the savepoint of job ${entry.jobId} failed: Error: ENOTDIR: not a directory`);
+    expect(job.child.exitCode).toBeNull();
+
     const savepoint = await weir(p, ["savepoint", entry.jobId.slice(0, 6), "savepoints"]);
     expect(savepoint.code, savepoint.stderr).toBe(0);
     const path = printedPath(savepoint);
@@ -167,10 +174,17 @@ describe("weir list, savepoint, cancel, stop", () => {
     expect(committedNumbers(join(p.dir, "out"))).toEqual(range(1, COUNT));
   }, 240_000);
 
-  it("-m host:port addresses the job's server directly; unknown ids list the running jobs; a server that is not there is an error", async () => {
+  it("-m host:port addresses the job's server directly (with its token); unknown ids list the running jobs; a server that is not there is an error", async () => {
     const p = place();
-    const job = runJob(p, "first");
+    const token = "0123456789abcdef";
+    const job = runJob(p, "first", ["--web-token", token]);
     const entry = await registered(p.home, job);
+    expect(entry.token).toBe(token);
+    await reached100(job);
+    // the registry brings the token of the jobs it lists
+    const savepoint = await weir(p, ["savepoint", entry.jobId]);
+    expect(savepoint.code, savepoint.stderr).toBe(0);
+    expect(printedPath(savepoint).startsWith(join(p.dir, "default-savepoints"))).toBe(true);
     const hostPort = entry.webUrl.replace(/^http:\/\//, "");
     // another registry (empty): only -m finds the job
     const elsewhere = { ...p, home: join(p.dir, "other-home") };
@@ -194,7 +208,10 @@ describe("weir list, savepoint, cancel, stop", () => {
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toContain(`the job's REST server at http://127.0.0.1:${port} is not reachable (connection refused: no job serves there)`);
 
-    const cancel = await weir(elsewhere, ["cancel", "-m", hostPort, entry.jobId.slice(0, 8)]);
+    const noToken = await weir(elsewhere, ["cancel", "-m", hostPort, entry.jobId.slice(0, 8)]);
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toMatch(/HTTP 401: .*\(the server asks for its token: give it with --web-token or WEIR_WEB_TOKEN\)/);
+    const cancel = await weir(elsewhere, ["cancel", "-m", hostPort, entry.jobId.slice(0, 8)], { WEIR_WEB_TOKEN: token });
     expect(cancel.code, cancel.stderr).toBe(0);
     expect((await job.done).code).toBe(130);
   }, 240_000);

@@ -6,6 +6,7 @@
  */
 import { getLogger } from "../util/logger.ts";
 import { JobNotFoundError } from "./job-lookup.ts";
+import { WEB_TOKEN_ENV } from "./job-command-args.ts";
 import { RestRequestError, RestUnreachableError, SavepointFailedError } from "./rest-client.ts";
 
 /** The names of the job commands, for `main`'s dispatch and "did you mean". */
@@ -18,7 +19,7 @@ export const JOB_COMMANDS_USAGE = `Operating running jobs (see docs/running-jobs
   weir cancel <job-id>      cancels the job (no savepoint)
   weir stop <job-id> [--savepoint-path DIR] [--drain]
                             stops the job with a savepoint (DIR default: the job's --savepoint-dir) and
-                            prints its path; --drain lets event time end first (windows fire)
+                            prints its path (--drain, ending event time first, is not supported yet)
   weir savepoint <job-id> [DIR]
                             takes a savepoint while the job goes on and prints its path
   A job id may be shortened to a unique prefix of 4 or more hex digits. Options of these commands:
@@ -47,6 +48,10 @@ export async function runJobCommand(command: (typeof JOB_COMMANDS)[number], args
         return await (await import("./savepoint-command.ts")).runSavepointCommand(args);
     }
   } catch (e) {
+    if (e instanceof RestRequestError && e.status === 401) {
+      getLogger().error(`${e.message} (the server asks for its token: give it with --web-token or ${WEB_TOKEN_ENV})`);
+      return 1;
+    }
     if (e instanceof JobNotFoundError || e instanceof RestUnreachableError || e instanceof RestRequestError || e instanceof SavepointFailedError) {
       getLogger().error(e.message);
       return 1;
