@@ -71,7 +71,7 @@ export function isRunning(job: ListedJob): boolean {
 
 /**
  * The jobs of this machine (or of the `-m` server): running ones, the ended jobs their servers still know,
- * and the stale registry entries (state STALE). A server that does not answer lists its registered jobs as
+ * and the stale registry entries (state STALE); entries of another host (a shared `WEIR_HOME`) are left out. A server that does not answer lists its registered jobs as
  * UNREACHABLE (a process busy or stopping); oldest first.
  *
  * @example
@@ -88,6 +88,7 @@ export async function listJobs(address: JobAddress): Promise<ListedJob[]> {
   const jobs: ListedJob[] = [];
   const servers = new Map<string, RegistryEntry[]>();
   for (const e of entries) {
+    if (e.liveness === "other-host") continue; // a home shared with another machine: its 127.0.0.1 is not ours
     if (e.liveness === "dead") jobs.push({ jobId: e.jobId, name: e.name, state: "STALE", startTime: e.startTime, webUrl: e.webUrl, entry: e });
     else servers.set(e.webUrl, [...(servers.get(e.webUrl) ?? []), e]);
   }
