@@ -19,7 +19,7 @@ export const JOB_COMMANDS_USAGE = `Operating running jobs (see docs/running-jobs
   weir cancel <job-id>      cancels the job (no savepoint)
   weir stop <job-id> [--savepoint-path DIR] [--drain]
                             stops the job with a savepoint (DIR default: the job's --savepoint-dir) and
-                            prints its path (--drain, ending event time first, is not supported yet)
+                            prints its path; --drain ends event time first (windows and timers fire)
   weir savepoint <job-id> [DIR]
                             takes a savepoint while the job goes on and prints its path
   A job id may be shortened to a unique prefix of 4 or more hex digits. Options of these commands:

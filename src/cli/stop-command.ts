@@ -2,8 +2,8 @@
  * `weir stop <jobId> [--savepoint-path DIR] [--drain] [-m host:port]`: stops
  * a running job with a savepoint through its REST API (Flink's `flink stop`):
  * the sinks commit, the job ends, and the savepoint's path is printed.
- * `--drain` (event time to its end first, so windows and timers fire) is
- * passed on to the job's server, which refuses it for now.
+ * `--drain` ends event time first (every event-time window and timer fires),
+ * for a job that ends for good.
  */
 import { resolve } from "node:path";
 import { getLogger } from "../util/logger.ts";

@@ -49,10 +49,10 @@ EXIT, QUIT      Quits the SQL client (also Ctrl-D).
 HELP            Prints this help.
 SHOW JOBS       Lists the jobs started in this session and the jobs running in other weir processes
                 on this machine (weir list): id, name, status, start time.
-STOP JOB 'id' [WITH SAVEPOINT] [WITH DRAIN]
+STOP JOB 'id' [WITH SAVEPOINT [WITH DRAIN]]
                 Stops a job (cancels it without a savepoint); with a savepoint, prints its path (see
-                'state.savepoints.dir'). Jobs of other processes are stopped through their REST API;
-                an id may be shortened to a unique prefix.
+                'state.savepoints.dir'); WITH DRAIN ends event time first (windows fire). Jobs of other
+                processes are stopped through their REST API; an id may be shortened to a unique prefix.
 SET 'key' = 'value'
                 Sets a session key; SET lists them, RESET 'key' restores the default.
                 Result modes: SET 'sql-client.execution.result-mode' = 'table' | 'changelog' | 'tableau'.

@@ -39,6 +39,9 @@ describe("SqlSession", () => {
     expect(text()).toContain("[INFO] Submitting SQL update statement (the job runs in this process)...\n[INFO] SQL update statement has been successfully submitted; the job runs in the background:\nJob ID: ");
     expect(text()).not.toContain("cluster");
     const id = /Job ID: (\S+)/.exec(text())![1]!;
+    const statement = splitStatements(`STOP JOB '${id}' WITH DRAIN;`).statements[0]!;
+    expect(await s.run(statement, statement.text, new AbortController().signal)).toBe("error");
+    expect(text()).toContain("WITH DRAIN ends event time before a savepoint: STOP JOB 'id' WITH SAVEPOINT WITH DRAIN");
     await run(s, `STOP JOB '${id}';`);
     expect(text()).toContain(`[INFO] Job '${id}' was cancelled.\n`);
     await until("the job to end", () => s.jobs.running().length === 0);

@@ -161,9 +161,9 @@ export class SqlSession {
   }
 
   private async stopJob(id: string, savepoint: boolean, drain: boolean): Promise<void> {
+    if (drain && !savepoint) throw new Error("WITH DRAIN ends event time before a savepoint: STOP JOB 'id' WITH SAVEPOINT WITH DRAIN");
     const job = this.jobs.get(id);
     if (!job && this.others && /^[0-9a-f]{4,32}$/i.test(id)) return this.stopOtherJob(this.others, id, savepoint, drain);
-    if (drain) throw new Error("STOP JOB … WITH DRAIN is not supported for a job of this session: stop WITH SAVEPOINT, or without");
     if (!job) throw new Error(`No job '${id}' in this session; SHOW JOBS lists them`);
     if (job.ended) throw new Error(`Job '${job.client.getJobId()}' is not running: ${job.ended.status}`);
     job.stopping = true;
@@ -173,7 +173,7 @@ export class SqlSession {
       return;
     }
     const dir = this.tEnv.getConfig().get("state.savepoints.dir");
-    const path = await job.client.stopWithSavepoint(dir);
+    const path = await job.client.stopWithSavepoint(dir, { drain });
     this.line(`[INFO] Job '${job.client.getJobId()}' stopped with a savepoint.`);
     this.line(`Savepoint path: ${path}`);
   }
