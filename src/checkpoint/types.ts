@@ -22,6 +22,12 @@ export interface CheckpointBarrier {
    * every event-time timer and window fires) before it emits this barrier.
    */
   readonly drain?: boolean;
+  /**
+   * Stop with savepoint: each source stops reading when it emits this barrier, so nothing after the
+   * savepoint reaches any operator or sink (Flink's synchronous savepoint); if the savepoint is aborted,
+   * the sources read on. Implied by `drain`.
+   */
+  readonly stop?: boolean;
 }
 
 /** Sent downstream instead of a barrier when a task declined checkpoint `id`. */

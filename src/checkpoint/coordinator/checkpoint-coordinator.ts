@@ -142,13 +142,13 @@ export class CheckpointCoordinator {
    * `write` copies it where it belongs (e.g. `writeSavepoint`); no later
    * checkpoint is stored until `write` settled, so retention cannot delete the
    * savepoint's files while they are copied. Resolves with what `write` returns;
-   * rejects like `triggerCheckpoint`, or with the error of `write`. `drain`: the
-   * sources end event time and stop reading before their barrier (stop with savepoint).
+   * rejects like `triggerCheckpoint`, or with the error of `write`. `stop`: the
+   * sources stop reading at their barrier (stop with savepoint); `drain`: they also end event time before it.
    */
-  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>, options: { readonly drain?: boolean } = {}): Promise<T> {
+  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>, options: { readonly drain?: boolean; readonly stop?: boolean } = {}): Promise<T> {
     const rejected = this.rejectRequest();
     if (rejected) return rejected;
-    const p = this.startCheckpoint(true, options.drain === true);
+    const p = this.startCheckpoint(true, options.drain === true ? "drain" : options.stop === true ? "stop" : undefined);
     let written!: Promise<T>;
     p.whileStored = (savepoint) => {
       written = Promise.resolve(savepoint).then(write);
@@ -278,7 +278,7 @@ export class CheckpointCoordinator {
     this.periodicTick();
   }
 
-  private startCheckpoint(savepoint: boolean, drain = false): PendingCheckpoint {
+  private startCheckpoint(savepoint: boolean, ending?: "stop" | "drain"): PendingCheckpoint {
     const { clock, settings, allTasks, sourceTasks, gateway } = this.options;
     const id = this.nextId++;
     const timestamp = clock.now();
@@ -291,7 +291,7 @@ export class CheckpointCoordinator {
       this.slotFreed();
     }, settings.timeoutMs);
     this.log.debug(`triggering ${savepoint ? "savepoint" : "checkpoint"} ${id}`);
-    const barrier = { kind: "barrier", id, timestamp, savepoint, ...(drain ? { drain } : {}) } as const;
+    const barrier = { kind: "barrier", id, timestamp, savepoint, ...(ending ? { stop: true } : {}), ...(ending === "drain" ? { drain: true } : {}) } as const;
     for (const task of sourceTasks) gateway.triggerSource(task, barrier);
     if (p.fullyAcknowledged) this.enqueueStore(p);
     return p;

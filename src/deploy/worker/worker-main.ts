@@ -47,6 +47,7 @@ function handle(m: ToWorker, tm: TaskManager): void {
       post({ type: "metrics", metrics: tm.metrics() });
       return;
     case "terminate": return tm.terminate(m.attempt);
+    case "resume-sources": return tm.resumeSources(m.attempt);
     case "relink":
       links.get(m.peer)?.close();
       links.set(m.peer, new RemoteLink(m.link));

@@ -9,7 +9,7 @@ import type { TaskResults } from "../../runtime/task/task-services.ts";
 import type { LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 8;
+export const WORKER_PROTOCOL_VERSION = 9;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -41,6 +41,7 @@ export type ToWorker =
   | { type: "deploy"; deployment: Deployment }
   | { type: "cancel"; attempt: number; graceful: boolean }
   | { type: "terminate"; attempt: number }
+  | { type: "resume-sources"; attempt: number }
   /** Worker `peer` was started again: this link replaces the one to it. */
   | { type: "relink"; peer: number; link: LinkEnd }
   | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }

@@ -92,6 +92,7 @@ class WorkerPool {
       notifyComplete: (attempt, taskId, checkpointId) => post({ type: "complete", attempt, taskId, checkpointId }),
       notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),
       terminate: (attempt) => post({ type: "terminate", attempt }),
+      resumeSources: (attempt) => post({ type: "resume-sources", attempt }),
       metrics: () => slot().metrics,
       blocked: () => {
         const { lastBeatAt, activeTask } = readTaskActivity(slot().activity, this.epoch);

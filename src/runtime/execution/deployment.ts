@@ -56,6 +56,8 @@ export interface TaskManagerHandle {
   notifyAborted(attempt: number, taskId: string, checkpointId: number): void;
   /** Ends every task of `attempt` after the final checkpoint (they forward end of input and finish). */
   terminate(attempt: number): void;
+  /** A stop with savepoint failed and the job goes on: the source tasks of `attempt` that stopped at its barrier read again. */
+  resumeSources(attempt: number): void;
   /** Latest metrics of its tasks (those of the last attempt, until the next is deployed). */
   metrics(): readonly MetricSnapshot[];
   /**

@@ -347,13 +347,17 @@ export class JobMaster {
     const coordinator = this.requireCoordinator();
     coordinator.stopPeriodic();
     try {
-      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { drain });
+      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { drain, stop: true });
       this.settle?.({ kind: "stopped", savepointPath: path });
       return path;
     } catch (e) {
       // drained sources read no more and event time ended: the job restarts from its latest checkpoint
       if (drain) this.settle?.({ kind: "failed", error: new Error(`the savepoint of a drained stop failed: ${(e as Error).message}`, { cause: e }) });
-      else if (this.coordinator === coordinator) coordinator.startPeriodic();
+      else if (this.coordinator === coordinator) {
+        // the sources stopped at the savepoint's barrier: they read on with the job
+        for (const m of this.managers) m.resumeSources(this.attempt);
+        coordinator.startPeriodic();
+      }
       throw e;
     }
   }

@@ -108,6 +108,11 @@ export class TaskManager {
     if (attempt === this.attempt) for (const t of this.tasks.values()) t.terminate();
   }
 
+  /** A failed stop with savepoint: the attempt's source tasks read again. */
+  resumeSources(attempt: number): void {
+    if (attempt === this.attempt) for (const t of this.tasks.values()) t.resumeSource();
+  }
+
   /** Cancels the attempt's tasks and waits for them; returns the sources' positions at that moment. */
   async cancel(attempt: number, graceful = false): Promise<Record<string, unknown[]>> {
     if (attempt !== this.attempt) return {};

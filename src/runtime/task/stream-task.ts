@@ -49,6 +49,8 @@ export class StreamTask {
   private terminating = false;
   /** Stop-with-savepoint: the source reads no more. */
   private sourceSuspended = false;
+  /** A stop with savepoint (without drain) suspended this source task at its barrier; a failed stop resumes it. */
+  private stoppedAtBarrier = false;
   /** The operators are finishing (end of data): checkpoint triggers wait until they finished. */
   private finishing = false;
   /** Checkpoint triggers that came while the operators were finishing. */
@@ -167,6 +169,8 @@ export class StreamTask {
         return;
       }
       if (barrier.drain) await this.drainSource();
+      else if (barrier.stop) this.stoppedAtBarrier = true;
+      if (barrier.stop) this.sourceSuspended = true;
       await this.performCheckpoint(barrier, 0);
     };
     this.mailbox.put(trigger);
@@ -211,6 +215,15 @@ export class StreamTask {
   /** A source task stops reading (stop-with-savepoint); mails still run. */
   suspendSource(): void {
     this.mailbox.put(() => void (this.sourceSuspended = true));
+  }
+
+  /** The stop with savepoint that suspended this source task failed: it reads again (a drained source does not). */
+  resumeSource(): void {
+    this.mailbox.put(() => {
+      if (!this.stoppedAtBarrier) return;
+      this.stoppedAtBarrier = false;
+      this.sourceSuspended = false;
+    });
   }
 
   /** Resolves once the mails queued before this call have run (immediately if the task ended). */
