@@ -79,12 +79,17 @@ async function readEverything(url: string, jid: string): Promise<JobDetails> {
 async function savepointThenStop(run: RunningCli, url: string, jid: string): Promise<void> {
   const trigger = (await checked(url, "POST", `/jobs/${jid}/savepoints`, 202, { "target-directory": tempDir() })).json as { "request-id": string };
   await checked(url, "GET", `/jobs/${jid}/savepoints/${trigger["request-id"]}`, 200);
-  await eventually("the savepoint", async () => {
-    const s = await checked(url, "GET", `/jobs/${jid}/savepoints/${trigger["request-id"]}`, 200);
-    return (s.json as { status: { id: string } }).status.id === "COMPLETED" || undefined;
+  const location = await eventually("the savepoint", async () => {
+    const s = (await checked(url, "GET", `/jobs/${jid}/savepoints/${trigger["request-id"]}`, 200)).json as { status: { id: string }; operation?: { location: string } };
+    return s.status.id === "COMPLETED" ? s.operation!.location : undefined;
   });
-  const latest = (await checked(url, "GET", `/jobs/${jid}/checkpoints`, 200)).json as { latest: { savepoint?: { is_savepoint: boolean } } };
+  type Entry = { id: number; status: string; is_savepoint: boolean; external_path?: string };
+  const latest = (await checked(url, "GET", `/jobs/${jid}/checkpoints`, 200)).json as { latest: { savepoint?: Entry }; history: Entry[] };
   expect(latest.latest.savepoint?.is_savepoint).toBe(true);
+  expect(latest.latest.savepoint?.external_path).toBe(location);
+  // the savepoint is completed in the history too, as soon as its operation is
+  const savepoints = latest.history.filter((c) => c.is_savepoint);
+  expect(savepoints.map((c) => [c.status, c.external_path])).toEqual(savepoints.map(() => ["COMPLETED", location]));
   const stop = (await checked(url, "POST", `/jobs/${jid}/stop`, 202, { targetDirectory: tempDir() })).json as { "request-id": string };
   const stopped = await eventually("the stop", async () => {
     const s = await checked(url, "GET", `/jobs/${jid}/savepoints/${stop["request-id"]}`, 200);

@@ -144,8 +144,13 @@ export class CheckpointCoordinator {
    * savepoint's files while they are copied. Resolves with what `write` returns;
    * rejects like `triggerCheckpoint`, or with the error of `write`. `drain`: the
    * sources end event time and stop reading before their barrier (stop with savepoint).
+   * `location`: where the written savepoint is, from what `write` returned; the statistics
+   * then show it there instead of where the store kept it.
    */
-  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>, options: { readonly drain?: boolean } = {}): Promise<T> {
+  triggerSavepoint<T>(
+    write: (savepoint: CompletedCheckpoint) => Promise<T>,
+    options: { readonly drain?: boolean; readonly location?: (written: T) => string } = {},
+  ): Promise<T> {
     const rejected = this.rejectRequest();
     if (rejected) return rejected;
     const p = this.startCheckpoint(true, options.drain === true);
@@ -153,7 +158,9 @@ export class CheckpointCoordinator {
     p.whileStored = (savepoint) => {
       written = Promise.resolve(savepoint).then(write);
       return written.then(
-        () => {},
+        (result) => {
+          if (options.location) this.stats_.relocate(p.id, options.location(result));
+        },
         () => {},
       );
     };
