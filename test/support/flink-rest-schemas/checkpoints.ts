@@ -1,5 +1,5 @@
 /** Answers about checkpoints: the configuration, the statistics with history, one checkpoint, one vertex in it. */
-import { closed, flag, int, list, long, map, oneOfText, tagged, text, type Schema } from "./shape.ts";
+import { closed, flag, hexId, int, list, long, map, oneOfText, tagged, text, type Schema } from "./shape.ts";
 
 /** `GET /jobs/:jid/checkpoints/config`: how the job checkpoints. */
 export const checkpointConfig: Schema = closed(
@@ -52,7 +52,7 @@ const anyCheckpoint = {
   savepointFormat: text,
   trigger_timestamp: long,
   checkpoint_type: oneOfText("CHECKPOINT", "UNALIGNED_CHECKPOINT", "SAVEPOINT", "SYNC_SAVEPOINT"),
-  tasks: map(vertexInCheckpoint),
+  tasks: { ...map(vertexInCheckpoint), propertyNames: hexId },
 };
 
 /** `savepointFormat` is only there for savepoints. */
@@ -110,7 +110,7 @@ const acknowledged: Schema = closed({
   unaligned_checkpoint: flag,
   aborted: flag,
 });
-const notAcknowledged: Schema = closed({ className: { const: "pending" }, index: int, status: text });
+const notAcknowledged: Schema = closed({ className: { const: "pending" }, index: int, status: { const: "pending_or_failed" } });
 
 /** `GET /jobs/:jid/checkpoints/details/:cid/subtasks/:vid`: one vertex in a checkpoint, with each subtask's acknowledgement. */
 export const vertexCheckpointDetails: Schema = closed({
