@@ -1,7 +1,7 @@
 /**
  * The answers of the job's REST API that the dashboard reads, in the shapes of
- * Flink's REST API (`rest_v1_dispatcher.yml`): only the fields it shows, every
- * one optional where Flink's schema lets a server leave it out.
+ * Flink's REST API: only the fields it shows, every one optional where Flink's
+ * answers may leave it out.
  *
  * @example
  * ```ts

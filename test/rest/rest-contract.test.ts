@@ -1,19 +1,19 @@
 /**
  * Contract tests: the answers of a real `weir run` / `weir sql` job's REST server (DataStream in-process and
- * on 2 worker threads, SQL) checked against Flink's OpenAPI schemas (test/fixtures/flink-rest/, made strict:
- * no property the schema does not declare). Every endpoint Weir serves is called while the job runs, then a
+ * on 2 worker threads, SQL) checked against strict schemas of Flink's REST answers (test/support/flink-rest-schemas/:
+ * no undeclared property, every field Flink always writes present). Every endpoint Weir serves is called while the job runs, then a
  * savepoint and a stop with savepoint go through the API and the process ends with exit 0.
  */
 import { describe, expect, it } from "vitest";
 import { startCli, type RunningCli } from "../support/cli-process.ts";
-import { violations } from "../support/flink-rest-schemas.ts";
+import { violations } from "../support/flink-rest-schemas/index.ts";
 import { call, eventually, printedUrl, type RestAnswer } from "../support/rest-calls.ts";
 import { stopProcess } from "../support/stop-process.ts";
 import { tempDirs } from "../support/temp-dirs.ts";
 
 const tempDir = tempDirs("weir-rest-contract-");
 
-/** Calls `method path` and checks the answer against Flink's schema; returns it. */
+/** Calls `method path` and checks the answer against the schema of Flink's answer; returns it. */
 async function checked(base: string, method: string, path: string, expectedStatus: number, body?: unknown): Promise<RestAnswer> {
   const answer = await call(base, method, path, { body });
   expect(answer.status, `${method} ${path}: ${answer.text}`).toBe(expectedStatus);
@@ -79,12 +79,17 @@ async function readEverything(url: string, jid: string): Promise<JobDetails> {
 async function savepointThenStop(run: RunningCli, url: string, jid: string): Promise<void> {
   const trigger = (await checked(url, "POST", `/jobs/${jid}/savepoints`, 202, { "target-directory": tempDir() })).json as { "request-id": string };
   await checked(url, "GET", `/jobs/${jid}/savepoints/${trigger["request-id"]}`, 200);
-  await eventually("the savepoint", async () => {
-    const s = await checked(url, "GET", `/jobs/${jid}/savepoints/${trigger["request-id"]}`, 200);
-    return (s.json as { status: { id: string } }).status.id === "COMPLETED" || undefined;
+  const location = await eventually("the savepoint", async () => {
+    const s = (await checked(url, "GET", `/jobs/${jid}/savepoints/${trigger["request-id"]}`, 200)).json as { status: { id: string }; operation?: { location: string } };
+    return s.status.id === "COMPLETED" ? s.operation!.location : undefined;
   });
-  const latest = (await checked(url, "GET", `/jobs/${jid}/checkpoints`, 200)).json as { latest: { savepoint?: { is_savepoint: boolean } } };
+  type Entry = { id: number; status: string; is_savepoint: boolean; external_path?: string };
+  const latest = (await checked(url, "GET", `/jobs/${jid}/checkpoints`, 200)).json as { latest: { savepoint?: Entry }; history: Entry[] };
   expect(latest.latest.savepoint?.is_savepoint).toBe(true);
+  expect(latest.latest.savepoint?.external_path).toBe(location);
+  // the savepoint is completed in the history too, as soon as its operation is
+  const savepoints = latest.history.filter((c) => c.is_savepoint);
+  expect(savepoints.map((c) => [c.status, c.external_path])).toEqual(savepoints.map(() => ["COMPLETED", location]));
   const stop = (await checked(url, "POST", `/jobs/${jid}/stop`, 202, { targetDirectory: tempDir() })).json as { "request-id": string };
   const stopped = await eventually("the stop", async () => {
     const s = await checked(url, "GET", `/jobs/${jid}/savepoints/${stop["request-id"]}`, 200);
@@ -97,16 +102,37 @@ async function savepointThenStop(run: RunningCli, url: string, jid: string): Pro
   expect(end.stderr).toContain(`stopped with savepoint ${stopped.operation!.location}`);
 }
 
-describe("REST answers against Flink's OpenAPI schemas", () => {
-  it("the check itself: a property the schema does not declare, a wrong type, a wrong checkpoint subtype are violations", () => {
-    expect(violations("GET", "/overview", 200, { taskmanagers: 1, "jobs-running": 1 })).toEqual([]);
-    expect(violations("GET", "/overview", 200, { taskmanagers: 1, "jobs-runing": 1 })).not.toEqual([]);
-    expect(violations("GET", "/overview", 200, { taskmanagers: 1.5 })).not.toEqual([]);
+describe("REST answers against strict schemas of Flink's answers", () => {
+  it("the check itself: an undeclared property, a missing field, a wrong type or enum, a wrong checkpoint kind are violations", () => {
+    const overview = {
+      taskmanagers: 1, "slots-total": 1, "slots-available": 0, "jobs-running": 1, "jobs-finished": 0, "jobs-cancelled": 0,
+      "jobs-failed": 0, "flink-version": "1.19", "flink-commit": "weir",
+    };
+    expect(violations("GET", "/overview", 200, overview)).toEqual([]);
+    expect(violations("GET", "/v1/overview", 200, { ...overview, "jobs-runing": 1 })).not.toEqual([]);
+    const { "jobs-running": _, ...missing } = overview;
+    expect(violations("GET", "/overview", 200, missing)).not.toEqual([]);
+    expect(violations("GET", "/overview", 200, { ...overview, taskmanagers: 1.5 })).not.toEqual([]);
+    expect(violations("GET", "/jobs", 200, { jobs: [{ id: "a".repeat(32), status: "RUNNING" }] })).toEqual([]);
+    expect(violations("GET", "/jobs", 200, { jobs: [{ id: "a".repeat(32), status: "RUN" }] })).not.toEqual([]);
     const path = `/jobs/${"a".repeat(32)}/checkpoints/details/1`;
-    expect(violations("GET", path, 200, { className: "completed", id: 1, external_path: "/x", discarded: false })).toEqual([]);
-    expect(violations("GET", path, 200, { className: "completed", id: 1, failure_message: "x" })).not.toEqual([]);
-    expect(violations("GET", path, 200, { className: "failed", id: 1, failure_message: "x" })).toEqual([]);
+    const sizes = {
+      id: 1, status: "COMPLETED", latest_ack_timestamp: 5, checkpointed_size: 0, state_size: 0, end_to_end_duration: 4,
+      alignment_buffered: 0, processed_data: 0, persisted_data: 0, num_subtasks: 1, num_acknowledged_subtasks: 1,
+    };
+    const completed = { className: "completed", ...sizes, is_savepoint: false, trigger_timestamp: 1, checkpoint_type: "CHECKPOINT", tasks: {}, external_path: "/x", discarded: false };
+    expect(violations("GET", path, 200, completed)).toEqual([]);
+    expect(violations("GET", path, 200, { ...completed, failure_message: "x" })).not.toEqual([]);
+    const { external_path: _p, discarded: _d, ...common } = completed;
+    expect(violations("GET", path, 200, { ...common, className: "failed", status: "FAILED", failure_timestamp: 5, failure_message: "x" })).toEqual([]);
+    expect(violations("GET", path, 200, { ...common, className: "failed", status: "FAILED", failure_timestamp: 5, discarded: false })).not.toEqual([]);
+    expect(violations("GET", path, 200, { ...common, className: "unknown" })).not.toEqual([]);
     expect(violations("GET", `/jobs/${"a".repeat(32)}/vertices/${"b".repeat(32)}/watermarks`, 200, [{ value: "1" }])).not.toEqual([]);
+    const operation = `/jobs/${"a".repeat(32)}/savepoints/${"c".repeat(32)}`;
+    expect(violations("GET", operation, 200, { status: { id: "COMPLETED" }, operation: { location: "/sp" } })).toEqual([]);
+    expect(violations("GET", operation, 200, { status: { id: "COMPLETED" } })).not.toEqual([]);
+    expect(violations("GET", operation, 200, { status: { id: "DONE" } })).not.toEqual([]);
+    expect(() => violations("GET", "/nowhere", 200, {})).toThrow(/no 200 answer/);
   });
 
   it("a DataStream job in-process (--workers 0)", async () => {

@@ -20,7 +20,7 @@ import {
   type RestServer,
 } from "../../src/index.ts";
 import { throttledSequence } from "../fixtures/throttled-sequence-source.ts";
-import { violations } from "../support/flink-rest-schemas.ts";
+import { violations } from "../support/flink-rest-schemas/index.ts";
 import { call, eventually, getJson } from "../support/rest-calls.ts";
 import { tempDirs } from "../support/temp-dirs.ts";
 

@@ -214,6 +214,19 @@ describe("CheckpointCoordinator", () => {
     expect((await Promise.all([first, second, savepoint])).map((c) => c.checkpointId)).toEqual([1, 2, 3]);
   });
 
+  it("once a savepoint's write resolved, its statistics are completed, at the location the write gave, none in progress", async () => {
+    const { coordinator, ackAll } = setup();
+    const savepoint = coordinator.triggerSavepoint(async (c) => `/savepoints/savepoint-${c.checkpointId}`, { location: (path) => path });
+    expect(coordinator.stats().pending.map((p) => [p.checkpointId, p.savepoint])).toEqual([[1, true]]);
+    ackAll(1);
+    expect(await savepoint).toBe("/savepoints/savepoint-1");
+    const stats = coordinator.stats();
+    expect(stats.pending).toEqual([]);
+    expect(stats.counts.inProgress).toBe(0);
+    expect(stats.history.completed.map((c) => [c.checkpointId, c.savepoint, c.location])).toEqual([[1, true, "/savepoints/savepoint-1"]]);
+    expect(stats.lastCompleted?.location).toBe("/savepoints/savepoint-1");
+  });
+
   it("a savepoint is not starved by periodic checkpoints slower than the interval", async () => {
     const { coordinator, clock, gateway, ackAll } = setup({ intervalMs: 100 });
     coordinator.startPeriodic();

@@ -144,8 +144,13 @@ export class CheckpointCoordinator {
    * savepoint's files while they are copied. Resolves with what `write` returns;
    * rejects like `triggerCheckpoint`, or with the error of `write`. `stop`: the
    * sources stop reading at their barrier (stop with savepoint); `drain`: they also end event time before it.
+   * `location`: where the written savepoint is, from what `write` returned; the statistics
+   * then show it there instead of where the store kept it.
    */
-  triggerSavepoint<T>(write: (savepoint: CompletedCheckpoint) => Promise<T>, options: { readonly drain?: boolean; readonly stop?: boolean } = {}): Promise<T> {
+  triggerSavepoint<T>(
+    write: (savepoint: CompletedCheckpoint) => Promise<T>,
+    options: { readonly drain?: boolean; readonly stop?: boolean; readonly location?: (written: T) => string } = {},
+  ): Promise<T> {
     const rejected = this.rejectRequest();
     if (rejected) return rejected;
     const p = this.startCheckpoint(true, options.drain === true ? "drain" : options.stop === true ? "stop" : undefined);
@@ -153,7 +158,9 @@ export class CheckpointCoordinator {
     p.whileStored = (savepoint) => {
       written = Promise.resolve(savepoint).then(write);
       return written.then(
-        () => {},
+        (result) => {
+          if (options.location) this.stats_.relocate(p.id, options.location(result));
+        },
         () => {},
       );
     };

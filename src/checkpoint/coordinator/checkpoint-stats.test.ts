@@ -16,6 +16,17 @@ const completed = (checkpointId: number): CompletedCheckpointStats => ({
 });
 
 describe("CheckpointStatsTracker", () => {
+  it("relocate: a completed checkpoint (a savepoint once written) shows at its new location, in the history and as the last", () => {
+    const tracker = new CheckpointStatsTracker();
+    tracker.recordCompleted({ ...completed(1), location: "/c/chk-1" });
+    tracker.recordCompleted({ ...completed(2), savepoint: true, location: "/c/chk-2" });
+    tracker.relocate(2, "/s/savepoint-2");
+    tracker.relocate(7, "/nowhere");
+    const stats = tracker.snapshot(0, 0);
+    expect(stats.history.completed.map((c) => c.location)).toEqual(["/c/chk-1", "/s/savepoint-2"]);
+    expect(stats.lastCompleted!.location).toBe("/s/savepoint-2");
+  });
+
   it("keeps only the last STATS_HISTORY_LIMIT entries, oldest first, and counts them all", () => {
     const tracker = new CheckpointStatsTracker();
     for (let id = 1; id <= STATS_HISTORY_LIMIT + 5; id++) {

@@ -132,6 +132,13 @@ export class CheckpointStatsTracker {
     pushBounded(this.completedHistory, entry);
   }
 
+  /** Completed checkpoint `checkpointId` is now at `location` (a savepoint, once written to its folder). */
+  relocate(checkpointId: number, location: string): void {
+    const i = this.completedHistory.findIndex((c) => c.checkpointId === checkpointId);
+    if (i !== -1) this.completedHistory[i] = { ...this.completedHistory[i]!, location };
+    if (this.lastCompleted?.checkpointId === checkpointId) this.lastCompleted = { ...this.lastCompleted, location };
+  }
+
   /** A checkpoint was aborted. */
   recordFailed(entry: FailedCheckpointStats): void {
     if (entry.isFailure) this.failed++;

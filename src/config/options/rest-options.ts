@@ -24,4 +24,12 @@ export const REST_TOKEN = ConfigOptions.string(
   "The bearer token REST calls must carry (Authorization: Bearer <token>); required to bind a non-loopback address (Weir's option).",
 );
 
-export const REST_OPTIONS = [REST_PORT, REST_ADDRESS, REST_BIND_ADDRESS, REST_TOKEN] as const;
+/** `web.checkpoints.history`: how many recent checkpoints `/jobs/:jid/checkpoints` lists (Flink's `WebOptions`). */
+export const WEB_CHECKPOINTS_HISTORY = ConfigOptions.int(
+  "web.checkpoints.history",
+  "How many of the most recent checkpoints (completed, failed or in progress) the REST API and dashboard list in a job's checkpoint history (at most 100 of each kind are kept).",
+  10,
+  { check: (n) => (n >= 0 ? undefined : "a count of 0 or more") },
+);
+
+export const REST_OPTIONS = [REST_PORT, REST_ADDRESS, REST_BIND_ADDRESS, REST_TOKEN, WEB_CHECKPOINTS_HISTORY] as const;

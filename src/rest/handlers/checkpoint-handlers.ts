@@ -1,10 +1,12 @@
 /**
  * The checkpoints of a job: `/jobs/:jid/checkpoints` (counts, summary, latest,
- * history), `/checkpoints/config`, `/checkpoints/details/:cid` and
+ * history: the last `web.checkpoints.history`), `/checkpoints/config`, `/checkpoints/details/:cid` and
  * `/checkpoints/details/:cid/subtasks/:vid` (every subtask's acknowledgement).
  * The statistics are those of the current attempt (a restart starts new ones).
  */
 import type { CheckpointStats } from "../../checkpoint/coordinator/index.ts";
+import { Configuration } from "../../config/configuration.ts";
+import { WEB_CHECKPOINTS_HISTORY } from "../../config/options/rest-options.ts";
 import type { JobClient } from "../../deploy/job-client.ts";
 import { jobOf, vertexOf, type RestContext } from "../rest-context.ts";
 import { RestError } from "../rest-error.ts";
@@ -29,7 +31,14 @@ function allCheckpoints(stats: CheckpointStats): AnyCheckpoint[] {
   return all.sort((a, b) => b.stats.checkpointId - a.stats.checkpointId);
 }
 
-function checkpointingJson(job: JobClient): object {
+/** `web.checkpoints.history` of `job`'s configuration, else of the server's, else its default. */
+function historySize(job: JobClient, context: RestContext): number {
+  const key = WEB_CHECKPOINTS_HISTORY.key;
+  const text = job.getConfiguration()[key] ?? context.configuration()[key];
+  return text === undefined ? WEB_CHECKPOINTS_HISTORY.defaultValue : Configuration.fromMap({ [key]: text }).get(WEB_CHECKPOINTS_HISTORY);
+}
+
+function checkpointingJson(job: JobClient, context: RestContext): object {
   const stats = job.getCheckpointStats() ?? EMPTY;
   const graph = job.getJobGraph();
   const completed = stats.history.completed.filter((c) => !c.savepoint);
@@ -67,7 +76,7 @@ function checkpointingJson(job: JobClient): object {
         },
       }),
     },
-    history: all.map((c) => checkpointJson(c, graph)),
+    history: all.slice(0, historySize(job, context)).map((c) => checkpointJson(c, graph)),
   };
 }
 
@@ -102,7 +111,7 @@ function checkpointOf(job: JobClient, cid: string): AnyCheckpoint {
 /** Adds the checkpoint routes to `router`. */
 export function checkpointRoutes(router: Router, context: RestContext): void {
   router
-    .get("/jobs/:jid/checkpoints", ({ params }) => ok(checkpointingJson(jobOf(context, params["jid"]!))))
+    .get("/jobs/:jid/checkpoints", ({ params }) => ok(checkpointingJson(jobOf(context, params["jid"]!), context)))
     .get("/jobs/:jid/checkpoints/config", ({ params }) => ok(checkpointConfigJson(jobOf(context, params["jid"]!))))
     .get("/jobs/:jid/checkpoints/details/:cid", ({ params }) => {
       const job = jobOf(context, params["jid"]!);

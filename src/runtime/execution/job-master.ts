@@ -333,7 +333,7 @@ export class JobMaster {
   /** Takes a savepoint into `directory` (the job goes on); resolves with its path. */
   async triggerSavepoint(directory: string): Promise<string> {
     const coordinator = this.requireCoordinator();
-    return coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory));
+    return coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { location: (path) => path });
   }
 
   /**
@@ -347,7 +347,7 @@ export class JobMaster {
     const coordinator = this.requireCoordinator();
     coordinator.stopPeriodic();
     try {
-      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { drain, stop: true });
+      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { drain, stop: true, location: (path) => path });
       this.settle?.({ kind: "stopped", savepointPath: path });
       return path;
     } catch (e) {
