@@ -440,6 +440,18 @@ describe("CheckpointCoordinator", () => {
     expect(coordinator.stats().consecutiveFailures).toBe(0);
   });
 
+  it("a newer completed checkpoint never subsumes a pending savepoint (Flink's savepoints are not subsumable)", async () => {
+    const { coordinator, ack, ackAll } = setup({ maxConcurrent: 2 });
+    const savepoint = coordinator.triggerSavepoint(async (s) => s.checkpointId);
+    const newer = coordinator.triggerCheckpoint();
+    ack(1, "src#0");
+    ackAll(2);
+    await newer;
+    ackAll(1);
+    await expect(savepoint).resolves.toBe(1);
+    expect(coordinator.stats().counts).toMatchObject({ completed: 2, failed: 0 });
+  });
+
   it("stores checkpoints one at a time, in the order they were fully acknowledged", async () => {
     const { coordinator, store, ackAll } = setup({ maxConcurrent: 2 });
     store.hold();

@@ -349,7 +349,8 @@ export class CheckpointCoordinator {
     this.stats_.recordCompleted(stats);
     this.log.debug(`completed checkpoint ${p.id} in ${stats.durationMs} ms (${stats.stateBytes} bytes)`);
     for (const older of [...this.pending.values()]) {
-      if (older.id < p.id) this.abort(older, "subsumed", `subsumed by completed checkpoint ${p.id}`);
+      // a savepoint is never subsumed (as in Flink): someone waits for it, and it completes on its own
+      if (older.id < p.id && !older.savepoint) this.abort(older, "subsumed", `subsumed by completed checkpoint ${p.id}`);
     }
     if (!this.shutDown) {
       for (const task of this.options.allTasks) this.options.gateway.notifyComplete(task, p.id);
