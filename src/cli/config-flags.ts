@@ -70,6 +70,10 @@ export const CONFIG_FLAGS: Readonly<Record<string, ConfigFlag>> = {
         : [["restart-strategy.type", "exponential-delay"], ["restart-strategy.exponential-delay.attempts-before-reset-backoff", v]],
   },
   "task-cancellation-timeout": { type: "string", keys: (v) => [["task.cancellation.timeout", `${wholeNumber("--task-cancellation-timeout", v, 1)} ms`]] },
+  "web-port": { type: "string", keys: (v) => [["rest.port", v]] },
+  "web-address": { type: "string", keys: (v) => [["rest.address", v]] },
+  "web-token": { type: "string", keys: (v) => [["rest.token", v]] },
+  "no-web": { type: "boolean", keys: () => [["weir.rest.enabled", "false"]] },
 };
 
 /** The `-D` flag's option for `parseArgs`. */

@@ -12,7 +12,7 @@ import { didYouMean } from "../util/did-you-mean.ts";
 import { commandLineConfiguration, CONFIG_FLAGS, DEFINE_FLAG, flagNotes } from "./config-flags.ts";
 import { OWN_PACKAGE_JSON } from "../util/own-files.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
-import { isLoopbackAddress } from "../rest/request-security.ts";
+import { checkServerSettings } from "./job-endpoints.ts";
 
 const USAGE = `Usage:
   weir run <job.ts|job.js> [options] [-- job args]
@@ -44,12 +44,14 @@ Options of run:
   --task-cancellation-timeout MS  after a stop request, how long a task stuck in user code (its
                             worker thread busy without a break) may take before weir names it and
                             exits 1 (default 30000)
-  --web-port N              port of the REST API, Prometheus /metrics and dashboard (default 8081; the next
-                            free one when taken; 0: any free port); the address is printed at the start
-  --web-address A           address the REST server binds (default 127.0.0.1); another address needs a token
-  --web-token T             token every call that changes something must carry (Authorization: Bearer T),
-                            and every call when not bound to 127.0.0.1 (or set WEIR_WEB_TOKEN)
-  --no-web                  no REST server
+  --web-port N              rest.port: port of the REST API, Prometheus /metrics and dashboard (default 8081;
+                            the next free one when taken; 0: any free port); the address is printed at the start
+  --web-address A           rest.address: address the REST server binds (default 127.0.0.1; rest.bind-address
+                            binds another); an address other than loopback needs a token
+  --web-token T             rest.token: token every call that changes something must carry (Authorization:
+                            Bearer T), and every call when not bound to 127.0.0.1 (or set WEIR_WEB_TOKEN)
+  --no-web                  weir.rest.enabled=false: no REST server
+  (-D metrics.reporters=prom  also serve the job's Prometheus metrics on metrics.reporter.prom.port, default 9249)
   --detached                keep running when the process that started weir ends (by default the
                             job is cancelled then, e.g. when a supervisor kills npx with SIGKILL)
   -D key=value              set a configuration key (repeatable), e.g. -D execution.checkpointing.interval=10s;
@@ -197,10 +199,6 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
     "log-level": { type: "string" },
     "log-format": { type: "string" },
     detached: { type: "boolean" },
-    "web-port": { type: "string" },
-    "no-web": { type: "boolean" },
-    "web-address": { type: "string" },
-    "web-token": { type: "string" },
     ...extra,
   };
   try {
@@ -244,25 +242,11 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
   if (str("log-level") !== undefined && !logLevel) throw new CliUsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${str("log-level")}'`);
   const logFormat = str("log-format") === undefined ? undefined : parseLogFormat(str("log-format")!);
   if (str("log-format") !== undefined && !logFormat) throw new CliUsageError(`--log-format must be one of ${LOG_FORMATS.join(", ")}, got '${str("log-format")}'`);
-  return {
-    configuration: commandLineConfiguration(v),
-    logLevel,
-    logFormat,
-    detached: (v.detached as boolean | undefined) ?? false,
-    web: webFlags(v),
-  };
-}
-
-/** `--web-port`, `--no-web`, `--web-address`, `--web-token` (or WEIR_WEB_TOKEN): the REST server, checked. */
-function webFlags(v: Record<string, string | boolean | (string | boolean)[] | undefined>): RunFlags["web"] {
-  if (v["no-web"] === true) return undefined;
-  const portText = v["web-port"] as string | undefined;
-  const port = portText === undefined ? 8081 : Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--web-port must be a port number (0 to 65535), got '${portText}'`);
-  const address = (v["web-address"] as string | undefined) ?? "127.0.0.1";
-  const token = (v["web-token"] as string | undefined) ?? (process.env["WEIR_WEB_TOKEN"] || undefined);
-  if (!isLoopbackAddress(address) && token === undefined)
-    throw new CliUsageError(`--web-address ${address} is reachable from other machines: give a token that every call must carry (--web-token T or WEIR_WEB_TOKEN), or bind 127.0.0.1`);
-  if (token !== undefined && token.length < 8) throw new CliUsageError("--web-token must have at least 8 characters");
-  return { port, address, token };
+  const configuration = commandLineConfiguration(v);
+  try {
+    checkServerSettings(configuration);
+  } catch (e) {
+    throw new CliUsageError((e as Error).message);
+  }
+  return { configuration, logLevel, logFormat, detached: (v.detached as boolean | undefined) ?? false };
 }

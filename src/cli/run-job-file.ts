@@ -23,10 +23,8 @@ import { watchParent } from "./parent-watch.ts";
 import { watchMainThread, type MainThreadWatchdog } from "./main-thread-watchdog.ts";
 import { watchStoppingJob } from "./stop-watchdog.ts";
 import { systemClock } from "../util/clock.ts";
-import { startRestServer, type RestServer } from "../rest/rest-server.ts";
-import { dashboardRoot } from "../rest/dashboard-root.ts";
-import { renderPrometheus } from "../metrics/prometheus.ts";
 import { registerUntilEnd } from "../deploy/job-registry.ts";
+import { JobEndpoints } from "./job-endpoints.ts";
 
 /** Parsed `weir run` arguments. */
 export interface RunOptions extends RunFlags {
@@ -46,8 +44,6 @@ export interface RunFlags {
   logFormat?: LogFormat;
   /** `--detached`: keep running when the process that started this one ends. */
   detached: boolean;
-  /** The REST server (`--web-port`, `--web-address`, `--web-token`); undefined with `--no-web`. */
-  web?: { readonly port: number; readonly address: string; readonly token?: string };
 }
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
@@ -107,28 +103,8 @@ export async function runJobFile(o: RunOptions): Promise<number> {
 export async function runClientProgram(program: ClientProgram, o: RunFlags): Promise<number> {
   const log = getLogger();
   const jobModule = program.module;
-  const jobs: JobClient[] = [];
-  // started with the first job (a program that fails before it starts one serves nothing)
-  let rest: Promise<RestServer | undefined> | undefined;
-  const serve = (web: NonNullable<RunFlags["web"]>): Promise<RestServer | undefined> =>
-    startRestServer({
-      host: web.address,
-      port: web.port,
-      token: web.token,
-      jobs: () => jobs,
-      configuration: () => restConfiguration(o),
-      webRoot: dashboardRoot(),
-      metricsText: () => renderPrometheus(jobs.flatMap((j) => j.getMetrics())),
-    }).then(
-      (server) => {
-        log.info({ url: server.url }, `REST API and dashboard at ${server.url}`);
-        return server;
-      },
-      (e: Error) => {
-        log.warn(`the REST server did not start: ${e.message}; the job runs without it`);
-        return undefined;
-      },
-    );
+  // the REST server and metric reporters, started with the first job (a program that fails before it starts one serves nothing)
+  const endpoints = new JobEndpoints(o.configuration);
   let client: JobClient | undefined;
   let report: RunReport | undefined;
   let savepoint: string | undefined;
@@ -198,10 +174,9 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     defaultCheckpointDir: program.defaultCheckpointDir,
     onJobStarted: (c) => {
       client = c;
-      jobs.push(c);
-      if (o.web) rest ??= serve(o.web);
+      endpoints.jobStarted(c);
       // in the registry of running jobs once its REST server is up (weir list / cancel / stop / savepoint)
-      void rest?.then((server) => server && registerUntilEnd(c, { url: server.url, token: o.web?.token }));
+      void endpoints.restServer().then((rest) => rest && registerUntilEnd(c, { url: rest.server.url, token: rest.token }));
       mainThreadWatchdog?.stop();
       if (o.configuration.get(WORKERS) === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
       report = new RunReport(c);
@@ -240,16 +215,6 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     parentWatch?.stop();
     workerWatchdog?.stop();
     mainThreadWatchdog?.stop();
-    await (await rest)?.close();
+    await endpoints.close();
   }
-}
-
-/** The command line's configuration by Flink key, with the savepoint directory and the REST address (the REST API's `/jobs/:jid/config` adds the job's own). */
-function restConfiguration(o: RunFlags): Record<string, string> {
-  const out: Record<string, string> = { ...o.configuration.toMap(), "state.savepoints.dir": o.configuration.get(SAVEPOINT_DIRECTORY) };
-  if (o.web) {
-    out["rest.address"] = o.web.address;
-    out["rest.port"] = String(o.web.port);
-  }
-  return out;
 }

@@ -21,11 +21,11 @@ describe("weir run --web-*", () => {
   it("another address without a token, a short token or a bad port: exit 2 before anything runs", async () => {
     const open = await runCli(["run", "test/fixtures/tiny-job.ts", "--web-address", "0.0.0.0"], 60_000, { WEIR_WEB_TOKEN: "" });
     expect(open.code).toBe(2);
-    expect(open.stderr).toMatch(/^weir: error: --web-address 0\.0\.0\.0 is reachable from other machines: give a token/);
+    expect(open.stderr).toMatch(/^weir: error: rest\.address 0\.0\.0\.0 is reachable from other machines: give a token/);
     expect(open.stdout).toBe("");
     const short = await runCli(["run", "test/fixtures/tiny-job.ts", "--web-token", "abc"]);
-    expect([short.code, short.stderr.split("\n")[0]]).toEqual([2, "weir: error: --web-token must have at least 8 characters"]);
+    expect([short.code, short.stderr.split("\n")[0]]).toEqual([2, "weir: error: --web-token: invalid value 'abc' for 'rest.token': expected at least 8 characters"]);
     const port = await runCli(["run", "test/fixtures/tiny-job.ts", "--web-port", "70000"]);
-    expect([port.code, port.stderr.split("\n")[0]]).toEqual([2, "weir: error: --web-port must be a port number (0 to 65535), got '70000'"]);
+    expect([port.code, port.stderr.split("\n")[0]]).toEqual([2, "weir: error: --web-port: invalid value '70000' for 'rest.port': expected a port from 0 to 65535"]);
   });
 });

@@ -3,6 +3,7 @@
  * reporter's). The REST server's `/metrics` needs none of them.
  */
 import { ConfigOptions } from "../config-option.ts";
+import { parsePortRange } from "../parse-port-range.ts";
 
 /** `metrics.reporters`: names of the reporters to start, comma-separated. */
 export const METRICS_REPORTERS = ConfigOptions.string(
@@ -10,10 +11,13 @@ export const METRICS_REPORTERS = ConfigOptions.string(
   "The metric reporters to start, comma-separated (prom: a Prometheus endpoint on its own port); /metrics on the REST port is always served.",
 );
 
-/** `metrics.reporter.prom.port`. */
-export const PROMETHEUS_PORT = ConfigOptions.int("metrics.reporter.prom.port", "The port of the prom reporter's Prometheus endpoint.", 9249, {
-  check: (n) => (n >= 0 && n <= 65_535 ? undefined : "a port from 0 to 65535"),
-});
+/** `metrics.reporter.prom.port`: a port or a range (`9250-9260`), read with `parsePortRange`. */
+export const PROMETHEUS_PORT = ConfigOptions.string(
+  "metrics.reporter.prom.port",
+  "The port of the prom reporter's Prometheus endpoint, or a range such as 9250-9260: the first free one (0: any free port).",
+  "9249",
+  { check: (t) => (parsePortRange(t) ? undefined : "a port from 0 to 65535 or a range such as 9250-9260") },
+);
 
 /** `metrics.reporter.prom.host`. */
 export const PROMETHEUS_HOST = ConfigOptions.string("metrics.reporter.prom.host", "The address the prom reporter binds.", "127.0.0.1");

@@ -3,6 +3,7 @@
  * status timestamps and plan), `/jobs/:jid/config`, `/jobs/:jid/exceptions`,
  * and `PATCH /jobs/:jid?mode=cancel`.
  */
+import { hideSensitiveValues } from "../../config/sensitive-values.ts";
 import type { JobClient } from "../../deploy/job-client.ts";
 import { vertexHexId } from "../../graph/vertex-hex-id.ts";
 import { jobOf, type RestContext } from "../rest-context.ts";
@@ -85,7 +86,7 @@ function jobDetailsJson(job: JobClient, now: number): object {
 
 function jobConfigJson(job: JobClient, context: RestContext): object {
   const graph = job.getJobGraph();
-  const configuration = { ...context.configuration(), ...job.getConfiguration() };
+  const configuration = hideSensitiveValues({ ...context.configuration(), ...job.getConfiguration() });
   return {
     jid: job.getJobId(),
     name: job.jobName,
