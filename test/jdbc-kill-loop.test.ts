@@ -2,10 +2,12 @@
  * Exactly-once end to end into PostgreSQL under real crashes: `weir run` (FileSource → keyBy → running
  * total in keyed state → exactly-once JdbcSink, one prepared transaction per subtask per checkpoint) at
  * parallelism 3 on 2 workers, SIGKILLed at seeded random moments and restarted with the same command until
- * a run ends: the table holds exactly the output of a failure-free run and no prepared transaction is left.
+ * a run ends (the killed runs wait 1 ms per order at a gate, opened for the last run: none ends before its
+ * kill): the table holds exactly the output of a failure-free run and no prepared transaction is left.
  * And WEIR_FAULT=kill-before-commit: the process dies after a checkpoint completed and before its COMMIT
  * PREPARED; the rerun commits it from the checkpoint. Reproduce a failure with WEIR_SEED=<seed>.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
@@ -44,13 +46,13 @@ it(`weir run into an exactly-once JdbcSink at parallelism 3 on 2 workers, SIGKIL
   const files = writeOrders(join(root, "in"), SEED, 4, 8_000, 25);
   const random = seededRandom(SEED);
   const interval = randomInt(random, 100, 300);
-  const checkpoints = join(root, "chk");
+  const [checkpoints, gate] = [join(root, "chk"), join(root, "gate")];
   const command = [
     "run", "test/fixtures/jdbc-running-total-job.ts",
     "--parallelism", "3", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", "exactly-once", "--checkpoint-dir", checkpoints,
-    "--", join(root, "in"), server.jdbcUrl(db), "kill-loop", "15000", "200",
+    "--", join(root, "in"), server.jdbcUrl(db), "kill-loop", "0", "200", gate,
   ];
-  const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 90_000 });
+  const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 90_000, beforeLastRun: () => writeFileSync(gate, "") });
   const where = `seed ${SEED} (WEIR_SEED=${SEED}), checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
   expectLoopEndedCleanly(report, KILLS, where);
   const diff = diffTotals(expectedTotals(files), await totals(db));
