@@ -10,6 +10,9 @@ export const common = { testTimeout: 180_000, hookTimeout: 180_000, pool: "forks
 /** The global setup of the end-to-end suites: the test bundle, the Kafka jars, the shared servers (test/support/global-setup.ts). */
 export const globalSetup = ["test/support/global-setup.ts"];
 
+/** Unit tests that change process-wide registries (a table factory): each runs in a new process, in `e2e`. */
+const ISOLATED_UNIT_TESTS = ["src/table/connectors/table-factory-registry.test.ts"];
+
 /**
  * `npm test`: every suite except the exhaustive variants (`*.long.test.ts`, run by `npm run test:long`, see
  * vitest.long.config.ts), in two projects:
@@ -24,11 +27,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["src/**/*.test.ts"], exclude: [...configDefaults.exclude, "**/*.long.test.ts"], isolate: false },
+        test: { name: "unit", include: ["src/**/*.test.ts"], exclude: [...configDefaults.exclude, "**/*.long.test.ts", ...ISOLATED_UNIT_TESTS], isolate: false },
       },
       {
         extends: true,
-        test: { name: "e2e", include: ["test/**/*.test.ts", "bench/**/*.test.ts"], exclude: [...configDefaults.exclude, "**/*.long.test.ts"], globalSetup },
+        test: { name: "e2e", include: ["test/**/*.test.ts", "bench/**/*.test.ts", ...ISOLATED_UNIT_TESTS], exclude: [...configDefaults.exclude, "**/*.long.test.ts"], globalSetup },
       },
     ],
   },
