@@ -2,33 +2,37 @@
  * Exactly-once end to end into PostgreSQL under real crashes: `weir run` (FileSource → keyBy → running
  * total in keyed state → exactly-once JdbcSink, one prepared transaction per subtask per checkpoint) at
  * parallelism 3 on 2 workers, SIGKILLed at seeded random moments and restarted with the same command until
- * a run ends: the table holds exactly the output of a failure-free run and no prepared transaction is left.
+ * a run ends (the killed runs wait 1 ms per order at a gate, opened for the last run: none ends before its
+ * kill): the table holds exactly the output of a failure-free run and no prepared transaction is left.
  * And WEIR_FAULT=kill-before-commit: the process dies after a checkpoint completed and before its COMMIT
  * PREPARED; the rerun commits it from the checkpoint. Reproduce a failure with WEIR_SEED=<seed>.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { runCli, startCli } from "./support/cli-process.ts";
 import { completedCheckpointIds, expectLoopEndedCleanly, finish, killLoop } from "./support/e2e-kill-loop.ts";
 import { describeDiff, diffTotals, expectedTotals, writeOrders, type E2eTotal } from "./support/e2e-orders.ts";
-import { startPostgres, type PostgresServer } from "./support/postgres-server.ts";
+import { sharedPostgres, type SharedPostgres } from "./support/shared-postgres.ts";
 import { preparedTransactions, rowCount } from "./support/postgres-wait.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
 const KILLS = 4;
 const newDir = tempDirs("weir-jdbc-kill-loop-");
-let server: PostgresServer;
+let server: SharedPostgres;
 
 beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(() => server?.stop());
+  server = await sharedPostgres();
+}, 90_000);
+afterAll(() => server?.release());
 
-async function totalsTable(db: string): Promise<void> {
-  await server.createDatabase(db);
+/** A new database (`name` with the file's suffix) with an empty `totals` table; returns its name. */
+async function totalsTable(name: string): Promise<string> {
+  const db = await server.createDatabase(name);
   await server.query("CREATE TABLE totals (id BIGINT NOT NULL, key TEXT NOT NULL, count INT NOT NULL, total BIGINT NOT NULL)", [], db);
+  return db;
 }
 
 async function totals(db: string): Promise<E2eTotal[]> {
@@ -37,19 +41,18 @@ async function totals(db: string): Promise<E2eTotal[]> {
 }
 
 it(`weir run into an exactly-once JdbcSink at parallelism 3 on 2 workers, SIGKILLed ${KILLS} times (seed ${SEED}): each row once, nothing left prepared`, async () => {
-  const db = "kill_loop";
-  await totalsTable(db);
+  const db = await totalsTable("kill_loop");
   const root = newDir();
   const files = writeOrders(join(root, "in"), SEED, 4, 8_000, 25);
   const random = seededRandom(SEED);
   const interval = randomInt(random, 100, 300);
-  const checkpoints = join(root, "chk");
+  const [checkpoints, gate] = [join(root, "chk"), join(root, "gate")];
   const command = [
     "run", "test/fixtures/jdbc-running-total-job.ts",
     "--parallelism", "3", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", "exactly-once", "--checkpoint-dir", checkpoints,
-    "--", join(root, "in"), server.jdbcUrl(db), "kill-loop", "15000", "200",
+    "--", join(root, "in"), server.jdbcUrl(db), "kill-loop", "0", "200", gate,
   ];
-  const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 90_000 });
+  const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 90_000, beforeLastRun: () => writeFileSync(gate, "") });
   const where = `seed ${SEED} (WEIR_SEED=${SEED}), checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
   expectLoopEndedCleanly(report, KILLS, where);
   const diff = diffTotals(expectedTotals(files), await totals(db));
@@ -58,8 +61,7 @@ it(`weir run into an exactly-once JdbcSink at parallelism 3 on 2 workers, SIGKIL
 }, 300_000);
 
 it(`WEIR_FAULT=kill-before-commit: killed between a checkpoint's completion and its COMMIT PREPARED, the rerun commits it; each row once (seed ${SEED})`, async () => {
-  const db = "commit_crash";
-  await totalsTable(db);
+  const db = await totalsTable("commit_crash");
   const root = newDir();
   const files = writeOrders(join(root, "in"), SEED, 2, 5_000, 25);
   const checkpoints = join(root, "chk");

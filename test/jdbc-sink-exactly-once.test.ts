@@ -11,14 +11,15 @@ import { JdbcSink, JdbcTransactionLostError, type JdbcSinkOptions } from "../src
 import { startSubtask } from "../src/connectors/file/test-file-sink-harness.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./support/fail-once.ts";
-import { startPostgres, type PostgresServer } from "./support/postgres-server.ts";
+import { startPostgres } from "./support/postgres-server.ts";
+import { sharedPostgres, type SharedPostgres } from "./support/shared-postgres.ts";
 import { preparedTransactions, rowCount } from "./support/postgres-wait.ts";
 
-let server: PostgresServer;
+let server: SharedPostgres;
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 }, 60_000);
-afterAll(() => server?.stop());
+afterAll(() => server?.release());
 
 /** A fresh database with `ddl` run in it (default: the table `t` of the sinks below). */
 const database = (ddl = "CREATE TABLE t (v TEXT NOT NULL)") => server.freshDatabase(ddl);
@@ -68,8 +69,8 @@ describe("JdbcSink exactly-once, one subtask driven by hand", () => {
     const r = await startSubtask<string>(eoSink(db), { uid: "jdbc-out", blobs: [blob], attempt: 1 });
     expect(await values(db)).toEqual(["a", "b"]);
     expect(await preparedTransactions(server, db)).toEqual([]);
-    expect(r.logs.join("\n")).toMatch(/committed prepared transaction 'eo-db_\d+-0-[0-9a-f]+-0-0' of checkpoint 1/);
-    expect(r.logs.join("\n")).toMatch(/rolled back leftover prepared transaction 'eo-db_\d+-0-ff-9-0'/);
+    expect(r.logs.join("\n")).toMatch(new RegExp(`committed prepared transaction 'eo-${db}-0-[0-9a-f]+-0-0' of checkpoint 1`));
+    expect(r.logs.join("\n")).toMatch(new RegExp(`rolled back leftover prepared transaction 'eo-${db}-0-ff-9-0'`));
     r.writer.write("c");
     await r.writer.flush!();
     await r.checkpoint(2);

@@ -15,14 +15,14 @@ import { RowKind } from "../src/table/data/row-kind.ts";
 import { decimal } from "../src/table/types/decimal.ts";
 import type { SqlValue } from "../src/table/types/sql-value.ts";
 import { jdbcTableConfig } from "./support/jdbc-table-config.ts";
-import { startPostgres, type PostgresServer } from "./support/postgres-server.ts";
+import { sharedPostgres, type SharedPostgres } from "./support/shared-postgres.ts";
 import { preparedTransactions } from "./support/postgres-wait.ts";
 
-let server: PostgresServer;
+let server: SharedPostgres;
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 }, 60_000);
-afterAll(() => server?.stop());
+afterAll(() => server?.release());
 
 
 /** Writes `rows` (in one subtask, in order) through the jdbc table sink of the declared table `declared`. */

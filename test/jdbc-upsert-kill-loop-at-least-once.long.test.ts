@@ -14,18 +14,18 @@ import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts"
 import { batchResult } from "./support/duckdb-oracle.ts";
 import { expectLoopEndedCleanly, killLoop } from "./support/e2e-kill-loop.ts";
 import { writeOrders } from "./support/e2e-orders.ts";
-import { startPostgres, type PostgresServer } from "./support/postgres-server.ts";
+import { sharedPostgres, type SharedPostgres } from "./support/shared-postgres.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
 const KILLS = 3;
 const newDir = tempDirs("weir-jdbc-upsert-kill-loop-");
-let server: PostgresServer;
+let server: SharedPostgres;
 
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 }, 60_000);
-afterAll(() => server?.stop());
+afterAll(() => server?.release());
 
 it(`an updating query upserted into PostgreSQL, SIGKILLed ${KILLS} times (seed ${SEED}): the table equals DuckDB's batch result`, async () => {
   const db = await server.createDatabase("upsert_loop");

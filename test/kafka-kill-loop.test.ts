@@ -7,11 +7,11 @@
  * WEIR_SEED=<seed>.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { testSeed, seededRandom, randomInt } from "../src/util/seeded-random.ts";
 import { expectLoopEndedCleanly, killLoop } from "./support/e2e-kill-loop.ts";
 import { describeDiff, diffTotals, expectedTotals, generateOrders, type E2eTotal } from "./support/e2e-orders.ts";
-import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
+import { sharedKafkaBroker, type SharedKafkaBroker } from "./support/shared-kafka.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
 import { createTopic, partitionEnds, produceRecords } from "./support/kafka-topics.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
@@ -21,18 +21,18 @@ const PARTITIONS = 4;
 const PER_PARTITION = 50_000;
 const KILLS = 4;
 const newDir = tempDirs("weir-kafka-kill-loop-");
-let broker: KafkaBroker;
+let broker: SharedKafkaBroker;
 
 beforeAll(async () => {
-  broker = await startKafkaBroker();
+  broker = await sharedKafkaBroker();
 }, 90_000);
-afterAll(() => broker?.stop());
 
 it(`weir run with a Kafka source and an exactly-once Kafka sink, SIGKILLed ${KILLS} times (seed ${SEED}): read_committed sees each total once, in per-key order`, async () => {
   const orders = generateOrders(SEED, PARTITIONS, PER_PARTITION, 40);
-  await createTopic(broker.bootstrap, ["orders", "totals"], PARTITIONS);
+  const [ordersTopic, totalsTopic] = [broker.name("orders"), broker.name("totals")];
+  await createTopic(broker.bootstrap, [ordersTopic, totalsTopic], PARTITIONS);
   for (let p = 0; p < PARTITIONS; p++) {
-    await produceRecords(broker.bootstrap, "orders", orders[p]!.map((o) => ({ key: o.key, value: JSON.stringify(o), partition: p })));
+    await produceRecords(broker.bootstrap, ordersTopic, orders[p]!.map((o) => ({ key: o.key, value: JSON.stringify(o), partition: p })));
   }
   const random = seededRandom(SEED);
   const interval = randomInt(random, 100, 300);
@@ -40,13 +40,13 @@ it(`weir run with a Kafka source and an exactly-once Kafka sink, SIGKILLed ${KIL
   const command = [
     "run", "test/fixtures/kafka-running-total-job.ts",
     "--parallelism", "3", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", "exactly-once", "--checkpoint-dir", checkpoints,
-    "--", broker.bootstrap, "orders", "totals", "kill-loop", "20000",
+    "--", broker.bootstrap, ordersTopic, totalsTopic, broker.name("kill-loop"), "20000",
   ];
   const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 90_000 });
   const where = `seed ${SEED} (WEIR_SEED=${SEED}), checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
   expectLoopEndedCleanly(report, KILLS, where);
 
-  const committed = await committedRecords(broker.bootstrap, "totals", PARTITIONS * PER_PARTITION);
+  const committed = await committedRecords(broker.bootstrap, totalsTopic, PARTITIONS * PER_PARTITION);
   const totals = committed.map((r) => JSON.parse(r.value!) as E2eTotal);
   const diff = diffTotals(expectedTotals(orders), totals);
   expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
@@ -59,10 +59,10 @@ it(`weir run with a Kafka source and an exactly-once Kafka sink, SIGKILLed ${KIL
     last.set(t.key, t.count);
   }
   // No transaction is left open: every partition becomes stable up to its end (commit markers land just after a commit).
-  let ends = await partitionEnds(broker.bootstrap, "totals");
+  let ends = await partitionEnds(broker.bootstrap, totalsTopic);
   for (const deadline = Date.now() + 15_000; ends.some((p) => p.lastStable !== p.high) && Date.now() < deadline; ) {
     await new Promise((r) => setTimeout(r, 100));
-    ends = await partitionEnds(broker.bootstrap, "totals");
+    ends = await partitionEnds(broker.bootstrap, totalsTopic);
   }
   expect(ends.filter((p) => p.lastStable !== p.high), `${where}: partitions with an open transaction`).toEqual([]);
 }, 400_000);

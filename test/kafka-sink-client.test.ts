@@ -6,30 +6,29 @@
  * transactions are listed and aborted by id; a partition a transaction left open gets its marker written
  * (DescribeProducers, DescribeTransactions and WriteTxnMarkers v1, which the sink sends itself).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Connection, describeTransactionsV0, findCoordinatorV6, Producer } from "@platformatic/kafka";
 import { abortTransactionById, commitStoredTransaction, listOngoingTransactions } from "../src/connectors/kafka/kafka-transaction-admin.ts";
 import { ensureTransactionClosed } from "../src/connectors/kafka/kafka-transaction-markers.ts";
 import { resolveKafkaSinkSettings } from "../src/connectors/kafka/kafka-sink-settings.ts";
-import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
+import { sharedKafkaBroker, type SharedKafkaBroker } from "./support/shared-kafka.ts";
 import { createTopic, readTopic } from "./support/kafka-topics.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
 
-let broker: KafkaBroker;
+let broker: SharedKafkaBroker;
 beforeAll(async () => {
-  broker = await startKafkaBroker();
-  await createTopic(broker.bootstrap, "pin", 1);
+  broker = await sharedKafkaBroker();
+  await createTopic(broker.bootstrap, broker.name("pin"), 1);
 }, 90_000);
-afterAll(() => broker?.stop());
 
 const settings = () =>
-  resolveKafkaSinkSettings({ bootstrapServers: broker.bootstrap, serializer: { serialize: () => null }, deliveryGuarantee: "exactly-once", transactionalIdPrefix: "pin", properties: {} });
+  resolveKafkaSinkSettings({ bootstrapServers: broker.bootstrap, serializer: { serialize: () => null }, deliveryGuarantee: "exactly-once", transactionalIdPrefix: broker.name("pin"), properties: {} });
 
 /** A transactional producer as the sink makes it, with one record sent in an open transaction. */
 async function openTransaction(id: string, timeout: number, value: string, producerId = -1n, producerEpoch = -1) {
   const producer = new Producer({ clientId: "pin", bootstrapBrokers: [broker.bootstrap], transactionalId: id, idempotent: true, timeout, producerId, producerEpoch });
   const transaction = await producer.beginTransaction();
-  await transaction.send({ messages: [{ topic: "pin", value: Buffer.from(value) }] });
+  await transaction.send({ messages: [{ topic: broker.name("pin"), value: Buffer.from(value) }] });
   return { producer, transaction, stored: { transactionalId: id, producerId: producer.producerId!, epoch: producer.producerEpoch! } };
 }
 
@@ -46,22 +45,22 @@ async function describeTransaction(id: string) {
   }
 }
 
-const committedValues = async () => (await readTopic(broker.bootstrap, "pin", { committed: true })).map((r) => r.value);
+const committedValues = async () => (await readTopic(broker.bootstrap, broker.name("pin"), { committed: true })).map((r) => r.value);
 /** The committed values once `value` is among them (the commit markers land just after the commit). */
-const committedWith = async (value: string) => (await committedRecords(broker.bootstrap, "pin", (r) => r.some((x) => x.value === value))).map((r) => r.value);
+const committedWith = async (value: string) => (await committedRecords(broker.bootstrap, broker.name("pin"), (r) => r.some((x) => x.value === value))).map((r) => r.value);
 
 describe("@platformatic/kafka and the broker, as the Kafka sink uses them", () => {
   it("the producer's `timeout` is the transaction's timeout; listed as ongoing until the end", async () => {
-    const { producer, transaction } = await openTransaction("pin-timeout", 123_456, "t");
-    expect((await describeTransaction("pin-timeout")).transactionTimeoutMs).toBe(123_456);
-    expect(await listOngoingTransactions(settings())).toContain("pin-timeout");
+    const { producer, transaction } = await openTransaction(broker.name("pin-timeout"), 123_456, "t");
+    expect((await describeTransaction(broker.name("pin-timeout"))).transactionTimeoutMs).toBe(123_456);
+    expect(await listOngoingTransactions(settings())).toContain(broker.name("pin-timeout"));
     await transaction.abort();
     await producer.close();
-    expect(await listOngoingTransactions(settings())).not.toContain("pin-timeout");
+    expect(await listOngoingTransactions(settings())).not.toContain(broker.name("pin-timeout"));
   });
 
   it("EndTxn(commit) with the stored id and epoch commits a transaction whose producer is gone; a repeat succeeds", async () => {
-    const { producer, stored } = await openTransaction("pin-commit", 60_000, "committed-by-id");
+    const { producer, stored } = await openTransaction(broker.name("pin-commit"), 60_000, "committed-by-id");
     await producer.close(); // the transaction stays open on the broker
     expect(await committedValues()).not.toContain("committed-by-id");
     expect(await commitStoredTransaction(settings(), stored)).toBe("committed");
@@ -71,35 +70,35 @@ describe("@platformatic/kafka and the broker, as the Kafka sink uses them", () =
   });
 
   it("InitProducerId aborts an open transaction; EndTxn(commit) of it is refused; the id is taken over with -1, not with the client's default 0", async () => {
-    const { producer, stored } = await openTransaction("pin-abort", 60_000, "aborted");
+    const { producer, stored } = await openTransaction(broker.name("pin-abort"), 60_000, "aborted");
     await producer.close();
-    await abortTransactionById(settings(), "pin-abort");
+    await abortTransactionById(settings(), broker.name("pin-abort"));
     const refused = await commitStoredTransaction(settings(), stored);
     expect(refused).toEqual({ refused: expect.stringMatching(/PRODUCER_FENCED|INVALID_PRODUCER_EPOCH/) });
     expect(await committedValues()).not.toContain("aborted");
-    await expect(openTransaction("pin-abort", 60_000, "x", 0n, 0)).rejects.toThrow(/InitProducerId/);
-    const again = await openTransaction("pin-abort", 60_000, "reused");
+    await expect(openTransaction(broker.name("pin-abort"), 60_000, "x", 0n, 0)).rejects.toThrow(/InitProducerId/);
+    const again = await openTransaction(broker.name("pin-abort"), 60_000, "reused");
     await again.transaction.commit();
     await again.producer.close();
     expect(await committedWith("reused")).toContain("reused");
   });
 
   it("a partition left open by a transaction gets the missing COMMIT marker; none is written where the coordinator wrote it", async () => {
-    await createTopic(broker.bootstrap, "pin-markers", 2);
-    const producer = new Producer({ clientId: "pin", bootstrapBrokers: [broker.bootstrap], transactionalId: "pin-markers", idempotent: true, timeout: 60_000, producerId: -1n, producerEpoch: -1 });
+    await createTopic(broker.bootstrap, broker.name("pin-markers"), 2);
+    const producer = new Producer({ clientId: "pin", bootstrapBrokers: [broker.bootstrap], transactionalId: broker.name("pin-markers"), idempotent: true, timeout: 60_000, producerId: -1n, producerEpoch: -1 });
     const transaction = await producer.beginTransaction();
-    const sent = await transaction.send({ messages: [{ topic: "pin-markers", partition: 1, value: Buffer.from("m") }] });
-    expect(sent.offsets).toEqual([{ topic: "pin-markers", partition: 1, offset: 0n }]);
-    const stored = { transactionalId: "pin-markers", producerId: producer.producerId!, epoch: producer.producerEpoch! };
-    expect(await readTopic(broker.bootstrap, "pin-markers", { committed: true })).toEqual([]);
+    const sent = await transaction.send({ messages: [{ topic: broker.name("pin-markers"), partition: 1, value: Buffer.from("m") }] });
+    expect(sent.offsets).toEqual([{ topic: broker.name("pin-markers"), partition: 1, offset: 0n }]);
+    const stored = { transactionalId: broker.name("pin-markers"), producerId: producer.producerId!, epoch: producer.producerEpoch! };
+    expect(await readTopic(broker.bootstrap, broker.name("pin-markers"), { committed: true })).toEqual([]);
     // The coordinator is not sending markers (the transaction is Ongoing there, as for a skipped marker
     // once it completed): partition 1 is open, partition 0 was never written and gets nothing.
-    expect(await ensureTransactionClosed(settings(), stored, { "pin-markers": [0, 1] }, true)).toEqual(["pin-markers-1"]);
-    expect((await readTopic(broker.bootstrap, "pin-markers", { committed: true })).map((r) => r.value)).toEqual(["m"]);
-    expect(await ensureTransactionClosed(settings(), stored, { "pin-markers": [0, 1] }, true)).toEqual([]);
+    expect(await ensureTransactionClosed(settings(), stored, { [broker.name("pin-markers")]: [0, 1] }, true)).toEqual([broker.name("pin-markers-1")]);
+    expect((await readTopic(broker.bootstrap, broker.name("pin-markers"), { committed: true })).map((r) => r.value)).toEqual(["m"]);
+    expect(await ensureTransactionClosed(settings(), stored, { [broker.name("pin-markers")]: [0, 1] }, true)).toEqual([]);
     await transaction.commit();
     await producer.close();
-    expect(await ensureTransactionClosed(settings(), stored, { "pin-markers": [0, 1] }, true)).toEqual([]);
-    expect((await readTopic(broker.bootstrap, "pin-markers", { committed: true })).map((r) => r.value)).toEqual(["m"]);
+    expect(await ensureTransactionClosed(settings(), stored, { [broker.name("pin-markers")]: [0, 1] }, true)).toEqual([]);
+    expect((await readTopic(broker.bootstrap, broker.name("pin-markers"), { committed: true })).map((r) => r.value)).toEqual(["m"]);
   });
 });

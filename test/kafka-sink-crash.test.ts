@@ -6,19 +6,18 @@
  * the killed run left open: each record once, and a read_committed consumer is not stuck behind a
  * lingering transaction. A fresh start with the same prefix aborts the killed run's open transactions too.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCli } from "./support/cli-process.ts";
 import { completedCheckpointIds, finish } from "./support/e2e-kill-loop.ts";
-import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
+import { sharedKafkaBroker, type SharedKafkaBroker } from "./support/shared-kafka.ts";
 import { createTopic, produceRecords, readTopic } from "./support/kafka-topics.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
-let broker: KafkaBroker;
+let broker: SharedKafkaBroker;
 beforeAll(async () => {
-  broker = await startKafkaBroker();
+  broker = await sharedKafkaBroker();
 }, 90_000);
-afterAll(() => broker?.stop());
 const tempDir = tempDirs("weir-kafka-crash-");
 
 const COUNT = 1500;
@@ -46,25 +45,25 @@ async function crash(topic: string, prefix: string, checkpoints: string): Promis
 
 describe("EXACTLY_ONCE KafkaSink through weir run, with kills", () => {
   it("killed before the commit: the rerun commits the checkpoint's transaction and aborts the lingering ones; each record once", async () => {
-    const [topic, prefix, checkpoints] = ["crash-out", "crash-job", tempDir()];
+    const [topic, prefix, checkpoints] = [broker.name("crash-out"), broker.name("crash-job"), tempDir()];
     await crash(topic, prefix, checkpoints);
     const rerun = await runCli(command(topic, prefix, checkpoints), 60_000);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stderr).toMatch(/restored from checkpoint \d+/);
-    expect(rerun.stderr).toMatch(/committed Kafka transaction 'crash-job-\d-\d+' of checkpoint \d+/);
+    expect(rerun.stderr).toMatch(new RegExp(`committed Kafka transaction '${prefix}-\\d-\\d+' of checkpoint \\d+`));
     const committed = (await committedRecords(broker.bootstrap, topic, COUNT + 2)).map((r) => r.value!); // markers included
     expect(committed.filter((v) => v === "marker")).toHaveLength(2);
     expect(committed.filter((v) => v !== "marker").sort()).toEqual(expected);
   }, 90_000);
 
   it("a fresh start with the same prefix aborts what a killed run left open (the last stable offset advances)", async () => {
-    const [topic, prefix] = ["fresh-out", "fresh-job"];
+    const [topic, prefix] = [broker.name("fresh-out"), broker.name("fresh-job")];
     await crash(topic, prefix, tempDir());
-    const other = "fresh-out-2";
+    const other = broker.name("fresh-out-2");
     await createTopic(broker.bootstrap, other, 1);
     const fresh = await runCli(command(other, prefix, tempDir()), 60_000);
     expect(fresh.code, fresh.stderr).toBe(0);
-    expect(fresh.stderr).toMatch(/aborted lingering Kafka transaction 'fresh-job-\d-\d+'/);
+    expect(fresh.stderr).toMatch(new RegExp(`aborted lingering Kafka transaction '${prefix}-\\d-\\d+'`));
     const records = await committedRecords(broker.bootstrap, topic, (r) => r.filter((x) => x.value === "marker").length >= 2);
     expect(records.filter((r) => r.value === "marker")).toHaveLength(2);
     expect((await committedRecords(broker.bootstrap, other, COUNT)).map((r) => r.value!).sort()).toEqual(expected);

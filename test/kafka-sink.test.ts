@@ -4,21 +4,20 @@
  * transactional id prefixes do not fence each other; the transaction timeout checks. (A broker restart
  * mid-job: kafka-sink-broker-restart.long.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy, type DataStream } from "../src/index.ts";
 import { DeliveryGuarantee, type KafkaSinkBuilder } from "../src/connectors/kafka/index.ts";
-import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
+import { sharedKafkaBroker, type SharedKafkaBroker } from "./support/shared-kafka.ts";
 import { createTopic, readTopic } from "./support/kafka-topics.ts";
 import { valueSink } from "./support/kafka-value-sink.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
 import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { FailOnce } from "./support/fail-once.ts";
 
-let broker: KafkaBroker;
+let broker: SharedKafkaBroker;
 beforeAll(async () => {
-  broker = await startKafkaBroker();
+  broker = await sharedKafkaBroker();
 }, 90_000);
-afterAll(() => broker?.stop());
 
 function sinkTo(topic: string): KafkaSinkBuilder<string> {
   return valueSink(broker.bootstrap, topic);
@@ -46,7 +45,7 @@ async function committedValues(topic: string, atLeast = 0): Promise<string[]> {
 describe("KafkaSink against a real broker", () => {
   for (const guarantee of [DeliveryGuarantee.NONE, DeliveryGuarantee.AT_LEAST_ONCE]) {
     it(`${guarantee}: every record reaches the topic, keyed into partitions by the client's murmur2`, async () => {
-      const topic = `out-${guarantee}`;
+      const topic = broker.name(`out-${guarantee}`);
       await createTopic(broker.bootstrap, topic, 3);
       const env = StreamExecutionEnvironment.create({ parallelism: 2 });
       env.enableCheckpointing(50, "exactly-once");
@@ -61,12 +60,12 @@ describe("KafkaSink against a real broker", () => {
   }
 
   it("EXACTLY_ONCE through an injected failure: read_committed sees each record once", async () => {
-    const topic = "out-exactly-once";
+    const topic = broker.name("out-exactly-once");
     await createTopic(broker.bootstrap, topic, 2);
     const env = StreamExecutionEnvironment.create({ parallelism: 2 });
     env.enableCheckpointing(50, "exactly-once");
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
-    values(env, 2000, 20, 2, true).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("eo-test").build()).uid("kafka-out");
+    values(env, 2000, 20, 2, true).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix(broker.name("eo-test")).build()).uid("kafka-out");
     const result = await env.execute("kafka-exactly-once");
     expect(result.restarts).toBe(1);
     expect(await committedValues(topic, 2000)).toEqual(expected(2000));
@@ -76,7 +75,8 @@ describe("KafkaSink against a real broker", () => {
   }, 30_000);
 
   it("two jobs with prefixes 'job-a' and 'job-a-1' run at once without fencing each other", async () => {
-    await createTopic(broker.bootstrap, ["out-a", "out-a-1"], 2);
+    const [outA, outA1] = [broker.name("out-a"), broker.name("out-a-1")];
+    await createTopic(broker.bootstrap, [outA, outA1], 2);
     const run = (topic: string, prefix: string) => {
       const env = StreamExecutionEnvironment.create({ parallelism: 2 });
       env.enableCheckpointing(50, "exactly-once");
@@ -84,18 +84,19 @@ describe("KafkaSink against a real broker", () => {
       values(env, 1000, 20, 3).sinkTo(sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix(prefix).build()).uid("kafka-out");
       return env.execute(prefix);
     };
-    const [a, b] = await Promise.all([run("out-a", "job-a"), run("out-a-1", "job-a-1")]);
+    const [a, b] = await Promise.all([run(outA, broker.name("job-a")), run(outA1, broker.name("job-a-1"))]);
     expect([a.restarts, b.restarts]).toEqual([0, 0]);
-    expect(await committedValues("out-a", 1000)).toEqual(expected(1000));
-    expect(await committedValues("out-a-1", 1000)).toEqual(expected(1000));
+    expect(await committedValues(outA, 1000)).toEqual(expected(1000));
+    expect(await committedValues(outA1, 1000)).toEqual(expected(1000));
   }, 30_000);
 
   it("a checkpoint interval not below transaction.timeout.ms fails the job at start naming both settings", async () => {
-    await createTopic(broker.bootstrap, "out-timeout", 1);
+    const topic = broker.name("out-timeout");
+    await createTopic(broker.bootstrap, topic, 1);
     const env = StreamExecutionEnvironment.create({ parallelism: 1 });
     env.enableCheckpointing(1500, "exactly-once");
     env.setRestartStrategy(RestartStrategies.noRestart());
-    const sink = sinkTo("out-timeout").setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("timeout-test").setProperty("transaction.timeout.ms", "1000");
+    const sink = sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix(broker.name("timeout-test")).setProperty("transaction.timeout.ms", "1000");
     values(env, 200, 1, 20).sinkTo(sink.build()).uid("kafka-out");
     const started = Date.now();
     await expect(env.execute("kafka-timeout")).rejects.toThrow(/KafkaSink 'kafka-out': the checkpoint interval of 1500 ms is not less than transaction\.timeout\.ms = 1000 ms.*execution\.checkpointing\.interval/);
@@ -103,11 +104,12 @@ describe("KafkaSink against a real broker", () => {
   }, 30_000);
 
   it("a transaction.timeout.ms above the broker's transaction.max.timeout.ms fails the job naming it", async () => {
-    await createTopic(broker.bootstrap, "out-max-timeout", 1);
+    const topic = broker.name("out-max-timeout");
+    await createTopic(broker.bootstrap, topic, 1);
     const env = StreamExecutionEnvironment.create({ parallelism: 1 });
     env.enableCheckpointing(50, "exactly-once");
     env.setRestartStrategy(RestartStrategies.noRestart());
-    const sink = sinkTo("out-max-timeout").setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix("max-test").setProperty("transaction.timeout.ms", "900001");
+    const sink = sinkTo(topic).setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE).setTransactionalIdPrefix(broker.name("max-test")).setProperty("transaction.timeout.ms", "900001");
     values(env, 100, 10, 1).sinkTo(sink.build()).uid("kafka-out");
     await expect(env.execute("kafka-max-timeout")).rejects.toThrow(/refused transaction\.timeout\.ms = 900001 \(INVALID_TRANSACTION_TIMEOUT\).*transaction\.max\.timeout\.ms/);
   }, 30_000);
@@ -117,9 +119,10 @@ describe("KafkaSink against a real broker", () => {
       const env = StreamExecutionEnvironment.create({ parallelism: 1 });
       env.enableCheckpointing(50, "exactly-once");
       env.setRestartStrategy(RestartStrategies.noRestart());
-      values(env, 100, 10, 1).sinkTo(sinkTo(`missing-${guarantee}`).setDeliveryGuarantee(guarantee).setTransactionalIdPrefix(`missing-${guarantee}`).build()).uid("kafka-out");
+      const missing = broker.name(`missing-${guarantee}`);
+      values(env, 100, 10, 1).sinkTo(sinkTo(missing).setDeliveryGuarantee(guarantee).setTransactionalIdPrefix(missing).build()).uid("kafka-out");
       const started = Date.now();
-      await expect(env.execute("kafka-missing-topic")).rejects.toThrow(new RegExp(`KafkaSink 'kafka-out'.*topic 'missing-${guarantee}' does not exist on the brokers`));
+      await expect(env.execute("kafka-missing-topic")).rejects.toThrow(new RegExp(`KafkaSink 'kafka-out'.*topic '${missing}' does not exist on the brokers`));
       expect(Date.now() - started).toBeLessThan(60_000);
     }, 90_000);
   }

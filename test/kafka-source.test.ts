@@ -1,5 +1,5 @@
 /**
- * `KafkaSource` against a real broker (one per file):
+ * `KafkaSource` against a real broker (the run's shared one, test/support/shared-kafka.ts):
  *
  * - a bounded read of a 4-partition topic at parallelism 1 and 2 sees exactly the stored records, with their
  *   partition, offset, timestamp, key and headers;
@@ -14,7 +14,7 @@
  * - a partition added while the job runs is found and read from its start.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Admin, Producer } from "@platformatic/kafka";
 import {
   RestartStrategies, RichFunction, SimpleStringSchema, StreamExecutionEnvironment, TumblingEventTimeWindows, WatermarkStrategy,
@@ -22,16 +22,15 @@ import {
 } from "../src/index.ts";
 import { KafkaSource, OffsetsInitializer, type KafkaConsumerRecord } from "../src/connectors/kafka/index.ts";
 import { waitFor } from "./support/cli-process.ts";
-import { startKafkaBroker, type KafkaBroker } from "./support/kafka-broker.ts";
+import { sharedKafkaBroker, type SharedKafkaBroker } from "./support/shared-kafka.ts";
 import { createTopic, produceRecords, readTopic, type RecordToProduce } from "./support/kafka-topics.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
-let broker: KafkaBroker;
+let broker: SharedKafkaBroker;
 beforeAll(async () => {
-  broker = await startKafkaBroker();
+  broker = await sharedKafkaBroker();
 }, 60_000);
-afterAll(() => broker?.stop());
 
 const newDir = tempDirs("weir-kafka-source-");
 
@@ -69,7 +68,7 @@ async function readBounded(build: KafkaSource<string>, parallelism = 1): Promise
 
 describe("KafkaSource reads", () => {
   it("a bounded read of a 4-partition topic at parallelism 1 and 2 equals the stored records", async () => {
-    const topic = "bounded-4";
+    const topic = broker.name("bounded-4");
     await createTopic(broker.bootstrap, topic, 4);
     await produceRecords(broker.bootstrap, topic, records(400, 4));
     const stored = (await readTopic(broker.bootstrap, topic, { committed: true })).map((r) => `${r.partition}:${r.offset}:${r.timestamp}:${r.key}:${r.value}:${r.headers.h}`);
@@ -90,7 +89,7 @@ describe("KafkaSource reads", () => {
   }, 30_000);
 
   it("starting offsets: earliest, given offsets, a timestamp, latest", async () => {
-    const topic = "starting";
+    const topic = broker.name("starting");
     await createTopic(broker.bootstrap, topic, 2);
     await produceRecords(broker.bootstrap, topic, records(20, 2)); // partition p holds v<2k+p> at offset k, timestamp 1000 + 2k + p
     const all = records(20, 2).map((r) => r.value!);
@@ -107,8 +106,8 @@ describe("KafkaSource reads", () => {
   }, 30_000);
 
   it("committed offsets: a job commits its checkpoints' offsets to the group; the next job starts there", async () => {
-    const topic = "committed";
-    const group = "weir-committed";
+    const topic = broker.name("committed");
+    const group = broker.name("weir-committed");
     await createTopic(broker.bootstrap, topic, 2);
     await produceRecords(broker.bootstrap, topic, records(10, 2));
     const first = StreamExecutionEnvironment.create({ parallelism: 2, checkpointInterval: 3_600_000 });
@@ -144,11 +143,11 @@ async function readGroupOffsets(group: string, topic: string, n: number): Promis
 
 describe("KafkaSource read_committed", () => {
   it("skips aborted transactions interleaved with committed ones, markers in later fetch responses; read_uncommitted sees all", async () => {
-    const topic = "transactions";
+    const topic = broker.name("transactions");
     await createTopic(broker.bootstrap, topic, 2);
     const producer = (id: string) => new Producer({ clientId: `weir-test-${id}`, bootstrapBrokers: [broker.bootstrap], transactionalId: id, idempotent: true, acks: -1 });
-    const a = producer("tx-a");
-    const b = producer("tx-b");
+    const a = producer(broker.name("tx-a"));
+    const b = producer(broker.name("tx-b"));
     const send = (t: { send: Producer["send"] }, tag: string, n: number) =>
       t.send({ messages: Array.from({ length: n }, (_, i) => ({ topic, partition: i % 2, value: Buffer.from(`${tag}-${i}`) })) });
     try {
@@ -218,7 +217,7 @@ class FailAfterCheckpoint extends RichFunction implements CheckpointListener {
 
 describe("KafkaSource exactly-once", () => {
   it("fails after a checkpoint, restarts in process: every record counted exactly once", async () => {
-    const topic = "failover";
+    const topic = broker.name("failover");
     await createTopic(broker.bootstrap, topic, 4);
     await produceRecords(broker.bootstrap, topic, records(8000, 4));
     const env = StreamExecutionEnvironment.create({ parallelism: 2, checkpointInterval: 20, batchSize: 16 });
@@ -236,7 +235,7 @@ describe("KafkaSource exactly-once", () => {
 
 describe("KafkaSource rescale", () => {
   it("stop-with-savepoint at parallelism 2, resume at 3, then at 1: every partition's records exactly once", async () => {
-    const topic = "rescale";
+    const topic = broker.name("rescale");
     await createTopic(broker.bootstrap, topic, 4);
     const dir = newDir();
     const runs: string[][] = [];
@@ -262,7 +261,7 @@ describe("KafkaSource rescale", () => {
 
 describe("KafkaSource event time", () => {
   it("per-partition watermarks: windows fire with every record, a partition far ahead and one without data (withIdleness)", async () => {
-    const topic = "event-time";
+    const topic = broker.name("event-time");
     await createTopic(broker.bootstrap, topic, 3);
     const WINDOW = 10_000;
     // partition 0: 20 records in each of windows 3 and 4; partition 1: 10 in each of windows 0..4; partition 2: none
@@ -290,7 +289,7 @@ describe("KafkaSource event time", () => {
 
 describe("KafkaSource partition discovery", () => {
   it("a partition added while the job runs is found and read from its start", async () => {
-    const topic = "grows";
+    const topic = broker.name("grows");
     await createTopic(broker.bootstrap, topic, 1);
     await produceRecords(broker.bootstrap, topic, records(5, 1));
     const env = StreamExecutionEnvironment.create({ parallelism: 2 });

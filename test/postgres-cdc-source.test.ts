@@ -8,18 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresCdcError } from "../src/connectors/postgres/postgres-cdc-errors.ts";
 import { PostgresConnectionError } from "../src/connectors/postgres/postgres-errors.ts";
 import { cdcSource, driveReader, materialize, opsById } from "./support/postgres-cdc-reader.ts";
-import { startPostgres, type PostgresServer } from "./support/postgres-server.ts";
+import { sharedPostgres, type SharedPostgres } from "./support/shared-postgres.ts";
 
-let server: PostgresServer;
+let server: SharedPostgres;
 let n = 0;
 
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 }, 60_000);
 
-afterAll(async () => {
-  await server?.stop();
-});
+afterAll(() => server?.release());
 
 /** A fresh database with table `t (id int primary key, v text)` holding `rows` rows. */
 async function database(rows: number, identity: "default" | "full" = "default"): Promise<string> {
@@ -36,7 +34,7 @@ const confirmed = async (slot: string) => (await server.query<{ lsn: string }>(`
 describe("PostgresSource reader", () => {
   it("reads a consistent snapshot, then the changes after it, with before images under REPLICA IDENTITY FULL", async () => {
     const db = await database(500, "full");
-    const r = driveReader(cdcSource(server, db, `s${n}`, ["public.t"], { fetchSize: 64 }));
+    const r = driveReader(cdcSource(server, db, `s${n}${server.suffix}`, ["public.t"], { fetchSize: 64 }));
     try {
       // changes made while the snapshot is read are not in it but come from the stream
       await r.pollUntil((e) => e.length >= 10);
@@ -59,7 +57,7 @@ describe("PostgresSource reader", () => {
 
   it("without REPLICA IDENTITY FULL: deletes carry the key, updates no before image unless the key changed", async () => {
     const db = await database(2);
-    const r = driveReader(cdcSource(server, db, `s${n}`, ["t"]));
+    const r = driveReader(cdcSource(server, db, `s${n}${server.suffix}`, ["t"]));
     try {
       await r.pollUntil((e) => e.length >= 2);
       await sql(db, `UPDATE t SET v = 'x' WHERE id = 1`);
@@ -77,7 +75,7 @@ describe("PostgresSource reader", () => {
 
   it("confirms a position to the server only when the checkpoint holding it completes", async () => {
     const db = await database(3);
-    const slot = `s${n}`;
+    const slot = `s${n}${server.suffix}`;
     const r = driveReader(cdcSource(server, db, slot, ["t"]));
     try {
       await r.pollUntil((e) => e.length >= 3);
@@ -102,7 +100,7 @@ describe("PostgresSource reader", () => {
 
   it("resumes exactly from a state taken in the middle of a transaction", async () => {
     const db = await database(0);
-    const slot = `s${n}`;
+    const slot = `s${n}${server.suffix}`;
     const source = cdcSource(server, db, slot, ["t"]);
     const first = driveReader(source);
     await first.pollUntil(() => first.reader.snapshotState(-1)[0]!.phase === "stream", { what: "the stream" });
@@ -130,7 +128,7 @@ describe("PostgresSource reader", () => {
 
   it("resumes a snapshot interrupted mid-table from a new snapshot, and streams exactly the changes the pieces did not see", async () => {
     const db = await database(300);
-    const slot = `s${n}`;
+    const slot = `s${n}${server.suffix}`;
     const source = cdcSource(server, db, slot, ["t"], { fetchSize: 50 });
     const first = driveReader(source);
     await first.pollUntil((e) => e.length >= 120, { batch: 10 });
@@ -169,11 +167,11 @@ describe("PostgresSource reader", () => {
       [["public.missing"], /table public\.missing does not exist/],
       [["nokey"], /table public\.nokey .* has no primary key/],
     ] as const) {
-      const r = driveReader(cdcSource(server, db, `s${n}_${tables[0]!.length}`, [...tables]));
+      const r = driveReader(cdcSource(server, db, `s${n}${server.suffix}_${tables[0]!.length}`, [...tables]));
       await expect(r.pollUntil(() => false, { timeoutMs: 10_000 })).rejects.toThrow(message);
       await r.close();
     }
-    const wrong = driveReader(cdcSource(server, db, `s${n}_pw`, ["t"], { user: "weir_secure", password: "nope" }));
+    const wrong = driveReader(cdcSource(server, db, `s${n}${server.suffix}_pw`, ["t"], { user: "weir_secure", password: "nope" }));
     const error = await wrong.pollUntil(() => false, { timeoutMs: 10_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PostgresConnectionError);
     expect((error as Error).message).toMatch(/refused the login.*check the user and password/);

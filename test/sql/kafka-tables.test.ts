@@ -4,19 +4,18 @@
  * round trip with tombstones. The statement set under kills is in
  * kafka-statement-set-kill-loop.long.test.ts (npm run test:long).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startKafkaBroker, type KafkaBroker } from "../support/kafka-broker.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedKafkaBroker, type SharedKafkaBroker } from "../support/shared-kafka.ts";
 import { createTopic, produceRecords, readTopic, type StoredRecord } from "../support/kafka-topics.ts";
 import { StreamExecutionEnvironment } from "../../src/api/environment.ts";
 import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts";
 import { MultisetTable } from "../../src/table/data/changelog.ts";
 import { Row } from "../../src/table/data/row.ts";
 
-let broker: KafkaBroker;
+let broker: SharedKafkaBroker;
 beforeAll(async () => {
-  broker = await startKafkaBroker();
+  broker = await sharedKafkaBroker();
 }, 60_000);
-afterAll(() => broker?.stop());
 
 function tableEnv(): StreamTableEnvironment {
   const env = StreamExecutionEnvironment.create({ parallelism: 2 });
@@ -24,7 +23,8 @@ function tableEnv(): StreamTableEnvironment {
   return StreamTableEnvironment.create(env);
 }
 
-const kafka = (topic: string, more: string) => `'connector' = 'kafka', 'topic' = '${topic}', 'properties.bootstrap.servers' = '${broker.bootstrap}', ${more}`;
+/** The WITH options of a `kafka` table on `topic` (the file's own name for it on the shared broker). */
+const kafka = (topic: string, more: string) => `'connector' = 'kafka', 'topic' = '${broker.name(topic)}', 'properties.bootstrap.servers' = '${broker.bootstrap}', ${more}`;
 const bounded = "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset'";
 
 async function rowsOf(tEnv: StreamTableEnvironment, sql: string): Promise<Row[]> {
@@ -45,8 +45,8 @@ function foldUpserts(records: readonly StoredRecord[]): Map<string, string> {
 
 describe("kafka SQL connectors on a broker", () => {
   it("reads a json topic bounded at its latest offsets, with metadata columns", async () => {
-    await createTopic(broker.bootstrap, "k-read", 2);
-    await produceRecords(broker.bootstrap, "k-read", [
+    await createTopic(broker.bootstrap, broker.name("k-read"), 2);
+    await produceRecords(broker.bootstrap, broker.name("k-read"), [
       { value: '{"id": 1, "name": "Mary"}', partition: 0, timestamp: 1_700_000_000_000, headers: { trace: "a" } },
       { value: '{"id": 2, "name": "Bob"}', partition: 1, timestamp: 1_700_000_000_500 },
       { value: '{"id": 3,\n "name": "Liz"}', partition: 0, timestamp: 1_700_000_001_000 },
@@ -58,23 +58,23 @@ describe("kafka SQL connectors on a broker", () => {
     const rows = await rowsOf(tEnv, "SELECT id, name, `partition`, `offset`, tp, CARDINALITY(headers) FROM t");
     const seen = rows.map((r) => [r.kind, ...r.fields]).sort((a, b) => Number(a[1]) - Number(b[1]));
     expect(seen).toEqual([
-      ["+I", 1, "Mary", 0, 0n, "k-read", 1],
-      ["+I", 2, "Bob", 1, 0n, "k-read", 0],
-      ["+I", 3, "Liz", 0, 1n, "k-read", 0],
+      ["+I", 1, "Mary", 0, 0n, broker.name("k-read"), 1],
+      ["+I", 2, "Bob", 1, 0n, broker.name("k-read"), 0],
+      ["+I", 3, "Liz", 0, 1n, broker.name("k-read"), 0],
     ]);
     const times = await rowsOf(tEnv, "SELECT id, ts FROM t");
     expect(times.map((r) => [r.fields[0], r.fields[1]]).sort()).toEqual([[1, 1_700_000_000_000], [2, 1_700_000_000_500], [3, 1_700_000_001_000]]);
   }, 60_000);
 
   it("writes a query with a key, the timestamp and headers metadata, read back from the topic", async () => {
-    await createTopic(broker.bootstrap, ["k-write-in", "k-write"], 3);
-    await produceRecords(broker.bootstrap, "k-write-in", [1, 2, 3].map((id) => ({ value: JSON.stringify({ id, name: id === 2 ? "Bob" : "Mary" }), partition: 0, headers: { src: `h${id}` } })));
+    await createTopic(broker.bootstrap, [broker.name("k-write-in"), broker.name("k-write")], 3);
+    await produceRecords(broker.bootstrap, broker.name("k-write-in"), [1, 2, 3].map((id) => ({ value: JSON.stringify({ id, name: id === 2 ? "Bob" : "Mary" }), partition: 0, headers: { src: `h${id}` } })));
     const tEnv = tableEnv();
     tEnv.executeSql(`CREATE TABLE input (id INT, name STRING, hs MAP<STRING, BYTES> METADATA FROM 'headers') WITH (${kafka("k-write-in", `'format' = 'json', ${bounded}`)})`);
     tEnv.executeSql(`CREATE TABLE out (id INT, name STRING, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', hs MAP<STRING, BYTES> METADATA FROM 'headers')
       WITH (${kafka("k-write", "'key.format' = 'raw', 'key.fields' = 'name', 'value.format' = 'csv', 'sink.delivery-guarantee' = 'at-least-once'")})`);
     await tEnv.executeSql("INSERT INTO out SELECT id, name, TO_TIMESTAMP_LTZ(1700000000000 + id, 3), hs FROM input").await();
-    const records = await readTopic(broker.bootstrap, "k-write", { committed: true });
+    const records = await readTopic(broker.bootstrap, broker.name("k-write"), { committed: true });
     const got = records.map((r) => [r.key, r.value, r.timestamp, r.headers]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
     expect(got).toEqual([
       ["Mary", "1,Mary", 1_700_000_000_001, { src: "h1" }],
@@ -86,8 +86,8 @@ describe("kafka SQL connectors on a broker", () => {
   }, 60_000);
 
   it("upsert-kafka: updates and deletes become values and tombstones, read back as -U/+U and -D", async () => {
-    await createTopic(broker.bootstrap, ["u-changes", "u-users"], 1);
-    await produceRecords(broker.bootstrap, "u-changes", [
+    await createTopic(broker.bootstrap, [broker.name("u-changes"), broker.name("u-users")], 1);
+    await produceRecords(broker.bootstrap, broker.name("u-changes"), [
       { value: '{"before": null, "after": {"id": 1, "name": "a"}, "op": "c"}' },
       { value: '{"before": null, "after": {"id": 2, "name": "b"}, "op": "c"}' },
       { value: '{"before": {"id": 1, "name": "a"}, "after": {"id": 1, "name": "a2"}, "op": "u"}' },
@@ -96,10 +96,10 @@ describe("kafka SQL connectors on a broker", () => {
     const tEnv = tableEnv();
     tEnv.executeSql(`CREATE TABLE changes (id INT, name STRING) WITH (${kafka("u-changes", `'format' = 'debezium-json', ${bounded}`)})`);
     tEnv.executeSql(`CREATE TABLE users (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)
-      WITH ('connector' = 'upsert-kafka', 'topic' = 'u-users', 'properties.bootstrap.servers' = '${broker.bootstrap}',
+      WITH ('connector' = 'upsert-kafka', 'topic' = '${broker.name("u-users")}', 'properties.bootstrap.servers' = '${broker.bootstrap}',
             'key.format' = 'json', 'value.format' = 'json', 'scan.bounded.mode' = 'latest-offset')`);
     await tEnv.executeSql("INSERT INTO users SELECT * FROM changes").await();
-    const records = await readTopic(broker.bootstrap, "u-users", { committed: true });
+    const records = await readTopic(broker.bootstrap, broker.name("u-users"), { committed: true });
     expect(records.some((r) => r.key === '{"id":2}' && r.value === null)).toBe(true); // the delete is a tombstone
     expect(Object.fromEntries(foldUpserts(records))).toEqual({ '{"id":1}': '{"id":1,"name":"a2"}' });
     const changelog = (await rowsOf(tEnv, "SELECT * FROM users")).map((r) => Row.toString(r));

@@ -11,14 +11,14 @@ import { RestartStrategies } from "../../src/runtime/execution/restart-strategy.
 import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts";
 import { MultisetTable } from "../../src/table/data/changelog.ts";
 import { Row } from "../../src/table/data/row.ts";
-import { startPostgres, type PostgresServer } from "../support/postgres-server.ts";
+import { sharedPostgres, type SharedPostgres } from "../support/shared-postgres.ts";
 
-let server: PostgresServer;
+let server: SharedPostgres;
 let n = 0;
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 }, 60_000);
-afterAll(() => server?.stop());
+afterAll(() => server?.release());
 
 function tableEnv(): StreamTableEnvironment {
   const env = StreamExecutionEnvironment.create({ parallelism: 2 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { randomInt, seededRandom, testSeed } from "../../src/util/seeded-random.ts";
 import { startCli, waitFor, type RunningCli } from "../support/cli-process.ts";
 import { latestCheckpointId, pause } from "../support/e2e-kill-loop.ts";
-import { startPostgres, type PostgresServer } from "../support/postgres-server.ts";
+import { sharedPostgres, type SharedPostgres } from "../support/shared-postgres.ts";
 import { tempDirs } from "../support/temp-dirs.ts";
 
 const SEED = testSeed();
@@ -21,12 +21,12 @@ const ROWS = 2_000;
 const KILLS = 3;
 const REGIONS = ["EU", "US", "APAC", "LATAM", "MEA"];
 const newDir = tempDirs("weir-pg-cdc-jdbc-");
-let server: PostgresServer;
+let server: SharedPostgres;
 
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 }, 60_000);
-afterAll(() => server?.stop());
+afterAll(() => server?.release());
 
 type Totals = Record<string, string>;
 
@@ -49,7 +49,7 @@ it(`postgres-cdc → GROUP BY → jdbc upsert, SIGKILLed ${KILLS} times while a 
     script,
     `CREATE TABLE accounts (id INT, region STRING, balance BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH (
   'connector' = 'postgres-cdc', 'hostname' = '127.0.0.1', 'port' = '${server.port}', 'username' = 'postgres', 'password' = '',
-  'database-name' = '${db}', 'schema-name' = 'public', 'table-name' = 'accounts', 'slot.name' = 'totals_slot');
+  'database-name' = '${db}', 'schema-name' = 'public', 'table-name' = 'accounts', 'slot.name' = 'totals_slot${server.suffix}');
 CREATE TABLE region_totals (region STRING, n BIGINT, total BIGINT, PRIMARY KEY (region) NOT ENFORCED) WITH (
   'connector' = 'jdbc', 'url' = '${server.jdbcUrl(db)}', 'table-name' = 'region_totals', 'username' = 'postgres',
   'sink.buffer-flush.interval' = '50 ms');

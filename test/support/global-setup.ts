@@ -1,14 +1,21 @@
 /**
  * vitest's global setup: builds the test bundle (dist-dev/, scripts/dev-bundle.mjs) once per run, so that the
  * `weir` child processes of the suites (bin/weir-dev.mjs) start from it instead of compiling src/ through tsx;
- * and fetches the Kafka broker's jars once (scripts/kafka-jars.mjs) before test files start brokers in parallel.
+ * fetches the Kafka broker's jars once (scripts/kafka-jars.mjs) before test files start brokers in parallel; and
+ * serves the run's shared PostgreSQL server and Kafka broker (shared-servers.ts: each started when a file first
+ * asks for it, stopped by the teardown).
  */
+import type { TestProject } from "vitest/node";
 // @ts-expect-error: a JavaScript module without types
 import { buildDevBundle } from "../../scripts/dev-bundle.mjs";
 // @ts-expect-error: a JavaScript module without types
 import { kafkaJars } from "../../scripts/kafka-jars.mjs";
+import { serveSharedServers } from "./shared-servers.ts";
 
-export default async function setup(): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   kafkaJars();
   await buildDevBundle();
+  const shared = await serveSharedServers();
+  project.provide("weirSharedServers", shared.url);
+  return () => shared.close();
 }

@@ -4,12 +4,13 @@
  * machine's Java 17. `stop()` ends it and deletes its data; `restart()` stops and starts it on the same ports
  * and data (a broker restart mid-job); `kill()` SIGKILLs it.
  */
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 // @ts-expect-error: a JavaScript module without types
 import { kafkaJars } from "../../scripts/kafka-jars.mjs";
 import { stopProcess } from "./stop-process.ts";
@@ -27,6 +28,8 @@ export interface KafkaBroker {
   stop(): Promise<void>;
   /** The broker's log so far (for a failing test's message). */
   log(): string;
+  /** SIGKILLs it now, synchronously (a vitest process exiting without its teardown); its folder stays. */
+  killNow(): void;
 }
 
 /** A port nobody listens on now (the OS's pick). */
@@ -117,7 +120,8 @@ export async function startKafkaBroker(settings: Record<string, string> = {}): P
   // As Kafka's own Uuid.randomUuid: never one starting with "-", which the storage tool takes for an option.
   let clusterId = randomBytes(16).toString("base64url");
   while (clusterId.startsWith("-")) clusterId = randomBytes(16).toString("base64url");
-  execFileSync("java", [...JVM, log4j, "-cp", classpath, "kafka.tools.StorageTool", "format", "--standalone", "-t", clusterId, "-c", config], { stdio: "pipe" });
+  // Not execFileSync: the shared broker starts in vitest's own process, which must keep answering its workers.
+  await promisify(execFile)("java", [...JVM, log4j, "-cp", classpath, "kafka.tools.StorageTool", "format", "--standalone", "-t", clusterId, "-c", config]);
   let child: ChildProcess | undefined;
   let output = "";
   const log = (): string => {
@@ -161,5 +165,6 @@ export async function startKafkaBroker(settings: Record<string, string> = {}): P
       rmSync(dir, { recursive: true, force: true });
     },
     log,
+    killNow: () => void child?.kill("SIGKILL"),
   };
 }

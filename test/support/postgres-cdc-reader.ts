@@ -7,10 +7,10 @@ import type { ReaderOutput, SourceReader } from "../../src/core/source.ts";
 import { ChangeEventDeserializationSchema, type PostgresChangeEvent } from "../../src/connectors/postgres/postgres-change-event.ts";
 import { PostgresSource, StartupOptions } from "../../src/connectors/postgres/postgres-source.ts";
 import type { PostgresSourceSplit } from "../../src/connectors/postgres/postgres-source-split.ts";
-import type { PostgresServer } from "./postgres-server.ts";
+import type { PostgresDatabases } from "./postgres-server.ts";
 
 /** A source reading `tables` of `database` on `server` through `slot`, emitting the events themselves. */
-export function cdcSource(server: PostgresServer, database: string, slot: string, tables: string[], o: { latest?: boolean; fetchSize?: number; password?: string; user?: string } = {}): PostgresSource<PostgresChangeEvent> {
+export function cdcSource(server: PostgresDatabases, database: string, slot: string, tables: string[], o: { latest?: boolean; fetchSize?: number; password?: string; user?: string } = {}): PostgresSource<PostgresChangeEvent> {
   const b = PostgresSource.builder<PostgresChangeEvent>()
     .hostname(server.host)
     .port(server.port)

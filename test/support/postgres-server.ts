@@ -9,30 +9,35 @@
  * `stop()` ends the server and deletes the folder; `restart()` stops it (fast shutdown) and starts it again
  * on the same port and data (a server that goes away mid-job); `kill()` SIGKILLs it.
  */
-import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 import { freePort } from "./kafka-broker.ts";
 import { stopProcess } from "./stop-process.ts";
 
-/** A running server. */
-export interface PostgresServer {
+/** A server's databases as a test uses them: its address, connections, queries and new databases. */
+export interface PostgresDatabases {
   readonly host: "127.0.0.1";
   readonly port: number;
   /** The superuser (trust auth). */
   readonly user: "postgres";
-  /** `jdbc:postgresql://127.0.0.1:<port>/<database>` (Flink's URL form). */
+  /** `jdbc:postgresql://127.0.0.1:<port>/<database>` (Flink's URL form; default database: see `query`). */
   jdbcUrl(database?: string): string;
-  /** `pg` client settings for `database` (default `postgres`). */
+  /** `pg` client settings for `database` (default: see `query`). */
   config(database?: string): pg.ClientConfig;
-  /** Runs one statement on a new connection (superuser) and returns its rows. */
+  /** Runs one statement on a new connection (superuser) and returns its rows; in `postgres` on a private server, in the test file's own database on the shared one. */
   query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[], database?: string): Promise<R[]>;
-  /** Creates a database and returns its name. */
+  /** Creates a database and returns its name: `name`, on the shared server with the test file's suffix. */
   createDatabase(name: string): Promise<string>;
-  /** Creates a new database (`db_<n>`), runs `ddl` in it (when given) and returns its name. */
+  /** Creates a new database (`db_<n>`, on the shared server with the test file's suffix), runs `ddl` in it (when given) and returns its name. */
   freshDatabase(ddl?: string): Promise<string>;
+}
+
+/** A running private server. */
+export interface PostgresServer extends PostgresDatabases {
   /** Stops it (fast shutdown) and starts it again on the same port and data. */
   restart(): Promise<void>;
   /** SIGKILLs it (data kept; `restart()` starts it again). */
@@ -41,6 +46,51 @@ export interface PostgresServer {
   stop(): Promise<void>;
   /** The server's log so far (for a failing test's message). */
   log(): string;
+  /** SIGKILLs it now, synchronously (a vitest process exiting without its teardown); its folder stays. */
+  killNow(): void;
+}
+
+/**
+ * The databases of the server on 127.0.0.1:`port`: `suffix` ends the names of the databases it creates, `main` is
+ * the database of `query`, `config` and `jdbcUrl` when they name none (on a private server `""` and `postgres`; on
+ * the shared one the test file's own suffix and database, see shared-postgres.ts).
+ *
+ * @example
+ * ```ts
+ * const db = await postgresDatabases(port, "_a1b2c3").freshDatabase("CREATE TABLE t (n INT)"); // "db_1_a1b2c3"
+ * ```
+ */
+export function postgresDatabases(port: number, suffix = "", main = "postgres"): PostgresDatabases {
+  const config = (database = main): pg.ClientConfig => ({ host: "127.0.0.1", port, user: "postgres", database });
+  const query = async <R extends Record<string, unknown>>(sql: string, params: unknown[] = [], database = main): Promise<R[]> => {
+    const client = new pg.Client(config(database));
+    await client.connect();
+    try {
+      return (await client.query<R>(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const createDatabase = async (name: string): Promise<string> => {
+    const database = `${name}${suffix}`;
+    await query(`CREATE DATABASE "${database}"`);
+    return database;
+  };
+  let databases = 0;
+  return {
+    host: "127.0.0.1",
+    port,
+    user: "postgres",
+    jdbcUrl: (database = main) => `jdbc:postgresql://127.0.0.1:${port}/${database}`,
+    config,
+    query,
+    createDatabase,
+    freshDatabase: async (ddl) => {
+      const db = await createDatabase(`db_${++databases}`);
+      if (ddl !== undefined) await query(ddl, [], db);
+      return db;
+    },
+  };
 }
 
 /** The folder of the machine's server binaries (`pg_config --bindir`, else the newest /usr/lib/postgresql/N/bin). */
@@ -88,8 +138,8 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   const dir = mkdtempSync(join(tmpdir(), "weir-pg-"));
   if (user.uid !== undefined) chownSync(dir, user.uid, user.gid!);
   const data = join(dir, "data");
-  execFileSync(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], {
-    stdio: "pipe",
+  // Not execFileSync: the shared server starts in vitest's own process, which must keep answering its workers.
+  await promisify(execFile)(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], {
     ...user,
     env: { ...process.env, LC_ALL: "C" },
   });
@@ -117,16 +167,8 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   let child: ChildProcess | undefined;
   let output = "";
 
-  const config = (database = "postgres"): pg.ClientConfig => ({ host: "127.0.0.1", port, user: "postgres", database });
-  const query = async <R extends Record<string, unknown>>(sql: string, params: unknown[] = [], database = "postgres"): Promise<R[]> => {
-    const client = new pg.Client(config(database));
-    await client.connect();
-    try {
-      return (await client.query<R>(sql, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const databases = postgresDatabases(port);
+  const query = databases.query;
   const ready = async (): Promise<boolean> => {
     try {
       await query("SELECT 1");
@@ -163,27 +205,10 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     }
   };
 
-  const createDatabase = async (name: string): Promise<string> => {
-    await query(`CREATE DATABASE "${name}"`);
-    return name;
-  };
-  let databases = 0;
-
   await start();
   await query("CREATE ROLE weir_secure LOGIN SUPERUSER REPLICATION PASSWORD 'secret'");
   return {
-    host: "127.0.0.1",
-    port,
-    user: "postgres",
-    jdbcUrl: (database = "postgres") => `jdbc:postgresql://127.0.0.1:${port}/${database}`,
-    config,
-    query,
-    createDatabase,
-    freshDatabase: async (ddl) => {
-      const db = await createDatabase(`db_${++databases}`);
-      if (ddl !== undefined) await query(ddl, [], db);
-      return db;
-    },
+    ...databases,
     restart: async () => {
       await end("SIGINT");
       await start();
@@ -194,5 +219,6 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
       rmSync(dir, { recursive: true, force: true });
     },
     log: () => output,
+    killNow: () => void child?.kill("SIGKILL"),
   };
 }

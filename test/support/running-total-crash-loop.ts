@@ -3,7 +3,7 @@
  * running total in keyed state → FileSink) at parallelism 2 on 2 workers, SIGKILLed at seeded random moments and
  * restarted with the same command until a run finishes.
  */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { expectLoopEndedCleanly, killLoop, type KillLoopReport } from "./e2e-kill-loop.ts";
@@ -29,8 +29,12 @@ export interface CrashLoopOptions {
   readonly intervalMs?: readonly [number, number];
   /** More `weir run` flags (e.g. the state backend). */
   readonly flags?: readonly string[];
-  /** The job's arguments after `--` for its input and output directories: default `input output 30000` (a busy loop per record: a full run takes several seconds, so all kills land mid-run). */
-  readonly jobArgs?: (input: string, output: string) => string[];
+  /**
+   * The job's arguments after `--` for its input and output directories and the gate file (written before the
+   * last run): default `input output 0 running-total 0 1 gate` (until the gate exists every record waits 1 ms, so
+   * every kill lands mid-run however loaded the machine, and the last run goes at full speed).
+   */
+  readonly jobArgs?: (input: string, output: string, gate: string) => string[];
   /** Deadline of each wait of the loop: default 90 s. */
   readonly timeoutMs?: number;
 }
@@ -50,16 +54,17 @@ export async function runningTotalCrashLoop(o: CrashLoopOptions): Promise<CrashL
   const mode = o.mode ?? "exactly-once";
   const [files, perFile, keysPerFile] = o.input ?? DEFAULT_INPUT;
   const root = newDir();
-  const [input, output, checkpoints] = ["in", "out", "chk"].map((d) => join(root, d)) as [string, string, string];
+  const [input, output, checkpoints, gate] = ["in", "out", "chk", "gate"].map((d) => join(root, d)) as [string, string, string, string];
   const orders = writeOrders(input, o.seed, files, perFile, keysPerFile);
   const random = seededRandom(o.seed);
   const interval = randomInt(random, ...(o.intervalMs ?? [100, 300]));
   const command = [
     "run", "test/fixtures/e2e-running-total-job.ts",
     "--parallelism", "2", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", mode, "--checkpoint-dir", checkpoints, ...(o.flags ?? []),
-    "--", ...(o.jobArgs ?? ((i, out) => [i, out, "30000"]))(input, output),
+    "--", ...(o.jobArgs ?? ((i, out, g) => [i, out, "0", "running-total", "0", "1", g]))(input, output, gate),
   ];
-  const report = await killLoop({ command, checkpointDir: checkpoints, kills: o.kills, random, delayMs: [0, 400], timeoutMs: o.timeoutMs ?? 90_000 });
+  const beforeLastRun = () => writeFileSync(gate, "");
+  const report = await killLoop({ command, checkpointDir: checkpoints, kills: o.kills, random, delayMs: [0, 400], timeoutMs: o.timeoutMs ?? 90_000, beforeLastRun });
   const where = `seed ${o.seed} (WEIR_SEED=${o.seed}), ${mode}, checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
   expectLoopEndedCleanly(report, o.kills, where);
   expect(existsSync(output), where).toBe(true);
