@@ -3,8 +3,12 @@
  * `weir` child processes of the suites (bin/weir-dev.mjs) start from it instead of compiling src/ through tsx;
  * fetches the Kafka broker's jars once (scripts/kafka-jars.mjs) before test files start brokers in parallel; and
  * serves the run's shared PostgreSQL server and Kafka broker (shared-servers.ts: each started when a file first
- * asks for it, stopped by the teardown).
+ * asks for it, stopped by the teardown). The `weir` processes of the run register their jobs in a registry of
+ * the run's own (`WEIR_HOME`), not in the user's.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 // @ts-expect-error: a JavaScript module without types
 import { buildDevBundle } from "../../scripts/dev-bundle.mjs";
@@ -15,7 +19,11 @@ import { serveSharedServers } from "./shared-servers.ts";
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   kafkaJars();
   await buildDevBundle();
+  const home = (process.env.WEIR_HOME = mkdtempSync(join(tmpdir(), "weir-home-")));
   const shared = await serveSharedServers();
   project.provide("weirSharedServers", shared.url);
-  return () => shared.close();
+  return async () => {
+    await shared.close();
+    rmSync(home, { recursive: true, force: true });
+  };
 }
