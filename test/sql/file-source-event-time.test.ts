@@ -92,7 +92,8 @@ describe("event time of a filesystem table across a rescale", () => {
     writeFileSync(nameFor(dir, "early", "json", 1, 2), rows(0, PER_FILE, 6 * WINDOW));
     /**
      * Rows read per file (early, late), as the distinct timestamps seen (the function runs more than once
-     * per row); past a third of a file a reader crawls (0.7 ms a call) so that the checkpoint lands mid-file.
+     * per row); past a third of a file a reader crawls (3 ms a call: the rest of a file takes ≥ 1.2 s, time enough
+     * on a loaded machine for the checkpoint's barrier to pass both readers mid-file).
      */
     const seen = [new Set<number>(), new Set<number>()];
     const read = () => seen.map((s) => s.size);
@@ -105,7 +106,7 @@ describe("event time of a filesystem table across a rescale", () => {
         eval: (t: number) => {
           const file = seen[t - T0 < LATE * WINDOW ? 0 : 1]!;
           file.add(t);
-          if (crawl && file.size > PER_FILE / 3) for (const end = performance.now() + 0.7; performance.now() < end; );
+          if (crawl && file.size > PER_FILE / 3) for (const end = performance.now() + 3; performance.now() < end; );
           return t;
         },
       });
