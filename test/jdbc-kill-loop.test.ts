@@ -50,6 +50,9 @@ it(`weir run into an exactly-once JdbcSink at parallelism 3 on 2 workers, SIGKIL
   const command = [
     "run", "test/fixtures/jdbc-running-total-job.ts",
     "--parallelism", "3", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", "exactly-once", "--checkpoint-dir", checkpoints,
+    // small channel batches: a killed run gets as far as its first checkpoint, whose barrier waits behind the orders
+    // buffered on the channels (each 1 ms at the gate); with 512 per batch, 3 killed runs once read every order
+    "-D", "weir.batch-size=64",
     "--", join(root, "in"), server.jdbcUrl(db), "kill-loop", "0", "200", gate,
   ];
   const report = await killLoop({ command, checkpointDir: checkpoints, kills: KILLS, random, delayMs: [0, 400], timeoutMs: 90_000, beforeLastRun: () => writeFileSync(gate, "") });
