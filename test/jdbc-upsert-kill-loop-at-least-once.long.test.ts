@@ -39,6 +39,9 @@ it(`an updating query upserted into PostgreSQL, SIGKILLed ${KILLS} times (seed $
   const command = [
     "run", "test/fixtures/jdbc-upsert-query-job.ts",
     "--parallelism", "2", "--workers", "2", "--checkpoint-interval", String(interval), "--checkpoint-dir", checkpoints,
+    // small channel batches: a killed run gets as far as its first checkpoint, whose barrier waits behind the rows
+    // buffered on the channels (each 1 ms at the gate); with 512 per batch, 2 killed runs once read every row
+    "-D", "weir.batch-size=64",
     "--", join(root, "in"), server.jdbcUrl(db), "at-least-once", "0", "", gate,
   ];
   // the killed runs wait at a gate (1 ms a row), so none ends before its kill however fast the machine; the last one runs free

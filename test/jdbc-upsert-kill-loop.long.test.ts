@@ -37,6 +37,9 @@ it(`an updating query into an exactly-once jdbc table, SIGKILLed ${KILLS} times 
   const command = [
     "run", "test/fixtures/jdbc-upsert-query-job.ts",
     "--parallelism", "3", "--workers", "2", "--checkpoint-interval", String(interval), "--mode", "exactly-once", "--checkpoint-dir", checkpoints,
+    // small channel batches: a killed run gets as far as its first checkpoint, whose barrier waits behind the rows
+    // buffered on the channels (each 1 ms at the gate); with 512 per batch, 2 killed runs once read every row
+    "-D", "weir.batch-size=64",
     "--", join(root, "in"), server.jdbcUrl(db), "exactly-once", "30000", "upsert-eo", gate,
   ];
   // the killed runs wait at a gate (1 ms a row), so none ends before its kill; the last one runs free
