@@ -17,7 +17,7 @@ import { runCli, startCli, waitFor, type CliRun, type RunningCli } from "./suppo
 import { startPtyCli } from "./support/pty-cli.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
-const JOB = fileURLToPath(new URL("./fixtures/operated-lines-job.ts", import.meta.url));
+const JOB = fileURLToPath(new URL("./fixtures/gated-lines-job.ts", import.meta.url));
 const COUNT = 3000;
 const tempDir = tempDirs("weir-job-commands-");
 const started: RunningCli[] = [];
@@ -33,7 +33,7 @@ function place(): { dir: string; home: string } {
 }
 
 /**
- * `weir run` of the operated-lines job writing into `<dir>/out` (a rerun from a savepoint commits the part
+ * `weir run` of the gated-lines job writing into `<dir>/out` (a rerun from a savepoint commits the part
  * files the savepoint left pending there), with checkpoints in `<dir>/checkpoints-<run>`: slow (10 numbers
  * per 20 ms), or with `fast` at full speed; it waits at the end until `<dir>/gate` exists.
  */
@@ -114,7 +114,7 @@ describe("weir list, savepoint, cancel, stop", () => {
     expect(list.code, list.stderr).toBe(0);
     const [header, row, ...more] = list.stdout.trim().split("\n");
     expect(header).toMatch(/^JOB ID\s+NAME\s+STATE\s+START TIME\s+WEB$/);
-    expect(row).toMatch(new RegExp(`^${entry.jobId}  operated-lines  RUNNING  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${entry.webUrl}$`));
+    expect(row).toMatch(new RegExp(`^${entry.jobId}  gated-lines  RUNNING  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${entry.webUrl}$`));
     expect(more).toEqual([]);
 
     // a savepoint that fails says why, and the job goes on
@@ -191,12 +191,12 @@ describe("weir list, savepoint, cancel, stop", () => {
 
     const list = await weir(elsewhere, ["list", "-m", hostPort]);
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout).toContain(`${entry.jobId}  operated-lines  RUNNING`);
+    expect(list.stdout).toContain(`${entry.jobId}  gated-lines  RUNNING`);
     expect((await weir(elsewhere, ["list"])).stdout).toBe("No running jobs.\n");
 
     const unknown = await weir(p, ["cancel", "ffff0000"]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`no job 'ffff0000' runs on this machine; running: ${entry.jobId} (operated-lines)`);
+    expect(unknown.stderr).toContain(`no job 'ffff0000' runs on this machine; running: ${entry.jobId} (gated-lines)`);
     const bad = await weir(p, ["cancel", "xyz"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("a job id is 32 hex digits (a unique prefix of 4 or more will do), got 'xyz'");
@@ -230,11 +230,11 @@ describe("weir list, savepoint, cancel, stop", () => {
     expect(list.stderr).toContain("1 stale registry entry of processes that ended without removing them: weir list --all shows and removes them");
     const cancel = await weir(p, ["cancel", entry.jobId.slice(0, 5)]);
     expect(cancel.code).toBe(1);
-    expect(cancel.stderr).toContain(`job ${entry.jobId} (operated-lines) is not running: its process (pid ${entry.pid}) ended without removing its registry entry`);
+    expect(cancel.stderr).toContain(`job ${entry.jobId} (gated-lines) is not running: its process (pid ${entry.pid}) ended without removing its registry entry`);
 
     const all = await weir(p, ["list", "--all"]);
     expect(all.code).toBe(0);
-    expect(all.stdout).toMatch(new RegExp(`^${entry.jobId}  operated-lines  STALE`, "m"));
+    expect(all.stdout).toMatch(new RegExp(`^${entry.jobId}  gated-lines  STALE`, "m"));
     expect(all.stderr).toContain("removed 1 stale registry entry");
     expect(await readJobRegistry(p.home)).toEqual([]);
     expect((await weir(p, ["list", "--all"])).stdout).toBe("No jobs.\n");
@@ -249,10 +249,10 @@ describe("weir list, savepoint, cancel, stop", () => {
       let at = (await cli.expect("weir> ")).end;
       cli.type("SHOW JOBS;\n");
       const jobs = await cli.expect("1 row in set", at);
-      expect(jobs.text).toMatch(new RegExp(`\\| ${entry.jobId} \\| operated-lines \\|\\s+RUNNING \\| \\d{4}-\\d\\d-\\d\\dT`));
+      expect(jobs.text).toMatch(new RegExp(`\\| ${entry.jobId} \\| gated-lines \\|\\s+RUNNING \\| \\d{4}-\\d\\d-\\d\\dT`));
       at = jobs.end;
       cli.type("STOP JOB 'abcd';\n");
-      at = (await cli.expect(`No job 'abcd' in this session, and no job 'abcd' runs on this machine; running: ${entry.jobId} (operated-lines); SHOW JOBS lists them`, at)).end;
+      at = (await cli.expect(`No job 'abcd' in this session, and no job 'abcd' runs on this machine; running: ${entry.jobId} (gated-lines); SHOW JOBS lists them`, at)).end;
       cli.type(`SET 'state.savepoints.dir' = 'sql-stops';\n`);
       at = (await cli.expect("[INFO] Execute statement succeeded.", at)).end;
       cli.type(`STOP JOB '${entry.jobId.slice(0, 6)}' WITH SAVEPOINT;\n`);
