@@ -21,9 +21,9 @@
  * a 1 ms service at capacity 100, ordered and unordered, in-process, each
  * without and with exactly-once checkpoints every second), the Nexmark queries
  * (bench/nexmark.ts: q0–q3, q5, q7, q8 on the engine, in-process and on 1
- * and 2 workers, against a hand-fused loop and RxJS, then the nexmark
- * project's SQL queries q0–q22 on the `nexmark` connector, also alone as
- * section `nexmark-sql`), and the recovery of a
+ * and 2 workers, against a hand-fused loop, RxJS and the SQL twins of q0–q2,
+ * q5 and q7, then the nexmark project's SQL queries q0–q22 on the `nexmark`
+ * connector, also alone as section `nexmark-sql`), and the recovery of a
  * `weir run` killed with SIGKILL holding 10 and 100 MiB of keyed state
  * (bench/recovery.ts), and the state backends (bench/state.ts: checkpoint
  * cost of full and incremental checkpoints vs state size, keyed-count
@@ -120,7 +120,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const asyncIoRuns = asyncIo.runs;
   const nexmark =
     options.sections.has("nexmark") || options.sections.has("nexmark-sql")
-      ? await measureNexmark(progress, { dataStream: options.sections.has("nexmark"), sqlEvents: options.nexmarkSqlEvents })
+      ? await measureNexmark(progress, { dataStream: options.sections.has("nexmark"), events: options.nexmarkEvents, sqlEvents: options.nexmarkSqlEvents })
       : null;
   const recovery: RecoveryFigures[] = [];
   if (options.sections.has("recovery")) {
