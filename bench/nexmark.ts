@@ -7,15 +7,20 @@
  *    collects every row of a small run, which must equal the hand-fused loop's
  *    rows as a multiset, else `BenchIntegrityError`;
  * 2. sizing runs (in-process, no checkpoints; also the warm-up) size the
- *    measured runs to about `TARGET_RUN_MS`;
+ *    measured runs to about `TARGET_RUN_MS` (or `--nexmark-events` fixes them,
+ *    after one warm-up run);
  * 3. the hand-fused loop, then the engine in-process without checkpoints and
  *    with exactly-once checkpoints every 1 s (filesystem storage), on 1 and 2
  *    worker threads with exactly-once 1 s, then the RxJS pipeline (q0–q2, q5,
- *    q7). Every run's row count and digest must equal the fused loop's, else
- *    `BenchIntegrityError`. The throughput of an engine run is over its
- *    processing time: from the start of the first sink subtask to the end of
- *    input at the last one (without starting threads, importing the job module
- *    in them, deploying, the final checkpoint, tearing down).
+ *    q7), then for q0–q2, q5 and q7 the SQL twin (bench/jobs/nexmark/sql-twins.ts:
+ *    a SELECT on the `nexmark` connector with the same stream and the DataStream
+ *    version's rows) after a warm-up, in-process without checkpoints and with
+ *    exactly-once 1 s, on the same events. Every run's row count and digest must
+ *    equal the fused loop's, else `BenchIntegrityError`. The throughput of an engine
+ *    run is over its processing time: from the start of the first sink subtask to
+ *    the end of input at the last one (without starting threads, importing the job
+ *    module in them, deploying, the final checkpoint, tearing down). In-process
+ *    engine runs also measure their GC pauses (bench/gc-time.ts).
  *
  * Then the latency of q0 and q1: the source rate limited to half of the
  * query's exactly-once throughput (the lower of in-process and 2 workers),
@@ -27,13 +32,16 @@
  * parallelism): a query Weir refuses (q6, q12) is reported with its planning
  * error; every other runs once to size it (in-process, no checkpoints: also the
  * warm-up), unless `--nexmark-sql-events` fixes the size, then in-process with
- * exactly-once checkpoints every 1 s (filesystem storage). Its events/s is per
- * core (one thread), beside the published Flink figure per core and, for q0–q3,
- * q5, q7 and q8, the ratio to the DataStream version's in-process exactly-once run
- * (the bench's only SQL/DataStream figure). The rows are the changelog's (checked against
- * DuckDB by test/sql/nexmark-queries.test.ts); for q1, q2, q5 and q7, whose published
- * SELECT gives the DataStream version's rows (its `sqlRow`), the measured run's rows must
- * also equal the fused loop's by count and digest.
+ * exactly-once checkpoints every 1 s (filesystem storage), with its GC share. Its
+ * events/s is per core (one thread), beside the published Flink figure per core and,
+ * for q0–q3, q5, q7 and q8, the ratio to the DataStream version's in-process
+ * exactly-once run. The rows are the changelog's (checked against DuckDB by
+ * test/sql/nexmark-queries.test.ts); for q1, q2, q5 and q7, whose published SELECT
+ * gives the twin's rows, the measured run's rows must also equal the fused loop's by
+ * count and digest.
+ *
+ * Last, the ratios per query and the targets of issue 25 (bench/nexmark-report.ts:
+ * `nexmarkRatios`, `nexmarkTargets`).
  */
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
