@@ -1,16 +1,19 @@
 /**
  * The pure part of the Nexmark section of the bench: figures of each run
- * (events/s, per core), latency percentiles, the ratios between the engine,
- * the hand-fused loop and RxJS, and their tables. No I/O, no clock.
+ * (events/s, per core, GC share), latency percentiles, the ratios between the
+ * engine, the hand-fused loop, RxJS, the SQL twins and the published SQL, the
+ * targets of issue 25 they meet or not, and their tables. No I/O, no clock.
  */
 import type { CheckpointStats } from "../src/index.ts";
+import { gcShare } from "./gc-time.ts";
 import { checkpointFigures, checkpointsCell, elapsedCell, millions, ms, stateSize, table, throughput, type CheckpointFigures } from "./report.ts";
 
 /**
  * What ran a query: the engine (DataStream API), the engine from the nexmark project's SQL on the
- * `nexmark` connector, the hand-fused loop or the RxJS pipeline.
+ * `nexmark` connector, the engine from the query's SQL twin on that connector
+ * (bench/jobs/nexmark/sql-twins.ts), the hand-fused loop or the RxJS pipeline.
  */
-export type NexmarkRunner = "engine" | "sql-connector" | "fused" | "rx";
+export type NexmarkRunner = "engine" | "sql-connector" | "sql-twin" | "fused" | "rx";
 
 /** One measured run of a Nexmark query. */
 export interface NexmarkRunFigures {
@@ -39,6 +42,8 @@ export interface NexmarkRunFigures {
   readonly checkpointsCompleted: number;
   /** Of checkpointed runs. */
   readonly checkpoints: CheckpointFigures | null;
+  /** In-process engine runs: GC pauses of the thread / the run's wall time (bench/gc-time.ts); undefined where not measured. */
+  readonly gcShare: number | undefined;
 }
 
 /** End-to-end latency of a rate-limited run: arrival at the sink − when the row's event was due at the source (bench/jobs/nexmark/nexmark-job.ts). */
@@ -68,6 +73,25 @@ export interface NexmarkRatios {
   readonly exactlyOnceOverNone: number | undefined;
   /** Engine exactly-once 1 s: 2 workers / 1 worker. */
   readonly twoWorkersOverOne: number | undefined;
+  /** SQL twin / engine, both in-process, exactly-once 1 s. */
+  readonly twinOverEngine: number | undefined;
+  /** SQL twin in-process: exactly-once 1 s / no checkpoints. */
+  readonly twinExactlyOnceOverNone: number | undefined;
+  /** Published SQL / engine, both in-process, exactly-once 1 s. */
+  readonly publishedOverEngine: number | undefined;
+}
+
+/** A figure of issue 25 against its target. */
+export interface NexmarkTarget {
+  /** What is compared, e.g. `"SQL twin / DataStream"`. */
+  readonly figure: string;
+  readonly query: string;
+  /** Undefined when a run is missing. */
+  readonly value: number | undefined;
+  /** Met when `value >= min`, or `value <= max`. */
+  readonly min?: number;
+  readonly max?: number;
+  readonly met: boolean | undefined;
 }
 
 /** One of the nexmark project's SQL queries on the `nexmark` connector: its run, or why it does not run. */
@@ -94,6 +118,8 @@ export interface NexmarkFigures {
   readonly ratios: readonly NexmarkRatios[];
   /** The nexmark project's SQL queries on the `nexmark` connector (parallelism, out-of-orderness and event rate as above). */
   readonly sql: readonly NexmarkSqlFigures[];
+  /** The ratios and GC shares with a target of issue 25 (`nexmarkTargets`). */
+  readonly targets: readonly NexmarkTarget[];
 }
 
 /**
@@ -102,6 +128,7 @@ export interface NexmarkFigures {
  * @example
  * ```ts
  * nexmarkRunFigures({ query: "q0", label: "fused loop", runner: "fused", workers: 0, checkpointIntervalMs: 0, events: 1e6, elapsedMs: 500, startupMs: 0, rows: 920_000, checkpoints: null }).eventsPerSecond; // 2e6
+ * nexmarkRunFigures({ query: "q5", label: "SQL twin", runner: "sql-twin", workers: 0, checkpointIntervalMs: 0, events: 1e6, elapsedMs: 4_000, startupMs: 100, rows: 42, checkpoints: null, gcMs: 400 }).gcShare; // 0.1
  * ```
  */
 export function nexmarkRunFigures(r: {
@@ -115,6 +142,8 @@ export function nexmarkRunFigures(r: {
   readonly startupMs: number;
   readonly rows: number;
   readonly checkpoints: CheckpointStats | null;
+  /** GC pauses during the run, where measured (in-process runs). */
+  readonly gcMs?: number | undefined;
 }): NexmarkRunFigures {
   const eventsPerSecond = throughput(r.events, r.elapsedMs, r.startupMs);
   const cores = Math.max(1, r.workers);
@@ -134,6 +163,7 @@ export function nexmarkRunFigures(r: {
     rows: r.rows,
     checkpointsCompleted: cp.completed,
     checkpoints: r.checkpointIntervalMs > 0 ? cp : null,
+    gcShare: gcShare(r.gcMs, r.elapsedMs),
   };
 }
 
@@ -151,11 +181,11 @@ export function latencyFigures(query: string, label: string, rate: number, event
   return { query, label, rate, events, rows: sorted.length, p50Ms: at(50), p99Ms: at(99), maxMs: at(100) };
 }
 
-/** The ratios of each query of `runs` (undefined where a run is missing). */
-export function nexmarkRatios(runs: readonly NexmarkRunFigures[]): NexmarkRatios[] {
+/** The ratios of each query of `runs` (undefined where a run is missing); `sql`: the published SQL runs. */
+export function nexmarkRatios(runs: readonly NexmarkRunFigures[], sql: readonly NexmarkSqlFigures[] = []): NexmarkRatios[] {
   const queries = [...new Set(runs.map((r) => r.query))];
   return queries.map((query) => {
-    const rate = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine") =>
+    const rate = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine" || runner === "sql-twin") =>
       runs.find((r) => r.query === query && r.runner === runner && r.workers === workers && r.checkpointIntervalMs > 0 === checkpointed)?.eventsPerSecond;
     const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
     const engine = rate("engine");
@@ -166,27 +196,69 @@ export function nexmarkRatios(runs: readonly NexmarkRunFigures[]): NexmarkRatios
       engineOverRx: ratio(engine, rate("rx")),
       exactlyOnceOverNone: ratio(engine, rate("engine", 0, false)),
       twoWorkersOverOne: ratio(rate("engine", 2), rate("engine", 1)),
+      twinOverEngine: ratio(rate("sql-twin"), engine),
+      twinExactlyOnceOverNone: ratio(rate("sql-twin"), rate("sql-twin", 0, false)),
+      publishedOverEngine: ratio(sql.find((q) => q.query === query)?.run?.eventsPerSecond, engine),
     };
   });
 }
 
-/** The tables of the Nexmark section: runs, checkpoints, latency, ratios, then the SQL queries on the connector. */
+/** Queries of the issue's targets (issue 25): SQL twin / DataStream (q0–q2, q5, q7 twins), published SQL / DataStream, DataStream / fused, 2 workers / 1. */
+const PUBLISHED_TARGET_QUERIES = ["q5", "q7"];
+const FUSED_TARGET_QUERIES = ["q5", "q7", "q8"];
+/** Published SQL queries whose GC share has a target (those with a DataStream version, q0–q8). */
+const GC_TARGET_QUERIES = ["q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8"];
+
+/**
+ * The figures of `ratios`, `runs` and `sql` that issue 25 sets a target for, each with its target and
+ * whether it is met: SQL twin / DataStream ≥ 0.8 (every twin), published SQL / DataStream ≥ 0.5 (q5,
+ * q7), DataStream / fused loop ≥ 0.5 (q5, q7, q8), 2 workers / 1 worker ≥ 1.7 (every query; the issue
+ * names q5), exactly-once 1 s / none ≥ 0.95 (DataStream and twins, every query; the issue's bar for
+ * heap state), GC share ≤ 0.15 of every SQL run (twins, published q0–q8).
+ *
+ * @example
+ * ```ts
+ * nexmarkTargets(runs, nexmarkRatios(runs, sql), sql).filter((t) => t.met === false); // what is not met
+ * ```
+ */
+export function nexmarkTargets(runs: readonly NexmarkRunFigures[], ratios: readonly NexmarkRatios[], sql: readonly NexmarkSqlFigures[]): NexmarkTarget[] {
+  const out: NexmarkTarget[] = [];
+  const add = (figure: string, query: string, value: number | undefined, bound: { min: number } | { max: number }) =>
+    out.push({ figure, query, value, ...bound, met: value === undefined ? undefined : "min" in bound ? value >= bound.min : value <= bound.max });
+  const has = (query: string, runner: NexmarkRunner) => runs.some((r) => r.query === query && r.runner === runner);
+  for (const r of ratios) if (has(r.query, "sql-twin")) add("SQL twin / DataStream, in-process, exactly-once 1 s", r.query, r.twinOverEngine, { min: 0.8 });
+  for (const r of ratios) if (PUBLISHED_TARGET_QUERIES.includes(r.query)) add("published SQL / DataStream, in-process, exactly-once 1 s", r.query, r.publishedOverEngine, { min: 0.5 });
+  for (const r of ratios) if (FUSED_TARGET_QUERIES.includes(r.query)) add("DataStream in-process, exactly-once 1 s / fused loop", r.query, r.engineOverFused, { min: 0.5 });
+  for (const r of ratios) add("DataStream 2 workers / 1 worker, exactly-once 1 s", r.query, r.twoWorkersOverOne, { min: 1.7 });
+  for (const r of ratios) add("DataStream in-process, exactly-once 1 s / no checkpoints", r.query, r.exactlyOnceOverNone, { min: 0.95 });
+  for (const r of ratios) if (has(r.query, "sql-twin")) add("SQL twin in-process, exactly-once 1 s / no checkpoints", r.query, r.twinExactlyOnceOverNone, { min: 0.95 });
+  for (const r of runs) if (r.runner === "sql-twin" && r.checkpointIntervalMs > 0) add("GC share of the SQL twin, exactly-once 1 s", r.query, r.gcShare, { max: 0.15 });
+  for (const q of sql) if (q.run !== undefined && GC_TARGET_QUERIES.includes(q.query)) add("GC share of the published SQL, exactly-once 1 s", q.query, q.run.gcShare, { max: 0.15 });
+  return out;
+}
+
+/**
+ * The tables of the Nexmark section: runs, checkpoints, events/s side by side, latency, ratios,
+ * the targets, then the published SQL queries on the connector.
+ */
 export function formatNexmark(f: NexmarkFigures): string {
   const dataStream = f.runs.length === 0 ? [] : formatDataStreamRuns(f);
   const sql = f.sql.length === 0 ? [] : [formatNexmarkSql(f.sql)];
-  return [...dataStream, ...(dataStream.length > 0 && sql.length > 0 ? [""] : []), ...sql].join("\n");
+  const targets = f.targets.length === 0 ? [] : [formatNexmarkTargets(f.targets)];
+  return [dataStream, sql, targets].filter((part) => part.length > 0).map((part) => part.join("\n")).join("\n\n");
 }
 
-/** The lines of the runs, checkpoints, latency and ratios tables. */
+/** The lines of the runs, checkpoints, side-by-side, latency and ratios tables. */
 function formatDataStreamRuns(f: NexmarkFigures): string[] {
-  const ratio = (v: number | undefined) => (v === undefined ? "-" : v.toFixed(3));
   const lines = [
     `nexmark: NexmarkSource (events out of order by up to ${f.outOfOrdernessMs / 1000} s, watermarks as far behind) → query → sink digesting the rows, parallelism ${f.parallelism}`,
     ...f.queries.map((q) => `  ${q.name}: ${q.description}`),
     "  fused loop / RxJS: the same query as one plain loop / an RxJS pipeline over the same generator, in one thread; per core: events/s ÷ threads doing the work",
+    "  SQL twin: a SELECT on the nexmark connector (same stream) giving the DataStream version's rows (bench/jobs/nexmark/sql-twins.ts);",
+    "  GC: the thread's GC pauses / the run's wall time (in-process runs)",
     "",
     table(
-      ["nexmark run", "events", "elapsed", "start-up", "events/s", "per core", "rows", "checkpoints"],
+      ["nexmark run", "events", "elapsed", "start-up", "events/s", "per core", "rows", "checkpoints", "GC"],
       f.runs.map((r) => [
         `${r.query} ${r.label}`,
         millions(r.events),
@@ -195,7 +267,8 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
         millions(r.eventsPerSecond),
         millions(r.eventsPerSecondPerCore),
         millions(r.rows),
-        r.runner === "engine" ? checkpointsCell(r) : "-",
+        r.runner === "engine" || r.runner === "sql-twin" ? checkpointsCell(r) : "-",
+        percentCell(r.gcShare),
       ]),
     ),
   ];
@@ -211,6 +284,7 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
         }),
       ),
     );
+  lines.push("", ...formatSideBySide(f));
   if (f.latency.length > 0)
     lines.push(
       "",
@@ -225,12 +299,77 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
     lines.push(
       "",
       table(
-        ["nexmark ratios", "engine/fused", "RxJS/fused", "engine/RxJS", "exactly-once/none", "2 workers/1"],
-        f.ratios.map((r) => [r.query, ratio(r.engineOverFused), ratio(r.rxOverFused), ratio(r.engineOverRx), ratio(r.exactlyOnceOverNone), ratio(r.twoWorkersOverOne)]),
+        ["nexmark ratios", "DS/fused", "RxJS/fused", "DS/RxJS", "DS EO/none", "2 workers/1", "twin/DS", "twin EO/none", "published/DS"],
+        f.ratios.map((r) => [
+          r.query,
+          ratioCell(r.engineOverFused),
+          ratioCell(r.rxOverFused),
+          ratioCell(r.engineOverRx),
+          ratioCell(r.exactlyOnceOverNone),
+          ratioCell(r.twoWorkersOverOne),
+          ratioCell(r.twinOverEngine),
+          ratioCell(r.twinExactlyOnceOverNone),
+          ratioCell(r.publishedOverEngine),
+        ]),
       ),
-      "  engine: in-process, exactly-once 1 s; exactly-once/none: in-process; 2 workers/1: exactly-once 1 s; ratios of events/s (SQL/DataStream: in the nexmark SQL table)",
+      "  DS: DataStream, in-process, exactly-once 1 s (2 workers/1: exactly-once 1 s); twin: SQL twin, in-process, exactly-once 1 s; published: the published SQL, in-process,",
+      "  exactly-once 1 s (its own run size); EO/none: in-process, exactly-once 1 s / no checkpoints; ratios of events/s",
     );
   return lines;
+}
+
+/** One row per query: the events/s of each way of running it, side by side. */
+function formatSideBySide(f: NexmarkFigures): string[] {
+  const rate = (query: string, runner: NexmarkRunner, workers: number, checkpointed: boolean) => {
+    const r = f.runs.find((x) => x.query === query && x.runner === runner && x.workers === workers && x.checkpointIntervalMs > 0 === checkpointed);
+    return r === undefined ? "-" : millions(r.eventsPerSecond);
+  };
+  return [
+    `nexmark events/s side by side (all threads; DataStream and SQL at parallelism ${f.parallelism}):`,
+    "",
+    table(
+      ["nexmark events/s", "fused", "RxJS", "DS none", "DS EO 1 s", "1 worker", "2 workers", "twin EO 1 s", "twin none", "published SQL"],
+      f.queries.map(({ name }) => {
+        const published = f.sql.find((q) => q.query === name)?.run;
+        return [
+          name,
+          rate(name, "fused", 0, false),
+          rate(name, "rx", 0, false),
+          rate(name, "engine", 0, false),
+          rate(name, "engine", 0, true),
+          rate(name, "engine", 1, true),
+          rate(name, "engine", 2, true),
+          rate(name, "sql-twin", 0, true),
+          rate(name, "sql-twin", 0, false),
+          published === undefined ? "-" : millions(published.eventsPerSecond),
+        ];
+      }),
+    ),
+    "  DS: DataStream in-process; 1 / 2 workers: DataStream, exactly-once 1 s; twin: SQL twin in-process; published SQL: in-process, exactly-once 1 s",
+  ];
+}
+
+/**
+ * The targets of issue 25 with the figures of this run.
+ *
+ * @example
+ * ```ts
+ * formatNexmarkTargets([{ figure: "SQL twin / DataStream, in-process, exactly-once 1 s", query: "q5", value: 0.41, min: 0.8, met: false }]);
+ * ```
+ */
+export function formatNexmarkTargets(targets: readonly NexmarkTarget[]): string {
+  const share = (t: NexmarkTarget) => t.figure.startsWith("GC share");
+  const value = (t: NexmarkTarget) => (share(t) ? percentCell(t.value) : ratioCell(t.value));
+  const bound = (t: NexmarkTarget) => (t.min !== undefined ? `>= ${share(t) ? percentCell(t.min) : t.min}` : `<= ${share(t) ? percentCell(t.max) : t.max}`);
+  return [
+    "nexmark targets (issue 25): each figure of this run against its target",
+    "",
+    table(
+      ["nexmark target", "query", "value", "target", "met"],
+      targets.map((t) => [t.figure, t.query, value(t), bound(t), t.met === undefined ? "-" : t.met ? "met" : "NOT met"]),
+    ),
+    `  met: ${targets.filter((t) => t.met === true).length} of ${targets.length}`,
+  ].join("\n");
 }
 
 /**
@@ -247,18 +386,27 @@ export function formatNexmarkSql(sql: readonly NexmarkSqlFigures[]): string {
     "  Flink per core: the nexmark project's published figures (other machines, parallelism 8, 10 M events/s of event time): context, not a comparison on this machine",
     "",
     table(
-      ["nexmark SQL", "events", "elapsed", "events/s per core", "Flink per core", "SQL/DataStream", "rows", "checkpoints"],
+      ["nexmark SQL", "events", "elapsed", "events/s per core", "Flink per core", "SQL/DataStream", "rows", "checkpoints", "GC"],
       sql.map((q) => {
         const r = q.run;
         const flink = q.flinkPerCore === undefined ? "-" : millions(q.flinkPerCore);
-        const ratio = q.overDataStream === undefined ? "-" : q.overDataStream.toFixed(3);
-        if (r === undefined) return [q.query, "-", "refused", "-", flink, "-", "-", "-"];
-        return [q.query, millions(r.events), elapsedCell(r), millions(r.eventsPerSecondPerCore), flink, ratio, millions(r.rows), checkpointsCell(r)];
+        if (r === undefined) return [q.query, "-", "refused", "-", flink, "-", "-", "-", "-"];
+        return [q.query, millions(r.events), elapsedCell(r), millions(r.eventsPerSecondPerCore), flink, ratioCell(q.overDataStream), millions(r.rows), checkpointsCell(r), percentCell(r.gcShare)];
       }),
     ),
-    "  SQL/DataStream: events/s of the SQL query / of the DataStream version (bench/jobs/nexmark/q*.ts), both in-process, exactly-once 1 s; rows: changelog rows",
+    "  SQL/DataStream: events/s of the SQL query / of the DataStream version (bench/jobs/nexmark/q*.ts), both in-process, exactly-once 1 s; rows: changelog rows;",
+    "  GC: the thread's GC pauses / the run's wall time",
     ...sql.filter((q) => q.refused !== undefined).map((q) => `  ${q.query} refused: ${q.refused!.split("\n")[0]}`),
   ].join("\n");
+}
+
+function ratioCell(v: number | undefined): string {
+  return v === undefined ? "-" : v.toFixed(3);
+}
+
+/** A share (0–1) as a percentage with one decimal. */
+function percentCell(v: number | undefined): string {
+  return v === undefined ? "-" : `${(v * 100).toFixed(1)} %`;
 }
 
 /** Latencies with one decimal below 10 ms. */

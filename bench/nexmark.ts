@@ -7,15 +7,20 @@
  *    collects every row of a small run, which must equal the hand-fused loop's
  *    rows as a multiset, else `BenchIntegrityError`;
  * 2. sizing runs (in-process, no checkpoints; also the warm-up) size the
- *    measured runs to about `TARGET_RUN_MS`;
+ *    measured runs to about `TARGET_RUN_MS` (or `--nexmark-events` fixes them,
+ *    after one warm-up run);
  * 3. the hand-fused loop, then the engine in-process without checkpoints and
  *    with exactly-once checkpoints every 1 s (filesystem storage), on 1 and 2
  *    worker threads with exactly-once 1 s, then the RxJS pipeline (q0–q2, q5,
- *    q7). Every run's row count and digest must equal the fused loop's, else
- *    `BenchIntegrityError`. The throughput of an engine run is over its
- *    processing time: from the start of the first sink subtask to the end of
- *    input at the last one (without starting threads, importing the job module
- *    in them, deploying, the final checkpoint, tearing down).
+ *    q7), then for q0–q2, q5 and q7 the SQL twin (bench/jobs/nexmark/sql-twins.ts:
+ *    a SELECT on the `nexmark` connector with the same stream and the DataStream
+ *    version's rows) after a warm-up, in-process without checkpoints and with
+ *    exactly-once 1 s, on the same events. Every run's row count and digest must
+ *    equal the fused loop's, else `BenchIntegrityError`. The throughput of an engine
+ *    run is over its processing time: from the start of the first sink subtask to
+ *    the end of input at the last one (without starting threads, importing the job
+ *    module in them, deploying, the final checkpoint, tearing down). In-process
+ *    engine runs also measure their GC pauses (bench/gc-time.ts).
  *
  * Then the latency of q0 and q1: the source rate limited to half of the
  * query's exactly-once throughput (the lower of in-process and 2 workers),
@@ -27,13 +32,16 @@
  * parallelism): a query Weir refuses (q6, q12) is reported with its planning
  * error; every other runs once to size it (in-process, no checkpoints: also the
  * warm-up), unless `--nexmark-sql-events` fixes the size, then in-process with
- * exactly-once checkpoints every 1 s (filesystem storage). Its events/s is per
- * core (one thread), beside the published Flink figure per core and, for q0–q3,
- * q5, q7 and q8, the ratio to the DataStream version's in-process exactly-once run
- * (the bench's only SQL/DataStream figure). The rows are the changelog's (checked against
- * DuckDB by test/sql/nexmark-queries.test.ts); for q1, q2, q5 and q7, whose published
- * SELECT gives the DataStream version's rows (its `sqlRow`), the measured run's rows must
- * also equal the fused loop's by count and digest.
+ * exactly-once checkpoints every 1 s (filesystem storage), with its GC share. Its
+ * events/s is per core (one thread), beside the published Flink figure per core and,
+ * for q0–q3, q5, q7 and q8, the ratio to the DataStream version's in-process
+ * exactly-once run. The rows are the changelog's (checked against DuckDB by
+ * test/sql/nexmark-queries.test.ts); for q1, q2, q5 and q7, whose published SELECT
+ * gives the twin's rows, the measured run's rows must also equal the fused loop's by
+ * count and digest.
+ *
+ * Last, the ratios per query and the targets of issue 25 (bench/nexmark-report.ts:
+ * `nexmarkRatios`, `nexmarkTargets`).
  */
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -44,12 +52,14 @@ import { runNexmarkQuery, type NexmarkSourceParams } from "./jobs/nexmark/nexmar
 import { NEXMARK_OUT_OF_ORDERNESS_MS, NEXMARK_QUERIES, type NexmarkQueryName } from "./jobs/nexmark/nexmark-query.ts";
 import { FLINK_EVENTS_PER_SECOND_PER_CORE } from "./jobs/nexmark/flink-figures.ts";
 import { NEXMARK_SQL_QUERIES, NEXMARK_SQL_REFUSED, nexmarkSideInput, type NexmarkSqlQueryName } from "./jobs/nexmark/sql-queries.ts";
+import { PUBLISHED_SQL_WITH_TWIN_ROWS, hasSqlTwin } from "./jobs/nexmark/sql-twins.ts";
 import { QUERIES } from "./jobs/nexmark/queries.ts";
 import { rowDifference, type QueryResult } from "./jobs/nexmark/query-result.ts";
 import {
   latencyFigures,
   nexmarkRatios,
   nexmarkRunFigures,
+  nexmarkTargets,
   type NexmarkFigures,
   type NexmarkLatencyFigures,
   type NexmarkRunFigures,
@@ -84,11 +94,11 @@ const LATENCY_LOAD = 0.5;
 const LATENCY_RUN_MS = 3_000;
 const LATENCY_WARM_UP_MS = 1_000;
 const LATENCY_QUERIES: readonly NexmarkQueryName[] = ["q0", "q1"];
-/** The SQL queries whose rows are checked against the fused loop: their DataStream version has `sqlRow`. */
-const SQL_DIGESTED: readonly string[] = NEXMARK_QUERIES.filter((q) => QUERIES[q].sqlRow !== undefined);
 /** SQL runs: the first sizing run, and the least events of a measured run (20 s of event time: two 10 s windows). */
 const SQL_SIZING_EVENTS = 20_000;
 const SQL_MIN_EVENTS = 20_000;
+/** The warm-up of a SQL twin: this share of the measured runs' events (at least `SQL_MIN_EVENTS`, at most all of them). */
+const TWIN_WARM_UP_SHARE = 0.25;
 
 /** The engine runs of each query: label, worker threads, checkpoint interval. */
 const ENGINE_PLAN: readonly (readonly [label: string, workers: number, checkpointIntervalMs: number])[] = [
@@ -97,6 +107,11 @@ const ENGINE_PLAN: readonly (readonly [label: string, workers: number, checkpoin
   ["1 worker, exactly-once 1 s", 1, CHECKPOINT_INTERVAL_MS],
   ["2 workers, exactly-once 1 s", 2, CHECKPOINT_INTERVAL_MS],
 ];
+/** The runs of a query's SQL twin: label, checkpoint interval (in-process). */
+const TWIN_PLAN: readonly (readonly [label: string, checkpointIntervalMs: number])[] = [
+  ["SQL twin, in-process, no checkpoints", 0],
+  ["SQL twin, in-process, exactly-once 1 s", CHECKPOINT_INTERVAL_MS],
+];
 const LATENCY_PLAN: readonly (readonly [label: string, workers: number])[] = [
   ["in-process", 0],
   ["2 workers", 2],
@@ -104,9 +119,11 @@ const LATENCY_PLAN: readonly (readonly [label: string, workers: number])[] = [
 
 /** What the Nexmark section runs. */
 export interface NexmarkPlan {
-  /** The DataStream queries with their baselines and latencies (false: only the SQL queries). */
+  /** The DataStream queries with their baselines, SQL twins and latencies (false: only the published SQL queries). */
   readonly dataStream: boolean;
-  /** Events of each SQL run; undefined: sized to about `TARGET_RUN_MS`. */
+  /** Events of each measured run of a DataStream query (and its twin); undefined: sized to about `TARGET_RUN_MS`. */
+  readonly events?: number | undefined;
+  /** Events of each published SQL run; undefined: sized to about `TARGET_RUN_MS`. */
   readonly sqlEvents: number | undefined;
 }
 
@@ -122,21 +139,24 @@ export interface NexmarkPlan {
  */
 export async function measureNexmark(progress: (line: string) => void, plan: NexmarkPlan): Promise<NexmarkFigures> {
   const runs: NexmarkRunFigures[] = [];
-  if (plan.dataStream) for (const query of NEXMARK_QUERIES) runs.push(...(await measureQuery(query, progress)));
+  if (plan.dataStream) for (const query of NEXMARK_QUERIES) runs.push(...(await measureQuery(query, plan.events, progress)));
   const latency: NexmarkLatencyFigures[] = [];
   for (const query of plan.dataStream ? LATENCY_QUERIES : []) {
     const throughputRuns = LATENCY_PLAN.map(([, workers]) => runs.find((r) => r.query === query && r.runner === "engine" && r.workers === workers && r.checkpointIntervalMs > 0)!);
     const rate = Math.round((Math.min(...throughputRuns.map((r) => r.eventsPerSecond)) * LATENCY_LOAD) / 1_000) * 1_000;
     for (const [label, workers] of LATENCY_PLAN) latency.push(await measureLatency(query, label, workers, rate, progress));
   }
+  const sql = await measureSqlQueries(progress, plan.sqlEvents, runs);
+  const ratios = nexmarkRatios(runs, sql);
   return {
     parallelism: NEXMARK_PARALLELISM,
     outOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS,
     queries: plan.dataStream ? NEXMARK_QUERIES.map((q) => ({ name: q, description: QUERIES[q].description })) : [],
     runs,
     latency,
-    ratios: nexmarkRatios(runs),
-    sql: await measureSqlQueries(progress, plan.sqlEvents, runs),
+    ratios,
+    sql,
+    targets: nexmarkTargets(runs, ratios, sql),
   };
 }
 
@@ -163,7 +183,7 @@ async function measureSqlQuery(
 ): Promise<NexmarkSqlFigures> {
   const flink = FLINK_EVENTS_PER_SECOND_PER_CORE[query];
   const base = { query, ...(flink === undefined ? {} : { flinkPerCore: flink }) };
-  const digest = SQL_DIGESTED.includes(query);
+  const digest = (PUBLISHED_SQL_WITH_TWIN_ROWS as readonly string[]).includes(query);
   const run = (events: number, checkpointIntervalMs: number) =>
     runNexmarkQuery({ query, source: sourceOf(events), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs, connector: { dir, digest } });
   if (NEXMARK_SQL_REFUSED[query] !== undefined) {
@@ -188,7 +208,7 @@ async function measureSqlQuery(
   progress(`nexmark SQL ${query}: ${label} (${events.toLocaleString("en-US")} events)`);
   const m = await run(events, CHECKPOINT_INTERVAL_MS);
   if (digest) check(`nexmark SQL ${query}, ${label}`, runFused(query as NexmarkQueryName, sourceOf(events)), m);
-  const figures = nexmarkRunFigures({ query, label, runner: "sql-connector", workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints });
+  const figures = nexmarkRunFigures({ query, label, runner: "sql-connector", workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints, gcMs: m.gcMs });
   const dataStream = dataStreamRuns.find((r) => r.query === query && r.runner === "engine" && r.workers === 0 && r.checkpointIntervalMs > 0);
   return { ...base, run: figures, ...(dataStream === undefined ? {} : { overDataStream: figures.eventsPerSecond / dataStream.eventsPerSecond }) };
 }
@@ -198,7 +218,7 @@ function sourceOf(events: number): NexmarkSourceParams {
   return { events, eventsPerSecond: EVENT_TIME_RATE, maxOutOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS };
 }
 
-async function measureQuery(query: NexmarkQueryName, progress: (line: string) => void): Promise<NexmarkRunFigures[]> {
+async function measureQuery(query: NexmarkQueryName, fixedEvents: number | undefined, progress: (line: string) => void): Promise<NexmarkRunFigures[]> {
   progress(`nexmark ${query}: check against the fused loop (${CHECK_EVENTS.toLocaleString("en-US")} events)`);
   const expectedRows = runFused(query, sourceOf(CHECK_EVENTS), true).collected;
   const checked = await runNexmarkQuery({ query, source: sourceOf(CHECK_EVENTS), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: CHECK_CHECKPOINT_INTERVAL_MS, collect: true });
@@ -206,7 +226,7 @@ async function measureQuery(query: NexmarkQueryName, progress: (line: string) =>
   if (diff.count > 0)
     throw new BenchIntegrityError(`nexmark ${query} check`, `rows missing or unexpected (e.g. missing ${diff.missing.join(" ")}, unexpected ${diff.unexpected.join(" ")})`, 0, diff.count);
 
-  const events = await sizeRuns(query, progress);
+  const events = await sizeRuns(query, fixedEvents, progress);
   const source = sourceOf(events);
 
   const runs: NexmarkRunFigures[] = [];
@@ -217,7 +237,7 @@ async function measureQuery(query: NexmarkQueryName, progress: (line: string) =>
     progress(`nexmark ${query}: ${label}`);
     const m = await runNexmarkQuery({ query, source, parallelism: NEXMARK_PARALLELISM, workers, checkpointIntervalMs });
     check(`nexmark ${query}, ${label}`, fused, m);
-    runs.push(nexmarkRunFigures({ query, label, runner: "engine", workers, checkpointIntervalMs, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints }));
+    runs.push(nexmarkRunFigures({ query, label, runner: "engine", workers, checkpointIntervalMs, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints, gcMs: m.gcMs }));
   }
   if (hasRx(query)) {
     progress(`nexmark ${query}: RxJS`);
@@ -225,14 +245,41 @@ async function measureQuery(query: NexmarkQueryName, progress: (line: string) =>
     check(`nexmark ${query}, RxJS`, fused, rx);
     runs.push(baselineFigures(query, "RxJS", "rx", events, rx));
   }
+  if (hasSqlTwin(query)) runs.push(...(await measureTwin(query, events, fused, progress)));
+  return runs;
+}
+
+/**
+ * The query's SQL twin on the `nexmark` connector with the stream of the DataStream runs: a
+ * warm-up, then the runs of `TWIN_PLAN`, each of whose rows must equal the fused loop's.
+ */
+async function measureTwin(query: NexmarkQueryName, events: number, fused: QueryResult, progress: (line: string) => void): Promise<NexmarkRunFigures[]> {
+  const run = (runEvents: number, checkpointIntervalMs: number) =>
+    runNexmarkQuery({ query, source: sourceOf(runEvents), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs, connector: { twin: true } });
+  const warmUp = Math.min(events, Math.max(SQL_MIN_EVENTS, Math.round((events * TWIN_WARM_UP_SHARE) / ROUNDING) * ROUNDING));
+  progress(`nexmark ${query}: SQL twin warm-up (${warmUp.toLocaleString("en-US")} events)`);
+  await run(warmUp, 0);
+  const runs: NexmarkRunFigures[] = [];
+  for (const [label, checkpointIntervalMs] of TWIN_PLAN) {
+    progress(`nexmark ${query}: ${label}`);
+    const m = await run(events, checkpointIntervalMs);
+    check(`nexmark ${query}, ${label}`, fused, m);
+    runs.push(nexmarkRunFigures({ query, label, runner: "sql-twin", workers: 0, checkpointIntervalMs, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints, gcMs: m.gcMs }));
+  }
   return runs;
 }
 
 /**
  * Events of a measured run of about `TARGET_RUN_MS`, from sizing runs (in-process, no
- * checkpoints; also the warm-up) of 4 times more events each until one lasts `SIZING_MIN_MS`.
+ * checkpoints; also the warm-up) of 4 times more events each until one lasts `SIZING_MIN_MS`;
+ * or `fixedEvents`, after one warm-up run of as many.
  */
-async function sizeRuns(query: NexmarkQueryName, progress: (line: string) => void): Promise<number> {
+async function sizeRuns(query: NexmarkQueryName, fixedEvents: number | undefined, progress: (line: string) => void): Promise<number> {
+  if (fixedEvents !== undefined) {
+    progress(`nexmark ${query}: warm-up (${fixedEvents.toLocaleString("en-US")} events)`);
+    await runNexmarkQuery({ query, source: sourceOf(fixedEvents), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: 0 });
+    return fixedEvents;
+  }
   for (let events = SIZING_EVENTS; ; events *= 4) {
     progress(`nexmark ${query}: sizing run (${events.toLocaleString("en-US")} events)`);
     const { elapsedMs } = await runNexmarkQuery({ query, source: sourceOf(events), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: 0 });

@@ -30,6 +30,12 @@ describe("parseBenchOptions", () => {
     expect(() => parseBenchOptions(["--nexmark-sql-events", "x"])).toThrow(/--nexmark-sql-events must be a positive integer, got 'x'/);
   });
 
+  it("fixes the events of the DataStream Nexmark runs and their SQL twins with --nexmark-events", () => {
+    expect(parseBenchOptions([]).nexmarkEvents).toBeUndefined();
+    expect(parseBenchOptions(["--only", "nexmark", "--nexmark-events", "100000"]).nexmarkEvents).toBe(100_000);
+    expect(() => parseBenchOptions(["--nexmark-events", "-1"])).toThrow(/--nexmark-events must be a positive integer, got '-1'/);
+  });
+
   it("sets the keyed-count key counts with --keys", () => {
     expect(parseBenchOptions(["--keys", "1000000"]).keys).toEqual([1_000_000]);
     expect(parseBenchOptions(["--keys", "5,7"]).keys).toEqual([5, 7]);

@@ -1,8 +1,10 @@
 /**
  * The command line of `npm run bench`: `--records N` fixes the size of the
  * keyed-count runs, `--keys a,b` sets their key counts, `--only a,b` runs
- * only the named sections, `--nexmark-sql-events N` fixes the size of the
- * runs of the Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`),
+ * only the named sections, `--nexmark-events N` fixes the size of the runs of
+ * the DataStream Nexmark queries and their SQL twins (section `nexmark`; a quick
+ * try of the section), `--nexmark-sql-events N` the size of the
+ * runs of the published Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`),
  * `--state-bytes a,b` the keyed state sizes of the `state` section (checkpoint
  * cost at each, recovery at the largest) and `--state-keys a,b` the key counts
  * of its throughput runs.
@@ -29,7 +31,9 @@ export interface BenchOptions {
   readonly keys: readonly number[];
   /** Sections to run (all of them without `--only`). */
   readonly sections: ReadonlySet<BenchSection>;
-  /** Events of each run of a Nexmark SQL query; undefined sizes them from a sizing run. */
+  /** Events of each measured run of a DataStream Nexmark query and its SQL twin; undefined sizes them from sizing runs. */
+  readonly nexmarkEvents: number | undefined;
+  /** Events of each run of a published Nexmark SQL query; undefined sizes them from a sizing run. */
   readonly nexmarkSqlEvents: number | undefined;
   /** Keyed state sizes of the `state` section's checkpoint runs, in bytes, ascending; recovery runs at the largest. */
   readonly stateBytes: readonly number[];
@@ -47,6 +51,7 @@ export interface BenchOptions {
  * parseBenchOptions(["--records", "20000000"]).records;   // 20_000_000
  * parseBenchOptions(["--keys", "1000000"]).keys;           // [1_000_000]
  * parseBenchOptions(["--only", "nexmark-sql", "--nexmark-sql-events", "20000"]).nexmarkSqlEvents; // 20_000
+ * parseBenchOptions(["--only", "nexmark", "--nexmark-events", "100000"]).nexmarkEvents; // 100_000
  * parseBenchOptions(["--only", "state", "--state-bytes", "10e6,50e6"]).stateBytes; // [10_000_000, 50_000_000]
  * ```
  */
@@ -55,6 +60,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     records: countOption(argv, "--records"),
     keys: listOption(argv, "--keys", DEFAULT_KEYED_COUNT_KEYS),
     sections: sectionsOption(argv),
+    nexmarkEvents: countOption(argv, "--nexmark-events"),
     nexmarkSqlEvents: countOption(argv, "--nexmark-sql-events"),
     stateBytes: [...listOption(argv, "--state-bytes", DEFAULT_STATE_BYTES)].sort((a, b) => a - b),
     stateKeys: listOption(argv, "--state-keys", DEFAULT_STATE_KEYS),

@@ -2,9 +2,11 @@
  * A Nexmark query on the engine: `NexmarkSource` → the query's DataStream
  * pipeline → a sink that counts and digests the rows (and, when asked,
  * collects them or measures their latency). Or one of the nexmark project's
- * SQL queries (bench/jobs/nexmark/sql-queries.ts) on the `nexmark` table
- * connector → the same sink, counting the rows of its changelog (and
- * digesting them as the DataStream version's rows, when asked). In-process or on worker threads:
+ * SQL queries (bench/jobs/nexmark/sql-queries.ts), or the SQL twin of a
+ * DataStream query (sql-twins.ts), on the `nexmark` table connector → the
+ * same sink, counting the rows of its changelog (and digesting them as the
+ * DataStream version's rows: always for a twin, when asked for a published
+ * query). In-process runs also measure the GC pauses of the thread (bench/gc-time.ts). In-process or on worker threads:
  * each worker imports this module again and rebuilds the same graph from the
  * run's parameters in the `WEIR_BENCH_NEXMARK` environment variable (a
  * worker's `process.env` is a copy of its parent's at creation).
@@ -26,6 +28,8 @@ import { combineResults, type QueryResult } from "./query-result.ts";
 import { withCheckpointDir } from "../checkpoint-dir.ts";
 import { StreamTableEnvironment } from "../../../src/table/api/table-environment.ts";
 import { nexmarkSqlScript, type NexmarkSqlQueryName } from "./sql-queries.ts";
+import { hasSqlTwin, nexmarkTwinScript } from "./sql-twins.ts";
+import { measureGcTime } from "../../gc-time.ts";
 
 /** The environment variable that carries a run's parameters to the worker threads. */
 const PARAMS_VARIABLE = "WEIR_BENCH_NEXMARK";
@@ -59,8 +63,9 @@ export interface NexmarkRunParams {
    * source's events, rate and out-of-orderness as its options): rows are counted,
    * not digested, unless `digest`: then each row becomes the DataStream version's output
    * row (its `sqlRow`, which the query must have) and is digested as such. `dir` holds q13's side input (and is q10's `${NEXMARK_DIR}`).
+   * With `twin`, run the query's SQL twin (sql-twins.ts) instead, always digested (no `dir`: a twin reads no file).
    */
-  readonly connector?: { readonly dir: string; readonly digest?: boolean };
+  readonly connector?: { readonly dir: string; readonly digest?: boolean } | { readonly twin: true };
   /**
    * With a rate-limited source and a query whose rows have an event time: measure the latency of
    * the rows whose events were due at least this many ms after the first row's.
@@ -82,6 +87,8 @@ export interface NexmarkRunMeasurement extends QueryResult {
   /** With `latencyAfterMs`: arrival at the sink − when the row's event was due, in ms (see `resultSink`). */
   readonly latenciesMs: number[];
   readonly checkpoints: CheckpointStats | null;
+  /** In-process runs: GC pauses of this thread during the run, in ms (undefined on worker threads). */
+  readonly gcMs: number | undefined;
 }
 
 /** What a sink subtask reports. */
@@ -103,7 +110,7 @@ function wallNow(): number {
  * the rows of one reader.
  */
 function resultSink(p: NexmarkRunParams): Sink<unknown> {
-  const query = p.connector === undefined || p.connector.digest ? dataStreamQuery(p) : undefined;
+  const query = p.connector === undefined || digested(p.connector) ? dataStreamQuery(p) : undefined;
   const eventTimeOf = p.latencyAfterMs === undefined ? undefined : query?.eventTimeOf;
   const after = p.latencyAfterMs ?? 0;
   return {
@@ -154,17 +161,16 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
   const s = p.source;
   if (p.connector !== undefined) {
     const tEnv = StreamTableEnvironment.create(env);
-    const script = nexmarkSqlScript(p.query as NexmarkSqlQueryName, {
-      events: s.events,
-      eventsPerSecond: s.eventsPerSecond ?? 10_000,
-      outOfOrdernessMs: s.maxOutOfOrdernessMs,
-      dir: p.connector.dir,
-    });
+    const stream = { events: s.events, eventsPerSecond: s.eventsPerSecond ?? 10_000, outOfOrdernessMs: s.maxOutOfOrdernessMs };
+    let script: { readonly setup: readonly string[]; readonly select: string };
+    if ("dir" in p.connector) script = nexmarkSqlScript(p.query as NexmarkSqlQueryName, { ...stream, dir: p.connector.dir });
+    else if (hasSqlTwin(p.query)) script = nexmarkTwinScript(p.query, stream);
+    else throw new Error(`nexmark ${p.query} has no SQL twin (bench/jobs/nexmark/sql-twins.ts)`);
     for (const statement of script.setup) tEnv.executeSql(statement);
     const changelog = tEnv.toChangelogStream(tEnv.sqlQuery(script.select));
-    if (p.connector.digest) {
+    if (digested(p.connector)) {
       const row = dataStreamQuery(p).sqlRow;
-      if (row === undefined) throw new Error(`nexmark ${p.query}: its published SQL does not give the DataStream version's rows (no 'sqlRow'), so they cannot be digested as those`);
+      if (row === undefined) throw new Error(`nexmark ${p.query}: its SQL does not give the DataStream version's rows (no 'sqlRow'), so they cannot be digested as those`);
       changelog.map((r: Row) => row(r)).name(`${p.query} rows`).sinkTo(resultSink(p)).uid("result");
     } else changelog.sinkTo(resultSink(p)).uid("result");
     return env;
@@ -178,6 +184,11 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
   const events = env.fromSource(source, WatermarkStrategy.forBoundedOutOfOrderness<NexmarkEvent>(s.maxOutOfOrdernessMs), "nexmark").uid("nexmark");
   dataStreamQuery(p).build(events).sinkTo(resultSink(p)).uid("result");
   return env;
+}
+
+/** Whether the SQL run's rows are digested as the DataStream version's. */
+function digested(connector: NonNullable<NexmarkRunParams["connector"]>): boolean {
+  return "twin" in connector || connector.digest === true;
 }
 
 function dataStreamQuery(p: NexmarkRunParams) {
@@ -201,9 +212,13 @@ export async function runNexmarkQuery(params: NexmarkRunParams): Promise<Nexmark
       process.env[PARAMS_VARIABLE] = JSON.stringify(params);
       const env = environmentOf(params, dir);
       const started = performance.now();
-      const client = await env.executeAsync(`bench-nexmark-${params.query}`);
-      const result = await client.getJobExecutionResult();
-      const elapsedMs = performance.now() - started;
+      let elapsedMs = 0;
+      const run = async () => {
+        const r = await (await env.executeAsync(`bench-nexmark-${params.query}`)).getJobExecutionResult();
+        elapsedMs = performance.now() - started;
+        return r;
+      };
+      const { result, gcMs } = params.workers === 0 ? await measureGcTime(run) : { result: await run(), gcMs: undefined };
       const reports = result.getCollected<SinkReport>(RESULT);
       return {
         ...combineResults(reports.map(([rows, digest]) => ({ rows, digest }))),
@@ -212,6 +227,7 @@ export async function runNexmarkQuery(params: NexmarkRunParams): Promise<Nexmark
         collected: reports.flatMap((r) => r[3]),
         latenciesMs: reports.flatMap((r) => r[2]),
         checkpoints: result.checkpoints,
+        gcMs,
       };
     } finally {
       delete process.env[PARAMS_VARIABLE];

@@ -34,9 +34,10 @@ export interface NexmarkQuery<Out> {
   /** A 32-bit digest of one row, summed (mod 2^32) over the result. */
   digest(row: Out): number;
   /**
-   * Where the nexmark project's published SQL query of the same name (bench/jobs/nexmark/sql/)
-   * SELECTs the rows of this query, insert-only (q1, q2, q5, q7): this query's output row of a row
-   * of that SELECT, so that the SQL runs are digested as this query's rows.
+   * Where the query has a SQL twin (sql-twins.ts: q0, q1, q2, q5, q7): this query's output row of
+   * a row of the twin's SELECT (insert-only), so that the SQL runs are digested as this query's
+   * rows; also used for the published SQL of the same name where its SELECT gives the twin's columns
+   * (`PUBLISHED_SQL_WITH_TWIN_ROWS`).
    */
   readonly sqlRow?: (r: Row) => Out;
   /** The event time a row is about (ms), for latency: present where a row follows from one event. */

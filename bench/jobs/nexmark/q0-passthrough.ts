@@ -36,6 +36,7 @@ export const q0: NexmarkQuery<Bid> = {
       filter((e) => e.type === NexmarkEventType.BID),
       map((e) => e.bid!),
     ),
+  sqlRow: ({ fields: f }) => ({ auction: Number(f[0]), bidder: Number(f[1]), price: Number(f[2]), channel: f[3] as string, url: f[4] as string, dateTime: f[5] as number, extra: f[6] as string }),
   digest: bidDigest,
   eventTimeOf: (b) => b.dateTime,
 };

@@ -61,7 +61,7 @@ function sqlFile(name: string): string {
 }
 
 /** The published `ddl_gen.sql` for the stream, with Weir's options when the stream asks for them. */
-function ddl(stream: NexmarkSqlStream): string {
+function ddl(stream: Omit<NexmarkSqlStream, "dir">): string {
   const text = sqlFile("ddl_gen");
   const extra: string[] = [];
   if (stream.outOfOrdernessMs) extra.push(`'events.max-out-of-orderness' = '${stream.outOfOrdernessMs} ms'`);
@@ -93,6 +93,28 @@ function statements(text: string): { text: string; queryOffset?: number }[] {
  * ```
  */
 export function nexmarkSqlScript(query: NexmarkSqlQueryName, stream: NexmarkSqlStream): NexmarkSqlScript {
+  const all = statements(withVariables([ddl(stream), sqlFile("ddl_views"), sqlFile(query)].join(";\n"), stream));
+  const insert = all.at(-1)!;
+  if (insert.queryOffset === undefined) throw new Error(`nexmark ${query}: the script does not end with an INSERT`);
+  return { setup: all.slice(0, -1).map((s) => s.text), insert: insert.text, select: insert.text.slice(insert.queryOffset) };
+}
+
+/**
+ * The statements every query starts with: `CREATE TABLE datagen …` on `stream`, then the
+ * `person`, `auction` and `bid` views (what a query of its own on the same stream needs).
+ *
+ * @example
+ * ```ts
+ * for (const statement of nexmarkStreamSetup({ events: 100_000, eventsPerSecond: 1_000 })) tEnv.executeSql(statement);
+ * tEnv.sqlQuery("SELECT auction, price FROM bid");
+ * ```
+ */
+export function nexmarkStreamSetup(stream: Omit<NexmarkSqlStream, "dir">): string[] {
+  return statements(withVariables([ddl(stream), sqlFile("ddl_views")].join(";\n"), { ...stream, dir: "" })).map((s) => s.text);
+}
+
+/** `text` with the `${…}` variables of the nexmark project's scripts set for `stream`. */
+function withVariables(text: string, stream: NexmarkSqlStream): string {
   const vars: Record<string, string> = {
     TPS: String(stream.eventsPerSecond),
     EVENTS_NUM: String(stream.events),
@@ -104,11 +126,7 @@ export function nexmarkSqlScript(query: NexmarkSqlQueryName, stream: NexmarkSqlS
     SUBMIT_TIME: "q10",
     FLINK_HOME: stream.dir,
   };
-  const text = [ddl(stream), sqlFile("ddl_views"), sqlFile(query)].join(";\n").replace(/\$\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole);
-  const all = statements(text);
-  const insert = all.at(-1)!;
-  if (insert.queryOffset === undefined) throw new Error(`nexmark ${query}: the script does not end with an INSERT`);
-  return { setup: all.slice(0, -1).map((s) => s.text), insert: insert.text, select: insert.text.slice(insert.queryOffset) };
+  return text.replace(/\$\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole);
 }
 
 /** The side input of q13 (the nexmark project's `SideInputGenerator --num 10000`): lines `i,i` for i in 0 … 9 999, under `${dir}/data/side_input.txt`. */
