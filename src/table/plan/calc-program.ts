@@ -4,7 +4,10 @@
  * one per node, no `Row` between them, and only the values that a later
  * step or the output reads are computed (as Flink merges its Calcs and drops
  * the unused expressions). Each step reads the values of the step below; a
- * projection makes a new array, a filter passes its input on.
+ * projection makes a new array, a filter passes its input on. A projection
+ * that mostly passes its input's columns on (a table's computed columns, a
+ * view) makes no array when the projection above it can read those columns
+ * of its input instead (see `mergeProjections`).
  */
 import type { SqlValue } from "../types/sql-value.ts";
 import type { PlanExpr } from "./rel-node.ts";
@@ -30,7 +33,8 @@ function readsOf(e: PlanExpr, width: number): readonly number[] {
  * const out = calc(row.fields); // undefined when `cond` is not TRUE
  * ```
  */
-export function compileCalc(steps: readonly CalcStep[], inputWidth: number): CalcProgram {
+export function compileCalc(chain: readonly CalcStep[], inputWidth: number): CalcProgram {
+  const steps = mergeProjections(chain);
   // the width of each step's input, bottom up
   const widths: number[] = [];
   let w = inputWidth;
@@ -87,4 +91,44 @@ export function compileCalc(steps: readonly CalcStep[], inputWidth: number): Cal
     for (let i = 0; i < programs.length && x !== undefined; i++) x = programs[i]!(x);
     return x;
   };
+}
+
+/**
+ * Merges each projection into the projection above it (over filters between them) when the upper one can be
+ * computed from the lower one's input: each of its expressions is a column of the lower one (then it becomes
+ * that column's expression), or reads only columns that the lower one passes on at the same position; so do the
+ * filters between. A column the lower one computes is then computed by at most one expression, once per row as
+ * before, and only for the rows that the filters keep.
+ */
+function mergeProjections(chain: readonly CalcStep[]): CalcStep[] {
+  const steps = [...chain];
+  for (let i = 0; i < steps.length; i++) {
+    const lower = steps[i]!;
+    if (lower.kind !== "project") continue;
+    let j = i + 1;
+    while (j < steps.length && steps[j]!.kind === "filter") j++;
+    const upper = steps[j];
+    if (upper === undefined || upper.kind !== "project") continue;
+    const passed = (f: number) => lower.exprs[f]?.inputRef === f;
+    const filtersRead = steps.slice(i + 1, j).every((s) => s.kind === "filter" && s.condition.reads !== undefined && s.condition.reads.every(passed));
+    if (!filtersRead) continue;
+    const used = new Set<number>();
+    let mergeable = true;
+    const exprs = upper.exprs.map((e) => {
+      if (e.inputRef !== undefined) {
+        const below = lower.exprs[e.inputRef]!;
+        if (!passed(e.inputRef)) {
+          if (used.has(e.inputRef)) mergeable = false;
+          used.add(e.inputRef);
+        }
+        return below;
+      }
+      if (e.reads === undefined || !e.reads.every(passed)) mergeable = false;
+      return e;
+    });
+    if (!mergeable) continue;
+    steps.splice(i, j - i + 1, ...steps.slice(i + 1, j), { kind: "project", exprs });
+    i = -1; // again from the bottom
+  }
+  return steps;
 }
