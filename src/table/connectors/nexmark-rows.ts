@@ -12,7 +12,6 @@ import { RowKind } from "../data/row-kind.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { formatLogicalType } from "../types/logical-type.ts";
-import type { SqlValue } from "../types/sql-value.ts";
 import { didYouMean } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
@@ -38,52 +37,52 @@ const ROW_FIELDS: Readonly<Record<"person" | "auction" | "bid", Readonly<Record<
 const COLUMNS = ["event_type", "person", "auction", "bid"] as const;
 type Column = (typeof COLUMNS)[number];
 
-/** Converts one value of an event to the SQL value of its declared type. */
-type ValueOf = (v: number | string) => SqlValue;
+/** How one value of an event becomes the SQL value of its declared type: as it is, or as a `bigint`. */
+type Conversion = "same" | "bigint";
 
-function valueOf(kind: ValueKind, type: LogicalType, where: string): ValueOf {
+function conversionOf(kind: ValueKind, type: LogicalType, where: string): Conversion {
   const refuse = (expected: string) =>
     new SqlValidationError(`The 'nexmark' connector cannot give ${where} the type ${formatLogicalType(type)}: it must be ${expected}.`);
   switch (kind) {
     case "integer":
-      if (type.kind === "bigint") return (v) => BigInt(v);
-      if (type.kind === "int" || type.kind === "smallint" || type.kind === "tinyint") return (v) => v;
+      if (type.kind === "bigint") return "bigint";
+      if (type.kind === "int" || type.kind === "smallint" || type.kind === "tinyint") return "same";
       throw refuse("BIGINT or INT");
     case "string":
-      if (type.kind === "varchar" || type.kind === "char") return (v) => v;
+      if (type.kind === "varchar" || type.kind === "char") return "same";
       throw refuse("STRING (VARCHAR)");
     case "time":
-      if (type.kind === "timestamp") return (v) => v;
+      if (type.kind === "timestamp") return "same";
       throw refuse("TIMESTAMP(3)");
   }
 }
 
-/** Makes the ROW value of a person, auction or bid from its object. */
-function rowValueOf(column: "person" | "auction" | "bid", type: LogicalType): (o: Record<string, number | string>) => SqlValue[] {
+/** The JavaScript expression of a value read by `read` (an expression of the generated code). */
+function converted(conversion: Conversion, read: string): string {
+  return conversion === "bigint" ? `BigInt(${read})` : read;
+}
+
+/** The JavaScript expression of the ROW value of a person, auction or bid (`column`) of event `e`. */
+function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType): string {
   if (type.kind !== "row") throw new SqlValidationError(`The 'nexmark' connector's column '${column}' must be a ROW<…>, not ${formatLogicalType(type)}.`);
   const known = ROW_FIELDS[column];
-  const fields = type.fields.map((f) => {
-    const kind = known[f.name];
+  const values = type.fields.map((f) => {
+    const kind = Object.hasOwn(known, f.name) ? known[f.name] : undefined;
     if (kind === undefined) {
       throw new SqlValidationError(
         `The 'nexmark' connector has no field '${f.name}' in '${column}'.${didYouMean(f.name, Object.keys(known))} Its fields are: ${Object.keys(known).join(", ")}.`,
       );
     }
-    return { name: f.name, value: valueOf(kind, f.type, `'${column}.${f.name}'`) };
+    return converted(conversionOf(kind, f.type, `'${column}.${f.name}'`), `o[${JSON.stringify(f.name)}]`);
   });
-  const names = fields.map((f) => f.name);
-  const values = fields.map((f) => f.value);
-  return (o) => {
-    const out: SqlValue[] = new Array(names.length);
-    for (let i = 0; i < names.length; i++) out[i] = values[i]!(o[names[i]!]!);
-    return out;
-  };
+  return `((o = e[${JSON.stringify(column)}]) === null ? null : [${values.join(", ")}])`;
 }
 
 /**
  * The converter from an event to a row of the table's physical columns
  * (`physicalType`), checked against what the generator makes. Columns not
- * in `projection` (positions the job reads) are left NULL.
+ * in `projection` (positions the job reads) are left NULL. It is compiled
+ * for the table's columns: one array per row and one per ROW value, no call per field.
  *
  * @throws {SqlValidationError} for a column or field the generator does not make, or of a type it cannot have
  * @example
@@ -94,26 +93,18 @@ function rowValueOf(column: "person" | "auction" | "bid", type: LogicalType): (o
  */
 export function nexmarkRowConverter(physicalType: RowType, projection?: readonly number[]): (e: NexmarkEvent) => Row {
   const read = projection === undefined ? undefined : new Set(projection);
-  const columns = physicalType.names.map((name, i): ((e: NexmarkEvent) => SqlValue) => {
+  const columns = physicalType.names.map((name, i): string => {
     const type = physicalType.types[i]!;
     if (!(COLUMNS as readonly string[]).includes(name)) {
       throw new SqlValidationError(`The 'nexmark' connector has no column '${name}'.${didYouMean(name, COLUMNS)} Its columns are: ${COLUMNS.join(", ")}.`);
     }
     const column = name as Column;
     if (column === "event_type") {
-      const v = valueOf("integer", type, "'event_type'");
-      return read?.has(i) === false ? () => null : (e) => v(e.type);
+      const v = converted(conversionOf("integer", type, "'event_type'"), "e.type");
+      return read?.has(i) === false ? "null" : v;
     }
-    const row = rowValueOf(column, type);
-    if (read?.has(i) === false) return () => null;
-    return (e) => {
-      const o = e[column];
-      return o === null ? null : row(o as unknown as Record<string, number | string>);
-    };
+    const row = rowValueCode(column, type);
+    return read?.has(i) === false ? "null" : row;
   });
-  return (e) => {
-    const fields: SqlValue[] = new Array(columns.length);
-    for (let i = 0; i < columns.length; i++) fields[i] = columns[i]!(e);
-    return { kind: RowKind.INSERT, fields };
-  };
+  return new Function("kind", `"use strict";\nreturn (e) => {\n  let o;\n  return { kind, fields: [${columns.join(", ")}] };\n};`)(RowKind.INSERT) as (e: NexmarkEvent) => Row;
 }

@@ -7,6 +7,7 @@
  */
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
+import type { SqlValue } from "../types/sql-value.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
 
@@ -16,6 +17,11 @@ export interface SourceWatermarks {
   readonly rowtime: Evaluator;
   /** The WATERMARK expression's value for a row. */
   readonly watermark: Evaluator;
+  /**
+   * When the WATERMARK expression reads the rowtime only: its value for a rowtime, so that a record of one row
+   * takes it from the record's timestamp instead of computing the rowtime again.
+   */
+  readonly watermarkOfRowtime?: (rowtime: SqlValue) => SqlValue;
   /** `table.exec.source.idle-timeout` (0: never idle). */
   readonly idleTimeoutMs: number;
 }
@@ -31,13 +37,16 @@ export interface SourceWatermarks {
  * ```
  */
 export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf: (record: R) => readonly Row[]): WatermarkStrategy<R> {
-  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf)).withTimestampAssigner((record) => {
+  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime)).withTimestampAssigner((record) => {
     const rows = rowsOf(record);
     const t = rows.length === 0 ? null : spec.rowtime(rows[rows.length - 1]!.fields);
-    return typeof t === "number" ? t : Number.MIN_SAFE_INTEGER;
+    return typeof t === "number" ? t : NO_ROWTIME;
   });
   return spec.idleTimeoutMs > 0 ? strategy.withIdleness(spec.idleTimeoutMs) : strategy;
 }
+
+/** The timestamp of a record whose last row has no rowtime (NULL). */
+const NO_ROWTIME = Number.MIN_SAFE_INTEGER;
 
 /** Flink SQL's watermarks: the largest value of the WATERMARK expression seen so far. */
 export class MaxWatermarks<R> implements WatermarkGenerator<R> {
@@ -46,10 +55,18 @@ export class MaxWatermarks<R> implements WatermarkGenerator<R> {
   constructor(
     private readonly watermark: Evaluator,
     private readonly rowsOf: (record: R) => readonly Row[],
+    private readonly ofRowtime?: (rowtime: SqlValue) => SqlValue,
   ) {}
 
-  onEvent(record: R): void {
-    for (const row of this.rowsOf(record)) {
+  onEvent(record: R, timestamp: number): void {
+    const rows = this.rowsOf(record);
+    if (this.ofRowtime !== undefined && rows.length === 1) {
+      // the record's timestamp is its row's rowtime (see sourceWatermarkStrategy)
+      const v = this.ofRowtime(timestamp === NO_ROWTIME ? null : timestamp);
+      if (typeof v === "number" && v > this.max) this.max = v;
+      return;
+    }
+    for (const row of rows) {
       const v = this.watermark(row.fields);
       if (typeof v === "number" && v > this.max) this.max = v;
     }

@@ -30,6 +30,7 @@ import { temporalJoin } from "../runtime/temporal-join.ts";
 import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
+import { compileCalc, type CalcStep } from "./calc-program.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
@@ -53,6 +54,8 @@ export class PlanTranslator {
   /** Watermarks that sources generate per split (registered before the source is translated). */
   private readonly sourceWatermarks = new Map<TableSource, SourceWatermarks>();
   private readonly sources = new Map<TableSource, DataStream<Row>>();
+  /** Watermark assigners handed over to their sources. */
+  private readonly folded = new Set<RelNode>();
 
   constructor(
     private readonly env: StreamExecutionEnvironment,
@@ -113,13 +116,8 @@ export class PlanTranslator {
           .name(n.name);
       }
       case "project":
-        return this.project(node);
-      case "filter": {
-        const cond = node.condition.eval;
-        const n = this.naming(node, "filter");
-        const input = this.translate(node.input);
-        return withInputParallelism(input.filter((row: Row) => cond(row.fields) === true).uid(n.uid).name(n.name), input);
-      }
+      case "filter":
+        return this.calc(node);
       case "watermarkAssigner":
         return this.watermarks(node);
       case "union": {
@@ -175,29 +173,39 @@ export class PlanTranslator {
     }
   }
 
-  private project(node: RelNodeOf<"project">): DataStream<Row> {
-    // a projection over a filter is one operator (Flink's Calc)
-    const n = this.naming(node, "calc");
-    const evals: Evaluator[] = node.exprs.map((e) => e.eval);
-    const width = evals.length;
-    const compute = (fields: SqlValue[]): SqlValue[] => {
-      const out = new Array<SqlValue>(width);
-      for (let i = 0; i < width; i++) out[i] = evals[i]!(fields);
-      return out;
-    };
-    if (node.input.kind === "filter" && !this.streams.has(node.input)) {
-      const cond = node.input.condition.eval;
-      const input = this.translate(node.input.input);
-      const calc = input
-        .flatMap((row: Row, out: Collector<Row>) => {
-          if (cond(row.fields) === true) out.collect({ kind: row.kind, fields: compute(row.fields) });
-        })
-        .uid(n.uid)
-        .name(`${describeNode(node)} <- ${describeNode(node.input)}`);
-      return withInputParallelism(calc, input);
+  /**
+   * A chain of filters and projections (through a watermark assigner that its source takes over) as one
+   * operator, Flink's Calc: see `compileCalc`. The chain stops at a node translated already, so a node that
+   * several others read is computed once. Each node still takes its uid, as when each was an operator.
+   */
+  private calc(node: RelNodeOf<"project" | "filter">): DataStream<Row> {
+    const n = this.naming(node, node.kind === "project" ? "calc" : "filter");
+    const chain: RelNodeOf<"project" | "filter">[] = [node];
+    let below = node.input;
+    for (;;) {
+      if (below.kind === "watermarkAssigner" && this.foldWatermarks(below)) below = below.input;
+      else if ((below.kind === "project" || below.kind === "filter") && !this.streams.has(below)) {
+        chain.push(below);
+        this.naming(below, below.kind === "project" ? "calc" : "filter");
+        below = below.input;
+      } else break;
     }
-    const input = this.translate(node.input);
-    return withInputParallelism(input.map((row: Row): Row => ({ kind: row.kind, fields: compute(row.fields) })).uid(n.uid).name(n.name), input);
+    chain.reverse();
+    const steps = chain.map((c): CalcStep => (c.kind === "filter" ? { kind: "filter", condition: c.condition } : { kind: "project", exprs: c.exprs }));
+    const program = compileCalc(steps, below.rowType.names.length);
+    const input = this.translate(below);
+    const name = chain.length === 1 ? n.name : chain.map((c) => describeNode(c)).reverse().join(" <- ");
+    if (chain.every((c) => c.kind === "filter")) {
+      return withInputParallelism(input.filter((row: Row) => program(row.fields) !== undefined).uid(n.uid).name(name), input);
+    }
+    const calc = input
+      .flatMap((row: Row, out: Collector<Row>) => {
+        const fields = program(row.fields);
+        if (fields !== undefined) out.collect({ kind: row.kind, fields });
+      })
+      .uid(n.uid)
+      .name(name);
+    return withInputParallelism(calc, input);
   }
 
   /**
@@ -206,28 +214,44 @@ export class PlanTranslator {
    * operator after the stream it reads.
    */
   private watermarks(node: RelNodeOf<"watermarkAssigner">): DataStream<Row> {
+    if (this.folded.has(node) || this.foldWatermarks(node)) return this.translate(node.input);
+    const rows = (row: Row) => [row];
+    const n = this.naming(node, "watermarks");
+    const input = this.translate(node.input);
     const field = node.rowtimeField;
-    const wm = node.watermark.eval;
+    const strategy = sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: node.watermark.eval, idleTimeoutMs: this.settings.idleTimeoutMs }, rows);
+    return withInputParallelism(input.assignTimestampsAndWatermarks(strategy).uid(n.uid).name(n.name), input);
+  }
+
+  /**
+   * Hands a watermark assigner over a connector's scan (through its computed columns) to the source, which then
+   * generates the watermarks per split; false when it cannot (another input, or the source is translated already).
+   */
+  private foldWatermarks(node: RelNodeOf<"watermarkAssigner">): boolean {
+    const field = node.rowtimeField;
     let below = node.input;
     let computed: Evaluator[] | undefined;
     if (below.kind === "project" && below.input.kind === "scan") {
       computed = below.exprs.map((e) => e.eval);
       below = below.input;
     }
-    if (below.kind === "scan" && !this.sources.has(below.source)) {
-      const full = computed === undefined ? (f: SqlValue[]) => f : (f: SqlValue[]) => computed!.map((e) => e(f));
-      this.sourceWatermarks.set(below.source, {
-        rowtime: (f) => full(f)[field]!,
-        watermark: computed === undefined ? wm : (f) => wm(full(f)),
-        idleTimeoutMs: this.settings.idleTimeoutMs,
-      });
-      return this.translate(node.input);
+    if (below.kind !== "scan" || this.sources.has(below.source)) return false;
+    const wm = node.watermark;
+    const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : computed[field]!;
+    const all = computed;
+    const watermark: Evaluator = all === undefined ? wm.eval : (f) => wm.eval(all.map((e) => e(f)));
+    let watermarkOfRowtime: ((t: SqlValue) => SqlValue) | undefined;
+    if (wm.reads !== undefined && wm.reads.every((r) => r === field)) {
+      // an array of this source's own, for the one field the expression reads
+      const scratch = new Array<SqlValue>(node.input.rowType.names.length).fill(null);
+      watermarkOfRowtime = (t) => {
+        scratch[field] = t;
+        return wm.eval(scratch);
+      };
     }
-    const rows = (row: Row) => [row];
-    const n = this.naming(node, "watermarks");
-    const input = this.translate(node.input);
-    const strategy = sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: wm, idleTimeoutMs: this.settings.idleTimeoutMs }, rows);
-    return withInputParallelism(input.assignTimestampsAndWatermarks(strategy).uid(n.uid).name(n.name), input);
+    this.sourceWatermarks.set(below.source, { rowtime, watermark, ...(watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime }), idleTimeoutMs: this.settings.idleTimeoutMs });
+    this.folded.add(node);
+    return true;
   }
 
   private stateful(node: RelNode): DataStream<Row> {

@@ -1,0 +1,134 @@
+/**
+ * A chain of stateless plan nodes (filters and projections, Flink's Calc)
+ * compiled into one function over a row's fields: one operator instead of
+ * one per node, no `Row` between them, and only the values that a later
+ * step or the output reads are computed (as Flink merges its Calcs and drops
+ * the unused expressions). Each step reads the values of the step below; a
+ * projection makes a new array, a filter passes its input on. A projection
+ * that mostly passes its input's columns on (a table's computed columns, a
+ * view) makes no array when the projection above it can read those columns
+ * of its input instead (see `mergeProjections`).
+ */
+import type { SqlValue } from "../types/sql-value.ts";
+import type { PlanExpr } from "./rel-node.ts";
+
+/** One node of a chain: `WHERE condition`, or a `SELECT` list. */
+export type CalcStep = { readonly kind: "filter"; readonly condition: PlanExpr } | { readonly kind: "project"; readonly exprs: readonly PlanExpr[] };
+
+/** The output fields of a row, or undefined when a filter drops it. */
+export type CalcProgram = (fields: SqlValue[]) => SqlValue[] | undefined;
+
+function readsOf(e: PlanExpr, width: number): readonly number[] {
+  return e.reads ?? Array.from({ length: width }, (_, i) => i);
+}
+
+/**
+ * Compiles `steps` (the lowest first) over input rows of `inputWidth` fields.
+ * The fields it returns are a new array whenever a projection is among the steps
+ * (else the input's own array), never shared with the input.
+ *
+ * @example
+ * ```ts
+ * const calc = compileCalc([{ kind: "filter", condition: cond }, { kind: "project", exprs }], 4);
+ * const out = calc(row.fields); // undefined when `cond` is not TRUE
+ * ```
+ */
+export function compileCalc(chain: readonly CalcStep[], inputWidth: number): CalcProgram {
+  const steps = mergeProjections(chain);
+  // the width of each step's input, bottom up
+  const widths: number[] = [];
+  let w = inputWidth;
+  for (const s of steps) {
+    widths.push(w);
+    if (s.kind === "project") w = s.exprs.length;
+  }
+  // the output fields read of each step, top down: every field of the last one
+  const live: Set<number>[] = new Array(steps.length);
+  let needed = new Set(Array.from({ length: w }, (_, i) => i));
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    live[i] = needed;
+    const below = new Set<number>();
+    if (s.kind === "filter") {
+      for (const f of needed) below.add(f);
+      for (const f of readsOf(s.condition, widths[i]!)) below.add(f);
+    } else for (const f of needed) for (const r of readsOf(s.exprs[f]!, widths[i]!)) below.add(r);
+    needed = below;
+  }
+  const programs = steps.map((s, i): CalcProgram => {
+    if (s.kind === "filter") {
+      const cond = s.condition.eval;
+      return (f) => (cond(f) === true ? f : undefined);
+    }
+    const width = s.exprs.length;
+    const computed = [...live[i]!].sort((a, b) => a - b);
+    const at = Int32Array.from(computed);
+    const evals = computed.map((j) => s.exprs[j]!.eval);
+    const n = evals.length;
+    if (n === width) {
+      return (f) => {
+        const out = new Array<SqlValue>(width);
+        for (let k = 0; k < n; k++) out[k] = evals[k]!(f);
+        return out;
+      };
+    }
+    return (f) => {
+      const out = new Array<SqlValue>(width).fill(null);
+      for (let k = 0; k < n; k++) out[at[k]!] = evals[k]!(f);
+      return out;
+    };
+  });
+  if (programs.length === 1) return programs[0]!;
+  if (programs.length === 2) {
+    const [a, b] = programs as [CalcProgram, CalcProgram];
+    return (f) => {
+      const x = a(f);
+      return x === undefined ? undefined : b(x);
+    };
+  }
+  return (f) => {
+    let x: SqlValue[] | undefined = f;
+    for (let i = 0; i < programs.length && x !== undefined; i++) x = programs[i]!(x);
+    return x;
+  };
+}
+
+/**
+ * Merges each projection into the projection above it (over filters between them) when the upper one can be
+ * computed from the lower one's input: each of its expressions is a column of the lower one (then it becomes
+ * that column's expression), or reads only columns that the lower one passes on at the same position; so do the
+ * filters between. A column the lower one computes is then computed by at most one expression, once per row as
+ * before, and only for the rows that the filters keep.
+ */
+function mergeProjections(chain: readonly CalcStep[]): CalcStep[] {
+  const steps = [...chain];
+  for (let i = 0; i < steps.length; i++) {
+    const lower = steps[i]!;
+    if (lower.kind !== "project") continue;
+    let j = i + 1;
+    while (j < steps.length && steps[j]!.kind === "filter") j++;
+    const upper = steps[j];
+    if (upper === undefined || upper.kind !== "project") continue;
+    const passed = (f: number) => lower.exprs[f]?.inputRef === f;
+    const filtersRead = steps.slice(i + 1, j).every((s) => s.kind === "filter" && s.condition.reads !== undefined && s.condition.reads.every(passed));
+    if (!filtersRead) continue;
+    const used = new Set<number>();
+    let mergeable = true;
+    const exprs = upper.exprs.map((e) => {
+      if (e.inputRef !== undefined) {
+        const below = lower.exprs[e.inputRef]!;
+        if (!passed(e.inputRef)) {
+          if (used.has(e.inputRef)) mergeable = false;
+          used.add(e.inputRef);
+        }
+        return below;
+      }
+      if (e.reads === undefined || !e.reads.every(passed)) mergeable = false;
+      return e;
+    });
+    if (!mergeable) continue;
+    steps.splice(i, j - i + 1, ...steps.slice(i + 1, j), { kind: "project", exprs });
+    i = -1; // again from the bottom
+  }
+  return steps;
+}
