@@ -47,4 +47,15 @@ describe("object semantics in a job", () => {
     const result = await env.execute();
     expect(result.getCollected<number>("second")).toEqual([10, 20, 30]);
   });
+
+  for (const objectReuse of [false, true]) {
+    it(`a record of an output with two consumers that is not plain data is refused once, naming its producer${objectReuse ? " (object reuse)" : ""}`, async () => {
+      const env = StreamExecutionEnvironment.create();
+      if (objectReuse) env.getConfig().enableObjectReuse();
+      const records = env.fromElements(1, 2, 3).map((n) => (n === 2 ? { n, f: () => n } : { n })).uid("poison");
+      records.rebalance().map((r) => r.n).sinkTo(collectSink("first"));
+      records.rebalance().map((r) => r.n).sinkTo(collectSink("second"));
+      await expect(env.execute()).rejects.toThrow(/operator 'Map' \(uid 'poison'\) emitted a record that contains a function at \.f/);
+    });
+  }
 });
