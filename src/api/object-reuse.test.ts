@@ -47,4 +47,31 @@ describe("object semantics in a job", () => {
     const result = await env.execute();
     expect(result.getCollected<number>("second")).toEqual([10, 20, 30]);
   });
+
+  it("a consumer that begins with a filter which mutates its input does not change what another consumer gets, in either edge order", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+    const records = env.fromElements({ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }).map((r) => ({ n: r.n, tags: [r.n] }));
+    records.filter((r) => {
+      r.tags.push(-1); // a filter may mutate what it receives: the record is its own
+      r.n = -r.n;
+      return r.n % 2 === 0;
+    }).map((r) => r.tags.length).sinkTo(collectSink("filtered"));
+    records.map((r) => `${r.n}:${r.tags.join(",")}`).sinkTo(collectSink("plain"));
+    records.filter((r) => r.tags.length === 1 && r.n > 0).map((r) => r.n).sinkTo(collectSink("last"));
+    const result = await env.execute();
+    expect(result.getCollected<number>("filtered")).toEqual([2, 2]);
+    expect(result.getCollected<string>("plain").sort()).toEqual(["1:1", "2:2", "3:3", "4:4"]);
+    expect(result.getCollected<number>("last").sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  for (const objectReuse of [false, true]) {
+    it(`a record of an output with two consumers that is not plain data is refused once, naming its producer${objectReuse ? " (object reuse)" : ""}`, async () => {
+      const env = StreamExecutionEnvironment.create();
+      if (objectReuse) env.getConfig().enableObjectReuse();
+      const records = env.fromElements(1, 2, 3).map((n) => (n === 2 ? { n, f: () => n } : { n })).uid("poison");
+      records.rebalance().map((r) => r.n).sinkTo(collectSink("first"));
+      records.rebalance().map((r) => r.n).sinkTo(collectSink("second"));
+      await expect(env.execute()).rejects.toThrow(/operator 'Map' \(uid 'poison'\) emitted a record that contains a function at \.f/);
+    });
+  }
 });

@@ -9,7 +9,10 @@
  * each record is checked to be plain data (the same check for a consumer in
  * this thread or another), and where one record goes to several consumers
  * (a broadcast edge, or one of several edges of the same output), each but
- * one gets its own copy, so no consumer's mutation reaches another.
+ * one gets its own copy, so no consumer's mutation reaches another. A record
+ * is checked once per output: an edge after the first of the same output gets
+ * a record that the first edge's writer just checked or copied (a copy
+ * refuses what is not plain data), with no user code run in between.
  */
 import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
 import { keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
@@ -25,6 +28,11 @@ export interface RecordWriterOrigin {
   readonly producer: string;
   /** True when the same records also go to another edge: this writer sends copies. */
   readonly copy: boolean;
+  /**
+   * True when an earlier edge of the same output gets each record first (its writer checks or
+   * copies it just before): this writer does not check records again.
+   */
+  readonly checked?: boolean;
   /** Consumers share records (object reuse): a broadcast edge sends one object to every channel. */
   readonly reuse?: boolean;
 }
@@ -95,7 +103,7 @@ export class RecordWriter {
   emit(value: unknown): void {
     try {
       if (this.origin.copy) value = copyPlainData(value);
-      else checkPlainData(value);
+      else if (!this.origin.checked) checkPlainData(value);
     } catch (e) {
       throw e instanceof PlainDataError ? new RecordNotPlainDataError(this.origin.producer, e) : e;
     }

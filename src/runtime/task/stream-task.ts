@@ -106,6 +106,8 @@ export class StreamTask {
           producer,
           // Every edge of one output but the last sends copies (fan-out), unless the job reuses objects.
           copy: !v.objectReuse && v.outputs.slice(i + 1).some((later) => later.sideTag === edge.sideTag),
+          // The tail's output emits to the edges of one output in this order (operator-chain.ts `outputOf`).
+          checked: v.outputs.slice(0, i).some((earlier) => earlier.sideTag === edge.sideTag),
           reuse: v.objectReuse,
         }),
     );
