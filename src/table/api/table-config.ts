@@ -23,6 +23,7 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "table.exec.state.ttl": { default: "0 ms", check: duration },
   "table.exec.source.idle-timeout": { default: "0 ms", check: duration },
   "table.local-time-zone": { default: "default", check: zone },
+  "table.optimizer.reuse-sub-plan-enabled": { default: "true", check: boolean },
   // accepted and checked as Flink does; Weir does not batch state accesses, so they change nothing
   "table.exec.mini-batch.enabled": { default: "false", check: boolean },
   "table.exec.mini-batch.allow-latency": { default: "0 ms", check: duration },
@@ -150,6 +151,11 @@ export class TableConfig {
   /** A duration key in ms. */
   durationMs(key: string): number {
     return parseDuration(this.get(key)) ?? 0;
+  }
+
+  /** A boolean key. */
+  flag(key: string): boolean {
+    return this.get(key).toLowerCase() === "true";
   }
 
   /** `table.local-time-zone` resolved ("default" is the machine's zone). */

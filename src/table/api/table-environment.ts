@@ -261,6 +261,7 @@ export class StreamTableEnvironment {
       stateTtlMs: this.config.durationMs("table.exec.state.ttl"),
       idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
       projections: sourceProjections(roots),
+      reuseSubPlans: this.config.flag("table.optimizer.reuse-sub-plan-enabled"),
     });
   }
 
@@ -456,7 +457,7 @@ export class StreamTableEnvironment {
     } else {
       throw new SqlValidationError(`EXPLAIN supports queries, INSERT and STATEMENT SET, not ${stmt.kind.toUpperCase()}`, stmt.loc);
     }
-    return explainPlan(roots, changelog);
+    return explainPlan(roots, changelog, this.config.flag("table.optimizer.reuse-sub-plan-enabled"));
   }
 }
 

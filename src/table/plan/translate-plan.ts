@@ -30,6 +30,7 @@ import { temporalJoin } from "../runtime/temporal-join.ts";
 import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
+import { SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
@@ -44,6 +45,8 @@ export interface TranslationSettings {
   idleTimeoutMs: number;
   /** The columns each source's rows are read for (projection push-down, from {@link sourceProjections}). */
   projections?: ReadonlyMap<TableSource, readonly number[]>;
+  /** `table.optimizer.reuse-sub-plan-enabled`: nodes with equal digests (see sub-plan-digest.ts) are translated once. */
+  reuseSubPlans?: boolean;
 }
 
 
@@ -53,19 +56,29 @@ export class PlanTranslator {
   /** Watermarks that sources generate per split (registered before the source is translated). */
   private readonly sourceWatermarks = new Map<TableSource, SourceWatermarks>();
   private readonly sources = new Map<TableSource, DataStream<Row>>();
+  /** With sub-plan reuse: the digests of the nodes, and the stream of each digest translated. */
+  private readonly digests: SubPlanDigests | undefined;
+  private readonly reused = new Map<string, DataStream<Row>>();
 
   constructor(
     private readonly env: StreamExecutionEnvironment,
     private readonly uidFor: (prefix: string) => string,
     private readonly settings: TranslationSettings,
-  ) {}
+  ) {
+    this.digests = settings.reuseSubPlans ? new SubPlanDigests() : undefined;
+  }
 
-  /** The stream of `node`'s rows (each node is translated once). */
+  /** The stream of `node`'s rows (each node is translated once; with sub-plan reuse, each digest once). */
   translate(node: RelNode): DataStream<Row> {
     let s = this.streams.get(node);
     if (s === undefined) {
-      s = this.create(node);
-      this.describe(s, node);
+      const digest = this.digests?.of(node);
+      s = digest === undefined ? undefined : this.reused.get(digest);
+      if (s === undefined) {
+        s = this.create(node);
+        this.describe(s, node);
+        if (digest !== undefined) this.reused.set(digest, s);
+      }
       this.streams.set(node, s);
     }
     return s;
