@@ -24,7 +24,7 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "table.exec.source.idle-timeout": { default: "0 ms", check: duration },
   "table.local-time-zone": { default: "default", check: zone },
   "table.optimizer.reuse-sub-plan-enabled": { default: "true", check: boolean },
-  // accepted and checked as Flink does; Weir does not batch state accesses, so they change nothing
+  // mini-batch group aggregation (runtime/mini-batch-group-aggregate.ts)
   "table.exec.mini-batch.enabled": { default: "false", check: boolean },
   "table.exec.mini-batch.allow-latency": { default: "0 ms", check: duration },
   "table.exec.mini-batch.size": { default: "-1", check: (v) => (/^-?\d+$/.test(v) && (Number(v) > 0 || v === "-1") ? undefined : "a positive number of rows (or -1)") },

@@ -15,6 +15,7 @@ import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { groupAggregate } from "../runtime/group-aggregate.ts";
+import type { MiniBatchSpec } from "../runtime/mini-batch-group-aggregate.ts";
 import { windowAggregate } from "../runtime/window-aggregate.ts";
 import { overAggregate } from "../runtime/over-aggregate.ts";
 import { expand } from "../runtime/expand.ts";
@@ -45,6 +46,8 @@ export interface TranslationSettings {
   idleTimeoutMs: number;
   /** The columns each source's rows are read for (projection push-down, from {@link sourceProjections}). */
   projections?: ReadonlyMap<TableSource, readonly number[]>;
+  /** `table.exec.mini-batch.*` when enabled: group aggregations fold buffered rows (see mini-batch-group-aggregate.ts). */
+  miniBatch?: MiniBatchSpec;
   /** `table.optimizer.reuse-sub-plan-enabled`: nodes with equal digests (see sub-plan-digest.ts) are translated once. */
   reuseSubPlans?: boolean;
 }
@@ -247,7 +250,7 @@ export class PlanTranslator {
     const ttl = this.settings.stateTtlMs > 0 ? { stateTtlMs: this.settings.stateTtlMs } : {};
     switch (node.kind) {
       case "aggregate":
-        return groupAggregate(this.translate(node.input), { groupKeys: node.groupKeys, calls: node.calls, generateUpdateBefore: true, ...ttl }, this.naming(node, "group-aggregate"));
+        return groupAggregate(this.translate(node.input), { groupKeys: node.groupKeys, calls: node.calls, generateUpdateBefore: true, ...ttl, ...(this.settings.miniBatch ? { miniBatch: this.settings.miniBatch } : {}) }, this.naming(node, "group-aggregate"));
       case "expand":
         return expand(this.translate(node.input), { groupKeys: node.groupKeys, groupingSets: node.groupingSets }, this.naming(node, "expand"));
       case "windowTableFunction":
