@@ -136,7 +136,8 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const table = this.state.getOwned();
     if (table === undefined) return;
     const queued = table.queued!;
-    queued.splice(queued.indexOf(maxTimestamp), 1);
+    if (queued.length === 1) queued.length = 0;
+    else queued.splice(queued.indexOf(maxTimestamp), 1);
     const s = this.slicing;
     const end = maxTimestamp + 1;
     const start = s.windowStart(end);
