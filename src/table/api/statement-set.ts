@@ -63,6 +63,7 @@ export class StatementSet {
     return explainPlan(
       this.plan().map((p) => ({ sink: p.description, node: p.input, modes: new ChangelogModes(p.input) })),
       details.map((d) => d.toUpperCase()).includes("CHANGELOG_MODE"),
+      this.tEnv.getConfig().flag("table.optimizer.reuse-sub-plan-enabled"),
     );
   }
 

@@ -23,7 +23,8 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "table.exec.state.ttl": { default: "0 ms", check: duration },
   "table.exec.source.idle-timeout": { default: "0 ms", check: duration },
   "table.local-time-zone": { default: "default", check: zone },
-  // accepted and checked as Flink does; Weir does not batch state accesses, so they change nothing
+  "table.optimizer.reuse-sub-plan-enabled": { default: "true", check: boolean },
+  // mini-batch group aggregation (runtime/mini-batch-group-aggregate.ts)
   "table.exec.mini-batch.enabled": { default: "false", check: boolean },
   "table.exec.mini-batch.allow-latency": { default: "0 ms", check: duration },
   "table.exec.mini-batch.size": { default: "-1", check: (v) => (/^-?\d+$/.test(v) && (Number(v) > 0 || v === "-1") ? undefined : "a positive number of rows (or -1)") },
@@ -150,6 +151,11 @@ export class TableConfig {
   /** A duration key in ms. */
   durationMs(key: string): number {
     return parseDuration(this.get(key)) ?? 0;
+  }
+
+  /** A boolean key. */
+  flag(key: string): boolean {
+    return this.get(key).toLowerCase() === "true";
   }
 
   /** `table.local-time-zone` resolved ("default" is the machine's zone). */

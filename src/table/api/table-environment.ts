@@ -48,6 +48,7 @@ import { Schema } from "./schema.ts";
 import { StatementSet } from "./statement-set.ts";
 import { Table } from "./table.ts";
 import { TableConfig } from "./table-config.ts";
+import type { MiniBatchSpec } from "../runtime/mini-batch-group-aggregate.ts";
 import { TableResult, type ResultColumn } from "./table-result.ts";
 import { toSqlValue } from "./to-sql-value.ts";
 
@@ -261,7 +262,18 @@ export class StreamTableEnvironment {
       stateTtlMs: this.config.durationMs("table.exec.state.ttl"),
       idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
       projections: sourceProjections(roots),
+      reuseSubPlans: this.config.flag("table.optimizer.reuse-sub-plan-enabled"),
+      ...(this.config.flag("table.exec.mini-batch.enabled") ? { miniBatch: this.miniBatch() } : {}),
     });
+  }
+
+  /** `table.exec.mini-batch.allow-latency` and `size`, which must be positive when mini-batch is enabled (as in Flink). */
+  private miniBatch(): MiniBatchSpec {
+    const allowLatencyMs = this.config.durationMs("table.exec.mini-batch.allow-latency");
+    const size = Number(this.config.get("table.exec.mini-batch.size"));
+    if (!(allowLatencyMs > 0)) throw new SqlValidationError("'table.exec.mini-batch.enabled' is true: 'table.exec.mini-batch.allow-latency' must be greater than 0 ms");
+    if (!(size > 0)) throw new SqlValidationError("'table.exec.mini-batch.enabled' is true: 'table.exec.mini-batch.size' must be a positive number of rows");
+    return { size, allowLatencyMs };
   }
 
   /** The rows of `node` as a stream with field names, in the environment's current graph. */
@@ -456,7 +468,7 @@ export class StreamTableEnvironment {
     } else {
       throw new SqlValidationError(`EXPLAIN supports queries, INSERT and STATEMENT SET, not ${stmt.kind.toUpperCase()}`, stmt.loc);
     }
-    return explainPlan(roots, changelog);
+    return explainPlan(roots, changelog, this.config.flag("table.optimizer.reuse-sub-plan-enabled"));
   }
 }
 

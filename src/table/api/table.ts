@@ -53,7 +53,11 @@ export class Table {
 
   /** The plan as EXPLAIN prints it (`"CHANGELOG_MODE"` adds each node's mode). */
   explain(...details: string[]): string {
-    return explainPlan([{ node: this.plan, modes: new ChangelogModes(this.plan) }], details.map((d) => d.toUpperCase()).includes("CHANGELOG_MODE"));
+    return explainPlan(
+      [{ node: this.plan, modes: new ChangelogModes(this.plan) }],
+      details.map((d) => d.toUpperCase()).includes("CHANGELOG_MODE"),
+      this.tEnv.getConfig().flag("table.optimizer.reuse-sub-plan-enabled"),
+    );
   }
 
   /** Writes the table into the catalog table `tableName` in a job of its own. */

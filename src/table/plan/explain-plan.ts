@@ -7,6 +7,7 @@ import { formatChangelogMode } from "./changelog-mode.ts";
 import type { ChangelogModes } from "./changelog-inference.ts";
 import { describeNode } from "./describe-node.ts";
 import { inputsOf, type RelNode } from "./rel-node.ts";
+import { SubPlanDigests } from "./sub-plan-digest.ts";
 
 /** A root of an explained plan: a sink's description and its input, or a query's root node. */
 export interface ExplainRoot {
@@ -17,23 +18,36 @@ export interface ExplainRoot {
 }
 
 /**
- * The text of `EXPLAIN [CHANGELOG_MODE]` for `roots`.
+ * The text of `EXPLAIN [CHANGELOG_MODE]` for `roots`. With `reuseSubPlans`
+ * (`table.optimizer.reuse-sub-plan-enabled`), a sub-plan that the job computes
+ * once for several consumers (see sub-plan-digest.ts) is printed once, with
+ * `reuse_id=[n]`, and as `Reused(reference_id=[n])` where it is consumed again
+ * (a bare source, shared in any case, is printed at each scan).
  *
  * @example
  * ```ts
- * explainPlan([{ node, modes }], true);
+ * explainPlan([{ node, modes }], true, true);
  * // == Optimized Physical Plan ==
  * // GroupAggregate(groupBy=[user], select=[user, COUNT(url) AS cnt], changelogMode=[I,UB,UA])
  * // +- TableSourceScan(table=[[default_catalog, default_database, clicks]], fields=[user, url], changelogMode=[I])
  * ```
  */
-export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolean): string {
+export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolean, reuseSubPlans = false): string {
   const lines: string[] = ["== Optimized Physical Plan =="];
+  const digests = new SubPlanDigests();
+  const shared = reuseSubPlans ? sharedSubPlans(roots.map((r) => r.node), digests) : new Map<string, number>();
+  const printed = new Set<string>();
   for (const root of roots) {
     const mode = (n: RelNode) => (changelogMode ? `, changelogMode=[${formatChangelogMode(root.modes.of(n))}]` : "");
     const tree = (n: RelNode, prefix: string, childPrefix: string) => {
       const d = describeNode(n);
-      lines.push(prefix + d.slice(0, -1) + mode(n) + ")");
+      const id = shared.size === 0 ? undefined : shared.get(digests.of(n));
+      if (id !== undefined && printed.has(digests.of(n))) {
+        lines.push(`${prefix}Reused(reference_id=[${id}])`);
+        return;
+      }
+      if (id !== undefined) printed.add(digests.of(n));
+      lines.push(prefix + d.slice(0, -1) + mode(n) + (id === undefined ? "" : `, reuse_id=[${id}]`) + ")");
       const inputs = inputsOf(n);
       inputs.forEach((input, i) => {
         const last = i === inputs.length - 1;
@@ -48,4 +62,25 @@ export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolea
     }
   }
   return lines.join("\n") + "\n";
+}
+
+/** The digests of the sub-plans (other than bare sources) consumed more than once, numbered from 1 in print order. */
+function sharedSubPlans(roots: readonly RelNode[], digests: SubPlanDigests): Map<string, number> {
+  const seen = new Set<string>();
+  const order: string[] = [];
+  const again = new Set<string>();
+  const walk = (n: RelNode) => {
+    const d = digests.of(n);
+    if (seen.has(d)) {
+      if (inputsOf(n).length > 0) again.add(d);
+      return;
+    }
+    seen.add(d);
+    order.push(d);
+    for (const input of inputsOf(n)) walk(input);
+  };
+  for (const r of roots) walk(r);
+  const ids = new Map<string, number>();
+  for (const d of order) if (again.has(d)) ids.set(d, ids.size + 1);
+  return ids;
 }

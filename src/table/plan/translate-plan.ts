@@ -15,6 +15,7 @@ import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { groupAggregate } from "../runtime/group-aggregate.ts";
+import type { MiniBatchSpec } from "../runtime/mini-batch-group-aggregate.ts";
 import { windowAggregate } from "../runtime/window-aggregate.ts";
 import { overAggregate } from "../runtime/over-aggregate.ts";
 import { expand } from "../runtime/expand.ts";
@@ -31,6 +32,7 @@ import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
 import { compileCalc, type CalcStep } from "./calc-program.ts";
+import { SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
@@ -45,6 +47,10 @@ export interface TranslationSettings {
   idleTimeoutMs: number;
   /** The columns each source's rows are read for (projection push-down, from {@link sourceProjections}). */
   projections?: ReadonlyMap<TableSource, readonly number[]>;
+  /** `table.exec.mini-batch.*` when enabled: group aggregations fold buffered rows (see mini-batch-group-aggregate.ts). */
+  miniBatch?: MiniBatchSpec;
+  /** `table.optimizer.reuse-sub-plan-enabled`: nodes with equal digests (see sub-plan-digest.ts) are translated once. */
+  reuseSubPlans?: boolean;
 }
 
 
@@ -56,19 +62,29 @@ export class PlanTranslator {
   private readonly sources = new Map<TableSource, DataStream<Row>>();
   /** Watermark assigners handed over to their sources. */
   private readonly folded = new Set<RelNode>();
+  /** With sub-plan reuse: the digests of the nodes, and the stream of each digest translated. */
+  private readonly digests: SubPlanDigests | undefined;
+  private readonly reused = new Map<string, DataStream<Row>>();
 
   constructor(
     private readonly env: StreamExecutionEnvironment,
     private readonly uidFor: (prefix: string) => string,
     private readonly settings: TranslationSettings,
-  ) {}
+  ) {
+    this.digests = settings.reuseSubPlans ? new SubPlanDigests() : undefined;
+  }
 
-  /** The stream of `node`'s rows (each node is translated once). */
+  /** The stream of `node`'s rows (each node is translated once; with sub-plan reuse, each digest once). */
   translate(node: RelNode): DataStream<Row> {
     let s = this.streams.get(node);
     if (s === undefined) {
-      s = this.create(node);
-      this.describe(s, node);
+      const digest = this.digests?.of(node);
+      s = digest === undefined ? undefined : this.reused.get(digest);
+      if (s === undefined) {
+        s = this.create(node);
+        this.describe(s, node);
+        if (digest !== undefined) this.reused.set(digest, s);
+      }
       this.streams.set(node, s);
     }
     return s;
@@ -258,7 +274,7 @@ export class PlanTranslator {
     const ttl = this.settings.stateTtlMs > 0 ? { stateTtlMs: this.settings.stateTtlMs } : {};
     switch (node.kind) {
       case "aggregate":
-        return groupAggregate(this.translate(node.input), { groupKeys: node.groupKeys, calls: node.calls, generateUpdateBefore: true, ...ttl }, this.naming(node, "group-aggregate"));
+        return groupAggregate(this.translate(node.input), { groupKeys: node.groupKeys, calls: node.calls, generateUpdateBefore: true, ...ttl, ...(this.settings.miniBatch ? { miniBatch: this.settings.miniBatch } : {}) }, this.naming(node, "group-aggregate"));
       case "expand":
         return expand(this.translate(node.input), { groupKeys: node.groupKeys, groupingSets: node.groupingSets }, this.naming(node, "expand"));
       case "windowTableFunction":

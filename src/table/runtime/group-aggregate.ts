@@ -24,6 +24,10 @@
  * downstream table, and a retraction for the forgotten rows is ignored. So
  * with a TTL the result equals the batch result only over groups that stay
  * active within the TTL (as in Flink).
+ *
+ * Mini-batch (`table.exec.mini-batch.*`, `spec.miniBatch`): rows are buffered
+ * per key and each key's rows are folded at once (see
+ * mini-batch-group-aggregate.ts), emitting one change per key and batch.
  */
 import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
@@ -39,6 +43,7 @@ import type { AggregateCall } from "./aggregate-call.ts";
 import { KeyedAccumulators } from "./agg/keyed-accumulators.ts";
 import { joinedFields } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
+import { miniBatchGroupAggregate, type MiniBatchSpec } from "./mini-batch-group-aggregate.ts";
 
 /** A planned group aggregation. */
 export interface GroupAggregateSpec {
@@ -49,6 +54,8 @@ export interface GroupAggregateSpec {
   generateUpdateBefore: boolean;
   /** `table.exec.state.ttl` in ms: forget a group untouched this long (processing time). */
   stateTtlMs?: number;
+  /** `table.exec.mini-batch.*` when enabled: buffer rows and fold each key's rows at once (see mini-batch-group-aggregate.ts). */
+  miniBatch?: MiniBatchSpec;
 }
 
 
@@ -76,7 +83,7 @@ function resultFields(key: readonly SqlValue[], values: readonly SqlValue[]): Sq
   return joinedFields(key, key.length, values, values.length);
 }
 
-class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
+export class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
   /** Made in `open`: it holds this parallel instance's state handles (the function object is cloned per instance). */
   private aggs!: KeyedAccumulators;
   /** Engine keyed state (no copy per access): never handed out, emitted rows get copies of its objects. */
@@ -98,8 +105,20 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
     this.aggs.clear();
   }
 
+  /** One row: a fold of one row, into a reused array. */
+  private readonly one: Row[] = [];
+
   processElement(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
-    const accumulate = isAccumulate(row.kind);
+    this.one[0] = row;
+    this.fold(this.one, ctx, out);
+  }
+
+  /**
+   * Applies `rows` (all of the current key, in arrival order) to the group and
+   * emits the one change they make to its result row (see the module doc):
+   * one row, or a mini-batch of rows folded.
+   */
+  fold(rows: readonly Row[], ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
     const ttl = this.spec.stateTtlMs;
     const now = ttl === undefined ? 0 : ctx.timerService().currentProcessingTime();
     let st = this.group.getOwned(); // changed in place below
@@ -107,24 +126,31 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
       this.clear(); // expired: never read, even before its cleanup timer ran
       st = undefined;
     }
-    const first = st === undefined;
+    const prev = st === undefined ? undefined : this.aggs.values(st.accs);
+    const key = st?.key;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const accumulate = isAccumulate(row.kind);
+      if (st === undefined) {
+        if (!accumulate) continue; // a retraction for a group it does not know
+        // the row is this function's own, so its key values may be kept
+        st = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), rows: 0, accs: this.aggs.create() };
+        this.group.set(st);
+      }
+      if (accumulate) {
+        st.rows++;
+        this.aggs.accumulate(st.accs, row.fields);
+      } else {
+        st.rows--;
+        this.aggs.retract(st.accs, row.fields);
+      }
+      if (st.rows <= 0) {
+        this.clear();
+        st = undefined;
+      }
+    }
     if (st === undefined) {
-      if (!accumulate) return;
-      // the row is this function's own, so its key values may be kept
-      st = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), rows: 0, accs: this.aggs.create() };
-      this.group.set(st);
-    }
-    const prev = first ? undefined : this.aggs.values(st.accs);
-    if (accumulate) {
-      st.rows++;
-      this.aggs.accumulate(st.accs, row.fields);
-    } else {
-      st.rows--;
-      this.aggs.retract(st.accs, row.fields);
-    }
-    if (st.rows <= 0) {
-      if (prev !== undefined) out.collect({ kind: "-D", fields: resultFields(st.key, prev) });
-      this.clear();
+      if (prev !== undefined) out.collect({ kind: "-D", fields: resultFields(key!, prev) });
       return;
     }
     if (ttl !== undefined) {
@@ -173,5 +199,8 @@ class GroupAggFunction extends KeyedProcessFunction<string, Row, Row> {
  * ```
  */
 export function groupAggregate(input: DataStream<Row>, spec: GroupAggregateSpec, naming: OperatorNaming): DataStream<Row> {
-  return input.keyBy(rowKeySelector(spec.groupKeys)).process(new GroupAggFunction(spec)).uid(naming.uid).name(naming.name);
+  const key = rowKeySelector(spec.groupKeys);
+  const fn = new GroupAggFunction(spec);
+  const out = spec.miniBatch === undefined ? input.keyBy(key).process(fn) : miniBatchGroupAggregate(input, key, fn, spec.miniBatch);
+  return out.uid(naming.uid).name(naming.name);
 }

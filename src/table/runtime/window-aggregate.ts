@@ -30,6 +30,7 @@ import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import { joinedFields } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
+import { processWindowEnds, WindowEndFunction } from "./window-end-operator.ts";
 import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
 import type { WindowSpec } from "./window-spec.ts";
 
@@ -54,13 +55,22 @@ interface SliceTable {
   key: SqlValue[];
   /** The accumulator set of each slice, by slice end. */
   slices: Map<number, AccumulatorSet>;
+  /**
+   * The window ends (max timestamps) queued for this key, each once. Absent in
+   * state written before the window-end queue: its pending windows have timers.
+   */
+  queued?: number[];
 }
 
+const NOTHING_QUEUED: readonly number[] = [];
+
 /**
- * TUMBLE, HOP and CUMULATE: accumulators per slice, in engine keyed state
- * (never copied on access: they never reach user code, and what is emitted is copied).
+ * TUMBLE, HOP and CUMULATE: accumulators per slice, in engine keyed state,
+ * updated in place (they never reach user code, and what is emitted is
+ * copied); windows fire from the operator's queue of window ends.
  */
-class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
+class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
+  readonly queueState = "_slices";
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
   private state!: EngineKeyedState<SliceTable>;
@@ -76,7 +86,11 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
   }
 
   open(): void {
-    this.state = engineKeyedState<SliceTable>(this.getRuntimeContext(), "_slices");
+    this.state = engineKeyedState<SliceTable>(this.getRuntimeContext(), this.queueState);
+  }
+
+  queuedEnds(stored: unknown): readonly number[] {
+    return (stored as SliceTable).queued ?? NOTHING_QUEUED;
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
@@ -91,7 +105,7 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     let table = this.state.getOwned();
     if (table === undefined) {
       // the row is this function's own, so its key values may be kept
-      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), slices: new Map() };
+      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), slices: new Map(), queued: [] };
       this.state.set(table);
     }
     let set = table.slices.get(sliceEnd);
@@ -102,35 +116,52 @@ class SlicedWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     this.aggs.accumulate(set, row.fields);
     let fire = first;
     if (fire - 1 <= wm) fire += Math.ceil((wm + 2 - fire) / s.windowStep) * s.windowStep;
-    ctx.timerService().registerEventTimeTimer(fire - 1);
+    this.queue(table, fire - 1, ctx.getCurrentKey());
   }
 
-  onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+  /** Queues the key's window ending at `maxTimestamp + 1` unless it is queued already. */
+  private queue(table: SliceTable, maxTimestamp: number, key: string): void {
+    const queued = (table.queued ??= []);
+    if (queued.includes(maxTimestamp)) return;
+    queued.push(maxTimestamp);
+    this.queueWindowEnd(maxTimestamp, key);
+  }
+
+  protected queueLegacyTimer(maxTimestamp: number, key: string): void {
+    const table = this.state.getOwned();
+    if (table !== undefined) this.queue(table, maxTimestamp, key);
+  }
+
+  fireWindowEnd(maxTimestamp: number, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
     const table = this.state.getOwned();
     if (table === undefined) return;
+    const queued = table.queued!;
+    if (queued.length === 1) queued.length = 0;
+    else queued.splice(queued.indexOf(maxTimestamp), 1);
     const s = this.slicing;
-    const end = timestamp + 1;
+    const end = maxTimestamp + 1;
     const start = s.windowStart(end);
-    const inWindow: [number, AccumulatorSet][] = [];
+    let merged: AccumulatorSet | undefined;
+    let mergedEnd = 0;
+    let inWindow: [number, AccumulatorSet][] | undefined;
     let next = Number.POSITIVE_INFINITY;
     for (const [sliceEnd, set] of table.slices) {
-      if (sliceEnd > start && sliceEnd <= end) inWindow.push([sliceEnd, set]);
-      // deleting the current entry while iterating a Map is well defined; `inWindow` still holds its set
+      if (sliceEnd > start && sliceEnd <= end) {
+        if (merged === undefined) [merged, mergedEnd] = [set, sliceEnd];
+        else (inWindow ??= [[mergedEnd, merged]]).push([sliceEnd, set]);
+      }
+      // deleting the current entry while iterating a Map is well defined; `merged`/`inWindow` still hold its set
       if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
       else next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
     }
-    if (inWindow.length > 0) {
-      let merged: AccumulatorSet;
-      if (inWindow.length === 1) merged = inWindow[0]![1];
-      else {
-        inWindow.sort((a, b) => a[0] - b[0]);
-        merged = this.aggs.create();
-        for (const [, set] of inWindow) this.aggs.merge(merged, set);
-      }
-      out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
+    if (inWindow !== undefined) {
+      inWindow.sort((a, b) => a[0] - b[0]);
+      merged = this.aggs.create();
+      for (const [, set] of inWindow) this.aggs.merge(merged, set);
     }
+    if (merged !== undefined) out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
     if (next === Number.POSITIVE_INFINITY) this.state.set(undefined);
-    else ctx.timerService().registerEventTimeTimer(next - 1);
+    else this.queue(table, next - 1, ctx.getCurrentKey());
   }
 }
 
@@ -231,7 +262,10 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
  */
 export function windowAggregate(input: DataStream<Row>, spec: WindowAggregateSpec, naming: OperatorNaming): DataStream<Row> {
   const w = spec.window;
-  const fn: KeyedProcessFunction<string, Row, Row> =
-    w.kind === "session" ? new SessionWindowAggFunction(spec, w.timeField, w.gap) : new SlicedWindowAggFunction(spec, w.timeField, w);
-  return input.keyBy(rowKeySelector(spec.groupKeys)).process(fn).uid(naming.uid).name(naming.name);
+  const key = rowKeySelector(spec.groupKeys);
+  const keyed =
+    w.kind === "session"
+      ? input.keyBy(key).process(new SessionWindowAggFunction(spec, w.timeField, w.gap))
+      : processWindowEnds(input, key, new SlicedWindowAggFunction(spec, w.timeField, w));
+  return keyed.uid(naming.uid).name(naming.name);
 }

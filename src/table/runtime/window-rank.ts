@@ -14,12 +14,14 @@
 import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
-import { KeyedProcessFunction, type KeyedProcessContext, type OnTimerContext } from "../../core/process-function.ts";
-import { ValueStateDescriptor, type ValueState } from "../../state/index.ts";
+import type { KeyedProcessContext } from "../../core/process-function.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { insertSorted, rankNumbers, type RankType } from "./ranked-rows.ts";
 import { rowKeySelector } from "./row-key.ts";
+import { processWindowEnds, WindowEndFunction } from "./window-end-operator.ts";
 import { sortKeyComparator, type FieldsComparator } from "./sort-key-comparator.ts";
 import type { SortKey } from "./sort-spec.ts";
 
@@ -55,39 +57,62 @@ export interface WindowRankSpec {
  * ```
  */
 export function windowRank(input: DataStream<Row>, spec: WindowRankSpec, naming: OperatorNaming): DataStream<Row> {
-  return input
-    .keyBy(rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]))
-    .process(new WindowRankFunction(spec))
-    .uid(naming.uid)
-    .name(naming.name);
+  const key = rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]);
+  return processWindowEnds(input, key, new WindowRankFunction(spec)).uid(naming.uid).name(naming.name);
 }
 
-class WindowRankFunction extends KeyedProcessFunction<string, Row, Row> {
-  private sorted!: ValueState<SqlValue[][]>;
+/**
+ * The rows of one partition and window in engine keyed state (the same state
+ * as the value state of earlier versions), changed in place; the window fires
+ * from the operator's queue of window ends, queued when its first row arrives.
+ */
+class WindowRankFunction extends WindowEndFunction<Row, Row> {
+  readonly queueState = "window-rank-rows";
+  private sorted!: EngineKeyedState<SqlValue[][]>;
   private readonly cmp: FieldsComparator;
+  /** Whether a row sorting after every kept row can be dropped once `rankEnd` rows are kept (not for DENSE_RANK). */
+  private readonly dropsAfterLast: boolean;
 
   constructor(private readonly spec: WindowRankSpec) {
     super();
     this.cmp = sortKeyComparator(spec.orderBy);
+    this.dropsAfterLast = spec.rankType !== "DENSE_RANK";
   }
 
   override open(): void {
-    this.sorted = this.getRuntimeContext().getState(new ValueStateDescriptor<SqlValue[][]>("window-rank-rows"));
+    this.sorted = engineKeyedState<SqlValue[][]>(this.getRuntimeContext(), this.queueState);
+  }
+
+  queuedEnds(stored: unknown): readonly number[] {
+    const rows = stored as SqlValue[][];
+    return [(rows[0]![this.spec.windowEndField] as number) - 1];
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
     const windowEnd = row.fields[this.spec.windowEndField] as number;
     if (windowEnd - 1 <= ctx.timerService().currentWatermark()) return; // the window already fired
-    const sorted = this.sorted.value() ?? [];
+    let sorted = this.sorted.getOwned();
+    if (sorted === undefined) {
+      sorted = [];
+      this.sorted.set(sorted);
+      this.queueWindowEnd(windowEnd - 1, ctx.getCurrentKey());
+    } else if (this.dropsAfterLast && sorted.length >= this.spec.rankEnd && this.cmp(sorted[sorted.length - 1]!, row.fields) < 0) {
+      return; // its rank would be past rankEnd: at least rankEnd rows sort before it
+    }
+    // the row is this function's own: kept as it is
     insertSorted(sorted, row.fields, this.cmp);
     sorted.length = rankNumbers(sorted, this.cmp, this.spec.rankType, this.spec.rankEnd).length;
-    this.sorted.update(sorted);
-    ctx.timerService().registerEventTimeTimer(windowEnd - 1);
   }
 
-  override onTimer(_timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    const sorted = this.sorted.value() ?? [];
-    this.sorted.clear();
+  protected queueLegacyTimer(maxTimestamp: number, key: string): void {
+    // state of earlier versions: a window's only timer; its key queued nothing
+    this.queueWindowEnd(maxTimestamp, key);
+  }
+
+  fireWindowEnd(_maxTimestamp: number, _ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
+    const sorted = this.sorted.getOwned();
+    if (sorted === undefined) return;
+    this.sorted.set(undefined);
     const ranks = rankNumbers(sorted, this.cmp, this.spec.rankType, this.spec.rankEnd);
     for (let i = 0; i < ranks.length; i++) {
       const rank = ranks[i]!;
