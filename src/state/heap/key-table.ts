@@ -152,12 +152,17 @@ export class KeyTable<V> {
    * `Int32Array` for a column of int32 numbers (`-0` is not one), a
    * `Float64Array` for any other numbers. Same order as {@link columns}.
    * The running counts of a keyed count encode from these without an array
-   * of boxed entries in between.
+   * of boxed entries in between. The `Int32Array`s are views of scratch
+   * buffers shared by all tables: valid until the next call (copy them out).
    */
   numberColumns(): [keys: Int32Array | Float64Array, values: Int32Array | Float64Array] | undefined {
     const pairs = this.pairs;
-    let keys: Int32Array | Float64Array = new Int32Array(this.live);
-    let values: Int32Array | Float64Array = new Int32Array(this.live);
+    if (scratchKeys.length < this.live) {
+      scratchKeys = new Int32Array(this.live * 2);
+      scratchValues = new Int32Array(this.live * 2);
+    }
+    let keys: Int32Array | Float64Array = scratchKeys.subarray(0, this.live);
+    let values: Int32Array | Float64Array = scratchValues.subarray(0, this.live);
     let keyInts = true;
     let valueInts = true;
     let n = 0;
@@ -211,6 +216,10 @@ export class KeyTable<V> {
     }
   }
 }
+
+/** Reused by {@link KeyTable.numberColumns} (a checkpoint encodes every key group: no new buffers per group). */
+let scratchKeys = new Int32Array(1024);
+let scratchValues = new Int32Array(1024);
 
 /** True for an int32 number other than `-0` (which an `Int32Array` would turn into 0). */
 function isInt32(x: number): boolean {
