@@ -21,7 +21,7 @@ for (let i = 0; i < runs; i++) {
     `${job} ${bids} bids, checkpoints ${interval > 0 ? `${interval} ms` : "off"}: ${Math.round((bids / m.elapsedMs) * 1000).toLocaleString("en-US")} bids/s` +
       ` (${Math.round(m.elapsedMs)} ms; ${Math.round((bids / m.cpuMs) * 1000).toLocaleString("en-US")} per CPU second), results ${m.results}, check ${m.check}, late ${m.lateBids}` +
       (cps.length > 0
-        ? `; ${cps.length} checkpoints: duration ${ms(cps.map((c) => c.durationMs))} ms, sync ${ms(cps.map((c) => c.maxSyncMs))}, async ${ms(cps.map((c) => c.maxAsyncMs))}, align ${ms(cps.map((c) => c.maxAlignmentMs))}, state ${ms(cps.map((c) => c.stateBytes / 1024))} KiB`
+        ? `; ${cps.length} checkpoints: duration ${ms(cps.map((c) => c.durationMs))} ms, sync ${ms(cps.map((c) => c.maxSyncMs))}, async ${ms(cps.map((c) => c.maxAsyncMs))}, align ${ms(cps.map((c) => c.maxAlignmentMs))}, state ${ms(cps.map((c) => c.stateSize / 1024))} KiB`
         : ""),
   );
 }

@@ -5,11 +5,11 @@ import { formatNexmark, latencyFigures, nexmarkRatios, nexmarkRunFigures, nexmar
 const stats: CheckpointStats = {
   counts: { triggered: 2, completed: 2, failed: 0, aborted: 0, inProgress: 0 },
   consecutiveFailures: 0,
-  lastCompleted: { checkpointId: 2, savepoint: false, triggeredAt: 1000, completedAt: 1300, durationMs: 300, stateBytes: 4096, maxAlignmentMs: 20, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
+  lastCompleted: { checkpointId: 2, savepoint: false, triggeredAt: 1000, completedAt: 1300, durationMs: 300, stateSize: 4096, checkpointedSize: 4096, maxAlignmentMs: 20, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
   history: {
     completed: [
-      { checkpointId: 1, savepoint: false, triggeredAt: 0, completedAt: 100, durationMs: 100, stateBytes: 4096, maxAlignmentMs: 10, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
-      { checkpointId: 2, savepoint: false, triggeredAt: 1000, completedAt: 1300, durationMs: 300, stateBytes: 4096, maxAlignmentMs: 20, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
+      { checkpointId: 1, savepoint: false, triggeredAt: 0, completedAt: 100, durationMs: 100, stateSize: 4096, checkpointedSize: 4096, maxAlignmentMs: 10, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
+      { checkpointId: 2, savepoint: false, triggeredAt: 1000, completedAt: 1300, durationMs: 300, stateSize: 4096, checkpointedSize: 4096, maxAlignmentMs: 20, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
     ],
     failed: [],
   },

@@ -21,7 +21,8 @@ function statsWith(completed: { durationMs: number; maxAlignmentMs: number }[]):
     triggeredAt: i * 1000,
     completedAt: i * 1000 + c.durationMs,
     durationMs: c.durationMs,
-    stateBytes: 2048,
+    stateSize: 2048,
+    checkpointedSize: 1024,
     maxAlignmentMs: c.maxAlignmentMs,
     maxSyncMs: 1,
     maxAsyncMs: 2,
@@ -86,6 +87,7 @@ describe("checkpointFigures", () => {
       alignmentP50Ms: 3,
       alignmentP99Ms: 9,
       stateBytes: 2048,
+      checkpointedBytes: 1024,
     });
   });
 
@@ -98,6 +100,7 @@ describe("checkpointFigures", () => {
       alignmentP50Ms: undefined,
       alignmentP99Ms: undefined,
       stateBytes: undefined,
+      checkpointedBytes: undefined,
     });
   });
 });

@@ -65,8 +65,10 @@ export interface CheckpointFigures {
   readonly durationP99Ms: number | undefined;
   readonly alignmentP50Ms: number | undefined;
   readonly alignmentP99Ms: number | undefined;
-  /** Size of the last completed checkpoint's state, in bytes. */
+  /** Bytes the last completed checkpoint references (its own and shared files), i.e. the state it holds. */
   readonly stateBytes: number | undefined;
+  /** Bytes the last completed checkpoint wrote (less than `stateBytes` with incremental checkpoints). */
+  readonly checkpointedBytes: number | undefined;
 }
 
 /** The machine the bench ran on. */
@@ -315,7 +317,8 @@ export function checkpointFigures(stats: CheckpointStats | null): CheckpointFigu
     durationP99Ms: percentile(durations, 99),
     alignmentP50Ms: percentile(alignments, 50),
     alignmentP99Ms: percentile(alignments, 99),
-    stateBytes: stats?.lastCompleted?.stateBytes,
+    stateBytes: stats?.lastCompleted?.stateSize,
+    checkpointedBytes: stats?.lastCompleted?.checkpointedSize,
   };
 }
 
@@ -471,7 +474,7 @@ export function formatReport(r: BenchReport): string {
     lines.push(
       "",
       table(
-        ["checkpoints of", "completed", "failed", "duration p50", "p99", "alignment p50", "p99", "state"],
+        ["checkpoints of", "completed", "failed", "duration p50", "p99", "alignment p50", "p99", "state", "written"],
         cps.map(([label, c]) => [
           label,
           String(c.completed),
@@ -481,6 +484,7 @@ export function formatReport(r: BenchReport): string {
           ms(c.alignmentP50Ms),
           ms(c.alignmentP99Ms),
           stateSize(c.stateBytes),
+          stateSize(c.checkpointedBytes),
         ]),
       ),
     );

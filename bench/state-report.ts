@@ -3,6 +3,7 @@
  * the measured runs (bytes a checkpoint wrote, from its `_metadata`; medians
  * over the steady checkpoints), its ratios and its tables. No I/O, no clock.
  */
+import { sizesOf } from "../src/checkpoint/coordinator/state-sizes.ts";
 import type { CompletedCheckpoint } from "../src/checkpoint/types.ts";
 import type { CheckpointStats } from "../src/index.ts";
 import type { StateBackendName } from "../src/state/state-backend-settings.ts";
@@ -74,12 +75,7 @@ export interface StateFigures {
  * ```
  */
 export function checkpointWrittenBytes(checkpoint: CompletedCheckpoint): number {
-  let bytes = 0;
-  for (const s of checkpoint.states) {
-    bytes += s.handle.size;
-    for (const ref of s.shared ?? []) if (ref.checkpointId === checkpoint.checkpointId) bytes += ref.size;
-  }
-  return bytes;
+  return sizesOf(checkpoint.states, checkpoint.checkpointId).checkpointedSize;
 }
 
 /**
@@ -92,12 +88,7 @@ export function checkpointWrittenBytes(checkpoint: CompletedCheckpoint): number 
  * ```
  */
 export function checkpointTotalBytes(checkpoint: CompletedCheckpoint): number {
-  let bytes = 0;
-  for (const s of checkpoint.states) {
-    bytes += s.handle.size;
-    for (const ref of s.shared ?? []) bytes += ref.size;
-  }
-  return bytes;
+  return sizesOf(checkpoint.states, checkpoint.checkpointId).stateSize;
 }
 
 /**

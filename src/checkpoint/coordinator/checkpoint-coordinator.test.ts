@@ -135,7 +135,7 @@ describe("CheckpointCoordinator", () => {
     await flush();
     expect(store.stored).toEqual([]);
     expect(coordinator.stats().counts.inProgress).toBe(1);
-    expect(coordinator.stats().pending).toMatchObject([{ checkpointId: 7, triggeredAt: 500, subtasks: 3, acks: [{ taskId: "src#0", ackedAt: 500, stateBytes: 10 }, { taskId: "src#1", stateBytes: 20 }] }]);
+    expect(coordinator.stats().pending).toMatchObject([{ checkpointId: 7, triggeredAt: 500, subtasks: 3, acks: [{ taskId: "src#0", ackedAt: 500, stateSize: 10, checkpointedSize: 10 }, { taskId: "src#1", stateSize: 20, checkpointedSize: 20 }] }]);
     ack(7, "sink#0", 30, 12);
     const completed = await done;
     expect(completed).toMatchObject({
@@ -151,13 +151,36 @@ describe("CheckpointCoordinator", () => {
     expect(completed.states.map((s) => s.operatorUid)).toEqual(["src", "src", "sink"]);
     const stats = coordinator.stats();
     expect(stats.counts).toEqual({ triggered: 1, completed: 1, failed: 0, aborted: 0, inProgress: 0 });
-    expect(stats.lastCompleted).toMatchObject({ checkpointId: 7, triggeredAt: 500, durationMs: 40, stateBytes: 60, maxAlignmentMs: 12, subtasks: 3 });
-    expect(stats.lastCompleted!.acks.map((a) => [a.taskId, a.ackedAt, a.stateBytes, a.alignmentMs])).toEqual([
+    expect(stats.lastCompleted).toMatchObject({ checkpointId: 7, triggeredAt: 500, durationMs: 40, stateSize: 60, checkpointedSize: 60, maxAlignmentMs: 12, subtasks: 3 });
+    expect(stats.lastCompleted!.acks.map((a) => [a.taskId, a.ackedAt, a.stateSize, a.alignmentMs])).toEqual([
       ["src#0", 500, 10, 0],
       ["src#1", 500, 20, 0],
       ["sink#0", 540, 30, 12],
     ]);
     expect(stats.pending).toEqual([]);
+  });
+
+  it("counts the shared files of incremental chains: all referenced as stateSize, the ones this checkpoint wrote as checkpointedSize", async () => {
+    const { coordinator, clock, ack } = setup({}, 9);
+    clock.set(100);
+    const done = coordinator.triggerCheckpoint();
+    const chained = ackOf(9, "src#0", 10, 0);
+    const shared = [
+      { path: "../shared/base", size: 1_000_000, crc: 0, checkpointId: 5 },
+      { path: "../shared/delta-8", size: 2_000, crc: 0, checkpointId: 8 },
+      { path: "../shared/delta-9", size: 3_000, crc: 0, checkpointId: 9 },
+    ];
+    coordinator.acknowledge({ ...chained, states: [{ ...chained.states[0]!, shared }] });
+    ack(9, "src#1", 20);
+    ack(9, "sink#0", 30);
+    await done;
+    const last = coordinator.stats().lastCompleted!;
+    expect(last).toMatchObject({ stateSize: 10 + 1_002_000 + 3_000 + 20 + 30, checkpointedSize: 10 + 3_000 + 20 + 30 });
+    expect(last.acks.map((a) => [a.taskId, a.stateSize, a.checkpointedSize])).toEqual([
+      ["src#0", 1_005_010, 3_010],
+      ["src#1", 20, 20],
+      ["sink#0", 30, 30],
+    ]);
   });
 
   it("notifies every task of completion only after the checkpoint is stored", async () => {

@@ -347,7 +347,7 @@ export class CheckpointCoordinator {
     this.failures.recordSuccess();
     const stats = { ...p.completedStats(now), ...(stored.directory === undefined ? {} : { location: stored.directory }) };
     this.stats_.recordCompleted(stats);
-    this.log.debug(`completed checkpoint ${p.id} in ${stats.durationMs} ms (${stats.stateBytes} bytes)`);
+    this.log.debug(`completed checkpoint ${p.id} in ${stats.durationMs} ms (${stats.checkpointedSize} bytes written, ${stats.stateSize} referenced)`);
     for (const older of [...this.pending.values()]) {
       // a savepoint is never subsumed (as in Flink): someone waits for it, and it completes on its own
       if (older.id < p.id && !older.savepoint) this.abort(older, "subsumed", `subsumed by completed checkpoint ${p.id}`);

@@ -14,8 +14,10 @@ export interface SubtaskAckStats {
   readonly taskId: string;
   /** Coordinator time the acknowledgement arrived. */
   readonly ackedAt: number;
-  /** Sum of the sizes of the subtask's state handles, in bytes. */
-  readonly stateBytes: number;
+  /** Bytes of every file the subtask's state references: its own handles and the shared files of its incremental chains. */
+  readonly stateSize: number;
+  /** Bytes this checkpoint wrote for the subtask (shared files written by earlier checkpoints not counted). */
+  readonly checkpointedSize: number;
   readonly alignmentMs: number;
   readonly syncMs: number;
   readonly asyncMs: number;
@@ -31,8 +33,14 @@ export interface CompletedCheckpointStats {
   readonly completedAt: number;
   /** `completedAt - triggeredAt`: end-to-end duration, including storing the metadata. */
   readonly durationMs: number;
-  /** Sum of the sizes of all acknowledged state handles, in bytes. */
-  readonly stateBytes: number;
+  /**
+   * Bytes of every file the checkpoint references: the state handles and the
+   * shared files of incremental chains, whichever checkpoint wrote them
+   * (Flink's full checkpoint size).
+   */
+  readonly stateSize: number;
+  /** Bytes this checkpoint wrote: its handles and the shared files it added (equals `stateSize` without incremental checkpoints). */
+  readonly checkpointedSize: number;
   /** Longest barrier alignment of any task, in ms. */
   readonly maxAlignmentMs: number;
   /** Longest synchronous snapshot part of any task, in ms. */

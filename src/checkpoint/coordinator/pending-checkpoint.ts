@@ -6,6 +6,7 @@
 import type { CompletedCheckpoint, OperatorSubtaskState, TaskAcknowledgement } from "../types.ts";
 import type { TimerHandle } from "../../util/clock.ts";
 import type { CompletedCheckpointStats, PendingCheckpointStats, SubtaskAckStats } from "./checkpoint-stats.ts";
+import { sizesOf } from "./state-sizes.ts";
 
 /**
  * Where a pending checkpoint is in its life:
@@ -65,9 +66,7 @@ export class PendingCheckpoint {
     for (const t of this.tasks) {
       const ack = this.acks.get(t);
       if (!ack) continue;
-      let stateBytes = 0;
-      for (const s of ack.states) stateBytes += s.handle.size;
-      out.push({ taskId: t, ackedAt: this.ackedAt.get(t)!, stateBytes, alignmentMs: ack.alignmentMs, syncMs: ack.syncMs, asyncMs: ack.asyncMs });
+      out.push({ taskId: t, ackedAt: this.ackedAt.get(t)!, ...sizesOf(ack.states, this.id), alignmentMs: ack.alignmentMs, syncMs: ack.syncMs, asyncMs: ack.asyncMs });
     }
     return out;
   }
@@ -94,12 +93,15 @@ export class PendingCheckpoint {
 
   /** The statistics of this checkpoint, completed at `completedAt`. */
   completedStats(completedAt: number): CompletedCheckpointStats {
-    let stateBytes = 0;
+    let stateSize = 0;
+    let checkpointedSize = 0;
     let maxAlignmentMs = 0;
     let maxSyncMs = 0;
     let maxAsyncMs = 0;
     for (const ack of this.acks.values()) {
-      for (const s of ack.states) stateBytes += s.handle.size;
+      const sizes = sizesOf(ack.states, this.id);
+      stateSize += sizes.stateSize;
+      checkpointedSize += sizes.checkpointedSize;
       maxAlignmentMs = Math.max(maxAlignmentMs, ack.alignmentMs);
       maxSyncMs = Math.max(maxSyncMs, ack.syncMs);
       maxAsyncMs = Math.max(maxAsyncMs, ack.asyncMs);
@@ -110,7 +112,8 @@ export class PendingCheckpoint {
       triggeredAt: this.timestamp,
       completedAt,
       durationMs: completedAt - this.timestamp,
-      stateBytes,
+      stateSize,
+      checkpointedSize,
       maxAlignmentMs,
       maxSyncMs,
       maxAsyncMs,
@@ -131,3 +134,4 @@ export class PendingCheckpoint {
     this.settle.reject(error);
   }
 }
+

@@ -46,7 +46,6 @@ function checkpointingJson(job: JobClient, context: RestContext): object {
   const failed = stats.history.failed;
   const restored = job.getRestoredCheckpoint();
   const all = allCheckpoints(stats);
-  const sizes = stats.history.completed.map((c) => c.stateBytes);
   return {
     counts: {
       restored: restored ? 1 : 0,
@@ -56,8 +55,8 @@ function checkpointingJson(job: JobClient, context: RestContext): object {
       failed: stats.counts.failed + stats.counts.aborted,
     },
     summary: {
-      checkpointed_size: statsSummary(sizes),
-      state_size: statsSummary(sizes),
+      checkpointed_size: statsSummary(stats.history.completed.map((c) => c.checkpointedSize)),
+      state_size: statsSummary(stats.history.completed.map((c) => c.stateSize)),
       end_to_end_duration: statsSummary(stats.history.completed.map((c) => c.durationMs)),
       alignment_buffered: statsSummary([]),
       processed_data: statsSummary([]),

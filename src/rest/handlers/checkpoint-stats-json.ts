@@ -37,13 +37,12 @@ function endOf(c: AnyCheckpoint, acks: readonly SubtaskAckStats[]): number {
 export function taskCheckpointJson(c: AnyCheckpoint, vertex: JobVertex): Record<string, unknown> {
   const acks = acksOf(c.stats.acks, vertex);
   const latest = acks.length === 0 ? -1 : Math.max(...acks.map((a) => a.ackedAt));
-  const size = acks.reduce((n, a) => n + a.stateBytes, 0);
   return {
     id: c.stats.checkpointId,
     status: STATUS[c.kind],
     latest_ack_timestamp: latest,
-    checkpointed_size: size,
-    state_size: size,
+    checkpointed_size: acks.reduce((n, a) => n + a.checkpointedSize, 0),
+    state_size: acks.reduce((n, a) => n + a.stateSize, 0),
     end_to_end_duration: latest === -1 ? 0 : latest - c.stats.triggeredAt,
     alignment_buffered: 0,
     processed_data: 0,
@@ -56,7 +55,6 @@ export function taskCheckpointJson(c: AnyCheckpoint, vertex: JobVertex): Record<
 /** Flink's CheckpointStatistics (completed, failed or in progress) of `c`. */
 export function checkpointJson(c: AnyCheckpoint, graph: JobGraph): Record<string, unknown> {
   const s = c.stats;
-  const size = s.acks.reduce((n, a) => n + a.stateBytes, 0);
   const latest = s.acks.length === 0 ? -1 : Math.max(...s.acks.map((a) => a.ackedAt));
   const base = {
     className: c.kind,
@@ -66,8 +64,8 @@ export function checkpointJson(c: AnyCheckpoint, graph: JobGraph): Record<string
     ...(s.savepoint ? { savepointFormat: "CANONICAL" } : {}),
     trigger_timestamp: s.triggeredAt,
     latest_ack_timestamp: latest,
-    checkpointed_size: size,
-    state_size: size,
+    checkpointed_size: s.acks.reduce((n, a) => n + a.checkpointedSize, 0),
+    state_size: s.acks.reduce((n, a) => n + a.stateSize, 0),
     end_to_end_duration: endOf(c, s.acks) - s.triggeredAt,
     alignment_buffered: 0,
     processed_data: 0,
@@ -96,8 +94,8 @@ export function vertexCheckpointJson(c: AnyCheckpoint, vertex: JobVertex): Recor
       status: "completed",
       ack_timestamp: a.ackedAt,
       end_to_end_duration: a.ackedAt - trigger,
-      state_size: a.stateBytes,
-      checkpointed_size: a.stateBytes,
+      state_size: a.stateSize,
+      checkpointed_size: a.checkpointedSize,
       checkpoint: { sync: a.syncMs, async: a.asyncMs },
       alignment: { buffered: 0, processed: 0, persisted: 0, duration: a.alignmentMs },
       start_delay: 0,
@@ -108,8 +106,8 @@ export function vertexCheckpointJson(c: AnyCheckpoint, vertex: JobVertex): Recor
   return {
     ...taskCheckpointJson(c, vertex),
     summary: {
-      checkpointed_size: statsSummary(acks.map((a) => a.stateBytes)),
-      state_size: statsSummary(acks.map((a) => a.stateBytes)),
+      checkpointed_size: statsSummary(acks.map((a) => a.checkpointedSize)),
+      state_size: statsSummary(acks.map((a) => a.stateSize)),
       end_to_end_duration: statsSummary(acks.map((a) => a.ackedAt - trigger)),
       checkpoint_duration: { sync: statsSummary(acks.map((a) => a.syncMs)), async: statsSummary(acks.map((a) => a.asyncMs)) },
       alignment: {

@@ -15,6 +15,7 @@ describe("job-scope metrics", () => {
       totalNumberOfCheckpoints: 0,
       lastCheckpointDuration: -1,
       lastCheckpointSize: -1,
+      lastCheckpointFullSize: -1,
       numRestarts: 0,
       restartingTime: 0,
       uptime: 0,
@@ -22,12 +23,12 @@ describe("job-scope metrics", () => {
     const stats = {
       counts: { triggered: 5, completed: 3, failed: 1, aborted: 0, inProgress: 1 },
       consecutiveFailures: 0,
-      lastCompleted: { checkpointId: 4, savepoint: false, triggeredAt: 0, completedAt: 30, durationMs: 30, stateBytes: 2048, maxAlignmentMs: 0, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
+      lastCompleted: { checkpointId: 4, savepoint: false, triggeredAt: 0, completedAt: 30, durationMs: 30, stateSize: 4096, checkpointedSize: 2048, maxAlignmentMs: 0, maxSyncMs: 1, maxAsyncMs: 2, acks: [], subtasks: 1 },
       history: { completed: [], failed: [] },
       pending: [],
     };
     const m = jobMetrics(job, { stats, restarts: 2, restartingMs: 150, uptimeMs: 9000 });
-    expect(values(m)).toMatchObject({ numberOfCompletedCheckpoints: 3, numberOfFailedCheckpoints: 1, numberOfInProgressCheckpoints: 1, lastCheckpointDuration: 30, lastCheckpointSize: 2048, numRestarts: 2, restartingTime: 150, uptime: 9000 });
+    expect(values(m)).toMatchObject({ numberOfCompletedCheckpoints: 3, numberOfFailedCheckpoints: 1, numberOfInProgressCheckpoints: 1, lastCheckpointDuration: 30, lastCheckpointSize: 2048, lastCheckpointFullSize: 4096, numRestarts: 2, restartingTime: 150, uptime: 9000 });
     expect(m.every((s) => s.scope === job && s.kind === "gauge")).toBe(true);
   });
 

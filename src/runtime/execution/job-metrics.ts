@@ -34,7 +34,9 @@ export function jobMetrics(scope: MetricScope, o: JobMetricInputs): MetricSnapsh
     gauge("totalNumberOfCheckpoints", o.stats?.counts.triggered ?? 0),
     // Flink reports -1 before the first completed checkpoint
     gauge("lastCheckpointDuration", last ? last.durationMs : -1),
-    gauge("lastCheckpointSize", last ? last.stateBytes : -1),
+    // as in Flink: the bytes the last checkpoint wrote, and all it references (incremental checkpoints share files)
+    gauge("lastCheckpointSize", last ? last.checkpointedSize : -1),
+    gauge("lastCheckpointFullSize", last ? last.stateSize : -1),
     gauge("numRestarts", o.restarts),
     gauge("restartingTime", o.restartingMs),
     gauge("uptime", o.uptimeMs),

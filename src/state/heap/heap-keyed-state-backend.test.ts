@@ -95,6 +95,50 @@ describe("HeapKeyedStateBackend encoding (heap only; the contract is in ../keyed
     expect(back.getState(sum).value()).toBe(199_999);
   });
 
+  it("serializes the state at the barrier while number keys and values change between its slices", async () => {
+    const seed = 2025;
+    let x = seed;
+    const random = (): number => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+    const b = full();
+    const s = b.getState(sum);
+    const atBarrier = new Map<number, number>();
+    const values = [(): number => Math.floor(random() * 1000), (): number => random() * 10, (): number => [2 ** 31, -0, -(2 ** 31), 2 ** 53][Math.floor(random() * 4)]!];
+    for (let k = 0; k < 60_000; k++) {
+      const v = values[k % 3 === 0 ? Math.floor(random() * 3) : 0]!();
+      b.setCurrentKey(k);
+      s.update(v);
+      atBarrier.set(k, v);
+    }
+    const snap = b.snapshot(1);
+    const serialized = snap.serialize();
+    // Between slices (each yield of the serializer), change keys of groups encoded already and of groups still pending.
+    let writes = 0;
+    let done = false;
+    void serialized.finally(() => (done = true));
+    while (!done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 20; i++) {
+        const k = Math.floor(random() * 70_000); // some keys are new
+        b.setCurrentKey(k);
+        if (i % 7 === 0) s.clear();
+        else s.update(values[i % 3]!() + 1);
+        writes++;
+      }
+    }
+    expect(writes, `seed ${seed}`).toBeGreaterThanOrEqual(60); // at least 3 slices
+    const { groupsEncodedOnWrite, groupsEncodedBySerializer } = b.stats();
+    expect(groupsEncodedOnWrite, `seed ${seed}`).toBeGreaterThan(0);
+    expect(groupsEncodedBySerializer, `seed ${seed}`).toBeGreaterThan(0);
+    const back = await reopen(await serialized);
+    snap.release();
+    expect(back.numKeys(), `seed ${seed}`).toBe(atBarrier.size);
+    const restored = back.getState(sum);
+    for (const [k, v] of atBarrier) {
+      back.setCurrentKey(k);
+      expect(Object.is(restored.value(), v), `seed ${seed}, key ${k}: ${restored.value()} ≠ ${v}`).toBe(true);
+    }
+  });
+
   it("dispose releases snapshots and drops state", () => {
     const b = full();
     const s = b.getState(sum);

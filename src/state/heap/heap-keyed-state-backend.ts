@@ -9,7 +9,7 @@
 import type { StateKind } from "../descriptors.ts";
 import type { ChangedKeys } from "../incremental/changed-keys.ts";
 import { KeyedStateBackend, type KeyedStateBackendOptions, type StateTable } from "../keyed-state-backend.ts";
-import { encodeKeyGroupChunk } from "../snapshot/key-group-chunk.ts";
+import { encodeKeyGroupEntries } from "../snapshot/key-group-chunk.ts";
 import { serializeKeyedSnapshot } from "../snapshot/keyed-snapshot-format.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
 import { KeyGroupedMap, type KeyGroupedView } from "./key-grouped-map.ts";
@@ -54,7 +54,7 @@ export class HeapKeyedStateBackend extends KeyedStateBackend {
   private readonly snapshots = new Set<StateSnapshot>();
 
   protected createMap(_name: string, _kind: StateKind, changes: ChangedKeys | undefined): KeyGroupedMap<unknown> {
-    return new KeyGroupedMap(this.rangeStart, this.groups, encodeKeyGroupChunk, changes);
+    return new KeyGroupedMap(this.rangeStart, this.groups, encodeKeyGroupEntries, changes);
   }
 
   protected fullSnapshot(checkpointId: number, tables: readonly StateTable[]): StateSnapshot {

@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import { hashCodeOfStateKey as h } from "../key-groups.ts";
 import type { StateKey } from "../state-key.ts";
 import { KeyGroupedMap, type KeyGroupedView } from "./key-grouped-map.ts";
+import type { KeyGroupEntries } from "../snapshot/key-group-chunk.ts";
 
 /** A readable "encoding" for the tests: the group's entries as JSON, sorted by key. */
-const json = (keys: readonly StateKey[], values: readonly unknown[]): Uint8Array =>
-  new TextEncoder().encode(JSON.stringify(keys.map((k, i) => [k, values[i]]).sort(([a], [b]) => String(a).localeCompare(String(b)))));
+const json = (table: KeyGroupEntries): Uint8Array => {
+  const [keys, values] = table.columns();
+  return new TextEncoder().encode(JSON.stringify(keys.map((k, i) => [k, values[i]]).sort(([a], [b]) => String(a).localeCompare(String(b)))));
+};
 const entriesOf = <V>(m: KeyGroupedMap<V>): [number, StateKey, V][] => {
   const out: [number, StateKey, V][] = [];
   m.forEach((v, k, g) => out.push([g, k, v]));

@@ -18,6 +18,7 @@
 
 import type { ChangedKeys } from "../incremental/changed-keys.ts";
 import type { KeyedStateMap } from "../keyed-state-map.ts";
+import type { KeyGroupEntries } from "../snapshot/key-group-chunk.ts";
 import type { StateKey } from "../state-key.ts";
 import { KeyTable } from "./key-table.ts";
 
@@ -56,7 +57,7 @@ export interface KeyGroupedMapStats {
  *
  * @example
  * ```ts
- * const m = new KeyGroupedMap<number>(0, 128, encodeKeyGroupChunk);
+ * const m = new KeyGroupedMap<number>(0, 128, encodeKeyGroupEntries);
  * const a = hashCodeOfStateKey("a");
  * m.set(5, "a", a, 1);
  * const view = m.capture();
@@ -86,7 +87,7 @@ export class KeyGroupedMap<V> implements KeyedStateMap<V> {
   constructor(
     readonly firstKeyGroup: number,
     readonly groups: number,
-    private readonly encode: (keys: readonly StateKey[], values: readonly unknown[]) => Uint8Array,
+    private readonly encode: (entries: KeyGroupEntries) => Uint8Array,
     private readonly changes?: ChangedKeys,
   ) {
     this.tables = new Array<KeyTable<V>>(groups).fill(NO_ENTRIES);
@@ -149,8 +150,7 @@ export class KeyGroupedMap<V> implements KeyedStateMap<V> {
       this.reused++;
       return false;
     }
-    const [keys, values] = this.tables[g]!.columns();
-    this.encoded[g] = { version, bytes: this.encode(keys, values) };
+    this.encoded[g] = { version, bytes: this.encode(this.tables[g]!) };
     return true;
   }
 

@@ -147,6 +147,45 @@ export class KeyTable<V> {
   }
 
   /**
+   * The keys and the values as number columns, in one pass over the table,
+   * when every key and every value is a number (else undefined): an
+   * `Int32Array` for a column of int32 numbers (`-0` is not one), a
+   * `Float64Array` for any other numbers. Same order as {@link columns}.
+   * The running counts of a keyed count encode from these without an array
+   * of boxed entries in between. The `Int32Array`s are views of scratch
+   * buffers shared by all tables: valid until the next call (copy them out).
+   */
+  numberColumns(): [keys: Int32Array | Float64Array, values: Int32Array | Float64Array] | undefined {
+    const pairs = this.pairs;
+    if (scratchKeys.length < this.live) {
+      scratchKeys = new Int32Array(this.live * 2);
+      scratchValues = new Int32Array(this.live * 2);
+    }
+    let keys: Int32Array | Float64Array = scratchKeys.subarray(0, this.live);
+    let values: Int32Array | Float64Array = scratchValues.subarray(0, this.live);
+    let keyInts = true;
+    let valueInts = true;
+    let n = 0;
+    for (let i = 0; i < pairs.length; i += 2) {
+      const k = pairs[i];
+      if (k === undefined || k === DELETED) continue;
+      const v = pairs[i + 1];
+      if (typeof k !== "number" || typeof v !== "number") return undefined;
+      if (keyInts && !isInt32(k)) {
+        keys = Float64Array.from(keys);
+        keyInts = false;
+      }
+      if (valueInts && !isInt32(v)) {
+        values = Float64Array.from(values);
+        valueInts = false;
+      }
+      keys[n] = k;
+      values[n++] = v;
+    }
+    return [keys, values];
+  }
+
+  /**
    * Makes room for `n` more keys at once. Restoring a snapshot inserts keys in
    * the table order of the table they came from, that is ordered by hash:
    * inserted so into a smaller table they pile up in one probe run (quadratic
@@ -176,6 +215,15 @@ export class KeyTable<V> {
       if (x !== undefined && x !== DELETED) this.set(x as StateKey, hashCodeOfStateKey(x as StateKey), old[i + 1] as V);
     }
   }
+}
+
+/** Reused by {@link KeyTable.numberColumns} (a checkpoint encodes every key group: no new buffers per group). */
+let scratchKeys = new Int32Array(1024);
+let scratchValues = new Int32Array(1024);
+
+/** True for an int32 number other than `-0` (which an `Int32Array` would turn into 0). */
+function isInt32(x: number): boolean {
+  return (x | 0) === x && (x !== 0 || 1 / x > 0);
 }
 
 function emptyPairs(capacity: number): unknown[] {

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { StateRestoreError } from "../errors.ts";
 import { packPlainData } from "../serializer.ts";
 import type { StateKey } from "../state-key.ts";
-import { decodeKeyGroupChunk, encodeKeyGroupChunk } from "./key-group-chunk.ts";
+import { hashCodeOfStateKey } from "../key-groups.ts";
+import { KeyTable } from "../heap/key-table.ts";
+import { decodeKeyGroupChunk, encodeKeyGroupChunk, encodeKeyGroupEntries } from "./key-group-chunk.ts";
 
 const encode = (entries: [StateKey, unknown][]): Uint8Array => encodeKeyGroupChunk(entries.map(([k]) => k), entries.map(([, v]) => v));
 const roundTrip = (entries: [StateKey, unknown][]) => decodeKeyGroupChunk(encode(entries), "op", "s");
@@ -75,6 +77,38 @@ describe("key-group chunks", () => {
       const [, back] = roundTrip(values.map((v, i) => [i, v]));
       expect(Array.from(back)).toEqual(values);
     }
+  });
+
+  it("encodes a key table's entries to the same bytes as their columns, number columns framed directly", () => {
+    const seed = 25;
+    let x = seed;
+    const random = (): number => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+    const numbers: (() => number)[] = [
+      () => Math.floor(random() * 2 ** 31) * (random() < 0.5 ? -1 : 1),
+      () => random() * 1e6,
+      () => [0, -0, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 53, NaN, Infinity][Math.floor(random() * 8)]!,
+    ];
+    // Sizes around msgpack's ext8/ext16/ext32 limits (typed-array bytes + 1 < 2^8, < 2^16) for 4- and 8-byte numbers.
+    for (const n of [0, 1, 2, 31, 32, 63, 64, 8191, 8192, 16383, 16384, 20000]) {
+      for (const [kind, key] of numbers.entries()) {
+        for (const value of numbers) {
+          const t = new KeyTable<unknown>();
+          for (let i = 0; i < n; i++) {
+            const k = kind === 2 ? i * 0.5 : key();
+            if (Number.isNaN(k) || Object.is(k, -0)) continue; // not state keys
+            t.set(k, hashCodeOfStateKey(k), value());
+          }
+          const [keys, values] = t.columns();
+          expect(Buffer.from(encodeKeyGroupEntries(t)).equals(Buffer.from(encodeKeyGroupChunk(keys, values))), `seed ${seed}, ${n} entries`).toBe(true);
+        }
+      }
+    }
+    const mixed = new KeyTable<unknown>();
+    mixed.set(1, hashCodeOfStateKey(1), 1);
+    mixed.set("a", hashCodeOfStateKey("a"), 2);
+    mixed.set(2, hashCodeOfStateKey(2), { c: 1 });
+    expect(mixed.numberColumns()).toBeUndefined();
+    expect(decodeKeyGroupChunk(encodeKeyGroupEntries(mixed), "op", "s").map((c) => Array.from(c))).toEqual(mixed.columns());
   });
 
   it("refuses malformed chunks naming operator and state", () => {
