@@ -18,7 +18,8 @@
  *
  * Both forms decode to the values that were encoded: new objects and arrays
  * (a record that crosses threads is a copy), `undefined` and `null` kept apart,
- * object keys in their order, -0 kept (in the compact form).
+ * object keys in their order; -0 is kept in the compact form (msgpackr gives 0
+ * for it, as before).
  *
  * @example
  * ```ts
