@@ -33,7 +33,7 @@
 import { Counter } from "../../metrics/counter.ts";
 import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import type { ChannelEvent, ChannelMessage } from "../elements.ts";
-import { DEFAULT_CHANNEL_CAPACITY, type InputChannel, type OutputChannel } from "./channel.ts";
+import type { InputChannel, OutputChannel } from "./channel.ts";
 import { SharedRing } from "./shared-ring.ts";
 import { BatchDecoder, BatchEncoder } from "./batch-codec.ts";
 import { Signal } from "../../util/signal.ts";
@@ -53,6 +53,16 @@ const DATA = 0;
 
 /** Bytes of entries in each direction's ring; a batch that does not fit goes through the port. */
 export const RING_BYTES = 1 << 20;
+
+/**
+ * Batches a channel to another thread holds (a channel within a thread holds `DEFAULT_CHANNEL_CAPACITY`).
+ * More than within a thread: on a machine with as many busy threads as cores, the consumer's thread is
+ * off its core for a scheduler slice now and then (other processes, V8's compiler and collector
+ * threads, the coordinator); 4 batches (under a millisecond of a simple job) then left the producer
+ * idle until it came back, 16 let it work through most of such a pause. A barrier waits behind at most
+ * that many batches of the channel.
+ */
+export const REMOTE_CHANNEL_CAPACITY = 16;
 
 /**
  * Int32 slots per channel in the shared credits: batches taken by the consumer, producer asleep
@@ -144,7 +154,7 @@ export class RemoteLink {
   }
 
   /** The producer end of channel `id` (this thread produces). */
-  output(id: number, capacity = DEFAULT_CHANNEL_CAPACITY): OutputChannel {
+  output(id: number, capacity = REMOTE_CHANNEL_CAPACITY): OutputChannel {
     const ch = new RemoteOutputChannel(this, id, capacity);
     this.outputs.set(id, ch);
     return ch;
