@@ -31,7 +31,7 @@ function expectSame(actual: unknown, expected: unknown, path = "$"): void {
 }
 
 const NUMBERS = [0, -0, 1, -1, 127, 128, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, 2 ** 53 + 2, -(2 ** 53) - 2, 0.1, -1.5, 1e300, Number.MIN_VALUE, NaN, Infinity, -Infinity];
-const STRINGS = ["", "a", "Google", "x".repeat(31), "y".repeat(32), "z".repeat(33), "ü", "héllo wörld", "日本語のテキスト".repeat(10), "😀 emoji", "\u0000nul", "a".repeat(5_000), "é".repeat(40), "\u007f\u0080"];
+const STRINGS = ["", "a", "Google", "x".repeat(31), "y".repeat(32), "z".repeat(33), "ü", "héllo wörld", "日本語のテキスト".repeat(10), "😀 emoji", "\u0000nul", "a".repeat(5_000), "é".repeat(40), "\u007f\u0080", "lone \ud800 high", "\udc00", "x".repeat(40) + "\udbff"];
 
 describe("BatchEncoder / BatchDecoder", () => {
   it("round-trips numbers (int32 edges, -0, beyond 2^53, NaN, infinities) and strings (ASCII, UTF-8, long, empty)", () => {
@@ -116,8 +116,8 @@ describe("BatchEncoder / BatchDecoder", () => {
     const rnd = () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
     const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const keys = ["id", "name", "price", "tags", "inner", "when", "flag"];
-    // without -0: a batch that goes with msgpackr (one with a bigint, bytes or a Map) gets 0 for it, as before
-    const leaves = [...NUMBERS.filter((n) => !Object.is(n, -0)), ...STRINGS, true, false, null, undefined];
+    // without -0 and lone surrogates: a batch that goes with msgpackr (one with a bigint, bytes or a Map) loses them, as before
+    const leaves = [...NUMBERS.filter((n) => !Object.is(n, -0)), ...STRINGS.filter((t) => !/[\ud800-\udfff]/.test(t)), true, false, null, undefined];
     const value = (depth: number): unknown => {
       const r = rnd();
       if (depth > 3 || r < 0.35) return pick(leaves);

@@ -18,8 +18,8 @@
  *
  * Both forms decode to the values that were encoded: new objects and arrays
  * (a record that crosses threads is a copy), `undefined` and `null` kept apart,
- * object keys in their order; -0 is kept in the compact form (msgpackr gives 0
- * for it, as before).
+ * object keys in their order; -0 and lone surrogates in strings are kept in the
+ * compact form (msgpackr gives 0 for -0 and may replace a lone surrogate, as before).
  *
  * @example
  * ```ts
@@ -48,8 +48,8 @@ const INT32 = 4;
 const FLOAT64 = 5;
 /** A string of ASCII characters: uint32 length, then one byte per character. */
 const ASCII = 6;
-/** Any other string: uint32 byte length, then UTF-8. */
-const UTF8 = 7;
+/** Any other string: uint32 byte length, then its UTF-16 code units (little-endian: lone surrogates kept, unlike UTF-8). */
+const UTF16 = 7;
 /** An array: uint32 length, then its elements. */
 const ARRAY = 8;
 /** An object of a defined shape: uint16 shape index, then its values in the shape's key order. */
@@ -63,7 +63,7 @@ const MAX_SHAPES = 1024;
 const MAX_KEYS = 256;
 /** Nesting of arrays and objects in a record; deeper records (or cycles) go with msgpackr. */
 const MAX_DEPTH = 32;
-/** Strings up to this length are written by a loop here; longer ones by Buffer's native UTF-8 writer. */
+/** ASCII strings up to this length are written by a loop here; longer ones by Buffer's native writer. */
 const SHORT_STRING = 32;
 /** Keys the decoder can build with an object literal (`__proto__` would set the prototype). */
 const PLAIN_KEY = /^[A-Za-z_$][\w$]*$/;
@@ -79,8 +79,9 @@ const msgpackOptions = () => ({ sequential: true, useRecords: true, moreTypes: t
 /** Buffer's native string methods (what `write` and `toString` call, without their argument handling; msgpackr uses them too). */
 type Bytes = Buffer & {
   utf8Write(s: string, offset: number): number;
+  ucs2Write(s: string, offset: number): number;
   latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
+  ucs2Slice(start: number, end: number): string;
 };
 
 /** Thrown inside the encoder when a batch cannot take the compact form. */
@@ -173,8 +174,9 @@ export class BatchEncoder {
       }
       if (i === n) return this.stringHeader(ASCII, n);
     }
-    const bytes = buf.utf8Write(s, start);
-    this.stringHeader(bytes === n ? ASCII : UTF8, bytes);
+    // as many UTF-8 bytes as characters: all ASCII (any other character takes 2 or more)
+    if (buf.utf8Write(s, start) === n) return this.stringHeader(ASCII, n);
+    this.stringHeader(UTF16, buf.ucs2Write(s, start));
   }
 
   private stringHeader(type: number, length: number): void {
@@ -320,10 +322,10 @@ export class BatchDecoder {
         this.pos = at + 5 + n;
         return this.buf.latin1Slice(at + 5, at + 5 + n);
       }
-      case UTF8: {
+      case UTF16: {
         const n = this.view.getUint32(at + 1, true);
         this.pos = at + 5 + n;
-        return this.buf.utf8Slice(at + 5, at + 5 + n);
+        return this.buf.ucs2Slice(at + 5, at + 5 + n);
       }
       case OBJECT:
         this.pos = at + 3;
