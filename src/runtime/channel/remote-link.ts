@@ -62,7 +62,7 @@ export const RING_BYTES = 1 << 20;
  * idle until it came back, 16 let it work through most of such a pause. A barrier waits behind at most
  * that many batches of the channel.
  */
-export const REMOTE_CHANNEL_CAPACITY = 16;
+const REMOTE_CHANNEL_CAPACITY = 16;
 
 /**
  * Int32 slots per channel in the shared credits: batches taken by the consumer, producer asleep
