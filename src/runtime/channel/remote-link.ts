@@ -3,8 +3,9 @@
  * threads and carries every channel that crosses between them, in order, per
  * direction:
  *
- * - Data batches are encoded with msgpackr (records mode, sequential
- *   structures, one encoder/decoder pair per channel and attempt) and written
+ * - Data batches are encoded by a `BatchEncoder` (batch-codec.ts: a compact
+ *   form for records of a few shapes, msgpackr for the others; one encoder and
+ *   decoder per channel and attempt) and written
  *   into a shared ring (`SharedRing`, one per direction): no message, no
  *   buffer transfer, and the reader finds them without waiting for its event
  *   loop. A batch that does not fit in the ring's free space, and every event
@@ -31,28 +32,37 @@
  */
 import { Counter } from "../../metrics/counter.ts";
 import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
-import { Packr, RESET_BUFFER_MODE, Unpackr } from "msgpackr";
 import type { ChannelEvent, ChannelMessage } from "../elements.ts";
-import { DEFAULT_CHANNEL_CAPACITY, type InputChannel, type OutputChannel } from "./channel.ts";
+import type { InputChannel, OutputChannel } from "./channel.ts";
 import { SharedRing } from "./shared-ring.ts";
+import { BatchDecoder, BatchEncoder } from "./batch-codec.ts";
 import { Signal } from "../../util/signal.ts";
 import { Fifo } from "../../util/fifo.ts";
 
 /** What crosses the port. `s`: sequence number of the message in its direction (data and events only). */
 type PortMessage =
-  | { t: "d"; s: number; a: number; c: number; b: Uint8Array; ts?: true }
+  | { t: "d"; s: number; a: number; c: number; b: Uint8Array }
   | { t: "e"; s: number; a: number; c: number; e: ChannelEvent }
   /** Wakes the producer of channel `c`, asleep for lack of credit. */
   | { t: "w"; a: number; c: number }
   /** Wakes the reader of the sender's ring: a consumer of a channel the sender just wrote a batch of sleeps. */
   | { t: "r" };
 
-/** Kinds of ring entries. */
+/** Kind of the ring's entries: an encoded batch (it says itself whether it has timestamps). */
 const DATA = 0;
-const DATA_WITH_TIMESTAMPS = 1;
 
 /** Bytes of entries in each direction's ring; a batch that does not fit goes through the port. */
 export const RING_BYTES = 1 << 20;
+
+/**
+ * Batches a channel to another thread holds (a channel within a thread holds `DEFAULT_CHANNEL_CAPACITY`).
+ * More than within a thread: on a machine with as many busy threads as cores, the consumer's thread is
+ * off its core for a scheduler slice now and then (other processes, V8's compiler and collector
+ * threads, the coordinator); 4 batches (under a millisecond of a simple job) then left the producer
+ * idle until it came back, 16 let it work through most of such a pause. A barrier waits behind at most
+ * that many batches of the channel.
+ */
+const REMOTE_CHANNEL_CAPACITY = 16;
 
 /**
  * Int32 slots per channel in the shared credits: batches taken by the consumer, producer asleep
@@ -87,14 +97,6 @@ export function createLinkEnds(channels: number, port1: MessagePort, port2: Mess
     { port: port2, credits, outRing: ba, inRing: ab },
   ];
 }
-
-/**
- * Fresh options for each encoder or decoder: msgpackr keeps its record-structure
- * table in the options object it is given, so a shared object would make every
- * channel of the thread share (and corrupt) one table. `copyBuffers`: a decoded
- * `Uint8Array` must not be a view of the buffer it was decoded from (reused).
- */
-const codecOptions = () => ({ sequential: true, useRecords: true, moreTypes: true, copyBuffers: true });
 
 /** Both directions of the channels between this thread and one other thread. */
 export class RemoteLink {
@@ -152,23 +154,23 @@ export class RemoteLink {
   }
 
   /** The producer end of channel `id` (this thread produces). */
-  output(id: number, capacity = DEFAULT_CHANNEL_CAPACITY): OutputChannel {
+  output(id: number, capacity = REMOTE_CHANNEL_CAPACITY): OutputChannel {
     const ch = new RemoteOutputChannel(this, id, capacity);
     this.outputs.set(id, ch);
     return ch;
   }
 
   /** @internal Sends an encoded batch of channel `c`: into the ring if it fits, else through the port. */
-  sendData(c: number, bytes: Uint8Array, withTimestamps: boolean): void {
+  sendData(c: number, bytes: Uint8Array): void {
     const s = this.sendSeq;
     this.sendSeq = (s + 1) | 0;
     const a = this.attempt;
-    if (this.out.write(s, c, a, withTimestamps ? DATA_WITH_TIMESTAMPS : DATA, bytes)) {
+    if (this.out.write(s, c, a, DATA, bytes)) {
       if (takeFlag(this.counters, c * SLOTS + CONSUMER_ASLEEP)) this.port.postMessage({ t: "r" } satisfies PortMessage);
       return;
     }
     const b = new Uint8Array(bytes);
-    this.port.postMessage((withTimestamps ? { t: "d", s, a, c, b, ts: true } : { t: "d", s, a, c, b }) satisfies PortMessage, [b.buffer]);
+    this.port.postMessage({ t: "d", s, a, c, b } satisfies PortMessage, [b.buffer]);
     this.out.noteAside();
   }
 
@@ -237,7 +239,7 @@ export class RemoteLink {
         if (p.a === this.attempt) {
           const ch = this.inputs.get(p.c);
           if (p.t === "e") ch?.arrive(p.e);
-          else if (ch) ch.arrive(ch.decode(p.b, p.b.length, p.ts === true));
+          else if (ch) ch.arrive(ch.decode(p.b, p.b.length));
         }
       } else {
         const e = this.in.peek();
@@ -257,7 +259,7 @@ export class RemoteLink {
             if (n > this.scratch.length) this.scratch = new Uint8Array(2 ** Math.ceil(Math.log2(n)));
             this.scratch.set(e.payload);
             this.in.consume();
-            ch.arrive(ch.decode(this.scratch, n, e.kind === DATA_WITH_TIMESTAMPS));
+            ch.arrive(ch.decode(this.scratch, n));
           } else this.in.consume();
         } else this.in.consume();
       }
@@ -268,7 +270,7 @@ export class RemoteLink {
 
 class RemoteOutputChannel implements OutputChannel {
   private readonly creditSignal = new Signal();
-  private readonly packr = new Packr(codecOptions());
+  private readonly encoder = new BatchEncoder();
   private closed = false;
   private bytes = new Counter();
   /** Batches sent, and the consumer's count when this channel was created (both wrap as int32). */
@@ -305,11 +307,10 @@ class RemoteOutputChannel implements OutputChannel {
     if (this.closed) return;
     this.sent = (this.sent + 1) | 0;
     if (message.kind === "data") {
-      const t = message.timestamps;
-      // RESET_BUFFER_MODE: the encoder's buffer is reused by the next batch (sendData copies the bytes before that).
-      const bytes = this.packr.pack(t ? [message.values, t] : message.values, RESET_BUFFER_MODE);
+      // the encoder's buffer is reused by the next batch (sendData copies the bytes before that)
+      const bytes = this.encoder.encode(message.values, message.timestamps);
       this.bytes.count += bytes.length;
-      this.link.sendData(this.id, bytes, t !== undefined);
+      this.link.sendData(this.id, bytes);
     } else this.link.sendEvent(this.id, message);
   }
 
@@ -329,7 +330,7 @@ class RemoteOutputChannel implements OutputChannel {
 
 class RemoteInputChannel implements InputChannel {
   private readonly queue = new Fifo<ChannelMessage>();
-  private readonly unpackr = new Unpackr(codecOptions());
+  private readonly decoder = new BatchDecoder();
   private bytes = new Counter();
   private readonly taken: number;
   private readonly producerAsleep: number;
@@ -341,11 +342,10 @@ class RemoteInputChannel implements InputChannel {
   }
 
   /** Decodes the first `length` bytes of `bytes` (a batch of this channel). */
-  decode(bytes: Uint8Array, length: number, withTimestamps: boolean): ChannelMessage {
+  decode(bytes: Uint8Array, length: number): ChannelMessage {
     this.bytes.count += length;
-    if (!withTimestamps) return { kind: "data", values: this.unpackr.unpack(bytes, length) as unknown[] };
-    const [values, timestamps] = this.unpackr.unpack(bytes, length) as [unknown[], number[]];
-    return { kind: "data", values, timestamps };
+    const { values, timestamps } = this.decoder.decode(bytes, length);
+    return timestamps ? { kind: "data", values, timestamps } : { kind: "data", values };
   }
 
   arrive(message: ChannelMessage): void {
