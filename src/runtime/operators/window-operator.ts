@@ -137,7 +137,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.currentKey = key;
     const timestamp = this.ctx.element.timestamp;
     if (this.eventTime && timestamp === NO_TIMESTAMP) throw new MissingWindowTimestampError(this.ctx.operatorUid, this.spec.assigner.toString());
-    const accepted = this.fixed ? this.addToFixedWindows(value, timestamp, this.fixed) : this.addToWindows(value, timestamp);
+    const accepted = this.fixed ? this.addToFixedWindows(value, this.fixed) : this.addToWindows(value, timestamp);
     if (!accepted && this.isElementLate(timestamp)) {
       this.ctx.element.timestamp = timestamp;
       if (this.spec.lateDataTag !== undefined) this.out.collectSide(this.spec.lateDataTag, value);
@@ -169,9 +169,11 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
 
   /**
    * Tumbling and sliding windows: the record's windows by their starts, stepped through (latest first), passed
-   * to the contents in `contents.at` (not boxed per window). Returns false if every one was late.
+   * to the contents in `contents.at` (not boxed per window; the record's timestamp is read here, not passed, for
+   * the same reason). Returns false if every one was late.
    */
-  private addToFixedWindows(value: IN, timestamp: number, fixed: TimeWindowAssigner): boolean {
+  private addToFixedWindows(value: IN, fixed: TimeWindowAssigner): boolean {
+    const timestamp = this.ctx.element.timestamp;
     const time = this.eventTime ? timestamp : this.ctx.processingTime.now();
     const { size, slide, offset } = fixed;
     const last = size - 1;
