@@ -84,8 +84,6 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
    */
   private readonly windowEnds: WindowEndQueue | undefined;
   private readonly lateness: number;
-  /** The starts of the current record's windows (fixed-size windows). */
-  private readonly starts: number[] = [];
   /** The window the trigger and process contexts refer to, its namespace, and (during onMerge) the namespaces merged into it. */
   private window!: W;
   private ns: WindowNamespace = "";
@@ -139,7 +137,7 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     this.currentKey = key;
     const timestamp = this.ctx.element.timestamp;
     if (this.eventTime && timestamp === NO_TIMESTAMP) throw new MissingWindowTimestampError(this.ctx.operatorUid, this.spec.assigner.toString());
-    const accepted = this.fixed ? this.addToFixedWindows(value, timestamp, this.fixed) : this.addToWindows(value, timestamp);
+    const accepted = this.fixed ? this.addToFixedWindows(value, this.fixed) : this.addToWindows(value, timestamp);
     if (!accepted && this.isElementLate(timestamp)) {
       this.ctx.element.timestamp = timestamp;
       if (this.spec.lateDataTag !== undefined) this.out.collectSide(this.spec.lateDataTag, value);
@@ -169,19 +167,29 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     super.snapshotState(checkpointId);
   }
 
-  /** Tumbling and sliding windows: the record's windows by their starts. Returns false if every one was late. */
-  private addToFixedWindows(value: IN, timestamp: number, fixed: TimeWindowAssigner): boolean {
-    const starts = this.starts;
-    const n = fixed.windowStarts(this.eventTime ? timestamp : this.ctx.processingTime.now(), starts);
-    const last = fixed.size - 1;
+  /**
+   * Tumbling and sliding windows: the record's windows by their starts, stepped through (latest first), passed
+   * to the contents in `contents.at` (not boxed per window; the record's timestamp is read here, not passed, for
+   * the same reason). Returns false if every one was late.
+   */
+  private addToFixedWindows(value: IN, fixed: TimeWindowAssigner): boolean {
+    const timestamp = this.ctx.element.timestamp;
+    const time = this.eventTime ? timestamp : this.ctx.processingTime.now();
+    const { size, slide, offset } = fixed;
+    const last = size - 1;
     const watermark = this.timers.currentWatermark();
+    const at = this.contents.at;
+    at[1] = timestamp;
     let added = 0;
-    for (let i = 0; i < n; i++) {
-      const start = starts[i]!;
+    // windowStartWithOffset(time, offset, slide), computed here: a number returned by a call that is not inlined is
+    // boxed, and so would then be every start stepped from it
+    const remainder = (time - offset) % slide;
+    for (let start = remainder < 0 ? time - (remainder + slide) : time - remainder; start > time - size; start -= slide) {
       const maxTimestamp = start + last;
       const cleanup = this.cleanupTimeOf(maxTimestamp);
       if (this.eventTime && cleanup <= watermark) continue;
-      const created = this.contents.add(start, value, timestamp, i < n - 1);
+      at[0] = start;
+      const created = this.contents.addAt(value, start - slide > time - size);
       added++;
       if (created) {
         if (this.windowEnds) this.windowEnds.push(maxTimestamp, this.currentKey);
@@ -254,13 +262,15 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
       const { keys } = queue.pop();
       const start = end - size + 1;
       const window = this.namespaces.windowOf(start);
+      const at = this.contents.at;
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
         this.backend.setCurrentKey(key);
         this.currentKey = key;
         // fire and remove at once: the contents are taken out of the window, not copied
-        this.inWindows.count -= this.contents.size(start);
-        const contents = this.contents.take(start);
+        at[0] = start;
+        this.inWindows.count -= this.contents.sizeAt();
+        const contents = this.contents.takeAt();
         if (contents !== undefined) this.emit(window, start, contents);
         this.clearWindowState(window, start);
       }

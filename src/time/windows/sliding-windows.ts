@@ -3,29 +3,9 @@
  * belongs to `size / slide` windows (rounded up), on event or processing time.
  */
 import { TimeWindowAssigner } from "./time-window-assigner.ts";
-import { windowStartWithOffset } from "./window.ts";
-import { checkOffset, checkPositiveMs } from "./window-assigner.ts";
 
 /** Windows of `size` ms every `slide` ms, shifted by `offset` ms (|offset| < slide). */
 abstract class SlidingWindows extends TimeWindowAssigner {
-  protected constructor(
-    eventTime: boolean,
-    size: number,
-    private readonly slide: number,
-    private readonly offset: number,
-  ) {
-    super(eventTime, size);
-    checkPositiveMs("window slide", slide);
-    checkOffset(offset, slide);
-  }
-
-  /** The windows of `size` every `slide` (shifted by `offset`) that contain `time`, latest first (Flink's order). */
-  windowStarts(time: number, starts: number[]): number {
-    let n = 0;
-    for (let start = windowStartWithOffset(time, this.offset, this.slide); start > time - this.size; start -= this.slide) starts[n++] = start;
-    return n;
-  }
-
   override toString(): string {
     return `${this.constructor.name}(${this.size}, ${this.slide})`;
   }

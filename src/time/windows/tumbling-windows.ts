@@ -3,25 +3,9 @@
  * (plus an optional offset), on event time or processing time.
  */
 import { TimeWindowAssigner } from "./time-window-assigner.ts";
-import { windowStartWithOffset } from "./window.ts";
-import { checkOffset } from "./window-assigner.ts";
 
 /** Windows of `size` ms (shifted by `offset`): a time `t` falls in `[t - (t - offset) % size, … + size)`. */
 abstract class TumblingWindows extends TimeWindowAssigner {
-  protected constructor(
-    eventTime: boolean,
-    size: number,
-    private readonly offset: number,
-  ) {
-    super(eventTime, size);
-    checkOffset(offset, size);
-  }
-
-  windowStarts(time: number, starts: number[]): number {
-    starts[0] = windowStartWithOffset(time, this.offset, this.size);
-    return 1;
-  }
-
   override toString(): string {
     return `${this.constructor.name}(${this.size})`;
   }
@@ -38,7 +22,7 @@ abstract class TumblingWindows extends TimeWindowAssigner {
 export class TumblingEventTimeWindows extends TumblingWindows {
   /** Windows of `size` ms, shifted by `offset` ms (e.g. a time zone). */
   static of(size: number, offset = 0): TumblingEventTimeWindows {
-    return new TumblingEventTimeWindows(true, size, offset);
+    return new TumblingEventTimeWindows(true, size, size, offset);
   }
 }
 
@@ -54,6 +38,6 @@ export class TumblingEventTimeWindows extends TumblingWindows {
 export class TumblingProcessingTimeWindows extends TumblingWindows {
   /** Windows of `size` ms, shifted by `offset` ms. */
   static of(size: number, offset = 0): TumblingProcessingTimeWindows {
-    return new TumblingProcessingTimeWindows(false, size, offset);
+    return new TumblingProcessingTimeWindows(false, size, size, offset);
   }
 }

@@ -104,6 +104,43 @@ describe.each(keyedBackendKinds())("window contents ($name backend)", ({ make: m
       expect(contents.totalSize()).toBe(0);
     });
 
+    it(`${name}: windows named by starts in \`at\` (beyond the small integers, negative, near 2^53) are those of add/size/take`, () => {
+      const starts = [-1_700_000_000_000, -5, 0, 2 ** 31, 1_700_000_000_000, 2 ** 53 - 2];
+      const a = backend();
+      const viaAt = make(a);
+      const b = backend();
+      const byNs = make(b);
+      const at = viaAt.at;
+      for (let k = 0; k < 3; k++) {
+        for (const [i, start] of starts.entries()) {
+          const ts = start + 1;
+          at[0] = start;
+          at[1] = ts;
+          a.setCurrentKey(k);
+          b.setCurrentKey(k);
+          const shared = i % 2 === 0;
+          expect(viaAt.addAt(rec(10 * k + i), shared)).toBe(byNs.add(start, rec(10 * k + i), ts, shared));
+          expect(viaAt.addAt(rec(100 + i), false)).toBe(byNs.add(start, rec(100 + i), ts, false));
+        }
+      }
+      for (let k = 0; k < 3; k++) {
+        a.setCurrentKey(k);
+        b.setCurrentKey(k);
+        for (const start of starts) {
+          at[0] = start;
+          expect(viaAt.get(start)).toEqual(byNs.get(start));
+          if (viaAt instanceof ListWindowContents) expect(viaAt.elements(start)).toEqual((byNs as ListWindowContents<Rec>).elements(start));
+          expect(viaAt.sizeAt()).toBe(2);
+          expect(viaAt.sizeAt()).toBe(byNs.size(start));
+          expect(ids(viaAt.takeAt()!)).toEqual(ids(byNs.take(start)!));
+          expect(viaAt.sizeAt()).toBe(0);
+          expect(viaAt.takeAt()).toBeUndefined();
+        }
+      }
+      expect(viaAt.totalSize()).toBe(0);
+      expect(byNs.totalSize()).toBe(0);
+    });
+
     it(`${name}: the table kept for a key is fetched again after other keys' state pushed it out of a cache`, () => {
       const b = backend();
       const contents = make(b);

@@ -8,6 +8,11 @@
  * all records (process/apply/evictors), a reduced value, an aggregate
  * accumulator.
  *
+ * Windows of one size are named by their start, a number beyond the
+ * small-integer range: the operator passes it (and the record's timestamp) in
+ * {@link WindowContents.at} to the `…At` methods, so that no number is boxed
+ * per record and window (a number passed to a call that is not inlined is).
+ *
  * Object semantics: what the window function gets is a copy; a record that
  * goes to several windows (`shared`) is stored as a copy in all but the last,
  * so no two windows hold the same object; everything stored is plain data.
@@ -18,7 +23,7 @@ import { ALLOWED_STATE_VALUES } from "../../state/errors.ts";
 import { checkPlainData, PlainDataCopier, PlainDataError } from "../../state/plain-copy.ts";
 import type { TimestampedValue } from "./evictor.ts";
 import type { WindowNamespace } from "./window-namespaces.ts";
-import { indexOfWindow, insertWindow, removeWindowAt, type WindowTable } from "./window-table.ts";
+import { indexOfStart, indexOfWindow, insertWindow, removeWindowAt, type WindowTable } from "./window-table.ts";
 
 /** The contents of the current key's windows, addressed by window namespace. */
 export interface WindowContents<IN> {
@@ -27,6 +32,17 @@ export interface WindowContents<IN> {
    * goes to another window of this key. Returns true if the window had no contents.
    */
   add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
+  /**
+   * The window start (`at[0]`) and the record's timestamp (`at[1]`) for `addAt`,
+   * `sizeAt` and `takeAt`: windows of one size, named by their start.
+   */
+  readonly at: Float64Array;
+  /** `add` to the window starting at `at[0]`, with timestamp `at[1]`. */
+  addAt(value: IN, shared: boolean): boolean;
+  /** `size` of the window starting at `at[0]`. */
+  sizeAt(): number;
+  /** `take` of the window starting at `at[0]`. */
+  takeAt(): unknown[] | undefined;
   /** What the window function gets (its own copy): all records, or the one pre-aggregated value; undefined when empty. */
   get(ns: WindowNamespace): unknown[] | undefined;
   /** Removes window `ns` and returns what `get` would have; it may be the stored value itself (the window no longer holds it). */
@@ -56,6 +72,7 @@ type Table<S> = WindowTable<S>;
 abstract class TableContents<IN, S> implements WindowContents<IN> {
   private readonly state: EngineKeyedState<Table<S>>;
   protected readonly copier = new PlainDataCopier();
+  readonly at = new Float64Array(2);
   /**
    * The current key's table, owned for changes in place, looked up once for all
    * the windows of a record or timer: valid while the (primitive) key stays the
@@ -74,9 +91,51 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
     this.state = backend.getEngineState<Table<S>>(STATE);
   }
 
-  abstract add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean;
   abstract get(ns: WindowNamespace): unknown[] | undefined;
-  abstract take(ns: WindowNamespace): unknown[] | undefined;
+  /** The contents of a window's first record (its timestamp is `at[1]`). */
+  protected abstract created(value: IN, shared: boolean): S;
+  /** Adds a record to a window's contents, in place (its timestamp is `at[1]`). */
+  protected abstract added(s: S, value: IN, shared: boolean): void;
+  /** What `take` returns of a removed window's contents. */
+  protected abstract taken(s: S): unknown[];
+
+  add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean {
+    this.at[1] = timestamp;
+    const s = this.slot(ns);
+    if (s !== undefined) {
+      this.added(s, value, shared);
+      return false;
+    }
+    this.put(ns, this.created(value, shared));
+    return true;
+  }
+
+  addAt(value: IN, shared: boolean): boolean {
+    const s = this.slotAt();
+    if (s !== undefined) {
+      this.added(s, value, shared);
+      return false;
+    }
+    this.put(this.at[0]!, this.created(value, shared)); // a number boxed once per window, not per record
+    return true;
+  }
+
+  take(ns: WindowNamespace): unknown[] | undefined {
+    const table = this.owned();
+    return this.takeIndex(table, table === undefined ? -1 : indexOfWindow(table, ns));
+  }
+
+  takeAt(): unknown[] | undefined {
+    const table = this.owned();
+    return this.takeIndex(table, table === undefined ? -1 : indexOfStart(table[0] as number[], this.at[0]!));
+  }
+
+  private takeIndex(table: Table<S> | undefined, at: number): unknown[] | undefined {
+    if (at < 0) return undefined;
+    const s = table![1][at]!;
+    this.removeAt(table!, at);
+    return this.taken(s);
+  }
 
   /** Moves the contents of `sources` into `target` (session windows merging). */
   merge(target: WindowNamespace, sources: readonly WindowNamespace[]): void {
@@ -100,11 +159,20 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
     return s === undefined ? 0 : this.count(s);
   }
 
+  sizeAt(): number {
+    const s = this.slotAt();
+    return s === undefined ? 0 : this.count(s);
+  }
+
   clear(ns: WindowNamespace): void {
     const table = this.owned();
     const at = table === undefined ? -1 : indexOfWindow(table, ns);
-    if (at < 0) return;
-    if (table![0].length > 1) return removeWindowAt(table!, at);
+    if (at >= 0) this.removeAt(table!, at);
+  }
+
+  /** Removes the window at index `at` of the current key's table. */
+  private removeAt(table: Table<S>, at: number): void {
+    if (table[0].length > 1) return removeWindowAt(table, at);
     this.state.set(undefined);
     this.table = undefined;
   }
@@ -128,6 +196,14 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
     const table = this.owned();
     if (table === undefined) return undefined;
     const at = indexOfWindow(table, ns);
+    return at < 0 ? undefined : table[1][at];
+  }
+
+  /** The contents of the window starting at `at[0]` of the current key, which may be changed in place. */
+  private slotAt(): S | undefined {
+    const table = this.owned();
+    if (table === undefined) return undefined;
+    const at = indexOfStart(table[0] as number[], this.at[0]!);
     return at < 0 ? undefined : table[1][at];
   }
 
@@ -188,18 +264,20 @@ type RecordsSlot<IN> = [values: IN[], timestamps: number[]];
 
 /** All records of each window (process/apply, and any window with an evictor). */
 export class ListWindowContents<IN> extends TableContents<IN, RecordsSlot<IN>> {
-  add(ns: WindowNamespace, value: IN, timestamp: number, shared: boolean): boolean {
-    let own = value;
-    if (shared) own = this.copy(value);
-    else if (typeof value === "object") this.check(value);
-    const s = this.slot(ns);
-    if (s !== undefined) {
-      s[0].push(own);
-      s[1].push(timestamp);
-      return false;
-    }
-    this.put(ns, [[own], [timestamp]]);
-    return true;
+  protected created(value: IN, shared: boolean): RecordsSlot<IN> {
+    return [[this.own(value, shared)], [this.at[1]!]];
+  }
+
+  protected added(s: RecordsSlot<IN>, value: IN, shared: boolean): void {
+    s[0].push(this.own(value, shared));
+    s[1].push(this.at[1]!);
+  }
+
+  /** The record as the window keeps it: a copy when another window gets it too, else itself (checked). */
+  private own(value: IN, shared: boolean): IN {
+    if (shared) return this.copy(value);
+    if (typeof value === "object") this.check(value);
+    return value;
   }
 
   /** The records with their timestamps, in arrival order (copies). */
@@ -215,10 +293,7 @@ export class ListWindowContents<IN> extends TableContents<IN, RecordsSlot<IN>> {
     return s === undefined ? undefined : s[0].map((v) => this.copy(v));
   }
 
-  take(ns: WindowNamespace): unknown[] | undefined {
-    const s = this.slot(ns);
-    if (s === undefined) return undefined;
-    this.clear(ns);
+  protected taken(s: RecordsSlot<IN>): unknown[] {
     return s[0]; // no copy: the window no longer holds them, and a snapshot holds its own encoding
   }
 
@@ -248,18 +323,16 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
   protected abstract fold(acc: ACC, value: IN): ACC;
   protected abstract combine(a: ACC, b: ACC): ACC;
 
-  add(ns: WindowNamespace, value: IN, _timestamp: number, shared: boolean): boolean {
-    const s = this.slot(ns);
-    if (s === undefined) {
-      // the first value is copied when it is an object: checked once per window, and apart from the record
-      this.put(ns, [1, this.copy(this.first(value))]);
-      return true;
-    }
+  protected created(value: IN): FoldedSlot<ACC> {
+    // the first value is copied when it is an object: checked once per window, and apart from the record
+    return [1, this.copy(this.first(value))];
+  }
+
+  protected added(s: FoldedSlot<ACC>, value: IN, shared: boolean): void {
     s[0]++;
     const acc = this.fold(s[1], value);
     // an object result may hold the record: copied when another window gets the record too
     s[1] = shared && typeof acc === "object" ? this.copy(acc) : acc;
-    return false;
   }
 
   get(ns: WindowNamespace): unknown[] | undefined {
@@ -267,10 +340,7 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
     return s === undefined ? undefined : [this.copy(s[1])];
   }
 
-  take(ns: WindowNamespace): unknown[] | undefined {
-    const s = this.slot(ns);
-    if (s === undefined) return undefined;
-    this.clear(ns);
+  protected taken(s: FoldedSlot<ACC>): unknown[] {
     return [s[1]]; // no copy: the window no longer holds it, and a snapshot holds its own encoding
   }
 

@@ -14,15 +14,18 @@ export type WindowTable<S> = [namespaces: WindowNamespace[], slots: S[]];
 
 /** The index of window `ns` in `table`, or -1. */
 export function indexOfWindow<S>(table: WindowTable<S>, ns: WindowNamespace): number {
-  const namespaces = table[0];
-  if (typeof ns !== "number") return namespaces.indexOf(ns);
+  return typeof ns === "number" ? indexOfStart(table[0] as number[], ns) : table[0].indexOf(ns);
+}
+
+/** The index of the window starting at `start` among `starts` (ascending), or -1: small enough to be inlined, so `start` stays unboxed. */
+export function indexOfStart(starts: readonly number[], start: number): number {
   let lo = 0;
-  let hi = namespaces.length - 1;
+  let hi = starts.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const x = namespaces[mid] as number;
-    if (x === ns) return mid;
-    if (x < ns) lo = mid + 1;
+    const x = starts[mid]!;
+    if (x === start) return mid;
+    if (x < start) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;
