@@ -22,7 +22,7 @@ const SEED = testSeed();
 const FILES = 4;
 const PER_FILE = 15_000;
 const KEYS_PER_FILE = 1000;
-/** Busy-loop iterations per record: a failure-free run takes several seconds, so all kills land mid-run (each run first waits for a checkpoint). */
+/** Busy-loop iterations per record (killed runs also wait 1 ms a record until the loop writes the gate before the last run, so none can finish first). */
 const SPIN = "6000";
 const KILLS = 4;
 const RETAINED = 2;
@@ -32,7 +32,7 @@ describe(`weir run with incremental checkpoints killed at random moments (seed $
     it(`${c.name}: the committed output equals a failure-free run's`, async () => {
       const { files, output, checkpoints, where } = await runningTotalCrashLoop({
         seed: SEED, kills: KILLS, input: [FILES, PER_FILE, KEYS_PER_FILE], intervalMs: [50, 150], flags: c.flags, timeoutMs: 60_000,
-        jobArgs: (input, out) => runningTotalArgs(c, input, out, SPIN, RETAINED),
+        jobArgs: (input, out, gate) => runningTotalArgs(c, input, out, SPIN, RETAINED, gate),
       });
       const context = `${c.name}, ${where}`;
       const actual = committedTotals(output);
