@@ -72,7 +72,7 @@ describe("nexmarkRatios", () => {
 });
 
 describe("nexmarkTargets", () => {
-  it("marks each figure of issue 25 met or not met against its target, and unknown without its runs", () => {
+  it("marks each figure of the second performance round met or not met against its target, and unknown without its runs", () => {
     const runs = q5Runs();
     const sql = [q5Published, { query: "q6", refused: "no" }];
     const targets = nexmarkTargets(runs, nexmarkRatios(runs, sql), sql);

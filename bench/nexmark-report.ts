@@ -2,7 +2,7 @@
  * The pure part of the Nexmark section of the bench: figures of each run
  * (events/s, per core, GC share), latency percentiles, the ratios between the
  * engine, the hand-fused loop, RxJS, the SQL twins and the published SQL, the
- * targets of issue 25 they meet or not, and their tables. No I/O, no clock.
+ * targets of the second performance round they meet or not, and their tables. No I/O, no clock.
  */
 import type { CheckpointStats } from "../src/index.ts";
 import { gcShare } from "./gc-time.ts";
@@ -81,7 +81,7 @@ export interface NexmarkRatios {
   readonly publishedOverEngine: number | undefined;
 }
 
-/** A figure of issue 25 against its target. */
+/** A figure of the second performance round against its target. */
 export interface NexmarkTarget {
   /** What is compared, e.g. `"SQL twin / DataStream"`. */
   readonly figure: string;
@@ -118,7 +118,7 @@ export interface NexmarkFigures {
   readonly ratios: readonly NexmarkRatios[];
   /** The nexmark project's SQL queries on the `nexmark` connector (parallelism, out-of-orderness and event rate as above). */
   readonly sql: readonly NexmarkSqlFigures[];
-  /** The ratios and GC shares with a target of issue 25 (`nexmarkTargets`). */
+  /** The ratios and GC shares with a target of the second performance round (`nexmarkTargets`). */
   readonly targets: readonly NexmarkTarget[];
 }
 
@@ -203,14 +203,14 @@ export function nexmarkRatios(runs: readonly NexmarkRunFigures[], sql: readonly 
   });
 }
 
-/** Queries of the issue's targets (issue 25): SQL twin / DataStream (q0–q2, q5, q7 twins), published SQL / DataStream, DataStream / fused, 2 workers / 1. */
+/** Queries of the targets of the second performance round: SQL twin / DataStream (q0–q2, q5, q7 twins), published SQL / DataStream, DataStream / fused, 2 workers / 1. */
 const PUBLISHED_TARGET_QUERIES = ["q5", "q7"];
 const FUSED_TARGET_QUERIES = ["q5", "q7", "q8"];
 /** Published SQL queries whose GC share has a target (those with a DataStream version, q0–q8). */
 const GC_TARGET_QUERIES = ["q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8"];
 
 /**
- * The figures of `ratios`, `runs` and `sql` that issue 25 sets a target for, each with its target and
+ * The figures of `ratios`, `runs` and `sql` that the second performance round sets a target for, each with its target and
  * whether it is met: SQL twin / DataStream ≥ 0.8 (every twin), published SQL / DataStream ≥ 0.5 (q5,
  * q7), DataStream / fused loop ≥ 0.5 (q5, q7, q8), 2 workers / 1 worker ≥ 1.7 (every query; the issue
  * names q5), exactly-once 1 s / none ≥ 0.95 (DataStream and twins, every query; the issue's bar for
@@ -350,7 +350,7 @@ function formatSideBySide(f: NexmarkFigures): string[] {
 }
 
 /**
- * The targets of issue 25 with the figures of this run.
+ * The targets of the second performance round with the figures of this run.
  *
  * @example
  * ```ts
@@ -362,7 +362,7 @@ export function formatNexmarkTargets(targets: readonly NexmarkTarget[]): string 
   const value = (t: NexmarkTarget) => (share(t) ? percentCell(t.value) : ratioCell(t.value));
   const bound = (t: NexmarkTarget) => (t.min !== undefined ? `>= ${share(t) ? percentCell(t.min) : t.min}` : `<= ${share(t) ? percentCell(t.max) : t.max}`);
   return [
-    "nexmark targets (issue 25): each figure of this run against its target",
+    "nexmark targets (second performance round): each figure of this run against its target",
     "",
     table(
       ["nexmark target", "query", "value", "target", "met"],

@@ -40,7 +40,7 @@
  * gives the twin's rows, the measured run's rows must also equal the fused loop's by
  * count and digest.
  *
- * Last, the ratios per query and the targets of issue 25 (bench/nexmark-report.ts:
+ * Last, the ratios per query and the targets of the second performance round (bench/nexmark-report.ts:
  * `nexmarkRatios`, `nexmarkTargets`).
  */
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
