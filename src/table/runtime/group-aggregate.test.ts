@@ -129,24 +129,7 @@ describe("groupAggregate", () => {
   });
 
   it("a failure with exactly-once checkpoints leaves the folded result identical (parallelism 2)", async () => {
-    const seed = testSeed();
-    const random = seededRandom(seed);
-    const n = 1200;
-    const { rows, oracle, spec } = randomChangelog(random, n);
-    const failAt = randomInt(random, rows.length / 4, rows.length / 2);
-    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
-    env.enableCheckpointing(50, "exactly-once");
-    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
-    const input = env
-      .fromSource(throttledSequence(0, rows.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
-      .setParallelism(1)
-      .map(new FailOnce(rows, failAt))
-      .setParallelism(1);
-    groupAggregate(input, spec, { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
-    const result = await env.execute("group-aggregate-recovery");
-    const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
-    expect(result.restarts, msg).toBe(1);
-    expect(fold(result.getCollected<Row>("out"), spec), msg).toEqual(oracle);
+    await expectRecoveryIdentical((spec) => spec);
   }, 60_000);
 });
 
@@ -173,26 +156,34 @@ describe("groupAggregate with mini-batch", () => {
   }
 
   it("flushes before each barrier: a failure with exactly-once checkpoints leaves the folded result identical (parallelism 2)", async () => {
-    const seed = testSeed();
-    const random = seededRandom(seed);
-    const { rows, oracle, spec } = randomChangelog(random, 1200);
-    const failAt = randomInt(random, rows.length / 4, rows.length / 2);
-    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
-    env.enableCheckpointing(50, "exactly-once");
-    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
-    const input = env
-      .fromSource(throttledSequence(0, rows.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
-      .setParallelism(1)
-      .map(new FailOnce(rows, failAt))
-      .setParallelism(1);
     // neither size nor latency flushes during the run: only barriers (and the end of input) do
-    groupAggregate(input, { ...spec, miniBatch: { size: 1_000_000, allowLatencyMs: 3_600_000 } }, { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
-    const result = await env.execute("mini-batch-recovery");
-    const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
-    expect(result.restarts, msg).toBe(1);
-    expect(fold(result.getCollected<Row>("out"), spec), msg).toEqual(oracle);
+    await expectRecoveryIdentical((spec) => ({ ...spec, miniBatch: { size: 1_000_000, allowLatencyMs: 3_600_000 } }));
   }, 60_000);
 });
+
+/**
+ * Runs a random changelog through `groupAggregate` (with `specOf` of its spec) at parallelism 2 with exactly-once
+ * checkpoints every 50 ms and one injected failure, and expects one restart and the folded result of the oracle.
+ */
+async function expectRecoveryIdentical(specOf: (spec: GroupAggregateSpec) => GroupAggregateSpec): Promise<void> {
+  const seed = testSeed();
+  const random = seededRandom(seed);
+  const { rows, oracle, spec } = randomChangelog(random, 1200);
+  const failAt = randomInt(random, rows.length / 4, rows.length / 2);
+  const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
+  env.enableCheckpointing(50, "exactly-once");
+  env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+  const input = env
+    .fromSource(throttledSequence(0, rows.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
+    .setParallelism(1)
+    .map(new FailOnce(rows, failAt))
+    .setParallelism(1);
+  groupAggregate(input, specOf(spec), { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
+  const result = await env.execute("group-aggregate-recovery");
+  const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
+  expect(result.restarts, msg).toBe(1);
+  expect(fold(result.getCollected<Row>("out"), spec), msg).toEqual(oracle);
+}
 
 /** The table a changelog describes: retract mode, or upsert mode by the group key without update-before rows. */
 function fold(out: readonly Row[], spec: GroupAggregateSpec): Row[] {
