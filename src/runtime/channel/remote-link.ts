@@ -59,10 +59,11 @@ export const RING_BYTES = 1 << 20;
  * More than within a thread: on a machine with as many busy threads as cores, the consumer's thread is
  * off its core for a scheduler slice now and then (other processes, V8's compiler and collector
  * threads, the coordinator); 4 batches (under a millisecond of a simple job) then left the producer
- * idle until it came back, 16 let it work through most of such a pause. A barrier waits behind at most
- * that many batches of the channel.
+ * idle until it came back, 8 let it work through most of such a pause. A barrier waits behind at most
+ * that many batches of the channel, so more (16 scaled no better, within the noise) only made checkpoints
+ * behind a slow consumer longer.
  */
-const REMOTE_CHANNEL_CAPACITY = 16;
+const REMOTE_CHANNEL_CAPACITY = 8;
 
 /**
  * Int32 slots per channel in the shared credits: batches taken by the consumer, producer asleep
