@@ -71,3 +71,20 @@ export async function runWithOneFailure<T>(name: string, build: (env: StreamExec
   expect(results.length, `${name}: results`).toBeGreaterThan(0);
   return results;
 }
+
+/**
+ * The job of an operator's recovery test: an environment (parallelism 2, exactly-once checkpoints every
+ * 50 ms, restarts without delay) and `values` in order from one reader, slowly (20 a poll, 2 ms apart), whose
+ * first attempt throws once at `failAt` or later, after a checkpoint.
+ */
+export function recoveryInput<T>(values: readonly T[], failAt: number): { env: StreamExecutionEnvironment; input: DataStream<T> } {
+  const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
+  env.enableCheckpointing(50, "exactly-once");
+  env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+  const input = env
+    .fromSource(throttledSequence(0, values.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
+    .setParallelism(1)
+    .map(new FailOnce(values, failAt))
+    .setParallelism(1);
+  return { env, input };
+}

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy } from "../../index.ts";
+import { StreamExecutionEnvironment, WatermarkStrategy } from "../../index.ts";
 import { collectSink } from "../../connectors/builtin/collect-sink.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { aggCall, BIGINT, decimalType, INT, STRING } from "../../../test/support/agg-calls.ts";
-import { FailOnce } from "../../../test/support/fail-once.ts";
+import { recoveryInput } from "../../../test/support/fail-once-input.ts";
 import { throttledSequence } from "../../../test/fixtures/throttled-sequence-source.ts";
 import { formatChangelog, MultisetTable, UpsertTable } from "../data/changelog.ts";
 import { Row } from "../data/row.ts";
@@ -170,14 +170,7 @@ async function expectRecoveryIdentical(specOf: (spec: GroupAggregateSpec) => Gro
   const random = seededRandom(seed);
   const { rows, oracle, spec } = randomChangelog(random, 1200);
   const failAt = randomInt(random, rows.length / 4, rows.length / 2);
-  const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
-  env.enableCheckpointing(50, "exactly-once");
-  env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
-  const input = env
-    .fromSource(throttledSequence(0, rows.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
-    .setParallelism(1)
-    .map(new FailOnce(rows, failAt))
-    .setParallelism(1);
+  const { env, input } = recoveryInput(rows, failAt);
   groupAggregate(input, specOf(spec), { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
   const result = await env.execute("group-aggregate-recovery");
   const msg = `WEIR_SEED=${seed} failAt=${failAt}`;

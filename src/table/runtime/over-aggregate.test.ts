@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy } from "../../index.ts";
+import { StreamExecutionEnvironment } from "../../index.ts";
 import { collectSink } from "../../connectors/builtin/collect-sink.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { aggCall, INT, STRING } from "../../../test/support/agg-calls.ts";
-import { FailOnce } from "../../../test/support/fail-once.ts";
+import { recoveryInput } from "../../../test/support/fail-once-input.ts";
 import { rowWatermarks } from "../../../test/support/row-watermarks.ts";
-import { throttledSequence } from "../../../test/fixtures/throttled-sequence-source.ts";
 import { formatChangelog, MultisetTable } from "../data/changelog.ts";
 import { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -102,14 +101,8 @@ describe("overAggregate: a failure with exactly-once checkpoints leaves the resu
       const random = seededRandom(seed);
       const rows = randomRows(random, 1500);
       const failAt = randomInt(random, 300, 700);
-      const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
-      env.enableCheckpointing(50, "exactly-once");
-      env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
-      const input = env
-        .fromSource(throttledSequence(0, rows.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
-        .setParallelism(1)
-        .map(new FailOnce(rows, failAt))
-        .setParallelism(1)
+      const { env, input: failing } = recoveryInput(rows, failAt);
+      const input = failing
         .assignTimestampsAndWatermarks(rowWatermarks(2, 100))
         .setParallelism(1);
       overAggregate(input, { partitionKeys: [0], timeField: 2, frame, calls }, { uid: "over", name: "OverAggregate" }).sinkTo(collectSink("out"));
