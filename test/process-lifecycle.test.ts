@@ -49,6 +49,20 @@ describe("weir run and signals", () => {
     expect(r.code, r.stderr).toBe(0);
   }, 60_000);
 
+  it("the stop's signal delivered again to the group as the job ends does not kill the process (exit 0)", async () => {
+    const run = runJob(["--workers", "0"]);
+    await waitFor("the source to read", () => run.stdout().includes("source reading"), 30_000);
+    run.child.kill("SIGTERM");
+    await waitFor("the job to stop with a savepoint", () => run.stderr().includes("stopped with savepoint"), 30_000, 2);
+    try {
+      process.kill(-run.child.pid!, "SIGTERM");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e; // the process group was gone already
+    }
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+  }, 60_000);
+
   it("--workers 64 for a job of one subtask starts one worker, says so, and stops on SIGTERM during start-up", async () => {
     const run = runJob(["--workers", "64"]);
     await waitFor("the job to start", () => run.stderr().includes("capped"), 30_000, 2);

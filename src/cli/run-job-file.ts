@@ -156,6 +156,17 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  /**
+   * Once the job ended, until the process exits: the second delivery of a stop's signal (to the process,
+   * then to its group, as `timeout` does) is swallowed instead of killing the process that is about to
+   * exit 0; any other signal ends it as the signal would.
+   */
+  const afterEnd = (signal: NodeJS.Signals) => {
+    if (requests.receive(signal) === "duplicate") return;
+    process.off("SIGINT", afterEnd);
+    process.off("SIGTERM", afterEnd);
+    process.kill(process.pid, signal);
+  };
   const parentWatch = o.detached
     ? undefined
     : watchParent((pid) => {
@@ -212,6 +223,8 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
     report?.stopProgress();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    process.on("SIGINT", afterEnd);
+    process.on("SIGTERM", afterEnd);
     parentWatch?.stop();
     workerWatchdog?.stop();
     mainThreadWatchdog?.stop();
