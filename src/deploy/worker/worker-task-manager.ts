@@ -1,10 +1,12 @@
 /**
  * The main thread's side of worker threads: starts N workers (each imports the
  * job module again and rebuilds the graph), connects every pair of workers
- * with a link for their channels (a MessagePort and shared memory), drives
- * each one as a task manager by messages, and starts a worker again after it
- * died.
+ * with a link for their channels (a MessagePort and shared memory, or — an
+ * internal option for tests and the benchmark — TCP over 127.0.0.1, as
+ * between task manager processes), drives each one as a task manager by
+ * messages, and starts a worker again after it died.
  */
+import { randomBytes } from "node:crypto";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { createLinkEnds, type LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
@@ -30,7 +32,29 @@ interface PoolOptions {
   fingerprint: string;
   jobName: string;
   events: TaskManagerEvents;
+  /** How workers are linked: shared memory (default) or TCP over 127.0.0.1 (the data plane between processes, measured in one). */
+  links?: WorkerLinks;
 }
+
+/** How the pool links its workers. */
+export type WorkerLinks = "shared-memory" | "tcp";
+
+/**
+ * Environment variable that makes the pool link its workers by TCP (`tcp`): an internal switch for tests and
+ * the benchmark, which compare the data plane between processes with the one between threads.
+ */
+export const WORKER_LINKS_ENV = "WEIR_WORKER_LINKS";
+
+/** The links the environment asks for (`WORKER_LINKS_ENV`). */
+export function workerLinksFromEnv(): WorkerLinks {
+  const v = process.env[WORKER_LINKS_ENV];
+  if (v === undefined || v === "" || v === "shared-memory") return "shared-memory";
+  if (v === "tcp") return "tcp";
+  throw new Error(`${WORKER_LINKS_ENV} must be shared-memory or tcp, not '${v}'`);
+}
+
+/** The interface the workers' TCP data servers listen on in the pool. */
+const TCP_HOST = "127.0.0.1";
 
 /** Starts `workers` worker threads for the job in `jobModule`. */
 export function startWorkerTaskManagers(o: PoolOptions): TaskManagerHandle[] {
@@ -49,6 +73,8 @@ interface Slot {
   attempt: number;
   /** Its heartbeat and the task that runs on it (task-activity.ts). */
   activity: SharedArrayBuffer;
+  /** Port of its TCP data server, once it is ready (TCP links only). */
+  dataPort?: number;
 }
 
 /**
@@ -60,14 +86,18 @@ class WorkerPool {
   private readonly slots: Slot[] = [];
   /** Origin of the workers' heartbeats. */
   private readonly epoch = Date.now();
+  /** The secret of the workers' TCP links (TCP links only). */
+  private readonly token: string | undefined;
 
   constructor(private readonly o: PoolOptions) {
+    this.token = o.links === "tcp" ? randomBytes(16).toString("hex") : undefined;
     const links: Record<number, LinkEnd>[] = Array.from({ length: o.workers }, () => ({}));
-    for (let i = 0; i < o.workers; i++)
-      for (let j = i + 1; j < o.workers; j++) {
-        const { port1, port2 } = new MessageChannel();
-        [links[i]![j], links[j]![i]] = createLinkEnds(o.channels, port1, port2);
-      }
+    if (!this.token)
+      for (let i = 0; i < o.workers; i++)
+        for (let j = i + 1; j < o.workers; j++) {
+          const { port1, port2 } = new MessageChannel();
+          [links[i]![j], links[j]![i]] = createLinkEnds(o.channels, port1, port2);
+        }
     for (let i = 0; i < o.workers; i++) this.slots.push(this.spawn(i, links[i]!));
   }
 
@@ -124,6 +154,9 @@ class WorkerPool {
       activity,
       epoch: this.epoch,
       compiledJob: compiledJob(),
+      ...(this.token
+        ? { tcp: { host: TCP_HOST, peers: Array.from({ length: o.workers }, (_, j) => j).filter((j) => j !== index), token: this.token } }
+        : {}),
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
@@ -154,6 +187,10 @@ class WorkerPool {
         case "log":
           return writeLogRecord(m.record);
         case "ready":
+          if (m.dataPort !== undefined) {
+            slot.dataPort = m.dataPort;
+            this.introduce(index);
+          }
           return;
       }
     });
@@ -168,8 +205,29 @@ class WorkerPool {
     return slot;
   }
 
+  /**
+   * Worker `index` listens for TCP links: tells it where the other ready workers listen, and them where it
+   * does (each connects to those of a higher index; a worker started again replaces its peers' connections).
+   */
+  private introduce(index: number): void {
+    const self = this.slots[index]!;
+    const others: Record<number, { host: string; port: number }> = {};
+    for (let j = 0; j < this.slots.length; j++) {
+      const s = this.slots[j]!;
+      if (j === index || s.state !== "alive" || s.dataPort === undefined) continue;
+      others[j] = { host: TCP_HOST, port: s.dataPort };
+      s.worker.postMessage({ type: "tcp-peers", peers: { [index]: { host: TCP_HOST, port: self.dataPort! } } } satisfies ToWorker);
+    }
+    self.worker.postMessage({ type: "tcp-peers", peers: others } satisfies ToWorker);
+  }
+
   /** Starts worker `index` again, with new links to every other worker (which replace their old link to it). */
   private respawn(index: number): void {
+    if (this.token) {
+      // TCP: its peers keep their link to it; their connection is replaced once it is ready (introduce)
+      this.slots[index] = this.spawn(index, {});
+      return;
+    }
     const links: Record<number, LinkEnd> = {};
     for (let j = 0; j < this.o.workers; j++) {
       if (j === index) continue;
