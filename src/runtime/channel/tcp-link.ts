@@ -278,6 +278,8 @@ export class TcpLink implements Link {
       this.owed.clear();
     }
     if (this.target && !this.closed) {
+      if (!wasConnected && this.retryMs === RETRY_FIRST_MS)
+        getLogger().warn({ component: "tcp-link", worker: this.o.self, peer: this.o.peer }, `worker ${this.o.self} cannot reach worker ${this.o.peer} at ${this.address}: ${why}; trying again`);
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
         if (!this.socket && !this.closed) this.dial();
