@@ -122,6 +122,25 @@ describe("leader election on etcd", () => {
     expect(violations).toEqual([]);
   });
 
+  it("a standby stops at once while etcd does not answer", async () => {
+    const { contender } = contenders(freshClusterId(), TTL);
+    const a = await contender("a", etcd.endpoint);
+    const b = await contender("b", etcd.endpoint);
+    a.election.start();
+    await waitFor("a to lead", () => a.granted.length === 1);
+    const watchers = async () => Number((await (await fetch(`${etcd.endpoint}/metrics`)).text()).match(/^etcd_debugging_mvcc_watcher_total (\d+)/m)?.[1]);
+    const before = await watchers();
+    b.election.start();
+    await waitForQuery("b to watch the leader key", async () => (await watchers()) > before);
+    etcd.pause();
+    try {
+      await b.election.stop(); // would hang on etcd if a wait of the contender did not end on stop
+    } finally {
+      etcd.resume();
+    }
+    expect(b.granted).toEqual([]);
+  });
+
   it("steps down at the injected clock's deadline when etcd does not answer", async () => {
     const clock = new ManualClock(0);
     const { contender } = contenders(freshClusterId(), TTL);

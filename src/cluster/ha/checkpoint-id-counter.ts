@@ -4,12 +4,19 @@
  * fenced transactions, so ids are never reused — not across failovers and not
  * across leaders — and a deposed leader cannot take one.
  */
+import type { IKeyValue } from "etcd3";
 import { type EtcdClient, revisionNumber } from "./etcd-client.ts";
 import type { HaKeys } from "./ha-keys.ts";
 import type { Leadership } from "./leadership.ts";
 
 /** The first checkpoint id of a job (Flink's `INITIAL_CHECKPOINT_ID`). */
 export const INITIAL_CHECKPOINT_ID = 1;
+
+/** The counter as read: the next id, and the revision that last changed it (0: no counter yet). */
+interface CounterState {
+  readonly next: number;
+  readonly modRevision: number;
+}
 
 /** A counter raised concurrently this many times in a row gives up (only one leader writes, so this means a bug). */
 const MAX_CONFLICTS = 100;
@@ -71,10 +78,16 @@ export class CheckpointIdCounter {
     await this.leadership.commit({ operation: `remove the checkpoint id counter of job ${this.jobId}`, then: [this.client.delete().key(this.key)] });
   }
 
-  private async read(): Promise<{ next: number; modRevision: number }> {
-    const res = await this.client.get(this.key).exec();
-    const kv = res.kvs[0];
-    return kv === undefined ? { next: INITIAL_CHECKPOINT_ID, modRevision: 0 } : { next: Number(kv.value.toString("utf8")), modRevision: revisionNumber(kv.mod_revision) };
+  private async read(): Promise<CounterState> {
+    return this.stateOf((await this.client.get(this.key).exec()).kvs[0]);
+  }
+
+  private stateOf(kv: IKeyValue | undefined): CounterState {
+    if (kv === undefined) return { next: INITIAL_CHECKPOINT_ID, modRevision: 0 };
+    const text = kv.value.toString("utf8");
+    const next = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(next)) throw new Error(`the checkpoint id counter of job ${this.jobId} holds '${text}', not a checkpoint id`);
+    return { next, modRevision: revisionNumber(kv.mod_revision) };
   }
 
   /** Compare-and-swap: writes `update(current)` if the counter did not change since it was read (and the fence holds). */
@@ -90,8 +103,7 @@ export class CheckpointIdCounter {
         otherwise: [this.client.get(this.key)],
       });
       if (result.succeeded) return { before: state.next, after };
-      const kv = result.responses[0]?.response_range.kvs[0];
-      state = kv === undefined ? { next: INITIAL_CHECKPOINT_ID, modRevision: 0 } : { next: Number(kv.value.toString("utf8")), modRevision: revisionNumber(kv.mod_revision) };
+      state = this.stateOf(result.responses[0]?.response_range.kvs[0]);
     }
     throw new Error(`${operation} of job ${this.jobId}: the counter changed ${MAX_CONFLICTS} times in a row while being raised`);
   }

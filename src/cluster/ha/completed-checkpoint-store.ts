@@ -48,7 +48,8 @@ export class EtcdCompletedCheckpointStore {
    * Commits `handle` (the checkpoint is complete once this resolves) and, in
    * the same transaction, removes the handles beyond the newest `retained`;
    * resolves with those (oldest first): their data in storage may go, unless
-   * a retained checkpoint shares it.
+   * a retained checkpoint shares it. Adds run one at a time (as the
+   * coordinator stores checkpoints): the retention is decided from a list read first.
    *
    * @throws {FencingError} when the leadership is over: nothing was added or removed.
    * @throws {Error} when the checkpoint is not newer than every stored one.

@@ -15,7 +15,7 @@
  * After losing, it contends again with a new lease.
  */
 import { randomUUID } from "node:crypto";
-import { type Clock, systemClock } from "../../util/clock.ts";
+import { type Clock, systemClock, type TimerHandle } from "../../util/clock.ts";
 import type { Logger } from "../../util/logger.ts";
 import { type EtcdClient, revisionNumber } from "./etcd-client.ts";
 import type { HaKeys } from "./ha-keys.ts";
@@ -76,7 +76,8 @@ export class LeaderElection {
   private keeper: LeaseKeeper | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
-  private wake: (() => void) | undefined;
+  /** Aborted by `stop()`: every wait of the contender ends on it. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: LeaderElectionOptions) {
     this.contenderId = options.contenderId ?? randomUUID();
@@ -99,7 +100,7 @@ export class LeaderElection {
   async stop(): Promise<void> {
     this.stopped = true;
     this.current?.lose("the contender stopped");
-    this.wake?.();
+    this.stopping.abort();
     await this.running;
   }
 
@@ -141,6 +142,7 @@ export class LeaderElection {
     const revision = revisionNumber(res.header.revision);
     if (!res.succeeded) {
       await keeper.close(true);
+      this.keeper = undefined;
       await this.waitForDeletion(revision + 1);
       return;
     }
@@ -148,42 +150,56 @@ export class LeaderElection {
     if (expiredEarly !== undefined) leadership.lose(expiredEarly);
     if (this.stopped) leadership.lose("the contender stopped");
     this.current = leadership;
-    if (leadership.active) {
-      this.options.logger?.info(`${this.contenderId} leads '${component}' with epoch ${revision}`);
+    if (!leadership.active) return; // over before it began: nobody was told
+    this.options.logger?.info(`${this.contenderId} leads '${component}' with epoch ${revision}`);
+    try {
       this.options.onLeadershipGranted(leadership);
+    } catch (e) {
+      leadership.lose(`onLeadershipGranted failed: ${String(e)}`);
     }
     const reason = await leadership.whenLost;
     this.options.logger?.warn(`${this.contenderId} no longer leads '${component}' (epoch ${revision}): ${reason}`);
-    this.options.onLeadershipLost(leadership, reason);
+    try {
+      this.options.onLeadershipLost(leadership, reason);
+    } catch (e) {
+      this.options.logger?.error(`onLeadershipLost of '${component}' failed: ${String(e)}`);
+    }
   }
 
   /** Resolves when the leader key is deleted at or after `fromRevision`, the watch fails, or the contender stops. */
   private async waitForDeletion(fromRevision: number): Promise<void> {
-    if (this.stopped) return;
-    const watcher = await this.options.client.watch().key(this.key).startRevision(String(fromRevision)).create();
+    const creating = this.options.client.watch().key(this.key).startRevision(String(fromRevision)).create();
+    const watcher = await this.untilStopped(creating);
+    if (watcher === undefined) {
+      void creating.then((w) => w.cancel(), () => {}); // etcd may be unreachable: do not wait for it
+      return;
+    }
     try {
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        watcher.on("delete", () => resolve());
-        watcher.on("error", (e) => {
-          this.options.logger?.warn(`watching the leader key of '${this.options.component}' failed: ${String(e)}`);
-          resolve();
-        });
-        if (this.stopped) resolve();
-      });
+      await this.untilStopped(
+        new Promise<void>((resolve) => {
+          watcher.on("delete", () => resolve());
+          watcher.on("error", (e) => {
+            this.options.logger?.warn(`watching the leader key of '${this.options.component}' failed: ${String(e)}`);
+            resolve();
+          });
+        }),
+      );
     } finally {
-      this.wake = undefined;
-      await watcher.cancel();
+      void watcher.cancel().catch(() => {});
     }
   }
 
   private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = this.clock.setTimeout(resolve, ms);
-      this.wake = () => {
-        timer.cancel();
-        resolve();
-      };
-    });
+    let timer: TimerHandle | undefined;
+    return this.untilStopped(new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, ms)))).finally(() => timer?.cancel());
+  }
+
+  /** `promise`'s value, or undefined as soon as the contender stops. */
+  private untilStopped<T>(promise: Promise<T>): Promise<T | undefined> {
+    const signal = this.stopping.signal;
+    if (signal.aborted) return Promise.resolve(undefined);
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<undefined>((resolve) => signal.addEventListener("abort", (onAbort = () => resolve(undefined)), { once: true }));
+    return Promise.race([promise, stopped]).finally(() => signal.removeEventListener("abort", onAbort!));
   }
 }
