@@ -23,6 +23,7 @@ export * as CheckpointingOptions from "./config/options/checkpointing-options.ts
 export * as StateOptions from "./config/options/state-options.ts";
 export * as RestartStrategyOptions from "./config/options/restart-options.ts";
 export * as RestOptions from "./config/options/rest-options.ts";
+export * as HighAvailabilityOptions from "./config/options/high-availability-options.ts";
 export * as MetricOptions from "./config/options/metrics-options.ts";
 export * as WeirOptions from "./config/options/weir-options.ts";
 export { CheckpointConfig, DEFAULT_CHECKPOINT_SETTINGS } from "./api/checkpoint-config.ts";

@@ -82,7 +82,8 @@ describe("engine options", () => {
     const keys = ENGINE_OPTIONS.flatMap((o) => [o.key, ...(o.aliases ?? [])]);
     expect(new Set(keys).size).toBe(keys.length);
     for (const o of ENGINE_OPTIONS) {
-      expect(o.key, o.key).toMatch(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/);
+      // kebab-case, or Flink's own camelCase (high-availability.storageDir, taskmanager.numberOfTaskSlots)
+      expect(o.key, o.key).toMatch(/^[a-z][a-zA-Z0-9-]*(\.[a-z][a-zA-Z0-9-]*)+$/);
       expect(o.description, o.key).toMatch(/^[A-Z0-9].*\.$/);
       if (o.defaultValue !== undefined) expect(o.check?.(o.defaultValue as never), o.key).toBeUndefined();
     }

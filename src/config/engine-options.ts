@@ -5,6 +5,7 @@
  */
 import type { ConfigOption } from "./config-option.ts";
 import { CHECKPOINTING_OPTIONS } from "./options/checkpointing-options.ts";
+import { HIGH_AVAILABILITY_OPTIONS } from "./options/high-availability-options.ts";
 import { METRICS_OPTIONS } from "./options/metrics-options.ts";
 import { PIPELINE_OPTIONS } from "./options/pipeline-options.ts";
 import { REST_OPTIONS } from "./options/rest-options.ts";
@@ -19,6 +20,7 @@ export const ENGINE_OPTION_GROUPS: readonly { readonly title: string; readonly o
   { title: "State and savepoints", options: STATE_OPTIONS },
   { title: "Restart strategy", options: RESTART_OPTIONS },
   { title: "REST API and dashboard", options: REST_OPTIONS },
+  { title: "High availability", options: HIGH_AVAILABILITY_OPTIONS },
   { title: "Metrics", options: METRICS_OPTIONS },
   { title: "Weir", options: WEIR_OPTIONS },
 ];
