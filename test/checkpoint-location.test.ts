@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { StreamExecutionEnvironment, UnsupportedCheckpointLocationError } from "../src/index.ts";
 import { StreamTableEnvironment } from "../src/table/api/table-environment.ts";
+import { Configuration } from "../src/config/configuration.ts";
 import { checkpointDirectoryOf, createCheckpointStorage, FileSystemCheckpointStorage } from "../src/checkpoint/storage/index.ts";
 
 describe("checkpoint locations", () => {
@@ -49,5 +50,18 @@ describe("checkpoint locations", () => {
     expect(env.getCheckpointConfig().getCheckpointStorage()).toEqual({ type: "filesystem", directory: "s3://bucket/sql-chk" });
     tEnv.executeSql("SET 'state.checkpoints.dir' = 'file:///tmp/weir-sql-chk'");
     expect(env.getCheckpointConfig().getCheckpointStorage()).toEqual({ type: "filesystem", directory: "/tmp/weir-sql-chk" });
+  });
+
+  it("the s3.* keys reach the checkpoint settings (none set: none passed); an access key needs its secret", () => {
+    const env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.getCheckpointConfig().setCheckpointStorage("s3://bucket/chk");
+    expect(env.checkpointSettings().s3).toBeUndefined();
+    env.configure(Configuration.fromMap({ "s3.endpoint": "http://127.0.0.1:9000", "s3.path.style.access": "true", "s3.endpoint.region": "eu-west-1", "s3.access-key": "k", "s3.secret-key": "s" }));
+    const settings = env.checkpointSettings();
+    expect(settings.s3).toEqual({ endpoint: "http://127.0.0.1:9000", pathStyleAccess: true, region: "eu-west-1", accessKey: "k", secretKey: "s" });
+    expect(settings.stateBackend?.localDirectory, "no local directory beside an S3 one").toBeUndefined();
+    const half = StreamExecutionEnvironment.getExecutionEnvironment();
+    half.configure(Configuration.fromMap({ "s3.access-key": "k" }));
+    expect(() => half.checkpointSettings()).toThrow("s3.access-key and s3.secret-key go together: only s3.access-key is set");
   });
 });
