@@ -1,8 +1,8 @@
 /**
  * `weir run` with checkpoints and savepoints in a real S3-compatible server (S3Proxy, reached with the
  * `s3.*` keys as -D flags): the running-total job (FileSource → keyBy → running total → exactly-once FileSink)
- * SIGKILLed at random moments and restarted, with the heap backend and with the disk backend's incremental
- * checkpoints (shared objects in S3), commits exactly the output of a failure-free run; a run SIGKILLed while
+ * SIGKILLed at random moments and restarted, with the disk backend's incremental checkpoints (shared objects in
+ * S3; the heap backend: s3-kill-loop.long.test.ts), commits exactly the output of a failure-free run; a run SIGKILLed while
  * its checkpoint's `_metadata` PUT is held (every state object written, the checkpoint not complete) restarts
  * from the checkpoint before; a savepoint in S3 restores at another parallelism; a missing bucket or an
  * unreachable endpoint fails the run before it reads anything; a corrupt `_metadata` object is named by its
@@ -21,7 +21,7 @@ import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies
 import { freePort } from "./support/kafka-broker.ts";
 import { runningTotalCrashLoop } from "./support/running-total-crash-loop.ts";
 import { startS3HoldProxy } from "./support/s3-hold-proxy.ts";
-import { startS3Server, type S3Server } from "./support/s3-server.ts";
+import { completedS3CheckpointIds, s3RunFlags, startS3Server, type S3Server } from "./support/s3-server.ts";
 
 const SEED = testSeed();
 const WHERE = `seed ${SEED} (WEIR_SEED=${SEED})`;
@@ -39,19 +39,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => s3?.stop());
 
-/** The -D flags reaching the S3 server (or `endpoint` instead of it). */
-const s3Flags = (endpoint = s3.endpoint): string[] =>
-  s3.flags.flatMap((f) => ["-D", f.startsWith("s3.endpoint=") ? `s3.endpoint=${endpoint}` : f]);
-
-/** Ids of the checkpoints under `dir` (an s3:// URI) that have their `_metadata`, ascending. */
-async function completedIds(dir: string): Promise<number[]> {
-  const fs = fileSystems(dir);
-  const ids: number[] = [];
-  for (const name of (await fs.list(dir)).directories) {
-    if (/^chk-\d+$/.test(name) && (await fs.size(`${dir}/${name}/_metadata`)) !== null) ids.push(Number(name.slice(4)));
-  }
-  return ids.sort((a, b) => a - b);
-}
+const s3Flags = (endpoint?: string): string[] => s3RunFlags(s3, endpoint);
+const completedIds = (dir: string): Promise<number[]> => completedS3CheckpointIds(fileSystems, dir);
 const latestId = async (dir: string): Promise<number> => (await completedIds(dir)).at(-1) ?? 0;
 
 /** Polls `condition` every 20 ms until true; rejects after `timeoutMs`. */
@@ -73,27 +62,22 @@ function expectExactOutput(files: E2eOrder[][], output: string, where: string): 
 }
 
 describe(`checkpoints in S3 (seed ${SEED})`, () => {
-  for (const backend of ["heap", "disk"] as const) {
-    it(`${backend} backend${backend === "disk" ? " (incremental)" : ""}: SIGKILLed at random moments and restarted, the committed output is exact`, async () => {
-      const checkpointDir = `s3://${BUCKET}/kill-loop-${backend}/chk`;
-      const { files, output, where, report } = await runningTotalCrashLoop({
-        seed: SEED,
-        kills: 3,
-        input: [4, 10_000, 25],
-        checkpointDir,
-        latestCheckpoint: () => latestId(checkpointDir),
-        flags: [...s3Flags(), "--state-backend", backend],
-      });
-      expectExactOutput(files, output, where);
-      const retained = await completedIds(checkpointDir);
-      expect(retained, where).toHaveLength(1);
-      const shared = (await fileSystems(checkpointDir).list(`${checkpointDir}/shared`)).files;
-      if (backend === "disk") {
-        expect(shared.length, `${where}: no shared (incremental) objects in S3`).toBeGreaterThan(0);
-        expect(report.last.stderr, `${where}: restored from a local store, not from S3`).not.toMatch(/from the local store/);
-      } else expect(shared, where).toEqual([]);
-    }, 300_000);
-  }
+  // the heap backend's twin: s3-kill-loop.long.test.ts (npm run test:long)
+  it("disk backend (incremental): SIGKILLed at random moments and restarted, the committed output is exact; restores read S3", async () => {
+    const checkpointDir = `s3://${BUCKET}/kill-loop-disk/chk`;
+    const { files, output, where, report } = await runningTotalCrashLoop({
+      seed: SEED,
+      kills: 3,
+      input: [4, 10_000, 25],
+      checkpointDir,
+      latestCheckpoint: () => latestId(checkpointDir),
+      flags: [...s3Flags(), "--state-backend", "disk"],
+    });
+    expectExactOutput(files, output, where);
+    expect(await completedIds(checkpointDir), where).toHaveLength(1);
+    expect((await fileSystems(checkpointDir).list(`${checkpointDir}/shared`)).files.length, `${where}: no shared (incremental) objects in S3`).toBeGreaterThan(0);
+    expect(report.last.stderr, `${where}: restored from a local store, not from S3`).not.toMatch(/from the local store/);
+  }, 300_000);
 
   it("SIGKILLed while its checkpoint's _metadata PUT is held: the partial checkpoint is never restored, the output is exact", async () => {
     const proxy = await startS3HoldProxy(s3.endpoint);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 // @ts-expect-error: a JavaScript module without types
 import { s3ProxyJar } from "../../scripts/s3proxy-jar.mjs";
+import type { FileSystems } from "../../src/checkpoint/storage/storage-file-system.ts";
 import type { S3Settings } from "../../src/checkpoint/types.ts";
 import { freePort } from "./kafka-broker.ts";
 import { stopProcess } from "./stop-process.ts";
@@ -98,4 +99,19 @@ export async function startS3Server(buckets: readonly string[] = []): Promise<S3
     stop,
     log: () => output,
   };
+}
+
+/** `server`'s `-D` flags for `weir run`, with `endpoint` instead of the server's own when given (a proxy, a dead port). */
+export function s3RunFlags(server: S3Server, endpoint = server.endpoint): string[] {
+  return server.flags.flatMap((f) => ["-D", f.startsWith("s3.endpoint=") ? `s3.endpoint=${endpoint}` : f]);
+}
+
+/** Ids of the checkpoints under `dir` (an s3:// URI) that have their `_metadata`, ascending. */
+export async function completedS3CheckpointIds(fileSystems: FileSystems, dir: string): Promise<number[]> {
+  const fs = fileSystems(dir);
+  const ids: number[] = [];
+  for (const name of (await fs.list(dir)).directories) {
+    if (/^chk-\d+$/.test(name) && (await fs.size(`${dir}/${name}/_metadata`)) !== null) ids.push(Number(name.slice(4)));
+  }
+  return ids.sort((a, b) => a - b);
 }
