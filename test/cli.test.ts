@@ -67,13 +67,13 @@ describe("weir run", () => {
   });
 
   it("a checkpoint directory with an unsupported URI scheme is refused before anything runs; file:// URIs are local directories", async () => {
-    const s3 = await runCli(["run", "test/fixtures/tiny-job.ts", "--checkpoint-dir", "s3://bucket/checkpoints"]);
-    expect(s3.code).toBe(2);
-    expect(stderrLines(s3)[0]).toBe(
-      "weir: error: --checkpoint-dir: checkpoint location 's3://bucket/checkpoints': the 's3://' scheme is not supported " +
-        "(object storage is not available yet); give a local directory, as a path or a file:// URI",
+    const gs = await runCli(["run", "test/fixtures/tiny-job.ts", "--checkpoint-dir", "gs://bucket/checkpoints"]);
+    expect(gs.code).toBe(2);
+    expect(stderrLines(gs)[0]).toBe(
+      "weir: error: --checkpoint-dir: checkpoint location 'gs://bucket/checkpoints': the 'gs://' scheme is not supported; " +
+        "give a local directory (a path or a file:// URI) or an S3 location (s3://bucket/path)",
     );
-    expect(s3.stdout).toBe("");
+    expect(gs.stdout).toBe("");
     const dir = join(tempDir(), "chk");
     const file = await runCli(["run", "test/fixtures/tiny-job.ts", "--checkpoint-dir", pathToFileURL(dir).href]);
     expect(file.code, file.stderr).toBe(0);

@@ -4,7 +4,7 @@
  * `execution.checkpointing.*` and `state.*` keys of the environment's
  * configuration (docs/configuration.md).
  */
-import type { CheckpointSettings, CheckpointStorageConfig, CheckpointingMode } from "../checkpoint/types.ts";
+import type { CheckpointSettings, CheckpointStorageConfig, CheckpointingMode, S3Settings } from "../checkpoint/types.ts";
 import { checkpointDirectoryOf } from "../checkpoint/storage/checkpoint-location.ts";
 import type { Configuration } from "../config/configuration.ts";
 import {
@@ -16,6 +16,7 @@ import {
   NUM_RETAINED_CHECKPOINTS,
   TOLERABLE_FAILED_CHECKPOINTS,
 } from "../config/options/checkpointing-options.ts";
+import { S3_ACCESS_KEY, S3_ENDPOINT, S3_PATH_STYLE_ACCESS, S3_REGION, S3_SECRET_KEY } from "../config/options/s3-options.ts";
 import { CHECKPOINT_STORAGE, CHECKPOINTS_DIRECTORY, INCREMENTAL_CHECKPOINTS, STATE_BACKEND } from "../config/options/state-options.ts";
 import { checkpointingModeKey } from "../deploy/environment-options.ts";
 import { parseStateBackendName } from "../state/state-backend-settings.ts";
@@ -105,8 +106,9 @@ export class CheckpointConfig {
   }
   /**
    * Where checkpoints go: `"jobmanager"` (in memory, lost with the process, 5 MiB per operator state),
-   * a `file://` URI or path (durable directory), or a storage config. Any other URI scheme (`s3://`, …)
-   * throws `UnsupportedCheckpointLocationError`: object storage is not available yet.
+   * a `file://` URI or path (durable directory), an `s3://bucket/path` (S3-compatible object storage,
+   * reached as the `s3.*` keys say), or a storage config. Any other URI scheme (`hdfs://`, …)
+   * throws `UnsupportedCheckpointLocationError`.
    */
   setCheckpointStorage(storage: "jobmanager" | string | CheckpointStorageConfig): this {
     const c = this.configuration;
@@ -170,6 +172,32 @@ export function checkpointStorageOf(c: Configuration, defaultDirectory?: string,
   const dir = c.get(CHECKPOINT_STORAGE) === "jobmanager" ? undefined : (c.get(CHECKPOINTS_DIRECTORY) ?? defaultDirectory);
   if (dir === undefined) return maxStateSize === undefined ? { type: "jobmanager" } : { type: "jobmanager", maxStateSize };
   return { type: "filesystem", directory: checkpointDirectoryOf(jobName === undefined ? dir : dir.replaceAll("<job>", jobName)) };
+}
+
+/**
+ * The object store of `s3://` locations as the `s3.*` keys of `c` describe it (unset keys left out: the
+ * AWS SDK's defaults apply); undefined when no `s3.*` key is set.
+ *
+ * @example
+ * ```ts
+ * s3SettingsOf(new Configuration().setString("s3.endpoint", "http://127.0.0.1:9000")); // { endpoint: "http://127.0.0.1:9000", pathStyleAccess: false }
+ * ```
+ */
+export function s3SettingsOf(c: Configuration): S3Settings | undefined {
+  if (![S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY, S3_SECRET_KEY, S3_PATH_STYLE_ACCESS].some((o) => c.contains(o))) return undefined;
+  const endpoint = c.get(S3_ENDPOINT);
+  const region = c.get(S3_REGION);
+  const accessKey = c.get(S3_ACCESS_KEY);
+  const secretKey = c.get(S3_SECRET_KEY);
+  if ((accessKey === undefined) !== (secretKey === undefined)) {
+    throw new RangeError(`s3.access-key and s3.secret-key go together: only ${accessKey === undefined ? "s3.secret-key" : "s3.access-key"} is set`);
+  }
+  return {
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(region === undefined ? {} : { region }),
+    pathStyleAccess: c.get(S3_PATH_STYLE_ACCESS),
+    ...(accessKey === undefined ? {} : { accessKey, secretKey }),
+  };
 }
 
 function positive(what: string, n: number, zeroOk = false): number {

@@ -22,7 +22,8 @@ import type { JobExecutionResult } from "../runtime/execution/job-result.ts";
 import { parseStateBackendName, stateBackendNote, type FlinkStateBackendName, type StateBackendName } from "../state/state-backend-settings.ts";
 import { systemClock } from "../util/clock.ts";
 import { getLogger, textLogger } from "../util/logger.ts";
-import { CheckpointConfig, checkpointingModeOf, checkpointStorageOf, incrementalOf } from "./checkpoint-config.ts";
+import { CheckpointConfig, checkpointingModeOf, checkpointStorageOf, incrementalOf, s3SettingsOf } from "./checkpoint-config.ts";
+import { isS3Location } from "../checkpoint/storage/checkpoint-location.ts";
 import { restartStrategyOf, writeRestartStrategy } from "./configured-restart-strategy.ts";
 import { Configuration } from "../config/configuration.ts";
 import type { ConfigOption } from "../config/config-option.ts";
@@ -308,7 +309,9 @@ export class StreamExecutionEnvironment {
     const storage = checkpointStorageOf(c, this.defaultCheckpointDir, jobName, this.checkpointConfig.jobManagerMaxStateSize());
     const type = parseStateBackendName(c.get(STATE_BACKEND), "state.backend.type");
     const backend = { ...this.stateBackendOptions, type, incremental: incrementalOf(c) };
-    if (backend.localDirectory === undefined && storage.type === "filesystem") backend.localDirectory = `${resolve(storage.directory)}.local`;
+    const s3 = s3SettingsOf(c);
+    // beside a local checkpoint directory (local recovery); with S3 checkpoints a temporary one (as Flink's default)
+    if (backend.localDirectory === undefined && storage.type === "filesystem" && !isS3Location(storage.directory)) backend.localDirectory = `${resolve(storage.directory)}.local`;
     return {
       intervalMs: c.get(CHECKPOINTING_INTERVAL) ?? 0,
       mode: checkpointingModeOf(c),
@@ -319,6 +322,7 @@ export class StreamExecutionEnvironment {
       retained: c.get(NUM_RETAINED_CHECKPOINTS),
       storage,
       stateBackend: backend,
+      ...(s3 === undefined ? {} : { s3 }),
     };
   }
 

@@ -139,9 +139,28 @@ export type CheckpointStorageConfig =
     }
   | {
       readonly type: "filesystem";
-      /** Directory of the job's checkpoints, e.g. `.weir/checkpoints/<job>`. */
+      /** Directory of the job's checkpoints, e.g. `.weir/checkpoints/<job>` or `s3://bucket/checkpoints/<job>`. */
       readonly directory: string;
     };
+
+/**
+ * How to reach the S3-compatible object store of `s3://` checkpoint and
+ * savepoint locations (Flink's `s3.*` keys). Unset fields: the AWS SDK's
+ * defaults (AWS S3 itself; region and credentials from `AWS_REGION`,
+ * `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, `~/.aws`, instance roles).
+ */
+export interface S3Settings {
+  /** `s3.endpoint`: the server's URL, e.g. `http://minio:9000` (https:// is assumed without a scheme). */
+  readonly endpoint?: string;
+  /** `s3.region`: the signing region; `us-east-1` with an endpoint and no `AWS_REGION`. */
+  readonly region?: string;
+  /** `s3.path.style.access`: `http://host/bucket/key` instead of `http://bucket.host/key` (needed by most self-hosted servers). */
+  readonly pathStyleAccess?: boolean;
+  /** `s3.access-key` (with `secretKey`): static credentials instead of the SDK's credential chain. */
+  readonly accessKey?: string;
+  /** `s3.secret-key`. */
+  readonly secretKey?: string;
+}
 
 /** The checkpoint settings of a job (`env.getCheckpointConfig()`), with the state backend that checkpoints go through. */
 export interface CheckpointSettings {
@@ -161,4 +180,6 @@ export interface CheckpointSettings {
   storage: CheckpointStorageConfig;
   /** The keyed state backend and whether its checkpoints are incremental (default: heap, full checkpoints). */
   stateBackend?: StateBackendSettings;
+  /** The object store of `s3://` checkpoint and savepoint locations (the `s3.*` keys). */
+  s3?: S3Settings;
 }

@@ -3,9 +3,9 @@
  * JOB`): this machine's job registry and each job's REST API, as `weir list`,
  * `weir stop` and `weir cancel` use them.
  */
-import { resolve } from "node:path";
 import type { OtherJobs } from "../sql-client/other-jobs.ts";
 import { findJob, isRunning, JobNotFoundError, listJobs, type JobAddress } from "./job-lookup.ts";
+import { resolveLocation } from "../checkpoint/storage/checkpoint-location.ts";
 
 /** How long `STOP JOB` without a savepoint waits for the cancelled job to end. */
 const END_TIMEOUT_MS = 60_000;
@@ -32,7 +32,7 @@ export function registryJobs(address: JobAddress = {}): OtherJobs {
         await job.rest.awaitEnd(job.jobId, END_TIMEOUT_MS);
         return { jobId: job.jobId };
       }
-      const dir = o.directory === undefined ? undefined : resolve(o.directory);
+      const dir = o.directory === undefined ? undefined : resolveLocation(o.directory);
       return { jobId: job.jobId, savepointPath: await job.rest.awaitSavepoint(job.jobId, await job.rest.triggerStop(job.jobId, dir, o.drain)) };
     },
   };

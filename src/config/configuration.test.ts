@@ -63,7 +63,7 @@ describe("Configuration", () => {
     expect(errorOf(() => new Configuration().setString("parallelism.default", "0")).message).toBe("invalid value '0' for 'parallelism.default': expected a whole number > 0");
     expect(errorOf(() => new Configuration().set(REST_PORT, 70_000)).detail).toBe("invalid value '70000' for 'rest.port': expected a port from 0 to 65535");
     expect(errorOf(() => new Configuration().setString("execution.checkpointing.mode", "twice")).detail).toContain("expected one of 'EXACTLY_ONCE', 'AT_LEAST_ONCE', 'AT_MOST_ONCE'");
-    expect(errorOf(() => new Configuration().setString("state.checkpoints.dir", "s3://bucket/x")).detail).toContain("the 's3://' scheme is not supported");
+    expect(errorOf(() => new Configuration().setString("state.checkpoints.dir", "hdfs://nn/x")).detail).toContain("the 'hdfs://' scheme is not supported");
     expect(new Configuration().setString("state.checkpoints.dir", "file:///tmp/x").get(CHECKPOINTS_DIRECTORY)).toBe("file:///tmp/x");
   });
 

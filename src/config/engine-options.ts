@@ -10,6 +10,7 @@ import { METRICS_OPTIONS } from "./options/metrics-options.ts";
 import { PIPELINE_OPTIONS } from "./options/pipeline-options.ts";
 import { REST_OPTIONS } from "./options/rest-options.ts";
 import { RESTART_OPTIONS } from "./options/restart-options.ts";
+import { S3_OPTIONS } from "./options/s3-options.ts";
 import { STATE_OPTIONS } from "./options/state-options.ts";
 import { WEIR_OPTIONS } from "./options/weir-options.ts";
 
@@ -18,6 +19,7 @@ export const ENGINE_OPTION_GROUPS: readonly { readonly title: string; readonly o
   { title: "Pipeline", options: PIPELINE_OPTIONS },
   { title: "Checkpointing", options: CHECKPOINTING_OPTIONS },
   { title: "State and savepoints", options: STATE_OPTIONS },
+  { title: "S3 object storage", options: S3_OPTIONS },
   { title: "Restart strategy", options: RESTART_OPTIONS },
   { title: "REST API and dashboard", options: REST_OPTIONS },
   { title: "High availability", options: HIGH_AVAILABILITY_OPTIONS },

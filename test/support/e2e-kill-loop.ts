@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { startCli, waitFor, type CliRun, type RunningCli } from "./cli-process.ts";
+import { startCli, type CliRun, type RunningCli } from "./cli-process.ts";
 import { randomInt } from "../../src/util/seeded-random.ts";
 
 /** Ids of the completed checkpoints (`chk-N/_metadata`) in `directory`, ascending. */
@@ -44,6 +44,8 @@ export interface KillLoopOptions {
   readonly command: readonly string[];
   /** The `--checkpoint-dir` of the command. */
   readonly checkpointDir: string;
+  /** The highest completed checkpoint id (default: `latestCheckpointId` of the local `checkpointDir`; an `s3://` one needs its own). */
+  readonly latestCheckpoint?: () => Promise<number>;
   /** Runs to kill before letting one finish. */
   readonly kills: number;
   /** Seeded random numbers for the kill delays. */
@@ -67,13 +69,18 @@ export interface KillLoopOptions {
 export async function killLoop(o: KillLoopOptions): Promise<KillLoopReport> {
   const kills: { delayMs: number; checkpointBefore: number; checkpointAtKill: number }[] = [];
   const stderrs: string[] = [];
+  const latest = o.latestCheckpoint ?? (async () => latestCheckpointId(o.checkpointDir));
   while (kills.length < o.kills) {
-    const before = latestCheckpointId(o.checkpointDir);
+    const before = await latest();
     const run = startCli(o.command, o.env);
     let ended = false;
     void run.done.then(() => (ended = true));
     try {
-      await waitFor(`a checkpoint after ${before} in ${o.checkpointDir}`, () => ended || latestCheckpointId(o.checkpointDir) > before, o.timeoutMs, 20);
+      const deadline = Date.now() + o.timeoutMs;
+      while (!ended && (await latest()) <= before) {
+        if (Date.now() > deadline) throw new Error(`timed out after ${o.timeoutMs} ms waiting for a checkpoint after ${before} in ${o.checkpointDir}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     } catch (e) {
       run.child.kill("SIGKILL");
       throw new Error(`${(e as Error).message}\nstderr:\n${run.stderr()}`);
@@ -84,7 +91,7 @@ export async function killLoop(o: KillLoopOptions): Promise<KillLoopReport> {
     const r = await run.done;
     stderrs.push(r.stderr);
     if (r.signal !== "SIGKILL") return { kills, last: r, stderrs };
-    kills.push({ delayMs, checkpointBefore: before, checkpointAtKill: latestCheckpointId(o.checkpointDir) });
+    kills.push({ delayMs, checkpointBefore: before, checkpointAtKill: await latest() });
   }
   o.beforeLastRun?.();
   const last = await finish(startCli(o.command, o.env), o.timeoutMs);

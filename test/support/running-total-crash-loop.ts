@@ -37,6 +37,10 @@ export interface CrashLoopOptions {
   readonly jobArgs?: (input: string, output: string, gate: string) => string[];
   /** Deadline of each wait of the loop: default 90 s. */
   readonly timeoutMs?: number;
+  /** The checkpoint directory (e.g. `s3://bucket/chk`, with `latestCheckpoint`): default a local `chk` folder. */
+  readonly checkpointDir?: string;
+  /** The highest completed checkpoint id in `checkpointDir`, for one that is not local. */
+  readonly latestCheckpoint?: () => Promise<number>;
 }
 
 /** What a crash loop left for the test to assert on. */
@@ -54,7 +58,8 @@ export async function runningTotalCrashLoop(o: CrashLoopOptions): Promise<CrashL
   const mode = o.mode ?? "exactly-once";
   const [files, perFile, keysPerFile] = o.input ?? DEFAULT_INPUT;
   const root = newDir();
-  const [input, output, checkpoints, gate] = ["in", "out", "chk", "gate"].map((d) => join(root, d)) as [string, string, string, string];
+  const [input, output, localCheckpoints, gate] = ["in", "out", "chk", "gate"].map((d) => join(root, d)) as [string, string, string, string];
+  const checkpoints = o.checkpointDir ?? localCheckpoints;
   const orders = writeOrders(input, o.seed, files, perFile, keysPerFile);
   const random = seededRandom(o.seed);
   const interval = randomInt(random, ...(o.intervalMs ?? [100, 300]));
@@ -64,7 +69,10 @@ export async function runningTotalCrashLoop(o: CrashLoopOptions): Promise<CrashL
     "--", ...(o.jobArgs ?? ((i, out, g) => [i, out, "0", "running-total", "0", "1", g]))(input, output, gate),
   ];
   const beforeLastRun = () => writeFileSync(gate, "");
-  const report = await killLoop({ command, checkpointDir: checkpoints, kills: o.kills, random, delayMs: [0, 400], timeoutMs: o.timeoutMs ?? 90_000, beforeLastRun });
+  const report = await killLoop({
+    command, checkpointDir: checkpoints, kills: o.kills, random, delayMs: [0, 400], timeoutMs: o.timeoutMs ?? 90_000, beforeLastRun,
+    ...(o.latestCheckpoint ? { latestCheckpoint: o.latestCheckpoint } : {}),
+  });
   const where = `seed ${o.seed} (WEIR_SEED=${o.seed}), ${mode}, checkpoint interval ${interval} ms, kills ${JSON.stringify(report.kills)}`;
   expectLoopEndedCleanly(report, o.kills, where);
   expect(existsSync(output), where).toBe(true);

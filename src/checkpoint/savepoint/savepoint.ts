@@ -13,114 +13,103 @@
  * files of an incremental checkpoint are copied in and their refs rewritten
  * to `shared/<name>`, so it survives deleting the checkpoint directory.
  */
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
 import { crc32 } from "../../util/crc32.ts";
-import { fsyncDir, writeFileAtomic } from "../../util/fs-atomic.ts";
+import { baseNameOf, joinLocation, parentLocation, resolveLocation } from "../storage/checkpoint-location.ts";
 import { METADATA_FILE, SHARED_DIR, savepointSharedPath, stateFileName } from "../storage/checkpoint-paths.ts";
 import { CorruptCheckpointError, SavepointNotFoundError } from "../storage/errors.ts";
+import { fileSystemsFor } from "../storage/file-systems.ts";
 import { decodeMetadata, encodeMetadata } from "../storage/metadata-format.ts";
-import { checkpointStateProblem, fileProblem, readVerifiedState, sharedStatePath } from "../storage/state-verification.ts";
+import { checkpointStateProblem, readVerifiedSharedState, readVerifiedState, sharedStatePath } from "../storage/state-verification.ts";
+import type { FileSystems, StorageFileSystem } from "../storage/storage-file-system.ts";
 import type { CompletedCheckpoint, OperatorSubtaskState, SharedStateRef } from "../types.ts";
 
 /**
  * Copies `checkpoint` (from any storage) into a new savepoint directory under
- * `targetDirectory`, shared state files included (each copy verified against
- * its ref's size and CRC); returns the savepoint's path.
+ * `targetDirectory` (a local path or an `s3://` URI), shared state files
+ * included (each copy verified against its ref's size and CRC); returns the
+ * savepoint's path. `fileSystems` reaches both (the job's `s3.*` settings).
  *
  * @example
  * ```ts
  * const path = await writeSavepoint(completed, "savepoints/");
  * ```
  */
-export async function writeSavepoint(checkpoint: CompletedCheckpoint, targetDirectory: string): Promise<string> {
+export async function writeSavepoint(checkpoint: CompletedCheckpoint, targetDirectory: string, fileSystems: FileSystems = fileSystemsFor()): Promise<string> {
   const safeJob = checkpoint.jobName.replace(/[^A-Za-z0-9_.-]+/g, "_");
-  const dir = resolve(targetDirectory, `savepoint-${safeJob}-${checkpoint.checkpointId}`);
-  await mkdir(dir, { recursive: true });
+  const dir = joinLocation(resolveLocation(targetDirectory), `savepoint-${safeJob}-${checkpoint.checkpointId}`);
+  const fs = fileSystems(dir);
+  await fs.makeDirectories(dir);
   const states: OperatorSubtaskState[] = [];
   const copied = new Map<string, string>(); // name in shared/ → source path
   for (const s of checkpoint.states) {
-    const bytes = await readVerifiedState(checkpoint, s.handle);
+    const bytes = await readVerifiedState(checkpoint, s.handle, fileSystems);
     const name = stateFileName(s.operatorUid, s.subtaskIndex);
-    await writeFileAtomic(join(dir, name), bytes);
+    await fs.write(joinLocation(dir, name), bytes, "atomic");
     const state: OperatorSubtaskState = { ...s, handle: { kind: "file", path: name, size: bytes.length, crc: crc32(bytes) } };
     if (s.shared === undefined) {
       states.push(state);
       continue;
     }
     const shared: SharedStateRef[] = [];
-    for (const ref of s.shared) shared.push(await copySharedFile(checkpoint, ref, dir, copied));
+    for (const ref of s.shared) shared.push(await copySharedFile(checkpoint, ref, dir, copied, fileSystems, fs));
     states.push({ ...state, shared });
   }
-  if (copied.size > 0) await fsyncDir(join(dir, SHARED_DIR));
   const savepoint: CompletedCheckpoint = { ...checkpoint, savepoint: true, states, directory: dir };
-  await writeFileAtomic(join(dir, METADATA_FILE), encodeMetadata(savepoint));
-  await fsyncDir(dirname(dir));
+  await fs.write(joinLocation(dir, METADATA_FILE), encodeMetadata(savepoint), "atomic");
+  await fs.syncDirectory(parentLocation(dir));
   return dir;
 }
 
 /**
  * Copies the shared file of `ref` into `<dir>/shared/` (once per file: chains
  * of several states may share it) and returns the ref rewritten to the copy.
- * The copy is fsynced and checked against the ref's size and CRC before it
- * is renamed into place, so a savepoint never holds a bad copy of good state.
+ * The source is checked against the ref's size and CRC before the copy is
+ * written (atomically, durably), so a savepoint never holds a bad copy of good state.
  */
-async function copySharedFile(checkpoint: CompletedCheckpoint, ref: SharedStateRef, dir: string, copied: Map<string, string>): Promise<SharedStateRef> {
+async function copySharedFile(
+  checkpoint: CompletedCheckpoint,
+  ref: SharedStateRef,
+  dir: string,
+  copied: Map<string, string>,
+  fileSystems: FileSystems,
+  fs: StorageFileSystem,
+): Promise<SharedStateRef> {
   const located = sharedStatePath(checkpoint, ref);
   if ("problem" in located) throw new CorruptCheckpointError(located.where, located.problem);
-  const name = basename(located.path);
+  const name = baseNameOf(located.path);
   const rewritten: SharedStateRef = { ...ref, path: savepointSharedPath(name) };
   const earlier = copied.get(name);
   if (earlier === located.path) return rewritten;
   if (earlier !== undefined) {
     throw new CorruptCheckpointError(located.path, `two shared state files named ${name} (also ${earlier}) cannot both be copied into a savepoint`);
   }
-  await mkdir(join(dir, SHARED_DIR), { recursive: true });
-  const target = join(dir, SHARED_DIR, name);
-  const tmp = `${target}.tmp`;
-  try {
-    await copyFile(located.path, tmp);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CorruptCheckpointError(located.path, "shared state file is missing");
-    throw error;
-  }
-  try {
-    const file = await open(tmp, "r+");
-    try {
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    const problem = await fileProblem(tmp, ref);
-    if (problem) throw new CorruptCheckpointError(located.path, problem === "file is missing" ? "shared state file is missing" : problem);
-    await rename(tmp, target);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  const bytes = await readVerifiedSharedState(checkpoint, ref, fileSystems);
+  const sharedDir = joinLocation(dir, SHARED_DIR);
+  if (await fs.makeDirectories(sharedDir)) await fs.syncDirectory(dir);
+  await fs.write(joinLocation(sharedDir, name), bytes, "atomic");
   copied.set(name, located.path);
   return rewritten;
 }
 
 /**
  * Reads and verifies the savepoint (or checkpoint) at `path` — its directory
- * or its `_metadata` file. Throws SavepointNotFoundError when there is none
- * (no such directory, a file, no `_metadata`), CorruptCheckpointError naming
- * what is wrong with a damaged one.
+ * or its `_metadata` file, local or `s3://`. Throws SavepointNotFoundError
+ * when there is none (nothing there, a file, no `_metadata`),
+ * CorruptCheckpointError naming what is wrong with a damaged one.
  */
-export async function readSavepoint(path: string): Promise<CompletedCheckpoint> {
-  let dir = resolve(path);
-  if (basename(dir) === METADATA_FILE) dir = dirname(dir);
-  const metadataPath = join(dir, METADATA_FILE);
-  const info = await stat(dir).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === "ENOENT" ? new SavepointNotFoundError(dir, "does not exist") : e;
-  });
-  if (!info.isDirectory()) throw new SavepointNotFoundError(dir, "is a file, not a savepoint directory");
-  const bytes = await readFile(metadataPath).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === "ENOENT" ? new SavepointNotFoundError(dir, `is not a savepoint: it has no ${METADATA_FILE}`) : e;
-  });
+export async function readSavepoint(path: string, fileSystems: FileSystems = fileSystemsFor()): Promise<CompletedCheckpoint> {
+  let dir = resolveLocation(path);
+  if (baseNameOf(dir) === METADATA_FILE) dir = parentLocation(dir);
+  const fs = fileSystems(dir);
+  const metadataPath = joinLocation(dir, METADATA_FILE);
+  const bytes = await fs.read(metadataPath);
+  if (bytes === null) {
+    if ((await fs.size(dir)) !== null) throw new SavepointNotFoundError(dir, "is a file, not a savepoint directory");
+    const { directories, files } = await fs.list(dir);
+    throw new SavepointNotFoundError(dir, directories.length + files.length === 0 ? "does not exist" : `is not a savepoint: it has no ${METADATA_FILE}`);
+  }
   const checkpoint = { ...decodeMetadata(bytes, metadataPath), directory: dir };
-  const problem = await checkpointStateProblem(checkpoint);
+  const problem = await checkpointStateProblem(checkpoint, undefined, fileSystems);
   if (problem) throw problem;
   return checkpoint;
 }

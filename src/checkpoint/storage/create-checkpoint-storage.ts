@@ -1,10 +1,11 @@
 /**
  * Builds the checkpoint storage a `CheckpointStorageConfig` describes.
  */
-import type { CheckpointStorageConfig } from "../types.ts";
+import type { CheckpointStorageConfig, S3Settings } from "../types.ts";
 import type { CheckpointStorage } from "./checkpoint-storage.ts";
 import { getLogger } from "../../util/logger.ts";
 import { checkpointDirectoryOf } from "./checkpoint-location.ts";
+import { fileSystemsFor } from "./file-systems.ts";
 import { FileSystemCheckpointStorage } from "./filesystem-storage.ts";
 import { DEFAULT_MAX_STATE_SIZE, JobManagerCheckpointStorage } from "./jobmanager-storage.ts";
 
@@ -14,13 +15,16 @@ export interface CheckpointStorageOptions {
   readonly retained: number;
   /** Receives warnings of the filesystem storage (a failed deletion, a corrupt checkpoint left out of a listing). Default: the thread's logger at warn. */
   readonly log?: (warning: string) => void;
+  /** The object store of `s3://` locations (the job's `s3.*` keys); default: the AWS SDK's defaults. */
+  readonly s3?: S3Settings;
 }
 
 /**
  * Creates the storage for `config`. The coordinator and every task worker
  * call this with the same config; the instances share nothing in memory.
- * A filesystem directory may be a `file://` URI; any other URI scheme
- * (`s3://`, …) throws `UnsupportedCheckpointLocationError`.
+ * A filesystem directory may be a `file://` URI or an `s3://bucket/path`
+ * in an S3-compatible object store; any other URI scheme (`hdfs://`, …)
+ * throws `UnsupportedCheckpointLocationError`.
  *
  * @example
  * ```ts
@@ -31,7 +35,7 @@ export interface CheckpointStorageOptions {
  * ```
  */
 export function createCheckpointStorage(config: CheckpointStorageConfig, options: CheckpointStorageOptions): CheckpointStorage {
-  const { retained, log = (warning: string) => getLogger().warn(warning) } = options;
+  const { retained, log = (warning: string) => getLogger().warn(warning), s3 } = options;
   if (!Number.isSafeInteger(retained) || retained < 1) {
     throw new RangeError(`checkpoint storage: retained must be an integer of at least 1, got ${retained}`);
   }
@@ -47,6 +51,6 @@ export function createCheckpointStorage(config: CheckpointStorageConfig, options
       if (typeof config.directory !== "string" || config.directory === "") {
         throw new RangeError("filesystem checkpoint storage: directory must be a non-empty path");
       }
-      return new FileSystemCheckpointStorage({ directory: checkpointDirectoryOf(config.directory), retained, log });
+      return new FileSystemCheckpointStorage({ directory: checkpointDirectoryOf(config.directory), retained, log, fileSystems: fileSystemsFor(s3) });
   }
 }

@@ -73,8 +73,9 @@ export class CheckpointVersionError extends Error {
 
 /**
  * A checkpoint location with a URI scheme the storage cannot write to (such
- * as `s3://` or `hdfs://`): only local directories, given as paths or
- * `file://` URIs, are supported until object storage lands.
+ * as `hdfs://` or `gs://`), or a malformed `s3://` URI: checkpoints go to
+ * local directories (paths or `file://` URIs) and S3-compatible object
+ * storage (`s3://bucket/path`).
  */
 export class UnsupportedCheckpointLocationError extends Error {
   override readonly name = "UnsupportedCheckpointLocationError";
@@ -82,12 +83,16 @@ export class UnsupportedCheckpointLocationError extends Error {
   constructor(
     /** The location as given. */
     readonly location: string,
-    /** Its URI scheme, lower case (`s3`). */
+    /** Its URI scheme, lower case (`hdfs`). */
     readonly scheme: string,
+    /** What is wrong with an `s3://` URI; absent for an unsupported scheme. */
+    readonly problem?: string,
   ) {
     super(
-      `checkpoint location '${location}': the '${scheme}://' scheme is not supported (object storage is not available yet); ` +
-        "give a local directory, as a path or a file:// URI",
+      problem === undefined
+        ? `checkpoint location '${location}': the '${scheme}://' scheme is not supported; ` +
+            "give a local directory (a path or a file:// URI) or an S3 location (s3://bucket/path)"
+        : `checkpoint location '${location}': ${problem}; an S3 location is s3://bucket/path`,
     );
   }
 }

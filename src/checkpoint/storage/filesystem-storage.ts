@@ -1,5 +1,6 @@
 /**
- * The `filesystem` checkpoint storage: a durable directory per job,
+ * The `filesystem` checkpoint storage: a durable directory per job, local or
+ * in an S3-compatible object store (`s3://bucket/path`, see storage-file-system.ts),
  *
  * ```text
  * <directory>/chk-<id>/<safe-uid>-<subtask>.state   one per operator subtask, written by the tasks
@@ -8,9 +9,13 @@
  *                                                   incremental state files, referenced by later checkpoints too
  * ```
  *
- * Every file is written to a temporary name, fsynced and renamed into place,
- * so a crash at any moment leaves either a complete checkpoint or one without
- * `_metadata` (ignored, and deleted by retention once a newer checkpoint completes).
+ * Locally every file is written to a temporary name, fsynced and renamed
+ * into place; in an object store every file is one PUT, which the store
+ * applies whole or not at all. Either way a crash at any moment leaves either
+ * a complete checkpoint or one without `_metadata` (ignored, and deleted by
+ * retention once a newer checkpoint completes): `_metadata` is written last,
+ * and `latestCompleted` is the one place that decides which checkpoint is the
+ * latest (a high-availability store may take that decision over).
  *
  * Shared files are deleted by mark and sweep from the retained checkpoints'
  * metadata after each completed checkpoint (see `sharedFilesToDelete` and
@@ -19,12 +24,9 @@
  * completed checkpoint's cleanup deletes, and never deletes a referenced one.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
 import { crc32 } from "../../util/crc32.ts";
-import { directoryProblem } from "../../util/directory-problem.ts";
-import { fsyncDir, writeFileAtomic, writeFileDurable } from "../../util/fs-atomic.ts";
 import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
+import { baseNameOf, joinLocation, parentLocation, resolveLocation } from "./checkpoint-location.ts";
 import {
   checkpointDirName,
   checkpointSharedPath,
@@ -41,12 +43,16 @@ import { CheckpointDirectoryError, CheckpointVersionError, CorruptCheckpointErro
 import { decodeMetadata, encodeMetadata } from "./metadata-format.ts";
 import { checkpointsToDelete, type StoredCheckpointEntry } from "./retention.ts";
 import { type SharedFileEntry, sharedFilesToDelete } from "./shared-state-cleanup.ts";
+import { fileSystemsFor } from "./file-systems.ts";
 import { checkpointStateProblem, readVerifiedSharedState, readVerifiedState } from "./state-verification.ts";
+import type { FileSystems, StorageFileSystem } from "./storage-file-system.ts";
 
 /** Options of `FileSystemCheckpointStorage`. */
 export interface FileSystemCheckpointStorageOptions {
-  /** Directory of the job's checkpoints (created on first write). */
+  /** Directory of the job's checkpoints (created on first write): a local path or an `s3://bucket/path` URI. */
   readonly directory: string;
+  /** The file systems of locations (default: local, and S3 with the AWS SDK's defaults). */
+  readonly fileSystems?: FileSystems;
   /** Completed checkpoints to keep. */
   readonly retained: number;
   /** Receives warnings (a failed deletion, a corrupt checkpoint left out of a listing). */
@@ -72,8 +78,12 @@ export interface FileSystemCheckpointStorageOptions {
  * ```
  */
 export class FileSystemCheckpointStorage implements CheckpointStorage {
-  /** Absolute directory of the job's checkpoints. */
+  /** Absolute directory of the job's checkpoints (or its `s3://` URI). */
   readonly directory: string;
+  /** The file systems of this and other locations (a restored savepoint may be elsewhere). */
+  readonly fileSystems: FileSystems;
+  /** The file system of `directory`. */
+  private readonly fs: StorageFileSystem;
   private readonly retained: number;
   private readonly log: (warning: string) => void;
   private readonly crashPoint: (step: string) => void;
@@ -82,7 +92,9 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   /** See `FileSystemCheckpointStorageOptions`. */
   constructor(options: FileSystemCheckpointStorageOptions) {
-    this.directory = resolve(options.directory);
+    this.directory = resolveLocation(options.directory);
+    this.fileSystems = options.fileSystems ?? fileSystemsFor();
+    this.fs = this.fileSystems(this.directory);
     this.retained = options.retained;
     this.log = options.log;
     this.crashPoint = options.crashPoint ?? (() => {});
@@ -90,50 +102,50 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   /**
    * A probe write (a file created and deleted) in the directory, or where it
-   * would be created: its nearest existing ancestor. Creates nothing that stays.
+   * would be created: its nearest existing ancestor (in an object store: the
+   * bucket, whose absence, or the server's, is named). Creates nothing that stays.
    */
   async checkWritable(): Promise<void> {
-    const problem = directoryProblem(this.directory);
+    const problem = await this.fs.writableProblem(this.directory);
     if (problem !== undefined) throw new CheckpointDirectoryError(this.directory, problem);
   }
 
-
   async writeState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {
     const dir = this.checkpointDir(checkpointId);
-    await mkdir(dir, { recursive: true });
+    await this.fs.makeDirectories(dir);
     const name = stateFileName(operatorUid, subtaskIndex);
-    await writeFileDurable(join(dir, name), bytes);
+    await this.fs.write(joinLocation(dir, name), bytes, "durable");
     return { kind: "file", path: name, size: bytes.length, crc: crc32(bytes) };
   }
 
   readState(checkpoint: CompletedCheckpoint, handle: StateHandle): Promise<Uint8Array> {
-    return readVerifiedState(checkpoint, handle);
+    return readVerifiedState(checkpoint, handle, this.fileSystems);
   }
 
   async writeSharedState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<SharedStateRef> {
-    const dir = join(this.directory, SHARED_DIR);
-    if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDir(this.directory);
+    const dir = joinLocation(this.directory, SHARED_DIR);
+    if (await this.fs.makeDirectories(dir)) await this.fs.syncDirectory(this.directory);
     const name = sharedStateFileName(operatorUid, subtaskIndex, checkpointId, randomBytes(6).toString("hex"));
-    await writeFileAtomic(join(dir, name), bytes); // the shared/ entry is durable before any metadata references it
+    await this.fs.write(joinLocation(dir, name), bytes, "atomic"); // the shared/ entry is durable before any metadata references it
     return { path: checkpointSharedPath(name), size: bytes.length, crc: crc32(bytes), checkpointId };
   }
 
   readSharedState(checkpoint: CompletedCheckpoint, ref: SharedStateRef): Promise<Uint8Array> {
-    return readVerifiedSharedState(checkpoint, ref);
+    return readVerifiedSharedState(checkpoint, ref, this.fileSystems);
   }
 
   sharedStateReusable(checkpoint: CompletedCheckpoint): boolean {
-    return checkpoint.directory !== undefined && resolve(checkpoint.directory, "..") === this.directory &&
-      parseCheckpointDirName(basename(checkpoint.directory)) === checkpoint.checkpointId;
+    return checkpoint.directory !== undefined && parentLocation(checkpoint.directory) === this.directory &&
+      parseCheckpointDirName(baseNameOf(checkpoint.directory)) === checkpoint.checkpointId;
   }
 
   async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
     const dir = this.checkpointDir(checkpoint.checkpointId);
-    await mkdir(dir, { recursive: true });
+    await this.fs.makeDirectories(dir);
     const stored: CompletedCheckpoint = { ...checkpoint, directory: dir };
     this.crashPoint(`write ${checkpointDirName(checkpoint.checkpointId)}/${METADATA_FILE}`);
-    await writeFileAtomic(join(dir, METADATA_FILE), encodeMetadata(stored));
-    await fsyncDir(this.directory); // the chk-<id> entry itself
+    await this.fs.write(joinLocation(dir, METADATA_FILE), encodeMetadata(stored), "atomic");
+    await this.fs.syncDirectory(this.directory); // the chk-<id> entry itself
     await this.applyRetention();
     return stored;
   }
@@ -141,7 +153,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   /** Deletes the aborted checkpoint's directory; never shared files (a later checkpoint's chain may include them: cleanup decides). */
   async discardAborted(checkpointId: number): Promise<void> {
     const dir = this.checkpointDir(checkpointId);
-    if (await exists(join(dir, METADATA_FILE))) {
+    if ((await this.fs.size(joinLocation(dir, METADATA_FILE))) !== null) {
       this.log(`not discarding checkpoint ${checkpointId} at ${dir}: it has completed (${METADATA_FILE} exists)`);
       return;
     }
@@ -161,7 +173,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
         continue;
       }
       if (!checkpoint) continue;
-      const problem = await checkpointStateProblem(checkpoint, verifiedShared);
+      const problem = await checkpointStateProblem(checkpoint, verifiedShared, this.fileSystems);
       if (!problem) return { checkpoint, damaged };
       damaged.push({ checkpointId: id, location: this.checkpointDir(id), error: problem });
     }
@@ -176,13 +188,8 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   }
 
   /** Names in `<directory>/shared/`, none if it does not exist. */
-  private async sharedFileNames(): Promise<string[]> {
-    try {
-      return await readdir(join(this.directory, SHARED_DIR));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
+  private async sharedFileNames(): Promise<readonly string[]> {
+    return (await this.fs.list(joinLocation(this.directory, SHARED_DIR))).files;
   }
 
   async listCompleted(): Promise<CompletedCheckpoint[]> {
@@ -195,21 +202,14 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   }
 
   private checkpointDir(id: number): string {
-    return join(this.directory, checkpointDirName(id));
+    return joinLocation(this.directory, checkpointDirName(id));
   }
 
   /** Ids of every `chk-<id>` directory, ascending. */
   private async checkpointIds(): Promise<number[]> {
-    let entries;
-    try {
-      entries = await readdir(this.directory, { withFileTypes: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
     const ids: number[] = [];
-    for (const entry of entries) {
-      const id = entry.isDirectory() ? parseCheckpointDirName(entry.name) : null;
+    for (const name of (await this.fs.list(this.directory)).directories) {
+      const id = parseCheckpointDirName(name);
       if (id !== null) ids.push(id);
     }
     return ids.sort((a, b) => a - b);
@@ -221,14 +221,9 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
    */
   private async readMetadata(id: number): Promise<CompletedCheckpoint | null> {
     const dir = this.checkpointDir(id);
-    const path = join(dir, METADATA_FILE);
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
-    }
+    const path = joinLocation(dir, METADATA_FILE);
+    const bytes = await this.fs.read(path);
+    if (bytes === null) return null;
     const checkpoint = decodeMetadata(bytes, path);
     if (checkpoint.checkpointId !== id) {
       throw new CorruptCheckpointError(path, `it describes checkpoint ${checkpoint.checkpointId}, not ${id}`);
@@ -268,7 +263,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
    * a newer Weir): its references are unknown.
    */
   private async sweepSharedState(newestCompleted: number): Promise<void> {
-    const sharedDir = join(this.directory, SHARED_DIR);
+    const sharedDir = joinLocation(this.directory, SHARED_DIR);
     const names = await this.sharedFileNames();
     if (names.length === 0) return;
     const referenced = new Set<string>();
@@ -299,9 +294,9 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     for (const name of sharedFilesToDelete(files, referenced, newestCompleted)) {
       this.crashPoint(`delete ${SHARED_DIR}/${name}`);
       try {
-        await unlink(join(sharedDir, name));
+        await this.fs.delete(joinLocation(sharedDir, name));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.log(`could not delete shared state file ${join(sharedDir, name)}: ${(error as Error).message}`);
+        this.log(`could not delete shared state file ${joinLocation(sharedDir, name)}: ${(error as Error).message}`);
       }
     }
   }
@@ -319,19 +314,10 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   private async remove(dir: string, what: string): Promise<void> {
     try {
-      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+      await this.fs.deleteDirectory(dir);
     } catch (error) {
       this.log(`could not delete ${what} at ${dir}: ${(error as Error).message}`);
     }
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
-}

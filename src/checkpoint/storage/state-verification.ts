@@ -3,13 +3,16 @@
  * CRC-32 of inline bytes, of state files and of the shared (incremental)
  * state files a checkpoint references.
  */
-import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
 import { crc32, crc32Hex } from "../../util/crc32.ts";
 import type { CompletedCheckpoint, SharedStateRef, StateHandle } from "../types.ts";
+import { joinLocation } from "./checkpoint-location.ts";
 import { isPlainFileName, SHARED_DIR, sharedRefFile } from "./checkpoint-paths.ts";
 import { CorruptCheckpointError } from "./errors.ts";
+import { fileSystemsFor } from "./file-systems.ts";
+import type { FileSystems } from "./storage-file-system.ts";
+
+/** Local files, and S3 with the AWS SDK's defaults: for callers without a job's `s3.*` settings. */
+const DEFAULT_FILE_SYSTEMS = fileSystemsFor();
 
 /** Why `bytes` are not the content `handle` describes, or null if they are. Pure. */
 function bytesProblem(bytes: Uint8Array, handle: StateHandle): string | null {
@@ -19,11 +22,11 @@ function bytesProblem(bytes: Uint8Array, handle: StateHandle): string | null {
 }
 
 /**
- * Where the state of `handle` lives, for messages: the absolute file path for
+ * Where the state of `handle` lives, for messages: the absolute file path (or `s3://` URI) for
  * a file handle, a description for an inline one.
  */
 function stateLocation(checkpoint: CompletedCheckpoint, handle: StateHandle): string {
-  if (handle.kind === "file") return join(checkpoint.directory ?? "<no checkpoint directory>", handle.path);
+  if (handle.kind === "file") return checkpoint.directory === undefined ? `<no checkpoint directory>/${handle.path}` : joinLocation(checkpoint.directory, handle.path);
   const owner = checkpoint.states.find((s) => s.handle === handle);
   const who = owner ? ` of operator '${owner.operatorUid}' (subtask ${owner.subtaskIndex})` : "";
   return `inline state${who} of checkpoint ${checkpoint.checkpointId}`;
@@ -34,11 +37,11 @@ function stateLocation(checkpoint: CompletedCheckpoint, handle: StateHandle): st
  * wrong size, wrong checksum), or null if it verifies. Streams files, so a
  * large state is checked without holding it in memory.
  */
-async function storedStateProblem(checkpoint: CompletedCheckpoint, handle: StateHandle): Promise<string | null> {
+async function storedStateProblem(checkpoint: CompletedCheckpoint, handle: StateHandle, fileSystems: FileSystems): Promise<string | null> {
   if (handle.kind === "inline") return bytesProblem(handle.data, handle);
   const pathProblem = filePathProblem(checkpoint, handle.path);
   if (pathProblem) return pathProblem;
-  return fileProblem(join(checkpoint.directory!, handle.path), handle);
+  return fileProblem(joinLocation(checkpoint.directory!, handle.path), handle, fileSystems);
 }
 
 /**
@@ -46,17 +49,24 @@ async function storedStateProblem(checkpoint: CompletedCheckpoint, handle: State
  * checksum), or null if it does. Streams the file, so a large state is
  * checked without holding it in memory.
  */
-export async function fileProblem(path: string, expected: { readonly size: number; readonly crc: number }): Promise<string | null> {
-  let size: number;
-  try {
-    size = (await stat(path)).size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "file is missing";
-    throw error;
-  }
+export async function fileProblem(
+  path: string,
+  expected: { readonly size: number; readonly crc: number },
+  fileSystems: FileSystems = DEFAULT_FILE_SYSTEMS,
+): Promise<string | null> {
+  const fs = fileSystems(path);
+  const size = await fs.size(path);
+  if (size === null) return "file is missing";
   if (size !== expected.size) return `size is ${size} bytes, expected ${expected.size}`;
+  const chunks = await fs.readChunks(path);
+  if (chunks === null) return "file is missing";
   let crc = 0;
-  for await (const chunk of createReadStream(path)) crc = crc32(chunk as Buffer, crc);
+  let read = 0;
+  for await (const chunk of chunks) {
+    crc = crc32(chunk, crc);
+    read += chunk.length;
+  }
+  if (read !== expected.size) return `size is ${read} bytes, expected ${expected.size}`;
   return crc === expected.crc ? null : `checksum mismatch (expected ${crc32Hex(expected.crc)}, found ${crc32Hex(crc)})`;
 }
 
@@ -64,7 +74,7 @@ export async function fileProblem(path: string, expected: { readonly size: numbe
  * The bytes of `handle` in `checkpoint`, verified against its size and CRC.
  * Throws `CorruptCheckpointError` naming the file (or inline state) otherwise.
  */
-export async function readVerifiedState(checkpoint: CompletedCheckpoint, handle: StateHandle): Promise<Uint8Array> {
+export async function readVerifiedState(checkpoint: CompletedCheckpoint, handle: StateHandle, fileSystems: FileSystems = DEFAULT_FILE_SYSTEMS): Promise<Uint8Array> {
   const corrupt = (reason: string) => new CorruptCheckpointError(stateLocation(checkpoint, handle), reason);
   let bytes: Uint8Array;
   if (handle.kind === "inline") {
@@ -72,12 +82,10 @@ export async function readVerifiedState(checkpoint: CompletedCheckpoint, handle:
   } else {
     const pathProblem = filePathProblem(checkpoint, handle.path);
     if (pathProblem) throw corrupt(pathProblem);
-    try {
-      bytes = await readFile(join(checkpoint.directory!, handle.path));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw corrupt("file is missing");
-      throw error;
-    }
+    const path = joinLocation(checkpoint.directory!, handle.path);
+    const read = await fileSystems(path).read(path);
+    if (read === null) throw corrupt("file is missing");
+    bytes = read;
   }
   const problem = bytesProblem(bytes, handle);
   if (problem) throw corrupt(problem);
@@ -108,7 +116,7 @@ export function sharedStatePath(checkpoint: CompletedCheckpoint, ref: SharedStat
   if (!file) {
     return { problem: `shared state path ${JSON.stringify(ref.path)} is not ../${SHARED_DIR}/<file> or ${SHARED_DIR}/<file>`, where: checkpoint.directory };
   }
-  return { path: resolve(checkpoint.directory, file.up ? ".." : ".", SHARED_DIR, file.name) };
+  return { path: joinLocation(checkpoint.directory, file.up ? ".." : ".", SHARED_DIR, file.name) };
 }
 
 /**
@@ -116,16 +124,15 @@ export function sharedStatePath(checkpoint: CompletedCheckpoint, ref: SharedStat
  * its size and CRC. Throws `CorruptCheckpointError` naming the absolute file
  * path and the reason (missing, wrong size, checksum mismatch, invalid path).
  */
-export async function readVerifiedSharedState(checkpoint: CompletedCheckpoint, ref: SharedStateRef): Promise<Uint8Array> {
+export async function readVerifiedSharedState(
+  checkpoint: CompletedCheckpoint,
+  ref: SharedStateRef,
+  fileSystems: FileSystems = DEFAULT_FILE_SYSTEMS,
+): Promise<Uint8Array> {
   const located = sharedStatePath(checkpoint, ref);
   if ("problem" in located) throw new CorruptCheckpointError(located.where, located.problem);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(located.path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CorruptCheckpointError(located.path, "shared state file is missing");
-    throw error;
-  }
+  const bytes = await fileSystems(located.path).read(located.path);
+  if (bytes === null) throw new CorruptCheckpointError(located.path, "shared state file is missing");
   if (bytes.length !== ref.size) throw new CorruptCheckpointError(located.path, `size is ${bytes.length} bytes, expected ${ref.size}`);
   const crc = crc32(bytes);
   if (crc !== ref.crc) throw new CorruptCheckpointError(located.path, `checksum mismatch (expected ${crc32Hex(ref.crc)}, found ${crc32Hex(crc)})`);
@@ -140,9 +147,13 @@ export async function readVerifiedSharedState(checkpoint: CompletedCheckpoint, r
  * files already found intact across calls (checkpoints share most of their
  * chain), so each is read once per `latestCompleted`.
  */
-export async function checkpointStateProblem(checkpoint: CompletedCheckpoint, verified = new Set<string>()): Promise<CorruptCheckpointError | null> {
+export async function checkpointStateProblem(
+  checkpoint: CompletedCheckpoint,
+  verified = new Set<string>(),
+  fileSystems: FileSystems = DEFAULT_FILE_SYSTEMS,
+): Promise<CorruptCheckpointError | null> {
   for (const { handle } of checkpoint.states) {
-    const problem = await storedStateProblem(checkpoint, handle);
+    const problem = await storedStateProblem(checkpoint, handle, fileSystems);
     if (problem) return new CorruptCheckpointError(stateLocation(checkpoint, handle), problem);
   }
   for (const { shared = [] } of checkpoint.states) {
@@ -151,7 +162,7 @@ export async function checkpointStateProblem(checkpoint: CompletedCheckpoint, ve
       if ("problem" in located) return new CorruptCheckpointError(located.where, located.problem);
       const key = `${located.path}\0${ref.size}\0${ref.crc}`;
       if (verified.has(key)) continue;
-      const problem = await fileProblem(located.path, ref);
+      const problem = await fileProblem(located.path, ref, fileSystems);
       if (problem) return new CorruptCheckpointError(located.path, problem === "file is missing" ? "shared state file is missing" : problem);
       verified.add(key);
     }

@@ -4,13 +4,13 @@
  */
 import { ConfigOptions } from "../config-option.ts";
 
-/** A local directory (a path or a `file://` URI); other schemes are refused until object storage exists. */
-function localDirectory(text: string): string | undefined {
-  if (text.trim() === "") return "a directory (a path or a file:// URI)";
+/** A local directory (a path or a `file://` URI) or an S3 location (`s3://bucket/path`; Flink's `s3a://`, `s3p://` too). */
+function checkpointLocation(text: string): string | undefined {
+  if (text.trim() === "") return "a directory (a path, a file:// URI or s3://bucket/path)";
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text)?.[1];
-  return scheme === undefined || scheme.toLowerCase() === "file"
+  return scheme === undefined || ["file", "s3", "s3a", "s3p"].includes(scheme.toLowerCase())
     ? undefined
-    : `a local directory (a path or a file:// URI); the '${scheme}://' scheme is not supported (object storage is not available yet)`;
+    : `a local directory (a path or a file:// URI) or s3://bucket/path; the '${scheme}://' scheme is not supported`;
 }
 
 /** `state.backend.type`: heap or disk (Flink's hashmap and rocksdb name the same two). */
@@ -42,21 +42,21 @@ export const CHECKPOINT_STORAGE = ConfigOptions.enumeration(
 /** `state.checkpoints.dir`: `<job>` is replaced by the job name. */
 export const CHECKPOINTS_DIRECTORY = ConfigOptions.string(
   "state.checkpoints.dir",
-  "The directory of filesystem checkpoints (a path or file:// URI; '<job>' is replaced by the job's name); weir run defaults to .weir/checkpoints/<job>.",
+  "The directory of filesystem checkpoints: a path, a file:// URI or s3://bucket/path (S3-compatible object storage, see the s3.* keys); '<job>' is replaced by the job's name; weir run defaults to .weir/checkpoints/<job>.",
   undefined,
-  { check: localDirectory, aliases: ["execution.checkpointing.dir"] },
+  { check: checkpointLocation, aliases: ["execution.checkpointing.dir"] },
 );
 
 /** `state.savepoints.dir`: where a stop writes its savepoint. */
 export const SAVEPOINT_DIRECTORY = ConfigOptions.string(
   "state.savepoints.dir",
-  "The directory where savepoints go when none is given (a stop by Ctrl-C or SIGTERM, weir stop, weir savepoint).",
+  "The directory where savepoints go when none is given (a stop by Ctrl-C or SIGTERM, weir stop, weir savepoint): a path, a file:// URI or s3://bucket/path.",
   ".weir/savepoints",
-  { check: localDirectory, aliases: ["execution.checkpointing.savepoint-dir"] },
+  { check: checkpointLocation, aliases: ["execution.checkpointing.savepoint-dir"] },
 );
 
 /** `execution.savepoint.path`: start from this savepoint. */
-export const SAVEPOINT_PATH = ConfigOptions.string("execution.savepoint.path", "The savepoint the job starts from (a directory written by a stop or a savepoint).");
+export const SAVEPOINT_PATH = ConfigOptions.string("execution.savepoint.path", "The savepoint the job starts from (a directory written by a stop or a savepoint, local or s3://).");
 
 /** `execution.savepoint.ignore-unclaimed-state`. */
 export const IGNORE_UNCLAIMED_STATE = ConfigOptions.boolean(

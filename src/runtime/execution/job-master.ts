@@ -20,6 +20,8 @@ import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from ".
 import type { ExecutionPlan } from "./execution-plan.ts";
 import { JobExecutionResult } from "./job-result.ts";
 import { readSavepoint, writeSavepoint } from "../../checkpoint/savepoint/savepoint.ts";
+import { fileSystemsFor } from "../../checkpoint/storage/file-systems.ts";
+import type { FileSystems } from "../../checkpoint/storage/storage-file-system.ts";
 import { checkRestoredState, generatedUidWarning } from "./restore-checks.ts";
 import { JobCancelledError, JobFailedError } from "./job-errors.ts";
 import { RestartBackoff, type RestartStrategyConfig } from "./restart-strategy.ts";
@@ -108,6 +110,8 @@ export class JobMaster {
   private attempt = 0;
   private restarts = 0;
   private readonly storage: CheckpointStorage;
+  /** Where savepoints are read and written (local, or S3 as the job's `s3.*` keys say). */
+  private readonly fileSystems: FileSystems;
   /** This run's exclusive hold on its checkpoint and local state directories, taken before anything else and released when `run()` ends. */
   private readonly locks: RunLocks;
   private readonly managers: TaskManagerHandle[];
@@ -137,7 +141,8 @@ export class JobMaster {
   constructor(private readonly o: JobMasterOptions) {
     this.attemptStartedAt = o.clock.now();
     this.statusTimes = { CREATED: this.attemptStartedAt };
-    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: (w) => o.logger.warn(w) });
+    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: (w) => o.logger.warn(w), s3: o.checkpointing.s3 });
+    this.fileSystems = fileSystemsFor(o.checkpointing.s3);
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
     this.locks = acquireRunLocks(o.checkpointing, (note) => o.logger.warn(note), o.command);
@@ -214,7 +219,7 @@ export class JobMaster {
       const origin = this.logged(
         runOrigin(
           this.o.fromSavepoint
-            ? { kind: "savepoint", savepoint: await readSavepoint(this.o.fromSavepoint) }
+            ? { kind: "savepoint", savepoint: await readSavepoint(this.o.fromSavepoint, this.fileSystems) }
             : this.o.fresh
               ? { kind: "fresh" }
               : { kind: "resume", stored: await this.storage.latestCompleted() },
@@ -333,7 +338,7 @@ export class JobMaster {
   /** Takes a savepoint into `directory` (the job goes on); resolves with its path. */
   async triggerSavepoint(directory: string): Promise<string> {
     const coordinator = this.requireCoordinator();
-    return coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { location: (path) => path });
+    return coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory, this.fileSystems), { location: (path) => path });
   }
 
   /**
@@ -347,7 +352,7 @@ export class JobMaster {
     const coordinator = this.requireCoordinator();
     coordinator.stopPeriodic();
     try {
-      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory), { drain, stop: true, location: (path) => path });
+      const path = await coordinator.triggerSavepoint((savepoint) => writeSavepoint(savepoint, directory, this.fileSystems), { drain, stop: true, location: (path) => path });
       this.settle?.({ kind: "stopped", savepointPath: path });
       return path;
     } catch (e) {

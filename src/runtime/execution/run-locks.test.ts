@@ -36,4 +36,11 @@ describe("runDirectories: what a run locks", () => {
   it("one lock when the local directory is the checkpoint directory", () => {
     expect(runDirectories({ ...base, storage: { type: "filesystem", directory: "ck" }, stateBackend: { type: "disk", incremental: true, localDirectory: "./ck" } })).toHaveLength(1);
   });
+
+  it("no lock on an s3:// checkpoint directory (an object store has none to take over safely); a local state directory still", () => {
+    expect(runDirectories({ ...base, storage: { type: "filesystem", directory: "s3://bucket/ck" }, stateBackend: { type: "heap", incremental: false } })).toEqual([]);
+    expect(runDirectories({ ...base, storage: { type: "filesystem", directory: "s3://bucket/ck" }, stateBackend: { type: "disk", incremental: true, localDirectory: "/tmp/state" } })).toEqual([
+      { what: "local state directory", directory: "/tmp/state" },
+    ]);
+  });
 });

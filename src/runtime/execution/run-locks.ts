@@ -3,8 +3,15 @@
  * checkpoint directory and the disk backend's local state directory
  * (`<checkpoint dir>.local` by default). The job master locks them before it
  * decides anything (restore, sink clean-up) and unlocks them when the run ends.
+ *
+ * An `s3://` checkpoint directory is not locked: an object store offers no
+ * lock that a crashed run's successor could take over safely (and runs on
+ * several hosts share no local file). Two runs on one S3 checkpoint directory
+ * are the user's error there, as in Flink; the job's high-availability store
+ * (one leader per job) is what keeps a second run away in a cluster.
  */
 import { resolve } from "node:path";
+import { isS3Location } from "../../checkpoint/storage/checkpoint-location.ts";
 import type { CheckpointSettings } from "../../checkpoint/types.ts";
 import { acquireDirectoryLock, type DirectoryLock } from "../../util/directory-lock.ts";
 
@@ -15,8 +22,8 @@ export interface RunLocks {
 
 /**
  * The directories of `settings` that a run locks, each with what it is:
- * the checkpoint directory of a filesystem storage, then the disk backend's
- * local directory (none for the jobmanager storage with the heap backend).
+ * the checkpoint directory of a local filesystem storage, then the disk backend's
+ * local directory (none for the jobmanager storage or an `s3://` one with the heap backend).
  *
  * @example
  * ```ts
@@ -26,7 +33,7 @@ export interface RunLocks {
  */
 export function runDirectories(settings: CheckpointSettings): { what: string; directory: string }[] {
   const dirs: { what: string; directory: string }[] = [];
-  if (settings.storage.type === "filesystem") dirs.push({ what: "checkpoint directory", directory: resolve(settings.storage.directory) });
+  if (settings.storage.type === "filesystem" && !isS3Location(settings.storage.directory)) dirs.push({ what: "checkpoint directory", directory: resolve(settings.storage.directory) });
   const local = settings.stateBackend?.type === "disk" ? settings.stateBackend.localDirectory : undefined;
   if (local !== undefined && !dirs.some((d) => d.directory === resolve(local))) dirs.push({ what: "local state directory", directory: resolve(local) });
   return dirs;

@@ -45,7 +45,7 @@ export class TaskManager {
   deploy(d: Deployment): void {
     this.attempt = d.attempt;
     const attempt = d.attempt;
-    this.storage ??= createCheckpointStorage(d.checkpointing.storage, { retained: d.checkpointing.retained });
+    this.storage ??= createCheckpointStorage(d.checkpointing.storage, { retained: d.checkpointing.retained, s3: d.checkpointing.s3 });
     for (const link of this.links.values()) link.reset(attempt);
     for (const t of this.tasks.values()) t.metrics.close();
     const metrics = { registry: this.registry, jobId: d.jobId, jobName: d.jobName, taskManagerId: this.taskManagerId };

@@ -1,0 +1,39 @@
+/**
+ * The heap backend's twin of the disk backend's kill loop in s3-checkpoints.test.ts: `weir run` of the
+ * running-total job (exactly-once FileSink) with full checkpoints in a real S3-compatible server (S3Proxy),
+ * SIGKILLed at random moments and restarted, commits exactly the output of a failure-free run.
+ * Reproduce a failure with WEIR_SEED=<seed>.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { fileSystemsFor } from "../src/checkpoint/storage/file-systems.ts";
+import type { FileSystems } from "../src/checkpoint/storage/storage-file-system.ts";
+import { testSeed } from "../src/util/seeded-random.ts";
+import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, keySums } from "./support/e2e-orders.ts";
+import { runningTotalCrashLoop } from "./support/running-total-crash-loop.ts";
+import { completedS3CheckpointIds, s3RunFlags, startS3Server, type S3Server } from "./support/s3-server.ts";
+
+const SEED = testSeed();
+let s3: S3Server;
+let fileSystems: FileSystems;
+beforeAll(async () => {
+  s3 = await startS3Server(["weir"]);
+  fileSystems = fileSystemsFor(s3.settings);
+}, 120_000);
+afterAll(() => s3?.stop());
+
+it(`heap backend, checkpoints in S3, killed at random moments (seed ${SEED}): the committed output is exact`, async () => {
+  const checkpointDir = "s3://weir/kill-loop-heap/chk";
+  const { files, output, where } = await runningTotalCrashLoop({
+    seed: SEED,
+    kills: 4,
+    checkpointDir,
+    latestCheckpoint: async () => (await completedS3CheckpointIds(fileSystems, checkpointDir)).at(-1) ?? 0,
+    flags: [...s3RunFlags(s3), "--state-backend", "heap"],
+  });
+  const actual = committedTotals(output);
+  const diff = diffTotals(expectedTotals(files), actual);
+  expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
+  expect(finalTallies(actual), `${where}: last count and total per key`).toEqual(keySums(files));
+  expect(await completedS3CheckpointIds(fileSystems, checkpointDir), where).toHaveLength(1);
+  expect((await fileSystems(checkpointDir).list(`${checkpointDir}/shared`)).files, `${where}: shared objects of full checkpoints`).toEqual([]);
+}, 300_000);
