@@ -51,8 +51,9 @@ describe("worker threads linked by TCP", () => {
   });
 
   it("fails once after a checkpoint on 3 workers and recovers to exactly the in-process result", async () => {
-    // a slow input (200 numbers every 2 ms), failing at number 5 000 or the first after a completed checkpoint
-    const { run, out } = await keyedCount(3, TCP, ["5000", "200", "2"]);
+    // a slow input (20 numbers every 2 ms, at least 0.7 s) that ends only after 2 completed checkpoints, failing at number 5 000 or
+    // the first after a completed checkpoint: the failure happens however slow the machine is
+    const { run, out } = await keyedCount(3, TCP, ["5000", "20", "2", "2"]);
     expect(out.restarts).toBe(1);
     expect(run.stderr).toMatch(/injected failure at record \d+/);
     expect(run.stderr).toMatch(/restored from checkpoint \d+/);
