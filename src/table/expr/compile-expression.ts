@@ -595,8 +595,9 @@ function numberLiteral(text: string, loc: SourceLoc): BoundExpr {
   if (/[eE]/.test(text)) return constant(DOUBLE, Number(text));
   if (!text.includes(".")) {
     const n = BigInt(text);
-    if (n <= 2147483647n) return constant(INT, Number(n));
-    if (n <= 9223372036854775807n) return constant(logicalType({ kind: "bigint" }, false), bigintOf(n));
+    // the text may carry its sign (a negative literal folded by the parser)
+    if (n >= -2147483648n && n <= 2147483647n) return constant(INT, Number(n));
+    if (n >= -9223372036854775808n && n <= 9223372036854775807n) return constant(logicalType({ kind: "bigint" }, false), bigintOf(n));
   }
   const d = parseDecimal(text)!;
   const digits = d.unscaled === 0n ? 1 : d.unscaled.toString().length;
