@@ -441,7 +441,7 @@ export class StreamTableEnvironment {
     const client = this.env.launch(name, newJobId(), ids);
     if (isWorker()) client.catch(() => undefined); // another statement's job (OtherJobInWorker): nothing to wait for here
     const columns = sinks.map((s) => ({ name: identifierString(s.table.identifier), type: { kind: "bigint", nullable: false } as LogicalType }));
-    return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1n))] }, false);
+    return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1))] }, false);
   }
 
   /** @internal The rows of a query's job, as they come (the job starts when iteration starts). */

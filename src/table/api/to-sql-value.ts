@@ -1,13 +1,14 @@
 /**
  * Reading the records of a DataStream as rows of a table: a JavaScript value
  * becomes the SQL value of its column's type (see
- * `src/table/types/sql-value.ts`): numbers become BIGINT bigints or exact
- * DECIMALs, `Date`s and ISO strings become TIMESTAMP epoch milliseconds,
+ * `src/table/types/sql-value.ts`): numbers and bigints become canonical
+ * BIGINTs (see `types/bigint-value.ts`) or exact DECIMALs, `Date`s and ISO strings become TIMESTAMP epoch milliseconds,
  * and so on. A value that does not fit is a located error, never a silent
  * NULL.
  */
 import { isDecimal, parseDecimal, toDecimalType, type Decimal } from "../types/decimal.ts";
 import { formatLogicalType, type LogicalType } from "../types/logical-type.ts";
+import { bigintOf } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { parseDate, parseTime, parseTimestamp } from "../types/temporal.ts";
 
@@ -35,7 +36,7 @@ function mismatch(v: unknown, t: LogicalType, where: string): never {
  * @throws {RecordConversionError}
  * @example
  * ```ts
- * toSqlValue(12, { kind: "bigint", nullable: true }, "column 'n'"); // 12n
+ * toSqlValue(12n, { kind: "bigint", nullable: true }, "column 'n'"); // 12
  * toSqlValue(new Date(0), { kind: "timestamp", precision: 3, withLocalTimeZone: false, nullable: true }, "column 't'"); // 0
  * ```
  */
@@ -52,7 +53,9 @@ export function toSqlValue(v: unknown, t: LogicalType, where: string): SqlValue 
     case "int":
       return typeof v === "number" && Number.isInteger(v) ? v : typeof v === "bigint" ? Number(v) : mismatch(v, t, where);
     case "bigint":
-      return typeof v === "bigint" ? v : typeof v === "number" && Number.isInteger(v) ? BigInt(v) : mismatch(v, t, where);
+      if (typeof v === "bigint") return bigintOf(v);
+      if (typeof v === "number" && Number.isInteger(v)) return Number.isSafeInteger(v) ? v + 0 : bigintOf(BigInt(v));
+      return mismatch(v, t, where);
     case "float":
     case "double":
       return typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : mismatch(v, t, where);

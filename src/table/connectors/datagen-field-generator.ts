@@ -11,6 +11,7 @@
  */
 import type { OptionValue } from "../../config/config-option.ts";
 import { typeToString } from "../expr/type-rules.ts";
+import { bigintOf } from "../types/bigint-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { decimal, parseDecimal, type Decimal } from "../types/decimal.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -123,7 +124,7 @@ function randomGenerator(ctx: FieldContext, type: LogicalType): FieldGenerator {
       const min = bigintOption(ctx, "min", BIGINT_MIN);
       const max = bigintOption(ctx, "max", BIGINT_MAX);
       checkRange(ctx, min, max, "min", "max");
-      return (_i, random) => randomBigint(random, min, max);
+      return (_i, random) => bigintOf(randomBigint(random, min, max));
     }
     case "float":
     case "double": {
@@ -230,7 +231,7 @@ function sequenceGenerator(ctx: FieldContext, type: LogicalType): FieldSpec {
       if (length > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid(ctx, "end", "the sequence has more than 2^53 - 1 values");
       const value =
         type.kind === "bigint"
-          ? (i: number) => start + BigInt(i)
+          ? (i: number) => bigintOf(start + BigInt(i))
           : type.kind === "char" || type.kind === "varchar"
             ? (i: number) => String(start + BigInt(i))
             : (i: number) => Number(start) + i;

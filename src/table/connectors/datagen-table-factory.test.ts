@@ -47,7 +47,7 @@ describe("datagen", () => {
     const msg = `WEIR_SEED=${seed}`;
     expect(one.rows.length, msg).toBe(n);
     expect(timeless(two.rows), msg).toEqual(timeless(one.rows));
-    expect(byId(two.rows).map((r) => r.fields[0]), msg).toEqual(Array.from({ length: n }, (_, i) => BigInt(i + 1)));
+    expect(byId(two.rows).map((r) => r.fields[0]), msg).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     const other = await generate(table(seed + 1, n), 2);
     expect(timeless(other.rows), msg).not.toEqual(timeless(one.rows));
     let nulls = 0;
@@ -98,7 +98,7 @@ describe("datagen", () => {
     const seed = testSeed();
     const random = seededRandom(seed);
     const n = 3000;
-    FailAfterCheckpoint.failAt = BigInt(randomInt(random, n / 4, n / 2));
+    FailAfterCheckpoint.failAt = randomInt(random, n / 4, n / 2);
     FailAfterCheckpoint.failures = 0;
     const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
     env.enableCheckpointing(20, "exactly-once");
@@ -121,7 +121,7 @@ describe("datagen", () => {
 
   it("throttles to rows-per-second on the engine clock, shared by the subtasks, waiting on a clock timer", async () => {
     const clock = new ManualClock(1_000);
-    const source = datagenSource({ fields: [(i) => BigInt(i)], rows: 100, rowsPerSecond: 20, seed: 1, clock });
+    const source = datagenSource({ fields: [(i) => i], rows: 100, rowsPerSecond: 20, seed: 1, clock });
     const splits = source.createSplits(2);
     expect(splits).toEqual([{ next: 0, step: 2, end: 100 }, { next: 1, step: 2, end: 100 }]);
     const reader = source.createReader({ subtaskIndex: 0, parallelism: 2, operatorUid: "gen" });
@@ -135,7 +135,7 @@ describe("datagen", () => {
     };
     expect(reader.pollNext(output, 1000)).toBe("more-available");
     expect(reader.pollNext(output, 1000)).toBe("nothing-available");
-    expect(ids).toEqual([0n]); // 10 rows per second for this subtask: one now
+    expect(ids).toEqual([0]); // 10 rows per second for this subtask: one now
     let woke = false;
     const available = reader.isAvailable!().then(() => (woke = true));
     clock.advance(99);
@@ -145,7 +145,7 @@ describe("datagen", () => {
     await available;
     clock.advance(400); // 0.5 s after the start: rows 0..5 are due
     reader.pollNext(output, 1000);
-    expect(ids).toEqual([0n, 2n, 4n, 6n, 8n, 10n]);
+    expect(ids).toEqual([0, 2, 4, 6, 8, 10]);
     expect(reader.snapshotState(1)).toEqual([{ next: 12, step: 2, end: 100 }]);
   });
 
@@ -187,11 +187,11 @@ describe("datagen", () => {
 
 /** Passes rows through; on the first attempt throws at the row with id `failAt` once a checkpoint completed (or, if none has, at the next row after one does). */
 class FailAfterCheckpoint extends RichFunction implements CheckpointListener {
-  static failAt = 0n;
+  static failAt = 0;
   static failures = 0;
   private checkpointed = false;
   map(row: Row): Row {
-    if (this.checkpointed && (row.fields[0] as bigint) >= FailAfterCheckpoint.failAt && FailAfterCheckpoint.failures === 0 && this.getRuntimeContext().getAttemptNumber() === 0) {
+    if (this.checkpointed && (row.fields[0] as number) >= FailAfterCheckpoint.failAt && FailAfterCheckpoint.failures === 0 && this.getRuntimeContext().getAttemptNumber() === 0) {
       FailAfterCheckpoint.failures++;
       throw new Error(`injected failure at row ${String(row.fields[0])}`);
     }

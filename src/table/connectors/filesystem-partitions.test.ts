@@ -30,7 +30,7 @@ function events(n: number, step: number): { row: Row; ts: number }[] {
   return Array.from({ length: n }, (_, i) => {
     const ts = T0 + i * step;
     const d = new Date(ts);
-    return { row: Row.of(BigInt(i), `v${i % 7}`, d.toISOString().slice(0, 10), String(d.getUTCHours()).padStart(2, "0")), ts };
+    return { row: Row.of(i, `v${i % 7}`, d.toISOString().slice(0, 10), String(d.getUTCHours()).padStart(2, "0")), ts };
   });
 }
 

@@ -20,6 +20,7 @@ import { typeToString, type RowType } from "../expr/type-rules.ts";
 import { createTableFormat } from "../formats/builtin-formats.ts";
 import { FormatValueError } from "../formats/format-value-error.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
+import { bigintOf, toBigInt, type BigintValue } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 
@@ -118,7 +119,7 @@ function rawMessageFormat(rowType: RowType, options: ReadonlyMap<string, OptionV
       case "int":
         return v.getInt32(0, little);
       case "bigint":
-        return v.getBigInt64(0, little);
+        return bigintOf(v.getBigInt64(0, little));
       case "float":
         return v.getFloat32(0, little);
       default:
@@ -144,7 +145,7 @@ function rawMessageFormat(rowType: RowType, options: ReadonlyMap<string, OptionV
         v.setInt32(0, value as number, little);
         break;
       case "bigint":
-        v.setBigInt64(0, value as bigint, little);
+        v.setBigInt64(0, toBigInt(value as BigintValue), little);
         break;
       case "float":
         v.setFloat32(0, value as number, little);

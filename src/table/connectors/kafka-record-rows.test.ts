@@ -35,7 +35,7 @@ describe("kafka records as rows", () => {
     const [row] = read(record('{"id": 7}', "Mary,1.5", { headers: [["trace", bytes("x")]] }));
     expect(row!.kind).toBe(RowKind.INSERT);
     expect(row!.fields.slice(0, 3)).toEqual([7, "Mary", 1.5]);
-    expect(row!.fields.slice(3, 6)).toEqual([41n, 2, 1_700_000_000_000]);
+    expect(row!.fields.slice(3, 6)).toEqual([41, 2, 1_700_000_000_000]);
     expect([...(row!.fields[6] as Map<string, Uint8Array>)].map(([k, v]) => [k, text(v)])).toEqual([["trace", "x"]]);
     expect(row!.fields.slice(7)).toEqual(["users", "CreateTime"]);
     expect(read(record(null, "Ann,2"))[0]!.fields.slice(0, 3)).toEqual([null, "Ann", 2]);
@@ -60,7 +60,7 @@ describe("kafka records as rows", () => {
     const read = recordReader(configOf("line STRING", "'connector' = 'kafka', 'format' = 'raw'", "source"), 1, [], false);
     expect(read(record(null, "two\nlines"))[0]!.fields).toEqual(["two\nlines"]);
     const write = recordWriter(configOf("n BIGINT", "'connector' = 'kafka', 'format' = 'raw'", "sink"), 1, [], false);
-    expect([...write({ kind: "+I", fields: [258n] })!.value!]).toEqual([0, 0, 0, 0, 0, 0, 1, 2]);
+    expect([...write({ kind: "+I", fields: [258] })!.value!]).toEqual([0, 0, 0, 0, 0, 0, 1, 2]);
   });
 
   it("upsert: a value is +U of its key, a tombstone -D of its key; writing drops -U and deletes with a tombstone", () => {

@@ -66,7 +66,7 @@ function metadataValue(record: KafkaConsumerRecord, key: string): SqlValue {
     case "partition":
       return record.partition;
     case "offset":
-      return BigInt(record.offset);
+      return record.offset; // a safe integer: the BIGINT is that number (see types/bigint-value.ts)
     case "timestamp":
       return record.timestamp;
     case "timestamp-type":

@@ -3,7 +3,7 @@
  * `person`, `auction` and `bid` of the nexmark project's DDL, each ROW with
  * the fields of `Person`, `Auction` and `Bid`. A table may declare the
  * columns and fields in any order and leave some out; each value takes the
- * declared type (an id is a `bigint` for BIGINT, a `number` for INT; a time
+ * declared type (an id is a `number` for BIGINT and INT: a safe integer; a time
  * is epoch ms for TIMESTAMP(3)).
  */
 import type { NexmarkEvent } from "../../connectors/nexmark/nexmark-event.ts";
@@ -37,29 +37,24 @@ const ROW_FIELDS: Readonly<Record<"person" | "auction" | "bid", Readonly<Record<
 const COLUMNS = ["event_type", "person", "auction", "bid"] as const;
 type Column = (typeof COLUMNS)[number];
 
-/** How one value of an event becomes the SQL value of its declared type: as it is, or as a `bigint`. */
-type Conversion = "same" | "bigint";
-
-function conversionOf(kind: ValueKind, type: LogicalType, where: string): Conversion {
+/**
+ * Checks that a value of an event can be given the declared type as it is: the generator's
+ * integers are safe integers, so a BIGINT is the same number (see `types/bigint-value.ts`).
+ */
+function checkType(kind: ValueKind, type: LogicalType, where: string): void {
   const refuse = (expected: string) =>
     new SqlValidationError(`The 'nexmark' connector cannot give ${where} the type ${formatLogicalType(type)}: it must be ${expected}.`);
   switch (kind) {
     case "integer":
-      if (type.kind === "bigint") return "bigint";
-      if (type.kind === "int" || type.kind === "smallint" || type.kind === "tinyint") return "same";
+      if (type.kind === "bigint" || type.kind === "int" || type.kind === "smallint" || type.kind === "tinyint") return;
       throw refuse("BIGINT or INT");
     case "string":
-      if (type.kind === "varchar" || type.kind === "char") return "same";
+      if (type.kind === "varchar" || type.kind === "char") return;
       throw refuse("STRING (VARCHAR)");
     case "time":
-      if (type.kind === "timestamp") return "same";
+      if (type.kind === "timestamp") return;
       throw refuse("TIMESTAMP(3)");
   }
-}
-
-/** The JavaScript expression of a value read by `read` (an expression of the generated code). */
-function converted(conversion: Conversion, read: string): string {
-  return conversion === "bigint" ? `BigInt(${read})` : read;
 }
 
 /** The JavaScript expression of the ROW value of a person, auction or bid (`column`) of event `e`. */
@@ -73,7 +68,8 @@ function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType): 
         `The 'nexmark' connector has no field '${f.name}' in '${column}'.${didYouMean(f.name, Object.keys(known))} Its fields are: ${Object.keys(known).join(", ")}.`,
       );
     }
-    return converted(conversionOf(kind, f.type, `'${column}.${f.name}'`), `o[${JSON.stringify(f.name)}]`);
+    checkType(kind, f.type, `'${column}.${f.name}'`);
+    return `o[${JSON.stringify(f.name)}]`;
   });
   return `((o = e[${JSON.stringify(column)}]) === null ? null : [${values.join(", ")}])`;
 }
@@ -100,8 +96,8 @@ export function nexmarkRowConverter(physicalType: RowType, projection?: readonly
     }
     const column = name as Column;
     if (column === "event_type") {
-      const v = converted(conversionOf("integer", type, "'event_type'"), "e.type");
-      return read?.has(i) === false ? "null" : v;
+      checkType("integer", type, "'event_type'");
+      return read?.has(i) === false ? "null" : "e.type";
     }
     const row = rowValueCode(column, type);
     return read?.has(i) === false ? "null" : row;

@@ -23,6 +23,7 @@
  */
 import { decimalToString, parseDecimal, type Decimal } from "../types/decimal.ts";
 import type { LogicalType } from "../types/logical-type.ts";
+import { bigintOf } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { formatDate, formatTimestamp, parseDate, parseTime, parseTimestamp } from "../types/temporal.ts";
 import { typeToString } from "../expr/type-rules.ts";
@@ -133,7 +134,7 @@ export function fromPgText(text: string | null, type: LogicalType): SqlValue {
       return integer(text, type, type.kind);
     case "bigint":
       if (!INTEGER.test(text)) throw new PostgresValueError(text, type);
-      return BigInt(text);
+      return bigintOf(BigInt(text));
     case "float":
     case "double":
       return floating(text, type);

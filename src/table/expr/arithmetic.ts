@@ -9,6 +9,7 @@ import {
   additionType, decimalAdd, decimalDivide, decimalModulo, decimalMultiply, decimalSubtract,
   DecimalDivisionByZeroError, divisionType, moduloType, multiplicationType, type Decimal,
 } from "../types/decimal.ts";
+import { addInt64, divideInt64, multiplyInt64, remainderInt64, subtractInt64, toBigInt, type BigintValue } from "../types/bigint-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { anyNullable as nullable, coerce, type BoundExpr, type Evaluator } from "./bound-expr.ts";
 import { wrapInteger } from "./cast.ts";
@@ -53,7 +54,7 @@ export function arithmetic(op: string, l: BoundExpr, r: BoundExpr, mismatch: () 
     const db = asDecimalType(rt);
     const res = op === "+" || op === "-" ? additionType(da, db) : op === "*" ? multiplicationType(da, db) : op === "/" ? divisionType(da, db) : moduloType(da, db);
     const toDec = (t: LogicalType, e: Evaluator): Evaluator =>
-      t.kind === "decimal" ? e : t.kind === "bigint" ? (f) => { const v = e(f); return v === null ? null : { unscaled: v as bigint, scale: 0 }; }
+      t.kind === "decimal" ? e : t.kind === "bigint" ? (f) => { const v = e(f); return v === null ? null : { unscaled: toBigInt(v as BigintValue), scale: 0 }; }
         : (f) => { const v = e(f); return v === null ? null : { unscaled: BigInt(v as number), scale: 0 }; };
     const x = toDec(lt, le);
     const y = toDec(rt, re);
@@ -78,7 +79,7 @@ export function arithmetic(op: string, l: BoundExpr, r: BoundExpr, mismatch: () 
     return { type, constant: c, eval: (f) => {
       const a = x(f); if (a === null) return null;
       const b = y(f); if (b === null) return null;
-      return k(a as bigint, b as bigint);
+      return k(a as BigintValue, b as BigintValue);
     } };
   }
   const kind = wide.kind as "tinyint" | "smallint" | "int";
@@ -100,13 +101,14 @@ function numberOp(op: string): (a: number, b: number) => number {
   }
 }
 
-function bigintOp(op: string): (a: bigint, b: bigint) => bigint {
+/** BIGINT arithmetic on either form of a value (see `bigint-value.ts`); `b == 0` is true for 0 and 0n. */
+function bigintOp(op: string): (a: BigintValue, b: BigintValue) => BigintValue {
   switch (op) {
-    case "+": return (a, b) => BigInt.asIntN(64, a + b);
-    case "-": return (a, b) => BigInt.asIntN(64, a - b);
-    case "*": return (a, b) => BigInt.asIntN(64, a * b);
-    case "/": return (a, b) => (b === 0n ? divZero() : BigInt.asIntN(64, a / b));
-    default: return (a, b) => (b === 0n ? divZero() : a % b);
+    case "+": return addInt64;
+    case "-": return subtractInt64;
+    case "*": return multiplyInt64;
+    case "/": return (a, b) => (b == 0 ? divZero() : divideInt64(a, b));
+    default: return (a, b) => (b == 0 ? divZero() : remainderInt64(a, b));
   }
 }
 

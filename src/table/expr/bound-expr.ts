@@ -116,6 +116,7 @@ function sameRepresentation(a: LogicalType, b: LogicalType): boolean {
   if (a.kind === "decimal" && b.kind === "decimal") return a.scale === b.scale && a.precision <= b.precision;
   const num = (k: string) => k === "tinyint" || k === "smallint" || k === "int";
   if (num(a.kind) && num(b.kind)) return rank(a.kind) <= rank(b.kind);
+  if (num(a.kind) && b.kind === "bigint") return true; // a BIGINT that fits in a number is that number
   if (isStringType(a) && b.kind === "varchar") return true;
   if (a.kind === "timestamp" && b.kind === "timestamp") return a.withLocalTimeZone === b.withLocalTimeZone;
   return a.kind === b.kind && a.kind !== "char" && a.kind !== "array" && a.kind !== "map" && a.kind !== "row" && a.kind !== "multiset";

@@ -11,6 +11,7 @@
  * for whole numbers below 10^7 (`1.0`, `0.5`, `1e+21`), which differs from
  * Java's `Double.toString` for exponents: documented, not hidden.
  */
+import { bigintOf, bigintOfDouble, canonicalBigint, int64, type BigintValue } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimalFromNumber, decimalToNumber, decimalToString, parseDecimal, toDecimalType, type Decimal } from "../types/decimal.ts";
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from "../types/temporal.ts";
@@ -196,7 +197,7 @@ function stringToNumeric(to: LogicalType): CastFunction {
       if (!INTEGER_TEXT.test(s)) return fail(v);
       const n = BigInt(s);
       if (n < lo || n > hi) return fail(v);
-      return big ? n : Number(n);
+      return big ? bigintOf(n) : Number(n);
     };
   }
   if (to.kind === "decimal") {
@@ -225,16 +226,16 @@ function numericToNumeric(from: LogicalType, to: LogicalType): CastFunction | un
   switch (to.kind) {
     case "tinyint": case "smallint": case "int": {
       const k = to.kind;
-      if (f === "bigint") return (v) => wrapInteger(k, Number(BigInt.asIntN(32, v as bigint)));
+      if (f === "bigint") return (v) => wrapInteger(k, typeof v === "number" ? v | 0 : Number(BigInt.asIntN(32, v as bigint)));
       if (f === "decimal") return (v) => wrapInteger(k, Number(BigInt.asIntN(32, truncDecimal(v as Decimal))));
       if (f === "float" || f === "double") return (v) => wrapInteger(k, saturate(v as number, 2147483647));
       return (v) => wrapInteger(k, v as number);
     }
     case "bigint":
-      if (f === "bigint") return (v) => v;
-      if (f === "decimal") return (v) => BigInt.asIntN(64, truncDecimal(v as Decimal));
-      if (f === "float" || f === "double") return (v) => saturateBig(v as number);
-      return (v) => BigInt(v as number);
+      if (f === "bigint") return (v) => canonicalBigint(v as BigintValue);
+      if (f === "decimal") return (v) => int64(truncDecimal(v as Decimal));
+      if (f === "float" || f === "double") return (v) => bigintOfDouble(v as number);
+      return (v) => v;
     case "decimal":
       if (f === "decimal") return (v) => toDecimalType(v as Decimal, to);
       return (v) => decimalFromNumber(v as number | bigint, to);
@@ -255,13 +256,6 @@ function truncDecimal(d: Decimal): bigint {
 function saturate(x: number, max: number): number {
   if (Number.isNaN(x)) return 0;
   return Math.max(-max - 1, Math.min(max, Math.trunc(x)));
-}
-
-function saturateBig(x: number): bigint {
-  if (Number.isNaN(x)) return 0n;
-  if (x >= 9223372036854775807) return 9223372036854775807n;
-  if (x <= -9223372036854775808) return -9223372036854775808n;
-  return BigInt(Math.trunc(x));
 }
 
 /** The text of a double as Flink prints it (see the file comment for the exponent form). */

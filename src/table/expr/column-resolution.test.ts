@@ -11,7 +11,7 @@ const JOINED: RowType = {
   types: [...orders.types, ...customers.types, { kind: "boolean", nullable: true }],
   qualifiers: ["ord", "ord", "ord", "cust", "cust", undefined],
 };
-const ROW = [1, 10n, ["Paris", 75001], 2, "Ann", true];
+const ROW = [1, 10, ["Paris", 75001], 2, "Ann", true];
 
 function value(e: string) {
   return bindExpression(parseExpr(e), JOINED).eval(ROW);
@@ -21,7 +21,7 @@ describe("column resolution", () => {
   test("qualified names pick the field of their table; unique unqualified names resolve", () => {
     expect(value("ord.id")).toBe(1);
     expect(value("cust.id")).toBe(2);
-    expect(value("amount + 1")).toBe(11n);
+    expect(value("amount + 1")).toBe(11);
     expect(value("name")).toBe("Ann");
     expect(value("cust.name")).toBe("Ann");
     expect(value("extra")).toBe(true);
@@ -30,7 +30,7 @@ describe("column resolution", () => {
   test("ROW fields: col.field and t.col.field", () => {
     expect(value("info.city")).toBe("Paris");
     expect(value("ord.info.zip")).toBe(75001);
-    expect(bindExpression(parseExpr("ord.info.zip"), JOINED).eval([1, 10n, null, 2, "Ann", true])).toBe(null);
+    expect(bindExpression(parseExpr("ord.info.zip"), JOINED).eval([1, 10, null, 2, "Ann", true])).toBe(null);
     expect(bindError("info.street", JOINED)).toBe("line 1, column 13: Unknown field 'street' of <ROW<`city` VARCHAR(2147483647), `zip` INT>>");
     expect(bindError("info.cty", JOINED)).toBe("line 1, column 13: Unknown field 'cty' of <ROW<`city` VARCHAR(2147483647), `zip` INT>>; did you mean 'city'?");
     expect(bindError("amount.x", JOINED)).toBe("line 1, column 15: Cannot access field 'x' of a value of type <BIGINT>: it is not a ROW");

@@ -19,14 +19,16 @@
  *
  * Evaluation: three-valued logic; INT/SMALLINT/TINYINT and BIGINT
  * arithmetic wraps on overflow as Flink's generated Java does; BIGINT is a
- * JavaScript bigint and DECIMAL a {@link Decimal} (never a binary float);
+ * JavaScript number when it is a safe integer, else a bigint (see
+ * `types/bigint-value.ts`), and DECIMAL a {@link Decimal} (never a binary float);
  * integer and decimal division (and `%`) by zero throws
  * {@link SqlRuntimeError}, FLOAT/DOUBLE follow IEEE (Infinity, NaN), as Java.
- * Closures allocate nothing per call beyond their result (BIGINT, DECIMAL and
- * string results are new values; a LIKE with a pattern that is not a constant
+ * Closures allocate nothing per call beyond their result (BIGINT beyond 2^53,
+ * DECIMAL and string results are new values; a LIKE with a pattern that is not a constant
  * caches its last compiled pattern).
  */
 import type { Expr, ExprOf, SourceLoc, TimeUnit } from "../sql/ast.ts";
+import { bigintOf, negateInt64, type BigintValue } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimalNegate, parseDecimal, type Decimal } from "../types/decimal.ts";
 import { sqlCompare, sqlEquals, sqlNotDistinct } from "../types/sql-compare.ts";
@@ -217,7 +219,7 @@ class Binder {
     let run: Evaluator;
     switch (t.kind) {
       case "tinyint": case "smallint": case "int": { const k = t.kind; run = (f) => { const v = ev(f); return v === null ? null : wrapInteger(k, -(v as number)); }; break; }
-      case "bigint": run = (f) => { const v = ev(f); return v === null ? null : BigInt.asIntN(64, -(v as bigint)); }; break;
+      case "bigint": run = (f) => { const v = ev(f); return v === null ? null : negateInt64(v as BigintValue); }; break;
       case "decimal": run = (f) => { const v = ev(f); return v === null ? null : decimalNegate(v as Decimal); }; break;
       default: run = (f) => { const v = ev(f); return v === null ? null : -(v as number); };
     }
@@ -281,8 +283,15 @@ class Binder {
     if (ct === undefined || ct.kind === "row" || ct.kind === "map") throw mismatch();
     const le = l.eval;
     const re = r.eval;
-    const primitive = l.type.kind === r.type.kind || (isIntegerType(l.type) && isIntegerType(r.type) && l.type.kind !== "bigint" && r.type.kind !== "bigint");
+    const integers = isIntegerType(l.type) && isIntegerType(r.type);
+    const primitive = l.type.kind === r.type.kind || integers;
     if (primitive && !["decimal", "array", "multiset", "binary", "varbinary"].includes(l.type.kind)) {
+      // A BIGINT is a number or, beyond 2^53 (or read from old state), a bigint: `==` compares those exactly.
+      if (integers && (l.type.kind === "bigint" || r.type.kind === "bigint") && (op === "=" || op === "<>")) {
+        return op === "="
+          ? (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a == b; }
+          : (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a != b; };
+      }
       switch (op) {
         case "=": return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a === b; };
         case "<>": return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a !== b; };
@@ -365,7 +374,9 @@ class Binder {
         if (v === null) hasNull = true;
         else set.add(v);
       }
-      const xe = coerce(x, ct!);
+      const coerced = coerce(x, ct!);
+      // the set holds canonical BIGINTs; a value read from old state may be a bigint of a safe integer
+      const xe: Evaluator = ct!.kind === "bigint" ? (f) => { const v = coerced(f); return typeof v === "bigint" ? bigintOf(v) : v; } : coerced;
       return { type, constant: x.constant, eval: (f) => {
         const v = xe(f);
         if (v === null) return null;
@@ -584,8 +595,9 @@ function numberLiteral(text: string, loc: SourceLoc): BoundExpr {
   if (/[eE]/.test(text)) return constant(DOUBLE, Number(text));
   if (!text.includes(".")) {
     const n = BigInt(text);
-    if (n <= 2147483647n) return constant(INT, Number(n));
-    if (n <= 9223372036854775807n) return constant(logicalType({ kind: "bigint" }, false), n);
+    // the text may carry its sign (a negative literal folded by the parser)
+    if (n >= -2147483648n && n <= 2147483647n) return constant(INT, Number(n));
+    if (n >= -9223372036854775808n && n <= 9223372036854775807n) return constant(logicalType({ kind: "bigint" }, false), bigintOf(n));
   }
   const d = parseDecimal(text)!;
   const digits = d.unscaled === 0n ? 1 : d.unscaled.toString().length;

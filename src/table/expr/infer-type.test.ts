@@ -27,6 +27,9 @@ describe("type inference", () => {
   test.each([
     ["1", "INT NOT NULL"],
     ["3000000000", "BIGINT NOT NULL"],
+    ["-2147483648", "INT NOT NULL"],
+    ["-3000000000", "BIGINT NOT NULL"],
+    ["-9223372036854775808", "BIGINT NOT NULL"],
     ["12.50", "DECIMAL(4, 2) NOT NULL"],
     ["1e3", "DOUBLE NOT NULL"],
     ["'ab'", "CHAR(2) NOT NULL"],

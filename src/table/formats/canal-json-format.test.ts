@@ -16,7 +16,7 @@ const newDir = tempDirs("weir-canal-json-");
 const DDL = (path: string, options = "") =>
   `CREATE TABLE products (id BIGINT, name STRING, weight DECIMAL(10, 3)) WITH ('connector' = 'filesystem', 'path' = '${path}', 'format' = 'canal-json'${options})`;
 const table = (options = "") => formatOfTable(DDL("p", options));
-const w = (unscaled: bigint) => ({ unscaled, scale: 3 });
+const w = (unscaled: number) => ({ unscaled: BigInt(unscaled), scale: 3 });
 
 describe("canal-json format", () => {
   it("reads INSERT, UPDATE (before from old) and DELETE messages of several rows; skips DDL", () => {
@@ -28,21 +28,21 @@ describe("canal-json format", () => {
       '{"data":[{"id":112,"name":"car","weight":1.5}],"type":"DELETE","database":"inventory","table":"products"}',
     ].join("\n");
     expect(decodeText(format, text)).toEqual([
-      Row.ofKind(RowKind.INSERT, 111n, "scooter", w(5180n)),
-      Row.ofKind(RowKind.INSERT, 112n, "car", w(1500n)),
-      Row.ofKind(RowKind.UPDATE_BEFORE, 111n, "scooter", w(5180n)),
-      Row.ofKind(RowKind.UPDATE_AFTER, 111n, "scooter", w(5200n)),
-      Row.ofKind(RowKind.DELETE, 112n, "car", w(1500n)),
+      Row.ofKind(RowKind.INSERT, 111, "scooter", w(5180)),
+      Row.ofKind(RowKind.INSERT, 112, "car", w(1500)),
+      Row.ofKind(RowKind.UPDATE_BEFORE, 111, "scooter", w(5180)),
+      Row.ofKind(RowKind.UPDATE_AFTER, 111, "scooter", w(5200)),
+      Row.ofKind(RowKind.DELETE, 112, "car", w(1500)),
     ]);
   });
 
   it("writes as Flink's CanalJsonSerializationSchema, and reads back every kind", () => {
     const { format } = table();
     const rows = [
-      Row.ofKind(RowKind.INSERT, 1n, "a", w(1000n)),
-      Row.ofKind(RowKind.UPDATE_BEFORE, 1n, "a", w(1000n)),
-      Row.ofKind(RowKind.UPDATE_AFTER, 1n, "b", null),
-      Row.ofKind(RowKind.DELETE, 1n, "b", null),
+      Row.ofKind(RowKind.INSERT, 1, "a", w(1000)),
+      Row.ofKind(RowKind.UPDATE_BEFORE, 1, "a", w(1000)),
+      Row.ofKind(RowKind.UPDATE_AFTER, 1, "b", null),
+      Row.ofKind(RowKind.DELETE, 1, "b", null),
     ];
     const lines = rows.map((r) => format.encode(r));
     expect(lines).toEqual([
@@ -61,7 +61,7 @@ describe("canal-json format", () => {
       '{"data":[{"id":2}],"type":"INSERT","database":"other","table":"products"}',
       '{"data":[{"id":3}],"type":"INSERT","database":"inventory","table":"products_archive"}',
     ].join("\n");
-    expect(decodeText(format, text)).toEqual([Row.of(1n, null, null)]);
+    expect(decodeText(format, text)).toEqual([Row.of(1, null, null)]);
     expect(() => table(", 'canal-json.table.include' = '(['")).toThrow("Invalid value for option 'canal-json.table.include': '([' is not a regular expression");
   });
 
@@ -82,7 +82,7 @@ describe("canal-json format", () => {
       [5, 'expected a Canal message: a JSON object with "data" and "type"'],
     ]);
     const lenient = table(", 'canal-json.ignore-parse-errors' = 'true'").format;
-    expect(decodeText(lenient, text + '\n{"data":[{"id":5}],"type":"INSERT"}')).toEqual([Row.ofKind(RowKind.DELETE, null, null, null), Row.of(5n, null, null)]);
+    expect(decodeText(lenient, text + '\n{"data":[{"id":5}],"type":"INSERT"}')).toEqual([Row.ofKind(RowKind.DELETE, null, null, null), Row.of(5, null, null)]);
   });
 
   it("round trips a changelog through the filesystem connector; a malformed line fails naming the file and line", async () => {
@@ -90,18 +90,18 @@ describe("canal-json format", () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
     env.enableCheckpointing(20, "exactly-once");
     const changelog = [
-      Row.ofKind(RowKind.INSERT, 1n, "a", w(1n)),
-      Row.ofKind(RowKind.INSERT, 2n, "b", w(2n)),
-      Row.ofKind(RowKind.UPDATE_BEFORE, 1n, "a", w(1n)),
-      Row.ofKind(RowKind.UPDATE_AFTER, 1n, "a2", w(3n)),
-      Row.ofKind(RowKind.DELETE, 2n, "b", w(2n)),
+      Row.ofKind(RowKind.INSERT, 1, "a", w(1)),
+      Row.ofKind(RowKind.INSERT, 2, "b", w(2)),
+      Row.ofKind(RowKind.UPDATE_BEFORE, 1, "a", w(1)),
+      Row.ofKind(RowKind.UPDATE_AFTER, 1, "a2", w(3)),
+      Row.ofKind(RowKind.DELETE, 2, "b", w(2)),
     ];
     FILESYSTEM_TABLE_FACTORY.createSink!(tableContext(env, DDL(dir), "sink")).consume(env.fromElements(...changelog));
     await env.execute("write-canal");
     const readEnv = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
     FILESYSTEM_TABLE_FACTORY.createSource!(tableContext(readEnv, DDL(dir), "src")).produce().sinkTo(collectSink("rows"));
     const read = (await readEnv.execute("read-canal")).getCollected<Row>("rows");
-    expect(new MultisetTable().applyAll(read).sortedRows()).toEqual([Row.of(1n, "a2", w(3n))]);
+    expect(new MultisetTable().applyAll(read).sortedRows()).toEqual([Row.of(1, "a2", w(3))]);
 
     const bad = join(newDir(), "binlog.json");
     writeFileSync(bad, '{"data":[{"id":1}],"type":"INSERT"}\n{"data":[{"id":2}],"type":"TRUNCATE"}\n');

@@ -8,6 +8,7 @@
 import { formatDecimalJava, formatDouble } from "../data/format-value.ts";
 import { decimalToString, parseDecimal, type Decimal } from "../types/decimal.ts";
 import type { LogicalType } from "../types/logical-type.ts";
+import { bigintOf } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { typeToString } from "../expr/type-rules.ts";
 import { FormatValueError } from "./format-value-error.ts";
@@ -81,9 +82,10 @@ export function scalarReader(t: LogicalType, o: ScalarTextOptions): (text: strin
       return (text) => {
         const s = text.trim();
         if (!INTEGER.test(s)) throw cannot(text, t);
+        if (s.length < 16) return Number(s) + 0; // at most 15 digits: a safe integer, the canonical BIGINT (never -0)
         const n = BigInt(s);
         if (n < BIGINT_MIN || n > BIGINT_MAX) throw cannot(text, t, "out of range");
-        return n;
+        return bigintOf(n);
       };
     case "float":
     case "double":

@@ -50,7 +50,7 @@ describe("user-defined scalar functions", () => {
     expect(run("substringfunction(s, i, 3) || '!'", ["hello", 0, null, null])).toBe("hel!");
     expect(run("UPPER(SUBSTRINGFUNCTION(s, 0, 2))", ["hello", null, null, null])).toBe("HE");
     expect(run("add_tax(d)", [null, null, null, decimal(1000n, 2)])).toEqual(decimal(1200n, 2));
-    expect(run("twice(b) + 1", [null, null, 21n, null])).toBe(43n);
+    expect(run("twice(b) + 1", [null, null, 21n, null])).toBe(43);
   });
 
   test("NULL arguments are passed to eval, which decides", () => {
@@ -68,7 +68,7 @@ describe("user-defined scalar functions", () => {
     expect(bind("twice(1)").constant).toBe(true);
     const c = bind("counter()");
     expect(c.constant).toBe(false);
-    expect([c.eval([]), c.eval([])]).toEqual([1n, 2n]);
+    expect([c.eval([]), c.eval([])]).toEqual([1, 2]); // bigint results become canonical BIGINTs
   });
 
   test("argument type mismatches name both sides; unknown names suggest registered functions too", () => {

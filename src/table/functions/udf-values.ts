@@ -1,14 +1,16 @@
 /**
  * The values a user-defined function returns, checked against (and, where
  * the intent is unambiguous, converted to) the representation of its declared
- * result type (see `src/table/types/sql-value.ts`): a whole `number` for a
- * BIGINT becomes a `bigint`, a `bigint` in range for an INT a `number`, a
+ * result type (see `src/table/types/sql-value.ts`): a BIGINT in either form
+ * (a safe-integer `number` or a 64-bit `bigint`) becomes the canonical one
+ * (see `types/bigint-value.ts`), a `bigint` in range for an INT a `number`, a
  * `number` or decimal text for a DECIMAL a {@link Decimal} of the declared
  * scale, a `Date` for a TIMESTAMP/TIMESTAMP_LTZ its epoch milliseconds.
  * Anything else that does not fit is a {@link SqlRuntimeError} naming the
  * function and the type. Results that are objects are copies, so a function
  * may keep and change what it returned without effect on emitted rows.
  */
+import { bigintOf } from "../types/bigint-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimalFromNumber, isDecimal, parseDecimal, toDecimalType, type Decimal } from "../types/decimal.ts";
@@ -23,7 +25,7 @@ const INT_RANGE = { tinyint: [-128, 127], smallint: [-32768, 32767], int: [-2147
  *
  * @example
  * ```ts
- * resultConverter("f", parseSqlType("BIGINT"))(42); // 42n
+ * resultConverter("f", parseSqlType("BIGINT"))(42n); // 42
  * ```
  */
 export function resultConverter(name: string, type: LogicalType): (v: unknown) => SqlValue {
@@ -55,8 +57,8 @@ function convertOne(type: LogicalType, fail: (v: unknown) => never): (v: unknown
       };
     }
     case "bigint": return (v) => {
-      if (typeof v === "bigint") return BigInt.asIntN(64, v) === v ? v : fail(v);
-      return typeof v === "number" && Number.isSafeInteger(v) ? BigInt(v) : fail(v);
+      if (typeof v === "bigint") return BigInt.asIntN(64, v) === v ? bigintOf(v) : fail(v);
+      return typeof v === "number" && Number.isSafeInteger(v) ? v + 0 : fail(v);
     };
     case "float": return (v) => (typeof v === "number" ? Math.fround(v) : fail(v));
     case "double": return (v) => (typeof v === "number" ? v : fail(v));

@@ -8,6 +8,7 @@ import { exprSqlText } from "../catalog/expr-sql-text.ts";
 import type { Expr, Query, QueryBody, SelectBody, SelectItem, SetOperation, ValuesBody } from "../sql/ast.ts";
 import { commonType } from "../expr/type-rules.ts";
 import { castFunction } from "../expr/cast.ts";
+import { canonicalBigint, subtractInt64, type BigintValue } from "../types/bigint-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import { formatLogicalType } from "../types/logical-type.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
@@ -104,8 +105,8 @@ function convertSetOperation(ctx: PlannerContext, s: SetOperation, ctes: CteScop
   // INTERSECT / EXCEPT: count the rows of each side per distinct row, then keep or repeat them
   const tagged = (n: RelNode, side: 0 | 1): RelNode => project(n, [
     ...fieldsOf(n.rowType).map((_, i) => ({ expr: fieldRef(n.rowType, i), name: names[i]! })),
-    { expr: constantExpr(side === 0 ? 1n : 0n), name: "$l" },
-    { expr: constantExpr(side === 1 ? 1n : 0n), name: "$r" },
+    { expr: constantExpr(side === 0 ? 1 : 0), name: "$l" },
+    { expr: constantExpr(side === 1 ? 1 : 0), name: "$r" },
   ]);
   const both: RelNode = { kind: "union", inputs: [tagged(l, 0), tagged(r, 1)], rowType: tagged(l, 0).rowType };
   const keys = names.map((_, i) => i);
@@ -117,10 +118,11 @@ function convertSetOperation(ctx: PlannerContext, s: SetOperation, ctes: CteScop
     calls: [aggregateCall("SUM", [ln], [bigint], false, undefined, "SUM($l)"), aggregateCall("SUM", [ln + 1], [bigint], false, undefined, "SUM($r)")],
     rowType: planRowType([...fieldsOf(l.rowType), { name: "$lc", type: bigint }, { name: "$rc", type: bigint }]),
   };
-  const lc = (f: import("../types/sql-value.ts").SqlValue[]) => (f[ln] as bigint | null) ?? 0n;
-  const rc = (f: import("../types/sql-value.ts").SqlValue[]) => (f[ln + 1] as bigint | null) ?? 0n;
+  // BIGINT counts: numbers, or bigints in state written by an earlier version (see bigint-value.ts)
+  const lc = (f: import("../types/sql-value.ts").SqlValue[]) => (f[ln] as BigintValue | null) ?? 0;
+  const rc = (f: import("../types/sql-value.ts").SqlValue[]) => (f[ln + 1] as BigintValue | null) ?? 0;
   const keep: PlanExpr = {
-    eval: s.op === "INTERSECT" ? (f) => lc(f) > 0n && rc(f) > 0n : s.all ? (f) => lc(f) > rc(f) : (f) => lc(f) > 0n && rc(f) === 0n,
+    eval: s.op === "INTERSECT" ? (f) => lc(f) > 0 && rc(f) > 0 : s.all ? (f) => lc(f) > rc(f) : (f) => lc(f) > 0 && rc(f) == 0,
     type: { kind: "boolean", nullable: false },
     text: s.op === "INTERSECT" ? "AND(>($lc, 0), >($rc, 0))" : s.all ? ">($lc, $rc)" : "AND(>($lc, 0), =($rc, 0))",
     constant: false,
@@ -128,7 +130,7 @@ function convertSetOperation(ctx: PlannerContext, s: SetOperation, ctes: CteScop
   const kept: RelNode = { kind: "filter", input: counts, condition: keep, rowType: counts.rowType };
   if (!s.all) return project(kept, keys.map((i) => ({ expr: fieldRef(kept.rowType, i), name: names[i]! })));
   const times: PlanExpr = {
-    eval: s.op === "INTERSECT" ? (f) => (lc(f) < rc(f) ? lc(f) : rc(f)) : (f) => lc(f) - rc(f),
+    eval: s.op === "INTERSECT" ? (f) => canonicalBigint(lc(f) < rc(f) ? lc(f) : rc(f)) : (f) => subtractInt64(lc(f), rc(f)),
     type: bigint,
     text: s.op === "INTERSECT" ? "LEAST($lc, $rc)" : "-($lc, $rc)",
     constant: false,
@@ -137,7 +139,7 @@ function convertSetOperation(ctx: PlannerContext, s: SetOperation, ctes: CteScop
   return { kind: "replicate", input: withCount, countField: ln, rowType: planRowType(fieldsOf(withCount.rowType).slice(0, ln)) };
 }
 
-function constantExpr(v: bigint): PlanExpr {
+function constantExpr(v: number): PlanExpr {
   return { eval: () => v, type: { kind: "bigint", nullable: false }, text: String(v), constant: true };
 }
 

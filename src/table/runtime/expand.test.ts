@@ -37,8 +37,8 @@ describe("expand for GROUPING SETS / ROLLUP / CUBE", () => {
   });
 
   it("the expand id has a bit per group key, the first key the most significant", () => {
-    expect(expandId([4, 2, 7], [4, 2, 7])).toBe(0n);
-    expect(expandId([4, 2, 7], [2])).toBe(5n);
-    expect(expandId([4, 2, 7], [])).toBe(7n);
+    expect(expandId([4, 2, 7], [4, 2, 7])).toBe(0);
+    expect(expandId([4, 2, 7], [2])).toBe(5);
+    expect(expandId([4, 2, 7], [])).toBe(7);
   });
 });

@@ -11,6 +11,7 @@ import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import type { Row } from "../data/row.ts";
+import { bigintOf, type BigintValue } from "../types/bigint-value.ts";
 
 /** A planned expand. */
 export interface ExpandSpec {
@@ -25,14 +26,14 @@ export interface ExpandSpec {
  *
  * @example
  * ```ts
- * expandId([0, 1], [0]); // 1n: the second key is NULLed
- * expandId([0, 1], []);  // 3n
+ * expandId([0, 1], [0]); // 1: the second key is NULLed
+ * expandId([0, 1], []);  // 3
  * ```
  */
-export function expandId(groupKeys: readonly number[], groupingSet: readonly number[]): bigint {
+export function expandId(groupKeys: readonly number[], groupingSet: readonly number[]): BigintValue {
   let id = 0n;
   for (const k of groupKeys) id = (id << 1n) | (groupingSet.includes(k) ? 0n : 1n);
-  return id;
+  return bigintOf(id);
 }
 
 /**

@@ -65,7 +65,7 @@ function oracle(rows: readonly Row[], frame: OverFrame, bound: number): Row[] {
       if (frame.unit === "ROWS") inFrame = part.slice(frame.preceding === "unbounded" ? 0 : Math.max(0, i - frame.preceding), i + 1);
       else inFrame = part.filter((g) => (g[2] as number) <= t && (frame.preceding === "unbounded" || (g[2] as number) >= t - frame.preceding));
       const vs = inFrame.map((g) => g[1] as number);
-      out.push(Row.of(...f, BigInt(inFrame.length), vs.reduce((a, b) => a + b, 0), Math.min(...vs), Math.max(...vs), BigInt(new Set(inFrame.map((g) => g[3])).size)));
+      out.push(Row.of(...f, inFrame.length, vs.reduce((a, b) => a + b, 0), Math.min(...vs), Math.max(...vs), new Set(inFrame.map((g) => g[3])).size));
     });
   }
   return new MultisetTable().applyAll(out).sortedRows();

@@ -316,6 +316,6 @@ class RankFunction extends KeyedProcessFunction<string, Row, Row> {
   }
 
   private output(kind: RowKind, r: Ranked): Row {
-    return { kind, fields: this.spec.outputRankNumber ? [...r.fields, BigInt(r.rank)] : [...r.fields] };
+    return { kind, fields: this.spec.outputRankNumber ? [...r.fields, r.rank] : [...r.fields] };
   }
 }

@@ -185,7 +185,7 @@ function oracle(rows: readonly Row[], window: WindowSpec, bound: number): Row[] 
   const out: Row[] = [];
   for (const w of windows.values()) {
     const vs = w.rows.map((f) => f[1] as number);
-    out.push(Row.of(w.key, BigInt(w.rows.length), vs.reduce((a, b) => a + b, 0), Math.max(...vs), BigInt(new Set(w.rows.map((f) => f[2])).size), w.start, w.end, w.end - 1));
+    out.push(Row.of(w.key, w.rows.length, vs.reduce((a, b) => a + b, 0), Math.max(...vs), new Set(w.rows.map((f) => f[2])).size, w.start, w.end, w.end - 1));
   }
   return new MultisetTable().applyAll(out).sortedRows();
 }

@@ -117,7 +117,7 @@ class WindowRankFunction extends WindowEndFunction<Row, Row> {
     for (let i = 0; i < ranks.length; i++) {
       const rank = ranks[i]!;
       if (rank < this.spec.rankStart) continue;
-      out.collect({ kind: "+I", fields: this.spec.outputRankNumber ? [...sorted[i]!, BigInt(rank)] : sorted[i]! });
+      out.collect({ kind: "+I", fields: this.spec.outputRankNumber ? [...sorted[i]!, rank] : sorted[i]! });
     }
   }
 }

@@ -8,6 +8,7 @@ import type { SqlValue } from "./sql-value.ts";
 
 /** An integer-valued number and a bigint of the same value share a key; so do 1.5, 1.50 as DECIMAL and 1.5 as DOUBLE. */
 function numberKey(n: number): string {
+  if (Number.isSafeInteger(n)) return "i" + n; // the digits of BigInt(n) (-0 prints "0"), with no bigint allocated
   if (Number.isNaN(n)) return "nan";
   if (!Number.isFinite(n)) return n > 0 ? "+inf" : "-inf";
   if (Number.isInteger(n)) return "i" + BigInt(n).toString();

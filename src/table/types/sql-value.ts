@@ -9,7 +9,7 @@
  * | any type, the value NULL           | `null` (never `undefined`)                                        |
  * | `BOOLEAN`                          | `boolean`                                                         |
  * | `TINYINT`, `SMALLINT`, `INT`       | `number` (an integer in the type's range)                         |
- * | `BIGINT`                           | `bigint` (exact over the whole 64-bit range)                      |
+ * | `BIGINT`                           | `number` if a safe integer (\|v\| < 2^53), else `bigint` (exact over the 64-bit range; see `bigint-value.ts`) |
  * | `FLOAT`, `DOUBLE`                  | `number`                                                          |
  * | `DECIMAL(p, s)`                    | {@link Decimal} `{ unscaled: bigint, scale: s }` (exact)          |
  * | `CHAR(n)`, `VARCHAR(n)`, `STRING`  | `string`                                                          |

@@ -11,7 +11,7 @@ describe("math functions", () => {
     ["ABS(-2.50)", decimal(250n, 2)],
     ["SIGN(-7)", -1],
     ["SIGN(2.50)", decimal(100n, 2)],
-    ["SIGN(CAST(0 AS BIGINT))", 0n],
+    ["SIGN(CAST(0 AS BIGINT))", 0],
     ["MOD(7, 3)", 1],
     ["MOD(-7, 3)", -1],
     ["ROUND(42.345, 2)", decimal(4235n, 2)],

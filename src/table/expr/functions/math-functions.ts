@@ -5,6 +5,7 @@
  * only with a constant seed (java.util.Random's sequence, as Flink), so a
  * query's results are reproducible.
  */
+import { canonicalBigint, int64, negateInt64, toBigInt, type BigintValue } from "../../types/bigint-value.ts";
 import type { SqlValue } from "../../types/sql-value.ts";
 import { decimalNegate, decimalToNumber, parseDecimal, type Decimal, type DecimalType } from "../../types/decimal.ts";
 import { sqlCompare } from "../../types/sql-compare.ts";
@@ -62,8 +63,8 @@ function roundLike(half: boolean): BuiltinFunction["bind"] {
       const p = 10n ** BigInt(-dv);
       const big = t.kind === "bigint";
       return result(t, (v) => {
-        const q = divideRounding(big ? (v as bigint) : BigInt(v as number), p, half) * p;
-        return big ? BigInt.asIntN(64, q) : wrapInteger(t.kind as "int", Number(BigInt.asIntN(32, q)));
+        const q = divideRounding(toBigInt(v as BigintValue), p, half) * p;
+        return big ? int64(q) : wrapInteger(t.kind as "int", Number(BigInt.asIntN(32, q)));
       });
     }
     return result(t, (v) => {
@@ -152,7 +153,7 @@ export const MATH_FUNCTIONS: BuiltinFunction[] = [
     bind: (call) => {
       expectArgs(call, "numeric");
       const t = call.args[0]!.type;
-      if (t.kind === "bigint") return strict(call, t, (v: bigint) => BigInt.asIntN(64, v < 0n ? -v : v));
+      if (t.kind === "bigint") return strict(call, t, (v: BigintValue) => (v < 0 ? negateInt64(v) : canonicalBigint(v)));
       if (t.kind === "decimal") return strict(call, t, (v: Decimal) => (v.unscaled < 0n ? decimalNegate(v) : v));
       if (isIntegerType(t)) { const k = t.kind as "int"; return strict(call, t, (v: number) => wrapInteger(k, Math.abs(v))); }
       return strict(call, t, Math.abs);
@@ -163,7 +164,7 @@ export const MATH_FUNCTIONS: BuiltinFunction[] = [
     bind: (call) => {
       expectArgs(call, "numeric");
       const t = call.args[0]!.type;
-      if (t.kind === "bigint") return strict(call, t, (v: bigint) => (v > 0n ? 1n : v < 0n ? -1n : 0n));
+      if (t.kind === "bigint") return strict(call, t, (v: BigintValue) => (v > 0 ? 1 : v < 0 ? -1 : 0));
       if (t.kind === "decimal") {
         const one = 10n ** BigInt(t.scale);
         return strict(call, t, (v: Decimal) => ({ unscaled: v.unscaled > 0n ? one : v.unscaled < 0n ? -one : 0n, scale: v.scale }));

@@ -10,32 +10,32 @@ const SHANGHAI = { timeZone: "Asia/Shanghai" };
 
 describe("date and time functions (Flink's documented examples)", () => {
   test.each([
-    ["EXTRACT(DAY FROM DATE '2006-06-05')", 5n],
-    ["EXTRACT(YEAR FROM TIMESTAMP '2006-06-05 10:11:12')", 2006n],
-    ["EXTRACT(QUARTER FROM DATE '2006-06-05')", 2n],
-    ["EXTRACT(DOW FROM DATE '2006-06-05')", 2n],
-    ["EXTRACT(DOY FROM DATE '2006-02-01')", 32n],
-    ["EXTRACT(HOUR FROM TIME '12:44:31')", 12n],
-    ["EXTRACT(MILLISECOND FROM TIMESTAMP '2006-06-05 10:11:12.345')", 345n],
-    ["EXTRACT(MICROSECOND FROM TIMESTAMP '2006-06-05 10:11:12.345')", 345000n],
-    ["EXTRACT(EPOCH FROM TIMESTAMP '1969-12-31 23:59:59.5')", 0n],
-    ["EXTRACT(CENTURY FROM DATE '0000-06-01')", 0n],
-    ["EXTRACT(HOUR FROM TIMESTAMP '1969-12-31 23:00:00')", 23n],
-    ["EXTRACT(EPOCH FROM TIMESTAMP '1970-01-02 00:00:01')", 86401n],
-    ["EXTRACT(CENTURY FROM DATE '2000-12-31')", 20n],
-    ["EXTRACT(CENTURY FROM DATE '2001-01-01')", 21n],
-    ["EXTRACT(DECADE FROM DATE '2019-05-01')", 201n],
-    ["YEAR(DATE '1994-09-27')", 1994n],
-    ["QUARTER(DATE '1994-09-27')", 3n],
-    ["MONTH(DATE '1994-09-27')", 9n],
-    ["WEEK(DATE '1994-09-27')", 39n],
-    ["WEEK(DATE '2021-01-01')", 53n],
-    ["DAYOFYEAR(DATE '1994-09-27')", 270n],
-    ["DAYOFMONTH(DATE '1994-09-27')", 27n],
-    ["DAYOFWEEK(DATE '1994-09-27')", 3n],
-    ["HOUR(TIMESTAMP '1994-09-27 13:14:15')", 13n],
-    ["MINUTE(TIMESTAMP '1994-09-27 13:14:15')", 14n],
-    ["SECOND(TIMESTAMP '1994-09-27 13:14:15')", 15n],
+    ["EXTRACT(DAY FROM DATE '2006-06-05')", 5],
+    ["EXTRACT(YEAR FROM TIMESTAMP '2006-06-05 10:11:12')", 2006],
+    ["EXTRACT(QUARTER FROM DATE '2006-06-05')", 2],
+    ["EXTRACT(DOW FROM DATE '2006-06-05')", 2],
+    ["EXTRACT(DOY FROM DATE '2006-02-01')", 32],
+    ["EXTRACT(HOUR FROM TIME '12:44:31')", 12],
+    ["EXTRACT(MILLISECOND FROM TIMESTAMP '2006-06-05 10:11:12.345')", 345],
+    ["EXTRACT(MICROSECOND FROM TIMESTAMP '2006-06-05 10:11:12.345')", 345000],
+    ["EXTRACT(EPOCH FROM TIMESTAMP '1969-12-31 23:59:59.5')", 0],
+    ["EXTRACT(CENTURY FROM DATE '0000-06-01')", 0],
+    ["EXTRACT(HOUR FROM TIMESTAMP '1969-12-31 23:00:00')", 23],
+    ["EXTRACT(EPOCH FROM TIMESTAMP '1970-01-02 00:00:01')", 86401],
+    ["EXTRACT(CENTURY FROM DATE '2000-12-31')", 20],
+    ["EXTRACT(CENTURY FROM DATE '2001-01-01')", 21],
+    ["EXTRACT(DECADE FROM DATE '2019-05-01')", 201],
+    ["YEAR(DATE '1994-09-27')", 1994],
+    ["QUARTER(DATE '1994-09-27')", 3],
+    ["MONTH(DATE '1994-09-27')", 9],
+    ["WEEK(DATE '1994-09-27')", 39],
+    ["WEEK(DATE '2021-01-01')", 53],
+    ["DAYOFYEAR(DATE '1994-09-27')", 270],
+    ["DAYOFMONTH(DATE '1994-09-27')", 27],
+    ["DAYOFWEEK(DATE '1994-09-27')", 3],
+    ["HOUR(TIMESTAMP '1994-09-27 13:14:15')", 13],
+    ["MINUTE(TIMESTAMP '1994-09-27 13:14:15')", 14],
+    ["SECOND(TIMESTAMP '1994-09-27 13:14:15')", 15],
     ["FLOOR(TIME '12:44:31' TO MINUTE)", parseTime("12:44:00")],
     ["CEIL(TIME '12:44:31' TO MINUTE)", parseTime("12:45:00")],
     ["FLOOR(TIMESTAMP '2020-05-17 12:44:31.5' TO HOUR)", ts("2020-05-17 12:00:00")],
@@ -72,11 +72,11 @@ describe("date and time functions (Flink's documented examples)", () => {
     ["TO_TIMESTAMP_LTZ(1.9, 0)", 1900],
     ["TO_TIMESTAMP_LTZ(-1.5, 3)", -1],
     ["TO_TIMESTAMP_LTZ(253402300800, 0)", null],
-    ["UNIX_TIMESTAMP('2020-04-15 08:05:00')", 1586937900n],
-    ["UNIX_TIMESTAMP('2020/04/15', 'yyyy/MM/dd')", 1586908800n],
+    ["UNIX_TIMESTAMP('2020-04-15 08:05:00')", 1586937900],
+    ["UNIX_TIMESTAMP('2020/04/15', 'yyyy/MM/dd')", 1586908800],
     ["UNIX_TIMESTAMP('oops')", -(2n ** 63n)],
-    ["UNIX_TIMESTAMP('2020-04-15 08:05:00.999')", 1586937900n],
-    ["UNIX_TIMESTAMP('1969-12-31 23:59:59')", -1n],
+    ["UNIX_TIMESTAMP('2020-04-15 08:05:00.999')", 1586937900],
+    ["UNIX_TIMESTAMP('1969-12-31 23:59:59')", -1],
     ["FROM_UNIXTIME(44)", "1970-01-01 00:00:44"],
     ["FROM_UNIXTIME(1586937900, 'yyyy-MM-dd')", "2020-04-15"],
     ["TIMESTAMPDIFF(DAY, TIMESTAMP '2003-01-02 10:00:00', TIMESTAMP '2003-01-03 10:00:00')", 1],
@@ -153,7 +153,7 @@ describe("the session time zone and the clock", () => {
     expect(evaluate("CURRENT_DATE", undefined, [], opts)).toBe(parseDate("2020-04-15"));
     expect(evaluate("CURRENT_TIME", undefined, [], opts)).toBe(parseTime("16:05:01"));
     expect(evaluate("CURRENT_DATE", undefined, [], { timeZone: "America/Los_Angeles", clock: () => ts("2020-04-15 03:00:00") })).toBe(parseDate("2020-04-14"));
-    expect(evaluate("UNIX_TIMESTAMP()", undefined, [], opts)).toBe(1586937901n);
+    expect(evaluate("UNIX_TIMESTAMP()", undefined, [], opts)).toBe(1586937901);
   });
 
   test("an unknown session time zone fails when binding", () => {
@@ -169,20 +169,20 @@ describe("the session time zone and the clock", () => {
     expect(evaluate("CAST(CAST(l AS TIMESTAMP(3)) AS TIMESTAMP_LTZ(3))", cols, [instant], SHANGHAI)).toBe(instant);
     expect(evaluate("CAST(l AS TIMESTAMP(3))", cols, [instant])).toBe(instant);
     expect(evaluate("DATE_FORMAT(l, 'yyyy-MM-dd HH:mm XXX')", cols, [instant], SHANGHAI)).toBe("2020-04-16 04:00 +08:00");
-    expect(evaluate("HOUR(l)", cols, [instant], SHANGHAI)).toBe(4n);
+    expect(evaluate("HOUR(l)", cols, [instant], SHANGHAI)).toBe(4);
     expect(evaluate("FLOOR(l TO DAY)", cols, [instant], SHANGHAI)).toBe(ts("2020-04-15 16:00:00"));
     expect(evaluate("TIMESTAMPADD(DAY, 1, l)", cols, [instant], SHANGHAI)).toBe(instant + 86_400_000);
     expect(evaluate("TIMESTAMP_LTZ '2020-04-16 04:00:00'", undefined, [], SHANGHAI)).toBe(instant);
     expect(evaluate("FROM_UNIXTIME(0)", undefined, [], SHANGHAI)).toBe("1970-01-01 08:00:00");
-    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:00')", undefined, [], SHANGHAI)).toBe(0n);
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:00')", undefined, [], SHANGHAI)).toBe(0);
     expect(evaluate("FROM_UNIXTIME(44)", undefined, [], { timeZone: "Asia/Tokyo" })).toBe("1970-01-01 09:00:44");
   });
 
   test("UNIX_TIMESTAMP: Flink's documented examples in Europe/Berlin", () => {
     const berlin = { timeZone: "Europe/Berlin" };
-    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001', 'yyyy-MM-dd HH:mm:ss.SSS')", undefined, [], berlin)).toBe(25201n);
-    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS X')", undefined, [], berlin)).toBe(1n);
-    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS')", undefined, [], berlin)).toBe(25201n);
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001', 'yyyy-MM-dd HH:mm:ss.SSS')", undefined, [], berlin)).toBe(25201);
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS X')", undefined, [], berlin)).toBe(1);
+    expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS')", undefined, [], berlin)).toBe(25201);
     expect(evaluate("UNIX_TIMESTAMP('1970-01-01 08:00:01.001', 'yyyy-MM-dd HH:mm:ss.SSS X')", undefined, [], berlin)).toBe(-(2n ** 63n));
   });
 });

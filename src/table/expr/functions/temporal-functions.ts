@@ -71,30 +71,31 @@ function wallClock(x: BoundExpr, timeZone: string): Evaluator {
  * The value of `unit` of a wall-clock time, as EXTRACT returns it (BIGINT):
  * MILLISECOND/MICROSECOND/NANOSECOND are the fraction of the second, DOW is
  * 1 (Sunday) to 7, WEEK the ISO-8601 week, EPOCH whole seconds (truncated),
- * as Flink's `DateTimeUtils`.
+ * as Flink's `DateTimeUtils`. A safe integer, so the BIGINT is a number
+ * (`+ 0` where a truncation could give −0).
  */
-function extractField(unit: TimeUnit, wall: number): bigint {
+function extractField(unit: TimeUnit, wall: number): number {
   const days = floorDiv(wall, MS_PER_DAY);
   const msOfDay = wall - days * MS_PER_DAY;
   const { year, month, day } = civilFromDays(days);
   switch (unit) {
-    case "MILLENNIUM": return BigInt(Math.trunc(year > 0 ? (year + 999) / 1000 : (year - 999) / 1000));
-    case "CENTURY": return BigInt(Math.trunc(year > 0 ? (year + 99) / 100 : (year - 99) / 100));
-    case "DECADE": return BigInt(Math.trunc(year / 10));
-    case "YEAR": return BigInt(year);
-    case "QUARTER": return BigInt(Math.floor((month + 2) / 3));
-    case "MONTH": return BigInt(month);
-    case "WEEK": return BigInt(isoWeek(days));
-    case "DAY": return BigInt(day);
-    case "DOW": return BigInt(floorMod(days + 4, 7) + 1);
-    case "DOY": return BigInt(days - daysFromCivil(year, 1, 1) + 1);
-    case "HOUR": return BigInt(Math.floor(msOfDay / 3_600_000));
-    case "MINUTE": return BigInt(Math.floor(msOfDay / 60_000) % 60);
-    case "SECOND": return BigInt(Math.floor(msOfDay / 1000) % 60);
-    case "MILLISECOND": return BigInt(msOfDay % 1000);
-    case "MICROSECOND": return BigInt(msOfDay % 1000) * 1000n;
-    case "NANOSECOND": return BigInt(msOfDay % 1000) * 1_000_000n;
-    case "EPOCH": return BigInt(Math.trunc(wall / 1000));
+    case "MILLENNIUM": return Math.trunc(year > 0 ? (year + 999) / 1000 : (year - 999) / 1000) + 0;
+    case "CENTURY": return Math.trunc(year > 0 ? (year + 99) / 100 : (year - 99) / 100) + 0;
+    case "DECADE": return Math.trunc(year / 10) + 0;
+    case "YEAR": return year;
+    case "QUARTER": return Math.floor((month + 2) / 3);
+    case "MONTH": return month;
+    case "WEEK": return isoWeek(days);
+    case "DAY": return day;
+    case "DOW": return floorMod(days + 4, 7) + 1;
+    case "DOY": return days - daysFromCivil(year, 1, 1) + 1;
+    case "HOUR": return Math.floor(msOfDay / 3_600_000);
+    case "MINUTE": return Math.floor(msOfDay / 60_000) % 60;
+    case "SECOND": return Math.floor(msOfDay / 1000) % 60;
+    case "MILLISECOND": return msOfDay % 1000;
+    case "MICROSECOND": return (msOfDay % 1000) * 1000;
+    case "NANOSECOND": return (msOfDay % 1000) * 1_000_000;
+    case "EPOCH": return Math.trunc(wall / 1000) + 0;
   }
 }
 
@@ -357,7 +358,7 @@ export const TEMPORAL_FUNCTIONS: BuiltinFunction[] = [
     bind: (call) => {
       if (call.args.length === 0) {
         const clock = call.context.clock;
-        return { type: BIGINT, constant: false, eval: () => BigInt(Math.trunc(clock() / 1000)) };
+        return { type: BIGINT, constant: false, eval: () => Math.trunc(clock() / 1000) + 0 };
       }
       expectArgs(call, "string");
       patternArg(call, 1);
@@ -366,7 +367,7 @@ export const TEMPORAL_FUNCTIONS: BuiltinFunction[] = [
         const r = parseZonedWithPattern(s, p, "lenient");
         if (r === null) return -(2n ** 63n);
         const instant = r.offsetMs === undefined ? instantOfWallClock(r.wall, zone) : r.wall - r.offsetMs;
-        return BigInt(Math.trunc(instant / 1000));
+        return Math.trunc(instant / 1000) + 0;
       }));
     },
   },

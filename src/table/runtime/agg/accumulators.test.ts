@@ -41,7 +41,7 @@ describe("SUM / SUM0", () => {
   it("is NULL without non-NULL values (also after retracting them all); SUM0 is a typed zero", () => {
     expect(fold(aggCall("SUM", [[0, INT]]), [null, 3, ["-", 3]])).toBeNull();
     expect(fold(aggCall("SUM0", [[0, INT]]), [null])).toBe(0);
-    expect(fold(aggCall("SUM0", [[0, BIGINT]]), [])).toBe(0n);
+    expect(fold(aggCall("SUM0", [[0, BIGINT]]), [])).toBe(0);
     expect(fold(aggCall("SUM0", [[0, decimalType(5, 2)]]), [])).toEqual(dec("0.00"));
     expect(fold(aggCall("SUM", [[0, DOUBLE]]), [0.5, 0.25])).toBe(0.75);
   });
@@ -86,9 +86,9 @@ describe("MIN / MAX", () => {
 describe("DISTINCT, FILTER, NULLs", () => {
   it("COUNT(DISTINCT x) counts each value once and forgets it with its last copy", () => {
     const call = aggCall("COUNT", [[0, STRING]], { distinct: true });
-    expect(fold(call, ["a", "a", "b", null])).toBe(2n);
-    expect(fold(call, ["a", "a", "b", ["-", "a"]])).toBe(2n);
-    expect(fold(call, ["a", "a", "b", ["-", "a"], ["-", "a"]])).toBe(1n);
+    expect(fold(call, ["a", "a", "b", null])).toBe(2);
+    expect(fold(call, ["a", "a", "b", ["-", "a"]])).toBe(2);
+    expect(fold(call, ["a", "a", "b", ["-", "a"], ["-", "a"]])).toBe(1);
     expect(fold(aggCall("SUM", [[0, INT]], { distinct: true }), [2, 2, 3])).toBe(5);
   });
 
@@ -99,7 +99,7 @@ describe("DISTINCT, FILTER, NULLs", () => {
     for (const v of ["x", "y"]) aggs.accumulate(a, [v]);
     for (const v of ["y", "z", "z"]) aggs.accumulate(b, [v]);
     aggs.merge(a, b);
-    expect(aggs.values(a)).toEqual([3n, "x,y,z"]);
+    expect(aggs.values(a)).toEqual([3, "x,y,z"]);
   });
 
   it("COUNT(*) counts NULL rows, COUNT(x) does not; FILTER counts only rows whose condition is TRUE", () => {
@@ -114,8 +114,8 @@ describe("DISTINCT, FILTER, NULLs", () => {
         for (const r of retracted) acc = agg.retract(acc, r, counts);
         return agg.getValue(acc, counts);
       });
-    expect(results([])).toEqual([4n, 3n, 1, 2n]);
-    expect(results([[1, true]])).toEqual([3n, 2n, null, 1n]);
+    expect(results([])).toEqual([4, 3, 1, 2]);
+    expect(results([[1, true]])).toEqual([3, 2, null, 1]);
   });
 });
 

@@ -42,7 +42,7 @@ function builtin(call: AggregateCall, retractable: boolean): AggFunction<unknown
   let f: AggFunction<unknown>;
   switch (call.fn) {
     case "COUNT":
-      f = countAgg(call.resultType) as AggFunction<unknown>;
+      f = countAgg() as AggFunction<unknown>;
       break;
     case "SUM":
     case "SUM0":

@@ -1,30 +1,29 @@
 /**
  * `COUNT(*)` and `COUNT(x)`: the number of rows (the caller passes only the
  * rows that count: all for `COUNT(*)`, those with non-NULL arguments
- * otherwise). The result is a BIGINT (a bigint), or a number when the
- * planner typed it as a smaller integer.
+ * otherwise). The result is a number: a count is a safe integer, and a
+ * BIGINT that is one is a `number` (see `types/bigint-value.ts`), as is a
+ * count typed as a smaller integer.
  */
-import type { LogicalType } from "../../types/logical-type.ts";
 import type { AggFunction } from "./agg-function.ts";
 
 /**
- * `COUNT` with result type `resultType`.
+ * `COUNT`.
  *
  * @example
  * ```ts
- * const f = countAgg({ kind: "bigint", nullable: false });
+ * const f = countAgg();
  * const counts = new Map<string, ValueCount>();
- * f.getValue(f.add(f.create(), "x", counts), counts); // 1n
+ * f.getValue(f.add(f.create(), "x", counts), counts); // 1
  * ```
  */
-export function countAgg(resultType: LogicalType): AggFunction<number> {
-  const big = resultType.kind === "bigint";
+export function countAgg(): AggFunction<number> {
   return {
     usesCounts: false,
     create: () => 0,
     add: (n) => n + 1,
     retract: (n) => n - 1,
     merge: (n, _c, m) => n + m,
-    getValue: (n) => (big ? BigInt(n) : n),
+    getValue: (n) => n,
   };
 }

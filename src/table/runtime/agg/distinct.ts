@@ -12,7 +12,7 @@ import type { AggFunction } from "./agg-function.ts";
  *
  * @example
  * ```ts
- * const f = distinctAgg(countAgg({ kind: "bigint", nullable: false }));
+ * const f = distinctAgg(countAgg());
  * const counts = new Map<string, ValueCount>();
  * f.getValue(f.add(f.add(f.create(), "a", counts), "a", counts), counts); // 1n
  * ```

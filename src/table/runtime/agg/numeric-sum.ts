@@ -12,12 +12,13 @@
  * HALF_UP), of FLOAT/DOUBLE a number. AVG's integer sum is exact where
  * Flink's would wrap around at 64 bits.
  */
+import { addInt64, bigintOf, canonicalBigint, subtractInt64, type BigintValue } from "../../types/bigint-value.ts";
 import { decimalDivide, toDecimalType, type Decimal } from "../../types/decimal.ts";
 import type { LogicalType } from "../../types/logical-type.ts";
 import type { SqlValue } from "../../types/sql-value.ts";
 import type { AggFunction } from "./agg-function.ts";
 
-/** How a sum is kept: wrapped 8/16/32-bit numbers, a wrapped 64-bit bigint, an exact bigint (DECIMAL unscaled, integer AVG), a double. */
+/** How a sum is kept: wrapped 8/16/32-bit numbers, a wrapped 64-bit BIGINT value (see `bigint-value.ts`), an exact bigint (DECIMAL unscaled, integer AVG), a double. */
 type Arithmetic = "i8" | "i16" | "i32" | "i64" | "exact" | "double";
 
 /** A sum and the number of non-NULL values in it. */
@@ -34,8 +35,6 @@ function wrap(a: Arithmetic, x: number | bigint): number | bigint {
       return ((x as number) << 16) >> 16;
     case "i32":
       return (x as number) | 0;
-    case "i64":
-      return BigInt.asIntN(64, x as bigint);
     default:
       return x;
   }
@@ -63,7 +62,6 @@ function decimalScale(t: LogicalType): number {
 
 /** A value as the term of a sum kept with `a` (a decimal at `scale`). */
 function term(a: Arithmetic, v: SqlValue, scale: number): number | bigint {
-  if (a === "i64") return typeof v === "bigint" ? v : BigInt(v as number);
   if (a === "exact") {
     if (typeof v === "bigint") return v * 10n ** BigInt(scale);
     if (typeof v === "number") return BigInt(v) * 10n ** BigInt(scale);
@@ -75,10 +73,33 @@ function term(a: Arithmetic, v: SqlValue, scale: number): number | bigint {
 }
 
 function zero(a: Arithmetic): number | bigint {
-  return a === "i64" || a === "exact" ? 0n : 0;
+  return a === "exact" ? 0n : 0;
 }
 
 function sumFunction(a: Arithmetic, scale: number, result: (acc: SumAcc) => SqlValue): AggFunction<SumAcc> {
+  if (a === "i64") {
+    // a canonical BIGINT (a sum restored from an earlier version may be a bigint of any size)
+    return {
+      usesCounts: false,
+      create: () => ({ sum: 0, n: 0 }),
+      add(acc, v) {
+        acc.sum = addInt64(acc.sum, v as BigintValue);
+        acc.n++;
+        return acc;
+      },
+      retract(acc, v) {
+        acc.sum = subtractInt64(acc.sum, v as BigintValue);
+        acc.n--;
+        return acc;
+      },
+      merge(acc, _c, other) {
+        acc.sum = addInt64(acc.sum, other.sum);
+        acc.n += other.n;
+        return acc;
+      },
+      getValue: result,
+    };
+  }
   return {
     usesCounts: false,
     create: () => ({ sum: zero(a), n: 0 }),
@@ -109,7 +130,7 @@ function sumArithmetic(resultType: LogicalType): Arithmetic {
 /** The value of a sum kept with `a` as a value of `resultType`. */
 function sumValue(a: Arithmetic, sum: number | bigint, resultType: LogicalType): SqlValue {
   if (a === "exact" && resultType.kind === "decimal") return toDecimalType({ unscaled: sum as bigint, scale: resultType.scale }, resultType);
-  return sum;
+  return a === "i64" ? canonicalBigint(sum) : sum;
 }
 
 /**
@@ -147,7 +168,7 @@ export function avgAgg(argType: LogicalType, resultType: LogicalType): AggFuncti
       const sum = acc.sum as bigint;
       if (resultType.kind === "decimal") return decimalDivide({ unscaled: sum, scale }, { unscaled: BigInt(acc.n), scale: 0 }, resultType);
       const q = sum / 10n ** BigInt(scale) / BigInt(acc.n);
-      return resultType.kind === "bigint" ? q : resultType.kind === "float" || resultType.kind === "double" ? Number(sum) / 10 ** scale / acc.n : Number(q);
+      return resultType.kind === "bigint" ? bigintOf(q) : resultType.kind === "float" || resultType.kind === "double" ? Number(sum) / 10 ** scale / acc.n : Number(q);
     });
   }
   return sumFunction("double", 0, (acc) => (acc.n === 0 ? null : (acc.sum as number) / acc.n));
