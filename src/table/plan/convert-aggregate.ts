@@ -352,7 +352,7 @@ function windowed(w: WindowInput, groupExprs: Expr[], sets: number[][] | undefin
     windowText: tvf.text,
     groupKeys,
     calls: pre.calls,
-    rowType: { ...planRowType(fields), windowBounds },
+    rowType: { ...planRowType(fields), windowBounds, windowEnds: [windowBounds[1]] },
   };
   return { node: agg, rewrite: rewriter(outer, groupExprs, calls, windowPositions) };
 }
