@@ -275,16 +275,27 @@ function windowInput(input: RelNode, groupExprs: Expr[]): WindowInput | undefine
   const bounds = input.rowType.windowBounds;
   if (node.kind !== "windowTableFunction") {
     // rows of windows already (a window aggregation's output) grouped by their window again: each window's rows
-    // share its window_end, so a 1 ms tumbling window on window_end fires each window once, when the watermark passes it
+    // share its window_end, so a 1 ms tumbling window on window_end - 1 (the window's window_time) fires each
+    // window once, when the watermark reaches its window_end - 1: where the window aggregation below fired it,
+    // as Flink fires a cascaded window (a window join of both levels then sees both rows before it fires)
     if (bounds === undefined || !positions.has(bounds[0]) || !positions.has(bounds[1])) return undefined;
     const t = input.rowType;
-    const end = t.types[bounds[1]]!;
+    const endField = bounds[1];
+    const end = t.types[endField]!;
+    const windowTime: PlanExpr = {
+      eval: (f) => (typeof f[endField] === "number" ? (f[endField] as number) - 1 : null),
+      type: end,
+      text: `${t.names[endField]} - INTERVAL '0.001' SECOND`,
+      constant: false,
+      reads: [endField],
+    };
+    const timed = project(input, [...fieldsOf(t).map((f, i) => ({ expr: fieldRef(t, i), name: f.name, ...(f.qualifier === undefined ? {} : { qualifier: f.qualifier }) })), { expr: windowTime, name: "$cwt" }]);
     const tvf: RelNodeOf<"windowTableFunction"> = {
       kind: "windowTableFunction",
-      input,
-      window: { kind: "tumble", timeField: bounds[1], size: 1, offset: 0 },
-      text: `CASCADE(window_start=[${t.names[bounds[0]]}], window_end=[${t.names[bounds[1]]}])`,
-      rowType: planRowType([...fieldsOf(t), { name: "$cs", type: end }, { name: "$ce", type: end }, { name: "$ct", type: end, time: "rowtime" }]),
+      input: timed,
+      window: { kind: "tumble", timeField: t.names.length, size: 1, offset: 0 },
+      text: `CASCADE(window_start=[${t.names[bounds[0]]}], window_end=[${t.names[endField]}])`,
+      rowType: planRowType([...fieldsOf(timed.rowType), { name: "$cs", type: end }, { name: "$ce", type: end }, { name: "$ct", type: end, time: "rowtime" }]),
     };
     return { tvf, cascade: [bounds[0], bounds[1]] };
   }
@@ -352,7 +363,7 @@ function windowed(w: WindowInput, groupExprs: Expr[], sets: number[][] | undefin
     windowText: tvf.text,
     groupKeys,
     calls: pre.calls,
-    rowType: { ...planRowType(fields), windowBounds },
+    rowType: { ...planRowType(fields), windowBounds, windowEnds: [windowBounds[1]] },
   };
   return { node: agg, rewrite: rewriter(outer, groupExprs, calls, windowPositions) };
 }

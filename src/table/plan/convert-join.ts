@@ -1,7 +1,10 @@
 /**
  * Joins in FROM: the equality conditions become keys and the rest a
  * residual condition; bounds between the two sides' rowtime attributes make
- * an interval join; equal `window_start` and `window_end` of two window TVFs
+ * an interval join (bounds between one side's rowtime attribute and the
+ * other's `window_end` of a window aggregation stay a regular join, as in
+ * Flink, marked with the bounds so that its state can expire); equal
+ * `window_start` and `window_end` of two window TVFs
  * make a window join; `FOR SYSTEM_TIME AS OF` makes an event-time temporal
  * join against a versioned table (one with a primary key and a watermark)
  * when it names a rowtime, a lookup join when it names a processing time.
@@ -66,7 +69,11 @@ function plainNode(r: { node: RelNode; pendingRank?: unknown }, item: FromItem):
 
 /** The output row type of a join: both sides, the outer side's fields nullable; SEMI/ANTI keep the left side. */
 function joinRowType(left: PlanRowType, right: PlanRowType, joinType: JoinType, keepTime: boolean): PlanRowType {
-  if (joinType === "SEMI" || joinType === "ANTI") return left;
+  if (joinType === "SEMI" || joinType === "ANTI") {
+    // a left row goes out when its match comes, maybe after the watermark passed its window end
+    const { windowEnds: _, ...rest } = left;
+    return rest;
+  }
   const side = (t: PlanRowType, nullable: boolean): PlanField[] =>
     fieldsOf(t).map((f) => ({ ...f, type: nullable ? { ...f.type, nullable: true } : f.type, time: keepTime ? f.time : undefined }));
   return planRowType([
@@ -104,8 +111,9 @@ function splitCondition(condition: Expr | undefined, combined: PlanRowType, nl: 
  * join or a regular join, by what the condition says.
  */
 export function planJoin(leftInput: RelNode, rightInput: RelNode, joinType: JoinType, condition: Expr | undefined): RelNode {
-  const combined = concatRowTypes(leftInput.rowType, rightInput.rowType);
   const nl = leftInput.rowType.names.length;
+  const ends = [...(leftInput.rowType.windowEnds ?? []), ...(rightInput.rowType.windowEnds ?? []).map((i) => i + nl)];
+  const combined = { ...concatRowTypes(leftInput.rowType, rightInput.rowType), ...(ends.length === 0 ? {} : { windowEnds: ends }) };
   const split = splitCondition(condition, combined, nl);
   const { left, right } = pushDown(leftInput, rightInput, joinType, split, combined);
   const residualExpr = () => {
@@ -137,6 +145,22 @@ export function planJoin(leftInput: RelNode, rightInput: RelNode, joinType: Join
   }
   // interval join: both sides' rowtime attributes bounded against each other
   const interval = intervalBounds(split.residual, combined, nl);
+  if (interval !== undefined && interval.retained !== undefined) {
+    // a rowtime bounded by a window aggregation's window_end: a regular join (as Flink plans it), whose
+    // other side's rows can expire when an INNER join over insert-only inputs (see translate-plan)
+    const { leftTimeField, rightTimeField, lower: lowerBound, upper: upperBound, retained } = interval;
+    return {
+      kind: "join",
+      left,
+      right,
+      joinType,
+      leftKeys: split.leftKeys,
+      rightKeys: split.rightKeys,
+      ...residualExpr(),
+      ...(joinType === "INNER" ? { timeBounds: { leftTimeField, rightTimeField, lowerBound, upperBound, retained } } : {}),
+      rowType: joinRowType(left.rowType, right.rowType, joinType, false),
+    };
+  }
   if (interval !== undefined && joinType !== "SEMI" && joinType !== "ANTI") {
     split.residual = interval.rest;
     return {
@@ -207,10 +231,12 @@ function bindBoolean(e: Expr, t: PlanRowType) {
   return b;
 }
 
-/** A rowtime column of one side plus a constant interval. */
+/** A rowtime column (or a window aggregation's `window_end`) of one side plus a constant interval. */
 interface TimeOperand {
   field: number;
   offset: number;
+  /** The field is a window end ({@link PlanRowType.windowEnds}), not a rowtime attribute. */
+  windowEnd: boolean;
 }
 
 function timeOperand(e: Expr, t: PlanRowType): TimeOperand | undefined {
@@ -220,19 +246,24 @@ function timeOperand(e: Expr, t: PlanRowType): TimeOperand | undefined {
     const c = bindPlanExpr(e.right, t);
     if (!c.constant || c.type.kind !== "interval") return undefined;
     const v = c.eval([]) as number;
-    return { field: base.field, offset: base.offset + (e.op === "+" ? v : -v) };
+    return { field: base.field, offset: base.offset + (e.op === "+" ? v : -v), windowEnd: base.windowEnd };
   }
   if (e.kind !== "column") return undefined;
   const i = bindPlanExpr(e, t).inputRef!;
-  return t.timeAttributes[i] === "rowtime" ? { field: i, offset: 0 } : undefined;
+  if (t.timeAttributes[i] === "rowtime") return { field: i, offset: 0, windowEnd: false };
+  return t.windowEnds?.includes(i) ? { field: i, offset: 0, windowEnd: true } : undefined;
 }
 
-/** `right.time - left.time` bounds from the comparisons between the sides' rowtime attributes. */
+/**
+ * `right.time - left.time` bounds from the comparisons between the sides' rowtime attributes, or between
+ * one side's rowtime attribute and the other's window end (then that side is `retained`).
+ */
 function intervalBounds(residual: Expr[], t: PlanRowType, nl: number) {
   let lower = -Infinity;
   let upper = Infinity;
   let lf: number | undefined;
   let rf: number | undefined;
+  let retained: "left" | "right" | undefined;
   const rest: Expr[] = [];
   const consider = (a: Expr, op: string, b: Expr): boolean => {
     const x = timeOperand(a, t);
@@ -241,6 +272,8 @@ function intervalBounds(residual: Expr[], t: PlanRowType, nl: number) {
     // normalize to  L.t + l op R.t + r
     const [l, r, o] = x.field < nl ? [x, y, op] : [y, x, flip(op)];
     if ((lf !== undefined && lf !== l.field) || (rf !== undefined && rf !== r.field - nl)) return false;
+    if (l.windowEnd && r.windowEnd) return false;
+    retained = l.windowEnd ? "left" : r.windowEnd ? "right" : undefined;
     lf = l.field;
     rf = r.field - nl;
     const d = l.offset - r.offset; // R.t - L.t  (reversed)  d
@@ -268,7 +301,7 @@ function intervalBounds(residual: Expr[], t: PlanRowType, nl: number) {
     if (!used) rest.push(c);
   }
   if (lf === undefined || rf === undefined || lower === -Infinity || upper === Infinity) return undefined;
-  return { leftTimeField: lf, rightTimeField: rf, lower, upper, rest };
+  return { leftTimeField: lf, rightTimeField: rf, lower, upper, rest, retained };
 }
 
 function flip(op: string): string {

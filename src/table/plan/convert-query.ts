@@ -99,7 +99,10 @@ function convertSetOperation(ctx: PlannerContext, s: SetOperation, ctes: CteScop
   const l = castTo(left, names, types);
   const r = castTo(right, names, types);
   if (s.op === "UNION") {
-    const union: RelNode = { kind: "union", inputs: [l, r], rowType: l.rowType };
+    // a field holds window ends only when it does in both inputs
+    const { windowEnds, ...lt } = l.rowType;
+    const ends = windowEnds?.filter((i) => r.rowType.windowEnds?.includes(i));
+    const union: RelNode = { kind: "union", inputs: [l, r], rowType: ends === undefined || ends.length === 0 ? lt : { ...lt, windowEnds: ends } };
     return s.all ? union : distinct(union);
   }
   // INTERSECT / EXCEPT: count the rows of each side per distinct row, then keep or repeat them
@@ -172,12 +175,17 @@ export function project(input: RelNode, items: { expr: PlanExpr; name: string; q
     qualifier: it.qualifier,
     time: it.expr.proctime ? "proctime" : it.expr.inputRef === undefined ? undefined : input.rowType.timeAttributes[it.expr.inputRef],
   }));
-  const rowType = planRowType(fields);
+  let rowType: PlanRowType = planRowType(fields);
   const wb = input.rowType.windowBounds;
   if (wb !== undefined) {
     const start = items.findIndex((i) => i.expr.inputRef === wb[0]);
     const end = items.findIndex((i) => i.expr.inputRef === wb[1]);
-    if (start >= 0 && end >= 0) return { kind: "project", input, exprs: items.map((i) => i.expr), rowType: { ...rowType, windowBounds: [start, end] } };
+    if (start >= 0 && end >= 0) rowType = { ...rowType, windowBounds: [start, end] };
+  }
+  const we = input.rowType.windowEnds;
+  if (we !== undefined) {
+    const ends = items.flatMap((it, i) => (it.expr.inputRef !== undefined && we.includes(it.expr.inputRef) ? [i] : []));
+    if (ends.length > 0) rowType = { ...rowType, windowEnds: ends };
   }
   return { kind: "project", input, exprs: items.map((i) => i.expr), rowType };
 }

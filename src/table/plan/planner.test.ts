@@ -3,6 +3,7 @@ import { StreamExecutionEnvironment } from "../../api/environment.ts";
 import { Schema } from "../api/schema.ts";
 import { StreamTableEnvironment } from "../api/table-environment.ts";
 import { nexmarkSqlScript, type NexmarkSqlQueryName } from "../../../bench/jobs/nexmark/sql-queries.ts";
+import type { RelNodeOf } from "./rel-node.ts";
 
 /** A session with `clicks(user, url, n, cTime rowtime)` and `users(name, region)` views over (empty) streams. */
 function session(): StreamTableEnvironment {
@@ -135,6 +136,17 @@ describe("Nexmark's SQL plans as Flink plans them", () => {
 
   it("q7: the highest bid of each window, a regular join on the maximum price", () => {
     expect(nodes("q7")).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
+  });
+
+  it("q7: the join bounds the bids' rowtime by the window end, so its bids can expire while the window maxima stay", () => {
+    const tEnv = StreamTableEnvironment.create(StreamExecutionEnvironment.create({ parallelism: 1 }));
+    const script = nexmarkSqlScript("q7", { events: 1_000, eventsPerSecond: 1_000, dir: "unused" });
+    for (const statement of script.setup) tEnv.executeSql(statement);
+    const join = (tEnv.sqlQuery(script.select).node() as RelNodeOf<"project">).input as RelNodeOf<"join">;
+    expect(join.kind).toBe("join");
+    // B.dateTime BETWEEN B1.dateTime - INTERVAL '10' SECOND AND B1.dateTime: B1.dateTime - B.dateTime in [0, 10 s]
+    expect(join.timeBounds).toEqual({ leftTimeField: 5, rightTimeField: 1, lowerBound: 0, upperBound: 10_000, retained: "right" });
+    expect(join.rowType.timeAttributes.every((t) => t === undefined)).toBe(true);
   });
 });
 

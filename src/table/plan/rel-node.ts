@@ -29,6 +29,13 @@ export interface PlanRowType extends RowType {
   readonly timeAttributes: readonly (TimeAttribute | undefined)[];
   /** The positions of `window_start` and `window_end` when the rows belong to windows (a window TVF's output). */
   readonly windowBounds?: readonly [start: number, end: number];
+  /**
+   * The positions of fields holding the `window_end` of a window aggregation's rows: the aggregation
+   * emits a window before its watermark passes the window's end and drops late rows, so every row that
+   * arrives after the watermark reached W has a value above W (a regular join bounding a rowtime of its
+   * other side by one lets that side's rows expire; see translate-plan).
+   */
+  readonly windowEnds?: readonly number[];
 }
 
 /** A typed, compiled scalar expression and its text for EXPLAIN. */
@@ -105,6 +112,12 @@ export type RelNode = NodeBase &
         leftKeys: number[];
         rightKeys: number[];
         condition?: PlanExpr;
+        /**
+         * An INNER join whose condition bounds a rowtime attribute of one side by a `window_end` field
+         * (`PlanRowType.windowEnds`) of the other: `right.time - left.time` within the bounds. The side
+         * of the window ends is `retained`; the other side's rows can expire as in an interval join.
+         */
+        timeBounds?: { leftTimeField: number; rightTimeField: number; lowerBound: number; upperBound: number; retained: "left" | "right" };
       }
     | {
         kind: "intervalJoin";

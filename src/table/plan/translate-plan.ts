@@ -316,8 +316,19 @@ export class PlanTranslator {
           { keys: node.keys, keepLast: node.keepLast, timeField: node.timeField, windowStartField: node.window[0], windowEndField: node.window[1] },
           this.naming(node, "window-deduplicate"),
         );
-      case "join":
+      case "join": {
+        const b = node.timeBounds;
+        if (b !== undefined && this.settings.stateTtlMs <= 0 && [node.left, node.right].every((n) => ChangelogMode.isInsertOnly(new ChangelogModes(n).of(n)))) {
+          // the regular join's result with one side's state bounded: see IntervalJoinSpec.retain
+          return intervalJoin(
+            this.translate(node.left),
+            this.translate(node.right),
+            { ...joinSpec(node), leftTimeField: b.leftTimeField, rightTimeField: b.rightTimeField, lowerBound: b.lowerBound, upperBound: b.upperBound, retain: b.retained },
+            this.naming(node, "time-bounded-join"),
+          );
+        }
         return regularJoin(this.translate(node.left), this.translate(node.right), { ...joinSpec(node), ...ttl }, this.naming(node, "join"));
+      }
       case "intervalJoin":
         return intervalJoin(
           this.translate(node.left),

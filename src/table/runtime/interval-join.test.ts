@@ -57,6 +57,27 @@ describe("interval join: golden changelog (parallelism 1)", () => {
     const result = await env.execute("interval-join-golden-inner");
     expect(result.getCollected<Row>("out").map((r) => Row.toString(r))).toEqual(["+I[1, 100, a, 1, 90, b]", "+I[1, 100, a, 1, 101, c]"]);
   });
+
+  it("a retained side: its rows are kept for good, so a late row of the other side still joins them (the regular join's result)", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    // right rows are window ends (r.t in [l.t, l.t + 10]): the one at 110 comes before the watermark reaches it
+    const rows = [L(1, 100, "a"), L(1, 95, "b"), R(1, 110, "x"), W(109), L(1, 101, "c"), W(200), L(1, 100, "late"), R(1, 210, "y"), L(2, 300, "d")];
+    const { left, right } = sequencedInputs(env, rows);
+    intervalJoin(left, right, { ...spec("INNER", 0, 10), retain: "right" }, { uid: "join", name: "IntervalJoin" }).sinkTo(collectSink("out"));
+    const result = await env.execute("interval-join-golden-retained");
+    expect(result.getCollected<Row>("out").map((r) => Row.toString(r))).toEqual([
+      "+I[1, 100, a, 1, 110, x]",
+      "+I[1, 101, c, 1, 110, x]",
+      // 90 behind the watermark: an interval join would have dropped the right row at 110 by now
+      "+I[1, 100, late, 1, 110, x]",
+    ]);
+  });
+
+  it("only an INNER join retains a side", () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    const { left, right } = sequencedInputs(env, []);
+    expect(() => intervalJoin(left, right, { ...spec("LEFT", 0, 10), retain: "right" }, { uid: "join", name: "IntervalJoin" })).toThrow(/only an INNER join can retain a side, got LEFT/);
+  });
 });
 
 const BOUND = 40;

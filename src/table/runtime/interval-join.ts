@@ -6,10 +6,11 @@
  * condition holds. Both inputs are insert-only, and so is the output.
  *
  * Each row is joined with the rows of the other side buffered so far, then
- * buffered itself (keyed state) until the watermark makes a new match
- * impossible: a left row until the watermark reaches `l.time + upperBound`, a
- * right row until it reaches `r.time - lowerBound`; an event-time timer at that
- * time removes it. An outer join (LEFT, RIGHT, FULL) emits a row of its
+ * buffered itself (engine keyed state: not copied on access; what is emitted
+ * is a copy) until the watermark makes a new match impossible: a left row until
+ * the watermark reaches `l.time + upperBound`, a right row until it reaches
+ * `r.time - lowerBound`. One event-time timer per key and side, at the earliest
+ * of those times, removes what is due and is set again for the rows left. An outer join (LEFT, RIGHT, FULL) emits a row of its
  * preserved side that never matched NULL-padded at that moment; a row whose
  * matches are already impossible when it arrives (it is late) joins the
  * buffered rows and, without a match, is emitted padded at once.
@@ -22,17 +23,27 @@
  *
  * Rows with a NULL key (not null-safe) or a NULL time never match. The result equals the batch
  * join when no row is late (its time is above the watermark when it arrives).
+ *
+ * **Retained side** (`retain`, INNER joins only): the rows of that side are kept for good, and only the
+ * other side's rows expire. The planner uses it for a regular join whose condition bounds a rowtime
+ * attribute of one side by the `window_end` of a window aggregation's rows on the other (Nexmark q7:
+ * `B.dateTime BETWEEN B1.window_end - INTERVAL '10' SECOND AND B1.window_end`). A window aggregation
+ * emits a window before its watermark passes the window's end and drops late rows, so every later row
+ * of that side has its end above the current watermark: a row of the other side expires once the
+ * watermark makes its bound on that end unreachable, and a late row of the other side still joins every
+ * row of the retained side. The result then equals the regular join's (Flink plans the query as one:
+ * `window_end` is no time attribute) whether rows are late or not, with the state of one side bounded.
  */
 import type { OperatorNaming } from "./operator-naming.ts";
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
 import type { DataStream } from "../../api/data-stream.ts";
-import { MapStateDescriptor, type MapState } from "../../state/index.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { sqlValueKey } from "../types/sql-value-key.ts";
 import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, JoinSpecError, padsLeft, padsRight, rowOf,
   type JoinSpec
@@ -50,14 +61,21 @@ export interface IntervalJoinSpec extends JoinSpec {
   readonly lowerBound: number;
   /** `r.time <= l.time + upperBound` (ms, inclusive). */
   readonly upperBound: number;
+  /** The side whose rows are kept for good (INNER joins only; see the module doc); none when absent. */
+  readonly retain?: "left" | "right";
 }
 
-/** Buffered copies of one row: its fields, time, number of copies and whether it matched a row of the other side. */
+/** A buffered row: its fields, time and whether it matched a row of the other side. */
 interface Buffered {
   f: SqlValue[];
   t: number;
-  c: number;
   m: boolean;
+}
+
+/** The buffered rows of one side and key, in arrival order, and the earliest cleanup timer pending for them (null: none). */
+interface SideBuffer {
+  rows: Buffered[];
+  next: number | null;
 }
 
 /**
@@ -81,6 +99,7 @@ export function intervalJoin(left: DataStream<Row>, right: DataStream<Row>, spec
   checkPositions("interval join", "right time", [spec.rightTimeField], spec.rightArity);
   if (!Number.isFinite(spec.lowerBound) || !Number.isFinite(spec.upperBound))
     throw new JoinSpecError(`interval join: bounds must be finite, got [${spec.lowerBound}, ${spec.upperBound}]`);
+  if (spec.retain !== undefined && spec.joinType !== "INNER") throw new JoinSpecError(`interval join: only an INNER join can retain a side, got ${spec.joinType}`);
   return processWithWatermarkDelay(left, right, rowKeySelector(spec.leftKeys), rowKeySelector(spec.rightKeys), new IntervalJoinFunction(spec), intervalJoinWatermarkDelay(spec))
     .uid(naming.uid)
     .name(naming.name);
@@ -101,8 +120,8 @@ export function intervalJoinWatermarkDelay(bounds: Pick<IntervalJoinSpec, "lower
 }
 
 class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
-  private leftState!: MapState<string, Buffered>;
-  private rightState!: MapState<string, Buffered>;
+  private leftState!: EngineKeyedState<SideBuffer>;
+  private rightState!: EngineKeyedState<SideBuffer>;
 
   constructor(private readonly spec: IntervalJoinSpec) {
     super();
@@ -110,8 +129,8 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
 
   override open(): void {
     const ctx = this.getRuntimeContext();
-    this.leftState = ctx.getMapState(new MapStateDescriptor<string, Buffered>("left"));
-    this.rightState = ctx.getMapState(new MapStateDescriptor<string, Buffered>("right"));
+    this.leftState = engineKeyedState<SideBuffer>(ctx, "_left");
+    this.rightState = engineKeyedState<SideBuffer>(ctx, "_right");
   }
 
   processElement1(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -122,9 +141,9 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
     this.process(row, false, ctx, out);
   }
 
-  override onTimer(timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    this.expire(this.leftState, true, timestamp, out);
-    this.expire(this.rightState, false, timestamp, out);
+  override onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    if (this.spec.retain !== "left") this.expire(this.leftState, true, timestamp, ctx, out);
+    if (this.spec.retain !== "right") this.expire(this.rightState, false, timestamp, ctx, out);
   }
 
   private process(row: Row, isLeft: boolean, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -140,28 +159,44 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
     // the other side's times that match: [lo, hi]
     const lo = isLeft ? time + spec.lowerBound : time - spec.upperBound;
     const hi = isLeft ? time + spec.upperBound : time - spec.lowerBound;
-    const other = isLeft ? this.rightState : this.leftState;
+    const otherState = isLeft ? this.rightState : this.leftState;
     const otherPads = isLeft ? padsRight(spec.joinType) : padsLeft(spec.joinType);
     let matched = false;
-    const firstMatches: [string, Buffered][] = [];
-    for (const [k, e] of other.entries()) {
-      if (e.t < lo || e.t > hi) continue;
-      if (!(isLeft ? conditionHolds(spec, fields, e.f) : conditionHolds(spec, e.f, fields))) continue;
-      matched = true;
-      for (let i = 0; i < e.c; i++) out.collect(rowOf(RowKind.INSERT, isLeft ? this.joined(fields, e.f) : this.joined(e.f, fields)));
-      if (otherPads && !e.m) firstMatches.push([k, e]);
+    const other = otherState.get();
+    if (other !== undefined) {
+      let firstMatches: number[] | undefined;
+      const rows = other.rows;
+      for (let i = 0; i < rows.length; i++) {
+        const e = rows[i]!;
+        if (e.t < lo || e.t > hi) continue;
+        if (!(isLeft ? conditionHolds(spec, fields, e.f) : conditionHolds(spec, e.f, fields))) continue;
+        matched = true;
+        out.collect(rowOf(RowKind.INSERT, isLeft ? this.joined(fields, e.f) : this.joined(e.f, fields)));
+        if (otherPads && !e.m) (firstMatches ??= []).push(i);
+      }
+      if (firstMatches !== undefined) {
+        const owned = otherState.getOwned()!; // changed in place
+        for (const i of firstMatches) owned.rows[i]!.m = true;
+      }
     }
-    for (const [k, e] of firstMatches) other.put(k, { ...e, m: true });
+    const retained = spec.retain === (isLeft ? "left" : "right");
     const cleanup = this.cleanupTime(time, isLeft);
-    if (cleanup <= ctx.timerService().currentWatermark()) {
+    if (!retained && cleanup <= ctx.timerService().currentWatermark()) {
       if (!matched && pads) out.collect(rowOf(RowKind.INSERT, this.padded(fields, isLeft)));
       return;
     }
-    const own = isLeft ? this.leftState : this.rightState;
-    const key = time + "|" + sqlValueKey(fields);
-    const entry = own.get(key);
-    own.put(key, entry === undefined ? { f: fields, t: time, c: 1, m: matched } : { f: entry.f, t: time, c: entry.c + 1, m: entry.m || matched });
-    ctx.timerService().registerEventTimeTimer(cleanup);
+    const ownState = isLeft ? this.leftState : this.rightState;
+    let own = ownState.getOwned(); // changed in place
+    if (own === undefined) {
+      own = { rows: [], next: null };
+      ownState.set(own);
+    }
+    // the row is this function's own, so its fields may be kept
+    own.rows.push({ f: fields, t: time, m: matched });
+    if (!retained && (own.next === null || cleanup < own.next)) {
+      own.next = cleanup;
+      ctx.timerService().registerEventTimeTimer(cleanup);
+    }
   }
 
   /** When the watermark makes a new match of a row of a side at `time` impossible. */
@@ -169,16 +204,29 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
     return isLeft ? time + this.spec.upperBound : time - this.spec.lowerBound;
   }
 
-  /** Removes the rows of a side whose matches the watermark `upTo` made impossible; a preserved side emits those that never matched padded. */
-  private expire(state: MapState<string, Buffered>, isLeft: boolean, upTo: number, out: Collector<Row>): void {
+  /**
+   * Removes the rows of a side whose matches the watermark `upTo` made impossible (a preserved side emits
+   * those that never matched padded), then sets a timer for the earliest cleanup of the rows left.
+   */
+  private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, upTo: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    const buffer = state.get();
+    if (buffer === undefined || buffer.next === null || buffer.next > upTo) return;
     const pads = isLeft ? padsLeft(this.spec.joinType) : padsRight(this.spec.joinType);
-    const expired: string[] = [];
-    for (const [k, e] of state.entries()) {
-      if (this.cleanupTime(e.t, isLeft) > upTo) continue;
-      expired.push(k);
-      if (pads && !e.m) for (let i = 0; i < e.c; i++) out.collect(rowOf(RowKind.INSERT, this.padded(e.f, isLeft)));
+    const kept: Buffered[] = [];
+    let next: number | null = null;
+    for (const e of buffer.rows) {
+      const cleanup = this.cleanupTime(e.t, isLeft);
+      if (cleanup > upTo) {
+        kept.push(e);
+        if (next === null || cleanup < next) next = cleanup;
+      } else if (pads && !e.m) out.collect(rowOf(RowKind.INSERT, this.padded(e.f, isLeft)));
     }
-    for (const k of expired) state.remove(k);
+    if (kept.length === 0) {
+      state.set(undefined);
+      return;
+    }
+    state.set({ rows: kept, next });
+    ctx.timerService().registerEventTimeTimer(next!);
   }
 
   private padded(fields: readonly SqlValue[], isLeft: boolean): SqlValue[] {

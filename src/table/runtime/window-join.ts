@@ -2,7 +2,7 @@
  * The window join (Flink's `WindowJoinOperator`): joins two window TVF outputs
  * on their keys and on equal windows (`window_start` and `window_end` of both
  * sides). Rows are buffered per key and window (engine keyed state: not copied
- * on access; what is emitted is a copy) and the window is
+ * on access, by window end; what is emitted is a copy) and the window is
  * joined once, when the watermark reaches `window_end - 1`; then its rows are
  * dropped. A row for a window that already fired (its `window_end - 1` is at
  * or below the watermark when it arrives) is dropped, as in Flink.
@@ -22,7 +22,6 @@ import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { sqlValueKey } from "../types/sql-value-key.ts";
 import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, ownFields, padsLeft, padsRight, rowOf,
   type JoinSpec
@@ -39,16 +38,15 @@ export interface WindowJoinSpec extends JoinSpec {
   readonly rightWindowEnd: number;
 }
 
-/** The buffered rows of one side and key, by `start|end|row key`. */
-type SideBuffer = Map<string, Buffered>;
-
-/** Buffered copies of one row of a window: its fields, number of copies and window. */
-interface Buffered {
-  f: SqlValue[];
-  c: number;
+/** The buffered rows of one window of one side and key, in arrival order. */
+interface WindowRows {
   s: number;
   e: number;
+  rows: SqlValue[][];
 }
+
+/** The buffered windows of one side and key, by window end. */
+type SideBuffer = Map<number, WindowRows[]>;
 
 /**
  * Translates a window join: `left.connect(right).keyBy(leftKeys, rightKeys)`
@@ -103,8 +101,8 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
   override onTimer(timestamp: number, _ctx: OnTimerContext<string>, out: Collector<Row>): void {
     const lefts = this.take(this.leftState, timestamp + 1);
     const rights = this.take(this.rightState, timestamp + 1);
-    for (const [window, ls] of lefts) this.join(ls, rights.get(window) ?? [], out);
-    for (const [window, rs] of rights) if (!lefts.has(window)) this.join([], rs, out);
+    for (const l of lefts) this.join(l.rows, rights.find((r) => r.s === l.s)?.rows ?? [], out);
+    for (const r of rights) if (!lefts.some((l) => l.s === r.s)) this.join([], r.rows, out);
   }
 
   private buffer(row: Row, state: EngineKeyedState<SideBuffer>, startField: number, endField: number, ctx: KeyedProcessContext<string>): void {
@@ -112,61 +110,56 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
     const start = row.fields[startField] as number;
     const end = row.fields[endField] as number;
     if (end - 1 <= ctx.timerService().currentWatermark()) return; // its window already fired
-    const key = start + "|" + end + "|" + sqlValueKey(row.fields);
     let buffer = state.getOwned(); // changed in place
     if (buffer === undefined) {
       buffer = new Map();
       state.set(buffer);
     }
-    const entry = buffer.get(key);
+    let windows = buffer.get(end);
+    if (windows === undefined) {
+      windows = [];
+      buffer.set(end, windows);
+      ctx.timerService().registerEventTimeTimer(end - 1);
+    }
+    let w: WindowRows | undefined;
+    for (const x of windows) if (x.s === start) w = x;
+    if (w === undefined) windows.push((w = { s: start, e: end, rows: [] }));
     // the row is this function's own, so its fields may be kept
-    if (entry === undefined) buffer.set(key, { f: row.fields, c: 1, s: start, e: end });
-    else entry.c++;
-    ctx.timerService().registerEventTimeTimer(end - 1);
+    w.rows.push(row.fields);
   }
 
-  /** The buffered rows of the windows ending at `end`, by window (`start|end`), removed from the state. */
-  private take(state: EngineKeyedState<SideBuffer>, end: number): Map<string, Buffered[]> {
-    const byWindow = new Map<string, Buffered[]>();
-    const buffer = state.getOwned(); // changed in place
-    if (buffer === undefined) return byWindow;
-    const taken: string[] = [];
-    for (const [k, b] of buffer) {
-      if (b.e !== end) continue;
-      taken.push(k);
-      const window = b.s + "|" + b.e;
-      const rows = byWindow.get(window);
-      if (rows === undefined) byWindow.set(window, [b]);
-      else rows.push(b);
-    }
-    if (taken.length === buffer.size) state.set(undefined);
-    else for (const k of taken) buffer.delete(k);
-    return byWindow;
+  /** The buffered windows ending at `end`, removed from the state. */
+  private take(state: EngineKeyedState<SideBuffer>, end: number): WindowRows[] {
+    const buffer = state.get();
+    const windows = buffer?.get(end);
+    if (windows === undefined) return [];
+    if (buffer!.size === 1) state.set(undefined);
+    else state.getOwned()!.delete(end); // changed in place
+    return windows;
   }
 
   /** Emits the join of the rows of one window. */
-  private join(lefts: readonly Buffered[], rights: readonly Buffered[], out: Collector<Row>): void {
+  private join(lefts: readonly SqlValue[][], rights: readonly SqlValue[][], out: Collector<Row>): void {
     const { spec } = this;
     const { joinType, leftArity, rightArity } = spec;
     const rightMatched = rights.map(() => false);
     for (const l of lefts) {
       let matched = false;
-      const nullKey = hasNullKey(l.f, spec.leftKeys, spec.nullSafeKeys);
+      const nullKey = hasNullKey(l, spec.leftKeys, spec.nullSafeKeys);
       for (let j = 0; j < rights.length && !nullKey; j++) {
         const r = rights[j]!;
-        if (hasNullKey(r.f, spec.rightKeys, spec.nullSafeKeys) || !conditionHolds(spec, l.f, r.f)) continue;
+        if (hasNullKey(r, spec.rightKeys, spec.nullSafeKeys) || !conditionHolds(spec, l, r)) continue;
         matched = true;
         rightMatched[j] = true;
         if (joinType === "SEMI" || joinType === "ANTI") break;
-        for (let n = 0; n < l.c * r.c; n++) out.collect(rowOf(RowKind.INSERT, joinedFields(l.f, leftArity, r.f, rightArity)));
+        out.collect(rowOf(RowKind.INSERT, joinedFields(l, leftArity, r, rightArity)));
       }
-      if ((joinType === "SEMI" && matched) || (joinType === "ANTI" && !matched))
-        for (let n = 0; n < l.c; n++) out.collect(rowOf(RowKind.INSERT, ownFields(l.f)));
-      else if (!matched && padsLeft(joinType)) for (let n = 0; n < l.c; n++) out.collect(rowOf(RowKind.INSERT, joinedFields(l.f, leftArity, null, rightArity)));
+      if ((joinType === "SEMI" && matched) || (joinType === "ANTI" && !matched)) out.collect(rowOf(RowKind.INSERT, ownFields(l)));
+      else if (!matched && padsLeft(joinType)) out.collect(rowOf(RowKind.INSERT, joinedFields(l, leftArity, null, rightArity)));
     }
     if (padsRight(joinType))
       rights.forEach((r, j) => {
-        if (!rightMatched[j]) for (let n = 0; n < r.c; n++) out.collect(rowOf(RowKind.INSERT, joinedFields(null, leftArity, r.f, rightArity)));
+        if (!rightMatched[j]) out.collect(rowOf(RowKind.INSERT, joinedFields(null, leftArity, r, rightArity)));
       });
   }
 }

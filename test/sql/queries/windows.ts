@@ -92,6 +92,17 @@ export const WINDOWS: readonly HarnessQuery[] = [
     tumble("paired", 5),
   ),
   windowed(
+    // Nexmark q7's shape: a rowtime bounded by a window aggregation's window_end (a regular join whose orders expire)
+    "highest-amount-per-window",
+    "SELECT o.order_id, o.user, o.amount, m.wend FROM orders o JOIN (SELECT MAX(amount) AS top, window_end AS wend FROM {W} GROUP BY window_start, window_end) m ON o.amount = m.top WHERE o.ts BETWEEN m.wend - INTERVAL '5' SECOND AND m.wend",
+    ORDERS_5S,
+  ),
+  windowed(
+    "window-end-bounds-clicks",
+    "SELECT m.user, m.c, k.url, k.n FROM (SELECT user, COUNT(*) AS c, window_end AS wend FROM {W} GROUP BY user, window_start, window_end) m JOIN clicks k ON m.user = k.user AND k.ts > m.wend - INTERVAL '3' SECOND AND k.ts <= m.wend + INTERVAL '1' SECOND AND k.n >= m.c",
+    CLICKS_5S,
+  ),
+  windowed(
     "window-join-then-aggregate",
     "SELECT c.user, COUNT(*) AS pairs, COUNT(DISTINCT c.window_start) AS windows FROM (SELECT * FROM {W}) c JOIN (SELECT * FROM {W2}) o ON c.user = o.user AND c.window_start = o.window_start AND c.window_end = o.window_end GROUP BY c.user",
     CLICKS_5S,
