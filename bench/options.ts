@@ -1,7 +1,8 @@
 /**
  * The command line of `npm run bench`: `--records N` fixes the size of the
  * keyed-count runs, `--keys a,b` sets their key counts, `--only a,b` runs
- * only the named sections, `--nexmark-events N` fixes the size of the runs of
+ * only the named sections (`keyed-count-tcp`: 2 workers linked by TCP vs by shared memory, sized by `--records`
+ * and the first of `--keys`), `--nexmark-events N` fixes the size of the runs of
  * the DataStream Nexmark queries and their SQL twins (section `nexmark`; a quick
  * try of the section), `--nexmark-sql-events N` the size of the
  * runs of the published Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`),
@@ -11,7 +12,7 @@
  */
 
 /** The sections of the bench, in the order they run. */
-export const BENCH_SECTIONS = ["startup", "keyed-count", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state", "kafka", "postgres"] as const;
+export const BENCH_SECTIONS = ["startup", "keyed-count", "keyed-count-tcp", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state", "kafka", "postgres"] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** Key counts of the keyed-count runs without `--keys`: a state that fits the CPU caches, and a large one. */

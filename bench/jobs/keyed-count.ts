@@ -25,6 +25,7 @@ import {
   type ValueState,
 } from "../../src/index.ts";
 import type { StateBackendName } from "../../src/state/state-backend-settings.ts";
+import { WORKER_LINKS_ENV, type WorkerLinks } from "../../src/deploy/worker/worker-task-manager.ts";
 import { CpuTimeline, cpuBetween } from "../cpu-timeline.ts";
 import { busyMark, otherCores } from "../machine-busy.ts";
 import { steadyWindow, type SteadyWindow } from "../steady-rate.ts";
@@ -53,6 +54,8 @@ export interface KeyedCountParams {
   readonly checkpointIntervalMs: number;
   /** Keyed state backend, with its default checkpoints (heap: full, disk: incremental). Default `"heap"`. */
   readonly backend?: StateBackendName;
+  /** How the worker threads are linked: shared memory (default) or TCP over 127.0.0.1, as task manager processes are. */
+  readonly links?: WorkerLinks;
 }
 
 /** What one run measured. */
@@ -140,6 +143,7 @@ export async function runKeyedCount(params: KeyedCountParams): Promise<KeyedCoun
   return withCheckpointDir(params.checkpointIntervalMs, async (dir) => {
     try {
       process.env[PARAMS_VARIABLE] = JSON.stringify(params);
+      if (params.links) process.env[WORKER_LINKS_ENV] = params.links;
       const env = environmentOf(params, dir);
       const loadAverage = loadavg()[0]!;
       const cpu = new CpuTimeline();
@@ -163,6 +167,7 @@ export async function runKeyedCount(params: KeyedCountParams): Promise<KeyedCoun
       return { params, elapsedMs, received, checkpoints: result.checkpoints, steady, steadyCpuMs, loadAverage, otherCores: others };
     } finally {
       delete process.env[PARAMS_VARIABLE];
+      delete process.env[WORKER_LINKS_ENV];
     }
   });
 }

@@ -76,7 +76,6 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
     heartbeatTimeoutMs: configuration.get(HEARTBEAT_TIMEOUT),
     slotRequestTimeoutMs: configuration.get(SLOT_REQUEST_TIMEOUT),
     uploadDir: configuration.get(WEB_UPLOAD_DIR),
-    acrossTaskManagers: false,
   });
   log.info({ port: jm.rpcPort }, `job manager RPC at ${configuration.get(JOBMANAGER_RPC_ADDRESS)}:${jm.rpcPort} (task managers connect here)`);
   let url = "";

@@ -24,8 +24,6 @@ export interface ClusterJobSettings {
   /** Worker indices (= task slots) of the plan. */
   readonly workers: number;
   readonly slotRequestTimeoutMs: number;
-  /** Whether workers of one job may run on different task managers (records between them over TCP). */
-  readonly acrossTaskManagers: boolean;
 }
 
 /** The job manager's side of the executors: the slots, and the routing of task managers' messages to jobs. */
@@ -39,7 +37,7 @@ export interface ClusterJobs {
 /**
  * @example
  * ```ts
- * const executor = clusterExecutor(jobs, { program, workers: 4, slotRequestTimeoutMs: 300_000, acrossTaskManagers: true });
+ * const executor = clusterExecutor(jobs, { program, workers: 4, slotRequestTimeoutMs: 300_000 });
  * ```
  */
 export function clusterExecutor(jobs: ClusterJobs, s: ClusterJobSettings): Executor {
@@ -70,6 +68,10 @@ export class ClusterJob {
   private timer: NodeJS.Timeout | undefined;
   private waitingSince = 0;
   private shutDown = 0;
+  /** The secret of the TCP links between the job's workers. */
+  private readonly token = randomBytes(16).toString("hex");
+  /** Where each ready worker listens for TCP links. */
+  private readonly dataAddresses = new Map<number, { host: string; port: number }>();
 
   constructor(
     private readonly jobs: ClusterJobs,
@@ -94,15 +96,35 @@ export class ClusterJob {
     const need = this.s.workers - this.placed.size;
     const managers = this.jobs.pool.taskManagers;
     return (
-      `waiting for ${need} task slot${need === 1 ? "" : "s"} (${this.jobs.pool.totalFree} free on ${managers.length} task manager${managers.length === 1 ? "" : "s"}` +
-      `${this.s.acrossTaskManagers ? "" : ", all on one task manager"}; slot.request.timeout ${Math.round(this.s.slotRequestTimeoutMs / 1000)} s)`
+      `waiting for ${need} task slot${need === 1 ? "" : "s"} (${this.jobs.pool.totalFree} free on ${managers.length} task manager${managers.length === 1 ? "" : "s"}; ` +
+      `slot.request.timeout ${Math.round(this.s.slotRequestTimeoutMs / 1000)} s)`
     );
   }
 
   /** A message of worker `index` from its task manager (v8-serialized `FromWorker`). */
   fromWorker(tm: RegisteredTaskManager, index: number, payload: Uint8Array): void {
     if (this.placed.get(index) !== tm) return;
-    this.driver.receive(index, deserialize(payload) as FromWorker);
+    const m = deserialize(payload) as FromWorker;
+    if (m.type === "ready" && m.dataPort !== undefined) this.introduce(index, tm, m.dataPort);
+    this.driver.receive(index, m);
+  }
+
+  /**
+   * Worker `index` listens for TCP links at `port` on its task manager: tells it where the ready workers of the
+   * other task managers listen, and them where it does (the lower index connects; a worker that comes again,
+   * here or elsewhere, replaces its peers' connections to it).
+   */
+  private introduce(index: number, tm: RegisteredTaskManager, port: number): void {
+    const self = { host: tm.host, port };
+    this.dataAddresses.set(index, self);
+    const others: Record<number, { host: string; port: number }> = {};
+    for (const [j, address] of this.dataAddresses) {
+      const where = this.placed.get(j);
+      if (j === index || !where || where === tm) continue;
+      others[j] = address;
+      this.post(j, { type: "tcp-peers", peers: { [index]: self } });
+    }
+    this.post(index, { type: "tcp-peers", peers: others });
   }
 
   /** Worker `index` died on its task manager. */
@@ -121,6 +143,7 @@ export class ClusterJob {
     for (const [index, where] of [...this.placed]) {
       if (where !== tm) continue;
       this.placed.delete(index);
+      this.dataAddresses.delete(index);
       this.driver.crashed(index, new Error(`task manager ${tm.id} was lost (${reason})`), `worker ${index}`);
     }
   }
@@ -154,7 +177,7 @@ export class ClusterJob {
     const log = getLogger().child({ component: "cluster" });
     this.waitingSince = Date.now();
     let granted = false;
-    const withdraw = this.jobs.pool.request(this.key, indices, !this.s.acrossTaskManagers, (grants) => {
+    const withdraw = this.jobs.pool.request(this.key, indices, (grants) => {
       granted = true;
       this.withdraw = undefined;
       clearTimeout(this.timer);
@@ -195,8 +218,11 @@ export class ClusterJob {
   }
 
   private startWorkers(tm: RegisteredTaskManager, indices: number[]): void {
-    tm.rpc.send({ type: "start-workers", job: this.key, indices, workers: this.s.workers, channels: this.channels, ...this.s.program });
-    for (const i of indices) this.driver.restarted(i);
+    tm.rpc.send({ type: "start-workers", job: this.key, indices, workers: this.s.workers, channels: this.channels, token: this.token, ...this.s.program });
+    for (const i of indices) {
+      this.dataAddresses.delete(i);
+      this.driver.restarted(i);
+    }
   }
 
   private shutdown(index: number): void {

@@ -28,8 +28,6 @@ export interface JobManagerOptions {
   readonly slotRequestTimeoutMs: number;
   /** `web.upload.dir`. */
   readonly uploadDir: string;
-  /** Whether a job's workers may run on different task managers (links between them over TCP). */
-  readonly acrossTaskManagers: boolean;
 }
 
 /** A program to run on the cluster: the module imported here, and what the task managers import. */
@@ -48,7 +46,7 @@ export interface ClusterProgram {
 /**
  * @example
  * ```ts
- * const jm = await JobManager.start({ rpcHost: "127.0.0.1", rpcPort: 6123, heartbeatIntervalMs: 10_000, heartbeatTimeoutMs: 50_000, slotRequestTimeoutMs: 300_000, uploadDir: ".weir/jars", acrossTaskManagers: true });
+ * const jm = await JobManager.start({ rpcHost: "127.0.0.1", rpcPort: 6123, heartbeatIntervalMs: 10_000, heartbeatTimeoutMs: 50_000, slotRequestTimeoutMs: 300_000, uploadDir: ".weir/jars" });
  * const client = await jm.submit({ label: "job.mjs", module, args: [], configuration: {}, workerModule: { jar, ext: "mjs" } });
  * ```
  */
@@ -135,7 +133,6 @@ export class JobManager implements ClusterJobs {
             program: { module: p.workerModule, args: job.args, configuration: job.configuration, fingerprint: job.fingerprint, jobName: job.graph.name },
             workers: Math.max(1, ...job.graph.vertices.map((v) => v.parallelism)),
             slotRequestTimeoutMs: this.o.slotRequestTimeoutMs,
-            acrossTaskManagers: this.o.acrossTaskManagers,
           }),
         onJobStarted: (client) => {
           this.clients.push(client);

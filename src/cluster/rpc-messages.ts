@@ -28,6 +28,8 @@ export interface StartWorkers {
   readonly configuration: Readonly<Record<string, string>>;
   readonly fingerprint: string;
   readonly jobName: string;
+  /** The secret of the job's TCP links between workers of different task managers. */
+  readonly token: string;
 }
 
 /** Task manager → job manager. */

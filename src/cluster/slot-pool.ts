@@ -31,8 +31,6 @@ export interface SlotGrant {
 interface SlotRequest {
   readonly job: string;
   readonly indices: readonly number[];
-  /** Slots must all be on one task manager (its workers cannot link across processes). */
-  readonly together: boolean;
   readonly grant: (grants: SlotGrant[]) => void;
 }
 
@@ -43,7 +41,7 @@ const slotKey = (job: string, index: number) => `${job}#${index}`;
  * ```ts
  * const pool = new SlotPool();
  * pool.add(taskManager);
- * const cancel = pool.request("job-1", [0, 1], false, (grants) => start(grants));
+ * const withdraw = pool.request("job-1", [0, 1], (grants) => start(grants));
  * ```
  */
 export class SlotPool {
@@ -79,8 +77,8 @@ export class SlotPool {
    * Asks for a slot for each of `indices` of `job`; `grant` is called once they are all free (maybe at once).
    * Returns a function that withdraws the request if it is still waiting.
    */
-  request(job: string, indices: readonly number[], together: boolean, grant: (grants: SlotGrant[]) => void): () => void {
-    const r: SlotRequest = { job, indices, together, grant };
+  request(job: string, indices: readonly number[], grant: (grants: SlotGrant[]) => void): () => void {
+    const r: SlotRequest = { job, indices, grant };
     this.requests.push(r);
     this.serve();
     return () => {
@@ -108,10 +106,6 @@ export class SlotPool {
 
   private place(r: SlotRequest): SlotGrant[] | undefined {
     const free = this.taskManagers.map((tm) => ({ tm, free: this.freeSlots(tm) })).filter((f) => f.free > 0);
-    if (r.together) {
-      const tm = free.sort((a, b) => b.free - a.free).find((f) => f.free >= r.indices.length)?.tm;
-      return tm ? r.indices.map((index) => ({ index, taskManager: tm })) : undefined;
-    }
     if (free.reduce((n, f) => n + f.free, 0) < r.indices.length) return undefined;
     // round-robin over the task managers (the one with the most free slots first), skipping full ones
     const order = free.sort((a, b) => b.free - a.free);

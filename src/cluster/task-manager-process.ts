@@ -174,6 +174,7 @@ export class ClusterTaskManager {
         configuration: m.configuration,
         fingerprint: m.fingerprint,
         jobName: m.jobName,
+        remote: { host: this.o.host, token: m.token },
         onMessage: (index, w) => this.rpc.send({ type: "from-worker", job: m.job, index, payload: serialize(w) }),
         onCrash: (index, e) => this.rpc.send({ type: "worker-died", job: m.job, index, message: e.message, stack: e.stack }),
       });

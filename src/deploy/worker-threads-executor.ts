@@ -4,7 +4,7 @@
  * gives its index (the pool in `worker/worker-task-manager.ts`).
  */
 import type { Executor } from "./executor.ts";
-import { startWorkerTaskManagers } from "./worker/worker-task-manager.ts";
+import { startWorkerTaskManagers, workerLinksFromEnv } from "./worker/worker-task-manager.ts";
 
 /** What the worker threads need to rebuild the job. */
 export interface WorkerThreadsSettings {
@@ -28,6 +28,6 @@ export function workerThreadsExecutor(s: WorkerThreadsSettings): Executor {
   return {
     kind: "worker-threads",
     threads: s.workers,
-    taskManagers: (plan, events) => startWorkerTaskManagers({ ...s, channels: plan.channels.length, events }),
+    taskManagers: (plan, events) => startWorkerTaskManagers({ ...s, channels: plan.channels.length, events, links: workerLinksFromEnv() }),
   };
 }

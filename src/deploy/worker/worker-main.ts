@@ -7,7 +7,9 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { setLaunch } from "../launch-context.ts";
 import { loadJobModule } from "../job-loader.ts";
+import type { Link } from "../../runtime/channel/link.ts";
 import { RemoteLink } from "../../runtime/channel/remote-link.ts";
+import { TcpDataPlane } from "../../runtime/channel/tcp-data-plane.ts";
 import { errorInfo } from "../../runtime/execution/deployment.ts";
 import { planExecution } from "../../runtime/execution/execution-plan.ts";
 import { TaskManager } from "../../runtime/execution/task-manager.ts";
@@ -36,8 +38,14 @@ function postLog(record: LogRecord): void {
 
 let manager: TaskManager | null = null;
 const early: ToWorker[] = [];
-/** Links to the other workers, by index (replaced when a worker is started again). */
-const links = new Map<number, RemoteLink>();
+/** Links to the other workers, by index (a shared-memory link is replaced when its worker is started again). */
+const links = new Map<number, Link>();
+/** The TCP links to workers of other processes (or of this one, when the pool links its workers so), and their server. */
+const tcp = init.tcp ? new TcpDataPlane({ self: init.workerIndex, host: init.tcp.host, peers: init.tcp.peers, token: init.tcp.token }) : null;
+if (tcp) for (const [peer, link] of tcp.links) links.set(peer, link);
+/** The port of the TCP data server (undefined without TCP links). */
+const dataPort: Promise<number | undefined> = tcp ? tcp.listening : Promise.resolve(undefined);
+dataPort.catch((e) => fatal(`worker ${init.workerIndex} cannot listen for TCP links on ${init.tcp?.host}: ${(e as Error).message}`, e));
 
 function handle(m: ToWorker, tm: TaskManager): void {
   switch (m.type) {
@@ -66,7 +74,9 @@ function handle(m: ToWorker, tm: TaskManager): void {
 }
 
 port.on("message", (m: ToWorker) => {
-  if (manager) handle(m, manager);
+  // the data plane exists before the job's graph: a peer may connect (or be told of) at any time
+  if (m.type === "tcp-peers") tcp?.setPeers(m.peers);
+  else if (manager) handle(m, manager);
   else if (m.type === "cancel") post({ type: "cancelled", attempt: m.attempt, positions: {} });
   else early.push(m);
 });
@@ -121,8 +131,8 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
       );
       manager = tm;
       setInterval(() => post({ type: "metrics", metrics: tm.metrics() }), METRICS_INTERVAL_MS).unref();
-      post({ type: "ready" });
       for (const m of early.splice(0)) handle(m, tm);
+      void dataPort.then((p) => post(p === undefined ? { type: "ready" } : { type: "ready", dataPort: p }), () => {});
       return true;
     },
   });

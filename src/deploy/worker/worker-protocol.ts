@@ -1,5 +1,5 @@
 /**
- * Messages between the main thread and a worker thread (version 8: workers receive the configuration as strings). Pure data.
+ * Messages between the main thread and a worker thread (version 10: links over TCP to workers of other processes). Pure data.
  */
 import type { CompiledJob } from "../compiled-job-hook.ts";
 import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/types.ts";
@@ -9,7 +9,7 @@ import type { TaskResults } from "../../runtime/task/task-services.ts";
 import type { LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
-export const WORKER_PROTOCOL_VERSION = 9;
+export const WORKER_PROTOCOL_VERSION = 10;
 
 /** `workerData` of a worker thread. */
 export interface WorkerInit {
@@ -26,8 +26,14 @@ export interface WorkerInit {
   readonly fingerprint: string;
   /** The job's name: a job module may start several jobs (SQL statements one after another); a worker runs the one of this name. */
   readonly jobName: string;
-  /** Link (port and shared memory) to each other worker, by its index. */
+  /** Link (port and shared memory) to each other worker of this process, by its index. */
   readonly links: Record<number, LinkEnd>;
+  /**
+   * Links over TCP to the workers `peers` (of other processes, or of this one when the pool links its workers so):
+   * the worker listens on `host:0` (its port in `ready`) and connects to the peers of a higher index once
+   * `tcp-peers` tells their addresses; every connection's hello carries `token`.
+   */
+  readonly tcp?: { readonly host: string; readonly peers: readonly number[]; readonly token: string };
   /** Where the worker publishes its heartbeat and the task that runs (task-activity.ts), read by the main thread. */
   readonly activity: SharedArrayBuffer;
   /** Origin of the heartbeat's milliseconds (the main thread's `Date.now()` when it started the worker). */
@@ -44,13 +50,19 @@ export type ToWorker =
   | { type: "resume-sources"; attempt: number }
   /** Worker `peer` was started again: this link replaces the one to it. */
   | { type: "relink"; peer: number; link: LinkEnd }
+  /**
+   * Where TCP peers listen: the worker connects to each one of a higher index (again, replacing its connection,
+   * when a peer comes again after it was started again). May come after `deploy`: a link buffers until connected.
+   */
+  | { type: "tcp-peers"; peers: Record<number, { host: string; port: number }> }
   | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }
   | { type: "complete"; attempt: number; taskId: string; checkpointId: number }
   | { type: "aborted"; attempt: number; taskId: string; checkpointId: number };
 
 /** Worker → main. */
 export type FromWorker =
-  | { type: "ready" }
+  /** The worker built the job's graph; `dataPort`: where its TCP data server listens (when `tcp` was given). */
+  | { type: "ready"; dataPort?: number }
   | { type: "ack"; attempt: number; ack: TaskAcknowledgement }
   | { type: "decline"; attempt: number; checkpointId: number; taskId: string; reason: string }
   | { type: "running"; attempt: number; taskId: string }

@@ -2,10 +2,13 @@
  * The worker threads of a job in this process: starts one worker per hosted
  * worker index (each imports the job module again and rebuilds the graph),
  * connects every pair of them with a link for their channels (a MessagePort
- * and shared memory), and starts a worker again after it died. A local run
- * hosts every index of the plan; a cluster's task manager hosts the indices
- * of its slots (`src/cluster/`).
+ * and shared memory, or — an internal option for tests and the benchmark —
+ * TCP over 127.0.0.1, as between task manager processes), and starts a worker
+ * again after it died. A local run hosts every index of the plan; a cluster's
+ * task manager hosts the indices of its slots (`src/cluster/`), linked by TCP
+ * to the workers of the other task managers.
  */
+import { randomBytes } from "node:crypto";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { createLinkEnds, type LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { TaskManagerEvents, TaskManagerHandle } from "../../runtime/execution/deployment.ts";
@@ -37,10 +40,38 @@ export interface WorkerPoolOptions {
   onMessage(index: number, m: FromWorker): void;
   /** Worker `index` died (an uncaught error outside task code, or it exited). */
   onCrash(index: number, error: Error): void;
+  /** How the pool's own workers are linked: shared memory (default) or TCP (the data plane between processes, measured in one). */
+  links?: WorkerLinks;
+  /**
+   * Links to the workers of the plan this pool does not host (those of other task managers): over TCP, each worker
+   * listening on `host` (its port in `ready`), connections authenticated by `token`. Their addresses come in
+   * `tcp-peers` messages from the job manager.
+   */
+  remote?: { readonly host: string; readonly token: string };
 }
 
+/** How the pool links its own workers. */
+export type WorkerLinks = "shared-memory" | "tcp";
+
+/**
+ * Environment variable that makes the pool link its workers by TCP (`tcp`): an internal switch for tests and
+ * the benchmark, which compare the data plane between processes with the one between threads.
+ */
+export const WORKER_LINKS_ENV = "WEIR_WORKER_LINKS";
+
+/** The links the environment asks for (`WORKER_LINKS_ENV`). */
+export function workerLinksFromEnv(): WorkerLinks {
+  const v = process.env[WORKER_LINKS_ENV];
+  if (v === undefined || v === "" || v === "shared-memory") return "shared-memory";
+  if (v === "tcp") return "tcp";
+  throw new Error(`${WORKER_LINKS_ENV} must be shared-memory or tcp, not '${v}'`);
+}
+
+/** The interface the workers' TCP data servers listen on when the pool links its own workers by TCP. */
+const TCP_HOST = "127.0.0.1";
+
 /** Starts the worker threads of every worker of the plan, driven as task managers. */
-export function startWorkerTaskManagers(o: Omit<WorkerPoolOptions, "indices" | "onMessage" | "onCrash"> & { events: TaskManagerEvents }): TaskManagerHandle[] {
+export function startWorkerTaskManagers(o: Omit<WorkerPoolOptions, "indices" | "onMessage" | "onCrash" | "remote"> & { events: TaskManagerEvents }): TaskManagerHandle[] {
   const indices = Array.from({ length: o.workers }, (_, i) => i);
   let driver: WorkerDriver | undefined;
   const pool = new WorkerPool({ ...o, indices, onMessage: (i, m) => driver!.receive(i, m), onCrash: (i, e) => driver!.crashed(i, e) });
@@ -66,6 +97,8 @@ interface Thread {
   alive: boolean;
   /** Its heartbeat and the task that runs on it (task-activity.ts). */
   activity: SharedArrayBuffer;
+  /** Port of its TCP data server, once it is ready (TCP links only). */
+  dataPort?: number;
 }
 
 /**
@@ -83,15 +116,22 @@ export class WorkerPool {
   private readonly threads = new Map<number, Thread>();
   /** Origin of the workers' heartbeats. */
   private readonly epoch = Date.now();
+  /** Whether the pool's own workers are linked by TCP. */
+  private readonly ownByTcp: boolean;
+  /** Where the workers listen for TCP links, and the links' secret (when any worker has a TCP link). */
+  private readonly tcp: { readonly host: string; readonly token: string } | undefined;
 
   constructor(private readonly o: WorkerPoolOptions) {
+    this.ownByTcp = o.links === "tcp";
+    this.tcp = o.remote ?? (this.ownByTcp ? { host: TCP_HOST, token: randomBytes(16).toString("hex") } : undefined);
     const links = new Map<number, Record<number, LinkEnd>>(o.indices.map((i) => [i, {}]));
-    for (const i of o.indices)
-      for (const j of o.indices) {
-        if (j <= i) continue;
-        const { port1, port2 } = new MessageChannel();
-        [links.get(i)![j], links.get(j)![i]] = createLinkEnds(o.channels, port1, port2);
-      }
+    if (!this.ownByTcp)
+      for (const i of o.indices)
+        for (const j of o.indices) {
+          if (j <= i) continue;
+          const { port1, port2 } = new MessageChannel();
+          [links.get(i)![j], links.get(j)![i]] = createLinkEnds(o.channels, port1, port2);
+        }
     for (const i of o.indices) this.threads.set(i, this.spawn(i, links.get(i)!));
   }
 
@@ -118,7 +158,8 @@ export class WorkerPool {
       void old.worker.terminate();
     }
     const links: Record<number, LinkEnd> = {};
-    for (const [j, peer] of this.threads) {
+    // TCP: its peers keep their link to it; their connection is replaced once it is ready (introduce)
+    for (const [j, peer] of this.ownByTcp ? [] : this.threads) {
       if (j === index || !peer.alive) continue;
       const { port1, port2 } = new MessageChannel();
       const [mine, theirs] = createLinkEnds(this.o.channels, port1, port2);
@@ -162,12 +203,18 @@ export class WorkerPool {
       activity,
       epoch: this.epoch,
       compiledJob: compiledJob(),
+      ...(this.tcp ? { tcp: { host: this.tcp.host, peers: this.tcpPeers(index), token: this.tcp.token } } : {}),
     };
     const worker = new Worker(WORKER_ENTRY, { workerData: init, transferList: Object.values(links).map((l) => l.port), argv: [...o.args] });
     getLogger().debug({ component: "workers", worker: index }, `worker thread ${index} started (importing ${o.jobModule})`);
     const thread: Thread = { worker, alive: true, activity };
     worker.on("message", (m: FromWorker) => {
-      if (this.threads.get(index) === thread) o.onMessage(index, m);
+      if (this.threads.get(index) !== thread) return;
+      if (m.type === "ready" && m.dataPort !== undefined && this.ownByTcp) {
+        thread.dataPort = m.dataPort;
+        this.introduce(index);
+      }
+      o.onMessage(index, m);
     });
     const crashed = (error: Error) => {
       if (!thread.alive) return;
@@ -177,5 +224,27 @@ export class WorkerPool {
     worker.on("error", crashed);
     worker.on("exit", (code) => crashed(new Error(`it exited with code ${code}`)));
     return thread;
+  }
+
+  /** The workers worker `index` links to by TCP: those of other processes, and with `links: "tcp"` the pool's own. */
+  private tcpPeers(index: number): number[] {
+    const own = new Set(this.o.indices);
+    for (const i of this.threads.keys()) own.add(i);
+    return Array.from({ length: this.o.workers }, (_, j) => j).filter((j) => j !== index && (this.ownByTcp || !own.has(j)));
+  }
+
+  /**
+   * Own worker `index` listens for TCP links: tells it where the pool's other ready workers listen, and them where
+   * it does (each connects to those of a higher index; a worker started again replaces its peers' connections).
+   */
+  private introduce(index: number): void {
+    const self = this.threads.get(index)!;
+    const others: Record<number, { host: string; port: number }> = {};
+    for (const [j, t] of this.threads) {
+      if (j === index || !t.alive || t.dataPort === undefined) continue;
+      others[j] = { host: TCP_HOST, port: t.dataPort };
+      t.worker.postMessage({ type: "tcp-peers", peers: { [index]: { host: TCP_HOST, port: self.dataPort! } } } satisfies ToWorker);
+    }
+    self.worker.postMessage({ type: "tcp-peers", peers: others } satisfies ToWorker);
   }
 }

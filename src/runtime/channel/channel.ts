@@ -38,3 +38,13 @@ export interface InputChannel {
 /** Default capacity of a channel in messages (batches or events): small, so that a barrier waits behind little data. */
 export const DEFAULT_CHANNEL_CAPACITY = 4;
 
+/**
+ * Batches a channel to another thread or process holds (a channel within a thread holds `DEFAULT_CHANNEL_CAPACITY`).
+ * More than within a thread: on a machine with as many busy threads as cores, the consumer's thread is
+ * off its core for a scheduler slice now and then (other processes, V8's compiler and collector
+ * threads, the coordinator); 4 batches (under a millisecond of a simple job) then left the producer
+ * idle until it came back, 8 let it work through most of such a pause. A barrier waits behind at most
+ * that many batches of the channel, so more (16 scaled no better, within the noise) only made checkpoints
+ * behind a slow consumer longer.
+ */
+export const REMOTE_CHANNEL_CAPACITY = 8;

@@ -33,7 +33,8 @@
 import { Counter } from "../../metrics/counter.ts";
 import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import type { ChannelEvent, ChannelMessage } from "../elements.ts";
-import type { InputChannel, OutputChannel } from "./channel.ts";
+import { REMOTE_CHANNEL_CAPACITY, type InputChannel, type OutputChannel } from "./channel.ts";
+import type { Link } from "./link.ts";
 import { SharedRing } from "./shared-ring.ts";
 import { BatchDecoder, BatchEncoder } from "./batch-codec.ts";
 import { Signal } from "../../util/signal.ts";
@@ -53,17 +54,6 @@ const DATA = 0;
 
 /** Bytes of entries in each direction's ring; a batch that does not fit goes through the port. */
 export const RING_BYTES = 1 << 20;
-
-/**
- * Batches a channel to another thread holds (a channel within a thread holds `DEFAULT_CHANNEL_CAPACITY`).
- * More than within a thread: on a machine with as many busy threads as cores, the consumer's thread is
- * off its core for a scheduler slice now and then (other processes, V8's compiler and collector
- * threads, the coordinator); 4 batches (under a millisecond of a simple job) then left the producer
- * idle until it came back, 8 let it work through most of such a pause. A barrier waits behind at most
- * that many batches of the channel, so more (16 scaled no better, within the noise) only made checkpoints
- * behind a slow consumer longer.
- */
-const REMOTE_CHANNEL_CAPACITY = 8;
 
 /**
  * Int32 slots per channel in the shared credits: batches taken by the consumer, producer asleep
@@ -100,7 +90,7 @@ export function createLinkEnds(channels: number, port1: MessagePort, port2: Mess
 }
 
 /** Both directions of the channels between this thread and one other thread. */
-export class RemoteLink {
+export class RemoteLink implements Link {
   private attempt = -1;
   private readonly port: MessagePort;
   /** @internal The shared credit counters (see {@link SLOTS}). */

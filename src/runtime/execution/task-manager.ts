@@ -9,7 +9,7 @@ import type { CheckpointBarrier } from "../../checkpoint/types.ts";
 import type { Clock, TimerHandle } from "../../util/clock.ts";
 import type { InputChannel, OutputChannel } from "../channel/channel.ts";
 import { LocalChannel } from "../channel/local-channel.ts";
-import type { RemoteLink } from "../channel/remote-link.ts";
+import type { Link } from "../channel/link.ts";
 import { StreamTask } from "../task/stream-task.ts";
 import { MetricRegistry } from "../../metrics/metric-registry.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
@@ -29,13 +29,13 @@ export class TaskManager {
 
   /**
    * @param worker this thread's index in the plan
-   * @param links remote links to the other threads, by worker index
+   * @param links links to the other workers (threads of this process or other processes), by worker index
    * @param taskManagerId the thread in metric scopes: "worker-0", … or "in-process"
    */
   constructor(
     private readonly worker: number,
     private readonly plan: ExecutionPlan,
-    private readonly links: ReadonlyMap<number, RemoteLink>,
+    private readonly links: ReadonlyMap<number, Link>,
     private readonly events: TaskManagerEvents,
     private readonly clock: Clock,
     private readonly taskManagerId = `worker-${worker}`,
