@@ -1,7 +1,8 @@
 /**
- * The loss of a task manager (SIGKILL, mid-job: the job's source waits at a gate file): the job manager notices
- * (the connection closes), the attempt fails, the job waits for slots (RESTARTING, waiting-for) until a
- * replacement task manager registers, and restarts there from its latest completed checkpoint; its exactly-once
+ * The loss of one of the two task managers a job runs on (SIGKILL, mid-job: the job's source waits at a gate
+ * file): the job manager notices (the connection closes), the attempt fails, the job waits for a slot
+ * (RESTARTING, waiting-for) until a replacement task manager registers, and restarts from its latest completed
+ * checkpoint on the remaining and the new one (records between them over TCP); its exactly-once
  * FileSink output is then exact (0 lost, 0 duplicated). A task manager that stops heartbeating (SIGSTOP) is lost
  * after heartbeat.timeout the same way.
  */
@@ -44,8 +45,9 @@ describe("the loss of a task manager", () => {
       const dir = tempDir();
       const jm = await startJobManager(processDir(dir, "jm"));
       started.push(jm.cli);
-      const first = await startTaskManager(processDir(dir, "tm-1"), jm.rpcPort, 2);
-      started.push(first.cli);
+      const first = await startTaskManager(processDir(dir, "tm-1"), jm.rpcPort, 1);
+      const second = await startTaskManager(processDir(dir, "tm-2"), jm.rpcPort, 1);
+      started.push(first.cli, second.cli);
       const out = join(dir, "out");
       const jar = await uploadJar(jm.url, JOB, "keyed-count.mjs");
       const jobId = await runJar(jm.url, jar, {
@@ -59,9 +61,9 @@ describe("the loss of a task manager", () => {
       for (let c = before; c < before + 2; c = await completedCheckpoints(jm.url, jobId)) await new Promise((r) => setTimeout(r, 100));
       first.cli.child.kill(how);
       const waiting = await waitForJobState(jm.url, jobId, ["RESTARTING"], (d) => d["waiting-for"] !== undefined);
-      expect(waiting["waiting-for"]).toMatch(/^waiting for 2 task slots \(0 free on 0 task managers/);
+      expect(waiting["waiting-for"]).toMatch(/^waiting for 1 task slot \(0 free on 1 task manager;/);
       expect(jm.cli.stderr()).toMatch(new RegExp(`task manager ${first.id} lost: ${how === "SIGKILL" ? "its connection" : "no heartbeat"}`));
-      const replacement = await startTaskManager(processDir(dir, "tm-2"), jm.rpcPort, 2);
+      const replacement = await startTaskManager(processDir(dir, "tm-3"), jm.rpcPort, 1);
       started.push(replacement.cli);
       mkdirSync(out, { recursive: true });
       writeFileSync(join(out, "gate"), "");
@@ -69,5 +71,6 @@ describe("the loss of a task manager", () => {
       expect(done.state, jm.cli.stderr()).toBe("FINISHED");
       expect(jm.cli.stderr()).toMatch(/restarting \(attempt 1\) .* from checkpoint \d+/);
       expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
+      expect(replacement.cli.stderr()).toMatch(/job 'cluster-keyed-count': started worker [01] of 2/);
     }, DEADLINE_MS);
 });

@@ -1,8 +1,9 @@
 /**
  * A cluster on this machine (`weir jobmanager`, `weir taskmanager` child processes of the shipped command):
  * a job bundle uploaded with POST /jars/upload and run with POST /jars/:jarid/run runs on the task managers'
- * slots and writes exactly its output; `weir list -m` shows it; a job that needs more slots than are free
- * waits (status CREATED, and what it waits for in /jobs/:jid) and runs once a task manager with enough joins.
+ * slots (one worker per slot, spread over the task managers, records between them over TCP) and writes exactly
+ * its output; `weir list -m` shows it; a job that needs more slots than are free waits (status CREATED, and what
+ * it waits for in /jobs/:jid) and runs once a task manager joins.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,12 +48,12 @@ function runRequest(out: string, count: number, half: number) {
 }
 
 describe("a cluster of a job manager and task managers", () => {
-  it("runs an uploaded job on a task manager's slots with exactly its output; weir list -m shows it", async () => {
+  it("runs an uploaded job across two task managers (records between them over TCP) with exactly its output; weir list -m shows it", async () => {
     const dir = tempDir();
     const jm = await startJobManager(processDir(dir, "jm"));
     started.push(jm.cli);
-    const tm = await startTaskManager(processDir(dir, "tm"), jm.rpcPort, 2);
-    started.push(tm.cli);
+    const tms = [await startTaskManager(processDir(dir, "tm-1"), jm.rpcPort, 1), await startTaskManager(processDir(dir, "tm-2"), jm.rpcPort, 1)];
+    started.push(...tms.map((t) => t.cli));
     const out = join(dir, "out");
     const jar = await uploadJar(jm.url, JOB, "keyed-count.mjs");
     expect(jar).toMatch(/^[0-9a-f]{64}\.mjs$/);
@@ -67,10 +68,13 @@ describe("a cluster of a job manager and task managers", () => {
     await waitForJobState(jm.url, jobId, ["FINISHED", "FAILED", "CANCELED"]);
     expect((await jobDetails(jm.url, jobId)).state).toBe("FINISHED");
     expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(2000, 4));
-    expect(tm.cli.stderr()).toMatch(/fetched job bundle [0-9a-f]{64}\.mjs/);
+    for (const tm of tms) {
+      expect(tm.cli.stderr()).toMatch(/fetched job bundle [0-9a-f]{64}\.mjs/);
+      expect(tm.cli.stderr()).toMatch(/job 'cluster-keyed-count': started worker [01] of 2/);
+    }
   }, DEADLINE_MS);
 
-  it("a job needing more slots than are free waits, and runs once a task manager with enough joins", async () => {
+  it("a job needing more slots than are free waits, and runs once a task manager joins (spread over both)", async () => {
     const dir = tempDir();
     const jm = await startJobManager(processDir(dir, "jm"));
     started.push(jm.cli);
