@@ -18,6 +18,9 @@ import { RpcConnection } from "./rpc-connection.ts";
 import { RPC_PROTOCOL_VERSION, type FromTaskManager, type StartWorkers, type ToTaskManager } from "./rpc-messages.ts";
 import { SlotPool, type RegisteredTaskManager } from "./slot-pool.ts";
 
+/** Job statuses of an ended job. */
+const TERMINAL = new Set(["FINISHED", "FAILED", "CANCELED"]);
+
 /** Settings of a job manager. */
 export interface JobManagerOptions {
   /** `jobmanager.rpc.address` and `jobmanager.rpc.port` (0: any free port). */
@@ -119,7 +122,7 @@ export class JobManager implements ClusterJobs {
 
   private importProgram(p: ClusterProgram): Promise<JobClient> {
     return new Promise<JobClient>((resolve, reject) => {
-      let started = false;
+      let started: JobClient | undefined;
       setLaunch({
         role: "client",
         jobModule: p.module,
@@ -137,7 +140,7 @@ export class JobManager implements ClusterJobs {
         onJobStarted: (client) => {
           this.clients.push(client);
           this.log.info({ jobId: client.getJobId() }, `job '${client.jobName}' (${client.getJobId()}) submitted from ${p.label}`);
-          started = true;
+          started = client;
           resolve(client);
         },
       });
@@ -147,6 +150,8 @@ export class JobManager implements ClusterJobs {
         },
         (e: unknown) => {
           if (!started) reject(e instanceof Error ? e : new Error(String(e)));
+          // its job failed or was cancelled (its `await env.execute()` rejects): the job master said so already
+          else if (TERMINAL.has(started.getJobStatus())) this.log.debug(`${p.label} ended with its job: ${(e as Error)?.message ?? e}`);
           else this.log.error({ err: e }, `${p.label} failed after its job started: ${(e as Error)?.message ?? e}`);
         },
       );
