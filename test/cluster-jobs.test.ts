@@ -16,6 +16,7 @@ import {
   expectedKeyedCounts,
   jobDetails,
   processDir,
+  rest,
   runJar,
   startJobManager,
   startTaskManager,
@@ -61,6 +62,9 @@ describe("a cluster of a job manager and task managers", () => {
     expect(jobId).toMatch(/^[0-9a-f]{32}$/);
     await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
     expect((await jobDetails(jm.url, jobId)).state).toBe("RUNNING");
+    const managers = await rest<{ taskmanagers: { id: string; slotsNumber: number; freeSlots: number }[] }>(`${jm.url}/taskmanagers`);
+    expect(managers.taskmanagers.map((t) => [t.id, t.slotsNumber, t.freeSlots]).sort()).toEqual(tms.map((t) => [t.id, 1, 0]).sort());
+    expect(await rest(`${jm.url}/overview`)).toMatchObject({ taskmanagers: 2, "slots-total": 2, "slots-available": 0, "jobs-running": 1 });
     const list = await runCli(["list", "-m", new URL(jm.url).host]);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(new RegExp(`${jobId}\\s+cluster-keyed-count\\s+RUNNING`));

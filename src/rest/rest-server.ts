@@ -14,7 +14,7 @@ import { jobRoutes } from "./handlers/job-handlers.ts";
 import { savepointRoutes } from "./handlers/savepoint-handlers.ts";
 import { vertexRoutes } from "./handlers/vertex-handlers.ts";
 import { checkOrigin, checkToken, isLoopbackAddress } from "./request-security.ts";
-import type { RestContext } from "./rest-context.ts";
+import type { ClusterTaskManagerView, RestContext } from "./rest-context.ts";
 import { RestConfigError, RestError } from "./rest-error.ts";
 import { Router, type RestResponse } from "./router.ts";
 import { SavepointOperations } from "./savepoint-operations.ts";
@@ -38,6 +38,8 @@ export interface RestServerOptions {
   metricsText?(): string | Promise<string>;
   /** Adds routes beyond a job's (a cluster's job manager: `/jars`). */
   routes?(router: Router, context: RestContext): void;
+  /** A cluster's task managers (a `weir jobmanager`), for `/overview` and `/taskmanagers`. */
+  taskManagers?(): readonly ClusterTaskManagerView[];
 }
 
 /** A started server. */
@@ -78,7 +80,13 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
     );
   if (o.token !== undefined && o.token.length < 8) throw new RestConfigError("the REST token is too short: use at least 8 characters");
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new RestConfigError(`rest.port must be a port number (0 to 65535), got ${o.port}`);
-  const context: RestContext = { jobs: o.jobs, configuration: o.configuration, operations: new SavepointOperations(), now: () => Date.now() };
+  const context: RestContext = {
+    jobs: o.jobs,
+    configuration: o.configuration,
+    operations: new SavepointOperations(),
+    now: () => Date.now(),
+    ...(o.taskManagers ? { taskManagers: o.taskManagers } : {}),
+  };
   const router = new Router();
   clusterRoutes(router, context);
   jobRoutes(router, context);
