@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli, waitFor, type RunningCli } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
+import { violations } from "./support/flink-rest-schemas/index.ts";
 import {
   committedLines,
   expectedKeyedCounts,
@@ -64,7 +65,11 @@ describe("a cluster of a job manager and task managers", () => {
     expect((await jobDetails(jm.url, jobId)).state).toBe("RUNNING");
     const managers = await rest<{ taskmanagers: { id: string; slotsNumber: number; freeSlots: number }[] }>(`${jm.url}/taskmanagers`);
     expect(managers.taskmanagers.map((t) => [t.id, t.slotsNumber, t.freeSlots]).sort()).toEqual(tms.map((t) => [t.id, 1, 0]).sort());
-    expect(await rest(`${jm.url}/overview`)).toMatchObject({ taskmanagers: 2, "slots-total": 2, "slots-available": 0, "jobs-running": 1 });
+    const overview = await rest(`${jm.url}/overview`);
+    expect(overview).toMatchObject({ taskmanagers: 2, "slots-total": 2, "slots-available": 0, "jobs-running": 1 });
+    // in Flink's shapes
+    expect(violations("GET", "/taskmanagers", 200, managers)).toEqual([]);
+    expect(violations("GET", "/overview", 200, overview)).toEqual([]);
     const list = await runCli(["list", "-m", new URL(jm.url).host]);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(new RegExp(`${jobId}\\s+cluster-keyed-count\\s+RUNNING`));
