@@ -2,8 +2,10 @@
  * A cluster on this machine (`weir jobmanager`, `weir taskmanager` child processes of the shipped command):
  * a job bundle uploaded with POST /jars/upload and run with POST /jars/:jarid/run runs on the task managers'
  * slots (one worker per slot, spread over the task managers, records between them over TCP) and writes exactly
- * its output; `weir list -m` shows it; a job that needs more slots than are free waits (status CREATED, and what
- * it waits for in /jobs/:jid) and runs once a task manager joins.
+ * its output; `weir list -m` shows it; `/taskmanagers` and `/overview` show the task managers' slots. A SQL
+ * script runs as `weir sql -f` runs it. A job that needs more slots than are free waits (status CREATED, and what
+ * it waits for in /jobs/:jid) and runs once a task manager joins; without slots within slot.request.timeout its
+ * attempt fails.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -104,5 +106,45 @@ describe("a cluster of a job manager and task managers", () => {
     expect(done.state).toBe("FINISHED");
     expect(done["waiting-for"]).toBeUndefined();
     expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(500, 4));
+  }, DEADLINE_MS);
+
+  it("runs an uploaded SQL script (as weir sql -f) on the task managers", async () => {
+    const dir = tempDir();
+    const jm = await startJobManager(processDir(dir, "jm"));
+    started.push(jm.cli);
+    for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), jm.rpcPort, 1)).cli);
+    const out = join(dir, "out");
+    const script = join(dir, "job.sql");
+    writeFileSync(
+      script,
+      `SET 'parallelism.default' = '2';
+CREATE TABLE ids (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '300');
+CREATE TABLE sink (id BIGINT, parity BIGINT) WITH ('connector' = 'filesystem', 'path' = '${join(out, "rows")}', 'format' = 'csv');
+INSERT INTO sink SELECT id, id % 2 FROM ids;
+`,
+    );
+    const jar = await uploadJar(jm.url, script, "job.sql");
+    expect(jar).toMatch(/^[0-9a-f]{64}\.sql$/);
+    const jobId = await runJar(jm.url, jar, { flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") } });
+    const done = await waitForJobState(jm.url, jobId, ["FINISHED", "FAILED", "CANCELED"]);
+    expect(done.state).toBe("FINISHED");
+    const rows = committedLines(join(out, "rows"));
+    expect(rows).toEqual(Array.from({ length: 300 }, (_, i) => `${i + 1},${(i + 1) % 2}`).sort());
+  }, DEADLINE_MS);
+
+  it("a job that gets no slots within slot.request.timeout fails its attempt (here for good: no restarts)", async () => {
+    const dir = tempDir();
+    const jm = await startJobManager(processDir(dir, "jm"), ["-D", "slot.request.timeout=1 s"]);
+    started.push(jm.cli);
+    const out = join(dir, "out");
+    const jar = await uploadJar(jm.url, JOB, "keyed-count.mjs");
+    const request = runRequest(out, 10, 5);
+    const jobId = await runJar(jm.url, jar, { ...request, flinkConfiguration: { ...request.flinkConfiguration, "restart-strategy.type": "none" } });
+    const failed = await waitForJobState(jm.url, jobId, ["FAILED", "FINISHED", "CANCELED"]);
+    expect(failed.state).toBe("FAILED");
+    const exceptions = await rest<{ exceptionHistory: { entries: { exceptionName: string; stacktrace: string }[] } }>(`${jm.url}/jobs/${jobId}/exceptions`);
+    expect(exceptions.exceptionHistory.entries[0]?.exceptionName).toBe("NoResourceAvailableException");
+    expect(exceptions.exceptionHistory.entries[0]?.stacktrace).toMatch(/could not get 2 task slots within slot\.request\.timeout \(1 s\): 0 free on 0 task manager/);
   }, DEADLINE_MS);
 });
