@@ -108,6 +108,25 @@ describe("a cluster of a job manager and task managers", () => {
     expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(500, 4));
   }, DEADLINE_MS);
 
+  it("runs one bundle twice at once (each run imports it again) with exactly the output of each", async () => {
+    const dir = tempDir();
+    const jm = await startJobManager(processDir(dir, "jm"));
+    started.push(jm.cli);
+    started.push((await startTaskManager(processDir(dir, "tm"), jm.rpcPort, 4)).cli);
+    const jar = await uploadJar(jm.url, JOB, "keyed-count.mjs");
+    const outs = [join(dir, "out-1"), join(dir, "out-2")];
+    for (const out of outs) {
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, "gate"), "");
+    }
+    const jobIds = await Promise.all(outs.map((out, i) => runJar(jm.url, jar, runRequest(out, 400 * (i + 1), 100))));
+    expect(new Set(jobIds).size).toBe(2);
+    for (const [i, jobId] of jobIds.entries()) {
+      expect((await waitForJobState(jm.url, jobId, ["FINISHED", "FAILED", "CANCELED"])).state).toBe("FINISHED");
+      expect(committedLines(join(outs[i]!, "lines"))).toEqual(expectedKeyedCounts(400 * (i + 1), 4));
+    }
+  }, DEADLINE_MS);
+
   it("runs an uploaded SQL script (as weir sql -f) on the task managers", async () => {
     const dir = tempDir();
     const jm = await startJobManager(processDir(dir, "jm"));

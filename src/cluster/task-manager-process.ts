@@ -52,6 +52,8 @@ export class ClusterTaskManager {
   private readonly jobs = new Map<string, HostedJob>();
   private readonly cache: JarStore;
   private readonly fetches = new Map<string, { resolve: (bytes: Uint8Array) => void; reject: (e: Error) => void }>();
+  /** Bundles being fetched, by id. */
+  private readonly bundles = new Map<string, Promise<string>>();
   private heartbeat: NodeJS.Timeout | undefined;
   private lastHeard = Date.now();
   private readonly log = getLogger().child({ component: "taskmanager" });
@@ -182,16 +184,24 @@ export class ClusterTaskManager {
     this.log.info(`job '${m.jobName}': started worker${m.indices.length === 1 ? "" : "s"} ${m.indices.join(", ")} of ${m.workers}`);
   }
 
-  /** The cached path of job bundle `sha`, fetched from the job manager when not cached. */
-  private async bundle(sha: string, ext: string): Promise<string> {
+  /** The cached path of job bundle `sha`, fetched from the job manager when not cached (once for jobs starting together). */
+  private bundle(sha: string, ext: string): Promise<string> {
     const id = `${sha}.${ext}`;
-    if (this.cache.has(id)) return this.cache.path(id);
-    const bytes = await new Promise<Uint8Array>((resolve, reject) => {
-      this.fetches.set(sha, { resolve, reject });
-      this.rpc.send({ type: "fetch-jar", jar: sha, ext });
-    });
-    this.log.info(`fetched job bundle ${id} (${bytes.length} bytes) into ${this.cache.dir}`);
-    return this.cache.addFetched(sha, ext, bytes);
+    if (this.cache.has(id)) return Promise.resolve(this.cache.path(id));
+    let fetching = this.bundles.get(id);
+    if (!fetching) {
+      fetching = new Promise<Uint8Array>((resolve, reject) => {
+        this.fetches.set(sha, { resolve, reject });
+        this.rpc.send({ type: "fetch-jar", jar: sha, ext });
+      }).then((bytes) => {
+        this.log.info(`fetched job bundle ${id} (${bytes.length} bytes) into ${this.cache.dir}`);
+        return this.cache.addFetched(sha, ext, bytes);
+      });
+      this.bundles.set(id, fetching);
+      const forget = () => this.bundles.delete(id);
+      fetching.then(forget, forget);
+    }
+    return fetching;
   }
 
   private async stopAll(): Promise<void> {
