@@ -84,8 +84,8 @@ export class ClusterTaskManager {
 
   /** Stops the workers and leaves the job manager. */
   close(): void {
-    this.rpc.close();
     this.end("closed");
+    this.rpc.close();
   }
 
   private register(): Promise<void> {
@@ -132,6 +132,7 @@ export class ClusterTaskManager {
         return;
       }
       case "start-workers":
+        if (!this.jobs.has(m.job)) this.jobs.set(m.job, { pool: undefined, chain: Promise.resolve() });
         return this.inOrder(m.job, () => this.startWorkers(m));
       case "to-worker":
         return this.inOrder(m.job, (job) => job.pool?.post(m.index, deserialize(m.payload) as ToWorker));
@@ -147,12 +148,14 @@ export class ClusterTaskManager {
     }
   }
 
-  /** Runs `step` after every earlier message of job `key` (a bundle fetch makes starting workers asynchronous). */
+  /**
+   * Runs `step` after every earlier message of job `key` (a bundle fetch makes starting workers asynchronous);
+   * nothing for a job whose workers were all stopped here (what is left of it in flight).
+   */
   private inOrder(key: string, step: (job: HostedJob) => void | Promise<void>): void {
-    let job = this.jobs.get(key);
-    if (!job) this.jobs.set(key, (job = { pool: undefined, chain: Promise.resolve() }));
-    const j = job;
-    j.chain = j.chain.then(() => step(j)).catch((e: Error) => this.log.error({ err: e }, `job ${key}: ${e.message}`));
+    const job = this.jobs.get(key);
+    if (!job) return;
+    job.chain = job.chain.then(() => step(job)).catch((e: Error) => this.log.error({ err: e }, `job ${key}: ${e.message}`));
   }
 
   private async startWorkers(m: StartWorkers & { job: string }): Promise<void> {
