@@ -3,13 +3,16 @@
  * processes, here over 127.0.0.1 in one process: `WEIR_WORKER_LINKS=tcp`): the
  * keyed count on 2 and 3 workers gives exactly the in-process result, also
  * through a failure with recovery from a checkpoint, and when a worker thread
- * dies, the one started in its place is linked again and the job recovers.
+ * dies, the one started in its place is linked again and the job recovers;
+ * event-time windows (watermarks crossing the links) give the model's results.
  */
 import { describe, expect, it } from "vitest";
 import { WORKER_LINKS_ENV } from "../src/deploy/worker/worker-task-manager.ts";
 import { jsonResult, runCli } from "./support/cli-process.ts";
 import { expectedCounts, type Counts } from "./fixtures/keyed-count.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
+import { seededRandom, testSeed } from "../src/util/seeded-random.ts";
+import { randomEvents, windowOracle } from "./support/window-oracle.ts";
 
 const RECORDS = 20_000;
 const KEYS = 10;
@@ -75,5 +78,22 @@ describe("worker threads linked by TCP", () => {
     expect(out.counts).toEqual(expectedCounts(20_000, 10));
     // the first connection, and the second with the worker started again
     expect(tcpConnections(run.stderr).filter((c) => c === "0>1")).toHaveLength(2);
+  });
+
+  it("session windows and a window join in event time (watermarks cross the links) give the model's results on 2 workers", async () => {
+    const seed = testSeed();
+    const run = await runCli(
+      ["run", "test/fixtures/windows-job.ts", "--parallelism", "3", "--workers", "2", "--fresh", "--checkpoint-interval", "100", "--checkpoint-dir", tempDir(), "--log-level", "debug", "--", String(seed)],
+      120_000,
+      TCP,
+    );
+    const msg = `WEIR_SEED=${seed}`;
+    expect(run.code, `${msg}\n${run.stderr}`).toBe(0);
+    const out = jsonResult<{ results: string[]; late: number[]; joined: string[] }>(run);
+    const expected = windowOracle(randomEvents(seededRandom(seed), 1200, 6, 300, 0.05, 200), { type: "session", gap: 150 }, 200, 800);
+    expect(out.results, msg).toEqual(expected.results);
+    expect(out.late, msg).toEqual(expected.late);
+    expect(out.joined.length, msg).toBeGreaterThan(1200);
+    expect(new Set(tcpConnections(run.stderr))).toEqual(new Set(["0>1", "1>0"]));
   });
 });

@@ -75,7 +75,14 @@ function handle(m: ToWorker, tm: TaskManager): void {
 
 port.on("message", (m: ToWorker) => {
   // the data plane exists before the job's graph: a peer may connect (or be told of) at any time
-  if (m.type === "tcp-peers") tcp?.setPeers(m.peers);
+  if (m.type === "tcp-peers") {
+    try {
+      if (!tcp) throw new Error("got the addresses of TCP peers but was started without TCP links");
+      tcp.setPeers(m.peers);
+    } catch (e) {
+      fatal(`worker ${init.workerIndex}: ${(e as Error).message}`, e);
+    }
+  }
   else if (manager) handle(m, manager);
   else if (m.type === "cancel") post({ type: "cancelled", attempt: m.attempt, positions: {} });
   else early.push(m);

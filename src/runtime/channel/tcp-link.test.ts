@@ -1,7 +1,9 @@
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChannelMessage } from "../elements.ts";
 import type { InputChannel, OutputChannel } from "./channel.ts";
 import { TcpDataPlane } from "./tcp-data-plane.ts";
+import { FrameReader, FrameWriter, HELLO, helloBody, REFUSE } from "./tcp-frames.ts";
 import type { TcpLink } from "./tcp-link.ts";
 
 const HOST = "127.0.0.1";
@@ -157,7 +159,7 @@ describe("TcpLink", () => {
     const woken = new Promise<void>((resolve) => (input.onAvailable = resolve));
     planes[1].close();
     await woken;
-    const error = new RegExp(`worker 0 lost its connection to worker 1 at 127\\.0\\.0\\.1:${port} \\(connection 1\\) in attempt 0: worker 1 closed the connection`);
+    const error = new RegExp(`worker 0 lost its connection to worker 1 at 127\\.0\\.0\\.1:${port} \\(connection 1\\) in attempt 0: `);
     expect(input.hasMessage()).toBe(true);
     expect(() => input.poll()).toThrow(error);
     expect(out.hasCredit()).toBe(true);
@@ -197,5 +199,33 @@ describe("TcpLink", () => {
     await failed;
     expect(() => input.poll()).toThrow(/worker 1 at 127\.0\.0\.1:\d+ \(connection 1\) refused the connection of worker 0: wrong token/);
     expect(bIn.poll()).toBeUndefined();
+  });
+
+  it("refuses what is not a hello of a peer that connects to it, saying why", async () => {
+    const { port } = await plane(1, [0, 2]);
+    /** Sends `bytes` to worker 1's server; resolves with the refusal it answers before closing. */
+    const answer = (bytes: Buffer) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect({ host: HOST, port }, () => socket.write(bytes));
+        const reader = new FrameReader();
+        socket.on("data", (c: Buffer) => reader.push(c));
+        socket.on("error", reject);
+        socket.on("close", () => {
+          const f = reader.next();
+          resolve(f?.[0] === REFUSE ? f.toString("utf8", 1) : `no refusal (${f?.[0]})`);
+        });
+      });
+    const hello = (from: number, to: number, token = "secret") => {
+      const w = new FrameWriter();
+      w.control(HELLO, helloBody({ from, to, generation: 1, token }));
+      return w.take()!;
+    };
+    const garbage = Buffer.from([5, 0, 0, 0, 104, 101, 108, 108, 111]);
+    expect(await answer(garbage)).toBe("the first frame is not a hello");
+    expect(await answer(hello(0, 1, "guess"))).toBe("wrong token");
+    expect(await answer(hello(0, 3))).toBe("this is worker 1, not worker 3");
+    // worker 2 has the higher index: worker 1 connects to it, not the other way round
+    expect(await answer(hello(2, 1))).toBe("worker 2 does not connect to worker 1");
+    expect(await answer(hello(5, 1))).toBe("worker 5 does not connect to worker 1");
   });
 });

@@ -100,10 +100,10 @@ export class TcpLink implements Link {
   connect(host: string, port: number): void {
     if (this.closed) return;
     this.target = { host, port };
-    this.retryMs = RETRY_FIRST_MS;
+    if (this.socket) this.lost(this.socket, `the connection was replaced: worker ${this.o.peer} listens at ${host}:${port} now`);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    if (this.socket) this.lost(this.socket, `the connection was replaced: worker ${this.o.peer} listens at ${host}:${port} now`);
+    this.retryMs = RETRY_FIRST_MS;
     this.dial();
   }
 
@@ -278,6 +278,9 @@ export class TcpLink implements Link {
       this.owed.clear();
     }
     if (this.target && !this.closed) {
+      if (!wasConnected && this.retryMs === RETRY_FIRST_MS)
+        getLogger().warn({ component: "tcp-link", worker: this.o.self, peer: this.o.peer }, `worker ${this.o.self} cannot reach worker ${this.o.peer} at ${this.address}: ${why}; trying again`);
+      if (this.retryTimer) clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
         if (!this.socket && !this.closed) this.dial();
