@@ -9,8 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileS
 import { join } from "node:path";
 import { ROOT, startCli, waitFor, type RunningCli } from "./cli-process.ts";
 
-/** Heartbeats of the suites: a lost task manager is noticed within a second or two. */
-export const FAST_HEARTBEATS = ["-D", "heartbeat.interval=200 ms", "-D", "heartbeat.timeout=2 s"];
+/** Heartbeats of the suites: a lost task manager is noticed within seconds (not so soon that a loaded machine fakes a loss). */
+export const FAST_HEARTBEATS = ["-D", "heartbeat.interval=200 ms", "-D", "heartbeat.timeout=5 s"];
 
 /** A directory with package.json and node_modules/weirjs → this repository, under `parent`. */
 export function processDir(parent: string, name: string): string {
