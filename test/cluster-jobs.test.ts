@@ -83,6 +83,12 @@ describe("a cluster of a job manager and task managers", () => {
       expect(tm.cli.stderr()).toMatch(/fetched job bundle [0-9a-f]{64}\.mjs/);
       expect(tm.cli.stderr()).toMatch(/job 'cluster-keyed-count': started worker [01] of 2/);
     }
+    // SIGTERM stops each process cleanly (exit 0), the task managers first
+    for (const cli of [...tms.map((t) => t.cli), jm.cli]) {
+      cli.child.kill("SIGTERM");
+      const end = await cli.done;
+      expect(end.code, end.stderr).toBe(0);
+    }
   }, DEADLINE_MS);
 
   it("a job needing more slots than are free waits, and runs once a task manager joins (spread over both)", async () => {

@@ -50,16 +50,14 @@ function clusterConfiguration(command: string, args: string[]): Configuration {
   return flags.configuration;
 }
 
-/** Resolves at the first SIGINT or SIGTERM. */
+/**
+ * Resolves at the first SIGINT or SIGTERM. The handlers stay until the process exits: the process is handling
+ * the signal (a checkpoint directory's lock dies of a signal only nothing else handles).
+ */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const on = (s: NodeJS.Signals) => {
-      process.off("SIGINT", on);
-      process.off("SIGTERM", on);
-      resolve(s);
-    };
-    process.on("SIGINT", on);
-    process.on("SIGTERM", on);
+    process.on("SIGINT", resolve);
+    process.on("SIGTERM", resolve);
   });
 }
 
