@@ -4,6 +4,7 @@
  * docs/configuration.md is generated from this list (`npm run docs:config`).
  */
 import type { ConfigOption } from "./config-option.ts";
+import { CLUSTER_OPTIONS } from "./options/cluster-options.ts";
 import { CHECKPOINTING_OPTIONS } from "./options/checkpointing-options.ts";
 import { HIGH_AVAILABILITY_OPTIONS } from "./options/high-availability-options.ts";
 import { METRICS_OPTIONS } from "./options/metrics-options.ts";
@@ -24,6 +25,7 @@ export const ENGINE_OPTION_GROUPS: readonly { readonly title: string; readonly o
   { title: "REST API and dashboard", options: REST_OPTIONS },
   { title: "High availability", options: HIGH_AVAILABILITY_OPTIONS },
   { title: "Metrics", options: METRICS_OPTIONS },
+  { title: "Cluster", options: CLUSTER_OPTIONS },
   { title: "Weir", options: WEIR_OPTIONS },
 ];
 

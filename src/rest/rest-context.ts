@@ -17,6 +17,20 @@ export interface RestContext {
   readonly operations: SavepointOperations;
   /** Epoch ms now. */
   now(): number;
+  /** A cluster's task managers (a `weir jobmanager`); absent: the worker threads of this process's jobs are its task managers. */
+  taskManagers?(): readonly ClusterTaskManagerView[];
+}
+
+/** A registered task manager of a cluster, as `/overview` and `/taskmanagers` show it. */
+export interface ClusterTaskManagerView {
+  /** Its resource id: 32 hex digits. */
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly slots: number;
+  readonly freeSlots: number;
+  /** Epoch ms of its last heartbeat. */
+  readonly lastHeartbeat: number;
 }
 
 /** The job with id `jid`; a 404 when there is none, a 400 when `jid` is not 32 hex digits. */

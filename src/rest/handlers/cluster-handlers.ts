@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { OWN_PACKAGE_JSON } from "../../util/own-files.ts";
 import type { RestContext } from "../rest-context.ts";
 import { ok, type Router } from "../router.ts";
-import { taskManagersJson } from "./task-managers.ts";
+import { clusterTaskManagerJson, taskManagersJson } from "./task-managers.ts";
 
 /** Weir's version, shown where Flink shows its own. */
 const VERSION = (JSON.parse(readFileSync(OWN_PACKAGE_JSON, "utf8")) as { version: string }).version;
@@ -27,14 +27,15 @@ function dashboardConfigJson(now: number): object {
 function overviewJson(context: RestContext): object {
   const jobs = context.jobs();
   const running = jobs.filter((j) => !["FINISHED", "FAILED", "CANCELED"].includes(j.getJobStatus()));
-  const managers = running.reduce((n, j) => n + Math.max(1, j.getWorkerThreadCount()), 0);
-  const slots = running.reduce((n, j) => n + j.getExecutionPlan().tasks.length, 0);
+  const cluster = context.taskManagers?.();
+  const managers = cluster ? cluster.length : running.reduce((n, j) => n + Math.max(1, j.getWorkerThreadCount()), 0);
+  const slots = cluster ? cluster.reduce((n, tm) => n + tm.slots, 0) : running.reduce((n, j) => n + j.getExecutionPlan().tasks.length, 0);
   const count = (status: string) => jobs.filter((j) => j.getJobStatus() === status).length;
   return {
     taskmanagers: managers,
     "taskmanagers-blocked": 0,
     "slots-total": slots,
-    "slots-available": 0,
+    "slots-available": cluster ? cluster.reduce((n, tm) => n + tm.freeSlots, 0) : 0,
     "slots-free-and-blocked": 0,
     "jobs-running": running.length,
     "jobs-finished": count("FINISHED"),
@@ -51,6 +52,8 @@ export function clusterRoutes(router: Router, context: RestContext): void {
     .get("/config", () => ok(dashboardConfigJson(context.now())))
     .get("/overview", () => ok(overviewJson(context)))
     .get("/taskmanagers", () => {
+      const cluster = context.taskManagers?.();
+      if (cluster) return ok({ taskmanagers: cluster.map((tm) => clusterTaskManagerJson(tm, context.now())) });
       const running = context.jobs().filter((j) => !["FINISHED", "FAILED", "CANCELED"].includes(j.getJobStatus()));
       return ok({ taskmanagers: running.flatMap((j) => taskManagersJson(j)) });
     });

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { availableParallelism, freemem, totalmem } from "node:os";
 import type { JobClient } from "../../deploy/job-client.ts";
+import type { ClusterTaskManagerView } from "../rest-context.ts";
 
 /** The 32-hex id of worker `worker` of `job`. */
 export function taskManagerId(job: JobClient, worker: number): string {
@@ -38,4 +39,23 @@ export function taskManagersJson(job: JobClient): object[] {
       blocked: false,
     };
   });
+}
+
+/** Flink's TaskManagerInfo of a cluster's task manager process (its hardware is not reported: 0). */
+export function clusterTaskManagerJson(tm: ClusterTaskManagerView, now: number): object {
+  const resource = { cpuCores: 0, taskHeapMemory: 0, taskOffHeapMemory: 0, managedMemory: 0, networkMemory: 0, extendedResources: {} };
+  return {
+    id: tm.id,
+    path: `weir-taskmanager@${tm.host} (pid ${tm.pid})`,
+    dataPort: -1,
+    jmxPort: -1,
+    timeSinceLastHeartbeat: Math.max(0, now - tm.lastHeartbeat),
+    slotsNumber: tm.slots,
+    freeSlots: tm.freeSlots,
+    totalResource: resource,
+    freeResource: resource,
+    hardware: { cpuCores: 0, physicalMemory: 0, freeMemory: 0, managedMemory: 0 },
+    memoryConfiguration: {},
+    blocked: false,
+  };
 }
