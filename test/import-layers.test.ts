@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["runtime"],
   ["connectors"],
   ["deploy"],
+  ["cluster"],
   ["api"],
   ["table"],
   ["sql-client"],
