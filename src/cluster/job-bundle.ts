@@ -23,7 +23,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, extname, join, relative, resolve as resolvePath } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as Esbuild from "esbuild";
-import { OWN_ROOT } from "../util/own-files.ts";
+import { OWN_PACKAGE_JSON, OWN_ROOT } from "../util/own-files.ts";
 
 /** A bundled job: its code, the sha256 of the code (its content address), and the name to upload it as. */
 export interface JobBundle {
@@ -62,8 +62,14 @@ const LOADERS: Readonly<Record<string, Esbuild.Loader>> = { ".ts": "ts", ".mts":
 /** Names the bundle replaces `import.meta.*` with: module-level variables that each module that uses them declares (esbuild renames them apart). */
 const META = { url: "__weirImportMetaUrl", filename: "__weirImportMetaFilename", dirname: "__weirImportMetaDirname" } as const;
 
+/** Weir's package folder (beside its package.json). */
+const OWN_PACKAGE = new URL("./", OWN_PACKAGE_JSON);
+
+/** Weir's folders of code: its own (`src/` or `dist/`), and `src/` (a repository's test bundle runs from elsewhere). */
+const OWN_FOLDERS = [fileURLToPath(OWN_ROOT), fileURLToPath(new URL("src/", OWN_PACKAGE))];
+
 /** Weir's public entry file (`src/index.ts` from source, `dist/index.js` compiled): imported by path, it is `weirjs`. */
-const OWN_ENTRIES = new Set([fileURLToPath(new URL("index.ts", OWN_ROOT)), fileURLToPath(new URL("index.js", OWN_ROOT))]);
+const OWN_ENTRIES = new Set([...OWN_FOLDERS.flatMap((f) => [join(f, "index.ts"), join(f, "index.js")])]);
 
 /**
  * Bundles `jobFile` (absolute) and its imports into one ES module.
@@ -161,8 +167,7 @@ function weirAsPackage(): Esbuild.Plugin {
       build.onResolve({ filter: /^(\.\.?\/|\/|file:)/ }, (args) => {
         const path = args.path.startsWith("file:") ? fileURLToPath(args.path) : resolvePath(args.resolveDir, args.path);
         if (OWN_ENTRIES.has(path)) return { path: "weirjs", external: true };
-        const own = fileURLToPath(OWN_ROOT);
-        if (path.startsWith(own) && !path.includes("/node_modules/") && args.kind !== "entry-point") {
+        if (OWN_FOLDERS.some((f) => path.startsWith(f)) && !path.includes("/node_modules/") && args.kind !== "entry-point") {
           return { errors: [{ text: `${args.path} is a module inside Weir: import Weir through its package, "weirjs"` }] };
         }
         return undefined;
