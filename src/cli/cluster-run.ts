@@ -130,6 +130,13 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
         },
       );
   };
+  /** After the end, as a local run: the second delivery of a stop's signal is swallowed; any other signal ends the process. */
+  const afterEnd = (signal: NodeJS.Signals) => {
+    if (requests.receive(signal) === "duplicate") return;
+    process.off("SIGINT", afterEnd);
+    process.off("SIGTERM", afterEnd);
+    process.kill(process.pid, signal);
+  };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   try {
@@ -172,6 +179,8 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
     job?.stopFollowing();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    process.on("SIGINT", afterEnd);
+    process.on("SIGTERM", afterEnd);
   }
 }
 
