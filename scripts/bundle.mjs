@@ -12,7 +12,6 @@ export const ENTRY_POINTS = {
   "job-format-hook": "src/deploy/job-format-hook.ts",
   "job-capture-hook": "src/deploy/job-capture-hook.ts",
   "compiled-job-hook": "src/deploy/compiled-job-hook.ts",
-  "bundle-imports-hook": "src/cluster/bundle-imports-hook.ts",
 };
 
 /** esbuild options of a bundle of Weir into `outdir` (from the repository root `root`). */
