@@ -94,6 +94,8 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
   let report: RunReport | undefined;
   let savepoint: string | undefined;
   let cancelledHere = false;
+  /** The stop with a savepoint in flight: the job may end before its answer arrives with the path. */
+  let stopping: Promise<unknown> | undefined;
   const requests = new StopRequests(systemClock);
   const explicitSavepointDir = flags.configuration.contains(SAVEPOINT_DIRECTORY) ? resolve(flags.configuration.get(SAVEPOINT_DIRECTORY)) : undefined;
   const cancel = (j: ClusterJob) => {
@@ -111,15 +113,23 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
       cancel(job);
       return;
     }
-    const status = job.snapshot().status;
+    const j = job;
+    // the state now, not at the last poll (the job may have started since)
+    rest.jobDetails(j.jobId).then(
+      (d) => stopOrCancel(j, d.state),
+      () => stopOrCancel(j, j.snapshot().status),
+    );
+  };
+  /** Stops job `j` in state `status` with a savepoint, or cancels it when it is still starting or waits to restart. */
+  const stopOrCancel = (j: ClusterJob, status: string) => {
+    if (cancelledHere) return; // a second request cancelled it meanwhile
     if (status === "RESTARTING" || status === "CREATED" || status === "INITIALIZING") {
-      log.info(`job ${job.jobId} is ${status === "RESTARTING" ? "waiting to restart after a failure" : "still starting"}: cancelling it now, without a savepoint`);
-      cancel(job);
+      log.info(`job ${j.jobId} is ${status === "RESTARTING" ? "waiting to restart after a failure" : "still starting"}: cancelling it now, without a savepoint`);
+      cancel(j);
       return;
     }
-    const j = job;
     log.info(`stopping job ${j.jobId} with a savepoint in ${explicitSavepointDir ?? "the job manager's state.savepoints.dir"} (again to cancel)`);
-    rest
+    stopping = rest
       .triggerStop(j.jobId, explicitSavepointDir, false)
       .then((id) => rest.awaitSavepoint(j.jobId, id))
       .then(
@@ -153,6 +163,7 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
     job = new ClusterJob(rest, jobId, program.label);
     report = new RunReport(job);
     const state = await job.ended;
+    await stopping;
     report.stopProgress();
     if (state === "FINISHED") {
       if (savepoint) {
