@@ -375,6 +375,7 @@ export class StreamExecutionEnvironment {
       random: o.random,
       logger: o.log ? textLogger(o.log) : getLogger(),
       command: launch?.command,
+      executor: launch?.role === "client" ? launch.executor : undefined,
     });
     launch?.onJobStarted?.(client);
     return client;

@@ -22,6 +22,8 @@ const USAGE = `Usage:
   weir sql [-i init.sql] [-f job.sql | -e "statements"] [options of run]
   weir sql -m HOST:PORT -f job.sql [options of run]
   weir list | cancel | stop | savepoint …   (operating running jobs, below)
+  weir jobmanager [-D key=value …]          a cluster's job manager (docs/cluster.md)
+  weir taskmanager [-D key=value …]         a task manager of a cluster
   weir demo
   weir --version
   weir --help               (also: weir run --help)
@@ -133,6 +135,15 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         }
         return await runJobCommand(command, rest);
+      case "jobmanager":
+      case "taskmanager": {
+        if (wantsHelp(rest)) {
+          print(USAGE);
+          return 0;
+        }
+        const { runJobManagerCommand, runTaskManagerCommand } = await import("./cluster-commands.ts");
+        return await (command === "jobmanager" ? runJobManagerCommand(rest) : runTaskManagerCommand(rest));
+      }
       case "demo": {
         const { runDemo } = await import("./demo.ts");
         return await runDemo();
@@ -169,7 +180,7 @@ function logNotes(): void {
 }
 
 /** The commands, for "did you mean". */
-const COMMANDS = ["run", "sql", ...JOB_COMMANDS, "demo", "help", "--help", "--version"];
+const COMMANDS = ["run", "sql", ...JOB_COMMANDS, "jobmanager", "taskmanager", "demo", "help", "--help", "--version"];
 
 /** Program output (usage, version) on standard output. */
 function print(text: string): void {

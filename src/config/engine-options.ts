@@ -4,6 +4,7 @@
  * docs/configuration.md is generated from this list (`npm run docs:config`).
  */
 import type { ConfigOption } from "./config-option.ts";
+import { CLUSTER_OPTIONS } from "./options/cluster-options.ts";
 import { CHECKPOINTING_OPTIONS } from "./options/checkpointing-options.ts";
 import { METRICS_OPTIONS } from "./options/metrics-options.ts";
 import { PIPELINE_OPTIONS } from "./options/pipeline-options.ts";
@@ -20,6 +21,7 @@ export const ENGINE_OPTION_GROUPS: readonly { readonly title: string; readonly o
   { title: "Restart strategy", options: RESTART_OPTIONS },
   { title: "REST API and dashboard", options: REST_OPTIONS },
   { title: "Metrics", options: METRICS_OPTIONS },
+  { title: "Cluster", options: CLUSTER_OPTIONS },
   { title: "Weir", options: WEIR_OPTIONS },
 ];
 

@@ -8,6 +8,7 @@
  */
 import type { TaskManagerEvents, TaskManagerHandle } from "../runtime/execution/deployment.ts";
 import type { ExecutionPlan } from "../runtime/execution/execution-plan.ts";
+import type { JobGraph } from "../graph/job-graph.ts";
 
 /**
  * @example
@@ -24,4 +25,20 @@ export interface Executor {
   readonly threads: number;
   /** One handle per thread of `plan`, index i running the subtasks planned for worker i. */
   taskManagers(plan: ExecutionPlan, events: TaskManagerEvents): TaskManagerHandle[];
+  /** Set while the job waits for resources (a cluster's task slots): what it waits for. */
+  waiting?(): string | undefined;
 }
+
+/** What an executor of another process needs to rebuild a job there (the job module imports again). */
+export interface ExecutorJob {
+  readonly graph: JobGraph;
+  readonly fingerprint: string;
+  /** The module that builds the job (imported again where its tasks run). */
+  readonly jobModule: string;
+  readonly args: readonly string[];
+  /** The command line's configuration as strings, so each process builds the same graph. */
+  readonly configuration: Readonly<Record<string, string>>;
+}
+
+/** Chooses the executor of a job instead of the local ones (set by a cluster's job manager in the launch context). */
+export type ExecutorFactory = (job: ExecutorJob) => Executor;

@@ -29,6 +29,7 @@ export class JobClient {
     private readonly result: Promise<JobExecutionResult>,
     private readonly configuration: Readonly<Record<string, string>> = {},
     private readonly workerThreads = 0,
+    private readonly waiting: () => string | undefined = () => undefined,
   ) {
     result.catch(() => {});
   }
@@ -46,8 +47,19 @@ export class JobClient {
     return this.jobId;
   }
 
+  /**
+   * Flink's job status. A job that waits for a cluster's task slots (see {@link getWaitingFor}) is CREATED
+   * before its first attempt runs and RESTARTING after a failure, as its tasks are not deployed yet.
+   */
   getJobStatus(): JobStatus {
-    return this.master.status;
+    const status = this.master.status;
+    if (status === "RUNNING" && this.waiting() !== undefined) return this.master.attemptNumber === 0 ? "CREATED" : "RESTARTING";
+    return status;
+  }
+
+  /** What the job waits for before its tasks can run (a cluster's free task slots), if it waits. */
+  getWaitingFor(): string | undefined {
+    return ["FINISHED", "FAILED", "CANCELED"].includes(this.master.status) ? undefined : this.waiting();
   }
 
   /** Resolves when a bounded job finished; rejects when it failed for good or was cancelled. */

@@ -28,6 +28,8 @@ export interface LaunchContext {
    * this worker runs (a module may start several jobs one after another).
    */
   onWorkerGraph?(graph: JobGraph, fingerprint: string): boolean;
+  /** Client role: where the job's tasks run instead of this process (a cluster's task managers). */
+  readonly executor?: import("./executor.ts").ExecutorFactory;
   /** Client role: set by execute() so `weir run` can show progress and stop the job. */
   onJobStarted?(job: import("./job-client.ts").JobClient): void;
 }

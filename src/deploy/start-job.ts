@@ -15,6 +15,7 @@ import type { Logger } from "../util/logger.ts";
 import { workerCount } from "./worker-count.ts";
 import { availableParallelism } from "node:os";
 import { JobClient } from "./job-client.ts";
+import type { Executor, ExecutorFactory } from "./executor.ts";
 
 /** Everything needed to start a job. */
 export interface JobLaunch {
@@ -43,22 +44,17 @@ export interface JobLaunch {
   readonly logger: Logger;
   /** The command that started the run, for the lock of its checkpoint directory (default: `process.argv`). */
   readonly command?: string;
+  /** Where the tasks run instead of this process (a cluster's job manager sets it); `workers` is then ignored. */
+  readonly executor?: ExecutorFactory;
 }
 
 /** Starts the job; the returned client resolves its result when the job ends. */
 export function startJob(j: JobLaunch): JobClient {
-  if (j.workers > 0 && !j.jobModule)
+  if (j.workers > 0 && !j.jobModule && !j.executor)
     throw new Error(
       "running on worker threads needs the job's module so each worker can rebuild the graph: start it with `weir run job.ts --workers N`, or pass `jobModule: import.meta.url` to StreamExecutionEnvironment.create",
     );
-  const subtasks = j.graph.vertices.reduce((n, v) => n + v.parallelism, 0);
-  const busy = (w: number) => new Set(planExecution(j.graph, w).tasks.map((t) => t.worker)).size;
-  const { workers, note } = workerCount(j.workers, busy, subtasks, availableParallelism());
-  if (note) j.logger.warn({ workers }, note);
-  const executor =
-    workers > 0
-      ? workerThreadsExecutor({ workers, jobModule: j.jobModule!, args: j.args, configuration: j.configuration, fingerprint: j.fingerprint, jobName: j.graph.name })
-      : inProcessExecutor(j.clock);
+  const executor = executorOf(j);
   const plan = planExecution(j.graph, executor.threads);
   const master = new JobMaster({
     jobId: j.jobId,
@@ -79,7 +75,22 @@ export function startJob(j: JobLaunch): JobClient {
     listener: jobListenerOf(j),
     taskManagers: (events) => executor.taskManagers(plan, events),
   });
-  return new JobClient(j.jobId, j.graph.name, master, master.run(), j.jobConfiguration, workers);
+  return new JobClient(j.jobId, j.graph.name, master, master.run(), j.jobConfiguration, executor.kind === "in-process" ? 0 : executor.threads, executor.waiting?.bind(executor));
+}
+
+/** The launch's own executor (a cluster's), else worker threads when it asks for workers, else this thread. */
+function executorOf(j: JobLaunch): Executor {
+  if (j.executor) {
+    if (!j.jobModule) throw new Error("running on a cluster needs the job's module, which its task managers import");
+    return j.executor({ graph: j.graph, fingerprint: j.fingerprint, jobModule: j.jobModule, args: j.args, configuration: j.configuration });
+  }
+  const subtasks = j.graph.vertices.reduce((n, v) => n + v.parallelism, 0);
+  const busy = (w: number) => new Set(planExecution(j.graph, w).tasks.map((t) => t.worker)).size;
+  const { workers, note } = workerCount(j.workers, busy, subtasks, availableParallelism());
+  if (note) j.logger.warn({ workers }, note);
+  return workers > 0
+    ? workerThreadsExecutor({ workers, jobModule: j.jobModule!, args: j.args, configuration: j.configuration, fingerprint: j.fingerprint, jobName: j.graph.name })
+    : inProcessExecutor(j.clock);
 }
 
 function jobListenerOf(j: JobLaunch): JobListener {

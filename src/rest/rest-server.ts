@@ -36,6 +36,8 @@ export interface RestServerOptions {
   readonly webRoot?: string;
   /** The metrics in Prometheus text, served at `/metrics`. */
   metricsText?(): string | Promise<string>;
+  /** Adds routes beyond a job's (a cluster's job manager: `/jars`). */
+  routes?(router: Router, context: RestContext): void;
 }
 
 /** A started server. */
@@ -56,6 +58,8 @@ const PORT_TRIES = 100;
 const CLOSE_GRACE_MS = 5_000;
 /** Largest request body, in bytes. */
 const MAX_BODY = 1 << 20;
+/** Largest binary body (`application/octet-stream`: a job bundle uploaded to `/jars/upload`), as Flink's `rest.server.max-content-length`. */
+const MAX_BINARY_BODY = 100 << 20;
 
 /**
  * Starts the server; rejects with a `RestConfigError` for a non-loopback address without a token.
@@ -81,6 +85,7 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
   checkpointRoutes(router, context);
   savepointRoutes(router, context);
   vertexRoutes(router, context);
+  o.routes?.(router, context);
   const server = createServer((req, res) => {
     handle(req, res, router, o).catch((e: unknown) => send(res, errorResponse(e)));
   });
@@ -133,7 +138,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, router: Router,
   if (route !== undefined || path === "/metrics") checkToken(facts, policy);
   if (route) {
     const body = await readBody(req);
-    return send(res, await route.handler({ method, path, params: route.params, query: url.searchParams, body }), method === "HEAD");
+    return send(res, await route.handler({ method, path, params: route.params, query: url.searchParams, body, headers: req.headers }), method === "HEAD");
   }
   if (path === "/metrics" && o.metricsText) {
     if (method !== "GET" && method !== "HEAD") throw new RestError(405, `${method} is not allowed on /metrics (allowed: GET)`, { allow: "GET" });
@@ -146,18 +151,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, router: Router,
   throw new RestError(404, `Not found: ${rawPath}`);
 }
 
-/** The request's JSON body, or undefined when it has none. */
+/** The request's JSON body, a Buffer for `application/octet-stream`, or undefined when it has none. */
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
+  const type = req.headers["content-type"] ?? "";
+  const binary = /^application\/octet-stream\b/i.test(type);
+  const max = binary ? MAX_BINARY_BODY : MAX_BODY;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new RestError(413, `the request body is larger than ${MAX_BODY} bytes`);
+    if (size > max) throw new RestError(413, `the request body is larger than ${max} bytes`);
     chunks.push(chunk);
   }
+  if (binary) return Buffer.concat(chunks);
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") return undefined;
-  const type = req.headers["content-type"] ?? "";
   if (!/^application\/json\b/i.test(type)) throw new RestError(415, `the request body must be JSON (Content-Type: application/json), got '${type}'`);
   try {
     return JSON.parse(text);

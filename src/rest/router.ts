@@ -12,6 +12,8 @@ export interface RestRequest {
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
   readonly body: unknown;
+  /** The request's headers (lower-case names). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** A handler's answer: a status and a JSON body, or plain text with its content type. */

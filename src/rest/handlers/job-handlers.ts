@@ -81,6 +81,8 @@ function jobDetailsJson(job: JobClient, now: number): object {
     vertices,
     "status-counts": countStates(states.map((s) => vertexState(s))),
     plan: jobPlanJson(job),
+    // Weir's: what a job on a cluster waits for (task slots) before its tasks are deployed
+    ...(job.getWaitingFor() === undefined ? {} : { "waiting-for": job.getWaitingFor() }),
   };
 }
 

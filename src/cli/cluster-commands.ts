@@ -1,0 +1,153 @@
+/**
+ * `weir jobmanager` and `weir taskmanager`: the processes of a cluster
+ * (docs/cluster.md). The job manager serves the REST API of its jobs with job
+ * submission (`/jars`) and the RPC endpoint of its task managers; a task
+ * manager offers its slots to the job manager and runs the worker threads
+ * placed on them. Both run until SIGINT or SIGTERM (a task manager also ends
+ * when it loses its job manager).
+ */
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import {
+  BLOB_STORAGE_DIRECTORY,
+  HEARTBEAT_INTERVAL,
+  HEARTBEAT_TIMEOUT,
+  JOBMANAGER_RPC_ADDRESS,
+  JOBMANAGER_RPC_PORT,
+  SLOT_REQUEST_TIMEOUT,
+  TASK_MANAGER_HOST,
+  TASK_SLOTS,
+  WEB_UPLOAD_DIR,
+} from "../config/options/cluster-options.ts";
+import { PARALLELISM } from "../config/options/pipeline-options.ts";
+import { IGNORE_UNCLAIMED_STATE, SAVEPOINT_DIRECTORY, SAVEPOINT_PATH } from "../config/options/state-options.ts";
+import { WORKERS } from "../config/options/weir-options.ts";
+import { JobManager, type ClusterProgram } from "../cluster/job-manager.ts";
+import { parseJarId } from "../cluster/jar-store.ts";
+import { ClusterTaskManager } from "../cluster/task-manager-process.ts";
+import { renderPrometheus } from "../metrics/prometheus.ts";
+import { dashboardRoot } from "../rest/dashboard-root.ts";
+import { jarRoutes, type JarRunRequest, type JarService } from "../rest/handlers/jar-handlers.ts";
+import { RestError } from "../rest/rest-error.ts";
+import { startRestServer } from "../rest/rest-server.ts";
+import { restServerSettings } from "../rest/rest-server-settings.ts";
+import { configureLogging, getLogger } from "../util/logger.ts";
+import { ownModule } from "../util/own-files.ts";
+import { CliUsageError } from "./cli-usage-error.ts";
+import { describeJobError } from "./describe-job-error.ts";
+import { parseFlags, runFlags } from "./main.ts";
+import type { Configuration } from "../config/configuration.ts";
+
+/** The SQL script job (as `weir sql -f` runs a script): source path and compiled entry for `ownModule`. */
+const SCRIPT_JOB: readonly [string, string] = ["sql-client/sql-script-job.ts", "sql-script-job.js"];
+
+/** The flags of both commands: `-D key=value` and the log flags. */
+function clusterConfiguration(command: string, args: string[]): Configuration {
+  const { values, positionals } = parseFlags(args, {});
+  if (positionals.length > 0) throw new CliUsageError(`weir ${command} takes no arguments, got '${positionals[0]}' (settings are -D key=value)`);
+  const flags = runFlags(values);
+  configureLogging({ level: flags.logLevel, format: flags.logFormat });
+  return flags.configuration;
+}
+
+/** Resolves at the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (s: NodeJS.Signals) => {
+      process.off("SIGINT", on);
+      process.off("SIGTERM", on);
+      resolve(s);
+    };
+    process.on("SIGINT", on);
+    process.on("SIGTERM", on);
+  });
+}
+
+/** Runs `weir jobmanager`; resolves with the exit code. */
+export async function runJobManagerCommand(args: string[]): Promise<number> {
+  const configuration = clusterConfiguration("jobmanager", args);
+  const log = getLogger();
+  const rest = restServerSettings(configuration);
+  if (!rest) throw new CliUsageError("a job manager serves the REST API (job submission): weir.rest.enabled cannot be false");
+  const jm = await JobManager.start({
+    rpcHost: configuration.get(JOBMANAGER_RPC_ADDRESS),
+    rpcPort: configuration.get(JOBMANAGER_RPC_PORT),
+    heartbeatIntervalMs: configuration.get(HEARTBEAT_INTERVAL),
+    heartbeatTimeoutMs: configuration.get(HEARTBEAT_TIMEOUT),
+    slotRequestTimeoutMs: configuration.get(SLOT_REQUEST_TIMEOUT),
+    uploadDir: configuration.get(WEB_UPLOAD_DIR),
+    acrossTaskManagers: false,
+  });
+  log.info({ port: jm.rpcPort }, `job manager RPC at ${configuration.get(JOBMANAGER_RPC_ADDRESS)}:${jm.rpcPort} (task managers connect here)`);
+  let url = "";
+  const service: JarService = {
+    get address() {
+      return url;
+    },
+    upload: (bytes, filename) => jm.jars.upload(bytes, filename),
+    list: () => jm.jars.list(),
+    run: async (jarId, request) => {
+      const jar = parseJarId(jarId);
+      if (!jar || !jm.jars.has(jarId)) throw new RestError(404, `Jar file ${jarId} not found (upload it with POST /jars/upload)`);
+      const program = await programOf(jm.jars.path(jarId), jar, jm.jars.describe(jarId)!.name, request, configuration);
+      try {
+        return (await jm.submit(program)).getJobId();
+      } catch (e) {
+        throw new RestError(400, `the job did not start: ${describeJobError(e, program.module)}`);
+      }
+    },
+  };
+  const server = await startRestServer({
+    ...rest,
+    jobs: () => jm.jobs(),
+    configuration: () => ({ ...configuration.toMap(), "state.savepoints.dir": configuration.get(SAVEPOINT_DIRECTORY) }),
+    webRoot: dashboardRoot(),
+    metricsText: () => renderPrometheus(jm.jobs().flatMap((j) => j.getMetrics())),
+    routes: (router) => jarRoutes(router, service),
+  });
+  url = server.url;
+  log.info({ url }, `job manager REST API and dashboard at ${url} (submit jobs with POST /jars/upload and /jars/:jarid/run)`);
+  const signal = await untilSignal();
+  log.info(`${signal}: the job manager stops`);
+  await Promise.all(jm.jobs().map((j) => j.cancel()));
+  await server.close();
+  await jm.close();
+  return 0;
+}
+
+/** What the job manager imports and the task managers' workers import for a bundle. */
+async function programOf(path: string, jar: { sha: string; ext: string }, name: string, r: JarRunRequest, commandLine: Configuration): Promise<ClusterProgram> {
+  const conf: Record<string, string> = { ...commandLine.toMap(), ...(r.flinkConfiguration ?? {}) };
+  delete conf[WORKERS.key];
+  if (r.parallelism !== undefined) conf[PARALLELISM.key] = String(r.parallelism);
+  if (r.savepointPath !== undefined) conf[SAVEPOINT_PATH.key] = r.savepointPath;
+  if (r.allowNonRestoredState !== undefined) conf[IGNORE_UNCLAIMED_STATE.key] = String(r.allowNonRestoredState);
+  if (jar.ext === "sql") {
+    // the script travels as an argument: every worker runs the same statements
+    return { label: name, module: fileURLToPath(ownModule(...SCRIPT_JOB)), args: ["--text", await readFile(path, "utf8")], configuration: conf, workerModule: { own: SCRIPT_JOB } };
+  }
+  return { label: name, module: path, args: r.programArgsList ?? [], configuration: conf, workerModule: { jar: jar.sha, ext: jar.ext } };
+}
+
+/** Runs `weir taskmanager`; resolves with the exit code (1 when it lost its job manager). */
+export async function runTaskManagerCommand(args: string[]): Promise<number> {
+  const configuration = clusterConfiguration("taskmanager", args);
+  const log = getLogger();
+  const tm = await ClusterTaskManager.start({
+    jobManagerHost: configuration.get(JOBMANAGER_RPC_ADDRESS),
+    jobManagerPort: configuration.get(JOBMANAGER_RPC_PORT),
+    slots: configuration.get(TASK_SLOTS),
+    host: configuration.get(TASK_MANAGER_HOST),
+    cacheDir: configuration.get(BLOB_STORAGE_DIRECTORY),
+  });
+  const stopped = untilSignal().then((signal) => {
+    log.info(`${signal}: the task manager stops`);
+    tm.close();
+    return "signal" as const;
+  });
+  const ended = tm.ended.then((why) => why);
+  const outcome = await Promise.race([stopped, ended]);
+  if (outcome === "signal") return 0;
+  log.error(`task manager ${tm.id} ends: ${outcome}`);
+  return 1;
+}

@@ -1,0 +1,120 @@
+/**
+ * A cluster on this machine for the cluster suites: a job manager and task
+ * managers as child processes of the shipped command (bin/weir.mjs on the
+ * built dist/) on free ports of 127.0.0.1, each in a directory of its own
+ * whose node_modules/weirjs is this repository (so an uploaded bundle imports
+ * "weirjs" as a user's does); and job submission by plain HTTP calls.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, startCli, waitFor, type RunningCli } from "./cli-process.ts";
+
+/** Heartbeats of the suites: a lost task manager is noticed within a second or two. */
+export const FAST_HEARTBEATS = ["-D", "heartbeat.interval=200 ms", "-D", "heartbeat.timeout=2 s"];
+
+/** A directory with package.json and node_modules/weirjs → this repository, under `parent`. */
+export function processDir(parent: string, name: string): string {
+  const dir = join(parent, name);
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
+  symlinkSync(ROOT, join(dir, "node_modules", "weirjs"), "dir");
+  return dir;
+}
+
+/** A started job manager: its process, REST address and RPC port. */
+export interface StartedJobManager {
+  readonly cli: RunningCli;
+  readonly url: string;
+  readonly rpcPort: number;
+}
+
+/** Starts `weir jobmanager` in `dir` on free ports; resolves once both its endpoints are up. */
+export async function startJobManager(dir: string, flags: readonly string[] = []): Promise<StartedJobManager> {
+  const cli = startCli(["jobmanager", "-D", "rest.port=0", "-D", "jobmanager.rpc.port=0", ...FAST_HEARTBEATS, ...flags], {}, { cwd: dir, shipped: true });
+  const rpc = () => /job manager RPC at [^:]+:(\d+)/.exec(cli.stderr())?.[1];
+  const rest = () => /REST API and dashboard at (http:\/\/\S+)/.exec(cli.stderr())?.[1];
+  await waitFor(`the job manager's endpoints\n${cli.stderr()}`, () => (rpc() !== undefined && rest() !== undefined) || cli.child.exitCode !== null, 60_000);
+  if (cli.child.exitCode !== null) throw new Error(`the job manager ended: ${cli.stderr()}`);
+  return { cli, url: rest()!, rpcPort: Number(rpc()) };
+}
+
+/** A started task manager: its process and resource id. */
+export interface StartedTaskManager {
+  readonly cli: RunningCli;
+  readonly id: string;
+}
+
+/** Starts `weir taskmanager` with `slots` slots in `dir`; resolves once it registered. */
+export async function startTaskManager(dir: string, rpcPort: number, slots: number): Promise<StartedTaskManager> {
+  const cli = startCli(["taskmanager", "-D", `jobmanager.rpc.port=${rpcPort}`, "-D", `taskmanager.numberOfTaskSlots=${slots}`, ...FAST_HEARTBEATS], {}, { cwd: dir, shipped: true });
+  const id = () => /registered with the job manager at \S+ as ([0-9a-f]{32})/.exec(cli.stderr())?.[1];
+  await waitFor(`the task manager's registration`, () => id() !== undefined || cli.child.exitCode !== null, 60_000);
+  if (cli.child.exitCode !== null) throw new Error(`the task manager ended: ${cli.stderr()}`);
+  return { cli, id: id()! };
+}
+
+/** A REST call; rejects on a status other than 200 with the answer's errors. */
+export async function rest<T = Record<string, unknown>>(url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(url, init);
+  const body = (await res.json()) as T & { errors?: string[] };
+  if (res.status !== 200) throw new Error(`${init.method ?? "GET"} ${url}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Uploads `file` as a job bundle named `name`; resolves with its jar id. */
+export async function uploadJar(url: string, file: string, name: string): Promise<string> {
+  const r = await rest<{ filename: string; status: string }>(`${url}/jars/upload`, {
+    method: "POST",
+    headers: { "content-type": "application/octet-stream", "x-weir-filename": name },
+    body: readFileSync(file),
+  });
+  return r.filename;
+}
+
+/** Runs jar `jarId` with Flink's run request `body`; resolves with the job id. */
+export async function runJar(url: string, jarId: string, body: object): Promise<string> {
+  const r = await rest<{ jobid: string }>(`${url}/jars/${jarId}/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return r.jobid;
+}
+
+/** The job's status (Flink's `state`) and the rest of `/jobs/:jid`. */
+export async function jobDetails(url: string, jobId: string): Promise<{ state: string } & Record<string, unknown>> {
+  return rest(`${url}/jobs/${jobId}`);
+}
+
+/** Polls until the job is in one of `states` (and `also` holds for its details; deadline `timeoutMs`); resolves with its details. */
+export async function waitForJobState(
+  url: string,
+  jobId: string,
+  states: readonly string[],
+  also: (details: Record<string, unknown>) => boolean = () => true,
+  timeoutMs = 90_000,
+): Promise<{ state: string } & Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = await jobDetails(url, jobId);
+    if (states.includes(d.state) && also(d)) return d;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} is ${d.state}, not ${states.join(" or ")}, after ${timeoutMs} ms: ${JSON.stringify(d)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The lines of the committed part files under `dir` (hidden, in-progress files skipped), sorted. */
+export function committedLines(dir: string): string[] {
+  const files = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => !f.split("/").some((p) => p.startsWith(".")) && statSync(join(dir, f)).isFile());
+  return files.flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l !== "")).sort();
+}
+
+/** What the keyed count job (test/fixtures/cluster-keyed-count-job.mjs) writes for `count` numbers over `keys` keys, sorted. */
+export function expectedKeyedCounts(count: number, keys: number): string[] {
+  const seen = new Map<number, number>();
+  const out: string[] = [];
+  for (let n = 1; n <= count; n++) {
+    const c = (seen.get(n % keys) ?? 0) + 1;
+    seen.set(n % keys, c);
+    out.push(`${n % keys}:${c}`);
+  }
+  return out.sort();
+}
