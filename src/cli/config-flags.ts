@@ -59,7 +59,7 @@ export const CONFIG_FLAGS: Readonly<Record<string, ConfigFlag>> = {
       }
     },
   },
-  "from-savepoint": { type: "string", keys: (v) => [["execution.savepoint.path", v]] },
+  "from-savepoint": { type: "string", short: "s", keys: (v) => [["execution.savepoint.path", v]] },
   "allow-non-restored-state": { type: "boolean", keys: () => [["execution.savepoint.ignore-unclaimed-state", "true"]] },
   "savepoint-dir": { type: "string", keys: (v) => [["state.savepoints.dir", v]] },
   "restart-attempts": {
@@ -81,7 +81,8 @@ export const DEFINE_FLAG = { D: { type: "string", short: "D", multiple: true } }
 
 /**
  * The command line's configuration from parsed flag values: the flags first, then each `-D key=value` in
- * order (so `-D` wins over a flag for the same key). `weir.workers` is 1 unless given.
+ * order (so `-D` wins over a flag for the same key). `weir.workers` is 1 unless given, for a run in this process
+ * (`local`; a run on a cluster, `-m`, has slots instead).
  *
  * @throws {CliUsageError} for a bad flag value, an unknown key (with the key meant) or a value that does not read.
  * @example
@@ -90,7 +91,7 @@ export const DEFINE_FLAG = { D: { type: "string", short: "D", multiple: true } }
  * // { "execution.checkpointing.interval": "500 ms", "state.backend.type": "disk", "weir.workers": "1" }
  * ```
  */
-export function commandLineConfiguration(values: Readonly<Record<string, unknown>>): Configuration {
+export function commandLineConfiguration(values: Readonly<Record<string, unknown>>, local = true): Configuration {
   const c = new Configuration();
   try {
     for (const [name, flag] of Object.entries(CONFIG_FLAGS)) {
@@ -107,7 +108,7 @@ export function commandLineConfiguration(values: Readonly<Record<string, unknown
     if (e instanceof ConfigurationError) throw new CliUsageError(e.message);
     throw e;
   }
-  if (!c.contains(WORKERS)) c.set(WORKERS, 1);
+  if (local && !c.contains(WORKERS)) c.set(WORKERS, 1);
   return c;
 }
 

@@ -8,7 +8,8 @@ import type { JobStatus } from "../runtime/execution/job-master.ts";
 
 /** The job at one moment. Records and checkpoints are those of the current (or last) attempt. */
 export interface JobSnapshot {
-  readonly status: JobStatus;
+  /** The job's status; a job on a cluster may report Flink's others (INITIALIZING, CANCELLING, SUSPENDED). */
+  readonly status: JobStatus | (string & {});
   /** Records read by the sources. */
   readonly recordsIn: number;
   /** Records written by the sinks. */

@@ -13,10 +13,14 @@ import { commandLineConfiguration, CONFIG_FLAGS, DEFINE_FLAG, flagNotes } from "
 import { OWN_PACKAGE_JSON } from "../util/own-files.ts";
 import { configureLogging, getLogger, LOG_FORMATS, LOG_LEVELS, logSettingsFromEnv, parseLogFormat, parseLogLevel } from "../util/logger.ts";
 import { checkServerSettings } from "./job-endpoints.ts";
+import { restAddress } from "./job-lookup.ts";
+import { WEB_TOKEN_ENV } from "./job-command-args.ts";
 
 const USAGE = `Usage:
   weir run <job.ts|job.js> [options] [-- job args]
+  weir run -m HOST:PORT <job.ts|job.js> [options] [-- job args]   (on a cluster, below)
   weir sql [-i init.sql] [-f job.sql | -e "statements"] [options of run]
+  weir sql -m HOST:PORT -f job.sql [options of run]
   weir list | cancel | stop | savepoint …   (operating running jobs, below)
   weir jobmanager [-D key=value …]          a cluster's job manager (docs/cluster.md)
   weir taskmanager [-D key=value …]         a task manager of a cluster
@@ -25,7 +29,7 @@ const USAGE = `Usage:
   weir --help               (also: weir run --help)
 
 Options of run:
-  --parallelism N           default parallelism of the job's operators
+  -p, --parallelism N       default parallelism of the job's operators
   --workers N               worker threads for the tasks (0 = all in the main thread; default 1;
                             at most 2 per CPU core, and none without a subtask to run)
   --checkpoint-interval MS  checkpoint every MS milliseconds (0 disables)
@@ -34,7 +38,7 @@ Options of run:
   --fresh                   ignore existing checkpoints and start over
   --state-backend NAME      heap (default: state in memory) | disk (state on local disk, larger than
                             memory; incremental checkpoints; working state in <checkpoint-dir>.local)
-  --from-savepoint PATH     start from a savepoint (e.g. at another --parallelism)
+  -s, --from-savepoint PATH start from a savepoint (e.g. at another --parallelism)
   --allow-non-restored-state  with --from-savepoint: drop state of operators the job no longer has
   --savepoint-dir DIR       where Ctrl-C / SIGTERM writes the stop savepoint (default .weir/savepoints)
   --restart-attempts N      restarts after failures in a row, 1 s, 2 s, 4 s … apart (0: none);
@@ -66,6 +70,16 @@ restores its final checkpoint, processes nothing and says so (exit 0): start ove
 Ctrl-C or SIGTERM stops the job with a savepoint (sinks commit, exit 0); a second one cancels it
 (the same signal again within 0.5 s is the same request delivered twice, e.g. by timeout(1)).
 While the job starts or waits to restart after a failure, it stops at once without a savepoint (exit 130).
+
+On a cluster (see docs/cluster-client.md):
+  -m, --jobmanager HOST:PORT  submit to the job manager there (as flink run -m): the job file and its imports are
+                            bundled into one module (with esbuild, which comes with tsx) and uploaded; sql -m -f
+                            uploads the script. Attached, weir follows the job as a local run (progress line,
+                            summary, exit 0 when it finished, 1 when it failed or was cancelled elsewhere) and
+                            Ctrl-C stops it with a savepoint (twice: cancels it)
+  -d, --detached            with -m: print the job id and return (weir list/cancel/stop -m operate the job)
+  -p, -s, --allow-non-restored-state, the other configuring flags and -D go with the run request; --workers and
+  --web-port/--web-address/--no-web do not apply; --web-token is the job manager's token (else WEIR_WEB_TOKEN)
 
 Options of sql (the SQL client; see docs/sql.md "SQL client"):
   (none)                    an interactive session: statements end with ';', HELP; lists the commands
@@ -209,7 +223,8 @@ export function parseFlags(args: string[], extra: ExtraOptions, allowPositionals
     ...DEFINE_FLAG,
     "log-level": { type: "string" },
     "log-format": { type: "string" },
-    detached: { type: "boolean" },
+    detached: { type: "boolean", short: "d" },
+    jobmanager: { type: "string", short: "m" },
     ...extra,
   };
   try {
@@ -253,11 +268,27 @@ export function runFlags(v: Record<string, string | boolean | (string | boolean)
   if (str("log-level") !== undefined && !logLevel) throw new CliUsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${str("log-level")}'`);
   const logFormat = str("log-format") === undefined ? undefined : parseLogFormat(str("log-format")!);
   if (str("log-format") !== undefined && !logFormat) throw new CliUsageError(`--log-format must be one of ${LOG_FORMATS.join(", ")}, got '${str("log-format")}'`);
+  const jobmanager = str("jobmanager");
+  const detached = (v.detached as boolean | undefined) ?? false;
+  if (jobmanager !== undefined) {
+    restAddress(jobmanager); // a usage error when it is not host:port
+    const local = LOCAL_ONLY_FLAGS.filter((f) => v[f] !== undefined);
+    if (local.length > 0) {
+      throw new CliUsageError(
+        `--${local[0]} does not apply with -m: the job runs on the cluster's task managers (their slots: taskmanager.numberOfTaskSlots), and the job manager serves the REST API`,
+      );
+    }
+    const token = str("web-token") ?? (process.env[WEB_TOKEN_ENV] || undefined);
+    return { configuration: commandLineConfiguration(v, false), logLevel, logFormat, detached, jobmanager, ...(token === undefined ? {} : { token }) };
+  }
   const configuration = commandLineConfiguration(v);
   try {
     checkServerSettings(configuration);
   } catch (e) {
     throw new CliUsageError((e as Error).message);
   }
-  return { configuration, logLevel, logFormat, detached: (v.detached as boolean | undefined) ?? false };
+  return { configuration, logLevel, logFormat, detached };
 }
+
+/** Flags about this process (its worker threads, its REST server), which a run on a cluster (`-m`) does not take. */
+const LOCAL_ONLY_FLAGS = ["workers", "web-port", "web-address", "no-web"] as const;

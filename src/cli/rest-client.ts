@@ -2,7 +2,9 @@
  * A client of a job's REST API (Flink's shapes, `/v1/...`), as the `weir
  * list/cancel/stop/savepoint` commands and the SQL client use it to operate
  * jobs of other processes: the job overview, cancel, savepoints and stop with
- * a savepoint (trigger, then poll the asynchronous operation until it ends).
+ * a savepoint (trigger, then poll the asynchronous operation until it ends);
+ * and, for `weir run -m`, a job manager's submission (upload a bundle, run
+ * it) and what following a job reads (its details, checkpoints, exceptions).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -18,14 +20,48 @@ export interface JobOverview {
   readonly "end-time": number;
 }
 
+/** The body of `POST /jars/:jarid/run` (Flink's JarRunRequestBody, the fields Weir's job manager reads). */
+export interface JarRunRequest {
+  readonly programArgsList?: readonly string[];
+  readonly parallelism?: number;
+  readonly savepointPath?: string;
+  readonly allowNonRestoredState?: boolean;
+  readonly flinkConfiguration?: Readonly<Record<string, string>>;
+}
+
+/** What following a job reads of `GET /jobs/:jid` (Flink's JobDetailsInfo). */
+export interface JobDetails {
+  readonly jid: string;
+  readonly name: string;
+  readonly state: string;
+  readonly vertices?: readonly { readonly id: string; readonly metrics?: { readonly "read-records"?: number; readonly "write-records"?: number } }[];
+  readonly plan?: { readonly nodes?: readonly { readonly id: string; readonly inputs?: readonly { readonly id: string }[] }[] };
+}
+
+/** What following a job reads of `GET /jobs/:jid/checkpoints`. */
+export interface JobCheckpoints {
+  readonly counts?: { readonly completed?: number };
+  readonly latest?: {
+    readonly completed?: { readonly id: number; readonly end_to_end_duration?: number } | null;
+    readonly restored?: { readonly id: number; readonly is_savepoint?: boolean; readonly external_path?: string } | null;
+  };
+}
+
+/** What following a job reads of `GET /jobs/:jid/exceptions` (Flink's JobExceptionsInfoWithHistory). */
+export interface JobExceptions {
+  readonly "root-exception"?: string;
+  readonly exceptionHistory?: { readonly entries?: readonly { readonly exceptionName?: string; readonly stacktrace?: string }[] };
+}
+
 /** The REST server at an address did not answer (no process listens there, or it did not answer in time). */
 export class RestUnreachableError extends Error {
   override name = "RestUnreachableError";
   constructor(
     readonly url: string,
-    cause: string,
+    /** Why, in a few words: connection refused, no answer in time, unknown host. */
+    readonly reason: string,
   ) {
-    super(`the job's REST server at ${url} is not reachable (${cause})`);
+    super(`the job's REST server at ${url} is not reachable (${reason})`);
   }
 }
 
@@ -130,15 +166,62 @@ export class RestClient {
     }
   }
 
-  /** One request; the parsed JSON answer (undefined when empty). */
-  private async request(method: string, path: string, body?: object): Promise<unknown> {
+  /**
+   * Uploads a job bundle (`POST /jars/upload`, the raw bytes; `filename`: `<name>.mjs` or `<name>.sql`);
+   * resolves with the name the job manager stored it under (`<sha256>.<ext>`), the jar id of {@link runJar}.
+   */
+  async uploadJar(code: Uint8Array, filename: string): Promise<string> {
+    const body = (await this.request("POST", "/v1/jars/upload", code, { "content-type": "application/octet-stream", "x-weir-filename": filename })) as {
+      filename?: unknown;
+      status?: unknown;
+    };
+    if (typeof body?.filename !== "string") throw new Error(`the job manager answered the upload without a file name: ${JSON.stringify(body)}`);
+    return body.filename.split("/").at(-1)!;
+  }
+
+  /** Runs an uploaded bundle (`POST /jars/:jarid/run`); resolves with the new job's id. */
+  async runJar(jarId: string, request: JarRunRequest): Promise<string> {
+    const body = (await this.request("POST", `/v1/jars/${encodeURIComponent(jarId)}/run`, request)) as { jobid?: unknown };
+    if (typeof body?.jobid !== "string") throw new Error(`the job manager answered the run without a job id: ${JSON.stringify(body)}`);
+    return body.jobid;
+  }
+
+  /** `GET /jobs/:jid`. */
+  async jobDetails(jobId: string): Promise<JobDetails> {
+    return (await this.request("GET", `/v1/jobs/${jobId}`)) as JobDetails;
+  }
+
+  /** `GET /jobs/:jid/checkpoints`; undefined when the job has no checkpoint statistics (404). */
+  async jobCheckpoints(jobId: string): Promise<JobCheckpoints | undefined> {
+    try {
+      return (await this.request("GET", `/v1/jobs/${jobId}/checkpoints`)) as JobCheckpoints;
+    } catch (e) {
+      if (e instanceof RestRequestError && e.status === 404) return undefined;
+      throw e;
+    }
+  }
+
+  /** `GET /jobs/:jid/exceptions`. */
+  async jobExceptions(jobId: string): Promise<JobExceptions> {
+    return (await this.request("GET", `/v1/jobs/${jobId}/exceptions`)) as JobExceptions;
+  }
+
+  /** The job's configuration as the server has it (`GET /jobs/:jid/config`, its `user-config`). */
+  async jobConfiguration(jobId: string): Promise<Record<string, string>> {
+    const body = (await this.request("GET", `/v1/jobs/${jobId}/config`)) as { "execution-config"?: { "user-config"?: Record<string, string> } };
+    return body?.["execution-config"]?.["user-config"] ?? {};
+  }
+
+  /** One request (a JSON body, or raw bytes with their own headers); the parsed JSON answer (undefined when empty). */
+  private async request(method: string, path: string, body?: object | Uint8Array, rawHeaders?: Record<string, string>): Promise<unknown> {
     const url = this.url.replace(/\/$/, "") + path;
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const raw = body instanceof Uint8Array;
+    const headers: Record<string, string> = { accept: "application/json", ...rawHeaders };
+    if (body !== undefined && !raw) headers["content-type"] = "application/json";
     if (this.token !== undefined) headers["authorization"] = `Bearer ${this.token}`;
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      response = await fetch(url, { method, headers, body: body === undefined ? undefined : raw ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     } catch (e) {
       throw new RestUnreachableError(this.url, networkCause(e as Error & { cause?: { code?: string; message?: string } }));
     }

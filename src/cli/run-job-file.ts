@@ -12,7 +12,7 @@ import { SAVEPOINT_DIRECTORY } from "../config/options/state-options.ts";
 import { TASK_CANCELLATION_TIMEOUT, WORKERS } from "../config/options/weir-options.ts";
 import { setLaunch } from "../deploy/launch-context.ts";
 import type { JobClient } from "../deploy/job-client.ts";
-import { RunReport } from "./run-report.ts";
+import { localJob, RunReport } from "./run-report.ts";
 import { getLogger, type LogFormat, type LogLevel } from "../util/logger.ts";
 import { describeJobError } from "./describe-job-error.ts";
 import { loadJobModule } from "../deploy/job-loader.ts";
@@ -42,8 +42,12 @@ export interface RunFlags {
   logLevel?: LogLevel;
   /** `--log-format` (wins over WEIR_LOG_FORMAT). */
   logFormat?: LogFormat;
-  /** `--detached`: keep running when the process that started this one ends. */
+  /** `--detached`: keep running when the process that started this one ends; with `-m`, print the job id and return. */
   detached: boolean;
+  /** `-m host:port`: submit to the job manager there instead of running here (see `cluster-run.ts`). */
+  jobmanager?: string;
+  /** With `-m`: `--web-token`, else WEIR_WEB_TOKEN, for a job manager that asks for a token. */
+  token?: string;
 }
 
 /** Where `weir run` keeps checkpoints unless told otherwise. */
@@ -82,6 +86,10 @@ export async function runJobFile(o: RunOptions): Promise<number> {
     return 1;
   }
   if (o.typecheck && /\.[cm]?tsx?$/.test(jobModule) && !typechecked(o.job, jobModule)) return 1;
+  if (o.jobmanager !== undefined) {
+    const [{ runOnCluster }, { bundleJob }] = await Promise.all([import("./cluster-run.ts"), import("../cluster/job-bundle.ts")]);
+    return runOnCluster({ label: o.job, upload: () => bundleJob(jobModule), args: o.args }, { ...o, jobmanager: o.jobmanager });
+  }
   return runClientProgram(
     {
       label: o.job,
@@ -190,7 +198,7 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
       void endpoints.restServer().then((rest) => rest && registerUntilEnd(c, { url: rest.server.url, token: rest.token }));
       mainThreadWatchdog?.stop();
       if (o.configuration.get(WORKERS) === 0) mainThreadWatchdog = watchMainThread(c.getTaskNames(), cancellationTimeout);
-      report = new RunReport(c);
+      report = new RunReport(localJob(c));
     },
   });
   process.argv = [process.argv[0]!, jobModule, ...program.args];

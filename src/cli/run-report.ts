@@ -1,12 +1,42 @@
 /**
  * Progress and summary of a job started by `weir run`: the live line on a
  * terminal, progress log lines elsewhere, the note that a job had already
- * finished, and the summary line at the end.
+ * finished, and the summary line at the end. The job is one of this process
+ * (its job client) or one followed on a cluster through its REST API
+ * (`weir run -m`).
  */
 import type { JobClient } from "../deploy/job-client.ts";
 import { currentLogSettings, getLogger } from "../util/logger.ts";
 import { ProgressLine } from "./progress-line.ts";
-import { progressLineText, progressLogText, snapshotFields, snapshotOf, summaryText, type RunOutcome } from "./job-report.ts";
+import { progressLineText, progressLogText, snapshotFields, snapshotOf, summaryText, type JobSnapshot, type RunOutcome } from "./job-report.ts";
+
+/** What the report reads of a job. */
+export interface ReportedJob {
+  readonly jobName: string;
+  /** The job now. */
+  snapshot(): JobSnapshot;
+  /** Settles when the job ended (the progress stops then). */
+  readonly ended: Promise<unknown>;
+  /** The checkpoint or savepoint the job restored, if any. */
+  restoredCheckpoint(): { readonly checkpointId: number; readonly savepoint: boolean; readonly directory?: string } | null;
+}
+
+/**
+ * A job of this process, for {@link RunReport}.
+ *
+ * @example
+ * ```ts
+ * const report = new RunReport(localJob(client));
+ * ```
+ */
+export function localJob(client: JobClient): ReportedJob {
+  return {
+    jobName: client.jobName,
+    snapshot: () => snapshotOf(client),
+    ended: client.getJobExecutionResult(),
+    restoredCheckpoint: () => client.getRestoredCheckpoint(),
+  };
+}
 
 /** Interval of the progress log lines when standard error is not a terminal. */
 const PROGRESS_LOG_MS = 30_000;
@@ -22,12 +52,12 @@ export class RunReport {
   private progress: ProgressLine | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly client: JobClient) {
-    let prev = snapshotOf(client);
+  constructor(private readonly job: ReportedJob) {
+    let prev = job.snapshot();
     if (process.stderr.isTTY && currentLogSettings().format === "text") {
       this.progress = new ProgressLine(process.stderr, () => {
-        const cur = snapshotOf(client);
-        const text = progressLineText(client.jobName, prev, cur);
+        const cur = job.snapshot();
+        const text = progressLineText(job.jobName, prev, cur);
         prev = cur;
         return text;
       });
@@ -36,7 +66,7 @@ export class RunReport {
       this.progress.start();
     } else {
       this.timer = setInterval(() => {
-        const cur = snapshotOf(client);
+        const cur = job.snapshot();
         getLogger().info(snapshotFields(cur), progressLogText(prev, cur));
         prev = cur;
       }, PROGRESS_LOG_MS);
@@ -46,7 +76,7 @@ export class RunReport {
       this.endedAt = performance.now();
       this.stopProgress();
     };
-    client.getJobExecutionResult().then(ended, ended);
+    job.ended.then(ended, ended);
   }
 
   stopProgress(): void {
@@ -62,23 +92,23 @@ export class RunReport {
    * checkpoint). Says so.
    */
   noteAlreadyFinished(): void {
-    const from = this.client.getRestoredCheckpoint();
-    const s = snapshotOf(this.client);
+    const from = this.job.restoredCheckpoint();
+    const s = this.job.snapshot();
     if (!from || s.restarts > 0 || s.recordsIn > 0 || s.recordsOut > 0) return;
     const what = `${from.savepoint ? "savepoint" : "checkpoint"} ${from.checkpointId}${from.directory ? ` from ${from.directory}` : ""}`;
     getLogger().info(
       { alreadyFinished: true, checkpointId: from.checkpointId },
-      `job '${this.client.jobName}' already finished: restored ${what}, where its sources had read all their input; ` +
+      `job '${this.job.jobName}' already finished: restored ${what}, where its sources had read all their input; ` +
         "nothing left to process. Start over with --fresh",
     );
   }
 
   /** Logs the summary line (error level when the job failed). */
   summary(outcome: RunOutcome, exitCode: number): void {
-    const s = snapshotOf(this.client);
+    const s = this.job.snapshot();
     const durationMs = (this.endedAt ?? performance.now()) - this.startedAt;
-    const fields = { summary: true, job: this.client.jobName, outcome, exitCode, durationMs: Math.round(durationMs), ...snapshotFields(s) };
-    const text = summaryText(this.client.jobName, outcome, exitCode, durationMs, s);
+    const fields = { summary: true, job: this.job.jobName, outcome, exitCode, durationMs: Math.round(durationMs), ...snapshotFields(s) };
+    const text = summaryText(this.job.jobName, outcome, exitCode, durationMs, s);
     if (outcome === "failed") getLogger().error(fields, text);
     else getLogger().info(fields, text);
   }

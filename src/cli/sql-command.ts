@@ -4,8 +4,8 @@
  * as Weir's SQL script job with the flags, checkpoints, resume and
  * stop-with-savepoint of `weir run`.
  */
-import { existsSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, extname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeJobError } from "./describe-job-error.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
@@ -43,6 +43,7 @@ export async function runSqlCommand(o: SqlOptions): Promise<number> {
       return 1;
     }
   }
+  if (o.jobmanager !== undefined) return submitScript(o, o.jobmanager);
   const scripts: ScriptArg[] = o.init.map((f) => ({ kind: "file", path: resolve(f) }));
   if (o.file !== undefined) scripts.push({ kind: "file", path: resolve(o.file) });
   if (o.execute !== undefined) scripts.push({ kind: "text", text: o.execute });
@@ -60,6 +61,17 @@ export async function runSqlCommand(o: SqlOptions): Promise<number> {
     );
   }
   return interactive(o, scripts);
+}
+
+/** `weir sql -m host:port -f job.sql`: uploads the script as `<name>.sql` to the job manager, which runs it. */
+async function submitScript(o: SqlOptions, jobmanager: string): Promise<number> {
+  if (o.file === undefined || o.execute !== undefined || o.init.length > 0) {
+    throw new CliUsageError("with -m give one script with -f FILE (it runs on the cluster as one job); -e and -i do not apply");
+  }
+  const file = o.file;
+  const { runOnCluster } = await import("./cluster-run.ts");
+  const upload = async () => ({ code: readFileSync(file), filename: `${basename(file, extname(file))}.sql` });
+  return runOnCluster({ label: file, upload, args: [] }, { ...o, jobmanager });
 }
 
 /**
