@@ -15,7 +15,7 @@
  *
  * @example
  * ```ts
- * const f = await measureCluster(console.error, { records: 2_000_000, keys: 10_000, events: 500_000 });
+ * const f = await measureCluster(console.error, { records: 6_000_000, keys: 10_000, events: 800_000 });
  * console.log(formatCluster(f));
  * ```
  */
@@ -39,8 +39,8 @@ const JOB_FILE = fileURLToPath(new URL("./jobs/cluster-job.ts", import.meta.url)
 /** Task managers (= parallelism) of the cluster runs. */
 export const CLUSTER_SIZES = [1, 2, 4] as const;
 /** Records of a keyed-count run and events of a q5 run without `--records` / `--nexmark-events`. */
-export const CLUSTER_DEFAULT_RECORDS = 2_000_000;
-export const CLUSTER_DEFAULT_EVENTS = 500_000;
+export const CLUSTER_DEFAULT_RECORDS = 6_000_000;
+export const CLUSTER_DEFAULT_EVENTS = 800_000;
 /** Longest a run may take (a loaded machine). */
 const RUN_DEADLINE_MS = 300_000;
 
