@@ -1,6 +1,6 @@
 /**
  * docs/deployment.md uses only what exists: every configuration key it sets (`-D key=value` in its commands
- * and manifests, the lines of its properties files, the keys it names as `key=value`) is a key of Weir's
+ * and manifests, the lines of its config.yaml files, the keys it names as `key=value`) is a key of Weir's
  * configuration and its value reads; every `weir` command it runs is one of `weir --help`; it links to no
  * other site. (Its shell and YAML blocks are not run: they need hosts, a Kubernetes cluster and an S3 store.)
  */
@@ -20,13 +20,14 @@ function settings(): { key: string; value: string; where: string }[] {
   const found: { key: string; value: string; where: string }[] = [];
   for (const b of blocks) {
     for (const m of b.text.matchAll(/-D\s+([a-z][\w.-]*)=("[^"]*"|\S+)/g)) found.push({ key: m[1]!, value: m[2]!.replace(/^"|"$/g, ""), where: `-D in a ${b.lang} block` });
+    // config.yaml files: a yaml block that is no Kubernetes manifest, and a ConfigMap's `config.yaml: |`
     const files =
-      b.lang === "properties" ? [b.text] : b.lang === "yaml" ? [...b.text.matchAll(/weir\.properties: \|\n((?:[ ]{4}.*\n)+)/g)].map((m) => m[1]!) : [];
+      b.lang !== "yaml" ? [] : b.text.includes("apiVersion:") ? [...b.text.matchAll(/config\.yaml: \|\n((?:[ ]{4}.*\n)+)/g)].map((m) => m[1]!) : [b.text];
     for (const file of files)
       for (const line of file.split("\n").map((l) => l.trim()))
         if (line !== "" && !line.startsWith("#")) {
-          const eq = line.indexOf("=");
-          found.push({ key: line.slice(0, eq), value: line.slice(eq + 1), where: `a properties file (${b.lang} block)` });
+          const colon = line.indexOf(": ");
+          found.push({ key: line.slice(0, colon), value: line.slice(colon + 2), where: `a config.yaml (${b.lang} block)` });
         }
   }
   for (const m of DOC.matchAll(/`([a-z][\w-]*\.[\w.-]+)=([^`\s]+)`/g)) found.push({ key: m[1]!, value: m[2]!, where: "the text" });

@@ -1,6 +1,6 @@
 /**
  * The three-host walk-through of docs/deployment.md on one machine: a real S3-compatible server
- * (test/support/s3-server.ts), the job manager started with the walk-through's properties file (its addresses
+ * (test/support/s3-server.ts), the job manager started with the walk-through's config.yaml, read through WEIR_CONF_DIR (its addresses
  * made 127.0.0.1, its ports free ones, its S3 endpoint the test's server) turned into `-D` flags, and two task
  * managers started with the walk-through's flags and the S3 credentials only in their environment
  * (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`), as the doc says. A job submitted with `weir run -m` writes
@@ -8,7 +8,7 @@
  * S3 keys reach the task managers' workers with the job, and the credentials from the environment sign.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
@@ -36,10 +36,10 @@ afterEach(async () => {
   s3 = undefined;
 });
 
-/** The walk-through's properties file of the job manager, as `key=value` lines. */
-function walkThroughProperties(): string[] {
-  const block = /\*\*Host 1: the job manager\*\*[\s\S]*?```properties\n([\s\S]*?)```/.exec(DOC)?.[1];
-  if (block === undefined) throw new Error("docs/deployment.md has no properties block for host 1's job manager");
+/** The walk-through's config.yaml of the job manager, as `key: value` lines. */
+function walkThroughConfig(): string[] {
+  const block = /\*\*Host 1: the job manager\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(DOC)?.[1];
+  if (block === undefined) throw new Error("docs/deployment.md has no config.yaml block for host 1's job manager");
   return block.split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#"));
 }
 
@@ -48,12 +48,16 @@ describe("the three-host walk-through of docs/deployment.md, on one machine", ()
     s3 = await startS3Server(["weir"]);
     const credentials = { AWS_ACCESS_KEY_ID: s3.settings.accessKey!, AWS_SECRET_ACCESS_KEY: s3.settings.secretKey! };
     const dir = tempDir();
-    const flags = walkThroughProperties().flatMap((line) => {
-      const [key] = line.split("=", 1);
-      const local: Record<string, string> = { "jobmanager.rpc.port": "0", "rest.port": "0", "s3.endpoint": s3!.endpoint };
-      return ["-D", key! in local ? `${key}=${local[key!]}` : line.replaceAll("10.0.0.1", "127.0.0.1")];
+    // the doc's config.yaml, with this machine's addresses and free ports
+    const local: Record<string, string> = { "jobmanager.rpc.port": "0", "rest.port": "0", "s3.endpoint": s3.endpoint };
+    const config = walkThroughConfig().map((line) => {
+      const key = line.slice(0, line.indexOf(":"));
+      return key in local ? `${key}: ${local[key]}` : line.replaceAll("10.0.0.1", "127.0.0.1");
     });
-    const jm = startCli(["jobmanager", ...flags], credentials, { cwd: processDir(dir, "host-1"), shipped: true });
+    const conf = join(dir, "conf");
+    mkdirSync(conf);
+    writeFileSync(join(conf, "config.yaml"), config.join("\n") + "\n");
+    const jm = startCli(["jobmanager"], { ...credentials, WEIR_CONF_DIR: conf }, { cwd: processDir(dir, "host-1"), shipped: true });
     started.push(jm);
     const rpc = () => /job manager RPC at [^:]+:(\d+)/.exec(jm.stderr())?.[1];
     const rest = () => /REST API and dashboard at http:\/\/(\S+)/.exec(jm.stderr())?.[1];
