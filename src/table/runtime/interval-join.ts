@@ -215,13 +215,18 @@ class IntervalJoinFunction extends CleanupQueueFunction<string, Row, Row, Row> {
   }
 
   /**
-   * Removes the rows of a side whose matches the watermark `upTo` made impossible (a preserved side emits
-   * those that never matched padded), then queues the earliest cleanup of the rows left.
+   * Removes the rows of a side whose matches the watermark made impossible (a preserved side emits those
+   * that never matched padded), then queues the earliest cleanup of the rows left. A preserved side
+   * removes the rows due at `time` (its cleanup popped from the queue), so that each padded row is emitted
+   * in the order and with the timestamp of its own cleanup time; a side that pads nothing removes every
+   * row due at the current watermark at once (a key with many rows is scanned once per watermark, not
+   * once per row).
    */
-  private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, upTo: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+  private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, time: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
     const buffer = state.get();
-    if (buffer === undefined || buffer.next === null || buffer.next > upTo) return;
+    if (buffer === undefined || buffer.next === null || buffer.next > time) return;
     const pads = isLeft ? padsLeft(this.spec.joinType) : padsRight(this.spec.joinType);
+    const upTo = pads ? time : ctx.timerService().currentWatermark();
     const kept: Buffered[] = [];
     let next: number | null = null;
     for (const e of buffer.rows) {
