@@ -125,7 +125,7 @@ describe("interval join: random inputs against a nested loop (parallelism 2)", (
 });
 
 describe("interval join: recovery", () => {
-  it("a failure amid buffered rows and pending cleanup timers leaves no trace (exactly-once, parallelism 2)", async () => {
+  it("a failure amid buffered rows and queued cleanups leaves no trace (the queue is rebuilt from the restored state) (exactly-once, parallelism 2)", async () => {
     const seed = testSeed();
     const random = seededRandom(seed);
     const N = 500;

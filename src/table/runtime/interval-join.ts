@@ -9,8 +9,10 @@
  * buffered itself (engine keyed state: not copied on access; what is emitted
  * is a copy) until the watermark makes a new match impossible: a left row until
  * the watermark reaches `l.time + upperBound`, a right row until it reaches
- * `r.time - lowerBound`. One event-time timer per key and side, at the earliest
- * of those times, removes what is due and is set again for the rows left. An outer join (LEFT, RIGHT, FULL) emits a row of its
+ * `r.time - lowerBound`. The earliest of those times per key and side waits in
+ * the operator's queue of cleanups (no timer per key: see {@link CleanupQueueFunction}); when the
+ * watermark reaches it, what is due is removed and the next is queued for the rows left. An outer
+ * join (LEFT, RIGHT, FULL) emits a row of its
  * preserved side that never matched NULL-padded at that moment; a row whose
  * matches are already impossible when it arrives (it is late) joins the
  * buffered rows and, without a match, is emitted padded at once.
@@ -35,7 +37,6 @@
  * `window_end` is no time attribute) whether rows are late or not, with the state of one side bounded.
  */
 import type { OperatorNaming } from "./operator-naming.ts";
-import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
 import type { DataStream } from "../../api/data-stream.ts";
@@ -48,7 +49,7 @@ import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, JoinSpecError, padsLeft, padsRight, rowOf,
   type JoinSpec
 } from "./join-spec.ts";
-import { processWithWatermarkDelay } from "./delayed-watermark-join.ts";
+import { CleanupQueueFunction, processWithWatermarkDelay } from "./delayed-watermark-join.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** An interval join: the shared {@link JoinSpec}, the time attributes and the bounds of `r.time - l.time`. */
@@ -72,7 +73,7 @@ interface Buffered {
   m: boolean;
 }
 
-/** The buffered rows of one side and key, in arrival order, and the earliest cleanup timer pending for them (null: none). */
+/** The buffered rows of one side and key, in arrival order, and the earliest cleanup queued for them (null: none). */
 interface SideBuffer {
   rows: Buffered[];
   next: number | null;
@@ -119,7 +120,12 @@ export function intervalJoinWatermarkDelay(bounds: Pick<IntervalJoinSpec, "lower
   return Math.max(-bounds.lowerBound, bounds.upperBound, 0) + 1;
 }
 
-class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
+/** The cleanup slots of the left and the right side's rows. */
+const LEFT = 0;
+const RIGHT = 1;
+
+class IntervalJoinFunction extends CleanupQueueFunction<string, Row, Row, Row> {
+  readonly cleanupStates = ["_left", "_right"];
   private leftState!: EngineKeyedState<SideBuffer>;
   private rightState!: EngineKeyedState<SideBuffer>;
 
@@ -141,9 +147,13 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
     this.process(row, false, ctx, out);
   }
 
-  override onTimer(timestamp: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    if (this.spec.retain !== "left") this.expire(this.leftState, true, timestamp, ctx, out);
-    if (this.spec.retain !== "right") this.expire(this.rightState, false, timestamp, ctx, out);
+  nextCleanup(stored: unknown): number | null {
+    return (stored as SideBuffer).next;
+  }
+
+  cleanUp(time: number, slot: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+    if (slot === LEFT) this.expire(this.leftState, true, time, ctx, out);
+    else this.expire(this.rightState, false, time, ctx, out);
   }
 
   private process(row: Row, isLeft: boolean, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -195,7 +205,7 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
     own.rows.push({ f: fields, t: time, m: matched });
     if (!retained && (own.next === null || cleanup < own.next)) {
       own.next = cleanup;
-      ctx.timerService().registerEventTimeTimer(cleanup);
+      this.queueCleanup(cleanup, isLeft ? LEFT : RIGHT, ctx.getCurrentKey());
     }
   }
 
@@ -205,13 +215,18 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
   }
 
   /**
-   * Removes the rows of a side whose matches the watermark `upTo` made impossible (a preserved side emits
-   * those that never matched padded), then sets a timer for the earliest cleanup of the rows left.
+   * Removes the rows of a side whose matches the watermark made impossible (a preserved side emits those
+   * that never matched padded), then queues the earliest cleanup of the rows left. A preserved side
+   * removes the rows due at `time` (its cleanup popped from the queue), so that each padded row is emitted
+   * in the order and with the timestamp of its own cleanup time; a side that pads nothing removes every
+   * row due at the current watermark at once (a key with many rows is scanned once per watermark, not
+   * once per row).
    */
-  private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, upTo: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
+  private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, time: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
     const buffer = state.get();
-    if (buffer === undefined || buffer.next === null || buffer.next > upTo) return;
+    if (buffer === undefined || buffer.next === null || buffer.next > time) return;
     const pads = isLeft ? padsLeft(this.spec.joinType) : padsRight(this.spec.joinType);
+    const upTo = pads ? time : ctx.timerService().currentWatermark();
     const kept: Buffered[] = [];
     let next: number | null = null;
     for (const e of buffer.rows) {
@@ -226,7 +241,7 @@ class IntervalJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row>
       return;
     }
     state.set({ rows: kept, next });
-    ctx.timerService().registerEventTimeTimer(next!);
+    this.queueCleanup(next!, isLeft ? LEFT : RIGHT, ctx.getCurrentKey());
   }
 
   private padded(fields: readonly SqlValue[], isLeft: boolean): SqlValue[] {

@@ -74,6 +74,9 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
   private state!: EngineKeyedState<SliceTable>;
+  /** Scratch of {@link fireWindowEnd}: the ends and accumulator sets of the firing window's slices. */
+  private readonly windowSliceEnds: number[] = [];
+  private readonly windowSliceSets: (AccumulatorSet | undefined)[] = [];
 
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -141,25 +144,38 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const s = this.slicing;
     const end = maxTimestamp + 1;
     const start = s.windowStart(end);
-    let merged: AccumulatorSet | undefined;
-    let mergedEnd = 0;
-    let inWindow: [number, AccumulatorSet][] | undefined;
+    // the window's slices, by end (insertion sort: a window has few, mostly in order already)
+    const ends = this.windowSliceEnds;
+    const sets = this.windowSliceSets;
+    let n = 0;
     let next = Number.POSITIVE_INFINITY;
     for (const [sliceEnd, set] of table.slices) {
       if (sliceEnd > start && sliceEnd <= end) {
-        if (merged === undefined) [merged, mergedEnd] = [set, sliceEnd];
-        else (inWindow ??= [[mergedEnd, merged]]).push([sliceEnd, set]);
+        let at = n++;
+        for (; at > 0 && ends[at - 1]! > sliceEnd; at--) {
+          ends[at] = ends[at - 1]!;
+          sets[at] = sets[at - 1]!;
+        }
+        ends[at] = sliceEnd;
+        sets[at] = set;
       }
-      // deleting the current entry while iterating a Map is well defined; `merged`/`inWindow` still hold its set
+      // deleting the current entry while iterating a Map is well defined; `sets` still holds its set
       if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
-      else next = Math.min(next, Math.max(s.firstWindowEnd(sliceEnd), end + s.windowStep));
+      else {
+        const first = s.firstWindowEnd(sliceEnd);
+        const due = first > end + s.windowStep ? first : end + s.windowStep;
+        if (due < next) next = due;
+      }
     }
-    if (inWindow !== undefined) {
-      inWindow.sort((a, b) => a[0] - b[0]);
-      merged = this.aggs.create();
-      for (const [, set] of inWindow) this.aggs.merge(merged, set);
+    if (n > 0) {
+      let merged = sets[0]!;
+      if (n > 1) {
+        merged = this.aggs.create();
+        for (let i = 0; i < n; i++) this.aggs.merge(merged, sets[i]!);
+      }
+      sets.fill(undefined, 0, n);
+      out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
     }
-    if (merged !== undefined) out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
     if (next === Number.POSITIVE_INFINITY) this.state.set(undefined);
     else this.queue(table, next - 1, ctx.getCurrentKey());
   }
