@@ -164,13 +164,23 @@ async function programOf(path: string, jar: { sha: string; ext: string }, name: 
 export async function runTaskManagerCommand(args: string[]): Promise<number> {
   const configuration = clusterConfiguration("taskmanager", args);
   const log = getLogger();
-  const tm = await ClusterTaskManager.start({
+  const options = {
     jobManagerHost: configuration.get(JOBMANAGER_RPC_ADDRESS),
     jobManagerPort: configuration.get(JOBMANAGER_RPC_PORT),
     slots: configuration.get(TASK_SLOTS),
     host: configuration.get(TASK_MANAGER_HOST),
     cacheDir: configuration.get(BLOB_STORAGE_DIRECTORY),
-  });
+  };
+  const haConf = haSettings(configuration);
+  // under high availability the leader is found in etcd (jobmanager.rpc.address is not used), again after each loss
+  const ha = haConf ? await EtcdHaServices.connect(haConf, { logger: log.child({ component: "high-availability" }) }) : undefined;
+  const tm = ha
+    ? await ClusterTaskManager.follow(options, async () => {
+        const leader = await ha.currentLeader("jobmanager");
+        const at = leader ? /^(.*):(\d+)$/.exec(leader.rpcAddress) : null;
+        return at ? { host: at[1]!.replace(/^\[|\]$/g, ""), port: Number(at[2]) } : null;
+      })
+    : await ClusterTaskManager.start(options);
   const stopped = untilSignal().then((signal) => {
     log.info(`${signal}: the task manager stops`);
     tm.close();
@@ -178,6 +188,7 @@ export async function runTaskManagerCommand(args: string[]): Promise<number> {
   });
   const ended = tm.ended.then((why) => why);
   const outcome = await Promise.race([stopped, ended]);
+  ha?.close();
   if (outcome === "signal") return 0;
   log.error(`task manager ${tm.id} ends: ${outcome}`);
   return 1;
