@@ -77,15 +77,16 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
     heartbeatIntervalMs: configuration.get(HEARTBEAT_INTERVAL),
     heartbeatTimeoutMs: configuration.get(HEARTBEAT_TIMEOUT),
     slotRequestTimeoutMs: configuration.get(SLOT_REQUEST_TIMEOUT),
-    // under high availability every job manager keeps the bundles where a standby finds them
-    uploadDir: haConf ? join(haConf.storageDir, "jars") : configuration.get(WEB_UPLOAD_DIR),
+    uploadDir: configuration.get(WEB_UPLOAD_DIR),
+    // under high availability every upload is copied where a standby finds it
+    highAvailabilityJarDir: haConf ? join(haConf.storageDir, "jars") : undefined,
   });
   const ha = haConf ? await EtcdHaServices.connect(haConf, { logger: log.child({ component: "high-availability" }) }) : undefined;
   let leading: JobManagerLeadership | undefined;
   /** The program of a stored bundle with its arguments and run configuration. */
-  const stored = (jarId: string, args: readonly string[], conf: Record<string, string>) => {
+  const stored = async (jarId: string, args: readonly string[], conf: Record<string, string>) => {
     const jar = parseJarId(jarId);
-    if (!jar || !jm.jars.has(jarId)) throw new RestError(404, `Jar file ${jarId} not found (upload it with POST /jars/upload)`);
+    if (!jar || !(await jm.jars.recover(jarId))) throw new RestError(404, `Jar file ${jarId} not found (upload it with POST /jars/upload)`);
     return programOf(jm.jars.path(jarId), jar, jm.jars.describe(jarId)!.name, args, conf);
   };
   log.info({ port: jm.rpcPort }, `job manager RPC at ${configuration.get(JOBMANAGER_RPC_ADDRESS)}:${jm.rpcPort} (task managers connect here)`);

@@ -32,6 +32,8 @@ export interface JobManagerOptions {
   readonly slotRequestTimeoutMs: number;
   /** `web.upload.dir`. */
   readonly uploadDir: string;
+  /** Under high availability: `high-availability.storageDir`/jars, where every upload is copied for the next leader. */
+  readonly highAvailabilityJarDir?: string;
 }
 
 /** A program to run on the cluster: the module imported here, and what the task managers import. */
@@ -77,7 +79,7 @@ export class JobManager implements ClusterJobs {
     private readonly server: Server,
     readonly rpcPort: number,
   ) {
-    this.jars = new JarStore(o.uploadDir);
+    this.jars = new JarStore(o.uploadDir, o.highAvailabilityJarDir);
     server.on("connection", (socket) => this.accept(new RpcConnection<ToTaskManager, FromTaskManager>(socket)));
     this.monitor = setInterval(() => this.checkHeartbeats(), Math.max(10, Math.min(o.heartbeatIntervalMs, o.heartbeatTimeoutMs / 4)));
     this.monitor.unref();
