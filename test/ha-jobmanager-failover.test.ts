@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, waitFor, type RunningCli } from "./support/cli-process.ts";
-import { committedLines, expectedKeyedCounts, processDir, rest, runJar, startJobManager, startTaskManager, uploadJar, waitForJobState } from "./support/cluster-processes.ts";
+import { ROOT, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
+import { committedLines, expectedKeyedCounts, processDir, rest, startJobManager, startTaskManager, waitForJobState } from "./support/cluster-processes.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
@@ -63,12 +63,14 @@ describe("a highly available job manager", () => {
     started.push(second.cli);
     for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
     const out = join(dir, "out");
-    const jar = await uploadJar(first.url, JOB, "keyed-count.mjs");
-    const jobId = await runJar(first.url, jar, {
-      programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
-      parallelism: 2,
-      flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") },
-    });
+    // attached: the client follows the job, finding the leader in etcd with the same high-availability keys
+    const args = [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"];
+    const flags = ["-p", "2", "-D", "execution.checkpointing.interval=200 ms", "--checkpoint-dir", join(out, "checkpoints"), ...ha];
+    const client = startCli(["run", "-m", first.url, JOB, ...flags, "--", ...args], {}, { cwd: processDir(dir, "client"), shipped: true });
+    started.push(client);
+    const submitted = () => /submitted job ([0-9a-f]{32})/.exec(client.stderr())?.[1];
+    await waitFor(`the client's submission\n${client.stderr()}`, () => submitted() !== undefined || client.child.exitCode !== null, 90_000);
+    const jobId = submitted()!;
     await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
     const before = await completedCheckpoints(first.url, jobId);
     for (let c = before; c < before + 2; c = await completedCheckpoints(first.url, jobId)) await new Promise((r) => setTimeout(r, 100));
@@ -83,5 +85,11 @@ describe("a highly available job manager", () => {
     expect(done.state, second.cli.stderr()).toBe("FINISHED");
     expect(second.cli.stderr()).toMatch(/restored from checkpoint \d+/);
     expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
+    const exit = await new Promise<number | null>((resolve) => (client.child.exitCode !== null ? resolve(client.child.exitCode) : client.child.once("exit", resolve)));
+    expect(exit, client.stderr()).toBe(0);
+    expect(client.stderr()).toMatch(/the leading job manager is at http:\/\/\S+ now .*: following job/);
+    expect(client.stderr()).toMatch(/finished/);
+    // both task managers registered with the new leader
+    expect(second.cli.stderr().match(/task manager [0-9a-f]{32} registered/g)).toHaveLength(2);
   }, DEADLINE_MS);
 });
