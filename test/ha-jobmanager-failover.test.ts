@@ -12,8 +12,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
-import { committedLines, expectedKeyedCounts, processDir, rest, startJobManager, startTaskManager, waitForJobState } from "./support/cluster-processes.ts";
+import { committedLines, expectedKeyedCounts, processDir, rest, runJar, startJobManager, startTaskManager, uploadJar, waitForJobState } from "./support/cluster-processes.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
+import { startTcpProxy } from "./support/tcp-proxy.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const JOB = fileURLToPath(new URL("./fixtures/cluster-keyed-count-job.mjs", import.meta.url));
@@ -30,12 +31,13 @@ beforeAll(async () => {
 afterAll(() => etcd?.stop());
 
 afterEach(() => {
+  if (process.env.HA_DEBUG) started.forEach((c, i) => writeFileSync(`/tmp/ha-debug-${i}.log`, c.stderr()));
   for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill("SIGKILL");
 });
 
 /** The `high-availability.*` flags of every process of the cluster. */
-function haFlags(storageDir: string): string[] {
-  return ["-D", "high-availability.type=etcd", "-D", `high-availability.etcd.endpoints=${etcd.endpoint}`, "-D", `high-availability.storageDir=${storageDir}`, "-D", "high-availability.etcd.lease-ttl=3 s", "-D", "high-availability.cluster-id=failover"];
+function haFlags(storageDir: string, endpoint = etcd.endpoint): string[] {
+  return ["-D", "high-availability.type=etcd", "-D", `high-availability.etcd.endpoints=${endpoint}`, "-D", `high-availability.storageDir=${storageDir}`, "-D", "high-availability.etcd.lease-ttl=3 s", "-D", "high-availability.cluster-id=failover"];
 }
 
 /** Completed checkpoints of the job (`/jobs/:jid/checkpoints`). */
@@ -91,5 +93,47 @@ describe("a highly available job manager", () => {
     expect(client.stderr()).toMatch(/finished/);
     // both task managers registered with the new leader
     expect(second.cli.stderr().match(/task manager [0-9a-f]{32} registered/g)).toHaveLength(2);
+  }, DEADLINE_MS);
+
+  it("cut from etcd as leader: it steps down and commits nothing more, the other leads and recovers the job, exact output", async () => {
+    const dir = tempDir();
+    const ha = haFlags(join(dir, "ha"));
+    const proxy = await startTcpProxy(etcd.clientPort);
+    try {
+      const first = await startJobManager(processDir(dir, "jm-1"), haFlags(join(dir, "ha"), `http://127.0.0.1:${proxy.port}`));
+      started.push(first.cli);
+      await waitFor("the first job manager leads", () => /leads 'jobmanager' with epoch/.test(first.cli.stderr()), 60_000);
+      const second = await startJobManager(processDir(dir, "jm-2"), ha);
+      started.push(second.cli);
+      for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
+      const out = join(dir, "out");
+      const jar = await uploadJar(first.url, JOB, "keyed-count.mjs");
+      const jobId = await runJar(first.url, jar, {
+        programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
+        parallelism: 2,
+        flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") },
+      });
+      await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
+      const before = await completedCheckpoints(first.url, jobId);
+      for (let c = before; c < before + 2; c = await completedCheckpoints(first.url, jobId)) await new Promise((r) => setTimeout(r, 100));
+      // checkpoints go on every 200 ms while the leader cannot reach etcd: none may complete (no commit, no sink commit)
+      proxy.cut();
+      await waitFor("the old leader steps down", () => /no longer leads 'jobmanager'/.test(first.cli.stderr()), 60_000);
+      expect(first.cli.stderr()).toMatch(/job 'cluster-keyed-count' \([0-9a-f]{32}\) suspended/);
+      await waitFor("the other leads", () => /leads 'jobmanager' with epoch/.test(second.cli.stderr()), 60_000);
+      await untilJobKnown(second.url, jobId);
+      await waitForJobState(second.url, jobId, ["RUNNING"], () => true, 120_000);
+      // the old leader, reachable again, stays a standby: the new leader's epoch is higher
+      proxy.heal();
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, "gate"), "");
+      const done = await waitForJobState(second.url, jobId, ["FINISHED", "FAILED", "CANCELED"], () => true, 120_000);
+      expect(done.state, second.cli.stderr()).toBe("FINISHED");
+      expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
+      // the job ran once more, on the new leader only: the old one lists it no longer
+      expect((await fetch(`${first.url}/jobs/${jobId}`)).status).toBe(404);
+    } finally {
+      proxy.close();
+    }
   }, DEADLINE_MS);
 });
