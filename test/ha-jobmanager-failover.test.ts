@@ -31,7 +31,6 @@ beforeAll(async () => {
 afterAll(() => etcd?.stop());
 
 afterEach(() => {
-  if (process.env.HA_DEBUG) started.forEach((c, i) => writeFileSync(`/tmp/ha-debug-${i}.log`, c.stderr()));
   for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill("SIGKILL");
 });
 
@@ -65,6 +64,7 @@ describe("a highly available job manager", () => {
     started.push(second.cli);
     for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
     const out = join(dir, "out");
+    mkdirSync(out, { recursive: true });
     // attached: the client follows the job, finding the leader in etcd with the same high-availability keys
     const args = [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"];
     const flags = ["-p", "2", "-D", "execution.checkpointing.interval=200 ms", "--checkpoint-dir", join(out, "checkpoints"), ...ha];
@@ -107,6 +107,7 @@ describe("a highly available job manager", () => {
       started.push(second.cli);
       for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
       const out = join(dir, "out");
+    mkdirSync(out, { recursive: true });
       const jar = await uploadJar(first.url, JOB, "keyed-count.mjs");
       const jobId = await runJar(first.url, jar, {
         programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
@@ -129,6 +130,8 @@ describe("a highly available job manager", () => {
       writeFileSync(join(out, "gate"), "");
       const done = await waitForJobState(second.url, jobId, ["FINISHED", "FAILED", "CANCELED"], () => true, 120_000);
       expect(done.state, second.cli.stderr()).toBe("FINISHED");
+      // each task manager registered once with the new leader
+      expect(second.cli.stderr().match(/task manager [0-9a-f]{32} registered/g)).toHaveLength(2);
       expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
       // the job ran once more, on the new leader only: the old one lists it no longer
       expect((await fetch(`${first.url}/jobs/${jobId}`)).status).toBe(404);

@@ -118,6 +118,8 @@ export class JobManagerLeadership {
     const program = await this.programOf(job);
     const retained = Configuration.fromMap(program.configuration).get(NUM_RETAINED_CHECKPOINTS);
     const client = await this.jm.submit({ ...program, jobId: job.jobId, ha: (jobId) => etcdJobHa(this.ha, leadership, jobId, retained) });
+    // the leadership ended while the job started: it is suspended like the others (unless a new term began)
+    if (!leadership.active && this.current === undefined) this.jm.setLeading(false, "the leadership was lost while the job started");
     void client.getJobExecutionResult().then(
       () => this.ended(leadership, client),
       () => this.ended(leadership, client),

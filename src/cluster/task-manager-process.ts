@@ -69,6 +69,8 @@ export class ClusterTaskManager {
   private closed = false;
   /** Connections already handled as lost. */
   private readonly left = new WeakSet<RpcConnection<FromTaskManager, ToTaskManager>>();
+  /** Connections on which this task manager registered. */
+  private readonly registered = new WeakSet<RpcConnection<FromTaskManager, ToTaskManager>>();
   private readonly log = getLogger().child({ component: "taskmanager" });
 
   private constructor(
@@ -145,7 +147,8 @@ export class ClusterTaskManager {
 
   /** The job manager is lost: the end, or under high availability the workers stop and the next leader is looked for. */
   private lost(rpc: RpcConnection<FromTaskManager, ToTaskManager>, why: string): void {
-    if (rpc !== this.rpc || this.closed || this.left.has(rpc)) return;
+    // a connection lost before it registered is the registration's failure (findLeader tries again)
+    if (rpc !== this.rpc || this.closed || this.left.has(rpc) || !this.registered.has(rpc)) return;
     this.left.add(rpc);
     if (!this.locate) return this.end(why);
     this.log.warn(`${why}: stopping this task manager's workers and registering with the leading job manager`);
@@ -164,6 +167,7 @@ export class ClusterTaskManager {
         if (rpc !== this.rpc) return;
         this.lastHeard = Date.now();
         if (m.type === "registered") {
+          this.registered.add(rpc);
           this.log.info(`registered with the job manager at ${this.where.host}:${this.where.port} as ${this.id} with ${this.o.slots} slot${this.o.slots === 1 ? "" : "s"}`);
           this.startHeartbeats(m.heartbeatIntervalMs, m.heartbeatTimeoutMs);
           resolve();
