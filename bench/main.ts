@@ -12,7 +12,8 @@
  * second (filesystem storage), 1 worker with exactly-once every second, and
  * the scaling rounds: 1 worker and 2 workers without checkpointing, five
  * times, compared in the steady state (bench/steady-rate.ts). Then the keyed count on 2 workers linked by
- * TCP against 2 linked by shared memory (bench/tcp-links.ts: CPU per record across TCP vs across threads). Then the file job (bench/jobs/file-copy.ts) over a generated
+ * TCP against 2 linked by shared memory (bench/tcp-links.ts: CPU per record across TCP vs across threads), the keyed count
+ * and Nexmark q5 on 1, 2 and 4 task manager processes against one process (bench/cluster.ts). Then the file job (bench/jobs/file-copy.ts) over a generated
  * JSON Lines input, without and with exactly-once checkpoints every second, and over a CSV input without,
  * the event-time jobs (bench/event-time.ts: a keyed sliding-window count and
  * an interval join, in-process, each without and with exactly-once
@@ -49,6 +50,7 @@ import { formatNexmark } from "./nexmark-report.ts";
 import { OBJECT_STATE_PLAN, measureObjectStateRuns } from "./object-state.ts";
 import { parseBenchOptions } from "./options.ts";
 import { measureState } from "./state.ts";
+import { CLUSTER_DEFAULT_EVENTS, CLUSTER_DEFAULT_RECORDS, clusterRatios, formatCluster, measureCluster } from "./cluster.ts";
 import { formatTcpLinks, measureTcpLinks, TCP_DEFAULT_RECORDS } from "./tcp-links.ts";
 import { measureStartup } from "./startup.ts";
 import { formatStartup, startupRatios } from "./startup-report.ts";
@@ -122,6 +124,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     ratios[`keyed count, 2 workers linked by TCP / by shared memory, CPU per record, steady, median of ${tcpLinks.rounds.length}`] = tcpLinks.cpuRatio;
     ratios[`keyed count, 2 workers linked by TCP / by shared memory, steady throughput, median of ${tcpLinks.rounds.length}`] = tcpLinks.steadyRatio;
   }
+  const cluster = options.sections.has("cluster")
+    ? await measureCluster(progress, { records: options.records ?? CLUSTER_DEFAULT_RECORDS, keys: options.keys[0]!, events: options.nexmarkEvents ?? CLUSTER_DEFAULT_EVENTS })
+    : null;
+  if (cluster) Object.assign(ratios, clusterRatios(cluster));
   const fileRuns = options.sections.has("file") ? await measureFileRuns(progress, checkpoints) : [];
   const eventTimeRuns = options.sections.has("event-time") ? await measureEventTimeRuns(progress, checkpoints) : [];
   const objectStateRuns = options.sections.has("object-state") ? await measureObjectStateRuns(progress, checkpoints, PARALLELISM) : [];
@@ -215,18 +221,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     recovery,
     state,
     startup,
+    cluster,
     kafka,
     postgres,
     ratios,
     checkpoints,
   };
   const tcpTable = tcpLinks ? `\n\n${formatTcpLinks(tcpLinks)}` : "";
+  const clusterTables = cluster ? `\n\n${formatCluster(cluster)}` : "";
   const nexmarkTables = nexmark ? `\n\n${formatNexmark(nexmark)}` : "";
   const stateTables = state ? `\n\n${formatState(state)}` : "";
   const startupTable = startup ? `\n\n${formatStartup(startup)}` : "";
   const kafkaTable = kafka ? `\n\n${formatKafka(kafka)}` : "";
   const postgresTable = postgres ? `\n\n${formatPostgres(postgres)}` : "";
-  process.stdout.write(`\n${formatReport(report)}${tcpTable}${nexmarkTables}${stateTables}${startupTable}${kafkaTable}${postgresTable}\n\n${reportJson(report)}\n`);
+  process.stdout.write(`\n${formatReport(report)}${tcpTable}${clusterTables}${nexmarkTables}${stateTables}${startupTable}${kafkaTable}${postgresTable}\n\n${reportJson(report)}\n`);
   return 0;
 }
 

@@ -15,7 +15,7 @@ describe("parseBenchOptions", () => {
   });
 
   it("refuses an unknown or missing section, naming the known ones", () => {
-    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of startup, keyed-count, keyed-count-tcp, file, event-time, object-state, async-io, nexmark, nexmark-sql, recovery, state, kafka, postgres; got 'object-state,nope'/);
+    expect(() => parseBenchOptions(["--only", "object-state,nope"])).toThrow(/--only takes a comma-separated list of startup, keyed-count, keyed-count-tcp, cluster, file, event-time, object-state, async-io, nexmark, nexmark-sql, recovery, state, kafka, postgres; got 'object-state,nope'/);
     expect(() => parseBenchOptions(["--only"])).toThrow(RangeError);
   });
 

@@ -2,7 +2,8 @@
  * The command line of `npm run bench`: `--records N` fixes the size of the
  * keyed-count runs, `--keys a,b` sets their key counts, `--only a,b` runs
  * only the named sections (`keyed-count-tcp`: 2 workers linked by TCP vs by shared memory, sized by `--records`
- * and the first of `--keys`), `--nexmark-events N` fixes the size of the runs of
+ * and the first of `--keys`; `cluster`: task manager processes vs one process, its keyed count sized by `--records` and its q5
+ * by `--nexmark-events`), `--nexmark-events N` fixes the size of the runs of
  * the DataStream Nexmark queries and their SQL twins (section `nexmark`; a quick
  * try of the section), `--nexmark-sql-events N` the size of the
  * runs of the published Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`),
@@ -12,7 +13,7 @@
  */
 
 /** The sections of the bench, in the order they run. */
-export const BENCH_SECTIONS = ["startup", "keyed-count", "keyed-count-tcp", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state", "kafka", "postgres"] as const;
+export const BENCH_SECTIONS = ["startup", "keyed-count", "keyed-count-tcp", "cluster", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state", "kafka", "postgres"] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** Key counts of the keyed-count runs without `--keys`: a state that fits the CPU caches, and a large one. */

@@ -173,6 +173,7 @@ describe("formatReport and reportJson", () => {
     nexmark: null,
     state: null,
     startup: null,
+    cluster: null,
     kafka: null,
     postgres: null,
     recovery: [recoveryFigures({ stateBytes: 100 * 2 ** 20, checkpointBytes: 101 * 2 ** 20, killedAt: 0, moduleAt: 550, firstRecordAt: 1_700 })],

@@ -3,6 +3,7 @@
  * ratios, checkpoint percentiles) and the figures into a table and one JSON
  * line. No I/O, no clock.
  */
+import type { ClusterFigures } from "./cluster.ts";
 import { percentile } from "../src/checkpoint/coordinator/index.ts";
 import type { CheckpointStats } from "../src/index.ts";
 import type { NexmarkFigures } from "./nexmark-report.ts";
@@ -185,6 +186,8 @@ export interface BenchReport {
   readonly state: StateFigures | null;
   /** The start-up section (bench/startup.ts; its table by `formatStartup`), null when it did not run. */
   readonly startup: StartupFigures | null;
+  /** The cluster section (bench/cluster.ts; its tables by `formatCluster`), null when it did not run. */
+  readonly cluster: ClusterFigures | null;
   /** The Kafka section (bench/kafka.ts; its table by `formatKafka`), null when it did not run. */
   readonly kafka: KafkaFigures | null;
   /** The PostgreSQL section (bench/postgres.ts; its table by `formatPostgres`), null when it did not run. */

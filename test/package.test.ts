@@ -154,7 +154,8 @@ describe("the packed package, installed into a fresh project", () => {
     expect(packed.filter((p) => /^(src|test|bench|scripts)\/|\.test\.|\/test-|tsbuildinfo|weir-dev|weir-bench/.test(p))).toEqual([]);
     const scripts = packed.filter((p) => p.endsWith(".js") && !p.startsWith("dist/web/"));
     expect(scripts.filter((p) => p.includes("/", "dist/".length))).toEqual([]);
-    expect(scripts.length).toBeLessThan(40);
+    // entry points and the chunks esbuild splits off for what is loaded lazily (Kafka, PostgreSQL, etcd, S3, the cluster)
+    expect(scripts.length).toBeLessThan(60);
   });
 
   it("without tsx: a .mjs job runs on plain node and with weir run on worker threads; a .ts job is refused with how to install tsx", async () => {

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { getLogger } from "../util/logger.ts";
 import type { JobSnapshot } from "./job-report.ts";
 import type { ReportedJob } from "./run-report.ts";
-import { RestRequestError, RestUnreachableError, TERMINAL_STATES, type JobCheckpoints, type JobDetails, type RestClient } from "./rest-client.ts";
+import { RestRequestError, RestUnreachableError, TERMINAL_STATES, type JobCheckpoints, type RestClient } from "./rest-client.ts";
 
 /** The job manager did not answer for longer than the reconnect window: the job's outcome is unknown. */
 export class JobManagerLostError extends Error {
@@ -119,10 +119,11 @@ export class ClusterJob implements ReportedJob {
 
   /** Reads the job once; its state. */
   private async poll(): Promise<string> {
-    const [details, checkpoints, exceptions] = await Promise.all([
+    const [details, checkpoints, exceptions, records] = await Promise.all([
       this.rest.jobDetails(this.jobId),
       this.rest.jobCheckpoints(this.jobId),
       this.rest.jobExceptions(this.jobId),
+      this.rest.jobMetrics(this.jobId, ["numRecordsIn", "numRecordsOut"]),
     ]);
     this.jobName = details.name || this.jobName;
     const failures = exceptions.exceptionHistory?.entries?.length ?? 0;
@@ -131,7 +132,9 @@ export class ClusterJob implements ReportedJob {
     this.restored = restored ? { checkpointId: restored.id, savepoint: restored.is_savepoint === true, ...(restored.external_path === undefined ? {} : { directory: restored.external_path }) } : null;
     this.latest = {
       status: details.state,
-      ...recordCounts(details),
+      // read by the sources and written by the sinks, as a local run counts them
+      recordsIn: records.get("numRecordsIn") ?? 0,
+      recordsOut: records.get("numRecordsOut") ?? 0,
       checkpoints: countCompleted(checkpoints),
       ...(latest && { lastCheckpoint: { id: latest.id, durationMs: latest.end_to_end_duration ?? 0 } }),
       // every failure of the job is one restart, but the last one of a job that failed
@@ -140,23 +143,6 @@ export class ClusterJob implements ReportedJob {
     };
     return details.state;
   }
-}
-
-/**
- * Records read by the sources (what the vertices without inputs emit) and written to the sinks (what the
- * vertices no other vertex reads from take in), from the vertices' IO metrics.
- */
-export function recordCounts(details: JobDetails): { recordsIn: number; recordsOut: number } {
-  const nodes = details.plan?.nodes ?? [];
-  const read = new Set(nodes.flatMap((n) => (n.inputs ?? []).map((i) => i.id)));
-  const sources = new Set(nodes.filter((n) => (n.inputs ?? []).length === 0).map((n) => n.id));
-  let recordsIn = 0;
-  let recordsOut = 0;
-  for (const v of details.vertices ?? []) {
-    if (sources.has(v.id)) recordsIn += v.metrics?.["write-records"] ?? 0;
-    if (!read.has(v.id) && !sources.has(v.id)) recordsOut += v.metrics?.["read-records"] ?? 0;
-  }
-  return { recordsIn, recordsOut };
 }
 
 function countCompleted(checkpoints: JobCheckpoints | undefined): number {

@@ -1,7 +1,6 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliUsageError } from "./cli-usage-error.ts";
-import { recordCounts } from "./cluster-job.ts";
 import { runRequest } from "./cluster-run.ts";
 import { parseFlags, parseRunArgs, runFlags } from "./main.ts";
 
@@ -58,23 +57,5 @@ describe("weir run -m: the arguments", () => {
     expect(o.jobmanager).toBeUndefined();
     expect(o.detached).toBe(true);
     expect(o.configuration.toMap()["weir.workers"]).toBe("1");
-  });
-});
-
-describe("a job on a cluster: records in and out from /jobs/:jid", () => {
-  it("in: what the vertices without inputs emit; out: what the vertices nothing reads from take in", () => {
-    const details = {
-      jid: "j",
-      name: "n",
-      state: "RUNNING",
-      plan: { nodes: [{ id: "a", inputs: [] }, { id: "b", inputs: [{ id: "a" }] }, { id: "c", inputs: [{ id: "b" }] }, { id: "d", inputs: [{ id: "b" }] }] },
-      vertices: [
-        { id: "a", metrics: { "read-records": 0, "write-records": 100 } },
-        { id: "b", metrics: { "read-records": 100, "write-records": 40 } },
-        { id: "c", metrics: { "read-records": 40, "write-records": 0 } },
-        { id: "d", metrics: { "read-records": 39, "write-records": 0 } },
-      ],
-    };
-    expect(recordCounts(details)).toEqual({ recordsIn: 100, recordsOut: 79 });
   });
 });

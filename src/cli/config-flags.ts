@@ -10,6 +10,7 @@ import { ConfigurationError } from "../config/configuration-error.ts";
 import { WORKERS } from "../config/options/weir-options.ts";
 import { parseStateBackendName, stateBackendNote } from "../state/state-backend-settings.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
+import { CONF_DIR_ENV, configFileEntries } from "./config-file.ts";
 
 /** A flag and the keys its value sets, as text (the flag's own check has run). */
 interface ConfigFlag {
@@ -80,8 +81,9 @@ export const CONFIG_FLAGS: Readonly<Record<string, ConfigFlag>> = {
 export const DEFINE_FLAG = { D: { type: "string", short: "D", multiple: true } } as const;
 
 /**
- * The command line's configuration from parsed flag values: the flags first, then each `-D key=value` in
- * order (so `-D` wins over a flag for the same key). `weir.workers` is 1 unless given, for a run in this process
+ * The command line's configuration from parsed flag values: the configuration file first (`$WEIR_CONF_DIR/config.yaml`,
+ * config-file.ts; only for a command that runs here: `local`), then the flags, then each `-D key=value` in order
+ * (so `-D` wins over a flag for the same key). `weir.workers` is 1 unless given, for a run in this process
  * (`local`; a run on a cluster, `-m`, has slots instead).
  *
  * @throws {CliUsageError} for a bad flag value, an unknown key (with the key meant) or a value that does not read.
@@ -91,9 +93,10 @@ export const DEFINE_FLAG = { D: { type: "string", short: "D", multiple: true } }
  * // { "execution.checkpointing.interval": "500 ms", "state.backend.type": "disk", "weir.workers": "1" }
  * ```
  */
-export function commandLineConfiguration(values: Readonly<Record<string, unknown>>, local = true): Configuration {
+export function commandLineConfiguration(values: Readonly<Record<string, unknown>>, local = true, confDir = process.env[CONF_DIR_ENV]): Configuration {
   const c = new Configuration();
   try {
+    if (local && confDir) for (const e of configFileEntries(confDir)) c.setString(e.key, e.value, e.where);
     for (const [name, flag] of Object.entries(CONFIG_FLAGS)) {
       const v = values[name];
       if (v === undefined || v === false) continue;

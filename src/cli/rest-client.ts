@@ -34,8 +34,6 @@ export interface JobDetails {
   readonly jid: string;
   readonly name: string;
   readonly state: string;
-  readonly vertices?: readonly { readonly id: string; readonly metrics?: { readonly "read-records"?: number; readonly "write-records"?: number } }[];
-  readonly plan?: { readonly nodes?: readonly { readonly id: string; readonly inputs?: readonly { readonly id: string }[] }[] };
 }
 
 /** What following a job reads of `GET /jobs/:jid/checkpoints`. */
@@ -189,6 +187,12 @@ export class RestClient {
   /** `GET /jobs/:jid`. */
   async jobDetails(jobId: string): Promise<JobDetails> {
     return (await this.request("GET", `/v1/jobs/${jobId}`)) as JobDetails;
+  }
+
+  /** `GET /jobs/:jid/metrics?get=…`: the values of the job metrics asked for, by name (a metric the job does not have is absent). */
+  async jobMetrics(jobId: string, names: readonly string[]): Promise<Map<string, number>> {
+    const values = (await this.request("GET", `/v1/jobs/${jobId}/metrics?get=${names.join(",")}`)) as { id: string; value: string }[];
+    return new Map(values.map((v) => [v.id, Number(v.value)]));
   }
 
   /** `GET /jobs/:jid/checkpoints`; undefined when the job has no checkpoint statistics (404). */

@@ -54,6 +54,10 @@ async function readEverything(url: string, jid: string): Promise<JobDetails> {
   await checked(url, "GET", `/v1/jobs/${jid}`, 200);
   await checked(url, "GET", `/jobs/${jid}/config`, 200);
   await checked(url, "GET", `/jobs/${jid}/exceptions`, 200);
+  expect(((await checked(url, "GET", `/jobs/${jid}/metrics`, 200)).json as { id: string }[]).map((m) => m.id)).toEqual(["numRecordsIn", "numRecordsOut"]);
+  const records = (await checked(url, "GET", `/jobs/${jid}/metrics?get=numRecordsIn,numRecordsOut`, 200)).json as { id: string; value: string }[];
+  expect(records.map((m) => m.id)).toEqual(["numRecordsIn", "numRecordsOut"]);
+  expect(Number(records[0]!.value)).toBeGreaterThan(0); // a running job that checkpointed twice has read records
   await checked(url, "GET", `/jobs/${jid}/checkpoints/config`, 200);
   const checkpoints = (await checked(url, "GET", `/jobs/${jid}/checkpoints`, 200)).json as { latest: { completed: { id: number } } };
   const cid = checkpoints.latest.completed.id;

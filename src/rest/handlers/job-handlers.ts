@@ -1,7 +1,7 @@
 /**
  * The jobs: `/jobs`, `/jobs/overview`, `/jobs/:jid` (details with vertices,
  * status timestamps and plan), `/jobs/:jid/config`, `/jobs/:jid/exceptions`,
- * and `PATCH /jobs/:jid?mode=cancel`.
+ * `/jobs/:jid/metrics` and `PATCH /jobs/:jid?mode=cancel`.
  */
 import { hideSensitiveValues } from "../../config/sensitive-values.ts";
 import type { JobClient } from "../../deploy/job-client.ts";
@@ -15,6 +15,7 @@ import { jobPlanJson } from "./job-plan-json.ts";
 import { jobTimes } from "./job-times.ts";
 import { vertexName } from "../../graph/vertex-name.ts";
 import { TaskMetricIndex } from "./task-metric-index.ts";
+import { requestedMetrics } from "./metric-values-json.ts";
 import { taskManagerId, taskManagerPath } from "./task-managers.ts";
 
 /** Flink's JobDetails (an entry of `/jobs/overview`). */
@@ -133,6 +134,18 @@ function exceptionsJson(job: JobClient, maxExceptions: number): object {
   };
 }
 
+/**
+ * Flink's job metrics (`GET /jobs/:jid/metrics`: the names without `?get`, `[{"id", "value"}]` with it): the
+ * job's `numRecordsIn` (read by its sources) and `numRecordsOut` (written by its sinks) in the current attempt,
+ * as a local run's summary counts them.
+ */
+function jobMetricsJson(job: JobClient, get: readonly string[] | undefined): object {
+  const counts = job.getRecordCounts();
+  const values = new Map([["numRecordsIn", counts.in], ["numRecordsOut", counts.out]]);
+  if (get === undefined) return [...values.keys()].map((id) => ({ id }));
+  return get.filter((id) => values.has(id)).map((id) => ({ id, value: String(values.get(id)) }));
+}
+
 /** Adds the job routes to `router`. */
 export function jobRoutes(router: Router, context: RestContext): void {
   router
@@ -145,6 +158,7 @@ export function jobRoutes(router: Router, context: RestContext): void {
       if (max !== null && !/^\d+$/.test(max)) throw new RestError(400, `maxExceptions must be a whole number ≥ 0, got '${max}'`);
       return ok(exceptionsJson(jobOf(context, params["jid"]!), max === null ? 16 : Number(max)));
     })
+    .get("/jobs/:jid/metrics", ({ params, query }) => ok(jobMetricsJson(jobOf(context, params["jid"]!), requestedMetrics(query))))
     .patch("/jobs/:jid", ({ params, query }) => {
       const job = jobOf(context, params["jid"]!);
       const mode = (query.get("mode") ?? "cancel").toLowerCase();

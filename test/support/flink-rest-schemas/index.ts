@@ -23,6 +23,7 @@ const ANSWERS: readonly (readonly [string, string, number, Schema | null])[] = [
   ["PATCH", "/jobs/:jid", 202, null],
   ["GET", "/jobs/:jid/config", 200, jobConfig],
   ["GET", "/jobs/:jid/exceptions", 200, jobExceptions],
+  ["GET", "/jobs/:jid/metrics", 200, metricList],
   ["GET", "/jobs/:jid/checkpoints", 200, checkpointStatistics],
   ["GET", "/jobs/:jid/checkpoints/config", 200, checkpointConfig],
   ["GET", "/jobs/:jid/checkpoints/details/:cid", 200, checkpointDetails],
