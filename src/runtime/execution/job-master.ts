@@ -233,7 +233,8 @@ export class JobMaster {
             ? { kind: "savepoint", savepoint: await readSavepoint(this.o.fromSavepoint, this.fileSystems) }
             : this.o.fresh
               ? { kind: "fresh" }
-              : { kind: "resume", stored: await this.storage.latestCompleted() },
+              : // under high availability only a checkpoint committed in the store is complete (none here)
+                { kind: "resume", stored: this.o.ha ? { checkpoint: null, damaged: [] } : await this.storage.latestCompleted() },
         ),
       );
       let restore = origin.kind === "empty" ? null : origin.checkpoint;
