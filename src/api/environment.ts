@@ -334,7 +334,7 @@ export class StreamExecutionEnvironment {
 
   /** Starts the job and returns a client to watch, checkpoint or cancel it. */
   executeAsync(jobName = "weir-job"): Promise<JobClient> {
-    return this.launch(jobName, newJobId());
+    return this.launch(jobName, currentLaunch()?.jobId ?? newJobId());
   }
 
   /**
@@ -380,6 +380,7 @@ export class StreamExecutionEnvironment {
       logger: o.log ? textLogger(o.log) : getLogger(),
       command: launch?.command,
       executor: launch?.role === "client" ? launch.executor : undefined,
+      ha: launch?.role === "client" ? launch.ha?.(jobId) : undefined,
     });
     launch?.onJobStarted?.(client);
     return client;

@@ -7,6 +7,7 @@
  * when it loses its job manager).
  */
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   BLOB_STORAGE_DIRECTORY,
@@ -25,6 +26,8 @@ import { WORKERS } from "../config/options/weir-options.ts";
 import { JobManager, type ClusterProgram } from "../cluster/job-manager.ts";
 import { parseJarId } from "../cluster/jar-store.ts";
 import { ClusterTaskManager } from "../cluster/task-manager-process.ts";
+import { EtcdHaServices, FencingError, haSettings } from "../cluster/ha/index.ts";
+import { JobManagerLeadership, NotLeaderError } from "../cluster/job-manager-leadership.ts";
 import { renderPrometheus } from "../metrics/prometheus.ts";
 import { dashboardRoot } from "../rest/dashboard-root.ts";
 import { jarRoutes, type JarRunRequest, type JarService } from "../rest/handlers/jar-handlers.ts";
@@ -67,6 +70,7 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
   const log = getLogger();
   const rest = restServerSettings(configuration);
   if (!rest) throw new CliUsageError("a job manager serves the REST API (job submission): weir.rest.enabled cannot be false");
+  const haConf = haSettings(configuration);
   const jm = await JobManager.start({
     rpcHost: configuration.get(JOBMANAGER_RPC_ADDRESS),
     rpcPort: configuration.get(JOBMANAGER_RPC_PORT),
@@ -74,7 +78,17 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
     heartbeatTimeoutMs: configuration.get(HEARTBEAT_TIMEOUT),
     slotRequestTimeoutMs: configuration.get(SLOT_REQUEST_TIMEOUT),
     uploadDir: configuration.get(WEB_UPLOAD_DIR),
+    // under high availability every upload is copied where a standby finds it
+    highAvailabilityJarDir: haConf ? join(haConf.storageDir, "jars") : undefined,
   });
+  const ha = haConf ? await EtcdHaServices.connect(haConf, { logger: log.child({ component: "high-availability" }) }) : undefined;
+  let leading: JobManagerLeadership | undefined;
+  /** The program of a stored bundle with its arguments and run configuration. */
+  const stored = async (jarId: string, args: readonly string[], conf: Record<string, string>) => {
+    const jar = parseJarId(jarId);
+    if (!jar || !(await jm.jars.recover(jarId))) throw new RestError(404, `Jar file ${jarId} not found (upload it with POST /jars/upload)`);
+    return programOf(jm.jars.path(jarId), jar, jm.jars.describe(jarId)!.name, args, conf);
+  };
   log.info({ port: jm.rpcPort }, `job manager RPC at ${configuration.get(JOBMANAGER_RPC_ADDRESS)}:${jm.rpcPort} (task managers connect here)`);
   let url = "";
   const service: JarService = {
@@ -84,12 +98,14 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
     upload: (bytes, filename) => jm.jars.upload(bytes, filename),
     list: () => jm.jars.list(),
     run: async (jarId, request) => {
-      const jar = parseJarId(jarId);
-      if (!jar || !jm.jars.has(jarId)) throw new RestError(404, `Jar file ${jarId} not found (upload it with POST /jars/upload)`);
-      const program = await programOf(jm.jars.path(jarId), jar, jm.jars.describe(jarId)!.name, request, configuration);
+      const conf = runConfiguration(request, configuration);
+      const args = request.programArgsList ?? [];
+      const program = await stored(jarId, args, conf);
       try {
+        if (leading) return await leading.submit({ jarId, programArgs: args, configuration: conf });
         return (await jm.submit(program)).getJobId();
       } catch (e) {
+        if (e instanceof NotLeaderError || e instanceof FencingError) throw new RestError(503, e.message);
         throw new RestError(400, `the job did not start: ${describeJobError(e, program.module)}`);
       }
     },
@@ -106,39 +122,66 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
   });
   url = server.url;
   log.info({ url }, `job manager REST API and dashboard at ${url} (submit jobs with POST /jars/upload and /jars/:jarid/run)`);
+  if (ha) {
+    const rpcAddress = `${configuration.get(JOBMANAGER_RPC_ADDRESS)}:${jm.rpcPort}`;
+    leading = new JobManagerLeadership(jm, ha, { rpcAddress, restAddress: url }, (job) =>
+      stored(job.jarId, job.programArgs, { ...configuration.toMap(), ...job.configuration }),
+    );
+    leading.start();
+    log.info(`contending for the leadership in etcd (${haConf!.endpoints.join(", ")}, cluster ${haConf!.clusterId})`);
+  }
   const signal = await untilSignal();
   log.info(`${signal}: the job manager stops`);
-  await Promise.all(jm.jobs().map((j) => j.cancel()));
+  if (leading) {
+    // its jobs go on under the next leader
+    await leading.stop();
+    ha!.close();
+  } else await Promise.all(jm.jobs().map((j) => j.cancel()));
   await server.close();
   await jm.close();
   return 0;
 }
 
-/** What the job manager imports and the task managers' workers import for a bundle. */
-async function programOf(path: string, jar: { sha: string; ext: string }, name: string, r: JarRunRequest, commandLine: Configuration): Promise<ClusterProgram> {
+/** The configuration a run request runs with: the job manager's, under the request's. */
+function runConfiguration(r: JarRunRequest, commandLine: Configuration): Record<string, string> {
   const conf: Record<string, string> = { ...commandLine.toMap(), ...(r.flinkConfiguration ?? {}) };
   delete conf[WORKERS.key];
   if (r.parallelism !== undefined) conf[PARALLELISM.key] = String(r.parallelism);
   if (r.savepointPath !== undefined) conf[SAVEPOINT_PATH.key] = r.savepointPath;
   if (r.allowNonRestoredState !== undefined) conf[IGNORE_UNCLAIMED_STATE.key] = String(r.allowNonRestoredState);
+  return conf;
+}
+
+/** What the job manager imports and the task managers' workers import for a bundle. */
+async function programOf(path: string, jar: { sha: string; ext: string }, name: string, args: readonly string[], conf: Record<string, string>): Promise<ClusterProgram> {
   if (jar.ext === "sql") {
     // the script travels as an argument: every worker runs the same statements
     return { label: name, module: fileURLToPath(ownModule(...SCRIPT_JOB)), args: ["--text", await readFile(path, "utf8")], configuration: conf, workerModule: { own: SCRIPT_JOB } };
   }
-  return { label: name, module: path, args: r.programArgsList ?? [], configuration: conf, workerModule: { jar: jar.sha, ext: jar.ext } };
+  return { label: name, module: path, args, configuration: conf, workerModule: { jar: jar.sha, ext: jar.ext } };
 }
 
 /** Runs `weir taskmanager`; resolves with the exit code (1 when it lost its job manager). */
 export async function runTaskManagerCommand(args: string[]): Promise<number> {
   const configuration = clusterConfiguration("taskmanager", args);
   const log = getLogger();
-  const tm = await ClusterTaskManager.start({
+  const options = {
     jobManagerHost: configuration.get(JOBMANAGER_RPC_ADDRESS),
     jobManagerPort: configuration.get(JOBMANAGER_RPC_PORT),
     slots: configuration.get(TASK_SLOTS),
     host: configuration.get(TASK_MANAGER_HOST),
     cacheDir: configuration.get(BLOB_STORAGE_DIRECTORY),
-  });
+  };
+  const haConf = haSettings(configuration);
+  // under high availability the leader is found in etcd (jobmanager.rpc.address is not used), again after each loss
+  const ha = haConf ? await EtcdHaServices.connect(haConf, { logger: log.child({ component: "high-availability" }) }) : undefined;
+  const tm = ha
+    ? await ClusterTaskManager.follow(options, async () => {
+        const leader = await ha.currentLeader("jobmanager");
+        const at = leader ? /^(.*):(\d+)$/.exec(leader.rpcAddress) : null;
+        return at ? { host: at[1]!.replace(/^\[|\]$/g, ""), port: Number(at[2]) } : null;
+      })
+    : await ClusterTaskManager.start(options);
   const stopped = untilSignal().then((signal) => {
     log.info(`${signal}: the task manager stops`);
     tm.close();
@@ -146,6 +189,7 @@ export async function runTaskManagerCommand(args: string[]): Promise<number> {
   });
   const ended = tm.ended.then((why) => why);
   const outcome = await Promise.race([stopped, ended]);
+  ha?.close();
   if (outcome === "signal") return 0;
   log.error(`task manager ${tm.id} ends: ${outcome}`);
   return 1;

@@ -46,10 +46,12 @@ export class ClusterJob implements ReportedJob {
   readonly ended: Promise<string>;
 
   constructor(
-    private readonly rest: RestClient,
+    private rest: RestClient,
     readonly jobId: string,
     public jobName: string,
     private readonly settings: FollowSettings = DEFAULT_FOLLOW,
+    /** Under high availability: the leading job manager's REST now (asked after each failed poll), or null while none leads. */
+    private readonly locateLeader?: () => Promise<RestClient | null>,
   ) {
     this.latest = { status: "CREATED", recordsIn: 0, recordsOut: 0, checkpoints: 0, restarts: 0, at: performance.now() };
     this.ended = this.follow();
@@ -91,6 +93,7 @@ export class ClusterJob implements ReportedJob {
         }
         await sleep(backoff);
         backoff = Math.min(this.settings.maxBackoffMs, backoff * 2);
+        await this.relocate();
         continue;
       }
       if (lostSince !== undefined) log.info(`the job manager at ${this.rest.url} answers again after ${((performance.now() - lostSince) / 1000).toFixed(1)} s`);
@@ -99,6 +102,19 @@ export class ClusterJob implements ReportedJob {
       if (TERMINAL_STATES.has(state)) return state;
       await sleep(this.settings.pollMs);
     }
+  }
+
+  /** Follows the leader: switches to the REST address of the job manager that leads now, if another one. */
+  private async relocate(): Promise<void> {
+    const leader = await this.locateLeader?.().catch(() => null);
+    if (!leader || leader.url === this.rest.url) return;
+    getLogger().info(`the leading job manager is at ${leader.url} now (was ${this.rest.url}): following job ${this.jobId} there`);
+    this.rest = leader;
+  }
+
+  /** The REST API of the job manager followed now (the leader's, under high availability). */
+  get server(): RestClient {
+    return this.rest;
   }
 
   /** Reads the job once; its state. */

@@ -13,7 +13,9 @@ import type { Configuration } from "../config/configuration.ts";
 import { SAVEPOINT_DIRECTORY } from "../config/options/state-options.ts";
 import { systemClock } from "../util/clock.ts";
 import { getLogger } from "../util/logger.ts";
-import { ClusterJob, JobManagerLostError } from "./cluster-job.ts";
+import { haSettings } from "../cluster/ha/index.ts";
+import { ClusterJob, DEFAULT_FOLLOW, JobManagerLostError } from "./cluster-job.ts";
+import { leaderRest } from "./leader-rest.ts";
 import { WEB_TOKEN_ENV } from "./job-command-args.ts";
 import { restAddress } from "./job-lookup.ts";
 import { RestClient, RestRequestError, RestUnreachableError, type JarRunRequest, type JobExceptions } from "./rest-client.ts";
@@ -100,7 +102,7 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
   const explicitSavepointDir = flags.configuration.contains(SAVEPOINT_DIRECTORY) ? resolve(flags.configuration.get(SAVEPOINT_DIRECTORY)) : undefined;
   const cancel = (j: ClusterJob) => {
     cancelledHere = true;
-    rest.cancel(j.jobId).catch((e: Error) => log.error(`the cancel of job ${j.jobId} failed: ${e.message}`));
+    j.server.cancel(j.jobId).catch((e: Error) => log.error(`the cancel of job ${j.jobId} failed: ${e.message}`));
   };
   const stop = (signal: NodeJS.Signals) => {
     const request = requests.receive(signal);
@@ -115,7 +117,7 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
     }
     const j = job;
     // the state now, not at the last poll (the job may have started since)
-    rest.jobDetails(j.jobId).then(
+    j.server.jobDetails(j.jobId).then(
       (d) => stopOrCancel(j, d.state),
       () => stopOrCancel(j, j.snapshot().status),
     );
@@ -129,9 +131,9 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
       return;
     }
     log.info(`stopping job ${j.jobId} with a savepoint in ${explicitSavepointDir ?? "the job manager's state.savepoints.dir"} (again to cancel)`);
-    stopping = rest
+    stopping = j.server
       .triggerStop(j.jobId, explicitSavepointDir, false)
-      .then((id) => rest.awaitSavepoint(j.jobId, id))
+      .then((id) => j.server.awaitSavepoint(j.jobId, id))
       .then(
         (path) => (savepoint = path),
         (e: Error) => {
@@ -160,7 +162,8 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
       return 0;
     }
     log.info(`submitted job ${jobId} (${program.label}) to ${rest.url}; following it (Ctrl-C stops it with a savepoint)`);
-    job = new ClusterJob(rest, jobId, program.label);
+    const ha = haSettings(flags.configuration);
+    job = new ClusterJob(rest, jobId, program.label, DEFAULT_FOLLOW, ha ? leaderRest(ha, flags.token) : undefined);
     report = new RunReport(job);
     const state = await job.ended;
     await stopping;
@@ -179,7 +182,7 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
       report.summary("cancelled", code);
       return code;
     }
-    log.error(`job '${job.jobName}' ${state}: ${rootCause(await rest.jobExceptions(jobId).catch(() => ({}) as JobExceptions))}`);
+    log.error(`job '${job.jobName}' ${state}: ${rootCause(await job.server.jobExceptions(jobId).catch(() => ({}) as JobExceptions))}`);
     report.summary("failed", 1);
     return 1;
   } catch (e) {

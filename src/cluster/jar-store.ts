@@ -41,9 +41,18 @@ export class JarStore {
   /** Names the bundles were uploaded with (this process's uploads). */
   private readonly names = new Map<string, string>();
 
-  constructor(dir: string) {
+  /**
+   * `dir`: where bundles are run from (a job manager's bundle imports "weirjs" from beside it);
+   * `highAvailabilityDir`: a copy of each upload every job manager reaches (`high-availability.storageDir`), where a
+   * new leader finds the bundles of the jobs it recovers.
+   */
+  constructor(
+    dir: string,
+    private readonly highAvailabilityDir?: string,
+  ) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
+    if (highAvailabilityDir !== undefined) mkdirSync(highAvailabilityDir, { recursive: true });
   }
 
   /** Stores `bytes` uploaded as `filename` (its extension must be one of {@link JAR_EXTENSIONS}). */
@@ -53,6 +62,7 @@ export class JarStore {
     const sha = createHash("sha256").update(bytes).digest("hex");
     const id = `${sha}.${ext}`;
     if (!existsSync(this.path(id))) await writeFileAtomic(this.path(id), bytes);
+    if (this.highAvailabilityDir !== undefined && !existsSync(join(this.highAvailabilityDir, id))) await writeFileAtomic(join(this.highAvailabilityDir, id), bytes);
     this.names.set(id, basename(filename));
     return this.describe(id)!;
   }
@@ -64,6 +74,16 @@ export class JarStore {
     const id = `${sha}.${ext}`;
     if (!existsSync(this.path(id))) await writeFileAtomic(this.path(id), bytes);
     return this.path(id);
+  }
+
+  /** Copies bundle `id` from the high-availability directory when it is not here (uploaded to another job manager); whether it is here now. */
+  async recover(id: string): Promise<boolean> {
+    if (this.has(id)) return true;
+    if (this.highAvailabilityDir === undefined || parseJarId(id) === undefined) return false;
+    const copy = join(this.highAvailabilityDir, id);
+    if (!existsSync(copy)) return false;
+    await writeFileAtomic(this.path(id), await readFile(copy));
+    return true;
   }
 
   has(id: string): boolean {

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { resolve as resolvePath, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JobClient } from "../deploy/job-client.ts";
+import type { JobHa } from "../runtime/execution/job-ha.ts";
 import { setLaunch } from "../deploy/launch-context.ts";
 import { getLogger } from "../util/logger.ts";
 import { clusterExecutor, type ClusterJob, type ClusterJobs } from "./cluster-executor.ts";
@@ -31,6 +32,8 @@ export interface JobManagerOptions {
   readonly slotRequestTimeoutMs: number;
   /** `web.upload.dir`. */
   readonly uploadDir: string;
+  /** Under high availability: `high-availability.storageDir`/jars, where every upload is copied for the next leader. */
+  readonly highAvailabilityJarDir?: string;
 }
 
 /** A program to run on the cluster: the module imported here, and what the task managers import. */
@@ -44,6 +47,10 @@ export interface ClusterProgram {
   readonly configuration: Readonly<Record<string, string>>;
   /** What the task managers' workers import. */
   readonly workerModule: StartWorkers["module"];
+  /** The job's id (a recovered job keeps its own); default a new one. */
+  readonly jobId?: string;
+  /** The job's checkpoints in the high-availability store (a leading job manager under high availability). */
+  readonly ha?: (jobId: string) => JobHa;
 }
 
 /**
@@ -62,6 +69,8 @@ export class JobManager implements ClusterJobs {
   /** Imports of job modules, one at a time: each sets the process's launch context. */
   private imports: Promise<unknown> = Promise.resolve();
   private runs = 0;
+  /** Whether task managers may register: false for a standby under high availability (they look for the leader). */
+  private accepting = true;
   private readonly monitor: NodeJS.Timeout;
   private readonly log = getLogger().child({ component: "jobmanager" });
 
@@ -70,7 +79,7 @@ export class JobManager implements ClusterJobs {
     private readonly server: Server,
     readonly rpcPort: number,
   ) {
-    this.jars = new JarStore(o.uploadDir);
+    this.jars = new JarStore(o.uploadDir, o.highAvailabilityJarDir);
     server.on("connection", (socket) => this.accept(new RpcConnection<ToTaskManager, FromTaskManager>(socket)));
     this.monitor = setInterval(() => this.checkHeartbeats(), Math.max(10, Math.min(o.heartbeatIntervalMs, o.heartbeatTimeoutMs / 4)));
     this.monitor.unref();
@@ -113,6 +122,22 @@ export class JobManager implements ClusterJobs {
     return run;
   }
 
+  /**
+   * Under high availability: whether this job manager leads, so takes task managers. When it stops leading, it
+   * stops acting at once: it cancels the attempts of its jobs (they run on under the next leader, which recovers
+   * them), forgets them, and drops its task managers (they register with the next leader).
+   */
+  setLeading(leading: boolean, reason: string): void {
+    this.accepting = leading;
+    if (leading) return;
+    const suspended = this.clients.splice(0).filter((c) => !TERMINAL.has(c.getJobStatus()));
+    for (const c of suspended) {
+      this.log.warn({ jobId: c.getJobId() }, `job '${c.jobName}' (${c.getJobId()}) suspended: ${reason}`);
+      void c.cancel().catch(() => {});
+    }
+    for (const c of this.connections) c.close();
+  }
+
   /** Stops listening and closes the task managers' connections (jobs are not cancelled). */
   async close(): Promise<void> {
     clearInterval(this.monitor);
@@ -131,6 +156,8 @@ export class JobManager implements ClusterJobs {
         // absolute: the task managers' workers write there too (a directory every host shares)
         defaultCheckpointDir: join(resolvePath(".weir/checkpoints"), "<job>"),
         command: `weir jobmanager: ${p.label}`,
+        jobId: p.jobId,
+        ha: p.ha,
         executor: (job) =>
           clusterExecutor(this, {
             program: { module: p.workerModule, args: job.args, configuration: job.configuration, fingerprint: job.fingerprint, jobName: job.graph.name },
@@ -165,6 +192,10 @@ export class JobManager implements ClusterJobs {
       if (m.type === "register") {
         if (m.version !== RPC_PROTOCOL_VERSION) {
           rpc.send({ type: "refused", reason: `RPC protocol ${m.version} is not the job manager's ${RPC_PROTOCOL_VERSION}: run the same Weir version` });
+          return;
+        }
+        if (!this.accepting) {
+          rpc.send({ type: "refused", reason: "this job manager does not lead (a standby): register with the leader" });
           return;
         }
         tm = { id: m.id, host: m.host, slots: m.slots, pid: m.pid, rpc, registeredAt: Date.now(), lastHeartbeat: Date.now(), used: new Set() };

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import type { ToWorker } from "../deploy/worker/worker-protocol.ts";
@@ -29,6 +30,12 @@ export interface TaskManagerOptions {
   /** `blob.storage.directory`: the cache of job bundles. */
   readonly cacheDir: string;
 }
+
+/** Where the leading job manager's RPC is now (high availability), or null while none leads. */
+export type LeaderLocator = () => Promise<{ host: string; port: number } | null>;
+
+/** Pause between two looks for a leading job manager that accepts this task manager. */
+const LEADER_RETRY_MS = 500;
 
 /** The workers of one job on this task manager; its messages are handled one after another. */
 interface HostedJob {
@@ -56,12 +63,22 @@ export class ClusterTaskManager {
   private readonly bundles = new Map<string, Promise<string>>();
   private heartbeat: NodeJS.Timeout | undefined;
   private lastHeard = Date.now();
+  private rpc!: RpcConnection<FromTaskManager, ToTaskManager>;
+  /** Where the job manager is: fixed, or the leader's (high availability). */
+  private where: { host: string; port: number };
+  private closed = false;
+  /** Connections already handled as lost. */
+  private readonly left = new WeakSet<RpcConnection<FromTaskManager, ToTaskManager>>();
+  /** Connections on which this task manager registered. */
+  private readonly registered = new WeakSet<RpcConnection<FromTaskManager, ToTaskManager>>();
   private readonly log = getLogger().child({ component: "taskmanager" });
 
   private constructor(
     private readonly o: TaskManagerOptions,
-    private readonly rpc: RpcConnection<FromTaskManager, ToTaskManager>,
+    /** Under high availability: finds the leader, and a lost job manager is not the end (the next leader is looked for). */
+    private readonly locate?: LeaderLocator,
   ) {
+    this.where = { host: o.jobManagerHost, port: o.jobManagerPort };
     this.cache = new JarStore(o.cacheDir);
     this.ended = new Promise((resolve) => (this.end = resolve));
     void this.ended.then(() => this.stopAll());
@@ -69,51 +86,107 @@ export class ClusterTaskManager {
 
   /** Connects to the job manager and registers; resolves once registered. */
   static async start(o: TaskManagerOptions): Promise<ClusterTaskManager> {
-    const socket = connect({ host: o.jobManagerHost, port: o.jobManagerPort });
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", resolve);
-      socket.once("error", reject);
-    }).catch((e: Error) => {
-      throw new Error(`cannot reach the job manager at ${o.jobManagerHost}:${o.jobManagerPort}: ${e.message}`);
-    });
-    const rpc = new RpcConnection<FromTaskManager, ToTaskManager>(socket);
-    const tm = new ClusterTaskManager(o, rpc);
-    await tm.register();
+    const tm = new ClusterTaskManager(o);
+    await tm.connect();
+    return tm;
+  }
+
+  /**
+   * Under high availability: registers with the leading job manager that `locate` finds (waiting for one), and
+   * with each next leader when it loses its job manager (its workers stop: the next leader redeploys the jobs).
+   */
+  static async follow(o: TaskManagerOptions, locate: LeaderLocator): Promise<ClusterTaskManager> {
+    const tm = new ClusterTaskManager(o, locate);
+    await tm.findLeader();
     return tm;
   }
 
   /** Stops the workers and leaves the job manager. */
   close(): void {
+    this.closed = true;
     this.end("closed");
-    this.rpc.close();
+    this.rpc?.close();
   }
 
-  private register(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.rpc.onClose((e) => {
-        reject(new Error(`the job manager closed the connection${e ? `: ${e.message}` : ""}`));
-        this.end(`the connection to the job manager closed${e ? `: ${e.message}` : ""}`);
+  /** Looks for the leader until one accepts this task manager (or it is closed). */
+  private async findLeader(): Promise<void> {
+    let told = false;
+    while (!this.closed) {
+      const leader = await this.locate!().catch((e: unknown) => {
+        this.log.warn(`looking for the leading job manager: ${String(e)}`);
+        return null;
       });
-      this.rpc.onMessage((m) => {
+      if (leader) {
+        this.where = leader;
+        try {
+          await this.connect();
+          return;
+        } catch (e) {
+          if (!told) this.log.warn(`${(e as Error).message}; looking for the leader again`);
+        }
+      } else if (!told) this.log.info("no job manager leads yet: waiting for one");
+      told = true;
+      await sleep(LEADER_RETRY_MS);
+    }
+  }
+
+  /** Connects to the job manager at `where` and registers; resolves once registered. */
+  private async connect(): Promise<void> {
+    const { host, port } = this.where;
+    const socket = connect({ host, port });
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", resolve);
+      socket.once("error", reject);
+    }).catch((e: Error) => {
+      throw new Error(`cannot reach the job manager at ${host}:${port}: ${e.message}`);
+    });
+    this.rpc = new RpcConnection<FromTaskManager, ToTaskManager>(socket);
+    this.lastHeard = Date.now();
+    await this.register(this.rpc);
+  }
+
+  /** The job manager is lost: the end, or under high availability the workers stop and the next leader is looked for. */
+  private lost(rpc: RpcConnection<FromTaskManager, ToTaskManager>, why: string): void {
+    // a connection lost before it registered is the registration's failure (findLeader tries again)
+    if (rpc !== this.rpc || this.closed || this.left.has(rpc) || !this.registered.has(rpc)) return;
+    this.left.add(rpc);
+    if (!this.locate) return this.end(why);
+    this.log.warn(`${why}: stopping this task manager's workers and registering with the leading job manager`);
+    clearInterval(this.heartbeat);
+    const stopping = this.stopWorkers();
+    void stopping.then(() => this.findLeader());
+  }
+
+  private register(rpc: RpcConnection<FromTaskManager, ToTaskManager>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      rpc.onClose((e) => {
+        reject(new Error(`the job manager closed the connection${e ? `: ${e.message}` : ""}`));
+        this.lost(rpc, `the connection to the job manager closed${e ? `: ${e.message}` : ""}`);
+      });
+      rpc.onMessage((m) => {
+        if (rpc !== this.rpc) return;
         this.lastHeard = Date.now();
         if (m.type === "registered") {
-          this.log.info(`registered with the job manager at ${this.o.jobManagerHost}:${this.o.jobManagerPort} as ${this.id} with ${this.o.slots} slot${this.o.slots === 1 ? "" : "s"}`);
+          this.registered.add(rpc);
+          this.log.info(`registered with the job manager at ${this.where.host}:${this.where.port} as ${this.id} with ${this.o.slots} slot${this.o.slots === 1 ? "" : "s"}`);
           this.startHeartbeats(m.heartbeatIntervalMs, m.heartbeatTimeoutMs);
           resolve();
         } else if (m.type === "refused") {
           reject(new Error(`the job manager refused this task manager: ${m.reason}`));
-          this.rpc.close();
+          rpc.close();
         } else this.receive(m);
       });
-      this.rpc.send({ type: "register", version: RPC_PROTOCOL_VERSION, id: this.id, slots: this.o.slots, host: this.o.host, pid: process.pid });
+      rpc.send({ type: "register", version: RPC_PROTOCOL_VERSION, id: this.id, slots: this.o.slots, host: this.o.host, pid: process.pid });
     });
   }
 
   private startHeartbeats(intervalMs: number, timeoutMs: number): void {
+    clearInterval(this.heartbeat);
+    const rpc = this.rpc;
     this.heartbeat = setInterval(() => {
       if (Date.now() - this.lastHeard > timeoutMs) {
-        this.rpc.close();
-        this.end(`no heartbeat from the job manager for ${Date.now() - this.lastHeard} ms (heartbeat.timeout ${timeoutMs} ms)`);
+        rpc.close();
+        this.lost(rpc, `no heartbeat from the job manager for ${Date.now() - this.lastHeard} ms (heartbeat.timeout ${timeoutMs} ms)`);
         return;
       }
       this.rpc.send({ type: "heartbeat" });
@@ -209,7 +282,15 @@ export class ClusterTaskManager {
 
   private async stopAll(): Promise<void> {
     clearInterval(this.heartbeat);
-    for (const f of this.fetches.values()) f.reject(new Error("the task manager stopped"));
-    await Promise.all([...this.jobs.values()].flatMap((j) => (j.pool ? j.pool.indices.map((i) => j.pool!.stop(i)) : [])));
+    await this.stopWorkers();
+  }
+
+  /** Stops every worker and forgets the jobs (and pending bundle fetches) of the job manager left. */
+  private async stopWorkers(): Promise<void> {
+    for (const f of this.fetches.values()) f.reject(new Error("the job manager was left"));
+    this.fetches.clear();
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    await Promise.all(jobs.flatMap((j) => (j.pool ? j.pool.indices.map((i) => j.pool!.stop(i)) : [])));
   }
 }

@@ -30,6 +30,10 @@ export interface LaunchContext {
   onWorkerGraph?(graph: JobGraph, fingerprint: string): boolean;
   /** Client role: where the job's tasks run instead of this process (a cluster's task managers). */
   readonly executor?: import("./executor.ts").ExecutorFactory;
+  /** Client role: the id of the job `execute()` starts (a cluster's job manager recovering a job under its id); default a new one. */
+  readonly jobId?: string;
+  /** Client role: the high-availability store of the job's checkpoints (a cluster's leading job manager). */
+  readonly ha?: (jobId: string) => import("../runtime/execution/job-ha.ts").JobHa;
   /** Client role: set by execute() so `weir run` can show progress and stop the job. */
   onJobStarted?(job: import("./job-client.ts").JobClient): void;
 }

@@ -16,6 +16,7 @@ import { workerCount } from "./worker-count.ts";
 import { availableParallelism } from "node:os";
 import { JobClient } from "./job-client.ts";
 import type { Executor, ExecutorFactory } from "./executor.ts";
+import type { JobHa } from "../runtime/execution/job-ha.ts";
 
 /** Everything needed to start a job. */
 export interface JobLaunch {
@@ -44,6 +45,8 @@ export interface JobLaunch {
   readonly logger: Logger;
   /** The command that started the run, for the lock of its checkpoint directory (default: `process.argv`). */
   readonly command?: string;
+  /** The job's high-availability store (a cluster's leading job manager). */
+  readonly ha?: JobHa;
   /** Where the tasks run instead of this process (a cluster's job manager sets it); `workers` is then ignored. */
   readonly executor?: ExecutorFactory;
 }
@@ -72,6 +75,7 @@ export function startJob(j: JobLaunch): JobClient {
     autoWatermarkIntervalMs: j.autoWatermarkIntervalMs,
     logger: j.logger,
     command: j.command,
+    ha: j.ha,
     listener: jobListenerOf(j),
     taskManagers: (events) => executor.taskManagers(plan, events),
   });

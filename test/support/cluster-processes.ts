@@ -45,8 +45,8 @@ export interface StartedTaskManager {
 }
 
 /** Starts `weir taskmanager` with `slots` slots in `dir`; resolves once it registered. */
-export async function startTaskManager(dir: string, rpcPort: number, slots: number): Promise<StartedTaskManager> {
-  const cli = startCli(["taskmanager", "-D", `jobmanager.rpc.port=${rpcPort}`, "-D", `taskmanager.numberOfTaskSlots=${slots}`, ...FAST_HEARTBEATS], {}, { cwd: dir, shipped: true });
+export async function startTaskManager(dir: string, rpcPort: number, slots: number, flags: readonly string[] = []): Promise<StartedTaskManager> {
+  const cli = startCli(["taskmanager", "-D", `jobmanager.rpc.port=${rpcPort}`, "-D", `taskmanager.numberOfTaskSlots=${slots}`, ...FAST_HEARTBEATS, ...flags], {}, { cwd: dir, shipped: true });
   const id = () => /registered with the job manager at \S+ as ([0-9a-f]{32})/.exec(cli.stderr())?.[1];
   await waitFor(`the task manager's registration`, () => id() !== undefined || cli.child.exitCode !== null, 60_000);
   if (cli.child.exitCode !== null) throw new Error(`the task manager ended: ${cli.stderr()}`);

@@ -6,7 +6,7 @@
  * has one from where it started (DESIGN.md "Recovery", "Failover origin").
  */
 import { CheckpointCoordinator, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
-import { createCheckpointStorage, type CheckpointStorage } from "../../checkpoint/storage/index.ts";
+import { createCheckpointStorage, type CheckpointStorage, type LatestCompleted } from "../../checkpoint/storage/index.ts";
 import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/types.ts";
 import type { JobGraph } from "../../graph/job-graph.ts";
 import type { Clock } from "../../util/clock.ts";
@@ -31,6 +31,7 @@ import { recordCounts, type RecordCounts } from "./record-counts.ts";
 import { fileURLToPath } from "node:url";
 import { OWN_ROOT } from "../../util/own-files.ts";
 import { acquireRunLocks, type RunLocks } from "./run-locks.ts";
+import type { JobHa } from "./job-ha.ts";
 
 /** Weir's own source directory: stack frames in it are not user code. */
 const OWN_SOURCE = fileURLToPath(OWN_ROOT);
@@ -86,6 +87,12 @@ export interface JobMasterOptions {
   /** The command that started the run, recorded in the lock of its checkpoint directory (default: `process.argv`). */
   readonly command?: string;
   readonly listener?: JobListener;
+  /**
+   * A high-availability store (a cluster's leading job manager): checkpoints complete when committed there, ids
+   * come from its counter, runs restore what it holds, and the checkpoint directory is not locked (the leadership is
+   * the lock: a partitioned old leader may still hold one).
+   */
+  readonly ha?: JobHa;
   /** Creates the task managers once the events sink exists. */
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
 }
@@ -141,11 +148,12 @@ export class JobMaster {
   constructor(private readonly o: JobMasterOptions) {
     this.attemptStartedAt = o.clock.now();
     this.statusTimes = { CREATED: this.attemptStartedAt };
-    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.checkpointing.retained, log: (w) => o.logger.warn(w), s3: o.checkpointing.s3 });
+    // under high availability the store decides what is complete: storage's own retention could delete the latest committed checkpoint
+    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.ha ? Number.MAX_SAFE_INTEGER : o.checkpointing.retained, log: (w) => o.logger.warn(w), s3: o.checkpointing.s3 });
     this.fileSystems = fileSystemsFor(o.checkpointing.s3);
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
-    this.locks = acquireRunLocks(o.checkpointing, (note) => o.logger.warn(note), o.command);
+    this.locks = o.ha ? { release: () => {} } : acquireRunLocks(o.checkpointing, (note) => o.logger.warn(note), o.command);
     try {
       this.managers = o.taskManagers(this.events());
     } catch (e) {
@@ -216,13 +224,17 @@ export class JobMaster {
     let overrides: Record<string, unknown[]> | undefined;
     try {
       await this.storage.checkWritable();
+      const committed = this.o.ha ? await this.o.ha.latest() : null;
       const origin = this.logged(
         runOrigin(
-          this.o.fromSavepoint
+          committed
+            ? { kind: "resume", stored: { checkpoint: committed, damaged: [] } }
+            : this.o.fromSavepoint
             ? { kind: "savepoint", savepoint: await readSavepoint(this.o.fromSavepoint, this.fileSystems) }
             : this.o.fresh
               ? { kind: "fresh" }
-              : { kind: "resume", stored: await this.storage.latestCompleted() },
+              : // under high availability only a checkpoint committed in the store is complete (none here)
+                { kind: "resume", stored: this.o.ha ? { checkpoint: null, damaged: [] } : await this.storage.latestCompleted() },
         ),
       );
       let restore = origin.kind === "empty" ? null : origin.checkpoint;
@@ -268,7 +280,7 @@ export class JobMaster {
         }
         this.setStatus("RESTARTING");
         this.restartingSince = this.o.clock.now();
-        restore = this.logged(failoverRestore(origin, await this.storage.latestCompleted(firstOwnId)));
+        restore = this.logged(failoverRestore(origin, await this.ownLatest(firstOwnId)));
         this.restarts++;
         this.o.listener?.onRestarting?.(decision.delayMs, this.attempt + 1, describeRestore(restore, origin));
         overrides = this.o.checkpointing.mode === "at-most-once" ? this.lastSourcePositions : undefined;
@@ -286,6 +298,13 @@ export class JobMaster {
         this.locks.release();
       }
     }
+  }
+
+  /** The newest completed checkpoint from `firstOwnId` on: the committed one under high availability, else storage's. */
+  private async ownLatest(firstOwnId: number): Promise<LatestCompleted> {
+    if (!this.o.ha) return this.storage.latestCompleted(firstOwnId);
+    const committed = await this.o.ha.latest();
+    return { checkpoint: committed && committed.checkpointId >= firstOwnId ? committed : null, damaged: [] };
   }
 
   private recordFailure(error: Error, taskId: string | undefined, cause: FailureCause): void {
@@ -429,7 +448,8 @@ export class JobMaster {
     const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
     if (this.cancelRequested) return { kind: "cancelled" };
     if (this.fatalError) return { kind: "failed", error: this.fatalError, fatal: true };
-    const firstCheckpointId = nextCheckpointId(await this.storage.highestCheckpointId(), this.highestUsedId, restore?.checkpointId);
+    const localFirstId = nextCheckpointId(await this.storage.highestCheckpointId(), this.highestUsedId, restore?.checkpointId);
+    const firstCheckpointId = this.o.ha ? await this.o.ha.reserveFrom(localFirstId) : localFirstId;
     const coordinator = new CheckpointCoordinator({
       jobName: this.o.graph.name,
       graphFingerprint: this.o.fingerprint,
@@ -441,6 +461,7 @@ export class JobMaster {
       store: {
         addCompleted: async (cp) => {
           const stored = await this.storage.addCompleted(cp);
+          await this.o.ha?.commit(stored);
           this.o.listener?.onCheckpointComplete?.(stored);
           return stored;
         },

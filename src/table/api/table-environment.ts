@@ -10,7 +10,7 @@ import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { ProcessContext } from "../../core/process-function.ts";
 import type { Collector } from "../../core/collector.ts";
 import { executeAndCollect } from "../../api/execute-and-collect.ts";
-import { isWorker } from "../../deploy/launch-context.ts";
+import { currentLaunch, isWorker } from "../../deploy/launch-context.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { describeTable } from "../catalog/describe-table.ts";
 import { identifierString, resolveIdentifier } from "../catalog/object-identifier.ts";
@@ -438,7 +438,7 @@ export class StreamTableEnvironment {
     const t = this.translator(sinks.map((s) => s.input));
     const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
     this.env.graph.detach(ids);
-    const client = this.env.launch(name, newJobId(), ids);
+    const client = this.env.launch(name, currentLaunch()?.jobId ?? newJobId(), ids);
     if (isWorker()) client.catch(() => undefined); // another statement's job (OtherJobInWorker): nothing to wait for here
     const columns = sinks.map((s) => ({ name: identifierString(s.table.identifier), type: { kind: "bigint", nullable: false } as LogicalType }));
     return new TableResult(columns, { kind: "job", client, rows: [Row.of(...sinks.map(() => -1))] }, false);

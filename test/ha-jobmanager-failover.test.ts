@@ -1,0 +1,142 @@
+/**
+ * A highly available cluster (`high-availability.type: etcd`) of real processes on a private etcd: two job
+ * managers contend for the leadership, two task managers find the leader in etcd. A job with an exactly-once
+ * FileSink is submitted to the leader and gated mid-input, a `weir run -m` client follows it; the leading job
+ * manager is SIGKILLed. The standby takes over (after the lease TTL), recovers the job from the job graph store,
+ * restores its latest checkpoint committed in etcd, the task managers re-register with it, and the client follows
+ * the job to the new leader: the output is exact (0 lost, 0 duplicated) and the client exits 0.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
+import { committedLines, expectedKeyedCounts, processDir, rest, runJar, startJobManager, startTaskManager, uploadJar, waitForJobState } from "./support/cluster-processes.ts";
+import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
+import { startTcpProxy } from "./support/tcp-proxy.ts";
+import { tempDirs } from "./support/temp-dirs.ts";
+
+const JOB = fileURLToPath(new URL("./fixtures/cluster-keyed-count-job.mjs", import.meta.url));
+const tempDir = tempDirs("weir-ha-jobmanager-");
+const DEADLINE_MS = 240_000;
+const started: RunningCli[] = [];
+let etcd: EtcdServer;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "ignore" });
+  etcd = await startEtcd();
+}, 300_000);
+
+afterAll(() => etcd?.stop());
+
+afterEach(() => {
+  for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill("SIGKILL");
+});
+
+/** The `high-availability.*` flags of every process of the cluster. */
+function haFlags(storageDir: string, endpoint = etcd.endpoint): string[] {
+  return ["-D", "high-availability.type=etcd", "-D", `high-availability.etcd.endpoints=${endpoint}`, "-D", `high-availability.storageDir=${storageDir}`, "-D", "high-availability.etcd.lease-ttl=3 s", "-D", "high-availability.cluster-id=failover"];
+}
+
+/** Completed checkpoints of the job (`/jobs/:jid/checkpoints`). */
+async function completedCheckpoints(url: string, jobId: string): Promise<number> {
+  return (await rest<{ counts: { completed: number } }>(`${url}/jobs/${jobId}/checkpoints`)).counts.completed;
+}
+
+/** Polls until the job manager at `url` knows job `jobId` (a new leader lists a recovered job once it started it). */
+async function untilJobKnown(url: string, jobId: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await fetch(`${url}/jobs/${jobId}`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`job ${jobId} unknown at ${url} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("a highly available job manager", () => {
+  it("SIGKILLed as leader: the standby recovers the job from its latest committed checkpoint, exact output, the attached client follows", async () => {
+    const dir = tempDir();
+    const ha = haFlags(join(dir, "ha"));
+    const first = await startJobManager(processDir(dir, "jm-1"), ha);
+    started.push(first.cli);
+    await waitFor("the first job manager leads", () => /leads 'jobmanager' with epoch/.test(first.cli.stderr()), 60_000);
+    const second = await startJobManager(processDir(dir, "jm-2"), ha);
+    started.push(second.cli);
+    for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
+    const out = join(dir, "out");
+    mkdirSync(out, { recursive: true });
+    // attached: the client follows the job, finding the leader in etcd with the same high-availability keys
+    const args = [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"];
+    const flags = ["-p", "2", "-D", "execution.checkpointing.interval=200 ms", "--checkpoint-dir", join(out, "checkpoints"), ...ha];
+    const client = startCli(["run", "-m", first.url, JOB, ...flags, "--", ...args], {}, { cwd: processDir(dir, "client"), shipped: true });
+    started.push(client);
+    const submitted = () => /submitted job ([0-9a-f]{32})/.exec(client.stderr())?.[1];
+    await waitFor(`the client's submission\n${client.stderr()}`, () => submitted() !== undefined || client.child.exitCode !== null, 90_000);
+    const jobId = submitted()!;
+    await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
+    const before = await completedCheckpoints(first.url, jobId);
+    for (let c = before; c < before + 2; c = await completedCheckpoints(first.url, jobId)) await new Promise((r) => setTimeout(r, 100));
+    first.cli.child.kill("SIGKILL");
+    await waitFor("the standby leads", () => /leads 'jobmanager' with epoch/.test(second.cli.stderr()), 60_000);
+    await waitFor("the job recovered on the new leader", () => /recovering 1 job as the new leader/.test(second.cli.stderr()), 60_000);
+    await untilJobKnown(second.url, jobId);
+    await waitForJobState(second.url, jobId, ["RUNNING"], () => true, 120_000);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "gate"), "");
+    const done = await waitForJobState(second.url, jobId, ["FINISHED", "FAILED", "CANCELED"], () => true, 120_000);
+    expect(done.state, second.cli.stderr()).toBe("FINISHED");
+    expect(second.cli.stderr()).toMatch(/restored from checkpoint \d+/);
+    expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
+    const exit = await new Promise<number | null>((resolve) => (client.child.exitCode !== null ? resolve(client.child.exitCode) : client.child.once("exit", resolve)));
+    expect(exit, client.stderr()).toBe(0);
+    expect(client.stderr()).toMatch(/the leading job manager is at http:\/\/\S+ now .*: following job/);
+    expect(client.stderr()).toMatch(/finished/);
+    // both task managers registered with the new leader
+    expect(second.cli.stderr().match(/task manager [0-9a-f]{32} registered/g)).toHaveLength(2);
+  }, DEADLINE_MS);
+
+  it("cut from etcd as leader: it steps down and commits nothing more, the other leads and recovers the job, exact output", async () => {
+    const dir = tempDir();
+    const ha = haFlags(join(dir, "ha"));
+    const proxy = await startTcpProxy(etcd.clientPort);
+    try {
+      const first = await startJobManager(processDir(dir, "jm-1"), haFlags(join(dir, "ha"), `http://127.0.0.1:${proxy.port}`));
+      started.push(first.cli);
+      await waitFor("the first job manager leads", () => /leads 'jobmanager' with epoch/.test(first.cli.stderr()), 60_000);
+      const second = await startJobManager(processDir(dir, "jm-2"), ha);
+      started.push(second.cli);
+      for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
+      const out = join(dir, "out");
+    mkdirSync(out, { recursive: true });
+      const jar = await uploadJar(first.url, JOB, "keyed-count.mjs");
+      const jobId = await runJar(first.url, jar, {
+        programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
+        parallelism: 2,
+        flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") },
+      });
+      await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
+      const before = await completedCheckpoints(first.url, jobId);
+      for (let c = before; c < before + 2; c = await completedCheckpoints(first.url, jobId)) await new Promise((r) => setTimeout(r, 100));
+      // checkpoints go on every 200 ms while the leader cannot reach etcd: none may complete (no commit, no sink commit)
+      proxy.cut();
+      await waitFor("the old leader steps down", () => /no longer leads 'jobmanager'/.test(first.cli.stderr()), 60_000);
+      expect(first.cli.stderr()).toMatch(/job 'cluster-keyed-count' \([0-9a-f]{32}\) suspended/);
+      await waitFor("the other leads", () => /leads 'jobmanager' with epoch/.test(second.cli.stderr()), 60_000);
+      await untilJobKnown(second.url, jobId);
+      await waitForJobState(second.url, jobId, ["RUNNING"], () => true, 120_000);
+      // the old leader, reachable again, stays a standby: the new leader's epoch is higher
+      proxy.heal();
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, "gate"), "");
+      const done = await waitForJobState(second.url, jobId, ["FINISHED", "FAILED", "CANCELED"], () => true, 120_000);
+      expect(done.state, second.cli.stderr()).toBe("FINISHED");
+      // each task manager registered once with the new leader
+      expect(second.cli.stderr().match(/task manager [0-9a-f]{32} registered/g)).toHaveLength(2);
+      expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
+      // the job ran once more, on the new leader only: the old one lists it no longer
+      expect((await fetch(`${first.url}/jobs/${jobId}`)).status).toBe(404);
+    } finally {
+      proxy.close();
+    }
+  }, DEADLINE_MS);
+});
