@@ -18,7 +18,8 @@ import { ClusterJob, DEFAULT_FOLLOW, JobManagerLostError } from "./cluster-job.t
 import { leaderRest } from "./leader-rest.ts";
 import { WEB_TOKEN_ENV } from "./job-command-args.ts";
 import { restAddress } from "./job-lookup.ts";
-import { RestClient, RestRequestError, RestUnreachableError, type JarRunRequest, type JobExceptions } from "./rest-client.ts";
+import { RestClient, RestRequestError, RestUnreachableError, type JobExceptions } from "./rest-client.ts";
+import type { JarRunRequest } from "../rest/handlers/jar-handlers.ts";
 import { RunReport } from "./run-report.ts";
 import { StopRequests } from "./stop-requests.ts";
 

@@ -6,6 +6,7 @@
  * and, for `weir run -m`, a job manager's submission (upload a bundle, run
  * it) and what following a job reads (its details, checkpoints, exceptions).
  */
+import type { JarRunRequest } from "../rest/handlers/jar-handlers.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** A job as `GET /jobs/overview` lists it (the fields the CLI uses). */
@@ -20,14 +21,6 @@ export interface JobOverview {
   readonly "end-time": number;
 }
 
-/** The body of `POST /jars/:jarid/run` (Flink's JarRunRequestBody, the fields Weir's job manager reads). */
-export interface JarRunRequest {
-  readonly programArgsList?: readonly string[];
-  readonly parallelism?: number;
-  readonly savepointPath?: string;
-  readonly allowNonRestoredState?: boolean;
-  readonly flinkConfiguration?: Readonly<Record<string, string>>;
-}
 
 /** What following a job reads of `GET /jobs/:jid` (Flink's JobDetailsInfo). */
 export interface JobDetails {
