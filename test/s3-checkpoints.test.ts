@@ -1,12 +1,12 @@
 /**
  * `weir run` with checkpoints and savepoints in a real S3-compatible server (S3Proxy, reached with the
  * `s3.*` keys as -D flags): the running-total job (FileSource → keyBy → running total → exactly-once FileSink)
- * SIGKILLed at random moments and restarted, with the disk backend's incremental checkpoints (shared objects in
- * S3; the heap backend: s3-kill-loop.long.test.ts), commits exactly the output of a failure-free run; a run SIGKILLed while
+ * SIGKILLed while
  * its checkpoint's `_metadata` PUT is held (every state object written, the checkpoint not complete) restarts
  * from the checkpoint before; a savepoint in S3 restores at another parallelism; a missing bucket or an
  * unreachable endpoint fails the run before it reads anything; a corrupt `_metadata` object is named by its
- * s3:// path. Reproduce a failure with WEIR_SEED=<seed>.
+ * s3:// path. The kill loops at random moments (heap, and disk with incremental checkpoints) are in
+ * s3-kill-loop.long.test.ts (npm run test:long). Reproduce a failure with WEIR_SEED=<seed>.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +19,6 @@ import { runCli, startCli } from "./support/cli-process.ts";
 import { finish } from "./support/e2e-kill-loop.ts";
 import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders, type E2eOrder } from "./support/e2e-orders.ts";
 import { freePort } from "./support/kafka-broker.ts";
-import { runningTotalCrashLoop } from "./support/running-total-crash-loop.ts";
 import { startS3HoldProxy } from "./support/s3-hold-proxy.ts";
 import { completedS3CheckpointIds, s3RunFlags, startS3Server, type S3Server } from "./support/s3-server.ts";
 
@@ -62,23 +61,6 @@ function expectExactOutput(files: E2eOrder[][], output: string, where: string): 
 }
 
 describe(`checkpoints in S3 (seed ${SEED})`, () => {
-  // the heap backend's twin: s3-kill-loop.long.test.ts (npm run test:long)
-  it("disk backend (incremental): SIGKILLed at random moments and restarted, the committed output is exact; restores read S3", async () => {
-    const checkpointDir = `s3://${BUCKET}/kill-loop-disk/chk`;
-    const { files, output, where, report } = await runningTotalCrashLoop({
-      seed: SEED,
-      kills: 3,
-      input: [4, 10_000, 25],
-      checkpointDir,
-      latestCheckpoint: () => latestId(checkpointDir),
-      flags: [...s3Flags(), "--state-backend", "disk"],
-    });
-    expectExactOutput(files, output, where);
-    expect(await completedIds(checkpointDir), where).toHaveLength(1);
-    expect((await fileSystems(checkpointDir).list(`${checkpointDir}/shared`)).files.length, `${where}: no shared (incremental) objects in S3`).toBeGreaterThan(0);
-    expect(report.last.stderr, `${where}: restored from a local store, not from S3`).not.toMatch(/from the local store/);
-  }, 300_000);
-
   it("SIGKILLed while its checkpoint's _metadata PUT is held: the partial checkpoint is never restored, the output is exact", async () => {
     const proxy = await startS3HoldProxy(s3.endpoint);
     try {
