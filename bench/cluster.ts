@@ -28,10 +28,10 @@ import { fileURLToPath } from "node:url";
 import { bundleJob } from "../src/cluster/job-bundle.ts";
 import { ROOT, startCli, type RunningCli } from "../test/support/cli-process.ts";
 import { jobDetails, processDir, runJar, startJobManager, startTaskManager, uploadJar, type StartedTaskManager } from "../test/support/cluster-processes.ts";
-import { cpuBetween } from "./cpu-timeline.ts";
+import { cpuBetween, type CpuTimeline } from "./cpu-timeline.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { MARK_EVERY, type ClusterJobKind, type ClusterSinkReport } from "./jobs/cluster-job-report.ts";
-import { ProcessCpuTimeline } from "./process-cpu-timeline.ts";
+import { processCpuTimeline } from "./process-cpu-timeline.ts";
 import { table } from "./report.ts";
 import { steadyWindow } from "./steady-rate.ts";
 
@@ -159,7 +159,7 @@ async function singleProcessRun(run: RunContext, cwd: string, bundleFile: string
     {},
     { cwd, shipped: true },
   );
-  const cpu = new ProcessCpuTimeline([cli.child.pid!]);
+  const cpu = processCpuTimeline([cli.child.pid!]);
   const timer = setTimeout(() => cli.child.kill("SIGKILL"), RUN_DEADLINE_MS);
   const end = await cli.done.finally(() => {
     clearTimeout(timer);
@@ -172,7 +172,7 @@ async function singleProcessRun(run: RunContext, cwd: string, bundleFile: string
 /** The bundle on the cluster at parallelism `run.parallelism`; CPU of the job manager and every task manager. */
 async function clusterRun(run: RunContext, url: string, jar: string, processes: readonly RunningCli[]): Promise<ClusterRunFigures> {
   const started = performance.now();
-  const cpu = new ProcessCpuTimeline(processes.map((p) => p.child.pid!));
+  const cpu = processCpuTimeline(processes.map((p) => p.child.pid!));
   let details: { state: string } & Record<string, unknown>;
   try {
     const jobId = await runJar(url, jar, {
@@ -195,7 +195,7 @@ async function clusterRun(run: RunContext, url: string, jar: string, processes: 
 }
 
 /** The figures of a finished run from its output folder and its CPU samples. */
-function figuresOf(run: RunContext, cpu: ProcessCpuTimeline, wallMs: number, bytesPerCrossingRecord: number | undefined): ClusterRunFigures {
+function figuresOf(run: RunContext, cpu: CpuTimeline, wallMs: number, bytesPerCrossingRecord: number | undefined): ClusterRunFigures {
   const files = readdirSync(run.out);
   const marks = files.filter((f) => f.startsWith("marks-")).map((f) => readFileSync(join(run.out, f), "utf8").trim().split("\n").map(Number));
   const sinks = files.filter((f) => f.startsWith("sink-")).map((f) => JSON.parse(readFileSync(join(run.out, f), "utf8")) as ClusterSinkReport);

@@ -12,14 +12,26 @@ export type CpuSample = readonly [at: number, cpuMs: number];
 
 const SAMPLE_INTERVAL_MS = 10;
 
-/** Samples the process's CPU time every few milliseconds until `stop()`. */
+/** This process's CPU time so far (ms, user + system). */
+function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * Samples a CPU time (by default this process's) every `intervalMs` until `stop()`; a reading of undefined
+ * (a process that ended) takes no sample.
+ */
 export class CpuTimeline {
   private readonly taken: CpuSample[] = [];
   private readonly timer: NodeJS.Timeout;
 
-  constructor() {
+  constructor(
+    private readonly read: () => number | undefined = ownCpuMs,
+    intervalMs = SAMPLE_INTERVAL_MS,
+  ) {
     this.sample();
-    this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
+    this.timer = setInterval(() => this.sample(), intervalMs);
   }
 
   /** The samples so far, in time order. */
@@ -34,8 +46,9 @@ export class CpuTimeline {
   }
 
   private sample(): void {
-    const u = process.cpuUsage();
-    this.taken.push([performance.timeOrigin + performance.now(), (u.user + u.system) / 1000]);
+    const at = performance.timeOrigin + performance.now();
+    const ms = this.read();
+    if (ms !== undefined) this.taken.push([at, ms]);
   }
 }
 

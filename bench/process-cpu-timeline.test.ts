@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cpuBetween } from "./cpu-timeline.ts";
-import { ProcessCpuTimeline, processCpuMs } from "./process-cpu-timeline.ts";
+import { processCpuTimeline, processCpuMs } from "./process-cpu-timeline.ts";
 
 /** Keeps this thread busy for `ms` of wall time. */
 function burn(ms: number): void {
@@ -9,7 +9,7 @@ function burn(ms: number): void {
   while (Date.now() < end);
 }
 
-describe("processCpuMs and ProcessCpuTimeline", () => {
+describe("processCpuMs and processCpuTimeline", () => {
   it("read a process's CPU time from /proc/<pid>/stat as process.cpuUsage() counts it (within clock ticks)", () => {
     burn(300);
     const before = process.cpuUsage();
@@ -28,7 +28,7 @@ describe("processCpuMs and ProcessCpuTimeline", () => {
 
   it("samples the sum over its processes, so that the CPU of a stretch can be read off", async () => {
     const before = process.cpuUsage();
-    const cpu = new ProcessCpuTimeline([process.pid, process.pid]);
+    const cpu = processCpuTimeline([process.pid, process.pid]);
     burn(300);
     await new Promise((r) => setTimeout(r, 60));
     cpu.stop();

@@ -7,8 +7,7 @@
  * seconds over several processes is exact to about a percent.
  */
 import { readFileSync } from "node:fs";
-import { performance } from "node:perf_hooks";
-import type { CpuSample } from "./cpu-timeline.ts";
+import { CpuTimeline } from "./cpu-timeline.ts";
 
 const SAMPLE_INTERVAL_MS = 50;
 /** Clock ticks per second of `/proc/<pid>/stat` (Linux's USER_HZ). */
@@ -40,40 +39,20 @@ export function processCpuMs(pid: number): number | undefined {
  *
  * @example
  * ```ts
- * const cpu = new ProcessCpuTimeline([jobManagerPid, ...taskManagerPids]);
+ * const cpu = processCpuTimeline([jobManagerPid, ...taskManagerPids]);
  * // … the run …
  * cpu.stop();
  * cpuBetween(cpu.samples, steady.startAt, steady.endAt); // ms of CPU of all of them in the steady window
  * ```
  */
-export class ProcessCpuTimeline {
-  private readonly taken: CpuSample[] = [];
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(private readonly pids: readonly number[]) {
-    this.sample();
-    this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
-  }
-
-  /** The samples so far, in time order. */
-  get samples(): readonly CpuSample[] {
-    return this.taken;
-  }
-
-  /** Takes a last sample and stops. */
-  stop(): void {
-    clearInterval(this.timer);
-    this.sample();
-  }
-
-  private sample(): void {
-    const at = performance.timeOrigin + performance.now();
+export function processCpuTimeline(pids: readonly number[]): CpuTimeline {
+  return new CpuTimeline(() => {
     let sum = 0;
-    for (const pid of this.pids) {
+    for (const pid of pids) {
       const ms = processCpuMs(pid);
-      if (ms === undefined) return;
+      if (ms === undefined) return undefined;
       sum += ms;
     }
-    this.taken.push([at, sum]);
-  }
+    return sum;
+  }, SAMPLE_INTERVAL_MS);
 }
