@@ -9,13 +9,12 @@
  * on the job manager is an error of the run; a job that does not bundle is a
  * located error and nothing reaches the job manager; a SQL script runs.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli, startCli, waitFor, type CliRun, type RunningCli } from "./support/cli-process.ts";
-import { committedLines, processDir, rest, startJobManager, startTaskManager, waitForJobState, type StartedJobManager } from "./support/cluster-processes.ts";
+import { describe, expect, it } from "vitest";
+import { runCli, startCli, waitFor, type CliRun } from "./support/cli-process.ts";
+import { committedLines, processDir, rest, startJobManager, startTaskManager, waitForJobState, type StartedJobManager, clusterSuite } from "./support/cluster-processes.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SQUARES_JOB = fileURLToPath(new URL("./fixtures/cluster/squares-job.ts", import.meta.url));
@@ -25,16 +24,7 @@ const THROWING_JOB = fileURLToPath(new URL("./fixtures/throwing-job.ts", import.
 const BAD_RECORD_JOB = fileURLToPath(new URL("./fixtures/bad-record-job.ts", import.meta.url));
 const tempDir = tempDirs("weir-cluster-client-");
 const DEADLINE_MS = 180_000;
-const started: RunningCli[] = [];
-
-beforeAll(() => {
-  // the cluster and the client run the shipped command on dist/
-  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "ignore" });
-}, 300_000);
-
-afterEach(() => {
-  for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill("SIGKILL");
-});
+const started = clusterSuite();
 
 /** A job manager and a task manager with `slots` slots, in folders of `dir`. */
 async function cluster(dir: string, slots = 2): Promise<StartedJobManager> {

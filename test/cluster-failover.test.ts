@@ -6,32 +6,18 @@
  * FileSink output is then exact (0 lost, 0 duplicated). A task manager that stops heartbeating (SIGSTOP) is lost
  * after heartbeat.timeout the same way.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, waitFor, type RunningCli } from "./support/cli-process.ts";
+import { describe, expect, it } from "vitest";
+import { waitFor } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
-import { committedLines, expectedKeyedCounts, processDir, rest, runJar, startJobManager, startTaskManager, uploadJar, waitForJobState } from "./support/cluster-processes.ts";
+import { committedLines, expectedKeyedCounts, processDir, rest, runJar, startJobManager, startTaskManager, uploadJar, waitForJobState, clusterSuite } from "./support/cluster-processes.ts";
 
 const JOB = fileURLToPath(new URL("./fixtures/cluster-keyed-count-job.mjs", import.meta.url));
 const tempDir = tempDirs("weir-cluster-failover-");
 const DEADLINE_MS = 180_000;
-const started: RunningCli[] = [];
-
-beforeAll(() => {
-  // the processes run the shipped command on dist/
-  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "ignore" });
-}, 300_000);
-
-afterEach(() => {
-  for (const cli of started.splice(0)) {
-    if (cli.child.exitCode !== null) continue;
-    cli.child.kill("SIGCONT");
-    cli.child.kill("SIGKILL");
-  }
-});
+const started = clusterSuite();
 
 /** Completed checkpoints of the job (`/jobs/:jid/checkpoints`). */
 async function completedCheckpoints(url: string, jobId: string): Promise<number> {

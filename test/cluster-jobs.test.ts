@@ -10,8 +10,8 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli, waitFor, type RunningCli } from "./support/cli-process.ts";
+import { describe, expect, it } from "vitest";
+import { runCli, waitFor } from "./support/cli-process.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 import { violations } from "./support/flink-rest-schemas/index.ts";
 import {
@@ -25,22 +25,13 @@ import {
   startTaskManager,
   uploadJar,
   waitForJobState,
+  clusterSuite,
 } from "./support/cluster-processes.ts";
-import { execFileSync } from "node:child_process";
 
 const JOB = fileURLToPath(new URL("./fixtures/cluster-keyed-count-job.mjs", import.meta.url));
 const tempDir = tempDirs("weir-cluster-");
 const DEADLINE_MS = 180_000;
-const started: RunningCli[] = [];
-
-beforeAll(() => {
-  // the processes run the shipped command on dist/
-  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "ignore" });
-}, 300_000);
-
-afterEach(() => {
-  for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill("SIGKILL");
-});
+const started = clusterSuite();
 
 /** The run request of the keyed count job: `count` numbers over 4 keys, gated after `half`, at parallelism 2. */
 function runRequest(out: string, count: number, half: number) {

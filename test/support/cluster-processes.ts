@@ -6,8 +6,30 @@
  * "weirjs" as a user's does); and job submission by plain HTTP calls.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { afterEach, beforeAll } from "vitest";
 import { ROOT, startCli, waitFor, type RunningCli } from "./cli-process.ts";
+
+/**
+ * The hooks of a cluster suite: builds dist/ first (the processes run the shipped command; a no-op when it is
+ * newer than src/), and after each test SIGKILLs every process put in the returned list that still runs
+ * (a frozen one is continued first, so that it can die).
+ */
+export function clusterSuite(): RunningCli[] {
+  const started: RunningCli[] = [];
+  beforeAll(() => {
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "ignore" });
+  }, 300_000);
+  afterEach(() => {
+    for (const cli of started.splice(0)) {
+      if (cli.child.exitCode !== null) continue;
+      cli.child.kill("SIGCONT");
+      cli.child.kill("SIGKILL");
+    }
+  });
+  return started;
+}
 
 /** Heartbeats of the suites: a lost task manager is noticed within seconds (not so soon that a loaded machine fakes a loss). */
 export const FAST_HEARTBEATS = ["-D", "heartbeat.interval=200 ms", "-D", "heartbeat.timeout=5 s"];
