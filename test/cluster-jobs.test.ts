@@ -9,6 +9,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { availableParallelism, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli, waitFor } from "./support/cli-process.ts";
@@ -56,8 +57,9 @@ describe("a cluster of a job manager and task managers", () => {
     expect(jobId).toMatch(/^[0-9a-f]{32}$/);
     await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
     expect((await jobDetails(jm.url, jobId)).state).toBe("RUNNING");
-    const managers = await rest<{ taskmanagers: { id: string; slotsNumber: number; freeSlots: number }[] }>(`${jm.url}/taskmanagers`);
+    const managers = await rest<{ taskmanagers: { id: string; slotsNumber: number; freeSlots: number; hardware: { cpuCores: number; physicalMemory: number } }[] }>(`${jm.url}/taskmanagers`);
     expect(managers.taskmanagers.map((t) => [t.id, t.slotsNumber, t.freeSlots]).sort()).toEqual(tms.map((t) => [t.id, 1, 0]).sort());
+    for (const t of managers.taskmanagers) expect(t.hardware).toMatchObject({ cpuCores: availableParallelism(), physicalMemory: totalmem() }); // what each process reported of its host
     const overview = await rest(`${jm.url}/overview`);
     expect(overview).toMatchObject({ taskmanagers: 2, "slots-total": 2, "slots-available": 0, "jobs-running": 1 });
     // in Flink's shapes

@@ -118,7 +118,7 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
     metricsText: () => renderPrometheus(jm.jobs().flatMap((j) => j.getMetrics())),
     routes: (router) => jarRoutes(router, service),
     taskManagers: () =>
-      jm.pool.taskManagers.map((tm) => ({ id: tm.id, host: tm.host, pid: tm.pid, slots: tm.slots, freeSlots: jm.pool.freeSlots(tm), lastHeartbeat: tm.lastHeartbeat })),
+      jm.pool.taskManagers.map((tm) => ({ id: tm.id, host: tm.host, pid: tm.pid, slots: tm.slots, freeSlots: jm.pool.freeSlots(tm), lastHeartbeat: tm.lastHeartbeat, hardware: tm.hardware })),
   });
   url = server.url;
   log.info({ url }, `job manager REST API and dashboard at ${url} (submit jobs with POST /jars/upload and /jars/:jarid/run)`);

@@ -198,7 +198,7 @@ export class JobManager implements ClusterJobs {
           rpc.send({ type: "refused", reason: "this job manager does not lead (a standby): register with the leader" });
           return;
         }
-        tm = { id: m.id, host: m.host, slots: m.slots, pid: m.pid, rpc, registeredAt: Date.now(), lastHeartbeat: Date.now(), used: new Set() };
+        tm = { id: m.id, host: m.host, slots: m.slots, pid: m.pid, hardware: m.hardware, rpc, registeredAt: Date.now(), lastHeartbeat: Date.now(), used: new Set() };
         rpc.send({ type: "registered", heartbeatIntervalMs: this.o.heartbeatIntervalMs, heartbeatTimeoutMs: this.o.heartbeatTimeoutMs });
         this.log.info({ taskManager: m.id }, `task manager ${m.id} registered from ${rpc.socket.remoteAddress} with ${m.slots} slot${m.slots === 1 ? "" : "s"} (host ${m.host}, pid ${m.pid})`);
         this.pool.add(tm);
@@ -217,6 +217,7 @@ export class JobManager implements ClusterJobs {
     switch (m.type) {
       case "heartbeat":
         tm.lastHeartbeat = Date.now();
+        if (m.freeMemory !== undefined) tm.hardware = { ...tm.hardware, freeMemory: m.freeMemory };
         tm.rpc.send({ type: "heartbeat" });
         return;
       case "fetch-jar": {

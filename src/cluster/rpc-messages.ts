@@ -7,7 +7,7 @@
  */
 
 /** Version of these messages; a task manager of another version is refused. */
-export const RPC_PROTOCOL_VERSION = 1;
+export const RPC_PROTOCOL_VERSION = 2;
 
 /** What a task manager needs to start the worker threads of one job's attempt on its slots. */
 export interface StartWorkers {
@@ -32,10 +32,21 @@ export interface StartWorkers {
   readonly token: string;
 }
 
+/** What a task manager reports of its host at registration (Flink's `hardware` of `/taskmanagers`). */
+export interface TaskManagerHardware {
+  /** Cores the process may use (`os.availableParallelism()`). */
+  readonly cpuCores: number;
+  /** Bytes of memory of the host. */
+  readonly physicalMemory: number;
+  /** Bytes of memory free on the host. */
+  readonly freeMemory: number;
+}
+
 /** Task manager → job manager. */
 export type FromTaskManager =
-  | { type: "register"; version: number; id: string; slots: number; host: string; pid: number }
-  | { type: "heartbeat" }
+  | { type: "register"; version: number; id: string; slots: number; host: string; pid: number; hardware: TaskManagerHardware }
+  /** With the process's free memory now (Flink shows it in `/taskmanagers`). */
+  | { type: "heartbeat"; freeMemory?: number }
   | { type: "fetch-jar"; jar: string; ext: string }
   /** A message of worker `index` of `job` (v8-serialized `FromWorker`). */
   | { type: "from-worker"; job: string; index: number; payload: Uint8Array }

@@ -3,7 +3,7 @@ import { SlotPool, type RegisteredTaskManager, type SlotGrant } from "./slot-poo
 
 /** A registered task manager without a connection (the pool never uses it). */
 function tm(id: string, slots: number): RegisteredTaskManager {
-  return { id, host: "127.0.0.1", slots, pid: 0, rpc: undefined as never, registeredAt: 0, lastHeartbeat: 0, used: new Set() };
+  return { id, host: "127.0.0.1", slots, pid: 0, hardware: { cpuCores: 1, physicalMemory: 0, freeMemory: 0 }, rpc: undefined as never, registeredAt: 0, lastHeartbeat: 0, used: new Set() };
 }
 
 const placement = (grants: SlotGrant[]) => grants.map((g) => `${g.index}@${g.taskManager.id}`);

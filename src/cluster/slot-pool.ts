@@ -6,7 +6,7 @@
  * over the task managers with free slots, the one with the most free first.
  */
 import type { RpcConnection } from "./rpc-connection.ts";
-import type { FromTaskManager, ToTaskManager } from "./rpc-messages.ts";
+import type { FromTaskManager, TaskManagerHardware, ToTaskManager } from "./rpc-messages.ts";
 
 /** A registered task manager. */
 export interface RegisteredTaskManager {
@@ -15,6 +15,8 @@ export interface RegisteredTaskManager {
   readonly host: string;
   readonly slots: number;
   readonly pid: number;
+  /** Its host's cores and memory (free memory as of its last heartbeat). */
+  hardware: TaskManagerHardware;
   readonly rpc: RpcConnection<ToTaskManager, FromTaskManager>;
   readonly registeredAt: number;
   lastHeartbeat: number;

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
+import { availableParallelism, freemem, totalmem } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
@@ -16,7 +17,7 @@ import { getLogger } from "../util/logger.ts";
 import { ownModule } from "../util/own-files.ts";
 import { JarStore } from "./jar-store.ts";
 import { RpcConnection } from "./rpc-connection.ts";
-import { RPC_PROTOCOL_VERSION, type FromTaskManager, type StartWorkers, type ToTaskManager } from "./rpc-messages.ts";
+import { RPC_PROTOCOL_VERSION, type FromTaskManager, type StartWorkers, type TaskManagerHardware, type ToTaskManager } from "./rpc-messages.ts";
 
 /** Settings of a task manager. */
 export interface TaskManagerOptions {
@@ -176,7 +177,7 @@ export class ClusterTaskManager {
           rpc.close();
         } else this.receive(m);
       });
-      rpc.send({ type: "register", version: RPC_PROTOCOL_VERSION, id: this.id, slots: this.o.slots, host: this.o.host, pid: process.pid });
+      rpc.send({ type: "register", version: RPC_PROTOCOL_VERSION, id: this.id, slots: this.o.slots, host: this.o.host, pid: process.pid, hardware: hostHardware() });
     });
   }
 
@@ -189,7 +190,7 @@ export class ClusterTaskManager {
         this.lost(rpc, `no heartbeat from the job manager for ${Date.now() - this.lastHeard} ms (heartbeat.timeout ${timeoutMs} ms)`);
         return;
       }
-      this.rpc.send({ type: "heartbeat" });
+      this.rpc.send({ type: "heartbeat", freeMemory: freemem() });
     }, intervalMs);
   }
 
@@ -293,4 +294,9 @@ export class ClusterTaskManager {
     this.jobs.clear();
     await Promise.all(jobs.flatMap((j) => (j.pool ? j.pool.indices.map((i) => j.pool!.stop(i)) : [])));
   }
+}
+
+/** This host's cores and memory, as registration reports them. */
+function hostHardware(): TaskManagerHardware {
+  return { cpuCores: availableParallelism(), physicalMemory: totalmem(), freeMemory: freemem() };
 }

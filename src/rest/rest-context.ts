@@ -31,6 +31,8 @@ export interface ClusterTaskManagerView {
   readonly freeSlots: number;
   /** Epoch ms of its last heartbeat. */
   readonly lastHeartbeat: number;
+  /** What it reported of its host (bytes, cores). */
+  readonly hardware: { readonly cpuCores: number; readonly physicalMemory: number; readonly freeMemory: number };
 }
 
 /** The job with id `jid`; a 404 when there is none, a 400 when `jid` is not 32 hex digits. */

@@ -41,7 +41,7 @@ export function taskManagersJson(job: JobClient): object[] {
   });
 }
 
-/** Flink's TaskManagerInfo of a cluster's task manager process (its hardware is not reported: 0). */
+/** Flink's TaskManagerInfo of a cluster's task manager process, with the hardware it reported (no managed memory: 0). */
 export function clusterTaskManagerJson(tm: ClusterTaskManagerView, now: number): object {
   const resource = { cpuCores: 0, taskHeapMemory: 0, taskOffHeapMemory: 0, managedMemory: 0, networkMemory: 0, extendedResources: {} };
   return {
@@ -54,7 +54,7 @@ export function clusterTaskManagerJson(tm: ClusterTaskManagerView, now: number):
     freeSlots: tm.freeSlots,
     totalResource: resource,
     freeResource: resource,
-    hardware: { cpuCores: 0, physicalMemory: 0, freeMemory: 0, managedMemory: 0 },
+    hardware: { ...tm.hardware, managedMemory: 0 },
     memoryConfiguration: {},
     blocked: false,
   };
