@@ -1,7 +1,8 @@
 /**
  * `weir jobmanager` and `weir taskmanager`: the processes of a cluster
  * (docs/cluster.md). The job manager serves the REST API of its jobs with job
- * submission (`/jars`) and the RPC endpoint of its task managers; a task
+ * submission (`/jars`) and the RPC endpoint of its task managers (under high
+ * availability a standby answers REST calls through the leader); a task
  * manager offers its slots to the job manager and runs the worker threads
  * placed on them. Both run until SIGINT or SIGTERM (a task manager also ends
  * when it loses its job manager).

@@ -101,7 +101,7 @@ export class JobManagerLeadership {
    */
   async submit(job: JobSubmission): Promise<string> {
     const leadership = this.current;
-    if (!leadership?.active) throw new NotLeaderError("this job manager does not lead: submit to the leader (weir run -m finds it with the high-availability keys)");
+    if (!leadership?.active) throw new NotLeaderError("this job manager no longer leads (the leadership is changing): submit again");
     const jobId = newJobId();
     await this.ha.jobGraphStore(leadership).put({ ...job, jobId, submittedAt: Date.now() });
     try {
