@@ -152,7 +152,10 @@ describe("a highly available job manager", () => {
       await waitFor("the old leader steps down", () => /no longer leads 'jobmanager'/.test(first.cli.stderr()), 60_000);
       expect(first.cli.stderr()).toMatch(/job 'cluster-keyed-count' \([0-9a-f]{32}\) suspended/);
       // no longer leading and cut from etcd, it knows no leader to answer through
-      const leaderless = fetch(`${first.url}/jobs/overview`).then(async (r) => [r.status, await r.json()] as const);
+      const leaderless = fetch(`${first.url}/jobs/overview`).then(
+        async (r) => [r.status, await r.json()] as const,
+        (e: Error) => [0, e.message] as const,
+      );
       await waitFor("the other leads", () => /leads 'jobmanager' with epoch/.test(second.cli.stderr()), 60_000);
       await untilJobKnown(second.url, jobId);
       await waitForJobState(second.url, jobId, ["RUNNING"], () => true, 120_000);
