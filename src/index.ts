@@ -48,6 +48,7 @@ export type { Gauge } from "./metrics/metric-registry.ts";
 export { NO_WATERMARK_VALUE, END_WATERMARK_VALUE, type MetricSnapshot, type MetricScope, type MetricKind, type HistogramStatistics } from "./metrics/metric-snapshot.ts";
 export { renderPrometheus, startPrometheusServer, type PrometheusServer } from "./metrics/prometheus.ts";
 export { startRestServer, type RestServer, type RestServerOptions } from "./rest/rest-server.ts";
+export type { RestLeader } from "./rest/leader-forwarding.ts";
 export { RestConfigError } from "./rest/rest-error.ts";
 export { RichFunction } from "./core/rich-function.ts";
 export type { FunctionLifecycle, FunctionObject, FunctionObjectThis } from "./core/function-object.ts";

@@ -147,6 +147,8 @@ describe("weir sql -m host:port -f", () => {
     expect(run.code, run.stderr).toBe(0);
     const rows = committedLines(out).map((l) => JSON.parse(l) as { n: number; sq: number });
     expect(rows.sort((a, b) => a.n - b.n)).toEqual(Array.from({ length: 20 }, (_, i) => ({ n: i + 1, sq: (i + 1) ** 2 })));
+    // named after its file, as `weir sql -f squares.sql` names it locally
+    expect(run.stderr).toMatch(/job 'squares' finished in [\d.]+ s: /);
     expect(await jars(jm)).toEqual([expect.objectContaining({ id: expect.stringMatching(/^[0-9a-f]{64}\.sql$/) })]);
   }, DEADLINE_MS);
 });

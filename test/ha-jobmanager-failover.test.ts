@@ -4,20 +4,23 @@
  * FileSink is submitted to the leader and gated mid-input, a `weir run -m` client follows it; the leading job
  * manager is SIGKILLed. The standby takes over (after the lease TTL), recovers the job from the job graph store,
  * restores its latest checkpoint committed in etcd, the task managers re-register with it, and the client follows
- * the job to the new leader: the output is exact (0 lost, 0 duplicated) and the client exits 0.
+ * the job to the new leader: the output is exact (0 lost, 0 duplicated) and the client exits 0. A standby answers
+ * through the leader: a job submitted, listed and cancelled with `weir run/list/cancel -m <standby>` runs on the
+ * leader; cut from etcd, a job manager that no longer leads answers 503.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
+import { ROOT, runCli, startCli, waitFor, type RunningCli } from "./support/cli-process.ts";
 import { committedLines, expectedKeyedCounts, processDir, rest, runJar, startJobManager, startTaskManager, uploadJar, waitForJobState } from "./support/cluster-processes.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
 import { startTcpProxy } from "./support/tcp-proxy.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const JOB = fileURLToPath(new URL("./fixtures/cluster-keyed-count-job.mjs", import.meta.url));
+const UNTIL_STOPPED_JOB = fileURLToPath(new URL("./fixtures/until-stopped-job.ts", import.meta.url));
 const tempDir = tempDirs("weir-ha-jobmanager-");
 const DEADLINE_MS = 240_000;
 const started: RunningCli[] = [];
@@ -51,6 +54,30 @@ async function untilJobKnown(url: string, jobId: string, timeoutMs = 120_000): P
     if (Date.now() > deadline) throw new Error(`job ${jobId} unknown at ${url} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * With job `jobId` running on the leader at `leaderUrl`: the standby at `standbyUrl` answers as the leader does
+ * (the job's configuration, the bundles, the cluster's configuration), and `weir run/list/cancel -m` given the standby (without the
+ * high-availability keys) submit, list and cancel a job on the leader.
+ */
+async function standbyAnswersThroughLeader(dir: string, leaderUrl: string, standbyUrl: string, jobId: string): Promise<void> {
+  // the leader's /config differs from the standby's (its etcd endpoint is a proxy's)
+  for (const path of [`/jobs/${jobId}/config`, `/jobs/${jobId}/checkpoints/config`, "/jars", "/config"]) expect(await rest(`${standbyUrl}${path}`), path).toEqual(await rest(`${leaderUrl}${path}`));
+  const client = join(dir, "client");
+  mkdirSync(client, { recursive: true });
+  const weir = (args: string[]) => runCli(args, DEADLINE_MS, {}, { cwd: client, shipped: true });
+  const submit = await weir(["run", "-m", standbyUrl, "--detached", UNTIL_STOPPED_JOB, "--checkpoint-dir", join(dir, "until-stopped")]);
+  expect(submit.code, submit.stderr).toBe(0);
+  const other = submit.stdout.trim();
+  await waitForJobState(leaderUrl, other, ["RUNNING"]);
+  const list = await weir(["list", "-m", standbyUrl]);
+  expect(list.code, list.stderr).toBe(0);
+  expect(list.stdout).toMatch(new RegExp(`^${other}\\s+until-stopped\\s+RUNNING\\s`, "m"));
+  expect(list.stdout).toMatch(new RegExp(`^${jobId}\\s+cluster-keyed-count\\s+RUNNING\\s`, "m"));
+  const cancel = await weir(["cancel", "-m", standbyUrl, other]);
+  expect([cancel.code, cancel.stdout], cancel.stderr).toEqual([0, `Cancelled job ${other}.\n`]);
+  expect((await waitForJobState(standbyUrl, other, ["CANCELED"])).state).toBe("CANCELED");
 }
 
 describe("a highly available job manager", () => {
@@ -105,25 +132,35 @@ describe("a highly available job manager", () => {
       await waitFor("the first job manager leads", () => /leads 'jobmanager' with epoch/.test(first.cli.stderr()), 60_000);
       const second = await startJobManager(processDir(dir, "jm-2"), ha);
       started.push(second.cli);
-      for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
+      for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 2, ha)).cli);
       const out = join(dir, "out");
-    mkdirSync(out, { recursive: true });
-      const jar = await uploadJar(first.url, JOB, "keyed-count.mjs");
-      const jobId = await runJar(first.url, jar, {
+      mkdirSync(out, { recursive: true });
+      // submitted through the standby, which forwards the upload and the run to the leader
+      const jar = await uploadJar(second.url, JOB, "keyed-count.mjs");
+      const jobId = await runJar(second.url, jar, {
         programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
         parallelism: 2,
         flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") },
       });
-      await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
+      expect(first.cli.stderr()).toMatch(/job 'cluster-keyed-count' \([0-9a-f]{32}\) submitted from keyed-count\.mjs/);
+      // while the job runs to its gate
+      await Promise.all([standbyAnswersThroughLeader(dir, first.url, second.url, jobId), waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000)]);
       const before = await completedCheckpoints(first.url, jobId);
       for (let c = before; c < before + 2; c = await completedCheckpoints(first.url, jobId)) await new Promise((r) => setTimeout(r, 100));
       // checkpoints go on every 200 ms while the leader cannot reach etcd: none may complete (no commit, no sink commit)
       proxy.cut();
       await waitFor("the old leader steps down", () => /no longer leads 'jobmanager'/.test(first.cli.stderr()), 60_000);
       expect(first.cli.stderr()).toMatch(/job 'cluster-keyed-count' \([0-9a-f]{32}\) suspended/);
+      // no longer leading and cut from etcd, it knows no leader to answer through
+      const leaderless = fetch(`${first.url}/jobs/overview`).then(
+        async (r) => [r.status, await r.json()] as const,
+        (e: Error) => [0, e.message] as const,
+      );
       await waitFor("the other leads", () => /leads 'jobmanager' with epoch/.test(second.cli.stderr()), 60_000);
       await untilJobKnown(second.url, jobId);
       await waitForJobState(second.url, jobId, ["RUNNING"], () => true, 120_000);
+      const [status, body] = await leaderless;
+      expect([status, body]).toEqual([503, { errors: [expect.stringMatching(/^Service temporarily unavailable/)] }]);
       // the old leader, reachable again, stays a standby: the new leader's epoch is higher
       proxy.heal();
       mkdirSync(out, { recursive: true });
@@ -133,8 +170,8 @@ describe("a highly available job manager", () => {
       // each task manager registered once with the new leader
       expect(second.cli.stderr().match(/task manager [0-9a-f]{32} registered/g)).toHaveLength(2);
       expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
-      // the job ran once more, on the new leader only: the old one lists it no longer
-      expect((await fetch(`${first.url}/jobs/${jobId}`)).status).toBe(404);
+      // the job ran once more, on the new leader only: the old one has no metrics of it any more
+      expect(await (await fetch(`${first.url}/metrics`)).text()).not.toContain(jobId);
     } finally {
       proxy.close();
     }

@@ -1,7 +1,8 @@
 /**
  * `weir jobmanager` and `weir taskmanager`: the processes of a cluster
  * (docs/cluster.md). The job manager serves the REST API of its jobs with job
- * submission (`/jars`) and the RPC endpoint of its task managers; a task
+ * submission (`/jars`) and the RPC endpoint of its task managers (under high
+ * availability a standby answers REST calls through the leader); a task
  * manager offers its slots to the job manager and runs the worker threads
  * placed on them. Both run until SIGINT or SIGTERM (a task manager also ends
  * when it loses its job manager).
@@ -21,6 +22,7 @@ import {
   WEB_UPLOAD_DIR,
 } from "../config/options/cluster-options.ts";
 import { PARALLELISM } from "../config/options/pipeline-options.ts";
+import { REST_ADDRESS } from "../config/options/rest-options.ts";
 import { IGNORE_UNCLAIMED_STATE, SAVEPOINT_DIRECTORY, SAVEPOINT_PATH } from "../config/options/state-options.ts";
 import { WORKERS } from "../config/options/weir-options.ts";
 import { JobManager, type ClusterProgram } from "../cluster/job-manager.ts";
@@ -34,6 +36,7 @@ import { jarRoutes, type JarRunRequest, type JarService } from "../rest/handlers
 import { RestError } from "../rest/rest-error.ts";
 import { startRestServer } from "../rest/rest-server.ts";
 import { restServerSettings } from "../rest/rest-server-settings.ts";
+import { encodeScriptArgs } from "../sql-client/sql-script-args.ts";
 import { configureLogging, getLogger } from "../util/logger.ts";
 import { ownModule } from "../util/own-files.ts";
 import { CliUsageError } from "./cli-usage-error.ts";
@@ -83,11 +86,16 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
   });
   const ha = haConf ? await EtcdHaServices.connect(haConf, { logger: log.child({ component: "high-availability" }) }) : undefined;
   let leading: JobManagerLeadership | undefined;
-  /** The program of a stored bundle with its arguments and run configuration. */
-  const stored = async (jarId: string, args: readonly string[], conf: Record<string, string>) => {
+  /** The name bundle `jarId` was uploaded with here (`job.sql`), or undefined when it came from another job manager. */
+  const uploadedName = (jarId: string) => {
+    const name = jm.jars.describe(jarId)?.name;
+    return name === jarId ? undefined : name;
+  };
+  /** The program of a stored bundle (uploaded as `name`, when known) with its arguments and run configuration. */
+  const stored = async (jarId: string, name: string | undefined, args: readonly string[], conf: Record<string, string>) => {
     const jar = parseJarId(jarId);
     if (!jar || !(await jm.jars.recover(jarId))) throw new RestError(404, `Jar file ${jarId} not found (upload it with POST /jars/upload)`);
-    return programOf(jm.jars.path(jarId), jar, jm.jars.describe(jarId)!.name, args, conf);
+    return programOf(jm.jars.path(jarId), jar, name, args, conf);
   };
   log.info({ port: jm.rpcPort }, `job manager RPC at ${configuration.get(JOBMANAGER_RPC_ADDRESS)}:${jm.rpcPort} (task managers connect here)`);
   let url = "";
@@ -100,9 +108,10 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
     run: async (jarId, request) => {
       const conf = runConfiguration(request, configuration);
       const args = request.programArgsList ?? [];
-      const program = await stored(jarId, args, conf);
+      const jarName = uploadedName(jarId);
+      const program = await stored(jarId, jarName, args, conf);
       try {
-        if (leading) return await leading.submit({ jarId, programArgs: args, configuration: conf });
+        if (leading) return await leading.submit({ jarId, ...(jarName !== undefined && { jarName }), programArgs: args, configuration: conf });
         return (await jm.submit(program)).getJobId();
       } catch (e) {
         if (e instanceof NotLeaderError || e instanceof FencingError) throw new RestError(503, e.message);
@@ -117,6 +126,8 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
     webRoot: dashboardRoot(),
     metricsText: () => renderPrometheus(jm.jobs().flatMap((j) => j.getMetrics())),
     routes: (router) => jarRoutes(router, service),
+    // under high availability a standby answers API calls through the leader
+    ...(ha && { leader: () => leading?.restLeader() ?? Promise.resolve("electing" as const) }),
     taskManagers: () =>
       jm.pool.taskManagers.map((tm) => ({ id: tm.id, host: tm.host, pid: tm.pid, slots: tm.slots, freeSlots: jm.pool.freeSlots(tm), lastHeartbeat: tm.lastHeartbeat, hardware: tm.hardware })),
   });
@@ -124,8 +135,11 @@ export async function runJobManagerCommand(args: string[]): Promise<number> {
   log.info({ url }, `job manager REST API and dashboard at ${url} (submit jobs with POST /jars/upload and /jars/:jarid/run)`);
   if (ha) {
     const rpcAddress = `${configuration.get(JOBMANAGER_RPC_ADDRESS)}:${jm.rpcPort}`;
-    leading = new JobManagerLeadership(jm, ha, { rpcAddress, restAddress: url }, (job) =>
-      stored(job.jarId, job.programArgs, { ...configuration.toMap(), ...job.configuration }),
+    // where the others reach it: rest.address (the server may bind another, rest.bind-address)
+    const restHost = configuration.get(REST_ADDRESS);
+    const restAddress = `http://${restHost.includes(":") ? `[${restHost}]` : restHost}:${server.port}`;
+    leading = new JobManagerLeadership(jm, ha, { rpcAddress, restAddress }, (job) =>
+      stored(job.jarId, job.jarName, job.programArgs, { ...configuration.toMap(), ...job.configuration }),
     );
     leading.start();
     log.info(`contending for the leadership in etcd (${haConf!.endpoints.join(", ")}, cluster ${haConf!.clusterId})`);
@@ -152,13 +166,16 @@ function runConfiguration(r: JarRunRequest, commandLine: Configuration): Record<
   return conf;
 }
 
-/** What the job manager imports and the task managers' workers import for a bundle. */
-async function programOf(path: string, jar: { sha: string; ext: string }, name: string, args: readonly string[], conf: Record<string, string>): Promise<ClusterProgram> {
+/** What the job manager imports and the task managers' workers import for a bundle uploaded as `name` (when known). */
+async function programOf(path: string, jar: { sha: string; ext: string }, name: string | undefined, args: readonly string[], conf: Record<string, string>): Promise<ClusterProgram> {
+  const label = name ?? `${jar.sha}.${jar.ext}`;
   if (jar.ext === "sql") {
-    // the script travels as an argument: every worker runs the same statements
-    return { label: name, module: fileURLToPath(ownModule(...SCRIPT_JOB)), args: ["--text", await readFile(path, "utf8")], configuration: conf, workerModule: { own: SCRIPT_JOB } };
+    // the script travels as an argument (every worker runs the same statements) with its file's name, which names
+    // its job as `weir sql -f` names it locally
+    const script = { kind: "text", text: await readFile(path, "utf8"), ...(name !== undefined && { file: name }) } as const;
+    return { label, module: fileURLToPath(ownModule(...SCRIPT_JOB)), args: encodeScriptArgs([script]), configuration: conf, workerModule: { own: SCRIPT_JOB } };
   }
-  return { label: name, module: path, args, configuration: conf, workerModule: { jar: jar.sha, ext: jar.ext } };
+  return { label, module: path, args, configuration: conf, workerModule: { jar: jar.sha, ext: jar.ext } };
 }
 
 /** Runs `weir taskmanager`; resolves with the exit code (1 when it lost its job manager). */

@@ -17,11 +17,12 @@ import { etcdJobHa } from "./etcd-job-ha.ts";
 import type { EtcdHaServices } from "./ha/ha-services.ts";
 import type { SubmittedJob } from "./ha/job-graph-store.ts";
 import type { LeaderAddress, LeaderElection } from "./ha/leader-election.ts";
+import type { LeaderInfo } from "./ha/leader-retrieval.ts";
 import type { Leadership } from "./ha/leadership.ts";
 import type { ClusterProgram, JobManager } from "./job-manager.ts";
 
 /** A job to submit: its bundle, arguments and configuration as the job graph store keeps them. */
-export type JobSubmission = Pick<SubmittedJob, "jarId" | "programArgs" | "configuration">;
+export type JobSubmission = Pick<SubmittedJob, "jarId" | "jarName" | "programArgs" | "configuration">;
 
 /** Refused while this job manager does not lead. */
 export class NotLeaderError extends Error {
@@ -40,6 +41,8 @@ export class NotLeaderError extends Error {
 export class JobManagerLeadership {
   private readonly election: LeaderElection;
   private current: Leadership | undefined;
+  /** The look-up of the leader in etcd in flight, if any. */
+  private lookup: Promise<LeaderInfo | null> | undefined;
   private readonly log = getLogger().child({ component: "jobmanager" });
 
   constructor(
@@ -70,6 +73,18 @@ export class JobManagerLeadership {
     return this.current?.active === true;
   }
 
+  /**
+   * Where this job manager's REST API answers from now (Flink: every job manager's REST endpoint answers through
+   * the leader): "self" while it leads; else the REST address the leader published in etcd; "electing" while none
+   * leads (nor when the leader key still names this job manager, which no longer leads). Concurrent calls share
+   * one look-up in etcd.
+   */
+  restLeader(): Promise<"self" | "electing" | { readonly forwardTo: string }> {
+    if (this.leading) return Promise.resolve("self");
+    this.lookup ??= this.ha.currentLeader("jobmanager").finally(() => (this.lookup = undefined));
+    return this.lookup.then((leader) => (leader === null || leader.contenderId === this.election.contenderId ? "electing" : { forwardTo: leader.restAddress }));
+  }
+
   start(): void {
     this.election.start();
   }
@@ -86,7 +101,7 @@ export class JobManagerLeadership {
    */
   async submit(job: JobSubmission): Promise<string> {
     const leadership = this.current;
-    if (!leadership?.active) throw new NotLeaderError("this job manager does not lead: submit to the leader (weir run -m finds it with the high-availability keys)");
+    if (!leadership?.active) throw new NotLeaderError("this job manager no longer leads (the leadership is changing): submit again");
     const jobId = newJobId();
     await this.ha.jobGraphStore(leadership).put({ ...job, jobId, submittedAt: Date.now() });
     try {

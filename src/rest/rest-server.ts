@@ -13,6 +13,7 @@ import { clusterRoutes } from "./handlers/cluster-handlers.ts";
 import { jobRoutes } from "./handlers/job-handlers.ts";
 import { savepointRoutes } from "./handlers/savepoint-handlers.ts";
 import { vertexRoutes } from "./handlers/vertex-handlers.ts";
+import { ELECTION_ONGOING, FORWARDED_BY, forwardToLeader, type RestLeader } from "./leader-forwarding.ts";
 import { checkOrigin, checkToken, isLoopbackAddress } from "./request-security.ts";
 import type { ClusterTaskManagerView, RestContext } from "./rest-context.ts";
 import { RestConfigError, RestError } from "./rest-error.ts";
@@ -40,6 +41,11 @@ export interface RestServerOptions {
   routes?(router: Router, context: RestContext): void;
   /** A cluster's task managers (a `weir jobmanager`), for `/overview` and `/taskmanagers`. */
   taskManagers?(): readonly ClusterTaskManagerView[];
+  /**
+   * A job manager under high availability: where API calls are answered now (asked for each). A standby forwards
+   * them to the leader, or answers 503 while none leads; `/metrics` and the dashboard's files it serves itself.
+   */
+  leader?(): Promise<RestLeader>;
 }
 
 /** A started server. */
@@ -94,13 +100,15 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
   savepointRoutes(router, context);
   vertexRoutes(router, context);
   o.routes?.(router, context);
+  let url = "";
   const server = createServer((req, res) => {
-    handle(req, res, router, o).catch((e: unknown) => send(res, errorResponse(e)));
+    handle(req, res, router, o, url).catch((e: unknown) => send(res, errorResponse(e)));
   });
   const port = await listen(server, o.host, o.port);
   const host = o.host.includes(":") ? `[${o.host}]` : o.host;
+  url = `http://${host}:${port}`;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     close: async () => {
       const deadline = Date.now() + CLOSE_GRACE_MS;
@@ -133,10 +141,10 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
   }
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, router: Router, o: RestServerOptions): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, router: Router, o: RestServerOptions, url: string): Promise<void> {
   const method = req.method ?? "GET";
-  const url = new URL(req.url ?? "/", "http://localhost");
-  const rawPath = url.pathname;
+  const target = new URL(req.url ?? "/", "http://localhost");
+  const rawPath = target.pathname;
   const path = rawPath === "/v1" ? "/" : rawPath.startsWith("/v1/") ? rawPath.slice(3) : rawPath;
   const facts = { method, headers: req.headers };
   const policy = { host: o.host, token: o.token };
@@ -144,9 +152,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, router: Router,
   const route = router.match(method, path);
   // the dashboard's files need no token (the page then calls the API with one)
   if (route !== undefined || path === "/metrics") checkToken(facts, policy);
+  if (route && o.leader) {
+    const leader = await answeringLeader(o.leader, req.headers, url);
+    if (leader !== undefined) {
+      const failure = await forwardToLeader(req, res, leader, url);
+      if (failure) throw new RestError(failure.status, failure.message);
+      return;
+    }
+  }
   if (route) {
     const body = await readBody(req);
-    return send(res, await route.handler({ method, path, params: route.params, query: url.searchParams, body, headers: req.headers }), method === "HEAD");
+    return send(res, await route.handler({ method, path, params: route.params, query: target.searchParams, body, headers: req.headers }), method === "HEAD");
   }
   if (path === "/metrics" && o.metricsText) {
     if (method !== "GET" && method !== "HEAD") throw new RestError(405, `${method} is not allowed on /metrics (allowed: GET)`, { allow: "GET" });
@@ -157,6 +173,26 @@ async function handle(req: IncomingMessage, res: ServerResponse, router: Router,
     if (file) return send(res, { status: 200, body: file.body, contentType: file.contentType }, method === "HEAD");
   }
   throw new RestError(404, `Not found: ${rawPath}`);
+}
+
+/**
+ * The leader's REST address to forward an API call to; undefined when this server answers it (it leads).
+ * Throws a 503 `RestError` while no job manager leads, and for a call forwarded here that this server would
+ * forward again (the leadership is changing: the client asks again).
+ */
+async function answeringLeader(leader: () => Promise<RestLeader>, headers: IncomingMessage["headers"], self: string): Promise<string | undefined> {
+  let now: RestLeader;
+  try {
+    now = await leader();
+  } catch (e) {
+    throw new RestError(503, `Service temporarily unavailable: the leading job manager cannot be looked up (${e instanceof Error ? e.message : String(e)}). Please refresh.`);
+  }
+  if (now === "self") return undefined;
+  if (now === "electing" || now.forwardTo === self) throw new RestError(503, ELECTION_ONGOING);
+  const by = headers[FORWARDED_BY];
+  if (by !== undefined)
+    throw new RestError(503, `forwarded by ${String(by)} to this job manager, which does not lead (the leader is at ${now.forwardTo}): the leadership is changing, try again`);
+  return now.forwardTo;
 }
 
 /** The request's JSON body, a Buffer for `application/octet-stream`, or undefined when it has none. */

@@ -17,6 +17,8 @@ export interface SubmittedJob {
   readonly jobId: string;
   /** The bundle: `<sha256>.mjs` or `<sha256>.sql`, as `POST /jars/upload` named it. */
   readonly jarId: string;
+  /** The name the bundle was uploaded with (`job.sql`): a SQL script's job is named after it. Absent: not known. */
+  readonly jarName?: string;
   /** `programArgsList` of the run request. */
   readonly programArgs: readonly string[];
   /** The job's configuration as text (`flinkConfiguration` of the run request, with its parallelism and savepoint settings). */
@@ -76,6 +78,6 @@ export class EtcdJobGraphStore {
 }
 
 function jobOf(kv: IKeyValue): SubmittedJob {
-  const { jobId, jarId, programArgs, configuration, submittedAt } = JSON.parse(kv.value.toString("utf8")) as SubmittedJob;
-  return { jobId, jarId, programArgs, configuration, submittedAt };
+  const { jobId, jarId, jarName, programArgs, configuration, submittedAt } = JSON.parse(kv.value.toString("utf8")) as SubmittedJob;
+  return { jobId, jarId, ...(jarName !== undefined && { jarName }), programArgs, configuration, submittedAt };
 }
