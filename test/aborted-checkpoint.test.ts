@@ -24,7 +24,7 @@ import {
   type Source,
   type SourceReader,
 } from "../src/index.ts";
-import { CheckpointCoordinator } from "../src/checkpoint/coordinator/index.ts";
+import { CheckpointCoordinator, checkpointIdsFrom } from "../src/checkpoint/coordinator/index.ts";
 import { createCheckpointStorage } from "../src/checkpoint/storage/index.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { waitFor } from "./support/cli-process.ts";
@@ -164,7 +164,7 @@ describe("a checkpoint aborted while a task aligns it (exactly-once)", () => {
       allTasks: ["src#0", "slow#0"],
       gateway: { triggerSource: () => {}, notifyComplete: () => {}, notifyAborted: () => {} },
       store: storage,
-      firstCheckpointId: 1,
+      ids: checkpointIdsFrom(1),
       onFailure: () => {},
     });
     const ack = async (taskId: string) => {

@@ -9,7 +9,7 @@ import { FencingError, Leadership } from "../src/cluster/ha/index.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { waitFor } from "./support/cli-process.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
-import { type Contender, contenders, freshClusterId } from "./support/ha-contenders.ts";
+import { contenders, freshClusterId, leading } from "./support/ha-contenders.ts";
 
 const TTL = 2_000;
 const JOB = "0123456789abcdef0123456789abcdef";
@@ -19,12 +19,6 @@ beforeAll(async () => {
   etcd = await startEtcd();
 });
 afterAll(() => etcd?.stop());
-
-async function leading(c: Contender): Promise<Leadership> {
-  c.election.start();
-  await waitFor(`${c.name} to lead`, () => c.last()?.active === true, 60_000);
-  return c.last()!;
-}
 
 describe("fenced stores on etcd", () => {
   it("refuses every write of a deposed leader that still believes it leads, and keeps the new leader's", async () => {

@@ -6,6 +6,7 @@
  */
 import { readSavepoint } from "../checkpoint/savepoint/savepoint.ts";
 import type { JobHa } from "../runtime/execution/job-ha.ts";
+import { FencingError } from "./ha/fencing-error.ts";
 import type { EtcdHaServices } from "./ha/ha-services.ts";
 import type { Leadership } from "./ha/leadership.ts";
 
@@ -14,6 +15,7 @@ import type { Leadership } from "./ha/leadership.ts";
  * ```ts
  * const jobHa = etcdJobHa(ha, leadership, jobId, 1);
  * const restore = await jobHa.latest(); // the newest checkpoint committed in etcd, read from its directory
+ * const first = await jobHa.reserve(restore === null ? 1 : restore.checkpointId + 1, 16); // ids first … first + 15
  * ```
  */
 export function etcdJobHa(ha: EtcdHaServices, leadership: Leadership, jobId: string, retained: number): JobHa {
@@ -24,13 +26,16 @@ export function etcdJobHa(ha: EtcdHaServices, leadership: Leadership, jobId: str
       const handle = await store.latest();
       return handle === null ? null : { ...(await readSavepoint(handle.pointer)), savepoint: false };
     },
-    reserveFrom: (next) => counter.advanceTo(next),
+    // the counter is past every id before it is used: a new leader never numbers a checkpoint an old one may write
+    reserve: (from, count) => counter.reserve(count, from),
     commit: async (checkpoint) => {
       if (checkpoint.directory === undefined) throw new Error(`checkpoint ${checkpoint.checkpointId} has no directory: high availability needs a filesystem checkpoint storage`);
-      // the counter first: a new leader never numbers a checkpoint below one that may be committed
-      await counter.advanceTo(checkpoint.checkpointId + 1);
-      // the handles this subsumes keep their data: storage's retention is off under high availability (docs/high-availability.md)
+      // the handles this subsumes are deleted from storage by the job master's cleanup (committedIds, retainOnly)
       await store.add({ checkpointId: checkpoint.checkpointId, pointer: checkpoint.directory, completedAt: checkpoint.completedAt });
+    },
+    committedIds: async () => {
+      if (!leadership.active) throw new FencingError(leadership.component, leadership.epoch, `list the checkpoints of job ${jobId} to clean up`);
+      return (await store.list()).map((h) => h.checkpointId);
     },
   };
 }

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { onTestFinished } from "vitest";
 import { EtcdHaServices, type LeaderElection, type Leadership } from "../../src/cluster/ha/index.ts";
 import type { Clock } from "../../src/util/clock.ts";
+import { waitFor } from "./cli-process.ts";
 
 /** One contender and what happened to it. */
 export interface Contender {
@@ -75,4 +76,11 @@ export function contenders(clusterId: string, leaseTtlMs: number): {
       return c;
     },
   };
+}
+
+/** Starts `c` contending and resolves with its leadership once it leads (up to 60 s). */
+export async function leading(c: Contender): Promise<Leadership> {
+  c.election.start();
+  await waitFor(`${c.name} to lead`, () => c.last()?.active === true, 60_000);
+  return c.last()!;
 }

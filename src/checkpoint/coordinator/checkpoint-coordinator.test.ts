@@ -3,7 +3,8 @@ import type { CheckpointBarrier, CheckpointSettings, CompletedCheckpoint, TaskAc
 import { ManualClock } from "../../util/clock.ts";
 import { createLogger } from "../../util/logger.ts";
 import { CheckpointCoordinator } from "./checkpoint-coordinator.ts";
-import type { CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
+import { checkpointIdsFrom } from "./checkpoint-ids-from.ts";
+import type { CheckpointIdSource, CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
 import { CheckpointAbortedError, CheckpointTriggerError, TolerableCheckpointFailuresExceeded } from "./errors.ts";
 
 /** Records every gateway and store call, in order, in one shared event list. */
@@ -53,6 +54,22 @@ class InMemoryStore implements CompletedCheckpointStore {
   }
 }
 
+/** Ids handed out only once given (as reserved ids arrive from etcd): `take` finds none before. */
+class GivenIds implements CheckpointIdSource {
+  private readonly ids: number[] = [];
+  private waiting: (() => void)[] = [];
+  give(...ids: number[]): void {
+    this.ids.push(...ids);
+    for (const w of this.waiting.splice(0)) w();
+  }
+  take(): number | undefined {
+    return this.ids.shift();
+  }
+  whenAvailable(): Promise<void> {
+    return this.ids.length > 0 ? Promise.resolve() : new Promise((r) => this.waiting.push(r));
+  }
+}
+
 const settings = (over: Partial<CheckpointSettings> = {}): CheckpointSettings => ({
   intervalMs: 1000,
   mode: "exactly-once",
@@ -67,7 +84,7 @@ const settings = (over: Partial<CheckpointSettings> = {}): CheckpointSettings =>
 
 const flush = () => new Promise<void>((r) => setImmediate(r));
 
-function setup(over: Partial<CheckpointSettings> = {}, firstCheckpointId = 1) {
+function setup(over: Partial<CheckpointSettings> = {}, firstCheckpointId = 1, ids: CheckpointIdSource = checkpointIdsFrom(firstCheckpointId)) {
   const events: string[] = [];
   const clock = new ManualClock(0);
   const gateway = new RecordingGateway(events);
@@ -82,7 +99,7 @@ function setup(over: Partial<CheckpointSettings> = {}, firstCheckpointId = 1) {
     allTasks: ["src#0", "src#1", "sink#0"],
     gateway,
     store,
-    firstCheckpointId,
+    ids,
     onFailure: (e) => failures.push(e),
   });
   const ack = (checkpointId: number, taskId: string, size = 10, alignmentMs = 0): void =>
@@ -504,7 +521,7 @@ describe("CheckpointCoordinator", () => {
       allTasks: ["a#0", "b#0"],
       gateway: new RecordingGateway(events),
       store: new InMemoryStore(events),
-      firstCheckpointId: 1,
+      ids: checkpointIdsFrom(1),
       onFailure: () => {},
       logger: createLogger({ level: "debug", destination: (r) => logs.push(r.msg) }),
     });
@@ -598,5 +615,56 @@ describe("CheckpointCoordinator", () => {
     expect((await rejection(done)) as Error).toMatchObject({ reason: "declined", message: expect.stringMatching(/^Savepoint 1/) });
     expect(failures).toEqual([]);
     expect(coordinator.stats().counts.failed).toBe(1);
+  });
+
+  it("takes every id from its id source: a periodic trigger with none at hand is skipped until the next interval, a requested one waits for one", async () => {
+    const ids = new GivenIds();
+    const logs: string[] = [];
+    const events: string[] = [];
+    const clock = new ManualClock(0);
+    const coordinator = new CheckpointCoordinator({
+      jobName: "wc",
+      graphFingerprint: "fp1",
+      settings: settings({ intervalMs: 100 }),
+      clock,
+      sourceTasks: ["a#0"],
+      allTasks: ["a#0"],
+      gateway: new RecordingGateway(events),
+      store: new InMemoryStore(events),
+      ids,
+      onFailure: () => {},
+      logger: createLogger({ level: "debug", destination: (r) => logs.push(r.msg) }),
+    });
+    coordinator.startPeriodic();
+    clock.advance(100);
+    expect(events).toEqual([]);
+    expect(logs).toContain("skipping this checkpoint: no checkpoint id is reserved yet (trying again at the next interval)");
+    ids.give(20, 21);
+    clock.advance(99);
+    expect(events).toEqual([]); // not before the next interval
+    clock.advance(1);
+    expect(events).toEqual(["trigger a#0 20"]);
+    coordinator.acknowledge(ackOf(20, "a#0", 5, 0));
+    await coordinator.whenStoresSettled();
+    const requested = coordinator.triggerCheckpoint();
+    expect(events.at(-1)).toBe("trigger a#0 21");
+    coordinator.acknowledge(ackOf(21, "a#0", 5, 0));
+    expect((await requested).checkpointId).toBe(21);
+    coordinator.stopPeriodic();
+
+    const waiting = coordinator.triggerSavepoint(async (c) => c);
+    await flush();
+    expect(events.filter((e) => e.startsWith("trigger"))).toEqual(["trigger a#0 20", "trigger a#0 21"]);
+    expect(logs).toContain("no checkpoint id at hand: the requested checkpoint waits for one");
+    ids.give(37);
+    await flush();
+    expect(events.at(-1)).toBe("trigger a#0 37");
+    coordinator.acknowledge(ackOf(37, "a#0", 5, 0));
+    expect((await waiting).checkpointId).toBe(37);
+    coordinator.acknowledge(ackOf(30, "a#0", 5, 0)); // between ids it used: an ack after an abort, its state is discarded
+    coordinator.acknowledge(ackOf(38, "a#0", 5, 0)); // above them: not triggered by it
+    await coordinator.whenStoresSettled();
+    expect(events.slice(-1)).toEqual(["discard 30"]);
+    expect(logs).toContain("ignoring ack of a#0 for checkpoint 38: not triggered by this coordinator");
   });
 });

@@ -8,7 +8,7 @@
 import type { CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../types.ts";
 import type { Clock, TimerHandle } from "../../util/clock.ts";
 import { createLogger, type Logger } from "../../util/logger.ts";
-import type { CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
+import type { CheckpointIdSource, CompletedCheckpointStore, CoordinatorGateway } from "./ports.ts";
 import { CheckpointStatsTracker, type CheckpointStats } from "./checkpoint-stats.ts";
 import { CheckpointAbortedError, CheckpointTriggerError, isFailureReason, type CheckpointAbortReason } from "./errors.ts";
 import { PendingCheckpoint } from "./pending-checkpoint.ts";
@@ -33,8 +33,11 @@ export interface CheckpointCoordinatorOptions {
   gateway: CoordinatorGateway;
   /** Makes completed checkpoints durable. */
   store: CompletedCheckpointStore;
-  /** 1 for a fresh job; restored id + 1 after a restore. */
-  firstCheckpointId: number;
+  /**
+   * Where the checkpoint ids come from, each taken before its barrier is triggered: `checkpointIdsFrom(1)` for a
+   * fresh job, from the restored id + 1 after a restore; ids reserved in etcd under high availability.
+   */
+  ids: CheckpointIdSource;
   /** Tolerable failures exceeded: the job must fail over. Called once per exceeded limit; periodic triggering stops. */
   onFailure(error: Error): void;
   /** Logs each decision: trigger, postpone, ignore, complete and abort at debug; a checkpoint that failed at warn (default: nowhere). */
@@ -49,7 +52,7 @@ export interface CheckpointCoordinatorOptions {
  * const coordinator = new CheckpointCoordinator({
  *   jobName: "word-count", graphFingerprint, settings, clock: systemClock,
  *   sourceTasks: ["src#0"], allTasks: ["src#0", "count#0"],
- *   gateway, store, firstCheckpointId: 1,
+ *   gateway, store, ids: checkpointIdsFrom(1),
  *   onFailure: (e) => failover(e),
  * });
  * coordinator.startPeriodic();
@@ -65,7 +68,8 @@ export class CheckpointCoordinator {
   private readonly failures: TolerableFailureCounter;
   private readonly finishedTasks = new Set<string>();
   private readonly log: Logger;
-  private nextId: number;
+  /** The lowest and highest id this coordinator triggered, if it triggered any. */
+  private usedIds: { first: number; last: number } | undefined;
   /** When the last checkpoint completed or was aborted: the min pause counts from there. */
   private lastEndedAt: number | undefined;
   private shutDown = false;
@@ -77,7 +81,6 @@ export class CheckpointCoordinator {
 
   /** @param options - see {@link CheckpointCoordinatorOptions}. */
   constructor(private readonly options: CheckpointCoordinatorOptions) {
-    this.nextId = options.firstCheckpointId;
     this.failures = new TolerableFailureCounter(options.jobName, options.settings.tolerableFailures);
     this.log = options.logger ?? createLogger({ level: "error", destination: () => {} });
   }
@@ -128,13 +131,13 @@ export class CheckpointCoordinator {
    * Triggers a checkpoint now (the final checkpoint of a bounded job, manual
    * requests): not subject to `maxConcurrent` nor to the min pause, so a periodic
    * trigger waiting for a slot can never starve it (Flink's forced checkpoints).
+   * With no checkpoint id at hand it waits for one.
    * Resolves with the stored checkpoint; rejects with a `CheckpointAbortedError`
    * if it is aborted, or a `CheckpointTriggerError` if it cannot be triggered
-   * (some task finished, shut down).
+   * (some task finished, shut down), or with the error of the id source.
    */
   triggerCheckpoint(): Promise<CompletedCheckpoint> {
-    const rejected = this.rejectRequest();
-    return rejected ?? this.startCheckpoint(false).promise;
+    return this.requested((id) => this.startCheckpoint(id, false).promise);
   }
 
   /**
@@ -151,20 +154,33 @@ export class CheckpointCoordinator {
     write: (savepoint: CompletedCheckpoint) => Promise<T>,
     options: { readonly drain?: boolean; readonly stop?: boolean; readonly location?: (written: T) => string } = {},
   ): Promise<T> {
+    return this.requested((id) => {
+      const p = this.startCheckpoint(id, true, options.drain === true ? "drain" : options.stop === true ? "stop" : undefined);
+      let written!: Promise<T>;
+      p.whileStored = (savepoint) => {
+        written = Promise.resolve(savepoint).then(write);
+        return written.then(
+          (result) => {
+            if (options.location) this.stats_.relocate(p.id, options.location(result));
+          },
+          () => {},
+        );
+      };
+      return p.promise.then(() => written);
+    });
+  }
+
+  /**
+   * Starts a requested checkpoint with the next id (`start`), at once when an id is at hand, else once the id
+   * source has one; rejected when a checkpoint cannot be triggered (checked again after the wait).
+   */
+  private requested<T>(start: (id: number) => Promise<T>): Promise<T> {
     const rejected = this.rejectRequest();
     if (rejected) return rejected;
-    const p = this.startCheckpoint(true, options.drain === true ? "drain" : options.stop === true ? "stop" : undefined);
-    let written!: Promise<T>;
-    p.whileStored = (savepoint) => {
-      written = Promise.resolve(savepoint).then(write);
-      return written.then(
-        (result) => {
-          if (options.location) this.stats_.relocate(p.id, options.location(result));
-        },
-        () => {},
-      );
-    };
-    return p.promise.then(() => written);
+    const id = this.options.ids.take();
+    if (id !== undefined) return start(id);
+    this.log.debug("no checkpoint id at hand: the requested checkpoint waits for one");
+    return this.options.ids.whenAvailable().then(() => this.requested(start));
   }
 
   /**
@@ -258,11 +274,14 @@ export class CheckpointCoordinator {
     if (!this.periodic) return;
     const decision = this.decide(true);
     switch (decision.kind) {
-      case "trigger":
+      case "trigger": {
+        const id = this.options.ids.take();
         // Errors are recorded in the stats and the log; nobody awaits a periodic checkpoint.
-        this.startCheckpoint(false).promise.catch(() => {});
+        if (id !== undefined) this.startCheckpoint(id, false).promise.catch(() => {});
+        else this.log.debug("skipping this checkpoint: no checkpoint id is reserved yet (trying again at the next interval)");
         this.schedulePeriodic(this.options.settings.intervalMs);
         break;
+      }
       case "wait-pause":
         this.log.debug(`postponing checkpoint by ${decision.delayMs} ms (min pause since the end of the last one)`);
         this.schedulePeriodic(decision.delayMs);
@@ -285,9 +304,9 @@ export class CheckpointCoordinator {
     this.periodicTick();
   }
 
-  private startCheckpoint(savepoint: boolean, ending?: "stop" | "drain"): PendingCheckpoint {
+  private startCheckpoint(id: number, savepoint: boolean, ending?: "stop" | "drain"): PendingCheckpoint {
     const { clock, settings, allTasks, sourceTasks, gateway } = this.options;
-    const id = this.nextId++;
+    this.usedIds = { first: this.usedIds?.first ?? id, last: id };
     const timestamp = clock.now();
     const p = new PendingCheckpoint(id, timestamp, savepoint, allTasks);
     this.pending.set(id, p);
@@ -403,7 +422,7 @@ export class CheckpointCoordinator {
    * checkpoint's files, so they are discarded again.
    */
   private lateMessage(checkpointId: number, what: string): void {
-    if (checkpointId < this.options.firstCheckpointId || checkpointId >= this.nextId) {
+    if (this.usedIds === undefined || checkpointId < this.usedIds.first || checkpointId > this.usedIds.last) {
       this.log.debug(`ignoring ${what} for checkpoint ${checkpointId}: not triggered by this coordinator`);
       return;
     }

@@ -3,7 +3,9 @@
  * See `CheckpointCoordinator`.
  */
 export { CheckpointCoordinator, type CheckpointCoordinatorOptions } from "./checkpoint-coordinator.ts";
-export type { CoordinatorGateway, CompletedCheckpointStore } from "./ports.ts";
+export type { CheckpointIdSource, CoordinatorGateway, CompletedCheckpointStore } from "./ports.ts";
+export { checkpointIdsFrom } from "./checkpoint-ids-from.ts";
+export { ReservedCheckpointIds, type ReservedCheckpointIdsOptions } from "./reserved-checkpoint-ids.ts";
 export {
   CheckpointAbortedError,
   CheckpointTriggerError,

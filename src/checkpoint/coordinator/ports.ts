@@ -1,7 +1,7 @@
 /**
- * The two edges of the checkpoint coordinator: the tasks (reached through a
- * gateway the runtime implements) and the completed-checkpoint store (which the
- * checkpoint storage implements).
+ * The edges of the checkpoint coordinator: the tasks (reached through a
+ * gateway the runtime implements), the completed-checkpoint store (which the
+ * checkpoint storage implements) and where checkpoint ids come from.
  */
 import type { CheckpointBarrier, CompletedCheckpoint } from "../types.ts";
 
@@ -21,4 +21,18 @@ export interface CompletedCheckpointStore {
   addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint>;
   /** Deletes whatever tasks wrote for an aborted checkpoint. Best effort. */
   discardAborted(checkpointId: number): Promise<void>;
+}
+
+/**
+ * Where the coordinator takes its checkpoint ids (Flink's `CheckpointIDCounter`):
+ * each id is taken before its barrier is triggered, ids are strictly increasing
+ * and none is handed out twice. A plain counter (`checkpointIdsFrom`) without
+ * high availability; blocks reserved in etcd ahead of use under it
+ * (`ReservedCheckpointIds`), so that no id is used before a new leader would skip it.
+ */
+export interface CheckpointIdSource {
+  /** Takes the next id now; undefined when none is at hand yet (a reservation is under way): ask again later. */
+  take(): number | undefined;
+  /** Resolves once `take` returns an id; rejects when the ids could not be reserved (a fenced or failed reservation). */
+  whenAvailable(): Promise<void>;
 }

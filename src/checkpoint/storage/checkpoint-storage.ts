@@ -91,9 +91,23 @@ export interface CheckpointStorage {
    * retention (keep the newest `retained` completed checkpoints, delete older
    * ones and leftovers of aborted or incomplete checkpoints older than it,
    * then shared files that no remaining checkpoint references and that an
-   * older checkpoint than it wrote). Returns the stored form (`directory` set by the filesystem storage).
+   * older checkpoint than it wrote; nothing with `retained: null`, see
+   * `retainOnly`). Returns the stored form (`directory` set by the filesystem storage).
    */
   addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint>;
+
+  /**
+   * Coordinator side, when a high-availability store decides what is retained
+   * (the storage's own retention is off, `retained: null`): after checkpoint
+   * `committed` was committed there, deletes every checkpoint below it whose id
+   * is not in `keep` (the ids the store still holds) — subsumed ones, and
+   * orphans whose commit failed or never came — complete or not, then the
+   * shared files that no checkpoint left references and that a checkpoint below
+   * `committed` wrote (the same mark and sweep as retention). Ids from
+   * `committed` on (it, and those in flight) are left alone. Best effort: a
+   * failed deletion is logged and found again by the next call.
+   */
+  retainOnly(keep: readonly number[], committed: number): Promise<void>;
 
   /**
    * Coordinator side: delete what was written for an aborted checkpoint (best

@@ -11,8 +11,12 @@ import { DEFAULT_MAX_STATE_SIZE, JobManagerCheckpointStorage } from "./jobmanage
 
 /** Options of `createCheckpointStorage`. */
 export interface CheckpointStorageOptions {
-  /** Completed checkpoints to keep (at least 1); older ones are deleted when a checkpoint completes. */
-  readonly retained: number;
+  /**
+   * Completed checkpoints to keep (at least 1); older ones are deleted when a checkpoint completes. Null: the
+   * storage deletes no checkpoint by itself, the caller decides with `retainOnly` (a high-availability store,
+   * where a checkpoint is complete only once committed there).
+   */
+  readonly retained: number | null;
   /** Receives warnings of the filesystem storage (a failed deletion, a corrupt checkpoint left out of a listing). Default: the thread's logger at warn. */
   readonly log?: (warning: string) => void;
   /** The object store of `s3://` locations (the job's `s3.*` keys); default: the AWS SDK's defaults. */
@@ -36,7 +40,7 @@ export interface CheckpointStorageOptions {
  */
 export function createCheckpointStorage(config: CheckpointStorageConfig, options: CheckpointStorageOptions): CheckpointStorage {
   const { retained, log = (warning: string) => getLogger().warn(warning), s3 } = options;
-  if (!Number.isSafeInteger(retained) || retained < 1) {
+  if (retained !== null && (!Number.isSafeInteger(retained) || retained < 1)) {
     throw new RangeError(`checkpoint storage: retained must be an integer of at least 1, got ${retained}`);
   }
   switch (config.type) {

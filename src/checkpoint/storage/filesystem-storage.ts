@@ -53,8 +53,8 @@ export interface FileSystemCheckpointStorageOptions {
   readonly directory: string;
   /** The file systems of locations (default: local, and S3 with the AWS SDK's defaults). */
   readonly fileSystems?: FileSystems;
-  /** Completed checkpoints to keep. */
-  readonly retained: number;
+  /** Completed checkpoints to keep; null: none is deleted by `addCompleted`, the caller decides with `retainOnly`. */
+  readonly retained: number | null;
   /** Receives warnings (a failed deletion, a corrupt checkpoint left out of a listing). */
   readonly log: (warning: string) => void;
   /**
@@ -84,7 +84,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   readonly fileSystems: FileSystems;
   /** The file system of `directory`. */
   private readonly fs: StorageFileSystem;
-  private readonly retained: number;
+  private readonly retained: number | null;
   private readonly log: (warning: string) => void;
   private readonly crashPoint: (step: string) => void;
   /** Incremental checkpoints are supported: shared files go to `<directory>/shared/`. */
@@ -146,8 +146,18 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
     this.crashPoint(`write ${checkpointDirName(checkpoint.checkpointId)}/${METADATA_FILE}`);
     await this.fs.write(joinLocation(dir, METADATA_FILE), encodeMetadata(stored), "atomic");
     await this.fs.syncDirectory(this.directory); // the chk-<id> entry itself
-    await this.applyRetention();
+    if (this.retained !== null) await this.applyRetention(this.retained);
     return stored;
+  }
+
+  async retainOnly(keep: readonly number[], committed: number): Promise<void> {
+    const kept = new Set(keep);
+    for (const id of await this.checkpointIds()) {
+      if (id >= committed || kept.has(id)) continue;
+      this.crashPoint(`delete ${checkpointDirName(id)}`);
+      await this.remove(this.checkpointDir(id), `checkpoint ${id}`);
+    }
+    await this.sweepSharedState(committed);
   }
 
   /** Deletes the aborted checkpoint's directory; never shared files (a later checkpoint's chain may include them: cleanup decides). */
@@ -242,12 +252,12 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   }
 
   /** Deletes checkpoints past retention, then shared files that no remaining checkpoint references. */
-  private async applyRetention(): Promise<void> {
+  private async applyRetention(retained: number): Promise<void> {
     const entries: StoredCheckpointEntry[] = [];
     for (const id of await this.checkpointIds()) {
       entries.push({ id, complete: await this.hasUsableMetadata(id) });
     }
-    for (const id of checkpointsToDelete(entries, this.retained)) {
+    for (const id of checkpointsToDelete(entries, retained)) {
       this.crashPoint(`delete ${checkpointDirName(id)}`);
       await this.remove(this.checkpointDir(id), `checkpoint ${id}`);
     }
@@ -260,13 +270,18 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
    * from its metadata after the deletions, so a directory that failed to
    * delete still protects its files). Sweep: `sharedFilesToDelete`. Skipped
    * entirely if some checkpoint's metadata cannot be read as ours (written by
-   * a newer Weir): its references are unknown.
+   * a newer Weir): its references are unknown; and if the metadata of
+   * `newestCompleted` itself is gone by the time it is read: then someone else
+   * cleans up this directory (under high availability a newer leader, whose
+   * newer checkpoints this listing may have missed), and its references — a
+   * superset of what any later checkpoint uses from below it — were not marked.
    */
   private async sweepSharedState(newestCompleted: number): Promise<void> {
     const sharedDir = joinLocation(this.directory, SHARED_DIR);
     const names = await this.sharedFileNames();
     if (names.length === 0) return;
     const referenced = new Set<string>();
+    let newestMarked = false;
     for (const id of await this.checkpointIds()) {
       let checkpoint: CompletedCheckpoint | null;
       try {
@@ -279,12 +294,17 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
         }
         throw error;
       }
+      if (id === newestCompleted && checkpoint !== null) newestMarked = true;
       for (const { shared = [] } of checkpoint?.states ?? []) {
         for (const ref of shared) {
           const file = sharedRefFile(ref.path);
           if (file?.up) referenced.add(file.name);
         }
       }
+    }
+    if (!newestMarked) {
+      this.log(`not cleaning up ${sharedDir}: the metadata of checkpoint ${newestCompleted} is gone (another process cleans up this directory)`);
+      return;
     }
     const files: SharedFileEntry[] = [];
     for (const name of names) {

@@ -30,14 +30,15 @@ export const DEFAULT_MAX_STATE_SIZE = 5 * 1024 * 1024;
  */
 export class JobManagerCheckpointStorage implements CheckpointStorage {
   private readonly maxStateSize: number;
-  private readonly retained: number;
+  /** Null: completed checkpoints go only when `retainOnly` says. */
+  private readonly retained: number | null;
   /** Completed checkpoints, oldest first. */
   private completed: CompletedCheckpoint[] = [];
   private highestId = 0;
   /** No shared state files: the backends write full snapshots. */
   readonly supportsSharedState = false;
 
-  constructor(options: { maxStateSize: number; retained: number }) {
+  constructor(options: { maxStateSize: number; retained: number | null }) {
     this.maxStateSize = options.maxStateSize;
     this.retained = options.retained;
   }
@@ -72,9 +73,13 @@ export class JobManagerCheckpointStorage implements CheckpointStorage {
   async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
     this.highestId = Math.max(this.highestId, checkpoint.checkpointId);
     const all = [...this.completed.filter((c) => c.checkpointId !== checkpoint.checkpointId), checkpoint];
-    const drop = new Set(checkpointsToDelete(all.map((c) => ({ id: c.checkpointId, complete: true })), this.retained));
+    const drop = new Set(this.retained === null ? [] : checkpointsToDelete(all.map((c) => ({ id: c.checkpointId, complete: true })), this.retained));
     this.completed = all.filter((c) => !drop.has(c.checkpointId)).sort((a, b) => a.checkpointId - b.checkpointId);
     return checkpoint;
+  }
+
+  async retainOnly(keep: readonly number[], committed: number): Promise<void> {
+    this.completed = this.completed.filter((c) => c.checkpointId >= committed || keep.includes(c.checkpointId));
   }
 
   async discardAborted(checkpointId: number): Promise<void> {

@@ -29,6 +29,7 @@ const MAX_CONFLICTS = 100;
  * const counter = new CheckpointIdCounter(client, keys, jobId, leadership);
  * await counter.advanceTo(highestIdInStorage + 1); // after a restore from storage
  * const id = await counter.getAndIncrement();      // for every checkpoint triggered
+ * const first = await counter.reserve(16, id + 1); // or ids first … first + 15 at once, ahead of use
  * ```
  */
 export class CheckpointIdCounter {
@@ -55,6 +56,18 @@ export class CheckpointIdCounter {
    */
   getAndIncrement(): Promise<number> {
     return this.swap("take a checkpoint id", (next) => next + 1).then(({ before }) => before);
+  }
+
+  /**
+   * Takes `count` consecutive ids at once, none below `from`: returns the first
+   * (the counter, or `from` when that is higher) and raises the counter past the last.
+   *
+   * @throws {FencingError} when the leadership is over (no id is taken).
+   */
+  reserve(count: number, from = INITIAL_CHECKPOINT_ID): Promise<number> {
+    if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`ids are reserved by a whole number ≥ 1, not ${count}`);
+    if (!Number.isSafeInteger(from) || from < INITIAL_CHECKPOINT_ID) throw new RangeError(`a checkpoint id is a whole number ≥ 1, not ${from}`);
+    return this.swap(`reserve ${count} checkpoint ids from ${from}`, (next) => Math.max(next, from) + count).then(({ after }) => after - count);
   }
 
   /**

@@ -5,7 +5,7 @@
  * strategy, and redeploys from the run's latest own checkpoint, or before it
  * has one from where it started (DESIGN.md "Recovery", "Failover origin").
  */
-import { CheckpointCoordinator, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
+import { CheckpointCoordinator, checkpointIdsFrom, ReservedCheckpointIds, type CheckpointIdSource, type CheckpointStats } from "../../checkpoint/coordinator/index.ts";
 import { createCheckpointStorage, type CheckpointStorage, type LatestCompleted } from "../../checkpoint/storage/index.ts";
 import type { CheckpointSettings, CompletedCheckpoint } from "../../checkpoint/types.ts";
 import type { JobGraph } from "../../graph/job-graph.ts";
@@ -32,6 +32,7 @@ import { fileURLToPath } from "node:url";
 import { OWN_ROOT } from "../../util/own-files.ts";
 import { acquireRunLocks, type RunLocks } from "./run-locks.ts";
 import type { JobHa } from "./job-ha.ts";
+import { CheckpointCommitter } from "./checkpoint-committer.ts";
 
 /** Weir's own source directory: stack frames in it are not user code. */
 const OWN_SOURCE = fileURLToPath(OWN_ROOT);
@@ -89,13 +90,17 @@ export interface JobMasterOptions {
   readonly listener?: JobListener;
   /**
    * A high-availability store (a cluster's leading job manager): checkpoints complete when committed there, ids
-   * come from its counter, runs restore what it holds, and the checkpoint directory is not locked (the leadership is
+   * are reserved in its counter before use, runs restore what it holds, storage keeps what it holds (and deletes
+   * the rest below each committed checkpoint), and the checkpoint directory is not locked (the leadership is
    * the lock: a partitioned old leader may still hold one).
    */
   readonly ha?: JobHa;
   /** Creates the task managers once the events sink exists. */
   readonly taskManagers: (events: TaskManagerEvents) => TaskManagerHandle[];
 }
+
+/** Checkpoint ids reserved in the high-availability store at a time (the next block once half is used). */
+const CHECKPOINT_ID_BLOCK = 16;
 
 /** Attempts of the final checkpoint of a bounded job before it fails. */
 const FINAL_CHECKPOINT_TRIES = 20;
@@ -117,6 +122,8 @@ export class JobMaster {
   private attempt = 0;
   private restarts = 0;
   private readonly storage: CheckpointStorage;
+  /** Under high availability: commits each checkpoint in the store, then deletes from storage what the store no longer holds. */
+  private readonly committer: CheckpointCommitter | undefined;
   /** Where savepoints are read and written (local, or S3 as the job's `s3.*` keys say). */
   private readonly fileSystems: FileSystems;
   /** This run's exclusive hold on its checkpoint and local state directories, taken before anything else and released when `run()` ends. */
@@ -148,8 +155,10 @@ export class JobMaster {
   constructor(private readonly o: JobMasterOptions) {
     this.attemptStartedAt = o.clock.now();
     this.statusTimes = { CREATED: this.attemptStartedAt };
-    // under high availability the store decides what is complete: storage's own retention could delete the latest committed checkpoint
-    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.ha ? Number.MAX_SAFE_INTEGER : o.checkpointing.retained, log: (w) => o.logger.warn(w), s3: o.checkpointing.s3 });
+    // under high availability the store decides what is complete and retained: storage's own retention could delete
+    // the latest committed checkpoint (it goes by the newest metadata on disk); the cleanup deletes what the store does not hold
+    this.storage = createCheckpointStorage(o.checkpointing.storage, { retained: o.ha ? null : o.checkpointing.retained, log: (w) => o.logger.warn(w), s3: o.checkpointing.s3 });
+    this.committer = o.ha ? new CheckpointCommitter(o.ha, this.storage, (w) => o.logger.warn(w)) : undefined;
     this.fileSystems = fileSystemsFor(o.checkpointing.s3);
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
@@ -293,6 +302,7 @@ export class JobMaster {
       throw e;
     } finally {
       try {
+        await this.committer?.settled();
         await Promise.all(this.managers.map((m) => m.shutdown()));
       } finally {
         this.locks.release();
@@ -448,8 +458,7 @@ export class JobMaster {
     const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
     if (this.cancelRequested) return { kind: "cancelled" };
     if (this.fatalError) return { kind: "failed", error: this.fatalError, fatal: true };
-    const localFirstId = nextCheckpointId(await this.storage.highestCheckpointId(), this.highestUsedId, restore?.checkpointId);
-    const firstCheckpointId = this.o.ha ? await this.o.ha.reserveFrom(localFirstId) : localFirstId;
+    const ids = await this.checkpointIds(nextCheckpointId(await this.storage.highestCheckpointId(), this.highestUsedId, restore?.checkpointId));
     const coordinator = new CheckpointCoordinator({
       jobName: this.o.graph.name,
       graphFingerprint: this.o.fingerprint,
@@ -457,11 +466,11 @@ export class JobMaster {
       clock: this.o.clock,
       sourceTasks: this.sourceTasks,
       allTasks: this.allTasks,
-      firstCheckpointId,
+      ids,
       store: {
         addCompleted: async (cp) => {
           const stored = await this.storage.addCompleted(cp);
-          await this.o.ha?.commit(stored);
+          await this.committer?.commit(stored);
           this.o.listener?.onCheckpointComplete?.(stored);
           return stored;
         },
@@ -510,6 +519,21 @@ export class JobMaster {
     const positions = await Promise.all(this.managers.map((m) => m.cancel(attempt, result.kind === "stopped")));
     this.lastSourcePositions = Object.assign({}, ...positions);
     return result;
+  }
+
+  /**
+   * The ids of an attempt's checkpoints, from `from` on: a local counter, or under high availability blocks
+   * reserved in the store's counter before use (the first one now: a fenced reservation fails the attempt).
+   */
+  private async checkpointIds(from: number): Promise<CheckpointIdSource> {
+    const ha = this.o.ha;
+    if (!ha) return checkpointIdsFrom(from);
+    return ReservedCheckpointIds.start({
+      from,
+      blockSize: CHECKPOINT_ID_BLOCK,
+      reserve: (first, count) => ha.reserve(first, count),
+      onReserveFailed: (error) => this.o.logger.warn(`could not reserve checkpoint ids: ${(error as Error).message}`),
+    });
   }
 
   private events(): TaskManagerEvents {
