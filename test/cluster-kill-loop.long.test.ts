@@ -4,8 +4,9 @@
  * `weir run -m` (KafkaSource of 40 000 keyed orders → keyBy → running count and total in keyed state → a FileSink,
  * a transactional KafkaSink and a JdbcSink with prepared transactions) at parallelism 2 over both task managers.
  * Round after round, once every sink's committed output grew since the last kill, a seeded random process — a
- * task manager or the leading job manager — is SIGKILLed at a random moment and a replacement started; then
- * the job runs to its end. Each sink then holds exactly the output of a failure-free run (0 lost, 0 duplicated),
+ * task manager or the leading job manager — is SIGKILLed and a replacement started, either a random delay later
+ * or at once when the next checkpoint's _metadata appears (while the job manager completes it in etcd and the
+ * sinks commit it); then the job runs to its end. Each sink then holds exactly the output of a failure-free run (0 lost, 0 duplicated),
  * no prepared transaction is left in PostgreSQL and no transaction is open in Kafka. Reproduce a failure with
  * WEIR_SEED=<seed>.
  */
@@ -16,7 +17,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
 import { startCli, type RunningCli } from "./support/cli-process.ts";
 import { clusterSuite, jobDetails, processDir, startJobManager, startTaskManager } from "./support/cluster-processes.ts";
-import { pause } from "./support/e2e-kill-loop.ts";
+import { latestCheckpointId, pause } from "./support/e2e-kill-loop.ts";
 import { committedTotals, describeDiff, diffTotals, expectedTotals, generateOrders, hiddenFiles, type E2eTotal } from "./support/e2e-orders.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
 import { committedRecords } from "./support/kafka-committed.ts";
@@ -104,7 +105,7 @@ it(`a cluster of 2 job managers (HA) and 2 task managers, a process SIGKILLed ${
   };
   let client: RunningCli | undefined;
   let jobId: string | undefined;
-  const kills: { victim: string; delayMs: number; committed: Committed }[] = [];
+  const kills: { victim: string; moment: string }[] = [];
   /** What a failure message needs: the seed, the kills, who runs and leads, what each sink committed, the job's state and the leader's log. */
   const situation = async () => {
     const lead = leader();
@@ -119,11 +120,11 @@ it(`a cluster of 2 job managers (HA) and 2 task managers, a process SIGKILLed ${
     ].join("\n");
   };
   /** Polls `condition` until it holds; after WAIT_MS fails with `what` and the situation. */
-  const until = async (what: string, condition: () => boolean | Promise<boolean>) => {
+  const until = async (what: string, condition: () => boolean | Promise<boolean>, everyMs = 100) => {
     const deadline = Date.now() + WAIT_MS;
     while (!(await condition())) {
       if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}\n${await situation()}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, everyMs));
     }
   };
 
@@ -155,23 +156,31 @@ it(`a cluster of 2 job managers (HA) and 2 task managers, a process SIGKILLed ${
   for (const kind of ["job manager", "task manager"] as const) if (!victims.includes(kind)) victims[randomInt(random, 0, KILLS - 1)] = kind;
   let last: Committed = { file: 0, kafka: 0, postgres: 0 };
   for (const kind of victims) {
-    // progress since the last kill: a checkpoint of the restarted job completed and every sink committed its part
+    // progress since the last kill: every sink committed more (a checkpoint of the restarted job, or the one it restored)
     let now = last;
     await until(`every sink's committed output to grow past ${JSON.stringify(last)}`, async () => {
       if (client!.child.exitCode !== null) throw new Error(`the job ended before kill ${kills.length + 1} of ${KILLS} (more input would keep it running)\n${await situation()}`);
       now = await committed((c) => c.file > last.file && c.postgres > last.postgres);
       return now.file > last.file && now.postgres > last.postgres && now.kafka > last.kafka;
     });
-    const delayMs = randomInt(random, 0, 400);
-    await pause(delayMs);
+    // the moment: a random delay after the commits, or at once when the next checkpoint's _metadata is written
+    // (before or while the job manager completes it in etcd and the sinks commit it)
+    const atCheckpoint = randomInt(random, 0, 1) === 1;
+    const delayMs = atCheckpoint ? 0 : randomInt(random, 0, 400);
+    let written = latestCheckpointId(checkpoints);
+    if (atCheckpoint) {
+      const before = written;
+      await until(`a checkpoint after ${before} in ${checkpoints}`, () => (written = latestCheckpointId(checkpoints)) > before, 5);
+    } else await pause(delayMs);
     const tms = members.filter((m) => m.url === undefined);
     const victim = kind === "job manager" ? leader()! : tms[randomInt(random, 0, tms.length - 1)]!;
     victim.cli.child.kill("SIGKILL");
     await victim.cli.done;
     members.splice(members.indexOf(victim), 1);
     killed.push(victim);
-    kills.push({ victim: victim.name, delayMs, committed: now });
-    console.log(`cluster kill loop (seed ${SEED}), ${((Date.now() - t0) / 1000).toFixed(1)} s: killed ${victim.name} (${kind}) ${delayMs} ms after the sinks committed ${JSON.stringify(now)}`);
+    const moment = atCheckpoint ? `as checkpoint ${written} was written` : `${delayMs} ms after the sinks committed ${JSON.stringify(now)}`;
+    kills.push({ victim: victim.name, moment });
+    console.log(`cluster kill loop (seed ${SEED}), ${((Date.now() - t0) / 1000).toFixed(1)} s: killed ${victim.name} (${kind}) ${moment}`);
     if (kind === "job manager") await addJobManager();
     else await addTaskManager();
     last = now;
