@@ -56,6 +56,12 @@ export interface PlanExpr {
 export type { JoinType } from "../runtime/join-spec.ts";
 import type { JoinType } from "../runtime/join-spec.ts";
 
+/**
+ * The fields that the input rows of a regular join, a Top-N or a deduplication keep when column pruning
+ * (prune-columns.ts) made others NULL, per input: its state holds rows of this shape, so its uid names it.
+ */
+export type PrunedInputs = readonly (readonly number[])[];
+
 interface NodeBase {
   readonly rowType: PlanRowType;
 }
@@ -118,6 +124,7 @@ export type RelNode = NodeBase &
          * of the window ends is `retained`; the other side's rows can expire as in an interval join.
          */
         timeBounds?: { leftTimeField: number; rightTimeField: number; lowerBound: number; upperBound: number; retained: "left" | "right" };
+        prunedInputs?: PrunedInputs;
       }
     | {
         kind: "intervalJoin";
@@ -179,6 +186,7 @@ export type RelNode = NodeBase &
         rankStart: number;
         rankEnd: number;
         outputRankNumber: boolean;
+        prunedInputs?: PrunedInputs;
       }
     | {
         kind: "deduplicate";
@@ -186,6 +194,7 @@ export type RelNode = NodeBase &
         keys: number[];
         keepLast: boolean;
         timeField?: number;
+        prunedInputs?: PrunedInputs;
       }
     | {
         kind: "windowRank";
