@@ -20,6 +20,7 @@
  * savepoint whose rows still hold those values (an earlier Weir, or another
  * query) is refused at restore instead of missing retractions.
  */
+import { fieldRef } from "./bind-plan-expr.ts";
 import { ReadFields } from "./read-fields.ts";
 import { inputsOf, type PlanExpr, type PrunedInputs, type RelNode } from "./rel-node.ts";
 
@@ -48,11 +49,18 @@ export function pruneColumns(roots: readonly RelNode[]): RelNode[] {
   return roots.map(prune);
 }
 
-function pruned(node: RelNode, inputs: RelNode[], read: ReadFields): RelNode {
+/** The operators that keep their input rows in state (the inputs of the others are pruned by the projections below them). */
+const KEEPS_ROWS: ReadonlySet<RelNode["kind"]> = new Set([
+  "join", "intervalJoin", "windowJoin", "temporalJoin", "rank", "windowRank", "deduplicate", "windowDeduplicate", "overAggregate",
+]);
+
+function pruned(node: RelNode, prunedInputs: RelNode[], read: ReadFields): RelNode {
   const before = inputsOf(node);
+  // an operator that keeps rows gets a projection of what is read when its input is not one (a table, a filter)
+  const inputs = KEEPS_ROWS.has(node.kind) ? prunedInputs.map((n, i) => narrowed(n, read.of(before[i]!))) : prunedInputs;
   const changed = inputs.some((n, i) => n !== before[i]);
   if (node.kind === "project") {
-    const used = read.of(node);
+    const used = read.of(node); // of the node analysed: `node` is one of the plans given
     let nulled = false;
     const exprs = node.exprs.map((e, i) => {
       if (used.has(i) || isNull(e)) return e;
@@ -65,10 +73,26 @@ function pruned(node: RelNode, inputs: RelNode[], read: ReadFields): RelNode {
   if (!changed) return node;
   const rebuilt = withInputs(node, inputs);
   if (rebuilt.kind === "join" || rebuilt.kind === "rank" || rebuilt.kind === "deduplicate") {
-    const prunedInputs: PrunedInputs = inputs.map((n) => [...read.of(n)].sort((a, b) => a - b));
-    return { ...rebuilt, prunedInputs };
+    const kept: PrunedInputs = before.map((n) => [...read.of(n)].sort((a, b) => a - b));
+    return { ...rebuilt, prunedInputs: kept };
   }
   return rebuilt;
+}
+
+/** `input`, or a projection of it with the fields not in `used` NULL when it is not a projection and some of them may hold values. */
+function narrowed(input: RelNode, used: ReadonlySet<number>): RelNode {
+  const t = input.rowType;
+  if (input.kind === "project") return input;
+  const nulls = nullFields(input);
+  if (t.names.every((_, i) => used.has(i) || nulls.has(i))) return input;
+  return { kind: "project", input, exprs: t.names.map((_, i) => (used.has(i) ? fieldRef(t, i) : nullOf(fieldRef(t, i)))), rowType: t };
+}
+
+/** The fields of `node`'s rows that are NULL in every row as a projection below made them (through filters). */
+function nullFields(node: RelNode): ReadonlySet<number> {
+  if (node.kind === "filter" || node.kind === "watermarkAssigner") return nullFields(node.input);
+  if (node.kind !== "project") return new Set();
+  return new Set(node.exprs.flatMap((e, i) => (isNull(e) ? [i] : [])));
 }
 
 function isNull(e: PlanExpr): boolean {
