@@ -71,6 +71,14 @@ describe("column pruning: a stateful operator's input carries only what somethin
     expect(plan).toContain("Reused(reference_id=[1])");
   });
 
+  it("a projection that pruning adds takes no uid: the Calc of the filter under it keeps the filter's uid (a savepoint from before pruning has no state it would orphan)", () => {
+    const { env, tEnv } = session();
+    tEnv.toChangelogStream(tEnv.sqlQuery("SELECT c.url FROM clicks c, users u WHERE c.user = u.name AND c.n > 1 AND u.ts BETWEEN c.ts - INTERVAL '1' SECOND AND c.ts"));
+    const calc = env.graph.nodes.find((n) => n.name.includes("null AS n"));
+    expect(calc?.uid).toBe("filter");
+    expect(env.graph.nodes.filter((n) => /^(calc|filter)/.test(n.uid)).map((n) => n.uid).sort()).toEqual(["calc", "calc-1", "filter"]);
+  });
+
   it("a regular join whose rows lost fields to pruning names the fields it keeps in its uid (a savepoint with other rows is refused)", () => {
     const uids = (sql: string) => {
       const { env, tEnv } = session();

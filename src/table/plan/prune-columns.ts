@@ -85,7 +85,7 @@ function narrowed(input: RelNode, used: ReadonlySet<number>): RelNode {
   if (input.kind === "project") return input;
   const nulls = nullFields(input);
   if (t.names.every((_, i) => used.has(i) || nulls.has(i))) return input;
-  return { kind: "project", input, exprs: t.names.map((_, i) => (used.has(i) ? fieldRef(t, i) : nullOf(fieldRef(t, i)))), rowType: t };
+  return { kind: "project", input, exprs: t.names.map((_, i) => (used.has(i) ? fieldRef(t, i) : nullOf(fieldRef(t, i)))), rowType: t, pruning: true };
 }
 
 /** The fields of `node`'s rows that are NULL in every row as a projection below made them (through filters). */

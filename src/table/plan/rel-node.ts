@@ -82,7 +82,13 @@ export type RelNode = NodeBase &
         stream: DataStream<Row>;
         mode: ChangelogMode;
       }
-    | { kind: "project"; input: RelNode; exprs: PlanExpr[] }
+    | {
+        kind: "project";
+        input: RelNode;
+        exprs: PlanExpr[];
+        /** Added by column pruning under an operator that keeps rows (prune-columns.ts): it has no uid of its own. */
+        pruning?: true;
+      }
     | { kind: "filter"; input: RelNode; condition: PlanExpr }
     | {
         /** Assigns a rowtime field's value as record timestamp and generates watermarks from `watermark`. */

@@ -207,17 +207,18 @@ export class PlanTranslator {
    * several others read is computed once. Each node still takes its uid, as when each was an operator.
    */
   private calc(node: RelNodeOf<"project" | "filter">): DataStream<Row> {
-    const n = this.naming(node, node.kind === "project" ? "calc" : "filter");
     const chain: RelNodeOf<"project" | "filter">[] = [node];
     let below = node.input;
     for (;;) {
       if (below.kind === "watermarkAssigner" && this.foldWatermarks(below)) below = below.input;
       else if ((below.kind === "project" || below.kind === "filter") && !this.streams.has(below)) {
         chain.push(below);
-        this.naming(below, below.kind === "project" ? "calc" : "filter");
         below = below.input;
       } else break;
     }
+    // a projection that column pruning added takes no uid: the Calc keeps the uid of the node under it, as before pruning
+    const namings = chain.filter((c) => !(c.kind === "project" && c.pruning)).map((c) => this.naming(c, c.kind === "project" ? "calc" : "filter"));
+    const n = namings[0] ?? this.naming(node, "calc");
     chain.reverse();
     const steps = chain.map((c): CalcStep => (c.kind === "filter" ? { kind: "filter", condition: c.condition } : { kind: "project", exprs: c.exprs }));
     const program = compileCalc(steps, below.rowType.names.length);
