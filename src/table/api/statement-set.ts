@@ -9,6 +9,7 @@ import type { Table } from "./table.ts";
 import type { StreamTableEnvironment } from "./table-environment.ts";
 import type { TableResult } from "./table-result.ts";
 import { explainPlan } from "../plan/explain-plan.ts";
+import { pruneColumns } from "../plan/prune-columns.ts";
 import { ChangelogModes } from "../plan/changelog-inference.ts";
 import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
 
@@ -60,8 +61,10 @@ export class StatementSet {
 
   /** The plan of every INSERT. */
   explain(...details: string[]): string {
+    const planned = this.plan();
+    const inputs = pruneColumns(planned.map((p) => p.input));
     return explainPlan(
-      this.plan().map((p) => ({ sink: p.description, node: p.input, modes: new ChangelogModes(p.input) })),
+      planned.map((p, i) => ({ sink: p.description, node: inputs[i]!, modes: new ChangelogModes(inputs[i]!) })),
       details.map((d) => d.toUpperCase()).includes("CHANGELOG_MODE"),
       this.tEnv.getConfig().flag("table.optimizer.reuse-sub-plan-enabled"),
     );

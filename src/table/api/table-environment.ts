@@ -40,6 +40,7 @@ import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts"
 import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
 import { sourceProjections } from "../plan/read-fields.ts";
+import { pruneColumns } from "../plan/prune-columns.ts";
 import { withInputParallelism } from "../plan/inherit-parallelism.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -280,7 +281,8 @@ export class StreamTableEnvironment {
   private streamOf(node: RelNode): DataStream<Row> {
     const names = node.rowType.names.filter(isVisible);
     const width = names.length;
-    const stream = this.translator([node]).translate(node);
+    const [pruned] = pruneColumns([node]);
+    const stream = this.translator([pruned!]).translate(pruned!);
     return withInputParallelism(stream.map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
       .name("ToRow"), stream);
   }
@@ -433,7 +435,9 @@ export class StreamTableEnvironment {
   }
 
   /** @internal Starts one job writing `sinks`. */
-  runSinks(sinks: PlannedSink[]): TableResult {
+  runSinks(planned: PlannedSink[]): TableResult {
+    const inputs = pruneColumns(planned.map((s) => s.input));
+    const sinks = planned.map((s, i) => ({ ...s, input: inputs[i]! }));
     const name = this.config.get("pipeline.name") || `insert-into_${sinks.map((s) => identifierString(s.table.identifier)).join(",")}`;
     const t = this.translator(sinks.map((s) => s.input));
     const ids = sinks.map((s) => s.sink.consume(t.translate(s.input)).nodeId());
@@ -455,16 +459,17 @@ export class StreamTableEnvironment {
     const roots: ExplainRoot[] = [];
     const ctx = this.scratchContext();
     if (stmt.kind === "query") {
-      const node = convertQuery(ctx, stmt.query);
-      roots.push({ node, modes: new ChangelogModes(node) });
+      const [node] = pruneColumns([convertQuery(ctx, stmt.query)]);
+      roots.push({ node: node!, modes: new ChangelogModes(node!) });
     } else if (stmt.kind === "insert" || stmt.kind === "statementSet") {
       const inserts = stmt.kind === "insert" ? [stmt] : stmt.inserts;
-      for (const i of inserts) {
-        const planned = planSink(ctx, this.catalog.getTable(i.table), convertQuery(ctx, i.query), i);
-        const modes = new ChangelogModes(planned.input);
-        checkSinkMode(planned, modes);
-        roots.push({ sink: planned.description, node: planned.input, modes });
-      }
+      const planned = inserts.map((i) => planSink(ctx, this.catalog.getTable(i.table), convertQuery(ctx, i.query), i));
+      const inputs = pruneColumns(planned.map((p) => p.input));
+      planned.forEach((p, i) => {
+        const modes = new ChangelogModes(inputs[i]!);
+        checkSinkMode(p, modes);
+        roots.push({ sink: p.description, node: inputs[i]!, modes });
+      });
     } else {
       throw new SqlValidationError(`EXPLAIN supports queries, INSERT and STATEMENT SET, not ${stmt.kind.toUpperCase()}`, stmt.loc);
     }

@@ -7,6 +7,7 @@ import { ChangelogModes } from "../plan/changelog-inference.ts";
 import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { explainPlan } from "../plan/explain-plan.ts";
 import { isVisible } from "../plan/plan-row-type.ts";
+import { pruneColumns } from "../plan/prune-columns.ts";
 import type { RelNode } from "../plan/rel-node.ts";
 import { formatLogicalType } from "../types/logical-type.ts";
 import type { StreamTableEnvironment } from "./table-environment.ts";
@@ -53,8 +54,9 @@ export class Table {
 
   /** The plan as EXPLAIN prints it (`"CHANGELOG_MODE"` adds each node's mode). */
   explain(...details: string[]): string {
+    const [node] = pruneColumns([this.plan]);
     return explainPlan(
-      [{ node: this.plan, modes: new ChangelogModes(this.plan) }],
+      [{ node: node!, modes: new ChangelogModes(node!) }],
       details.map((d) => d.toUpperCase()).includes("CHANGELOG_MODE"),
       this.tEnv.getConfig().flag("table.optimizer.reuse-sub-plan-enabled"),
     );

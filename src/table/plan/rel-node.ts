@@ -56,6 +56,12 @@ export interface PlanExpr {
 export type { JoinType } from "../runtime/join-spec.ts";
 import type { JoinType } from "../runtime/join-spec.ts";
 
+/**
+ * The fields that the input rows of a regular join, a Top-N or a deduplication keep when column pruning
+ * (prune-columns.ts) made others NULL, per input: its state holds rows of this shape, so its uid names it.
+ */
+export type PrunedInputs = readonly (readonly number[])[];
+
 interface NodeBase {
   readonly rowType: PlanRowType;
 }
@@ -76,7 +82,13 @@ export type RelNode = NodeBase &
         stream: DataStream<Row>;
         mode: ChangelogMode;
       }
-    | { kind: "project"; input: RelNode; exprs: PlanExpr[] }
+    | {
+        kind: "project";
+        input: RelNode;
+        exprs: PlanExpr[];
+        /** Added by column pruning under an operator that keeps rows (prune-columns.ts): it has no uid of its own. */
+        pruning?: true;
+      }
     | { kind: "filter"; input: RelNode; condition: PlanExpr }
     | {
         /** Assigns a rowtime field's value as record timestamp and generates watermarks from `watermark`. */
@@ -118,6 +130,7 @@ export type RelNode = NodeBase &
          * of the window ends is `retained`; the other side's rows can expire as in an interval join.
          */
         timeBounds?: { leftTimeField: number; rightTimeField: number; lowerBound: number; upperBound: number; retained: "left" | "right" };
+        prunedInputs?: PrunedInputs;
       }
     | {
         kind: "intervalJoin";
@@ -179,6 +192,7 @@ export type RelNode = NodeBase &
         rankStart: number;
         rankEnd: number;
         outputRankNumber: boolean;
+        prunedInputs?: PrunedInputs;
       }
     | {
         kind: "deduplicate";
@@ -186,6 +200,7 @@ export type RelNode = NodeBase &
         keys: number[];
         keepLast: boolean;
         timeField?: number;
+        prunedInputs?: PrunedInputs;
       }
     | {
         kind: "windowRank";

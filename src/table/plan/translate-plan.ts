@@ -36,7 +36,7 @@ import { SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
-import type { RelNode, RelNodeOf } from "./rel-node.ts";
+import type { PrunedInputs, RelNode, RelNodeOf } from "./rel-node.ts";
 import { systemClock } from "../../util/clock.ts";
 
 /** The settings of the session that operators read. */
@@ -106,6 +106,18 @@ export class PlanTranslator {
 
   private naming(node: RelNode, kind: string): OperatorNaming {
     return { uid: this.uidFor(kind), name: describeNode(node) };
+  }
+
+  /**
+   * The naming of an operator that keeps rows until they are retracted (regular join, Top-N, deduplication):
+   * when column pruning left some fields of its input rows NULL, its uid names the fields they keep
+   * (`join-pruned-…`), so a savepoint whose rows have another shape (an earlier Weir, another query) is refused
+   * at restore ("no operator of this job has that uid") instead of missing retractions.
+   */
+  private keptRowsNaming(node: RelNodeOf<"join" | "rank" | "deduplicate">, kind: string): OperatorNaming {
+    const n = this.naming(node, kind);
+    if (node.prunedInputs === undefined) return n;
+    return { ...n, uid: `${n.uid}-pruned-${fieldsDigest(node.prunedInputs)}` };
   }
 
   private create(node: RelNode): DataStream<Row> {
@@ -195,17 +207,18 @@ export class PlanTranslator {
    * several others read is computed once. Each node still takes its uid, as when each was an operator.
    */
   private calc(node: RelNodeOf<"project" | "filter">): DataStream<Row> {
-    const n = this.naming(node, node.kind === "project" ? "calc" : "filter");
     const chain: RelNodeOf<"project" | "filter">[] = [node];
     let below = node.input;
     for (;;) {
       if (below.kind === "watermarkAssigner" && this.foldWatermarks(below)) below = below.input;
       else if ((below.kind === "project" || below.kind === "filter") && !this.streams.has(below)) {
         chain.push(below);
-        this.naming(below, below.kind === "project" ? "calc" : "filter");
         below = below.input;
       } else break;
     }
+    // a projection that column pruning added takes no uid: the Calc keeps the uid of the node under it, as before pruning
+    const namings = chain.filter((c) => !(c.kind === "project" && c.pruning)).map((c) => this.naming(c, c.kind === "project" ? "calc" : "filter"));
+    const n = namings[0] ?? this.naming(node, "calc");
     chain.reverse();
     const steps = chain.map((c): CalcStep => (c.kind === "filter" ? { kind: "filter", condition: c.condition } : { kind: "project", exprs: c.exprs }));
     const program = compileCalc(steps, below.rowType.names.length);
@@ -296,13 +309,13 @@ export class PlanTranslator {
             generateUpdateBefore: true,
             inputInsertOnly: ChangelogMode.isInsertOnly(new ChangelogModes(node.input).of(node.input)),
           },
-          this.naming(node, "rank"),
+          this.keptRowsNaming(node, "rank"),
         );
       case "deduplicate":
         return deduplicate(
           this.translate(node.input),
           { keys: node.keys, keepLast: node.keepLast, ...(node.timeField === undefined ? {} : { timeField: node.timeField }), generateUpdateBefore: true },
-          this.naming(node, "deduplicate"),
+          this.keptRowsNaming(node, "deduplicate"),
         );
       case "windowRank":
         return windowRank(
@@ -327,7 +340,7 @@ export class PlanTranslator {
             this.naming(node, "time-bounded-join"),
           );
         }
-        return regularJoin(this.translate(node.left), this.translate(node.right), { ...joinSpec(node), ...ttl }, this.naming(node, "join"));
+        return regularJoin(this.translate(node.left), this.translate(node.right), { ...joinSpec(node), ...ttl }, this.keptRowsNaming(node, "join"));
       }
       case "intervalJoin":
         return intervalJoin(
@@ -354,6 +367,14 @@ export class PlanTranslator {
         throw new Error(`internal: no translation of ${node.kind}`);
     }
   }
+}
+
+/** A short digest of the fields kept per input (FNV-1a of their text, base 36). */
+function fieldsDigest(inputs: PrunedInputs): string {
+  const text = inputs.map((fields) => fields.join(",")).join("|");
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(36);
 }
 
 /** The parts of a join node every join operator reads. */

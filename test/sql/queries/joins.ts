@@ -74,6 +74,19 @@ export const JOINS: readonly HarnessQuery[] = [
     name: "interval-join-left",
     flink: "SELECT o.order_id, o.user, c.url FROM orders o LEFT JOIN clicks c ON o.user = c.user AND c.ts BETWEEN o.ts - INTERVAL '1' SECOND AND o.ts + INTERVAL '1' SECOND",
   },
+  // column pruning: the fields nothing reads are NULL in the rows joins keep (the retractions too)
+  {
+    name: "join-pruned-updating-side",
+    flink: "SELECT o.order_id, r.name FROM orders o JOIN (SELECT name, region, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY name ORDER BY ts DESC) AS rn FROM users) WHERE rn = 1) r ON o.user = r.name AND o.qty > 2",
+  },
+  {
+    name: "join-pruned-aggregates-mixed",
+    flink: "SELECT a.user, b.total FROM (SELECT user, COUNT(*) AS cnt, MAX(url) AS last_url FROM clicks GROUP BY user) a JOIN (SELECT user, SUM(amount) AS total, MAX(qty) AS q FROM orders GROUP BY user) b ON a.user = b.user AND a.cnt > 1",
+  },
+  {
+    name: "join-pruned-star-above",
+    flink: "SELECT * FROM (SELECT c.user, c.url, u.region FROM (SELECT user, url, n, ts FROM clicks WHERE n > 3) c JOIN (SELECT name, region, ts FROM users) u ON c.user = u.name)",
+  },
   {
     name: "interval-join-full",
     flink: "SELECT u.name, u.region, o.order_id FROM users u FULL JOIN orders o ON u.name = o.user AND o.ts BETWEEN u.ts AND u.ts + INTERVAL '2' SECOND",
