@@ -13,7 +13,6 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EtcdHaServices, type LeaderInfo } from "../src/cluster/ha/index.ts";
 import { startCli, waitFor } from "./support/cli-process.ts";
 import {
   clusterSuite,
@@ -29,6 +28,7 @@ import {
   waitForJobState,
 } from "./support/cluster-processes.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
+import { leaderInEtcd } from "./support/ha-contenders.ts";
 import { makeHostNetwork, networkHostsUnavailable, type HostNetwork, type NetworkHost } from "./support/network-hosts.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
@@ -56,16 +56,6 @@ afterAll(async () => {
 /** The `high-availability.*` flags of every process of the cluster. */
 function haFlags(storageDir: string): string[] {
   return ["-D", "high-availability.type=etcd", "-D", `high-availability.etcd.endpoints=${etcd.endpoint}`, "-D", `high-availability.storageDir=${storageDir}`, "-D", "high-availability.etcd.lease-ttl=3 s", "-D", `high-availability.cluster-id=${CLUSTER_ID}`];
-}
-
-/** The leader of "jobmanager" as etcd names it. */
-async function leaderInEtcd(): Promise<LeaderInfo | null> {
-  const ha = await EtcdHaServices.connect({ endpoints: [etcd.endpoint], clusterId: CLUSTER_ID, storageDir: "", leaseTtlMs: 3_000 });
-  try {
-    return await ha.currentLeader("jobmanager");
-  } finally {
-    ha.close();
-  }
 }
 
 /** Completed checkpoints of the job (`/jobs/:jid/checkpoints`). */
@@ -146,9 +136,10 @@ describe("a highly available job manager", () => {
     await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
     const before = await completedCheckpoints(first.url, jobId);
     for (let c = before; c < before + 2; c = await completedCheckpoints(first.url, jobId)) await new Promise((r) => setTimeout(r, 100));
-    // checkpoints go on every 200 ms while the leader cannot reach etcd (its task managers it still reaches): none may
-    // complete (no commit, no sink commit)
+    // the leader cannot reach etcd, its task managers it still reaches; the rest of the input flows and checkpoints go
+    // on every 200 ms: none may complete (no commit in etcd, no sink commit), nor may the job finish there
     net!.partition(a, net!.root);
+    writeFileSync(join(out, "gate"), "");
     await waitFor("the old leader steps down", () => /no longer leads 'jobmanager'/.test(first.cli.stderr()), 60_000);
     expect(first.cli.stderr()).toMatch(/job 'cluster-keyed-count' \([0-9a-f]{32}\) suspended/);
     await waitFor("the other leads", () => /leads 'jobmanager' with epoch/.test(second.cli.stderr()), 60_000);
@@ -156,7 +147,6 @@ describe("a highly available job manager", () => {
     await waitForJobState(second.url, jobId, ["RUNNING"], () => true, 120_000);
     // the old leader, reachable again, stays a standby: the new leader's epoch is higher
     net!.heal(a);
-    writeFileSync(join(out, "gate"), "");
     const done = await waitForJobState(second.url, jobId, ["FINISHED", "FAILED", "CANCELED"], () => true, 120_000);
     expect(done.state, second.cli.stderr()).toBe("FINISHED");
     // each task manager registered once with the new leader
@@ -166,7 +156,7 @@ describe("a highly available job manager", () => {
     expect((await jobManagerFetch(`${first.url}/jobs/${jobId}`)).status).toBe(404);
     expect(first.cli.stderr().match(/leads 'jobmanager' with epoch/g)).toHaveLength(1);
     const epochOf = (log: string) => Number(/leads 'jobmanager' with epoch (\d+)/.exec(log)![1]);
-    const leader = await leaderInEtcd();
+    const leader = await leaderInEtcd(etcd.endpoint, CLUSTER_ID);
     expect(leader?.restAddress).toBe(second.url);
     expect(leader?.epoch).toBe(epochOf(second.cli.stderr()));
     expect(leader!.epoch).toBeGreaterThan(epochOf(first.cli.stderr()));
