@@ -185,8 +185,9 @@ export class ClusterTaskManager {
     const rpc = this.rpc;
     this.heartbeat = setInterval(() => {
       if (Date.now() - this.lastHeard > timeoutMs) {
-        rpc.close();
+        // lost first: closing calls the close handler at once, which would report a closed connection instead
         this.lost(rpc, `no heartbeat from the job manager for ${Date.now() - this.lastHeard} ms (heartbeat.timeout ${timeoutMs} ms)`);
+        rpc.close();
         return;
       }
       this.rpc.send({ type: "heartbeat" });
