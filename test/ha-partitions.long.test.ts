@@ -128,4 +128,31 @@ describe.skipIf(noHosts !== undefined)("partitions of a highly available cluster
     await waitFor(`the old leader leads again\n${first.cli.stderr()}`, () => epochs(first.cli.stderr()).length === 2, 60_000);
     expect(epochs(first.cli.stderr())[1]).toBeGreaterThan(epochs(second.cli.stderr())[0]!);
   }, DEADLINE_MS);
+
+  it("a task manager's host cut from the job manager's: it is lost after heartbeat.timeout, the job restarts on the others from its latest checkpoint, exact output; healed, it registers again", async () => {
+    const dir = tempDir();
+    const ha = haFlags(dir, "cut-task-manager");
+    const jm = await startJobManager(processDir(dir, "jm"), ha, hosts.a);
+    started.push(jm.cli);
+    await waitFor("the job manager leads", () => epochs(jm.cli.stderr()).length === 1, 60_000);
+    const tms = [];
+    for (const [i, host] of [hosts.c!, hosts.d!, hosts.e!].entries()) tms.push({ host, ...(await startTaskManager(processDir(dir, `tm-${i + 1}`), 1, 1, ha, host)) });
+    started.push(...tms.map((tm) => tm.cli));
+    const { jobId, out } = await gatedJob(jm, dir);
+    // the task manager of the job's source (workers 0) loses the job manager, not etcd nor the other task managers
+    const placed = /workers 0 on task manager ([0-9a-f]{32})/.exec(jm.cli.stderr())?.[1];
+    const cut = tms.find((tm) => tm.id === placed)!;
+    net.partition(cut.host, hosts.a);
+    // the rest of the input flows while the job manager has not noticed: what the cut-off workers do may not count
+    writeFileSync(join(out, "gate"), "");
+    await waitFor("the job manager loses the task manager", () => new RegExp(`task manager ${cut.id} lost: no heartbeat`).test(jm.cli.stderr()), 60_000);
+    // … and the task manager the job manager: its workers stop (no more output from them), it looks for the leader again
+    await waitFor(`the task manager stops its workers\n${cut.cli.stderr()}`, () => /no heartbeat from the job manager for \d+ ms .*: stopping this task manager's workers/.test(cut.cli.stderr()), 60_000);
+    const done = await waitForJobState(jm.url, jobId, ["FINISHED", "FAILED", "CANCELED"], () => true, 120_000);
+    expect(done.state, jm.cli.stderr()).toBe("FINISHED");
+    expect(jm.cli.stderr()).toMatch(/restarting \(attempt 1\) .* from checkpoint \d+/);
+    expect(committedLines(join(out, "lines"))).toEqual(expectedKeyedCounts(3000, 4));
+    net.heal(cut.host);
+    await waitFor(`the cut-off task manager registers again\n${cut.cli.stderr()}`, () => (cut.cli.stderr().match(/registered with the job manager at/g) ?? []).length === 2, 120_000);
+  }, DEADLINE_MS);
 });
