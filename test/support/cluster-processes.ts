@@ -8,9 +8,9 @@
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeAll } from "vitest";
-import { randomBytes } from "node:crypto";
 import { ROOT, startCli, waitFor, type RunningCli } from "./cli-process.ts";
 import type { NetworkHost } from "./network-hosts.ts";
 
@@ -62,7 +62,7 @@ const tokens = new Map<string, string>();
  * this file send.
  */
 export async function startJobManager(dir: string, flags: readonly string[] = [], host?: NetworkHost): Promise<StartedJobManager> {
-  const token = randomBytes(12).toString("hex");
+  const token = host ? randomBytes(12).toString("hex") : undefined;
   const onHost = host ? ["-D", `jobmanager.rpc.address=${host.ip}`, "-D", `rest.address=${host.ip}`, "-D", `rest.token=${token}`] : [];
   const args = ["jobmanager", "-D", "rest.port=0", "-D", "jobmanager.rpc.port=0", ...FAST_HEARTBEATS, ...onHost, ...flags];
   const cli = startCli(args, {}, { cwd: dir, shipped: true, launcher: host?.launcher });
@@ -70,7 +70,7 @@ export async function startJobManager(dir: string, flags: readonly string[] = []
   const rest = () => /REST API and dashboard at (http:\/\/\S+)/.exec(cli.stderr())?.[1];
   await waitFor(`the job manager's endpoints\n${cli.stderr()}`, () => (rpc() !== undefined && rest() !== undefined) || cli.child.exitCode !== null, 60_000);
   if (cli.child.exitCode !== null) throw new Error(`the job manager ended: ${cli.stderr()}`);
-  if (host) tokens.set(new URL(rest()!).origin, token);
+  if (token !== undefined) tokens.set(new URL(rest()!).origin, token);
   return { cli, url: rest()!, rpcPort: Number(rpc()) };
 }
 
