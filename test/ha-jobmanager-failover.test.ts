@@ -141,7 +141,8 @@ describe("a highly available job manager", () => {
     net!.partition(a, net!.root);
     writeFileSync(join(out, "gate"), "");
     await waitFor("the old leader steps down", () => /no longer leads 'jobmanager'/.test(first.cli.stderr()), 60_000);
-    expect(first.cli.stderr()).toMatch(/job 'cluster-keyed-count' \([0-9a-f]{32}\) suspended/);
+    // the next line of its log (it may come in a later chunk of its output)
+    await waitFor("the old leader suspends its job", () => /job 'cluster-keyed-count' \([0-9a-f]{32}\) suspended/.test(first.cli.stderr()), 60_000);
     await waitFor("the other leads", () => /leads 'jobmanager' with epoch/.test(second.cli.stderr()), 60_000);
     await untilJobKnown(second.url, jobId);
     await waitForJobState(second.url, jobId, ["RUNNING"], () => true, 120_000);
