@@ -188,6 +188,7 @@ export async function runTaskManagerCommand(args: string[]): Promise<number> {
     slots: configuration.get(TASK_SLOTS),
     host: configuration.get(TASK_MANAGER_HOST),
     cacheDir: configuration.get(BLOB_STORAGE_DIRECTORY),
+    registrationTimeoutMs: configuration.get(HEARTBEAT_TIMEOUT),
   };
   const haConf = haSettings(configuration);
   // under high availability the leader is found in etcd (jobmanager.rpc.address is not used), again after each loss

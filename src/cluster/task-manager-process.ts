@@ -30,6 +30,12 @@ export interface TaskManagerOptions {
   readonly host: string;
   /** `blob.storage.directory`: the cache of job bundles. */
   readonly cacheDir: string;
+  /**
+   * `heartbeat.timeout`: how long a connection to the job manager may take to be accepted and registered. A
+   * job manager that does not answer (a host cut off: packets dropped, the connection attempt hangs) is given up
+   * then, and under high availability the leader is looked for again.
+   */
+  readonly registrationTimeoutMs: number;
 }
 
 /** Where the leading job manager's RPC is now (high availability), or null while none leads. */
@@ -47,7 +53,7 @@ interface HostedJob {
 /**
  * @example
  * ```ts
- * const tm = await ClusterTaskManager.start({ jobManagerHost: "127.0.0.1", jobManagerPort: 6123, slots: 2, host: "127.0.0.1", cacheDir: ".weir/blobs" });
+ * const tm = await ClusterTaskManager.start({ jobManagerHost: "127.0.0.1", jobManagerPort: 6123, slots: 2, host: "127.0.0.1", cacheDir: ".weir/blobs", registrationTimeoutMs: 50_000 });
  * await tm.ended; // the job manager was lost (or close() was called)
  * ```
  */
@@ -131,19 +137,32 @@ export class ClusterTaskManager {
     }
   }
 
-  /** Connects to the job manager at `where` and registers; resolves once registered. */
+  /** Connects to the job manager at `where` and registers; resolves once registered, rejects after `registrationTimeoutMs`. */
   private async connect(): Promise<void> {
     const { host, port } = this.where;
+    const ms = this.o.registrationTimeoutMs;
     const socket = connect({ host, port });
-    await new Promise<void>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`cannot reach the job manager at ${host}:${port}: no answer within ${ms} ms (heartbeat.timeout)`));
+      }, ms);
+    });
+    const connected = new Promise<void>((resolve, reject) => {
       socket.once("connect", resolve);
       socket.once("error", reject);
     }).catch((e: Error) => {
       throw new Error(`cannot reach the job manager at ${host}:${port}: ${e.message}`);
     });
-    this.rpc = new RpcConnection<FromTaskManager, ToTaskManager>(socket);
-    this.lastHeard = Date.now();
-    await this.register(this.rpc);
+    try {
+      await Promise.race([connected, timedOut]);
+      this.rpc = new RpcConnection<FromTaskManager, ToTaskManager>(socket);
+      this.lastHeard = Date.now();
+      await Promise.race([this.register(this.rpc), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The job manager is lost: the end, or under high availability the workers stop and the next leader is looked for. */
@@ -186,8 +205,9 @@ export class ClusterTaskManager {
     const rpc = this.rpc;
     this.heartbeat = setInterval(() => {
       if (Date.now() - this.lastHeard > timeoutMs) {
-        rpc.close();
+        // lost first: closing calls the close handler at once, which would report a closed connection instead
         this.lost(rpc, `no heartbeat from the job manager for ${Date.now() - this.lastHeard} ms (heartbeat.timeout ${timeoutMs} ms)`);
+        rpc.close();
         return;
       }
       this.rpc.send({ type: "heartbeat", freeMemory: freemem() });

@@ -42,13 +42,16 @@ export interface CliPlace {
   readonly typecheck?: boolean;
   /** Run the child as this user (and group of the same id): a root test's way to meet a directory it may not write. */
   readonly uid?: number;
+  /** A command prefix that runs node elsewhere: a host of a test network (`ip netns exec <namespace>`, test/support/network-hosts.ts). */
+  readonly launcher?: readonly string[];
 }
 
-/** Starts `node bin/weir-dev.mjs ...args` (or the shipped bin/weir.mjs) in the repository root or `place.cwd`. */
+/** Starts `node bin/weir-dev.mjs ...args` (or the shipped bin/weir.mjs) in the repository root or `place.cwd` (through `place.launcher`). */
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, place: CliPlace = {}): RunningCli {
   const bin = place.shipped ? SHIPPED_BIN : BIN;
   const all = args[0] === "run" && !place.typecheck ? withFlag(args, "--no-typecheck") : args;
-  const child = spawn(process.execPath, [bin, ...all], {
+  const [command, ...prefix] = [...(place.launcher ?? []), process.execPath];
+  const child = spawn(command!, [...prefix, bin, ...all], {
     cwd: place.cwd ?? ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,15 +1,18 @@
 /**
  * A cluster on this machine for the cluster suites: a job manager and task
  * managers as child processes of the shipped command (bin/weir.mjs on the
- * built dist/) on free ports of 127.0.0.1, each in a directory of its own
+ * built dist/) on free ports of 127.0.0.1 (or on a host of a test network,
+ * test/support/network-hosts.ts), each in a directory of its own
  * whose node_modules/weirjs is this repository (so an uploaded bundle imports
  * "weirjs" as a user's does); and job submission by plain HTTP calls.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeAll } from "vitest";
 import { ROOT, startCli, waitFor, type RunningCli } from "./cli-process.ts";
+import type { NetworkHost } from "./network-hosts.ts";
 
 /**
  * The hooks of a cluster suite: builds dist/ first (the processes run the shipped command; a no-op when it is
@@ -50,13 +53,26 @@ export interface StartedJobManager {
   readonly rpcPort: number;
 }
 
-/** Starts `weir jobmanager` in `dir` on free ports; resolves once both its endpoints are up. */
-export async function startJobManager(dir: string, flags: readonly string[] = []): Promise<StartedJobManager> {
-  const cli = startCli(["jobmanager", "-D", "rest.port=0", "-D", "jobmanager.rpc.port=0", ...FAST_HEARTBEATS, ...flags], {}, { cwd: dir, shipped: true });
+/** The tokens of the job managers whose REST API asks for one (those on a network host), by origin: {@link jobManagerFetch} sends them. */
+const tokens = new Map<string, string>();
+/** The REST token of the job managers on network hosts: one for all, as a standby forwards calls with the caller's token to the leader. */
+const HOSTS_REST_TOKEN = randomBytes(12).toString("hex");
+
+/**
+ * Starts `weir jobmanager` in `dir` on free ports; resolves once both its endpoints are up. On `host`, it binds
+ * the host's address with the REST token of the job managers on hosts (a non-loopback REST API asks for one),
+ * which the calls of this file send.
+ */
+export async function startJobManager(dir: string, flags: readonly string[] = [], host?: NetworkHost): Promise<StartedJobManager> {
+  const token = host ? HOSTS_REST_TOKEN : undefined;
+  const onHost = host ? ["-D", `jobmanager.rpc.address=${host.ip}`, "-D", `rest.address=${host.ip}`, "-D", `rest.token=${token}`] : [];
+  const args = ["jobmanager", "-D", "rest.port=0", "-D", "jobmanager.rpc.port=0", ...FAST_HEARTBEATS, ...onHost, ...flags];
+  const cli = startCli(args, {}, { cwd: dir, shipped: true, launcher: host?.launcher });
   const rpc = () => /job manager RPC at [^:]+:(\d+)/.exec(cli.stderr())?.[1];
   const rest = () => /REST API and dashboard at (http:\/\/\S+)/.exec(cli.stderr())?.[1];
   await waitFor(`the job manager's endpoints\n${cli.stderr()}`, () => (rpc() !== undefined && rest() !== undefined) || cli.child.exitCode !== null, 60_000);
   if (cli.child.exitCode !== null) throw new Error(`the job manager ended: ${cli.stderr()}`);
+  if (token !== undefined) tokens.set(new URL(rest()!).origin, token);
   return { cli, url: rest()!, rpcPort: Number(rpc()) };
 }
 
@@ -66,18 +82,29 @@ export interface StartedTaskManager {
   readonly id: string;
 }
 
-/** Starts `weir taskmanager` with `slots` slots in `dir`; resolves once it registered. */
-export async function startTaskManager(dir: string, rpcPort: number, slots: number, flags: readonly string[] = []): Promise<StartedTaskManager> {
-  const cli = startCli(["taskmanager", "-D", `jobmanager.rpc.port=${rpcPort}`, "-D", `taskmanager.numberOfTaskSlots=${slots}`, ...FAST_HEARTBEATS, ...flags], {}, { cwd: dir, shipped: true });
+/** Starts `weir taskmanager` with `slots` slots in `dir` (on `host`: at its address); resolves once it registered. */
+export async function startTaskManager(dir: string, rpcPort: number, slots: number, flags: readonly string[] = [], host?: NetworkHost): Promise<StartedTaskManager> {
+  const onHost = host ? ["-D", `taskmanager.host=${host.ip}`] : [];
+  const args = ["taskmanager", "-D", `jobmanager.rpc.port=${rpcPort}`, "-D", `taskmanager.numberOfTaskSlots=${slots}`, ...FAST_HEARTBEATS, ...onHost, ...flags];
+  const cli = startCli(args, {}, { cwd: dir, shipped: true, launcher: host?.launcher });
   const id = () => /registered with the job manager at \S+ as ([0-9a-f]{32})/.exec(cli.stderr())?.[1];
   await waitFor(`the task manager's registration`, () => id() !== undefined || cli.child.exitCode !== null, 60_000);
   if (cli.child.exitCode !== null) throw new Error(`the task manager ended: ${cli.stderr()}`);
   return { cli, id: id()! };
 }
 
-/** A REST call; rejects on a status other than 200 with the answer's errors. */
+/** `fetch` of a job manager's REST API, with its token when it asks for one (see {@link startJobManager}). */
+export function jobManagerFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const token = tokens.get(new URL(url).origin);
+  if (token === undefined) return fetch(url, init);
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return fetch(url, { ...init, headers });
+}
+
+/** A REST call (with the job manager's token, if any); rejects on a status other than 200 with the answer's errors. */
 export async function rest<T = Record<string, unknown>>(url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(url, init);
+  const res = await jobManagerFetch(url, init);
   const body = (await res.json()) as T & { errors?: string[] };
   if (res.status !== 200) throw new Error(`${init.method ?? "GET"} ${url}: ${res.status} ${JSON.stringify(body)}`);
   return body;

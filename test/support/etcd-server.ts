@@ -1,6 +1,6 @@
 /**
  * A private etcd for a test: Debian's `etcd` (package `etcd-server`, binary /usr/bin/etcd) as a one-member
- * cluster on 127.0.0.1 with free client and peer ports and a temporary data directory, started and awaited
+ * cluster on 127.0.0.1 (or another address of this machine) with free client and peer ports and a temporary data directory, started and awaited
  * until `/health` answers. For partition-like tests it can be paused (SIGSTOP: the server neither answers nor
  * expires leases until resumed) or stopped and started again on the same ports and data.
  */
@@ -16,7 +16,7 @@ export const ETCD_BINARY = process.env.WEIR_ETCD ?? "/usr/bin/etcd";
 
 /** A running private etcd. */
 export interface EtcdServer {
-  /** `http://127.0.0.1:<client port>`: the value of `high-availability.etcd.endpoints`. */
+  /** `http://<host>:<client port>`: the value of `high-availability.etcd.endpoints`. */
   readonly endpoint: string;
   readonly clientPort: number;
   /** SIGSTOP: the server stops answering (connections stay open, calls hang) and its lease clock stops. */
@@ -34,7 +34,7 @@ export interface EtcdServer {
 }
 
 /**
- * Starts a private etcd and waits (up to 60 s) until it reports healthy.
+ * Starts a private etcd on `host` (an address of this machine; default 127.0.0.1) and waits (up to 60 s) until it reports healthy.
  *
  * @example
  * ```ts
@@ -43,13 +43,13 @@ export interface EtcdServer {
  * const conf = new Configuration().setString("high-availability.etcd.endpoints", etcd.endpoint);
  * ```
  */
-export async function startEtcd(): Promise<EtcdServer> {
+export async function startEtcd(host = "127.0.0.1"): Promise<EtcdServer> {
   if (!existsSync(ETCD_BINARY)) throw new Error(`no etcd at ${ETCD_BINARY}: apt-get install -y etcd-server (or set WEIR_ETCD)`);
   const dir = mkdtempSync(join(tmpdir(), "weir-etcd-"));
   const clientPort = await freePort();
   const peerPort = await freePort();
-  const client = `http://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
+  const client = `http://${host}:${clientPort}`;
+  const peer = `http://${host}:${peerPort}`;
   const args = [
     "--name=weir-test",
     `--data-dir=${join(dir, "data")}`,

@@ -1,11 +1,11 @@
 /**
  * Contenders for the leadership of "jobmanager" in the high-availability tests, each with its own etcd client,
  * recording what they were told — and checking on every grant that no other contender of the test still
- * considers itself the leader (the one property leader election must never break).
+ * considers itself the leader (the one property leader election must never break); and the leader etcd names.
  */
 import { randomBytes } from "node:crypto";
 import { onTestFinished } from "vitest";
-import { EtcdHaServices, type LeaderElection, type Leadership } from "../../src/cluster/ha/index.ts";
+import { EtcdHaServices, type LeaderElection, type LeaderInfo, type Leadership } from "../../src/cluster/ha/index.ts";
 import type { Clock } from "../../src/util/clock.ts";
 import { waitFor } from "./cli-process.ts";
 
@@ -83,4 +83,21 @@ export async function leading(c: Contender): Promise<Leadership> {
   c.election.start();
   await waitFor(`${c.name} to lead`, () => c.last()?.active === true, 60_000);
   return c.last()!;
+}
+
+/**
+ * The leader of "jobmanager" as etcd names it now (a cluster's job managers are the contenders), or null.
+ *
+ * @example
+ * ```ts
+ * expect((await leaderInEtcd(etcd.endpoint, "failover"))?.restAddress).toBe(standby.url);
+ * ```
+ */
+export async function leaderInEtcd(endpoint: string, clusterId: string): Promise<LeaderInfo | null> {
+  const ha = await EtcdHaServices.connect({ endpoints: [endpoint], clusterId, storageDir: "/unused", leaseTtlMs: 3_000 });
+  try {
+    return await ha.currentLeader("jobmanager");
+  } finally {
+    ha.close();
+  }
 }

@@ -23,7 +23,7 @@ export const HEARTBEAT_INTERVAL = ConfigOptions.duration("heartbeat.interval", "
 /** `heartbeat.timeout`. */
 export const HEARTBEAT_TIMEOUT = ConfigOptions.duration(
   "heartbeat.timeout",
-  "How long without a heartbeat before the job manager takes a task manager for lost (its jobs fail over) and a task manager its job manager.",
+  "How long without a heartbeat before the job manager takes a task manager for lost (its jobs fail over) and a task manager its job manager; also how long a task manager waits for a job manager to accept its connection and registration.",
   50_000,
   { check: positive },
 );
