@@ -113,7 +113,8 @@ describe("a highly available job manager", () => {
     await waitFor("the first job manager leads", () => /leads 'jobmanager' with epoch/.test(first.cli.stderr()), 60_000);
     const second = await startJobManager(processDir(dir, "jm-2"), ha);
     started.push(second.cli);
-    for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha)).cli);
+    // 2 slots each: the job of the standby checks runs beside the failover job
+    for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 2, ha)).cli);
     const out = join(dir, "out");
     mkdirSync(out, { recursive: true });
     // attached: the client follows the job, finding the leader in etcd with the same high-availability keys
