@@ -21,12 +21,14 @@ import {
   committedLines,
   expectedKeyedCounts,
   jobManagerFetch,
+  completedCheckpoints,
+  haFlags,
   processDir,
   rest,
-  runJar,
   startJobManager,
   startTaskManager,
-  uploadJar,
+  submitGatedJob,
+  untilJobKnown,
   waitForJobState,
 } from "./support/cluster-processes.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
@@ -56,28 +58,9 @@ afterAll(async () => {
   net?.close();
 });
 
-/** The `high-availability.*` flags of every process of the cluster. */
-function haFlags(storageDir: string): string[] {
-  return ["-D", "high-availability.type=etcd", "-D", `high-availability.etcd.endpoints=${etcd.endpoint}`, "-D", `high-availability.storageDir=${storageDir}`, "-D", "high-availability.etcd.lease-ttl=3 s", "-D", `high-availability.cluster-id=${CLUSTER_ID}`];
-}
-
-/** Completed checkpoints of the job (`/jobs/:jid/checkpoints`). */
-async function completedCheckpoints(url: string, jobId: string): Promise<number> {
-  return (await rest<{ counts: { completed: number } }>(`${url}/jobs/${jobId}/checkpoints`)).counts.completed;
-}
-
 /** The `chk-<id>` directories under `dir` (at any depth). */
 function checkpointDirs(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).filter((path) => /(^|\/)chk-\d+$/.test(path));
-}
-
-/** Polls until the job manager at `url` knows job `jobId` (a new leader lists a recovered job once it started it). */
-async function untilJobKnown(url: string, jobId: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await jobManagerFetch(`${url}/jobs/${jobId}`)).status !== 200) {
-    if (Date.now() > deadline) throw new Error(`job ${jobId} unknown at ${url} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /**
@@ -107,7 +90,7 @@ async function standbyAnswersThroughLeader(dir: string, leaderUrl: string, stand
 describe("a highly available job manager", () => {
   it("SIGKILLed as leader: the standby recovers the job from its latest committed checkpoint, exact output, the attached client follows", async () => {
     const dir = tempDir();
-    const ha = haFlags(join(dir, "ha"));
+    const ha = haFlags(etcd.endpoint, join(dir, "ha"), CLUSTER_ID);
     const first = await startJobManager(processDir(dir, "jm-1"), ha);
     started.push(first.cli);
     await waitFor("the first job manager leads", () => /leads 'jobmanager' with epoch/.test(first.cli.stderr()), 60_000);
@@ -156,24 +139,14 @@ describe("a highly available job manager", () => {
     // job manager 1 on host a, job manager 2 on host b, the task managers on host c; etcd and the test in the root
     const { a, b, c } = net!.hosts as Record<string, NetworkHost>;
     const dir = tempDir();
-    const ha = haFlags(join(dir, "ha"));
+    const ha = haFlags(etcd.endpoint, join(dir, "ha"), CLUSTER_ID);
     const first = await startJobManager(processDir(dir, "jm-1"), ha, a);
     started.push(first.cli);
     await waitFor("the first job manager leads", () => /leads 'jobmanager' with epoch/.test(first.cli.stderr()), 60_000);
     const second = await startJobManager(processDir(dir, "jm-2"), ha, b);
     started.push(second.cli);
     for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), 1, 1, ha, c)).cli);
-    const out = join(dir, "out");
-    mkdirSync(out, { recursive: true });
-    const jar = await uploadJar(first.url, JOB, "keyed-count.mjs");
-    const jobId = await runJar(first.url, jar, {
-      programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
-      parallelism: 2,
-      flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") },
-    });
-    await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
-    const before = await completedCheckpoints(first.url, jobId);
-    for (let c = before; c < before + 2; c = await completedCheckpoints(first.url, jobId)) await new Promise((r) => setTimeout(r, 100));
+    const { jobId, out } = await submitGatedJob(first.url, dir);
     // the leader cannot reach etcd, its task managers it still reaches; the rest of the input flows and checkpoints go
     // on every 200 ms: none may complete (no commit in etcd, no sink commit), nor may the job finish there
     net!.partition(a, net!.root);

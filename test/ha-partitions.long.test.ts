@@ -6,9 +6,8 @@
  * 200 ms and is gated mid-input; its output is checked line by line (0 lost, 0 duplicated: a commit by a
  * deposed leader, or by a task manager it no longer hears, would show).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./support/cli-process.ts";
 import {
@@ -16,21 +15,19 @@ import {
   committedLines,
   expectedKeyedCounts,
   jobManagerFetch,
+  haFlags,
   processDir,
-  rest,
-  runJar,
   startJobManager,
   startTaskManager,
-  uploadJar,
+  submitGatedJob,
+  untilJobKnown,
   waitForJobState,
-  type StartedJobManager,
 } from "./support/cluster-processes.ts";
 import { startEtcd, type EtcdServer } from "./support/etcd-server.ts";
 import { leaderInEtcd } from "./support/ha-contenders.ts";
 import { makeHostNetwork, networkHostsUnavailable, type HostNetwork, type NetworkHost } from "./support/network-hosts.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
-const JOB = fileURLToPath(new URL("./fixtures/cluster-keyed-count-job.mjs", import.meta.url));
 const tempDir = tempDirs("weir-ha-partitions-");
 const DEADLINE_MS = 240_000;
 const started = clusterSuite();
@@ -52,14 +49,6 @@ afterAll(async () => {
   net?.close();
 });
 
-/** The `high-availability.*` flags of every process of a cluster with its own keys. */
-function haFlags(dir: string, clusterId: string): string[] {
-  return [
-    ...["-D", "high-availability.type=etcd", "-D", `high-availability.etcd.endpoints=${etcd.endpoint}`, "-D", `high-availability.storageDir=${join(dir, "ha")}`],
-    ...["-D", "high-availability.etcd.lease-ttl=3 s", "-D", `high-availability.cluster-id=${clusterId}`],
-  ];
-}
-
 const LEADS = /leads 'jobmanager' with epoch (\d+)/g;
 
 /** The epochs a job manager's log says it led with, in order. */
@@ -67,36 +56,10 @@ function epochs(log: string): number[] {
   return [...log.matchAll(LEADS)].map((m) => Number(m[1]));
 }
 
-/** Submits the keyed count job (3000 numbers, gated after 1500) to `jm`; resolves with its id and output directory once its source waits at the gate and two checkpoints completed there. */
-async function gatedJob(jm: StartedJobManager, dir: string): Promise<{ jobId: string; out: string }> {
-  const out = join(dir, "out");
-  mkdirSync(out, { recursive: true });
-  const jar = await uploadJar(jm.url, JOB, "keyed-count.mjs");
-  const jobId = await runJar(jm.url, jar, {
-    programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
-    parallelism: 2,
-    flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") },
-  });
-  await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
-  const completed = async () => (await rest<{ counts: { completed: number } }>(`${jm.url}/jobs/${jobId}/checkpoints`)).counts.completed;
-  const before = await completed();
-  for (let c = before; c < before + 2; c = await completed()) await new Promise((r) => setTimeout(r, 100));
-  return { jobId, out };
-}
-
-/** Polls until the job manager at `url` knows job `jobId` (a new leader lists a recovered job once it started it). */
-async function untilJobKnown(url: string, jobId: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await jobManagerFetch(`${url}/jobs/${jobId}`)).status !== 200) {
-    if (Date.now() > deadline) throw new Error(`job ${jobId} unknown at ${url} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe.skipIf(noHosts !== undefined)("partitions of a highly available cluster on network hosts", () => {
   it("the leader's host cut from everything: it steps down, the standby recovers the job, the task managers follow it, exact output; healed, the old leader is a standby that takes over when the new one stops", async () => {
     const dir = tempDir();
-    const ha = haFlags(dir, "cut-leader");
+    const ha = haFlags(etcd.endpoint, join(dir, "ha"), "cut-leader");
     const first = await startJobManager(processDir(dir, "jm-1"), ha, hosts.a);
     started.push(first.cli);
     await waitFor("the first job manager leads", () => epochs(first.cli.stderr()).length === 1, 60_000);
@@ -104,7 +67,7 @@ describe.skipIf(noHosts !== undefined)("partitions of a highly available cluster
     started.push(second.cli);
     const tms = [await startTaskManager(processDir(dir, "tm-1"), 1, 1, ha, hosts.c), await startTaskManager(processDir(dir, "tm-2"), 1, 1, ha, hosts.d)];
     started.push(...tms.map((tm) => tm.cli));
-    const { jobId, out } = await gatedJob(first, dir);
+    const { jobId, out } = await submitGatedJob(first.url, dir);
     net.partition(hosts.a!);
     await waitFor("the old leader steps down", () => /no longer leads 'jobmanager'/.test(first.cli.stderr()), 60_000);
     // the next line of its log (it may come in a later chunk of its output)
@@ -132,14 +95,14 @@ describe.skipIf(noHosts !== undefined)("partitions of a highly available cluster
 
   it("a task manager's host cut from the job manager's: it is lost after heartbeat.timeout, the job restarts on the others from its latest checkpoint, exact output; it tries the unreachable leader again and again, healed, it registers again", async () => {
     const dir = tempDir();
-    const ha = haFlags(dir, "cut-task-manager");
+    const ha = haFlags(etcd.endpoint, join(dir, "ha"), "cut-task-manager");
     const jm = await startJobManager(processDir(dir, "jm"), ha, hosts.a);
     started.push(jm.cli);
     await waitFor("the job manager leads", () => epochs(jm.cli.stderr()).length === 1, 60_000);
     const tms = [];
     for (const [i, host] of [hosts.c!, hosts.d!, hosts.e!].entries()) tms.push({ host, ...(await startTaskManager(processDir(dir, `tm-${i + 1}`), 1, 1, ha, host)) });
     started.push(...tms.map((tm) => tm.cli));
-    const { jobId, out } = await gatedJob(jm, dir);
+    const { jobId, out } = await submitGatedJob(jm.url, dir);
     // the task manager of the job's source (workers 0) loses the job manager, not etcd nor the other task managers
     const placed = /workers 0 on task manager ([0-9a-f]{32})/.exec(jm.cli.stderr())?.[1];
     const cut = tms.find((tm) => tm.id === placed)!;

@@ -6,10 +6,11 @@
  * whose node_modules/weirjs is this repository (so an uploaded bundle imports
  * "weirjs" as a user's does); and job submission by plain HTTP calls.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll } from "vitest";
 import { ROOT, startCli, waitFor, type RunningCli } from "./cli-process.ts";
 import type { NetworkHost } from "./network-hosts.ts";
@@ -166,4 +167,49 @@ export function expectedKeyedCounts(count: number, keys: number): string[] {
     out.push(`${n % keys}:${c}`);
   }
   return out.sort();
+}
+
+/** The `high-availability.*` flags of every process of a cluster on the etcd at `endpoint` (a lease of 3 s). */
+export function haFlags(endpoint: string, storageDir: string, clusterId: string): string[] {
+  return [
+    ...["-D", "high-availability.type=etcd", "-D", `high-availability.etcd.endpoints=${endpoint}`, "-D", `high-availability.storageDir=${storageDir}`],
+    ...["-D", "high-availability.etcd.lease-ttl=3 s", "-D", `high-availability.cluster-id=${clusterId}`],
+  ];
+}
+
+/** Completed checkpoints of the job (`/jobs/:jid/checkpoints`). */
+export async function completedCheckpoints(url: string, jobId: string): Promise<number> {
+  return (await rest<{ counts: { completed: number } }>(`${url}/jobs/${jobId}/checkpoints`)).counts.completed;
+}
+
+/** Polls until the job manager at `url` knows job `jobId` (a new leader lists a recovered job once it started it). */
+export async function untilJobKnown(url: string, jobId: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await jobManagerFetch(`${url}/jobs/${jobId}`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`job ${jobId} unknown at ${url} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const KEYED_COUNT_JOB = fileURLToPath(new URL("../fixtures/cluster-keyed-count-job.mjs", import.meta.url));
+
+/**
+ * Submits the keyed count job (test/fixtures/cluster-keyed-count-job.mjs: 3000 numbers over 4 keys, gated after
+ * 1500, parallelism 2, checkpoints every 200 ms into `<dir>/out/checkpoints`) to the job manager at `url`;
+ * resolves with its id and output directory once its source waits at the gate (`<out>/gate` opens it) and two
+ * checkpoints completed there, so a restart restores state rather than starting empty.
+ */
+export async function submitGatedJob(url: string, dir: string): Promise<{ jobId: string; out: string }> {
+  const out = join(dir, "out");
+  mkdirSync(out, { recursive: true });
+  const jar = await uploadJar(url, KEYED_COUNT_JOB, "keyed-count.mjs");
+  const jobId = await runJar(url, jar, {
+    programArgsList: [join(out, "lines"), "3000", "1500", join(out, "gate"), join(out, "reached"), "4"],
+    parallelism: 2,
+    flinkConfiguration: { "execution.checkpointing.interval": "200 ms", "state.checkpoints.dir": join(out, "checkpoints") },
+  });
+  await waitFor("the job's source at its gate", () => existsSync(join(out, "reached")), 90_000);
+  const before = await completedCheckpoints(url, jobId);
+  for (let c = before; c < before + 2; c = await completedCheckpoints(url, jobId)) await new Promise((r) => setTimeout(r, 100));
+  return { jobId, out };
 }
