@@ -2,7 +2,7 @@
  * `weir run` of the running-total job (exactly-once FileSink) with checkpoints in a real S3-compatible server
  * (S3Proxy), SIGKILLed at random moments and restarted, commits exactly the output of a failure-free run: with
  * the heap backend's full checkpoints, and with the disk backend's incremental ones (shared objects in S3,
- * restores read from S3). The kill while a `_metadata` PUT is held is in s3-checkpoints.test.ts.
+ * restores read from S3). The kill while a `_metadata` PUT is held is in s3-checkpoints.long.test.ts.
  * Reproduce a failure with WEIR_SEED=<seed>.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
