@@ -1,6 +1,6 @@
 /**
  * Failure injection in-process in the weaker modes (`npm run test:long`): the
- * keyed count of failure-injection.test.ts fails once at a seeded random point
+ * keyed count of failure-injection.long.test.ts fails once at a seeded random point
  * and ends with counts that match the mode's guarantee. Reproduce a failing run
  * with `WEIR_SEED=<seed>`.
  */
