@@ -15,7 +15,7 @@ import { testSeed } from "../src/util/seeded-random.ts";
 const SEED = testSeed();
 
 it(`weir run killed at random moments (seed ${SEED}), exactly-once: the committed output equals a failure-free run's, every key's last total is its sum`, async () => {
-  const { files, output, where } = await runningTotalCrashLoop({ seed: SEED, kills: 4 });
+  const { files, output, where } = await runningTotalCrashLoop({ seed: SEED, kills: 3 });
   const actual = committedTotals(output);
   const diff = diffTotals(expectedTotals(files), actual);
   expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
