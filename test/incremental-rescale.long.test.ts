@@ -41,7 +41,7 @@ import {
   runningTotalArgs,
   type IncrementalCase,
 } from "./support/e2e-incremental.ts";
-import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders, type E2eOrder } from "./support/e2e-orders.ts";
+import { committedTotals, describeDiff, diffTotals, expectedTotals, expectExactOutput, finalTallies, hiddenFiles, keySums, writeOrders, type E2eOrder } from "./support/e2e-orders.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
@@ -125,15 +125,6 @@ function copyOf(dir: string, name: string): string {
   return copy;
 }
 
-/** Asserts that `output` holds exactly the output of a failure-free run of `files`. */
-function expectExactOutput(files: E2eOrder[][], output: string, where: string): void {
-  const actual = committedTotals(output);
-  const diff = diffTotals(expectedTotals(files), actual);
-  expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
-  expect(finalTallies(actual), `${where}: final count and total per key`).toEqual(keySums(files));
-  expect(hiddenFiles(output), `${where}: hidden files left`).toEqual([]);
-}
-
 /** Every retained checkpoint of `directory` reads and verifies (its state files and every shared file it references). */
 async function expectRetainedVerify(directory: string, where: string): Promise<CompletedCheckpoint[]> {
   const retained = await new FileSystemCheckpointStorage({ directory, retained: RETAINED, log: () => {} }).listCompleted();
@@ -213,13 +204,14 @@ for (const c of INCREMENTAL_CASES) {
       const latest = retained.at(-1)!;
       const output = copyOf(first.output, "out-p1");
       const checkpoints = join(first.root, "chk-p1");
-      // Slow until the test opens its gate (after the stop): it is stopped mid-run once its own checkpoints are incremental.
+      // Slow until the test opens its gate (once it stopped): it is stopped mid-run once its own checkpoints are incremental.
       const gate = join(first.root, "gate-p1");
       const run = startCli(resume(latest.directory, output, checkpoints, 1, 1, "0", gate));
       await waitForIncrementalCheckpoint(run, checkpoints, `${where}, run at parallelism 1`, 0);
       run.child.kill("SIGINT");
-      writeFileSync(gate, "");
+      // the gate opens only once it stopped: opened earlier, a quiet machine may finish the input before the stop
       const stopped = await finish(run, 60_000);
+      writeFileSync(gate, "");
       expect(stopped.code, `${where}: stop\n${stopped.stderr}`).toBe(0);
       expect(stopped.stderr, where).toContain(`restored from checkpoint ${latest.checkpointId} (${latest.directory}`);
       const match = /stopped with savepoint (\S+)/.exec(stopped.stderr);
