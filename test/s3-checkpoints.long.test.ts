@@ -17,7 +17,7 @@ import type { FileSystems } from "../src/checkpoint/storage/storage-file-system.
 import { testSeed } from "../src/util/seeded-random.ts";
 import { runCli, startCli } from "./support/cli-process.ts";
 import { finish } from "./support/e2e-kill-loop.ts";
-import { committedTotals, describeDiff, diffTotals, expectedTotals, finalTallies, hiddenFiles, keySums, writeOrders, type E2eOrder } from "./support/e2e-orders.ts";
+import { committedTotals, expectExactOutput, writeOrders } from "./support/e2e-orders.ts";
 import { freePort } from "./support/kafka-broker.ts";
 import { startS3HoldProxy } from "./support/s3-hold-proxy.ts";
 import { completedS3CheckpointIds, s3RunFlags, startS3Server, type S3Server } from "./support/s3-server.ts";
@@ -49,15 +49,6 @@ async function until(what: string, condition: () => Promise<boolean>, timeoutMs 
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-/** Asserts that `output` holds exactly the output of a failure-free run over `files`. */
-function expectExactOutput(files: E2eOrder[][], output: string, where: string): void {
-  const actual = committedTotals(output);
-  const diff = diffTotals(expectedTotals(files), actual);
-  expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
-  expect(finalTallies(actual), `${where}: final count and total per key`).toEqual(keySums(files));
-  expect(hiddenFiles(output), `${where}: hidden files left`).toEqual([]);
 }
 
 describe(`checkpoints in S3 (seed ${SEED})`, () => {

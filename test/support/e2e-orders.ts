@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { randomInt, seededRandom } from "../../src/util/seeded-random.ts";
 
 /** One input record. */
@@ -130,4 +131,13 @@ export function finalTallies(actual: readonly E2eTotal[]): Map<string, { count: 
 export function describeDiff(d: TotalsDiff): string {
   const head = <T>(xs: readonly T[]) => JSON.stringify(xs.slice(0, 5)) + (xs.length > 5 ? "…" : "");
   return `missing ${d.missing.length} ${head(d.missing)}, duplicated ${d.duplicated.length} ${head(d.duplicated)}, wrong ${d.wrong.length} ${head(d.wrong)}`;
+}
+
+/** Asserts that `output` holds exactly the output of a failure-free run over `files`: no total missing, twice or wrong, each key's final count and total, no hidden file left. */
+export function expectExactOutput(files: E2eOrder[][], output: string, where: string): void {
+  const actual = committedTotals(output);
+  const diff = diffTotals(expectedTotals(files), actual);
+  expect(diff.missing.length + diff.duplicated.length + diff.wrong.length, `${where}: ${describeDiff(diff)}`).toBe(0);
+  expect(finalTallies(actual), `${where}: final count and total per key`).toEqual(keySums(files));
+  expect(hiddenFiles(output), `${where}: hidden files left`).toEqual([]);
 }
