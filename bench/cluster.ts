@@ -30,7 +30,8 @@ import { ROOT, startCli, type RunningCli } from "../test/support/cli-process.ts"
 import { jobDetails, processDir, runJar, startJobManager, startTaskManager, uploadJar, type StartedTaskManager } from "../test/support/cluster-processes.ts";
 import { cpuBetween, type CpuTimeline } from "./cpu-timeline.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
-import { MARK_EVERY, type ClusterJobKind, type ClusterSinkReport } from "./jobs/cluster-job-report.ts";
+import type { ClusterJobKind, ClusterSinkReport } from "./jobs/cluster-job-report.ts";
+import { readSourceMarks, SOURCE_MARK_EVERY } from "./jobs/source-marks.ts";
 import { processCpuTimeline } from "./process-cpu-timeline.ts";
 import { table } from "./report.ts";
 import { steadyWindow } from "./steady-rate.ts";
@@ -197,10 +198,9 @@ async function clusterRun(run: RunContext, url: string, jar: string, processes: 
 /** The figures of a finished run from its output folder and its CPU samples. */
 function figuresOf(run: RunContext, cpu: CpuTimeline, wallMs: number, bytesPerCrossingRecord: number | undefined): ClusterRunFigures {
   const files = readdirSync(run.out);
-  const marks = files.filter((f) => f.startsWith("marks-")).map((f) => readFileSync(join(run.out, f), "utf8").trim().split("\n").map(Number));
   const sinks = files.filter((f) => f.startsWith("sink-")).map((f) => JSON.parse(readFileSync(join(run.out, f), "utf8")) as ClusterSinkReport);
   if (sinks.length !== run.parallelism) throw new Error(`${label(run)}: ${sinks.length} sink reports, expected ${run.parallelism}`);
-  const steady = steadyWindow(marks, MARK_EVERY, run.records);
+  const steady = steadyWindow(readSourceMarks(run.out), SOURCE_MARK_EVERY, run.records);
   const cpuMs = cpuBetween(cpu.samples, steady.startAt, steady.endAt);
   return {
     job: run.job,

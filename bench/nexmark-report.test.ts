@@ -16,8 +16,16 @@ const stats: CheckpointStats = {
   pending: [],
 };
 
-function run(runner: NexmarkRunFigures["runner"], workers: number, checkpointIntervalMs: number, elapsedMs: number, label = `${runner} ${workers}`, gcMs?: number): NexmarkRunFigures {
-  return nexmarkRunFigures({ query: "q5", label, runner, workers, checkpointIntervalMs, events: 1_000_000, elapsedMs, startupMs: workers > 0 ? 500 : 0, rows: 42, checkpoints: checkpointIntervalMs > 0 ? stats : null, gcMs });
+function run(
+  runner: NexmarkRunFigures["runner"],
+  workers: number,
+  checkpointIntervalMs: number,
+  elapsedMs: number,
+  label = `${runner} ${workers}`,
+  gcMs?: number,
+  steadyEventsPerSecond?: number,
+): NexmarkRunFigures {
+  return nexmarkRunFigures({ query: "q5", label, runner, workers, checkpointIntervalMs, events: 1_000_000, elapsedMs, startupMs: workers > 0 ? 500 : 0, rows: 42, checkpoints: checkpointIntervalMs > 0 ? stats : null, gcMs, steadyEventsPerSecond });
 }
 
 /** The runs of q5 of one section: fused 4 M/s, DataStream in-process 1 M/s (none) and 0.5 M/s (exactly-once), 1 worker 0.5 M/s, 2 workers 1 M/s, RxJS 2 M/s, SQL twin 0.4 M/s (exactly-once) and 0.5 M/s (none). */
@@ -66,6 +74,11 @@ describe("nexmarkRatios", () => {
     expect(nexmarkRatios([run("fused", 0, 0, 250), run("engine", 0, 1_000, 500)])[0]).toMatchObject({ engineOverFused: 0.5, rxOverFused: undefined, twoWorkersOverOne: undefined });
   });
 
+  it("compares 2 workers with 1 in the steady state where the runs measured it", () => {
+    const runs = [run("engine", 1, 1_000, 2_500, "1 worker", undefined, 800_000), run("engine", 2, 1_000, 1_500, "2 workers", undefined, 1_200_000)];
+    expect(nexmarkRatios(runs)[0]!.twoWorkersOverOne).toBeCloseTo(1.5, 10);
+  });
+
   it("compares the SQL twin and the published SQL with the engine in-process, exactly-once", () => {
     expect(nexmarkRatios(q5Runs(), [q5Published])[0]).toMatchObject({ engineOverFused: 0.125, twinOverEngine: 0.8, twinExactlyOnceOverNone: 0.8, publishedOverEngine: 0.5 });
   });
@@ -93,7 +106,7 @@ describe("nexmarkTargets", () => {
 
 describe("formatNexmark", () => {
   it("prints the runs, their checkpoints, the latencies and the ratios", () => {
-    const runs = [run("fused", 0, 0, 250, "fused loop"), run("engine", 0, 1_000, 1_000, "in-process, exactly-once 1 s"), run("engine", 2, 1_000, 1_500, "2 workers, exactly-once 1 s")];
+    const runs = [run("fused", 0, 0, 250, "fused loop"), run("engine", 0, 1_000, 1_000, "in-process, exactly-once 1 s"), run("engine", 2, 1_000, 1_500, "2 workers, exactly-once 1 s", undefined, 1_250_000)];
     const sql = [
       { query: "q5", run: run("sql-connector", 0, 1_000, 2_000, "SQL connector", 300), flinkPerCore: 22_140, overDataStream: 0.5 },
       { query: "q6", refused: "line 12, column 11: Column 'rownum' not found in any table" },
@@ -111,15 +124,16 @@ describe("formatNexmark", () => {
     const text = formatNexmark(f);
     expect(text).toContain("parallelism 2");
     expect(text).toContain("  q5: hot items");
-    expect(text).toMatch(/q5 fused loop\s+1\.00 M\s+0\.25 s\s+-\s+4\.00 M\s+4\.00 M\s+42\s+-\s+-\n/);
-    expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+1\.00 M\s+1\.50 s\s+500 ms\s+1\.00 M\s+500,000\s+42\s+2/);
+    expect(text).toMatch(/q5 fused loop\s+1\.00 M\s+0\.25 s\s+-\s+4\.00 M\s+4\.00 M\s+-\s+42\s+-\s+-\n/);
+    expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+1\.00 M\s+1\.50 s\s+500 ms\s+1\.00 M\s+500,000\s+1\.25 M\s+42\s+2/);
     expect(text).toMatch(/q5 2 workers, exactly-once 1 s\s+2\s+0\s+100 ms\s+300 ms\s+20 ms\s+4 KiB/);
     expect(text).toMatch(/q0 in-process, exactly-once 1 s\s+250,000\/s\s+500,000\s+3\s+2\.0 ms\s+35 ms\s+35 ms/);
     expect(text).toMatch(/q5\s+0\.250\s+-\s+-\s+-\s+-\s+-\s+-\s+0\.500\n/);
     expect(text).toMatch(/q5\s+1\.00 M\s+2\.00 s\s+500,000\s+22,140\s+0\.500\s+42\s+2\s+15\.0 %/);
     expect(text).toMatch(/q6\s+-\s+refused\s+-\s+-\s+-\s+-\s+-\s+-/);
     // side by side: fused, RxJS, DS none, DS EO, 1 worker, 2 workers, twin EO, twin none, published
-    expect(text).toMatch(/q5\s+4\.00 M\s+-\s+-\s+1\.00 M\s+-\s+1\.00 M\s+-\s+-\s+500,000\n/);
+    // (2 workers: the steady state)
+    expect(text).toMatch(/q5\s+4\.00 M\s+-\s+-\s+1\.00 M\s+-\s+1\.25 M\s+-\s+-\s+500,000\n/);
     expect(text).toMatch(/DataStream in-process, exactly-once 1 s \/ fused loop\s+q5\s+0\.250\s+>= 0\.5\s+NOT met/);
     expect(text).toMatch(/published SQL \/ DataStream, in-process, exactly-once 1 s\s+q5\s+0\.500\s+>= 0\.5\s+met/);
     expect(text).toMatch(/GC share of the published SQL, exactly-once 1 s\s+q5\s+15\.0 %\s+<= 15\.0 %\s+met/);

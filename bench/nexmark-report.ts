@@ -44,6 +44,11 @@ export interface NexmarkRunFigures {
   readonly checkpoints: CheckpointFigures | null;
   /** In-process engine runs: GC pauses of the thread / the run's wall time (bench/gc-time.ts); undefined where not measured. */
   readonly gcShare: number | undefined;
+  /**
+   * Worker runs: events/s from 20 % to 90 % of the events (marks next to the source, bench/jobs/source-marks.ts):
+   * without the fresh threads' warm-up. Undefined for other runs.
+   */
+  readonly steadyEventsPerSecond: number | undefined;
 }
 
 /** End-to-end latency of a rate-limited run: arrival at the sink − when the row's event was due at the source (bench/jobs/nexmark/nexmark-job.ts). */
@@ -71,7 +76,7 @@ export interface NexmarkRatios {
   readonly engineOverRx: number | undefined;
   /** Engine in-process: exactly-once 1 s / no checkpoints. */
   readonly exactlyOnceOverNone: number | undefined;
-  /** Engine exactly-once 1 s: 2 workers / 1 worker. */
+  /** Engine exactly-once 1 s: 2 workers / 1 worker, in the steady state (`steadyEventsPerSecond`). */
   readonly twoWorkersOverOne: number | undefined;
   /** SQL twin / engine, both in-process, exactly-once 1 s. */
   readonly twinOverEngine: number | undefined;
@@ -144,6 +149,8 @@ export function nexmarkRunFigures(r: {
   readonly checkpoints: CheckpointStats | null;
   /** GC pauses during the run, where measured (in-process runs). */
   readonly gcMs?: number | undefined;
+  /** Events/s in the steady state, where measured (worker runs). */
+  readonly steadyEventsPerSecond?: number | undefined;
 }): NexmarkRunFigures {
   const eventsPerSecond = throughput(r.events, r.elapsedMs, r.startupMs);
   const cores = Math.max(1, r.workers);
@@ -164,6 +171,7 @@ export function nexmarkRunFigures(r: {
     checkpointsCompleted: cp.completed,
     checkpoints: r.checkpointIntervalMs > 0 ? cp : null,
     gcShare: gcShare(r.gcMs, r.elapsedMs),
+    steadyEventsPerSecond: r.steadyEventsPerSecond,
   };
 }
 
@@ -185,8 +193,14 @@ export function latencyFigures(query: string, label: string, rate: number, event
 export function nexmarkRatios(runs: readonly NexmarkRunFigures[], sql: readonly NexmarkSqlFigures[] = []): NexmarkRatios[] {
   const queries = [...new Set(runs.map((r) => r.query))];
   return queries.map((query) => {
-    const rate = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine" || runner === "sql-twin") =>
-      runs.find((r) => r.query === query && r.runner === runner && r.workers === workers && r.checkpointIntervalMs > 0 === checkpointed)?.eventsPerSecond;
+    const run = (runner: NexmarkRunner, workers = 0, checkpointed = runner === "engine" || runner === "sql-twin") =>
+      runs.find((r) => r.query === query && r.runner === runner && r.workers === workers && r.checkpointIntervalMs > 0 === checkpointed);
+    const rate = (runner: NexmarkRunner, workers = 0, checkpointed?: boolean) => run(runner, workers, checkpointed)?.eventsPerSecond;
+    /** Worker runs compare in the steady state where both measured it. */
+    const workerRate = (workers: number) => {
+      const r = run("engine", workers);
+      return r?.steadyEventsPerSecond ?? r?.eventsPerSecond;
+    };
     const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
     const engine = rate("engine");
     return {
@@ -195,7 +209,7 @@ export function nexmarkRatios(runs: readonly NexmarkRunFigures[], sql: readonly 
       rxOverFused: ratio(rate("rx"), rate("fused")),
       engineOverRx: ratio(engine, rate("rx")),
       exactlyOnceOverNone: ratio(engine, rate("engine", 0, false)),
-      twoWorkersOverOne: ratio(rate("engine", 2), rate("engine", 1)),
+      twoWorkersOverOne: ratio(workerRate(2), workerRate(1)),
       twinOverEngine: ratio(rate("sql-twin"), engine),
       twinExactlyOnceOverNone: ratio(rate("sql-twin"), rate("sql-twin", 0, false)),
       publishedOverEngine: ratio(sql.find((q) => q.query === query)?.run?.eventsPerSecond, engine),
@@ -255,10 +269,10 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
     ...f.queries.map((q) => `  ${q.name}: ${q.description}`),
     "  fused loop / RxJS: the same query as one plain loop / an RxJS pipeline over the same generator, in one thread; per core: events/s ÷ threads doing the work",
     "  SQL twin: a SELECT on the nexmark connector (same stream) giving the DataStream version's rows (bench/jobs/nexmark/sql-twins.ts);",
-    "  GC: the thread's GC pauses / the run's wall time (in-process runs)",
+    "  GC: the thread's GC pauses / the run's wall time (in-process runs); steady: events/s from 20 % to 90 % of the events (worker runs, marks next to the source)",
     "",
     table(
-      ["nexmark run", "events", "elapsed", "start-up", "events/s", "per core", "rows", "checkpoints", "GC"],
+      ["nexmark run", "events", "elapsed", "start-up", "events/s", "per core", "steady", "rows", "checkpoints", "GC"],
       f.runs.map((r) => [
         `${r.query} ${r.label}`,
         millions(r.events),
@@ -266,6 +280,7 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
         r.startupMs > 0 ? `${Math.round(r.startupMs)} ms` : "-",
         millions(r.eventsPerSecond),
         millions(r.eventsPerSecondPerCore),
+        r.steadyEventsPerSecond === undefined ? "-" : millions(r.steadyEventsPerSecond),
         millions(r.rows),
         r.runner === "engine" || r.runner === "sql-twin" ? checkpointsCell(r) : "-",
         percentCell(r.gcShare),
@@ -312,7 +327,7 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
           ratioCell(r.publishedOverEngine),
         ]),
       ),
-      "  DS: DataStream, in-process, exactly-once 1 s (2 workers/1: exactly-once 1 s); twin: SQL twin, in-process, exactly-once 1 s; published: the published SQL, in-process,",
+      "  DS: DataStream, in-process, exactly-once 1 s (2 workers/1: exactly-once 1 s, steady state); twin: SQL twin, in-process, exactly-once 1 s; published: the published SQL, in-process,",
       "  exactly-once 1 s (its own run size); EO/none: in-process, exactly-once 1 s / no checkpoints; ratios of events/s",
     );
   return lines;
@@ -322,7 +337,7 @@ function formatDataStreamRuns(f: NexmarkFigures): string[] {
 function formatSideBySide(f: NexmarkFigures): string[] {
   const rate = (query: string, runner: NexmarkRunner, workers: number, checkpointed: boolean) => {
     const r = f.runs.find((x) => x.query === query && x.runner === runner && x.workers === workers && x.checkpointIntervalMs > 0 === checkpointed);
-    return r === undefined ? "-" : millions(r.eventsPerSecond);
+    return r === undefined ? "-" : millions(r.steadyEventsPerSecond ?? r.eventsPerSecond);
   };
   return [
     `nexmark events/s side by side (all threads; DataStream and SQL at parallelism ${f.parallelism}):`,
@@ -345,7 +360,7 @@ function formatSideBySide(f: NexmarkFigures): string[] {
         ];
       }),
     ),
-    "  DS: DataStream in-process; 1 / 2 workers: DataStream, exactly-once 1 s; twin: SQL twin in-process; published SQL: in-process, exactly-once 1 s",
+    "  DS: DataStream in-process; 1 / 2 workers: DataStream, exactly-once 1 s, steady state; twin: SQL twin in-process; published SQL: in-process, exactly-once 1 s",
   ];
 }
 

@@ -20,7 +20,10 @@
  *    run is over its processing time: from the start of the first sink subtask to
  *    the end of input at the last one (without starting threads, importing the job
  *    module in them, deploying, the final checkpoint, tearing down). In-process
- *    engine runs also measure their GC pauses (bench/gc-time.ts).
+ *    engine runs also measure their GC pauses (bench/gc-time.ts). Worker runs also
+ *    give their steady-state throughput: events/s from 20 % to 90 % of the events, from
+ *    marks written next to the source (bench/jobs/source-marks.ts, bench/steady-rate.ts),
+ *    which leave out the fresh threads' warm-up; 2 workers / 1 worker compares those.
  *
  * Then the latency of q0 and q1: the source rate limited to half of the
  * query's exactly-once throughput (the lower of in-process and 2 workers),
@@ -66,6 +69,8 @@ import {
   type NexmarkSqlFigures,
 } from "./nexmark-report.ts";
 import { throughput } from "./report.ts";
+import { readSourceMarks, SOURCE_MARK_EVERY } from "./jobs/source-marks.ts";
+import { steadyWindow } from "./steady-rate.ts";
 
 export const NEXMARK_PARALLELISM = 2;
 /**
@@ -235,9 +240,18 @@ async function measureQuery(query: NexmarkQueryName, fixedEvents: number | undef
   runs.push(baselineFigures(query, "fused loop", "fused", events, fused));
   for (const [label, workers, checkpointIntervalMs] of ENGINE_PLAN) {
     progress(`nexmark ${query}: ${label}`);
-    const m = await runNexmarkQuery({ query, source, parallelism: NEXMARK_PARALLELISM, workers, checkpointIntervalMs });
-    check(`nexmark ${query}, ${label}`, fused, m);
-    runs.push(nexmarkRunFigures({ query, label, runner: "engine", workers, checkpointIntervalMs, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints, gcMs: m.gcMs }));
+    // worker runs: marks next to the source for the steady state (fresh threads warm their code up for a while)
+    const marksDir = workers > 0 ? await mkdtemp(join(tmpdir(), "weir-bench-nexmark-marks-")) : undefined;
+    try {
+      const m = await runNexmarkQuery({ query, source, parallelism: NEXMARK_PARALLELISM, workers, checkpointIntervalMs, ...(marksDir ? { marksDir } : {}) });
+      check(`nexmark ${query}, ${label}`, fused, m);
+      const steadyEventsPerSecond = marksDir === undefined ? undefined : steadyWindow(readSourceMarks(marksDir), SOURCE_MARK_EVERY, events).recordsPerSecond;
+      runs.push(
+        nexmarkRunFigures({ query, label, runner: "engine", workers, checkpointIntervalMs, events, elapsedMs: m.elapsedMs, startupMs: m.elapsedMs - m.processingMs, rows: m.rows, checkpoints: m.checkpoints, gcMs: m.gcMs, steadyEventsPerSecond }),
+      );
+    } finally {
+      if (marksDir) await rm(marksDir, { recursive: true, force: true });
+    }
   }
   if (hasRx(query)) {
     progress(`nexmark ${query}: RxJS`);

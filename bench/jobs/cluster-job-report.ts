@@ -1,12 +1,8 @@
 /**
  * What the job of the bench's `cluster` section (bench/jobs/cluster-job.ts, a module that runs its job when
- * imported) leaves in its output folder, for bench/cluster.ts to read: `marks-<subtask>` (the instant, ms since
- * the epoch, of every `MARK_EVERY`-th record of the subtask, one a line) and `sink-<subtask>.json`
+ * imported) leaves in its output folder, for bench/cluster.ts to read: `marks-<subtask>` (bench/jobs/source-marks.ts) and `sink-<subtask>.json`
  * (a {@link ClusterSinkReport}).
  */
-
-/** The marker notes the instant of every this many records of its subtask. */
-export const MARK_EVERY = 4_096;
 
 /** The jobs of the section. */
 export type ClusterJobKind = "keyed-count" | "q5";

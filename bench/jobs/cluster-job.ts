@@ -3,8 +3,8 @@
  * or Nexmark q5 (bench/jobs/nexmark/q5-hot-items.ts, DataStream). It is bundled once, as `weir run -m` bundles a
  * job, and the same bundle runs on a cluster (uploaded to a job manager) and under `weir run` in one process, so
  * both run the same code. Its figures leave the processes through files, readable from every process of one
- * machine: a marker chained to the source appends the instant (ms since the epoch) of every `MARK_EVERY`-th
- * record of its subtask to `marks-<subtask>` (the steady window of the run, across processes), and the sink
+ * machine: a marker chained to the source appends the instant of every `SOURCE_MARK_EVERY`-th record of its
+ * subtask to `marks-<subtask>` (bench/jobs/source-marks.ts: the steady window of the run, across processes), and the sink
  * writes its rows and their digest to `sink-<subtask>.json` at the end of input (the integrity check;
  * bench/jobs/cluster-job-report.ts).
  *
@@ -15,9 +15,8 @@
  * weir run cluster-job.mjs -p 2 --workers 2 -- keyed-count 2000000 10000 /tmp/out
  * ```
  */
-import { appendFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import {
   getJobArgs,
   KeyedProcessFunction,
@@ -26,13 +25,13 @@ import {
   ValueStateDescriptor,
   WatermarkStrategy,
   type Collector,
-  type DataStream,
   type KeyedProcessContext,
   type NexmarkEvent,
   type Sink,
   type ValueState,
 } from "../../src/index.ts";
-import { MARK_EVERY, type ClusterSinkReport } from "./cluster-job-report.ts";
+import type { ClusterSinkReport } from "./cluster-job-report.ts";
+import { markedSource } from "./source-marks.ts";
 import { digestAdd, digestStart, NEXMARK_OUT_OF_ORDERNESS_MS } from "./nexmark/nexmark-query.ts";
 import { q5, type HotItem } from "./nexmark/q5-hot-items.ts";
 
@@ -52,27 +51,6 @@ class RunningCount extends KeyedProcessFunction<number, number, number> {
     this.count.update(next);
     out.collect(next);
   }
-}
-
-/** Passes records through, appending the instant of every `MARK_EVERY`-th one to `marks-<subtask>` in `dir`. */
-function marked<T>(stream: DataStream<T>, dir: string): DataStream<T> {
-  return stream
-    .map({
-      file: "",
-      untilMark: MARK_EVERY,
-      open(ctx) {
-        this.file = join(dir, `marks-${ctx.getIndexOfThisSubtask()}`);
-      },
-      map(value: T): T {
-        if (--this.untilMark === 0) {
-          appendFileSync(this.file, `${performance.timeOrigin + performance.now()}\n`);
-          this.untilMark = MARK_EVERY;
-        }
-        return value;
-      },
-    })
-    .uid("marker")
-    .name("marker");
 }
 
 /** Counts and digests the rows; writes `sink-<subtask>.json` in `dir` at the end of input. */
@@ -98,7 +76,7 @@ const records = Number(recordsArg);
 const keys = Number(keysArg);
 const env = StreamExecutionEnvironment.getExecutionEnvironment();
 if (kind === "keyed-count") {
-  marked(env.fromSequence(1, records).uid("sequence"), outDir)
+  markedSource(env.fromSequence(1, records).uid("sequence"), outDir)
     .keyBy((n) => n % keys)
     .process(new RunningCount())
     .uid("running-count")
@@ -107,7 +85,7 @@ if (kind === "keyed-count") {
 } else {
   const source = NexmarkSource.create({ events: records, eventsPerSecond: EVENT_TIME_RATE, maxOutOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS, rateLimited: false });
   const events = env.fromSource(source, WatermarkStrategy.forBoundedOutOfOrderness<NexmarkEvent>(NEXMARK_OUT_OF_ORDERNESS_MS), "nexmark").uid("nexmark");
-  q5.build(marked(events, outDir))
+  q5.build(markedSource(events, outDir))
     .sinkTo(reportingSink<HotItem>(outDir, q5.digest))
     .uid("result");
 }

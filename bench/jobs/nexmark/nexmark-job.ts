@@ -30,6 +30,7 @@ import { StreamTableEnvironment } from "../../../src/table/api/table-environment
 import { nexmarkSqlScript, type NexmarkSqlQueryName } from "./sql-queries.ts";
 import { hasSqlTwin, nexmarkTwinScript } from "./sql-twins.ts";
 import { measureGcTime } from "../../gc-time.ts";
+import { markedSource } from "../source-marks.ts";
 
 /** The environment variable that carries a run's parameters to the worker threads. */
 const PARAMS_VARIABLE = "WEIR_BENCH_NEXMARK";
@@ -71,6 +72,11 @@ export interface NexmarkRunParams {
    * the rows whose events were due at least this many ms after the first row's.
    */
   readonly latencyAfterMs?: number;
+  /**
+   * DataStream queries: a marker chained to the source writes the instant of every `SOURCE_MARK_EVERY`-th event
+   * of each reader into this folder (bench/jobs/source-marks.ts), for the run's steady-state throughput.
+   */
+  readonly marksDir?: string;
 }
 
 /** What one run measured. */
@@ -182,7 +188,10 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
     rateLimited: s.rateLimited ?? false,
   });
   const events = env.fromSource(source, WatermarkStrategy.forBoundedOutOfOrderness<NexmarkEvent>(s.maxOutOfOrdernessMs), "nexmark").uid("nexmark");
-  dataStreamQuery(p).build(events).sinkTo(resultSink(p)).uid("result");
+  dataStreamQuery(p)
+    .build(p.marksDir === undefined ? events : markedSource(events, p.marksDir))
+    .sinkTo(resultSink(p))
+    .uid("result");
   return env;
 }
 
