@@ -11,6 +11,8 @@
  */
 import type { SqlValue } from "../types/sql-value.ts";
 import type { PlanExpr } from "./rel-node.ts";
+import type { Evaluator } from "../expr/bound-expr.ts";
+import { codeOf } from "../expr/expr-code.ts";
 
 /** One node of a chain: `WHERE condition`, or a `SELECT` list. */
 export type CalcStep = { readonly kind: "filter"; readonly condition: PlanExpr } | { readonly kind: "project"; readonly exprs: readonly PlanExpr[] };
@@ -55,42 +57,99 @@ export function compileCalc(chain: readonly CalcStep[], inputWidth: number): Cal
     } else for (const f of needed) for (const r of readsOf(s.exprs[f]!, widths[i]!)) below.add(r);
     needed = below;
   }
-  const programs = steps.map((s, i): CalcProgram => {
+  return generateCalc(steps, live);
+}
+
+/** The JavaScript expression of an input field, and of the input row as an array (for an evaluator called as it is). */
+interface Scope {
+  field(i: number): string;
+  array(): string;
+}
+
+/**
+ * One function for the whole chain: each expression with a known shape (see `expr-code.ts`) written out
+ * inline, any other called as its evaluator; a projection below the last one leaves its live values in
+ * local variables (an array only when an evaluator called as it is reads them). Only indexes, operators and
+ * JSON literals are written into the source; every other value is passed in.
+ */
+function generateCalc(steps: readonly CalcStep[], live: readonly Set<number>[]): CalcProgram {
+  const externals: unknown[] = [];
+  const external = (v: unknown) => `x${externals.push(v) - 1}`;
+  let temps = 0;
+  const temp = () => `t${temps++}`;
+  const body: string[] = [];
+  const arrays: { at: number; text: string }[] = []; // arrays made of local variables, inserted where their values are known
+  const write = (ev: Evaluator, scope: Scope): string => {
+    const code = codeOf(ev);
+    if (code === undefined) return `${external(ev)}(${scope.array()})`;
+    switch (code.op) {
+      case "field": return scope.field(code.index);
+      case "literal": return literal(code.value) ?? external(code.value);
+      case "rowField": { const t = temp(); return `((${t} = ${write(code.row, scope)}) === null ? null : ${t}[${code.index}])`; }
+      case "not": { const t = temp(); return `((${t} = ${write(code.x, scope)}) === null ? null : !${t})`; }
+      case "and": case "or": {
+        const [a, b] = [temp(), temp()];
+        const decides = code.op === "and" ? "false" : "true";
+        return `((${a} = ${write(code.l, scope)}) === ${decides} ? ${decides} : (${b} = ${write(code.r, scope)}) === ${decides} ? ${decides} : ${a} === null || ${b} === null ? null : ${code.op === "and" ? "true" : "false"})`;
+      }
+      case "compare": {
+        const [a, b] = [temp(), temp()];
+        return `((${a} = ${write(code.l, scope)}) === null ? null : (${b} = ${write(code.r, scope)}) === null ? null : ${a} ${code.operator} ${b})`;
+      }
+      case "is": return `(${write(code.x, scope)} ${code.not ? "!==" : "==="} ${literal(code.want)})`;
+      case "strict": {
+        const ts = code.args.map(() => temp());
+        const tests = code.args.map((a, i) => `(${ts[i]} = ${write(a, scope)}) === null ? null : `).join("");
+        return `(${tests}${external(code.fn)}(${ts.join(", ")}))`;
+      }
+      case "case": return `(${code.whens.map(([w, t]) => `${write(w, scope)} === true ? ${write(t, scope)} : `).join("")}${write(code.otherwise, scope)})`;
+    }
+  };
+  let scope: Scope = { field: (i) => `f[${i}]`, array: () => "f" };
+  steps.forEach((s, i) => {
+    const last = i === steps.length - 1;
     if (s.kind === "filter") {
-      const cond = s.condition.eval;
-      return (f) => (cond(f) === true ? f : undefined);
+      body.push(`if (${write(s.condition.eval, scope)} !== true) return undefined;`);
+      if (last) body.push(`return ${scope.array()};`);
+      return;
     }
-    const width = s.exprs.length;
+    if (last) {
+      body.push(`return [${s.exprs.map((e) => write(e.eval, scope)).join(", ")}];`);
+      return;
+    }
     const computed = [...live[i]!].sort((a, b) => a - b);
-    const at = Int32Array.from(computed);
-    const evals = computed.map((j) => s.exprs[j]!.eval);
-    const n = evals.length;
-    if (n === width) {
-      return (f) => {
-        const out = new Array<SqlValue>(width);
-        for (let k = 0; k < n; k++) out[k] = evals[k]!(f);
-        return out;
-      };
-    }
-    return (f) => {
-      const out = new Array<SqlValue>(width).fill(null);
-      for (let k = 0; k < n; k++) out[at[k]!] = evals[k]!(f);
-      return out;
+    for (const j of computed) body.push(`const v${i}_${j} = ${write(s.exprs[j]!.eval, scope)};`);
+    const at = body.length;
+    const values = new Set(computed);
+    const width = s.exprs.length;
+    let made: string | undefined;
+    scope = {
+      field: (j) => (values.has(j) ? `v${i}_${j}` : "null"), // as the array of the projection has it
+      array: () => {
+        if (made === undefined) {
+          made = `r${i}`;
+          arrays.push({ at, text: `const ${made} = [${Array.from({ length: width }, (_, j) => (values.has(j) ? `v${i}_${j}` : "null")).join(", ")}];` });
+        }
+        return made;
+      },
     };
   });
-  if (programs.length === 1) return programs[0]!;
-  if (programs.length === 2) {
-    const [a, b] = programs as [CalcProgram, CalcProgram];
-    return (f) => {
-      const x = a(f);
-      return x === undefined ? undefined : b(x);
-    };
-  }
-  return (f) => {
-    let x: SqlValue[] | undefined = f;
-    for (let i = 0; i < programs.length && x !== undefined; i++) x = programs[i]!(x);
-    return x;
-  };
+  for (const a of arrays.sort((x, y) => y.at - x.at)) body.splice(a.at, 0, a.text);
+  const declarations = [
+    externals.length === 0 ? "" : `const ${externals.map((_, k) => `x${k} = x[${k}]`).join(", ")};`,
+    `return function calc(f) {`,
+    temps === 0 ? "" : `  let ${Array.from({ length: temps }, (_, k) => `t${k}`).join(", ")};`,
+  ];
+  const source = `"use strict";\n${declarations.filter((d) => d !== "").join("\n")}\n${body.map((l) => `  ${l}`).join("\n")}\n};`;
+  return new Function("x", source)(externals) as CalcProgram;
+}
+
+/** The source of a literal written in the code: null, a boolean, a finite number (not -0) or a string; else undefined. */
+function literal(v: SqlValue): string | undefined {
+  if (v === null || typeof v === "boolean") return String(v);
+  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0) ? `(${v})` : undefined;
+  if (typeof v === "string") return JSON.stringify(v);
+  return undefined;
 }
 
 /**
