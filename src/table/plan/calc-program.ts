@@ -11,8 +11,7 @@
  */
 import type { SqlValue } from "../types/sql-value.ts";
 import type { PlanExpr } from "./rel-node.ts";
-import type { Evaluator } from "../expr/bound-expr.ts";
-import { codeOf } from "../expr/expr-code.ts";
+import { ExprWriter, PARAMETER_SCOPE, type Scope } from "../expr/expr-writer.ts";
 
 /** One node of a chain: `WHERE condition`, or a `SELECT` list. */
 export type CalcStep = { readonly kind: "filter"; readonly condition: PlanExpr } | { readonly kind: "project"; readonly exprs: readonly PlanExpr[] };
@@ -60,65 +59,28 @@ export function compileCalc(chain: readonly CalcStep[], inputWidth: number): Cal
   return generateCalc(steps, live);
 }
 
-/** The JavaScript expression of an input field, and of the input row as an array (for an evaluator called as it is). */
-interface Scope {
-  field(i: number): string;
-  array(): string;
-}
-
 /**
- * One function for the whole chain: each expression with a known shape (see `expr-code.ts`) written out
- * inline, any other called as its evaluator; a projection below the last one leaves its live values in
- * local variables (an array only when an evaluator called as it is reads them). Only indexes, operators and
- * JSON literals are written into the source; every other value is passed in.
+ * One function for the whole chain (see `expr-writer.ts`); a projection below the last one leaves its
+ * live values in local variables (an array only when an evaluator called as it is reads them).
  */
 function generateCalc(steps: readonly CalcStep[], live: readonly Set<number>[]): CalcProgram {
-  const externals: unknown[] = [];
-  const external = (v: unknown) => `x${externals.push(v) - 1}`;
-  let temps = 0;
-  const temp = () => `t${temps++}`;
+  const w = new ExprWriter();
   const body: string[] = [];
   const arrays: { at: number; text: string }[] = []; // arrays made of local variables, inserted where their values are known
-  const write = (ev: Evaluator, scope: Scope): string => {
-    const code = codeOf(ev);
-    if (code === undefined) return `${external(ev)}(${scope.array()})`;
-    switch (code.op) {
-      case "field": return scope.field(code.index);
-      case "literal": return literal(code.value) ?? external(code.value);
-      case "rowField": { const t = temp(); return `((${t} = ${write(code.row, scope)}) === null ? null : ${t}[${code.index}])`; }
-      case "not": { const t = temp(); return `((${t} = ${write(code.x, scope)}) === null ? null : !${t})`; }
-      case "and": case "or": {
-        const [a, b] = [temp(), temp()];
-        const decides = code.op === "and" ? "false" : "true";
-        return `((${a} = ${write(code.l, scope)}) === ${decides} ? ${decides} : (${b} = ${write(code.r, scope)}) === ${decides} ? ${decides} : ${a} === null || ${b} === null ? null : ${code.op === "and" ? "true" : "false"})`;
-      }
-      case "compare": {
-        const [a, b] = [temp(), temp()];
-        return `((${a} = ${write(code.l, scope)}) === null ? null : (${b} = ${write(code.r, scope)}) === null ? null : ${a} ${code.operator} ${b})`;
-      }
-      case "is": return `(${write(code.x, scope)} ${code.not ? "!==" : "==="} ${literal(code.want)})`;
-      case "strict": {
-        const ts = code.args.map(() => temp());
-        const tests = code.args.map((a, i) => `(${ts[i]} = ${write(a, scope)}) === null ? null : `).join("");
-        return `(${tests}${external(code.fn)}(${ts.join(", ")}))`;
-      }
-      case "case": return `(${code.whens.map(([w, t]) => `${write(w, scope)} === true ? ${write(t, scope)} : `).join("")}${write(code.otherwise, scope)})`;
-    }
-  };
-  let scope: Scope = { field: (i) => `f[${i}]`, array: () => "f" };
+  let scope: Scope = PARAMETER_SCOPE;
   steps.forEach((s, i) => {
     const last = i === steps.length - 1;
     if (s.kind === "filter") {
-      body.push(`if (${write(s.condition.eval, scope)} !== true) return undefined;`);
+      body.push(`if (${w.write(s.condition.eval, scope)} !== true) return undefined;`);
       if (last) body.push(`return ${scope.array()};`);
       return;
     }
     if (last) {
-      body.push(`return [${s.exprs.map((e) => write(e.eval, scope)).join(", ")}];`);
+      body.push(`return [${s.exprs.map((e) => w.write(e.eval, scope)).join(", ")}];`);
       return;
     }
     const computed = [...live[i]!].sort((a, b) => a - b);
-    for (const j of computed) body.push(`const v${i}_${j} = ${write(s.exprs[j]!.eval, scope)};`);
+    for (const j of computed) body.push(`const v${i}_${j} = ${w.write(s.exprs[j]!.eval, scope)};`);
     const at = body.length;
     const values = new Set(computed);
     const width = s.exprs.length;
@@ -135,21 +97,7 @@ function generateCalc(steps: readonly CalcStep[], live: readonly Set<number>[]):
     };
   });
   for (const a of arrays.sort((x, y) => y.at - x.at)) body.splice(a.at, 0, a.text);
-  const declarations = [
-    externals.length === 0 ? "" : `const ${externals.map((_, k) => `x${k} = x[${k}]`).join(", ")};`,
-    `return function calc(f) {`,
-    temps === 0 ? "" : `  let ${Array.from({ length: temps }, (_, k) => `t${k}`).join(", ")};`,
-  ];
-  const source = `"use strict";\n${declarations.filter((d) => d !== "").join("\n")}\n${body.map((l) => `  ${l}`).join("\n")}\n};`;
-  return new Function("x", source)(externals) as CalcProgram;
-}
-
-/** The source of a literal written in the code: null, a boolean, a finite number (not -0) or a string; else undefined. */
-function literal(v: SqlValue): string | undefined {
-  if (v === null || typeof v === "boolean") return String(v);
-  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0) ? `(${v})` : undefined;
-  if (typeof v === "string") return JSON.stringify(v);
-  return undefined;
+  return w.compile<CalcProgram>("f", body);
 }
 
 /**

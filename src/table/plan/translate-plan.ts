@@ -32,6 +32,7 @@ import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
 import { compileCalc, type CalcStep } from "./calc-program.ts";
+import { generateEvaluator } from "../expr/expr-writer.ts";
 import { SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
@@ -244,11 +245,10 @@ export class PlanTranslator {
    */
   private watermarks(node: RelNodeOf<"watermarkAssigner">): DataStream<Row> {
     if (this.folded.has(node) || this.foldWatermarks(node)) return this.translate(node.input);
-    const rows = (row: Row) => [row];
     const n = this.naming(node, "watermarks");
     const input = this.translate(node.input);
     const field = node.rowtimeField;
-    const strategy = sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: node.watermark.eval, idleTimeoutMs: this.settings.idleTimeoutMs }, rows);
+    const strategy = sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: node.watermark.eval, idleTimeoutMs: this.settings.idleTimeoutMs });
     return withInputParallelism(input.assignTimestampsAndWatermarks(strategy).uid(n.uid).name(n.name), input);
   }
 
@@ -266,16 +266,18 @@ export class PlanTranslator {
     }
     if (below.kind !== "scan" || this.sources.has(below.source)) return false;
     const wm = node.watermark;
-    const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : computed[field]!;
+    // computed per record in the source: one generated function each, as the Calc
+    const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : generateEvaluator(computed[field]!);
     const all = computed;
     const watermark: Evaluator = all === undefined ? wm.eval : (f) => wm.eval(all.map((e) => e(f)));
     let watermarkOfRowtime: ((t: SqlValue) => SqlValue) | undefined;
     if (wm.reads !== undefined && wm.reads.every((r) => r === field)) {
       // an array of this source's own, for the one field the expression reads
       const scratch = new Array<SqlValue>(node.input.rowType.names.length).fill(null);
+      const ofScratch = generateEvaluator(wm.eval);
       watermarkOfRowtime = (t) => {
         scratch[field] = t;
-        return wm.eval(scratch);
+        return ofScratch(scratch);
       };
     }
     this.sourceWatermarks.set(below.source, { rowtime, watermark, ...(watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime }), idleTimeoutMs: this.settings.idleTimeoutMs });
