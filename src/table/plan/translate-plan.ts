@@ -91,6 +91,23 @@ export class PlanTranslator {
     return s;
   }
 
+  /**
+   * The rows of `node` with their field `names` (the first `names.length` fields), as a table becomes a
+   * stream: a Calc on top gives its rows their names itself; below anything else an operator does.
+   */
+  translateNamed(node: RelNode, names: string[]): DataStream<Row> {
+    if ((node.kind === "project" || node.kind === "filter") && node.rowType.names.length === names.length && !this.streams.has(node)) {
+      const s = this.calc(node, names);
+      this.describe(s, node);
+      this.streams.set(node, s);
+      return s;
+    }
+    const stream = this.translate(node);
+    const width = names.length;
+    return withInputParallelism(stream.map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
+      .name("ToRow"), stream);
+  }
+
   /** Inferred once for every node translated (the plan was checked before translation). */
   private modes: ChangelogModes | undefined;
 
@@ -206,8 +223,9 @@ export class PlanTranslator {
    * A chain of filters and projections (through a watermark assigner that its source takes over) as one
    * operator, Flink's Calc: see `compileCalc`. The chain stops at a node translated already, so a node that
    * several others read is computed once. Each node still takes its uid, as when each was an operator.
+   * With `names`, its rows carry them (see `translateNamed`).
    */
-  private calc(node: RelNodeOf<"project" | "filter">): DataStream<Row> {
+  private calc(node: RelNodeOf<"project" | "filter">, names?: string[]): DataStream<Row> {
     const chain: RelNodeOf<"project" | "filter">[] = [node];
     let below = node.input;
     for (;;) {
@@ -225,13 +243,13 @@ export class PlanTranslator {
     const program = compileCalc(steps, below.rowType.names.length);
     const input = this.translate(below);
     const name = chain.length === 1 ? n.name : chain.map((c) => describeNode(c)).reverse().join(" <- ");
-    if (chain.every((c) => c.kind === "filter")) {
+    if (names === undefined && chain.every((c) => c.kind === "filter")) {
       return withInputParallelism(input.filter((row: Row) => program(row.fields) !== undefined).uid(n.uid).name(name), input);
     }
     const calc = input
       .flatMap((row: Row, out: Collector<Row>) => {
         const fields = program(row.fields);
-        if (fields !== undefined) out.collect({ kind: row.kind, fields });
+        if (fields !== undefined) out.collect(names === undefined ? { kind: row.kind, fields } : { kind: row.kind, fields, names });
       })
       .uid(n.uid)
       .name(name);
