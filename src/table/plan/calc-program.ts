@@ -1,6 +1,7 @@
 /**
  * A chain of stateless plan nodes (filters and projections, Flink's Calc)
- * compiled into one function over a row's fields: one operator instead of
+ * generated as one JavaScript function over a row's fields (as Flink generates
+ * code for its Calcs, see `expr-writer.ts`): one operator instead of
  * one per node, no `Row` between them, and only the values that a later
  * step or the output reads are computed (as Flink merges its Calcs and drops
  * the unused expressions). Each step reads the values of the step below; a
