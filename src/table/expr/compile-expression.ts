@@ -28,7 +28,7 @@
  * caches its last compiled pattern).
  */
 import type { Expr, ExprOf, SourceLoc, TimeUnit } from "../sql/ast.ts";
-import { bigintOf, negateInt64, type BigintValue } from "../types/bigint-value.ts";
+import { bigintOf, negateInt64 } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimalNegate, parseDecimal, type Decimal } from "../types/decimal.ts";
 import { sqlCompare, sqlEquals, sqlNotDistinct } from "../types/sql-compare.ts";
