@@ -279,12 +279,8 @@ export class StreamTableEnvironment {
 
   /** The rows of `node` as a stream with field names, in the environment's current graph. */
   private streamOf(node: RelNode): DataStream<Row> {
-    const names = node.rowType.names.filter(isVisible);
-    const width = names.length;
     const [pruned] = pruneColumns([node]);
-    const stream = this.translator([pruned!]).translate(pruned!);
-    return withInputParallelism(stream.map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
-      .name("ToRow"), stream);
+    return this.translator([pruned!]).translateNamed(pruned!, node.rowType.names.filter(isVisible));
   }
 
   private streamNode<T>(stream: DataStream<T>, schema: Schema, changelog: boolean): RelNode {

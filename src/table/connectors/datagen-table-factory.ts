@@ -93,7 +93,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
     changelogMode: ChangelogMode.INSERT_ONLY,
     unbounded: rows === undefined,
     produce(watermarks) {
-      const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks, (row: Row) => [row]);
+      const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks);
       return ctx.env.fromSource(datagenSource(spec), strategy, `Source: ${table}`).uid(ctx.uid).name(`Source: ${table} (datagen)`);
     },
   };

@@ -33,7 +33,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
     produce(watermarks, projection) {
       const ranges = config.scanPartition === undefined ? [undefined] : scanRanges(config.scanPartition);
       const source = new JdbcScanSource(ranges, (range) => scanJdbcTable(config, declared, projection, `weir jdbc scan ${table}`, range));
-      const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks, (row: Row) => [row]);
+      const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks);
       const stream = ctx.env
         .fromSource(source, strategy, `Source: ${table}`)
         .setParallelism(Math.min(ranges.length, ctx.env.getParallelism()))

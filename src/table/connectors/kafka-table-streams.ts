@@ -57,7 +57,7 @@ export function kafkaRowStream(ctx: DynamicTableContext, config: KafkaTableConfi
   else builder.setTopics([...config.topics!]);
   builder.setGroupId(config.groupId ?? `KafkaSource-${config.table}`);
   if (config.bounded !== undefined) builder.setBounded(initializer(config.bounded));
-  const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks, (row: Row) => [row]);
+  const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks);
   const stream = ctx.env.fromSource(builder.build(), strategy, name).uid(ctx.uid).name(name);
   if (config.scanParallelism !== undefined) stream.setParallelism(config.scanParallelism);
   return stream;

@@ -124,7 +124,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
         createReader: () => new NexmarkReader(new NexmarkGenerator(options), toRow),
       };
       return ctx.env
-        .fromSource(rows, watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks, (row: Row) => [row]), `Source: ${table}`)
+        .fromSource(rows, watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks), `Source: ${table}`)
         .uid(ctx.uid)
         .name(`Source: ${table} (nexmark)`);
     },

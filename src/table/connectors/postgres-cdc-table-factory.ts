@@ -156,7 +156,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
     unbounded: true,
     produce(watermarks) {
       const name = `Source: ${table} (postgres-cdc)`;
-      const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks, (row: Row) => [row]);
+      const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks);
       const changes = ctx.env.fromSource(source, strategy, name).uid(ctx.uid).name(name).setParallelism(1);
       ctx.env.addLaunchCheck(changes, () => source.checkTables());
       if (!upsert) return changes;

@@ -22,6 +22,18 @@ describe("MaxWatermarks", () => {
     expect(emitted(g)).toEqual([6_000]);
   });
 
+  it("reads a record that is one row as that row", () => {
+    const g = new MaxWatermarks<Row>((f) => (typeof f[0] === "number" ? f[0] - 1 : null), undefined);
+    g.onEvent(row(10), 10);
+    g.onEvent(row(null), Number.MIN_SAFE_INTEGER);
+    g.onEvent(row(5), 5);
+    expect(emitted(g)).toEqual([9]);
+    const fromRowtime = new MaxWatermarks<Row>(() => 0, undefined, (t) => (typeof t === "number" ? t - 4_000 : null));
+    fromRowtime.onEvent(row(999_999), 10_000); // the timestamp is the row's rowtime: the fields are not read again
+    fromRowtime.onEvent(row(null), Number.MIN_SAFE_INTEGER);
+    expect(emitted(fromRowtime)).toEqual([6_000]);
+  });
+
   it("computes the WATERMARK over each row of a record of several rows", () => {
     const g = new MaxWatermarks<Row[]>((f) => (f[0] as number) - 1, (rs) => rs, () => {
       throw new Error("not for records of several rows");

@@ -28,20 +28,31 @@ export interface SourceWatermarks {
 
 /**
  * The watermark strategy of a source whose records hold rows (`rowsOf`
- * gives them): each split's watermark is the largest WATERMARK value of its
- * rows, each record's timestamp its last row's rowtime.
+ * gives them; without it each record is one row): each split's watermark is
+ * the largest WATERMARK value of its rows, each record's timestamp its last row's rowtime.
  *
  * @example
  * ```ts
  * env.fromSource(files, sourceWatermarkStrategy(watermarks, (rows: Row[]) => rows), "orders");
+ * env.fromSource(rows, sourceWatermarkStrategy(watermarks), "bids");
  * ```
  */
-export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf: (record: R) => readonly Row[]): WatermarkStrategy<R> {
-  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime)).withTimestampAssigner((record) => {
-    const rows = rowsOf(record);
-    const t = rows.length === 0 ? null : spec.rowtime(rows[rows.length - 1]!.fields);
-    return typeof t === "number" ? t : NO_ROWTIME;
-  });
+export function sourceWatermarkStrategy(spec: SourceWatermarks): WatermarkStrategy<Row>;
+export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf: (record: R) => readonly Row[]): WatermarkStrategy<R>;
+export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf?: (record: R) => readonly Row[]): WatermarkStrategy<R> {
+  const rowtime = spec.rowtime;
+  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime)).withTimestampAssigner(
+    rowsOf === undefined
+      ? (record) => {
+        const t = rowtime((record as Row).fields);
+        return typeof t === "number" ? t : NO_ROWTIME;
+      }
+      : (record) => {
+        const rows = rowsOf(record);
+        const t = rows.length === 0 ? null : rowtime(rows[rows.length - 1]!.fields);
+        return typeof t === "number" ? t : NO_ROWTIME;
+      },
+  );
   return spec.idleTimeoutMs > 0 ? strategy.withIdleness(spec.idleTimeoutMs) : strategy;
 }
 
@@ -54,11 +65,17 @@ export class MaxWatermarks<R> implements WatermarkGenerator<R> {
 
   constructor(
     private readonly watermark: Evaluator,
-    private readonly rowsOf: (record: R) => readonly Row[],
+    /** The rows of a record; undefined when each record is one row. */
+    private readonly rowsOf: ((record: R) => readonly Row[]) | undefined,
     private readonly ofRowtime?: (rowtime: SqlValue) => SqlValue,
   ) {}
 
   onEvent(record: R, timestamp: number): void {
+    if (this.rowsOf === undefined) {
+      const v = this.ofRowtime !== undefined ? this.ofRowtime(timestamp === NO_ROWTIME ? null : timestamp) : this.watermark((record as Row).fields);
+      if (typeof v === "number" && v > this.max) this.max = v;
+      return;
+    }
     const rows = this.rowsOf(record);
     if (this.ofRowtime !== undefined && rows.length === 1) {
       // the record's timestamp is its row's rowtime (see sourceWatermarkStrategy)

@@ -14,6 +14,7 @@ import type { LogicalType } from "../types/logical-type.ts";
 import { anyNullable as nullable, coerce, type BoundExpr, type Evaluator } from "./bound-expr.ts";
 import { wrapInteger } from "./cast.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
+import { strictCall } from "./expr-code.ts";
 import { asDecimalType, commonType, isNumericType, logicalType, withNullable } from "./type-rules.ts";
 
 function divZero(): never {
@@ -41,54 +42,37 @@ export function arithmetic(op: string, l: BoundExpr, r: BoundExpr, mismatch: () 
     const target = logicalType({ kind }, isNull);
     const x = coerce({ ...l, type: lt }, target);
     const y = coerce({ ...r, type: rt }, target);
-    const fr = kind === "float" ? Math.fround : (v: number) => v;
     const k = numberOp(op);
-    return { type: target, constant: c, eval: (f) => {
-      const a = x(f); if (a === null) return null;
-      const b = y(f); if (b === null) return null;
-      return fr(k(a as number, b as number));
-    } };
+    return { type: target, constant: c, eval: strictCall(kind === "float" ? (a: number, b: number) => Math.fround(k(a, b)) : k, x, y) };
   }
   if (lt.kind === "decimal" || rt.kind === "decimal") {
     const da = asDecimalType(lt);
     const db = asDecimalType(rt);
     const res = op === "+" || op === "-" ? additionType(da, db) : op === "*" ? multiplicationType(da, db) : op === "/" ? divisionType(da, db) : moduloType(da, db);
     const toDec = (t: LogicalType, e: Evaluator): Evaluator =>
-      t.kind === "decimal" ? e : t.kind === "bigint" ? (f) => { const v = e(f); return v === null ? null : { unscaled: toBigInt(v as BigintValue), scale: 0 }; }
-        : (f) => { const v = e(f); return v === null ? null : { unscaled: BigInt(v as number), scale: 0 }; };
+      t.kind === "decimal" ? e : t.kind === "bigint" ? strictCall((v: BigintValue) => ({ unscaled: toBigInt(v), scale: 0 }), e)
+        : strictCall((v: number) => ({ unscaled: BigInt(v), scale: 0 }), e);
     const x = toDec(lt, le);
     const y = toDec(rt, re);
     const k = op === "+" ? decimalAdd : op === "-" ? decimalSubtract : op === "*" ? decimalMultiply : op === "/" ? decimalDivide : decimalModulo;
-    return { type: logicalType({ kind: "decimal", ...res }, isNull), constant: c, eval: (f) => {
-      const a = x(f); if (a === null) return null;
-      const b = y(f); if (b === null) return null;
+    return { type: logicalType({ kind: "decimal", ...res }, isNull), constant: c, eval: strictCall((a: Decimal, b: Decimal) => {
       try {
-        return k(a as Decimal, b as Decimal, res);
+        return k(a, b, res);
       } catch (err) {
         if (err instanceof DecimalDivisionByZeroError) divZero();
         throw err;
       }
-    } };
+    }, x, y) };
   }
   const wide = commonType(lt, rt)!;
   const type = withNullable(wide, isNull);
   if (wide.kind === "bigint") {
     const x = coerce({ ...l, type: lt }, wide);
     const y = coerce({ ...r, type: rt }, wide);
-    const k = bigintOp(op);
-    return { type, constant: c, eval: (f) => {
-      const a = x(f); if (a === null) return null;
-      const b = y(f); if (b === null) return null;
-      return k(a as BigintValue, b as BigintValue);
-    } };
+    return { type, constant: c, eval: strictCall(bigintOp(op), x, y) };
   }
   const kind = wide.kind as "tinyint" | "smallint" | "int";
-  const k = intOp(op, kind);
-  return { type, constant: c, eval: (f) => {
-    const a = le(f); if (a === null) return null;
-    const b = re(f); if (b === null) return null;
-    return k(a as number, b as number);
-  } };
+  return { type, constant: c, eval: strictCall(intOp(op, kind), le, re) };
 }
 
 function numberOp(op: string): (a: number, b: number) => number {
@@ -128,9 +112,5 @@ function timestampShift(op: string, ts: BoundExpr, iv: BoundExpr): BoundExpr | u
   const te = ts.eval;
   const ie = iv.eval;
   const sign = op === "-" ? -1 : 1;
-  return { type: withNullable(ts.type, nullable(ts, iv)), constant: ts.constant && iv.constant, eval: (f) => {
-    const t = te(f); if (t === null) return null;
-    const i = ie(f); if (i === null) return null;
-    return (t as number) + sign * (i as number);
-  } };
+  return { type: withNullable(ts.type, nullable(ts, iv)), constant: ts.constant && iv.constant, eval: strictCall((t: number, i: number) => t + sign * i, te, ie) };
 }

@@ -8,6 +8,7 @@ import type { SqlValue } from "../types/sql-value.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { ResolvedAggregateFunction } from "../functions/aggregate-function.ts";
 import { castFunction } from "./cast.ts";
+import { strictCall, withCode } from "./expr-code.ts";
 import { timeZoneOffset } from "../types/time-zone.ts";
 import { commonType, isStringType, typeToString, withNullable } from "./type-rules.ts";
 
@@ -95,7 +96,7 @@ export function anyNullable(...xs: BoundExpr[]): boolean {
 
 /** A constant of the given type and value. */
 export function constantExpr(type: LogicalType, value: SqlValue): BoundExpr {
-  return { type, eval: () => value, constant: true };
+  return { type, eval: withCode(() => value, { op: "literal", value }), constant: true };
 }
 
 /**
@@ -107,8 +108,7 @@ export function coerce(b: BoundExpr, target: LogicalType, timeZone = "UTC"): Eva
   if (from.kind === "null" || sameRepresentation(from, target)) return b.eval;
   const cast = castFunction(from, target, timeZone);
   if (cast === undefined) throw new Error(`internal: no coercion from ${showType(from)} to ${showType(target)}`);
-  const e = b.eval;
-  return (f) => { const v = e(f); return v === null ? null : cast(v); };
+  return strictCall(cast, b.eval);
 }
 
 function sameRepresentation(a: LogicalType, b: LogicalType): boolean {

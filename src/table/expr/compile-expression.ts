@@ -28,7 +28,7 @@
  * caches its last compiled pattern).
  */
 import type { Expr, ExprOf, SourceLoc, TimeUnit } from "../sql/ast.ts";
-import { bigintOf, negateInt64, type BigintValue } from "../types/bigint-value.ts";
+import { bigintOf, negateInt64 } from "../types/bigint-value.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimalNegate, parseDecimal, type Decimal } from "../types/decimal.ts";
 import { sqlCompare, sqlEquals, sqlNotDistinct } from "../types/sql-compare.ts";
@@ -51,6 +51,7 @@ import { bindArrayConstructor, bindItem, bindMapConstructor, bindRowConstructor 
 import { bindExtract, bindFloorCeil } from "./functions/temporal-functions.ts";
 import { trimChars } from "./functions/string-functions.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
+import { strictCall, withCode, type CompareOperator } from "./expr-code.ts";
 import { copyPlainData } from "../../state/plain-copy.ts";
 
 export type { BindOptions, BoundExpr, Evaluator } from "./bound-expr.ts";
@@ -181,7 +182,7 @@ class Binder {
   }
 
   private fieldRef(i: number): BoundExpr {
-    return { type: this.rowType.types[i]!, eval: (f) => f[i]!, constant: false };
+    return { type: this.rowType.types[i]!, eval: withCode((f) => f[i]!, { op: "field", index: i }), constant: false };
   }
 
   /** `x.f.g`: fields of ROW values; NULL when a row on the way is NULL. */
@@ -196,10 +197,10 @@ class Binder {
         throw new SqlValidationError(`Unknown field '${p.value}' of <${showType(t)}>${near === undefined ? "" : `; did you mean '${near}'?`}`, p.loc);
       }
       const e = cur.eval;
-      cur = { type: withNullable(t.fields[k]!.type, t.nullable || t.fields[k]!.type.nullable), constant: cur.constant, eval: (f) => {
+      cur = { type: withNullable(t.fields[k]!.type, t.nullable || t.fields[k]!.type.nullable), constant: cur.constant, eval: withCode((f) => {
         const r = e(f) as SqlValue[] | null;
         return r === null ? null : r[k]!;
-      } };
+      }, { op: "rowField", row: e, index: k }) };
     }
     return cur;
   }
@@ -210,7 +211,7 @@ class Binder {
     const ev = x.eval;
     if (e.op === "NOT") {
       this.expectBoolean(x, "NOT", e.loc);
-      return { type: typed(BOOLEAN, t.nullable), eval: (f) => { const v = ev(f); return v === null ? null : !v; }, constant: x.constant };
+      return { type: typed(BOOLEAN, t.nullable), eval: withCode((f) => { const v = ev(f); return v === null ? null : !v; }, { op: "not", x: ev }), constant: x.constant };
     }
     if (!isNumericType(t) && t.kind !== "null") {
       throw new SqlValidationError(`Cannot apply '${e.op}' to arguments of type <${showType(t)}>`, e.loc);
@@ -218,10 +219,10 @@ class Binder {
     if (e.op === "+") return x;
     let run: Evaluator;
     switch (t.kind) {
-      case "tinyint": case "smallint": case "int": { const k = t.kind; run = (f) => { const v = ev(f); return v === null ? null : wrapInteger(k, -(v as number)); }; break; }
-      case "bigint": run = (f) => { const v = ev(f); return v === null ? null : negateInt64(v as BigintValue); }; break;
-      case "decimal": run = (f) => { const v = ev(f); return v === null ? null : decimalNegate(v as Decimal); }; break;
-      default: run = (f) => { const v = ev(f); return v === null ? null : -(v as number); };
+      case "tinyint": case "smallint": case "int": { const k = t.kind; run = strictCall((v: number) => wrapInteger(k, -v), ev); break; }
+      case "bigint": run = strictCall(negateInt64, ev); break;
+      case "decimal": run = strictCall(decimalNegate, ev); break;
+      default: run = strictCall((v: number) => -v, ev);
     }
     return { type: t, eval: run, constant: x.constant };
   }
@@ -244,21 +245,21 @@ class Binder {
         if ((l.type.kind !== "boolean" && l.type.kind !== "null") || (r.type.kind !== "boolean" && r.type.kind !== "null")) throw mismatch();
         const type = typed(BOOLEAN, nullable(l, r));
         if (e.op === "AND") {
-          return { type, constant: c, eval: (f) => {
+          return { type, constant: c, eval: withCode((f) => {
             const a = le(f);
             if (a === false) return false;
             const b = re(f);
             if (b === false) return false;
             return a === null || b === null ? null : true;
-          } };
+          }, { op: "and", l: le, r: re }) };
         }
-        return { type, constant: c, eval: (f) => {
+        return { type, constant: c, eval: withCode((f) => {
           const a = le(f);
           if (a === true) return true;
           const b = re(f);
           if (b === true) return true;
           return a === null || b === null ? null : false;
-        } };
+        }, { op: "or", l: le, r: re }) };
       }
       case "=": case "<>": case "<": case ">": case "<=": case ">=":
         return { type: typed(BOOLEAN, nullable(l, r)), constant: c, eval: this.comparison(e.op, l, r, mismatch) };
@@ -289,16 +290,17 @@ class Binder {
       // A BIGINT is a number or, beyond 2^53 (or read from old state), a bigint: `==` compares those exactly.
       if (integers && (l.type.kind === "bigint" || r.type.kind === "bigint") && (op === "=" || op === "<>")) {
         return op === "="
-          ? (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a == b; }
-          : (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a != b; };
+          ? withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a == b; }, { op: "compare", operator: "==", l: le, r: re })
+          : withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a != b; }, { op: "compare", operator: "!=", l: le, r: re });
       }
+      const code = (operator: CompareOperator) => ({ op: "compare", operator, l: le, r: re }) as const;
       switch (op) {
-        case "=": return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a === b; };
-        case "<>": return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a !== b; };
-        case "<": return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) < (b as number); };
-        case ">": return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) > (b as number); };
-        case "<=": return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) <= (b as number); };
-        default: return (f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) >= (b as number); };
+        case "=": return withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a === b; }, code("==="));
+        case "<>": return withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : a !== b; }, code("!=="));
+        case "<": return withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) < (b as number); }, code("<"));
+        case ">": return withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) > (b as number); }, code(">"));
+        case "<=": return withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) <= (b as number); }, code("<="));
+        default: return withCode((f) => { const a = le(f); if (a === null) return null; const b = re(f); return b === null ? null : (a as number) >= (b as number); }, code(">="));
       }
     }
     const test = op === "=" ? (x: number) => x === 0 : op === "<>" ? (x: number) => x !== 0 : op === "<" ? (x: number) => x < 0
@@ -312,7 +314,7 @@ class Binder {
     if (e.test !== "NULL") this.expectBoolean(x, `IS ${e.not ? "NOT " : ""}${e.test}`, e.loc);
     const want = e.test === "NULL" || e.test === "UNKNOWN" ? null : e.test === "TRUE";
     const not = e.not;
-    return { type: BOOLEAN, constant: x.constant, eval: (f) => (ev(f) === want) !== not };
+    return { type: BOOLEAN, constant: x.constant, eval: withCode((f) => (ev(f) === want) !== not, { op: "is", x: ev, want, not }) };
   }
 
   private isDistinctFrom(e: ExprOf<"isDistinctFrom">): BoundExpr {
@@ -456,11 +458,11 @@ class Binder {
     const result = this.commonOf(branches, e.loc, "CASE", otherwise === undefined);
     const ce = conds.map((c) => c.eval);
     const te = thens.map((t) => coerce(t, result));
-    const ee = otherwise === undefined ? () => null : coerce(otherwise, result);
-    return { type: result, constant: [...conds, ...branches].every((b) => b.constant) && (operand?.constant ?? true), eval: (f) => {
+    const ee = otherwise === undefined ? withCode(() => null, { op: "literal", value: null }) : coerce(otherwise, result);
+    return { type: result, constant: [...conds, ...branches].every((b) => b.constant) && (operand?.constant ?? true), eval: withCode((f) => {
       for (let i = 0; i < ce.length; i++) if (ce[i]!(f) === true) return te[i]!(f);
       return ee(f);
-    } };
+    }, { op: "case", whens: ce.map((c, i) => [c, te[i]!] as const), otherwise: ee }) };
   }
 
   private commonOf(xs: BoundExpr[], loc: SourceLoc, what: string, forceNullable = false): LogicalType {
@@ -489,7 +491,7 @@ class Binder {
         try { return fn(v); } catch { return null; }
       } };
     }
-    return { type: target, constant: x.constant, eval: (f) => { const v = xe(f); return v === null ? null : fn(v); } };
+    return { type: target, constant: x.constant, eval: strictCall(fn, xe) };
   }
 
   private trim(e: ExprOf<"trim">): BoundExpr {

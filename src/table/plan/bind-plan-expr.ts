@@ -15,6 +15,7 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import { builtinFunction } from "../expr/functions/builtin-functions.ts";
 import { callName, columnRef, rewrite } from "./ast-walk.ts";
 import { resolveColumnPath } from "./plan-row-type.ts";
+import { withCode } from "../expr/expr-code.ts";
 import type { PlanExpr, PlanRowType } from "./rel-node.ts";
 
 /** The binding options of the conversion running now (see {@link withBindOptions}). */
@@ -116,12 +117,12 @@ function folded(ev: Evaluator): Evaluator {
     return ev;
   }
   if (value !== null && typeof value === "object") return ev; // a new DECIMAL/ARRAY per row: rows never share mutable values
-  return () => value;
+  return withCode(() => value, { op: "literal", value });
 }
 
 /** A reference to field `i` of `t` as an expression. */
 export function fieldRef(t: PlanRowType, i: number): PlanExpr {
-  return { eval: (f) => f[i]!, type: t.types[i]!, text: t.names[i]!, inputRef: i, constant: false, reads: [i] };
+  return { eval: withCode((f) => f[i]!, { op: "field", index: i }), type: t.types[i]!, text: t.names[i]!, inputRef: i, constant: false, reads: [i] };
 }
 
 /** The canonical text of `expr` over `t`: equal for expressions that read the same columns the same way. */

@@ -1,6 +1,7 @@
 /**
  * A chain of stateless plan nodes (filters and projections, Flink's Calc)
- * compiled into one function over a row's fields: one operator instead of
+ * generated as one JavaScript function over a row's fields (as Flink generates
+ * code for its Calcs, see `expr-writer.ts`): one operator instead of
  * one per node, no `Row` between them, and only the values that a later
  * step or the output reads are computed (as Flink merges its Calcs and drops
  * the unused expressions). Each step reads the values of the step below; a
@@ -11,6 +12,7 @@
  */
 import type { SqlValue } from "../types/sql-value.ts";
 import type { PlanExpr } from "./rel-node.ts";
+import { ExprWriter, PARAMETER_SCOPE, type Scope } from "../expr/expr-writer.ts";
 
 /** One node of a chain: `WHERE condition`, or a `SELECT` list. */
 export type CalcStep = { readonly kind: "filter"; readonly condition: PlanExpr } | { readonly kind: "project"; readonly exprs: readonly PlanExpr[] };
@@ -55,42 +57,48 @@ export function compileCalc(chain: readonly CalcStep[], inputWidth: number): Cal
     } else for (const f of needed) for (const r of readsOf(s.exprs[f]!, widths[i]!)) below.add(r);
     needed = below;
   }
-  const programs = steps.map((s, i): CalcProgram => {
+  return generateCalc(steps, live);
+}
+
+/**
+ * One function for the whole chain (see `expr-writer.ts`); a projection below the last one leaves its
+ * live values in local variables (an array only when an evaluator called as it is reads them).
+ */
+function generateCalc(steps: readonly CalcStep[], live: readonly Set<number>[]): CalcProgram {
+  const w = new ExprWriter();
+  const body: string[] = [];
+  const arrays: { at: number; text: string }[] = []; // arrays made of local variables, inserted where their values are known
+  let scope: Scope = PARAMETER_SCOPE;
+  steps.forEach((s, i) => {
+    const last = i === steps.length - 1;
     if (s.kind === "filter") {
-      const cond = s.condition.eval;
-      return (f) => (cond(f) === true ? f : undefined);
+      body.push(`if (${w.write(s.condition.eval, scope)} !== true) return undefined;`);
+      if (last) body.push(`return ${scope.array()};`);
+      return;
     }
-    const width = s.exprs.length;
+    if (last) {
+      body.push(`return [${s.exprs.map((e) => w.write(e.eval, scope)).join(", ")}];`);
+      return;
+    }
     const computed = [...live[i]!].sort((a, b) => a - b);
-    const at = Int32Array.from(computed);
-    const evals = computed.map((j) => s.exprs[j]!.eval);
-    const n = evals.length;
-    if (n === width) {
-      return (f) => {
-        const out = new Array<SqlValue>(width);
-        for (let k = 0; k < n; k++) out[k] = evals[k]!(f);
-        return out;
-      };
-    }
-    return (f) => {
-      const out = new Array<SqlValue>(width).fill(null);
-      for (let k = 0; k < n; k++) out[at[k]!] = evals[k]!(f);
-      return out;
+    for (const j of computed) body.push(`const v${i}_${j} = ${w.write(s.exprs[j]!.eval, scope)};`);
+    const at = body.length;
+    const values = new Set(computed);
+    const width = s.exprs.length;
+    let made: string | undefined;
+    scope = {
+      field: (j) => (values.has(j) ? `v${i}_${j}` : "null"), // as the array of the projection has it
+      array: () => {
+        if (made === undefined) {
+          made = `r${i}`;
+          arrays.push({ at, text: `const ${made} = [${Array.from({ length: width }, (_, j) => (values.has(j) ? `v${i}_${j}` : "null")).join(", ")}];` });
+        }
+        return made;
+      },
     };
   });
-  if (programs.length === 1) return programs[0]!;
-  if (programs.length === 2) {
-    const [a, b] = programs as [CalcProgram, CalcProgram];
-    return (f) => {
-      const x = a(f);
-      return x === undefined ? undefined : b(x);
-    };
-  }
-  return (f) => {
-    let x: SqlValue[] | undefined = f;
-    for (let i = 0; i < programs.length && x !== undefined; i++) x = programs[i]!(x);
-    return x;
-  };
+  for (const a of arrays.sort((x, y) => y.at - x.at)) body.splice(a.at, 0, a.text);
+  return w.compile<CalcProgram>("f", body);
 }
 
 /**

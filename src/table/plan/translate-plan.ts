@@ -32,6 +32,7 @@ import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeNode } from "./describe-node.ts";
 import { compileCalc, type CalcStep } from "./calc-program.ts";
+import { generateEvaluator } from "../expr/expr-writer.ts";
 import { SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
@@ -88,6 +89,23 @@ export class PlanTranslator {
       this.streams.set(node, s);
     }
     return s;
+  }
+
+  /**
+   * The rows of `node` with their field `names` (the first `names.length` fields), as a table becomes a
+   * stream: a Calc on top gives its rows their names itself; below anything else an operator does.
+   */
+  translateNamed(node: RelNode, names: string[]): DataStream<Row> {
+    if ((node.kind === "project" || node.kind === "filter") && node.rowType.names.length === names.length && !this.streams.has(node)) {
+      const s = this.calc(node, names);
+      this.describe(s, node);
+      this.streams.set(node, s);
+      return s;
+    }
+    const stream = this.translate(node);
+    const width = names.length;
+    return withInputParallelism(stream.map((r: Row): Row => ({ kind: r.kind, fields: r.fields.length === width ? r.fields : r.fields.slice(0, width), names }))
+      .name("ToRow"), stream);
   }
 
   /** Inferred once for every node translated (the plan was checked before translation). */
@@ -205,8 +223,9 @@ export class PlanTranslator {
    * A chain of filters and projections (through a watermark assigner that its source takes over) as one
    * operator, Flink's Calc: see `compileCalc`. The chain stops at a node translated already, so a node that
    * several others read is computed once. Each node still takes its uid, as when each was an operator.
+   * With `names`, its rows carry them (see `translateNamed`).
    */
-  private calc(node: RelNodeOf<"project" | "filter">): DataStream<Row> {
+  private calc(node: RelNodeOf<"project" | "filter">, names?: string[]): DataStream<Row> {
     const chain: RelNodeOf<"project" | "filter">[] = [node];
     let below = node.input;
     for (;;) {
@@ -224,13 +243,13 @@ export class PlanTranslator {
     const program = compileCalc(steps, below.rowType.names.length);
     const input = this.translate(below);
     const name = chain.length === 1 ? n.name : chain.map((c) => describeNode(c)).reverse().join(" <- ");
-    if (chain.every((c) => c.kind === "filter")) {
+    if (names === undefined && chain.every((c) => c.kind === "filter")) {
       return withInputParallelism(input.filter((row: Row) => program(row.fields) !== undefined).uid(n.uid).name(name), input);
     }
     const calc = input
       .flatMap((row: Row, out: Collector<Row>) => {
         const fields = program(row.fields);
-        if (fields !== undefined) out.collect({ kind: row.kind, fields });
+        if (fields !== undefined) out.collect(names === undefined ? { kind: row.kind, fields } : { kind: row.kind, fields, names });
       })
       .uid(n.uid)
       .name(name);
@@ -244,11 +263,10 @@ export class PlanTranslator {
    */
   private watermarks(node: RelNodeOf<"watermarkAssigner">): DataStream<Row> {
     if (this.folded.has(node) || this.foldWatermarks(node)) return this.translate(node.input);
-    const rows = (row: Row) => [row];
     const n = this.naming(node, "watermarks");
     const input = this.translate(node.input);
     const field = node.rowtimeField;
-    const strategy = sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: node.watermark.eval, idleTimeoutMs: this.settings.idleTimeoutMs }, rows);
+    const strategy = sourceWatermarkStrategy({ rowtime: (f) => f[field]!, watermark: node.watermark.eval, idleTimeoutMs: this.settings.idleTimeoutMs });
     return withInputParallelism(input.assignTimestampsAndWatermarks(strategy).uid(n.uid).name(n.name), input);
   }
 
@@ -266,16 +284,18 @@ export class PlanTranslator {
     }
     if (below.kind !== "scan" || this.sources.has(below.source)) return false;
     const wm = node.watermark;
-    const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : computed[field]!;
+    // computed per record in the source: one generated function each, as the Calc
+    const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : generateEvaluator(computed[field]!);
     const all = computed;
     const watermark: Evaluator = all === undefined ? wm.eval : (f) => wm.eval(all.map((e) => e(f)));
     let watermarkOfRowtime: ((t: SqlValue) => SqlValue) | undefined;
     if (wm.reads !== undefined && wm.reads.every((r) => r === field)) {
       // an array of this source's own, for the one field the expression reads
       const scratch = new Array<SqlValue>(node.input.rowType.names.length).fill(null);
+      const ofScratch = generateEvaluator(wm.eval);
       watermarkOfRowtime = (t) => {
         scratch[field] = t;
-        return wm.eval(scratch);
+        return ofScratch(scratch);
       };
     }
     this.sourceWatermarks.set(below.source, { rowtime, watermark, ...(watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime }), idleTimeoutMs: this.settings.idleTimeoutMs });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import {
   additionType,
   avgType,
@@ -79,6 +80,18 @@ describe("DECIMAL text", () => {
     expect(str(decimalFromNumber(2n ** 70n, t(38, 0)))).toBe("1180591620717411303424");
     expect(decimalFromNumber(Number.NaN, t(10, 0))).toBeNull();
     expect(decimalToNumber(d("-12.5"))).toBe(-12.5);
+  });
+
+  it("converts to the double nearest the decimal text, for random values of every size and scale", () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const digits = (n: number) => Array.from({ length: n }, () => randomInt(random, 0, 9)).join("");
+    const edges = [0n, 1n, -1n, 2n ** 53n, -(2n ** 53n), 2n ** 53n + 1n, -(2n ** 53n) - 1n, 9007199254740993n, 10n ** 38n - 1n];
+    for (let i = 0; i < 20_000; i++) {
+      const unscaled = i < edges.length * 40 ? edges[i % edges.length]! : BigInt((random() < 0.5 ? "-" : "") + digits(randomInt(random, 1, random() < 0.8 ? 16 : 38)));
+      const value = { unscaled, scale: randomInt(random, 0, random() < 0.9 ? 24 : 38) };
+      expect(decimalToNumber(value), `seed ${seed}: ${decimalToString(value)}`).toBe(Number(decimalToString(value)));
+    }
   });
 });
 

@@ -177,8 +177,23 @@ export function decimalToString(d: Decimal): string {
   return (neg ? "-" : "") + digits.slice(0, point) + "." + digits.slice(point);
 }
 
-/** The nearest double to `d` (for CAST to DOUBLE and mixed DECIMAL/DOUBLE arithmetic). */
+/** 10^0 … 10^22: the powers of ten that are exact doubles (literals, so exactly those values). */
+const EXACT_POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const MAX_EXACT = 2n ** 53n;
+
+/**
+ * The nearest double to `d` (for CAST to DOUBLE and mixed DECIMAL/DOUBLE arithmetic).
+ * When the unscaled value and 10^scale are both exact doubles, one IEEE division
+ * rounds their quotient correctly, as parsing the decimal text does; else it parses the text.
+ *
+ * @example
+ * ```ts
+ * decimalToNumber({ unscaled: -12345n, scale: 3 }); // -12.345
+ * ```
+ */
 export function decimalToNumber(d: Decimal): number {
+  const u = d.unscaled;
+  if (d.scale < EXACT_POW10.length && u <= MAX_EXACT && u >= -MAX_EXACT) return Number(u) / EXACT_POW10[d.scale]!;
   return Number(decimalToString(d));
 }
 
