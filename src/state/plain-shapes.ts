@@ -29,14 +29,8 @@ const SHAPE_TRIAL = 64;
 /** Slots this deep take the generic code (and learn nothing): bounds the slots a deep or cyclic value creates. */
 const MAX_SLOT_DEPTH = 6;
 
-/** What a compiled copy or check returns for an object that is not of its shape. */
-const MISS = Symbol("miss");
-
-/**
- * A compiled copy (the copy) or check (undefined) of plain objects with one key
- * list; {@link MISS} for any other object. Nested objects go to the keys' slots.
- */
-type Compiled = (v: object) => unknown;
+/** The copy (or check: undefined) of the objects found at a slot. */
+type Run = (v: object) => unknown;
 
 /**
  * The key list of plain object `v` if worth compiling: at most
@@ -53,15 +47,17 @@ function keysOf(v: object): string[] | undefined {
 }
 
 /**
- * Compiles `body` for objects of `keys`: it runs only when `v` is a plain
- * object whose `for…in` keys are exactly `keys`, in order, with `x0, x1, …`
- * the values at the keys (each read once, by name) and the keys' slots as
- * `s0, s1, …`. The `in` test first lets the optimizing compiler know the
- * hidden class of `v` (so the prototype test is a constant) and does not run a
- * getter; the values are read only once the prototype is known to be
- * `Object.prototype`. Keys enter the source only as JSON string literals.
+ * Compiles the `run` of `slot` for objects of `keys`: `body` runs only when
+ * `v` is a plain object whose `for…in` keys are exactly `keys`, in order, with
+ * `x0, x1, …` the values at the keys (each read once, by name) and the keys'
+ * slots as `s0, s1, …`; any other object goes to `slot.miss`. The `in` test
+ * first lets the optimizing compiler know the hidden class of `v` (so the
+ * prototype test is a constant) and does not run a getter; the values are read
+ * only once the prototype is known to be `Object.prototype`. One function per
+ * slot, so each call site of a nested slot's `run` sees one function (inlined).
+ * Keys enter the source only as JSON string literals.
  */
-function compile(keys: readonly string[], slots: readonly ShapeSlot[], body: string): Compiled {
+function compile(slot: ShapeSlot, keys: readonly string[], slots: readonly ShapeSlot[], body: string): Run {
   const literal = keys.map((k) => JSON.stringify(k));
   const constants = keys.map((_, i) => `const s${i} = slots[${i}];`).join("\n");
   const reads = literal.map((k, i) => `const x${i} = v[${k}];`).join("\n");
@@ -69,47 +65,50 @@ function compile(keys: readonly string[], slots: readonly ShapeSlot[], body: str
   const source = `"use strict";
 ${constants}
 return (v) => {
-if (!(${known}Object.getPrototypeOf(v) === Object.prototype)) return MISS;
+if (!(${known}Object.getPrototypeOf(v) === Object.prototype)) return slot.miss(v);
 let i = 0;
 for (const k in v) {
-if (k !== keys[i]) return MISS;
+if (k !== keys[i]) return slot.miss(v);
 i++;
 }
-if (i !== ${keys.length}) return MISS;
+if (i !== ${keys.length}) return slot.miss(v);
+slot.hits++;
 ${reads}
 ${body}
 };`;
-  return new Function("slots", "keys", "bad", "MISS", source)(slots, keys, notPlain, MISS) as Compiled;
+  return new Function("slot", "slots", "keys", "bad", source)(slot, slots, keys, notPlain) as Run;
 }
 
 /** `({ k0: copy of x0, … })`: object values copied by their key's slot; a function or a symbol calls `bad`. */
-function compileCopy(keys: readonly string[], slots: readonly ShapeSlot[]): Compiled {
+function compileCopy(slot: ShapeSlot, keys: readonly string[], slots: readonly ShapeSlot[]): Run {
   const fields = keys.map(
     (k, i) =>
-      `${JSON.stringify(k)}: typeof x${i} === "object" ? (x${i} === null ? null : s${i}.copy(x${i})) : typeof x${i} === "function" || typeof x${i} === "symbol" ? bad() : x${i}`,
+      `${JSON.stringify(k)}: typeof x${i} === "object" ? (x${i} === null ? null : s${i}.run(x${i})) : typeof x${i} === "function" || typeof x${i} === "symbol" ? bad() : x${i}`,
   );
-  return compile(keys, slots, `return {\n${fields.join(",\n")}\n};`);
+  return compile(slot, keys, slots, `return {\n${fields.join(",\n")}\n};`);
 }
 
 /** Checks each value: object values by their key's slot; a function or a symbol calls `bad`. */
-function compileCheck(keys: readonly string[], slots: readonly ShapeSlot[]): Compiled {
+function compileCheck(slot: ShapeSlot, keys: readonly string[], slots: readonly ShapeSlot[]): Run {
   const checks = keys.map(
-    (_, i) => `if (typeof x${i} === "object") { if (x${i} !== null) s${i}.check(x${i}); } else if (typeof x${i} === "function" || typeof x${i} === "symbol") bad();`,
+    (_, i) => `if (typeof x${i} === "object") { if (x${i} !== null) s${i}.run(x${i}); } else if (typeof x${i} === "function" || typeof x${i} === "symbol") bad();`,
   );
-  return compile(keys, slots, checks.join("\n"));
+  return compile(slot, keys, slots, checks.join("\n"));
 }
 
 /**
  * One position in the values of a stream (the root, the value at a key of a
  * learned shape, the elements of an array there), at nesting `depth`:
- * copies (or, if not `copying`, checks) the objects found there, throwing
- * {@link NOT_PLAIN} for what is not plain data (the caller refuses the root value).
+ * `run` copies (or, if not `copying`, checks) the objects found there,
+ * throwing {@link NOT_PLAIN} for what is not plain data (the caller refuses
+ * the root value). `run` learns the key list of the first plain object, then
+ * is the compiled copy or check of it; the generic code once that misses too
+ * often.
  */
 class ShapeSlot {
-  /** The compiled copy or check of the learned key list. */
-  private compiled: Compiled | undefined;
-  private learned: boolean;
-  private hits = 0;
+  run: Run;
+  /** Objects the compiled `run` served, and objects it did not. */
+  hits = 0;
   private misses = 0;
   /** The slot of the elements of arrays found here. */
   private items: ShapeSlot | undefined;
@@ -118,68 +117,46 @@ class ShapeSlot {
     private readonly depth: number,
     private readonly copying: boolean,
   ) {
-    this.learned = depth >= MAX_SLOT_DEPTH;
+    this.run = depth < MAX_SLOT_DEPTH ? (v) => this.learn(v) : (v) => this.generic(v);
   }
 
-  copy(v: object): unknown {
-    if (this.compiled !== undefined || !this.learned) {
-      const copy = this.compiledFor(v);
-      if (copy !== MISS) return copy;
+  /** Called by the compiled `run` for an object of another shape. */
+  miss(v: object): unknown {
+    if (++this.misses > SHAPE_TRIAL && this.misses > this.hits) this.run = (x) => this.generic(x);
+    return this.generic(v);
+  }
+
+  /** Compiles `run` for the key list of the first plain object. */
+  private learn(v: object): unknown {
+    if (Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return this.generic(v); // an array whose prototype was changed stays generic
+    const keys = keysOf(v);
+    if (keys === undefined) {
+      this.run = (x) => this.generic(x);
+      return this.generic(v);
     }
+    const slots = keys.map(() => new ShapeSlot(this.depth + 1, this.copying));
+    this.run = this.copying ? compileCopy(this, keys, slots) : compileCheck(this, keys, slots);
+    return this.run(v);
+  }
+
+  /** The copy or check of `v` without a learned shape: the generic code, with the elements' slot for arrays. */
+  private generic(v: object): unknown {
     if (Array.isArray(v) && this.depth < MAX_SLOT_DEPTH && Object.getPrototypeOf(v) === Array.prototype) {
-      // as copyObject does (slice keeps holes), with the elements' slot for nested objects
-      const items = (this.items ??= new ShapeSlot(this.depth + 1, true));
-      const a = v.slice();
+      const items = (this.items ??= new ShapeSlot(this.depth + 1, this.copying));
+      // as copyObject does (slice keeps holes)
+      const a = this.copying ? v.slice() : v;
       for (let i = 0; i < a.length; i++) {
         const x = a[i] as unknown;
         if (typeof x === "object") {
-          if (x !== null) a[i] = items.copy(x);
+          if (x !== null) {
+            const c = items.run(x);
+            if (this.copying) a[i] = c;
+          }
         } else if (typeof x === "function" || typeof x === "symbol") notPlain();
       }
       return a;
     }
-    return copyObject(v, this.depth);
-  }
-
-  check(v: object): void {
-    if (this.compiled !== undefined || !this.learned) {
-      if (this.compiledFor(v) !== MISS) return;
-    }
-    if (Array.isArray(v) && this.depth < MAX_SLOT_DEPTH && Object.getPrototypeOf(v) === Array.prototype) {
-      const items = (this.items ??= new ShapeSlot(this.depth + 1, false));
-      for (let i = 0; i < v.length; i++) {
-        const x = v[i] as unknown;
-        if (typeof x === "object") {
-          if (x !== null) items.check(x);
-        } else if (typeof x === "function" || typeof x === "symbol") notPlain();
-      }
-      return;
-    }
-    checkObject(v, this.depth);
-  }
-
-  /**
-   * What the compiled copy or check gives for `v` (learning the key list from
-   * the first plain object), or MISS: then the caller takes the generic code.
-   */
-  private compiledFor(v: object): unknown {
-    const compiled = this.compiled;
-    if (compiled !== undefined) {
-      const r = compiled(v);
-      if (r !== MISS) {
-        this.hits++;
-        return r;
-      }
-      if (++this.misses > SHAPE_TRIAL && this.misses > this.hits) this.compiled = undefined;
-      return MISS;
-    }
-    if (Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return MISS; // an array whose prototype was changed stays generic
-    this.learned = true;
-    const keys = keysOf(v);
-    if (keys === undefined) return MISS;
-    const slots = keys.map(() => new ShapeSlot(this.depth + 1, this.copying));
-    this.compiled = this.copying ? compileCopy(keys, slots) : compileCheck(keys, slots);
-    return this.compiled(v);
+    return this.copying ? copyObject(v, this.depth) : checkObject(v, this.depth);
   }
 }
 
@@ -206,7 +183,7 @@ export class PlainDataCopier {
   copy<T>(value: T): T {
     if (typeof value !== "object" || value === null) return copyPlainData(value);
     try {
-      return this.root.copy(value) as T;
+      return this.root.run(value) as T;
     } catch (e) {
       if (e === NOT_PLAIN) refuse(value);
       throw e;
@@ -237,7 +214,7 @@ export class PlainDataChecker {
       return;
     }
     try {
-      this.root.check(value);
+      this.root.run(value);
     } catch (e) {
       if (e === NOT_PLAIN) refuse(value);
       throw e;
