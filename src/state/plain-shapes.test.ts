@@ -131,6 +131,8 @@ function variants(): [string, unknown][] {
     ["a function as an array element", { ...event(1), auction: { id: 1, seller: 3, tags: [() => 1] } }],
     ["a class instance of the learned keys", { ...event(0), person: Object.assign(new Money(1), { id: 1, name: "p" }) }],
     ["a class instance nested", { ...event(2), bid: money }],
+    ["an object where arrays were", { ...event(1), auction: { id: 1, seller: 3, tags: { 0: { t: "a" }, length: 1 } } }],
+    ["an array with a changed prototype where arrays were", { ...event(1), auction: { id: 1, seller: 3, tags: Object.setPrototypeOf([{ t: "a" }], Object.prototype) as unknown } }],
     ["an Array subclass instance where arrays were", { ...event(1), auction: { id: 1, seller: 3, tags: Tags.from([{ t: "a" }]) } }],
     ["a class instance at the root", money],
     ["an object with another prototype", { ...event(2), bid: protoBid }],

@@ -97,6 +97,27 @@ function compileCheck(slot: ShapeSlot, keys: readonly string[], slots: readonly 
 }
 
 /**
+ * The `run` of `slot` for arrays (with `Array.prototype`): copies (`slice`, which
+ * keeps holes, as the generic copy does) or checks them, their object elements
+ * by the elements' slot `items`; anything else goes to `slot.miss`.
+ */
+function compileArray(slot: ShapeSlot, items: ShapeSlot, copying: boolean): Run {
+  const source = `"use strict";
+return (v) => {
+if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return slot.miss(v);
+slot.hits++;
+const a = ${copying ? "v.slice()" : "v"};
+for (let i = 0; i < a.length; i++) {
+const x = a[i];
+if (typeof x === "object") { if (x !== null) ${copying ? "a[i] = " : ""}items.run(x); }
+else if (typeof x === "function" || typeof x === "symbol") bad();
+}
+return ${copying ? "a" : "undefined"};
+};`;
+  return new Function("slot", "items", "bad", source)(slot, items, notPlain) as Run;
+}
+
+/**
  * One position in the values of a stream (the root, the value at a key of a
  * learned shape, the elements of an array there), at nesting `depth`:
  * `run` copies (or, if not `copying`, checks) the objects found there,
@@ -126,9 +147,14 @@ class ShapeSlot {
     return this.generic(v);
   }
 
-  /** Compiles `run` for the key list of the first plain object. */
+  /** Compiles `run` for the key list of the first plain object, or for arrays if an array comes first. */
   private learn(v: object): unknown {
-    if (Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return this.generic(v); // an array whose prototype was changed stays generic
+    if (Array.isArray(v)) {
+      if (Object.getPrototypeOf(v) !== Array.prototype) return this.generic(v);
+      this.run = compileArray(this, this.itemsSlot(), this.copying);
+      return this.run(v);
+    }
+    if (Object.getPrototypeOf(v) !== Object.prototype) return this.generic(v);
     const keys = keysOf(v);
     if (keys === undefined) {
       this.run = (x) => this.generic(x);
@@ -142,7 +168,7 @@ class ShapeSlot {
   /** The copy or check of `v` without a learned shape: the generic code, with the elements' slot for arrays. */
   private generic(v: object): unknown {
     if (Array.isArray(v) && this.depth < MAX_SLOT_DEPTH && Object.getPrototypeOf(v) === Array.prototype) {
-      const items = (this.items ??= new ShapeSlot(this.depth + 1, this.copying));
+      const items = this.itemsSlot();
       // as copyObject does (slice keeps holes)
       const a = this.copying ? v.slice() : v;
       for (let i = 0; i < a.length; i++) {
@@ -157,6 +183,10 @@ class ShapeSlot {
       return a;
     }
     return this.copying ? copyObject(v, this.depth) : checkObject(v, this.depth);
+  }
+
+  private itemsSlot(): ShapeSlot {
+    return (this.items ??= new ShapeSlot(this.depth + 1, this.copying));
   }
 }
 
