@@ -128,11 +128,10 @@ return ${copying ? "a" : "undefined"};
  */
 class ShapeSlot {
   run: Run;
-  /** Objects the compiled `run` served, and objects it did not. */
+  /** Objects the compiled `run` served. */
   hits = 0;
+  /** Objects the compiled `run` passed to `miss`. */
   private misses = 0;
-  /** The slot of the elements of arrays found here. */
-  private items: ShapeSlot | undefined;
 
   constructor(
     private readonly depth: number,
@@ -151,7 +150,7 @@ class ShapeSlot {
   private learn(v: object): unknown {
     if (Array.isArray(v)) {
       if (Object.getPrototypeOf(v) !== Array.prototype) return this.generic(v);
-      this.run = compileArray(this, this.itemsSlot(), this.copying);
+      this.run = compileArray(this, new ShapeSlot(this.depth + 1, this.copying), this.copying);
       return this.run(v);
     }
     if (Object.getPrototypeOf(v) !== Object.prototype) return this.generic(v);
@@ -165,28 +164,9 @@ class ShapeSlot {
     return this.run(v);
   }
 
-  /** The copy or check of `v` without a learned shape: the generic code, with the elements' slot for arrays. */
+  /** The copy or check of `v` without a learned shape: the generic code, at this slot's depth. */
   private generic(v: object): unknown {
-    if (Array.isArray(v) && this.depth < MAX_SLOT_DEPTH && Object.getPrototypeOf(v) === Array.prototype) {
-      const items = this.itemsSlot();
-      // as copyObject does (slice keeps holes)
-      const a = this.copying ? v.slice() : v;
-      for (let i = 0; i < a.length; i++) {
-        const x = a[i] as unknown;
-        if (typeof x === "object") {
-          if (x !== null) {
-            const c = items.run(x);
-            if (this.copying) a[i] = c;
-          }
-        } else if (typeof x === "function" || typeof x === "symbol") notPlain();
-      }
-      return a;
-    }
     return this.copying ? copyObject(v, this.depth) : checkObject(v, this.depth);
-  }
-
-  private itemsSlot(): ShapeSlot {
-    return (this.items ??= new ShapeSlot(this.depth + 1, this.copying));
   }
 }
 
