@@ -17,7 +17,8 @@
  */
 
 import type { AggregateFunction } from "./descriptors.ts";
-import { PlainDataCopier, PlainDataError } from "./plain-copy.ts";
+import { PlainDataError } from "./plain-copy.ts";
+import { PlainDataCopier } from "./plain-shapes.ts";
 import type { AggregatingState, ListState, MapState, ReducingState, ValueState } from "./state-handles.ts";
 import type { StateKey } from "./state-key.ts";
 import type { KeyedStateMap } from "./keyed-state-map.ts";

@@ -21,14 +21,43 @@ export class PlainDataError extends Error {
   }
 }
 
-/** Thrown inside the fast copy when the value needs the exact (slow) check. */
-const NOT_PLAIN = new Error("weir: not plain data");
+/**
+ * Thrown inside a fast copy or check when the value needs the exact (slow)
+ * check: catch it at the root and call {@link refuse}.
+ *
+ * @internal for plain-shapes.ts
+ * @example
+ * ```ts
+ * try { copyObject(v, 0); } catch (e) { if (e === NOT_PLAIN) refuse(v); throw e; }
+ * ```
+ */
+export const NOT_PLAIN = new Error("weir: not plain data");
 
-function notPlain(): never {
+/**
+ * Throws {@link NOT_PLAIN}.
+ *
+ * @internal for plain-shapes.ts
+ * @example
+ * ```ts
+ * if (typeof x === "function") notPlain();
+ * ```
+ */
+export function notPlain(): never {
   throw NOT_PLAIN;
 }
 
-function copyObject(v: object, depth: number): unknown {
+/**
+ * The generic deep copy of an object at nesting `depth` of the root (0 for the
+ * root): throws {@link NOT_PLAIN} for what is not plain data, or nested
+ * deeper than `MAX_DEPTH` (taken for a cycle).
+ *
+ * @internal for plain-shapes.ts
+ * @example
+ * ```ts
+ * copyObject({ a: [1] }, 0); // { a: [1] }, a new object and array
+ * ```
+ */
+export function copyObject(v: object, depth: number): unknown {
   if (depth > MAX_DEPTH) notPlain();
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto === Object.prototype) {
@@ -77,7 +106,17 @@ function copyAny(x: unknown, depth: number): unknown {
   return typeof x === "object" ? (x === null ? x : copyObject(x, depth)) : typeof x === "function" || typeof x === "symbol" ? notPlain() : x;
 }
 
-function refuse(value: unknown): never {
+/**
+ * Throws the {@link PlainDataError} for `value`, whose fast copy or check threw
+ * {@link NOT_PLAIN}: the exact check finds the path and what is there.
+ *
+ * @internal for plain-shapes.ts
+ * @example
+ * ```ts
+ * refuse({ f: () => 1 }); // throws PlainDataError: contains a function at .f
+ * ```
+ */
+export function refuse(value: unknown): never {
   const bad = findNonPlainData(value, new Set());
   throw new PlainDataError(bad ?? { path: "", what: `a circular structure (or one nested more than ${MAX_DEPTH} levels deep)` });
 }
@@ -112,118 +151,17 @@ export function copyPlainData<T>(value: T): T {
   return copy as T;
 }
 
-/** Copies a plain object with one known key list: a compiled object literal (see {@link compileShape}). */
-type ShapeCopy = (v: object, nested: (x: object) => unknown, bad: () => never) => object;
-
-/** A key list of plain objects and the compiled copy of objects that have exactly these keys. */
-interface Shape {
-  readonly keys: readonly string[];
-  readonly copy: ShapeCopy;
-}
-
-/** Objects with more keys than this are not compiled (dictionaries rather than records). */
-const MAX_SHAPE_KEYS = 32;
-/** Copies after which a copier whose shape misses more often than it hits stops trying it. */
-const SHAPE_TRIAL = 64;
-
-const copyNested = (x: object): unknown => copyObject(x, 1);
-
-/** True when `for…in` over `v` gives exactly `keys`, in order (so a copy with these keys is complete). */
-function hasKeys(v: object, keys: readonly string[]): boolean {
-  let i = 0;
-  for (const k in v) {
-    if (k !== keys[i]) return false;
-    i++;
-  }
-  return i === keys.length;
-}
-
 /**
- * The shape of `v` if worth compiling: a plain object with at most
- * `MAX_SHAPE_KEYS` keys, none of them `__proto__` (which an object literal
- * would take for the prototype).
- */
-function shapeOf(v: object): Shape | undefined {
-  if (Object.getPrototypeOf(v) !== Object.prototype) return undefined;
-  const keys: string[] = [];
-  for (const k in v) {
-    if (k === "__proto__" || keys.length === MAX_SHAPE_KEYS) return undefined;
-    keys.push(k);
-  }
-  return { keys, copy: compileShape(keys) };
-}
-
-/**
- * `(v, nested, bad) => ({ k1: …, k2: … })` for `keys`: reads each key once,
- * copies object values with `nested`, calls `bad` for a function or a symbol
- * and keeps other values. Keys enter the source only as JSON string literals.
- */
-function compileShape(keys: readonly string[]): ShapeCopy {
-  const reads = keys.map((k, i) => `const x${i} = v[${JSON.stringify(k)}];`).join("\n");
-  const fields = keys.map(
-    (k, i) =>
-      `${JSON.stringify(k)}: typeof x${i} === "object" ? (x${i} === null ? null : nested(x${i})) : typeof x${i} === "function" || typeof x${i} === "symbol" ? bad() : x${i}`,
-  );
-  return new Function("v", "nested", "bad", `"use strict";\n${reads}\nreturn {\n${fields.join(",\n")}\n};`) as ShapeCopy;
-}
-
-/**
- * {@link copyPlainData} for one stream of similar values (the values of one
- * state): it remembers the key list of the first plain object it copies and
- * copies later objects with exactly these keys, in the same order, with a
- * compiled object literal — several times faster than a generic copy. Other
- * values take the generic copy; a copier whose key list keeps missing stops
- * trying it. The result is the same deep copy, and the same errors (except
- * that a compiled copy leaves out symbol-keyed properties, which are not
- * plain data and which no checkpoint keeps).
+ * The generic check of an object at nesting `depth` of the root, like
+ * {@link copyObject} without copying.
  *
+ * @internal for plain-shapes.ts
  * @example
  * ```ts
- * const copier = new PlainDataCopier();
- * const a = copier.copy({ count: 1, tags: ["x"] }); // learns the keys count, tags
- * const b = copier.copy(a);                         // compiled copy; b.tags !== a.tags
+ * checkObject({ a: new Map() }, 0); // returns; throws NOT_PLAIN for { a: () => 1 }
  * ```
  */
-export class PlainDataCopier {
-  private shape: Shape | undefined;
-  private learned = false;
-  private hits = 0;
-  private misses = 0;
-
-  /** @throws PlainDataError naming the path and what is not plain data there */
-  copy<T>(value: T): T {
-    if (typeof value !== "object" || value === null) return copyPlainData(value);
-    let copy: unknown;
-    try {
-      copy = this.copyObject(value);
-    } catch (e) {
-      if (e === NOT_PLAIN) refuse(value);
-      throw e;
-    }
-    return copy as T;
-  }
-
-  private copyObject(v: object): unknown {
-    const shape = this.shape;
-    if (shape !== undefined) {
-      if (Object.getPrototypeOf(v) === Object.prototype && hasKeys(v, shape.keys)) {
-        this.hits++;
-        return shape.copy(v, copyNested, notPlain);
-      }
-      if (++this.misses > SHAPE_TRIAL && this.misses > this.hits) this.shape = undefined;
-    } else if (!this.learned) {
-      this.learned = true;
-      const learnt = shapeOf(v);
-      if (learnt !== undefined) {
-        this.shape = learnt;
-        return learnt.copy(v, copyNested, notPlain);
-      }
-    }
-    return copyObject(v, 0);
-  }
-}
-
-function checkObject(v: object, depth: number): void {
+export function checkObject(v: object, depth: number): void {
   if (depth > MAX_DEPTH) notPlain();
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto === Object.prototype || proto === null) {

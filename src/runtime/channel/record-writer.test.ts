@@ -51,6 +51,25 @@ describe("RecordWriter record contract", () => {
     expect((await received(ws, single))[0]![0]).toBe(r);
   });
 
+  it("records of learned shapes: copies share no nested object, and a later record is refused with its path", async () => {
+    const record = (i: number) => ({ type: 2, person: null, bid: { auction: i, tags: [{ t: "x" }] } });
+    for (const copy of [true, false]) {
+      const chans = [new LocalChannel(1_000)];
+      const w = writer("forward", chans, { copy });
+      const sent = Array.from({ length: 10 }, (_, i) => record(i)); // one batch
+      for (const r of sent) w.emit(r);
+      const [got] = await received(w, chans);
+      expect(got).toEqual(sent);
+      if (copy) {
+        expect(got![7]).not.toBe(sent[7]);
+        expect((got![7] as ReturnType<typeof record>).bid.tags[0]).not.toBe(sent[7]!.bid.tags[0]);
+      }
+      const bad = { type: 2, person: null, bid: { auction: 1, tags: [{ t: new Map([[1, () => 1]]) }] } };
+      expect(() => w.emit(bad)).toThrow(RecordNotPlainDataError);
+      expect(() => w.emit(bad)).toThrow(/^operator 'Map' \(uid 'm'\) emitted a record that contains a function at \.bid\.tags\[0\]\.t<map value #0>;/);
+    }
+  });
+
   it("refuses a record that is not plain data, naming the producer and the path", () => {
     const w = writer("forward", [new LocalChannel()], { copy: false });
     expect(() => w.emit({ a: { f: () => 1 } })).toThrow(RecordNotPlainDataError);

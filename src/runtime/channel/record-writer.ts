@@ -16,7 +16,8 @@
  */
 import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
 import { keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
-import { checkPlainData, copyPlainData, PlainDataError } from "../../state/plain-copy.ts";
+import { PlainDataError } from "../../state/plain-copy.ts";
+import { PlainDataChecker, PlainDataCopier } from "../../state/plain-shapes.ts";
 import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
 import { NO_TIMESTAMP, type ChannelEvent, type ChannelMessage, type ElementContext } from "../elements.ts";
 import type { OutputChannel } from "./channel.ts";
@@ -46,6 +47,12 @@ export class RecordWriter {
   private readonly queues: ChannelMessage[][];
   private next: number;
   private readonly select: (value: unknown) => void;
+  /**
+   * The check and the copy of this writer's records, compiled for their shapes (one stream:
+   * a writer's records mostly share their shapes, which other writers' records need not).
+   */
+  private readonly checker = new PlainDataChecker();
+  private readonly copier = new PlainDataCopier();
 
   /**
    * @param channels one per consumer subtask, in subtask order (a single one for forward)
@@ -81,7 +88,7 @@ export class RecordWriter {
         break;
       case "broadcast":
         this.select = (v) => {
-          for (let i = 0; i < n - 1; i++) this.append(i, origin.reuse ? v : copyPlainData(v));
+          for (let i = 0; i < n - 1; i++) this.append(i, origin.reuse ? v : this.copier.copy(v));
           this.append(n - 1, v);
         };
         break;
@@ -102,8 +109,8 @@ export class RecordWriter {
    */
   emit(value: unknown): void {
     try {
-      if (this.origin.copy) value = copyPlainData(value);
-      else if (!this.origin.checked) checkPlainData(value);
+      if (this.origin.copy) value = this.copier.copy(value);
+      else if (!this.origin.checked) this.checker.check(value);
     } catch (e) {
       throw e instanceof PlainDataError ? new RecordNotPlainDataError(this.origin.producer, e) : e;
     }

@@ -3,7 +3,7 @@
  * stores `[value, lastAccess]` per key.
  */
 
-import { PlainDataCopier } from "../plain-copy.ts";
+import { PlainDataCopier } from "../plain-shapes.ts";
 import type { ValueState } from "../state-handles.ts";
 import type { TtlCleanable } from "./ttl-cleanable.ts";
 import { isTtlValue, type TtlTime, type TtlValue } from "./ttl-value.ts";

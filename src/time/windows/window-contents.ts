@@ -20,7 +20,8 @@
 import type { AggregateFunction, EngineKeyedState, KeyedStateBackend } from "../../state/index.ts";
 import { StateSerializationError } from "../../state/index.ts";
 import { ALLOWED_STATE_VALUES } from "../../state/errors.ts";
-import { checkPlainData, PlainDataCopier, PlainDataError } from "../../state/plain-copy.ts";
+import { PlainDataError } from "../../state/plain-copy.ts";
+import { PlainDataChecker, PlainDataCopier } from "../../state/plain-shapes.ts";
 import type { TimestampedValue } from "./evictor.ts";
 import type { WindowNamespace } from "./window-namespaces.ts";
 import { indexOfStart, indexOfWindow, insertWindow, removeWindowAt, type WindowTable } from "./window-table.ts";
@@ -72,6 +73,7 @@ type Table<S> = WindowTable<S>;
 abstract class TableContents<IN, S> implements WindowContents<IN> {
   private readonly state: EngineKeyedState<Table<S>>;
   protected readonly copier = new PlainDataCopier();
+  private readonly checker = new PlainDataChecker();
   readonly at = new Float64Array(2);
   /**
    * The current key's table, owned for changes in place, looked up once for all
@@ -243,7 +245,7 @@ abstract class TableContents<IN, S> implements WindowContents<IN> {
   /** Refuses what is not plain data (snapshots could not hold it) without copying it. */
   protected check(v: unknown): void {
     try {
-      checkPlainData(v);
+      this.checker.check(v);
     } catch (e) {
       throw this.refused(e);
     }
