@@ -10,7 +10,7 @@ describe("rowKeySelector", () => {
     const two = rowKeySelector([1, 0]);
     const array: SqlValue[] = [1, 2];
     const decimal = { unscaled: 150n, scale: 2 };
-    const values: SqlValue[] = [1_700_000_000_000, 1_700_000_000_000, -0, 0, 0n, 1.5, "a", "a", null, null, true, array, array, decimal, decimal, 3];
+    const values: SqlValue[] = [1_700_000_000_000, 1_700_000_000_000, -0, 0, 0n, 1.5, "a", "a", null, null, true, array, array, decimal, decimal, 3, 1.5, 3, 1.5, 4, 5, 6, 7, 3, NaN, NaN];
     for (let i = 0; i < values.length; i++) {
       if (i === 12) array.push(3); // the same array, changed: its key changes with it
       if (i === 14) decimal.unscaled = 250n;

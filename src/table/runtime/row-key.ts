@@ -3,17 +3,21 @@
  * same exactly when the fields are not distinct (see `sqlValueKey`), so NULL,
  * BIGINT and DECIMAL keys hash alike on every worker and after a restore.
  *
- * A selector remembers the key of its last row: consecutive rows of a window
- * (`window_start`, `window_end`) or of a hot key share their field values, and
- * a TIMESTAMP's digits cost more than the comparison. Only primitive values are
+ * A selector remembers the keys of its last few distinct rows: the rows of a
+ * window (`window_start`, `window_end`; two windows are open while rows are
+ * out of order) or of a hot key share their field values, and a TIMESTAMP's
+ * digits cost more than the comparisons. Only primitive values are
  * remembered (an array, map or DECIMAL object may have been changed since).
  */
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { sqlValueKey } from "../types/sql-value-key.ts";
 
-/** Never a field value: what a selector remembers before its first row. */
+/** Never a field value: what a selector remembers before its first rows. */
 const NONE: unique symbol = Symbol("none");
+
+/** How many keys a selector remembers (replaced in turn). */
+const REMEMBERED = 4;
 
 /** Whether `v` is immutable, so that an equal value later has the same key (`===` on primitives). */
 function isPrimitive(v: SqlValue): boolean {
@@ -30,38 +34,45 @@ function isPrimitive(v: SqlValue): boolean {
  * ```
  */
 export function rowKeySelector(positions: readonly number[]): (row: Row) => string {
-  if (positions.length === 0) return () => "";
-  if (positions.length === 1) {
+  const n = positions.length;
+  if (n === 0) return () => "";
+  // entry e remembers the values values[e * n .. e * n + n) with the key keys[e]
+  const values: (SqlValue | typeof NONE)[] = new Array<SqlValue | typeof NONE>(REMEMBERED * n).fill(NONE);
+  const keys: string[] = new Array<string>(REMEMBERED).fill("");
+  let replaced = 0;
+  if (n === 1) {
     const p = positions[0]!;
-    let last: SqlValue | typeof NONE = NONE;
-    let lastKey = "";
     return (row) => {
       const v = row.fields[p]!;
-      if (v === last) return lastKey;
+      for (let e = 0; e < REMEMBERED; e++) if (values[e] === v) return keys[e]!;
       const key = sqlValueKey(v);
       if (isPrimitive(v)) {
-        last = v;
-        lastKey = key;
+        values[replaced] = v;
+        keys[replaced] = key;
+        replaced = (replaced + 1) % REMEMBERED;
       }
       return key;
     };
   }
-  const n = positions.length;
-  const last: (SqlValue | typeof NONE)[] = new Array<SqlValue | typeof NONE>(n).fill(NONE);
-  let lastKey = "";
   return (row) => {
     const fields = row.fields;
-    let i = 0;
-    while (i < n && fields[positions[i]!] === last[i]) i++;
-    if (i === n) return lastKey;
+    for (let e = 0, at = 0; e < REMEMBERED; e++, at += n) {
+      let i = 0;
+      while (i < n && fields[positions[i]!] === values[at + i]) i++;
+      if (i === n) return keys[e]!;
+    }
     let key = "";
-    for (i = 0; i < n; i++) {
+    let primitive = true;
+    for (let i = 0; i < n; i++) {
       const v = fields[positions[i]!]!;
       key += sqlValueKey(v) + "\u0001";
-      // NONE at an object value's position: the next row computes its key again
-      last[i] = isPrimitive(v) ? v : NONE;
+      primitive &&= isPrimitive(v);
     }
-    lastKey = key;
+    if (primitive) {
+      for (let i = 0, at = replaced * n; i < n; i++) values[at + i] = fields[positions[i]!]!;
+      keys[replaced] = key;
+      replaced = (replaced + 1) % REMEMBERED;
+    }
     return key;
   };
 }
