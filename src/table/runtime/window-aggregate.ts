@@ -28,7 +28,7 @@ import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
-import { joinedFields } from "./join-spec.ts";
+import { own } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 import { processWindowEnds, WindowEndFunction } from "./window-end-operator.ts";
 import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
@@ -42,10 +42,20 @@ export interface WindowAggregateSpec {
   calls: readonly AggregateCall[];
 }
 
-/** The output row of a window; `key` and `values` may be held in state, so their objects are copied. */
-function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start: number, end: number): Row {
-  const fields = joinedFields(key, key.length, values, values.length);
-  fields.push(start, end, end - 1);
+/**
+ * The output row of a window: `key` may be held in state and the call results may be accumulators', so
+ * their object values are copied; one array of the row's length, filled in place.
+ */
+function windowRow(key: readonly SqlValue[], aggs: Aggregates, set: AccumulatorSet, start: number, end: number): Row {
+  const k = key.length;
+  const n = aggs.size;
+  const fields = new Array<SqlValue>(k + n + 3);
+  for (let i = 0; i < k; i++) fields[i] = own(key[i]!);
+  aggs.valuesInto(set, fields, k);
+  for (let i = k; i < k + n; i++) fields[i] = own(fields[i]!);
+  fields[k + n] = start;
+  fields[k + n + 1] = end;
+  fields[k + n + 2] = end - 1;
   return { kind: "+I", fields };
 }
 
@@ -77,6 +87,12 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   /** Scratch of {@link fireWindowEnd}: the ends and accumulator sets of the firing window's slices. */
   private readonly windowSliceEnds: number[] = [];
   private readonly windowSliceSets: (AccumulatorSet | undefined)[] = [];
+  /** The slice of the last row: its end (NaN before the first row) and its first and last window ends. */
+  private sliceEnd = Number.NaN;
+  private firstEnd = Number.NaN;
+  private lastEnd = Number.NaN;
+  /** Scratch of {@link fireWindowEnd}: the merge of a window's slices (its results are copied into the row). */
+  private merged: AccumulatorSet | undefined;
 
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -100,9 +116,15 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const t = row.fields[this.timeField];
     if (typeof t !== "number") return; // a NULL time belongs to no window
     const s = this.slicing;
-    const sliceEnd = s.sliceEnd(t);
-    const first = s.firstWindowEnd(sliceEnd);
-    const last = s.lastWindowEnd(sliceEnd);
+    if (!(t >= this.sliceEnd - s.sliceSize && t < this.sliceEnd)) {
+      // another slice than the last row's (rows come in slice after slice, whatever their key)
+      this.sliceEnd = s.sliceEnd(t);
+      this.firstEnd = s.firstWindowEnd(this.sliceEnd);
+      this.lastEnd = s.lastWindowEnd(this.sliceEnd);
+    }
+    const sliceEnd = this.sliceEnd;
+    const first = this.firstEnd;
+    const last = this.lastEnd;
     const wm = ctx.timerService().currentWatermark();
     if (last < first || last - 1 <= wm) return; // in no window (HOP with gaps), or every window fired
     let table = this.state.getOwned();
@@ -170,11 +192,12 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     if (n > 0) {
       let merged = sets[0]!;
       if (n > 1) {
-        merged = this.aggs.create();
+        merged = this.merged ??= this.aggs.create();
+        this.aggs.reset(merged);
         for (let i = 0; i < n; i++) this.aggs.merge(merged, sets[i]!);
       }
       sets.fill(undefined, 0, n);
-      out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
+      out.collect(windowRow(table.key, this.aggs, merged, start, end));
     }
     if (next === Number.POSITIVE_INFINITY) this.state.set(undefined);
     else this.queue(table, next - 1, ctx.getCurrentKey());
@@ -253,7 +276,7 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     for (const s of st.open) (s.end - 1 <= timestamp ? due : open).push(s);
     if (due.length === 0) return; // a timer of a session that grew since
     due.sort((a, b) => a.start - b.start);
-    for (const s of due) out.collect(windowRow(st.key, this.aggs.values(s.set), s.start, s.end));
+    for (const s of due) out.collect(windowRow(st.key, this.aggs, s.set, s.start, s.end));
     if (open.length === 0) this.sessions.set(undefined);
     else st.open = open;
   }

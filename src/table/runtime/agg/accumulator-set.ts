@@ -49,6 +49,24 @@ export class Aggregates {
     }
   }
 
+  /** Makes `set` the accumulators of no rows again, in place (a scratch set reused for merging). */
+  reset(set: AccumulatorSet): void {
+    for (let i = 0; i < this.aggs.length; i++) {
+      set.accs[i] = this.aggs[i]!.create();
+      set.counts[i]?.clear();
+    }
+  }
+
+  /** The number of calls (of values per set). */
+  get size(): number {
+    return this.aggs.length;
+  }
+
+  /** Writes the result of each call into `out` from position `at` (as {@link values}, without an array of its own). */
+  valuesInto(set: AccumulatorSet, out: SqlValue[], at: number): void {
+    for (let i = 0; i < this.aggs.length; i++) out[at + i] = this.aggs[i]!.getValue(set.accs[i], set.counts[i] ?? NO_COUNTS);
+  }
+
   /** The result of each call. */
   values(set: AccumulatorSet): SqlValue[] {
     return this.aggs.map((a, i) => a.getValue(set.accs[i], set.counts[i] ?? NO_COUNTS));
