@@ -63,13 +63,31 @@ function windowRow(key: readonly SqlValue[], aggs: Aggregates, set: AccumulatorS
 interface SliceTable {
   /** The group key values (for the output rows). */
   key: SqlValue[];
-  /** The accumulator set of each slice, by slice end. */
-  slices: Map<number, AccumulatorSet>;
+  /** The ends of the slices with rows, ascending. */
+  ends: number[];
+  /** The accumulator set of each slice of {@link ends}, at the same position. */
+  sets: AccumulatorSet[];
   /**
    * The window ends (max timestamps) queued for this key, each once. Absent in
    * state written before the window-end queue: its pending windows have timers.
    */
   queued?: number[];
+  /** State written before `ends` and `sets`: the accumulator set of each slice, by slice end (see {@link sliceTable}). */
+  slices?: Map<number, AccumulatorSet>;
+}
+
+/**
+ * `stored` in the current form: a table written before `ends` and `sets` (a Map of the slices by end)
+ * is changed into it, in place.
+ */
+function sliceTable(stored: SliceTable): SliceTable {
+  const old = stored.slices;
+  if (old === undefined) return stored;
+  const slices = [...old].sort((a, b) => a[0] - b[0]);
+  stored.ends = slices.map(([end]) => end);
+  stored.sets = slices.map(([, set]) => set);
+  delete stored.slices;
+  return stored;
 }
 
 const NOTHING_QUEUED: readonly number[] = [];
@@ -84,9 +102,6 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
   private state!: EngineKeyedState<SliceTable>;
-  /** Scratch of {@link fireWindowEnd}: the ends and accumulator sets of the firing window's slices. */
-  private readonly windowSliceEnds: number[] = [];
-  private readonly windowSliceSets: (AccumulatorSet | undefined)[] = [];
   /** The slice of the last row: its end (NaN before the first row) and its first and last window ends. */
   private sliceEnd = Number.NaN;
   private firstEnd = Number.NaN;
@@ -130,13 +145,24 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     let table = this.state.getOwned();
     if (table === undefined) {
       // the row is this function's own, so its key values may be kept
-      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), slices: new Map(), queued: [] };
+      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), ends: [], sets: [], queued: [] };
       this.state.set(table);
-    }
-    let set = table.slices.get(sliceEnd);
-    if (set === undefined) {
+    } else table = sliceTable(table);
+    // the slice's position in the ascending ends (rows come mostly in order: searched from the last)
+    const ends = table.ends;
+    let at = ends.length;
+    while (at > 0 && ends[at - 1]! > sliceEnd) at--;
+    let set: AccumulatorSet;
+    if (at > 0 && ends[at - 1] === sliceEnd) set = table.sets[at - 1]!;
+    else {
       set = this.aggs.create();
-      table.slices.set(sliceEnd, set);
+      if (at === ends.length) {
+        ends.push(sliceEnd);
+        table.sets.push(set);
+      } else {
+        ends.splice(at, 0, sliceEnd);
+        table.sets.splice(at, 0, set);
+      }
     }
     this.aggs.accumulate(set, row.fields);
     let fire = first;
@@ -158,49 +184,44 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   }
 
   fireWindowEnd(maxTimestamp: number, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
-    const table = this.state.getOwned();
-    if (table === undefined) return;
+    const stored = this.state.getOwned();
+    if (stored === undefined) return;
+    const table = sliceTable(stored);
     const queued = table.queued!;
     if (queued.length === 1) queued.length = 0;
     else queued.splice(queued.indexOf(maxTimestamp), 1);
     const s = this.slicing;
     const end = maxTimestamp + 1;
     const start = s.windowStart(end);
-    // the window's slices, by end (insertion sort: a window has few, mostly in order already)
-    const ends = this.windowSliceEnds;
-    const sets = this.windowSliceSets;
-    let n = 0;
-    let next = Number.POSITIVE_INFINITY;
-    for (const [sliceEnd, set] of table.slices) {
-      if (sliceEnd > start && sliceEnd <= end) {
-        let at = n++;
-        for (; at > 0 && ends[at - 1]! > sliceEnd; at--) {
-          ends[at] = ends[at - 1]!;
-          sets[at] = sets[at - 1]!;
-        }
-        ends[at] = sliceEnd;
-        sets[at] = set;
-      }
-      // deleting the current entry while iterating a Map is well defined; `sets` still holds its set
-      if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
-      else {
-        const first = s.firstWindowEnd(sliceEnd);
-        const due = first > end + s.windowStep ? first : end + s.windowStep;
-        if (due < next) next = due;
-      }
-    }
-    if (n > 0) {
-      let merged = sets[0]!;
-      if (n > 1) {
+    const { ends, sets } = table;
+    // the window's slices: a run of the ascending ends
+    let from = 0;
+    while (from < ends.length && ends[from]! <= start) from++;
+    let to = from;
+    while (to < ends.length && ends[to]! <= end) to++;
+    if (to > from) {
+      let merged = sets[from]!;
+      if (to - from > 1) {
         merged = this.merged ??= this.aggs.create();
         this.aggs.reset(merged);
-        for (let i = 0; i < n; i++) this.aggs.merge(merged, sets[i]!);
+        for (let i = from; i < to; i++) this.aggs.merge(merged, sets[i]!);
       }
-      sets.fill(undefined, 0, n);
       out.collect(windowRow(table.key, this.aggs, merged, start, end));
     }
-    if (next === Number.POSITIVE_INFINITY) this.state.set(undefined);
-    else this.queue(table, next - 1, ctx.getCurrentKey());
+    // the slices in no later window: a prefix (a slice's last window end grows with its end)
+    let done = 0;
+    while (done < ends.length && s.lastWindowEnd(ends[done]!) <= end) done++;
+    if (done === ends.length) {
+      this.state.set(undefined);
+      return;
+    }
+    if (done > 0) {
+      ends.splice(0, done);
+      sets.splice(0, done);
+    }
+    // the next window of the slices left: the first one's (a slice's first window end grows with its end too)
+    const first = s.firstWindowEnd(ends[0]!);
+    this.queue(table, (first > end + s.windowStep ? first : end + s.windowStep) - 1, ctx.getCurrentKey());
   }
 }
 
