@@ -29,13 +29,18 @@ const NO_COUNTS: Map<string, ValueCount> = new Map();
  */
 export class Aggregates {
   private readonly aggs: CallAggregator[];
+  /** The `counts` of every set when no call keeps a multiset: one array for all (never changed, as no multiset is). */
+  private readonly noCounts: null[] | undefined;
 
   constructor(calls: readonly AggregateCall[], options: CallAggregatorOptions) {
     this.aggs = calls.map((c) => callAggregator(c, options));
+    this.noCounts = this.aggs.some((a) => a.usesCounts) ? undefined : this.aggs.map(() => null);
   }
 
   create(): AccumulatorSet {
-    return { accs: this.aggs.map((a) => a.create()), counts: this.aggs.map((a) => (a.usesCounts ? new Map<string, ValueCount>() : null)) };
+    const accs = new Array<unknown>(this.aggs.length);
+    for (let i = 0; i < this.aggs.length; i++) accs[i] = this.aggs[i]!.create();
+    return { accs, counts: this.noCounts ?? this.aggs.map((a) => (a.usesCounts ? new Map<string, ValueCount>() : null)) };
   }
 
   accumulate(set: AccumulatorSet, fields: readonly SqlValue[]): void {
