@@ -40,15 +40,24 @@ export function rowKeySelector(positions: readonly number[]): (row: Row) => stri
   const values: (SqlValue | typeof NONE)[] = new Array<SqlValue | typeof NONE>(REMEMBERED * n).fill(NONE);
   const keys: string[] = new Array<string>(REMEMBERED).fill("");
   let replaced = 0;
+  /** The entry of the last key found (the next row most likely has it too): looked at first. */
+  let hit = 0;
   if (n === 1) {
     const p = positions[0]!;
     return (row) => {
       const v = row.fields[p]!;
-      for (let e = 0; e < REMEMBERED; e++) if (values[e] === v) return keys[e]!;
+      for (let j = 0; j < REMEMBERED; j++) {
+        const e = (hit + j) % REMEMBERED;
+        if (values[e] === v) {
+          hit = e;
+          return keys[e]!;
+        }
+      }
       const key = sqlValueKey(v);
       if (isPrimitive(v)) {
         values[replaced] = v;
         keys[replaced] = key;
+        hit = replaced;
         replaced = (replaced + 1) % REMEMBERED;
       }
       return key;
@@ -56,10 +65,15 @@ export function rowKeySelector(positions: readonly number[]): (row: Row) => stri
   }
   return (row) => {
     const fields = row.fields;
-    for (let e = 0, at = 0; e < REMEMBERED; e++, at += n) {
+    for (let j = 0; j < REMEMBERED; j++) {
+      const e = (hit + j) % REMEMBERED;
+      const at = e * n;
       let i = 0;
       while (i < n && fields[positions[i]!] === values[at + i]) i++;
-      if (i === n) return keys[e]!;
+      if (i === n) {
+        hit = e;
+        return keys[e]!;
+      }
     }
     let key = "";
     let primitive = true;
@@ -71,6 +85,7 @@ export function rowKeySelector(positions: readonly number[]): (row: Row) => stri
     if (primitive) {
       for (let i = 0, at = replaced * n; i < n; i++) values[at + i] = fields[positions[i]!]!;
       keys[replaced] = key;
+      hit = replaced;
       replaced = (replaced + 1) % REMEMBERED;
     }
     return key;
