@@ -223,9 +223,8 @@ class IntervalJoinFunction extends CleanupQueueFunction<string, Row, Row, Row> {
    * once per row).
    */
   private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, time: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    const stored = state.get();
-    if (stored === undefined || stored.next === null || stored.next > time) return;
-    const buffer = state.getOwned()!; // compacted in place below
+    const buffer = state.getOwned(); // compacted in place below (an outdated cleanup, rarely, changes nothing)
+    if (buffer === undefined || buffer.next === null || buffer.next > time) return;
     const pads = isLeft ? padsLeft(this.spec.joinType) : padsRight(this.spec.joinType);
     const upTo = pads ? time : ctx.timerService().currentWatermark();
     const rows = buffer.rows;
