@@ -116,9 +116,14 @@ export class KeyGroupedMap<V> implements KeyedStateMap<V> {
   }
 
   delete(g: number, k: StateKey, code: number): void {
+    // a group that is not captured is changed in place: one probe finds and deletes
+    if (this.captured[g] === 0) {
+      if (this.tables[g]!.delete(k, code)) this.changes?.record(g, k, code);
+      return;
+    }
     if (!this.tables[g]!.has(k, code)) return;
     this.changes?.record(g, k, code);
-    (this.captured[g] === 0 ? this.tables[g]! : this.prepareWrite(g)).delete(k, code);
+    this.prepareWrite(g).delete(k, code);
   }
 
   reserve(g: number, n: number): void {

@@ -223,24 +223,27 @@ class IntervalJoinFunction extends CleanupQueueFunction<string, Row, Row, Row> {
    * once per row).
    */
   private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, time: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    const buffer = state.get();
+    const buffer = state.getOwned(); // compacted in place below (an outdated cleanup, rarely, changes nothing)
     if (buffer === undefined || buffer.next === null || buffer.next > time) return;
     const pads = isLeft ? padsLeft(this.spec.joinType) : padsRight(this.spec.joinType);
     const upTo = pads ? time : ctx.timerService().currentWatermark();
-    const kept: Buffered[] = [];
+    const rows = buffer.rows;
+    let kept = 0;
     let next: number | null = null;
-    for (const e of buffer.rows) {
+    for (let i = 0; i < rows.length; i++) {
+      const e = rows[i]!;
       const cleanup = this.cleanupTime(e.t, isLeft);
       if (cleanup > upTo) {
-        kept.push(e);
+        rows[kept++] = e;
         if (next === null || cleanup < next) next = cleanup;
       } else if (pads && !e.m) out.collect(rowOf(RowKind.INSERT, this.padded(e.f, isLeft)));
     }
-    if (kept.length === 0) {
+    if (kept === 0) {
       state.set(undefined);
       return;
     }
-    state.set({ rows: kept, next });
+    rows.length = kept;
+    buffer.next = next;
     this.queueCleanup(next!, isLeft ? LEFT : RIGHT, ctx.getCurrentKey());
   }
 

@@ -87,7 +87,16 @@ export function ownFields(fields: readonly SqlValue[]): SqlValue[] {
   return fields.map(own);
 }
 
-function own(v: SqlValue): SqlValue {
+/**
+ * `v`, or a copy of it when it is an object (an array, map, decimal or bytes), for a value held elsewhere.
+ *
+ * @example
+ * ```ts
+ * own(3); // 3
+ * const a = [1]; own(a) !== a; // true
+ * ```
+ */
+export function own(v: SqlValue): SqlValue {
   return typeof v === "object" && v !== null ? copyPlainData(v) : v;
 }
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { StreamExecutionEnvironment } from "../../index.ts";
+import { StreamExecutionEnvironment, WatermarkStrategy, type DataStream, type JobClient } from "../../index.ts";
+import { KeyedProcessFunction } from "../../core/process-function.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import { throttledSequence } from "../../../test/fixtures/throttled-sequence-source.ts";
+import { waitFor } from "../../../test/support/cli-process.ts";
+import { tempDirs } from "../../../test/support/temp-dirs.ts";
 import { collectSink } from "../../connectors/builtin/collect-sink.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { aggCall, decimalType, INT, STRING } from "../../../test/support/agg-calls.ts";
@@ -10,6 +15,7 @@ import { formatValue } from "../data/format-value.ts";
 import { Row } from "../data/row.ts";
 import { parseDecimal, type Decimal } from "../types/decimal.ts";
 import type { SqlValue } from "../types/sql-value.ts";
+import { rowKeySelector } from "./row-key.ts";
 import { windowAggregate, type WindowAggregateSpec } from "./window-aggregate.ts";
 import type { WindowSpec } from "./window-spec.ts";
 
@@ -230,4 +236,49 @@ describe("windowAggregate: a failure with exactly-once checkpoints leaves the re
       expect(new MultisetTable().applyAll(out).sortedRows(), msg).toEqual(oracle(rows, window, 200));
     }, 60_000);
   }
+});
+
+/** Writes, at the first row of a key, the slices of two windows of that key in the form of earlier versions (a Map by slice end). */
+class EarlierSlicesWriter extends KeyedProcessFunction<string, Row, Row> {
+  override processElement(row: Row): void {
+    const slices = engineKeyedState<unknown>(this.getRuntimeContext(), "_slices");
+    if (slices.get() !== undefined) return;
+    // out of order in the Map, as rows can leave them; COUNT(*) keeps one accumulator and no multiset
+    const sets = new Map([[10_000, { accs: [5], counts: [null] }], [9_000, { accs: [7], counts: [null] }]]);
+    slices.set({ key: [row.fields[3]!], slices: sets, queued: [9_999, 8_999] });
+  }
+}
+
+describe("windowAggregate: a savepoint of an earlier version", () => {
+  const tempDir = tempDirs("weir-window-agg-");
+
+  /** Rows at t = 1 … 3000 ms, one key; the keyed operator `window-agg` is `keyed(input)`. */
+  function start(limit: () => number, keyed: (input: DataStream<Row>) => void, fromSavepoint?: string): Promise<JobClient> {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, checkpointInterval: 50, checkpointDir: tempDir(), fromSavepoint, autoWatermarkInterval: 0 });
+    const input = env
+      .fromSource(throttledSequence(1, 3_000, 50, 1, 0, limit), WatermarkStrategy.noWatermarks(), "numbers")
+      .uid("numbers")
+      .map((n) => Row.of(n, 1, "s", "k"))
+      .uid("rows")
+      .assignTimestampsAndWatermarks(rowWatermarks(0, 0))
+      .uid("watermarks");
+    keyed(input);
+    return env.executeAsync("window-agg-savepoint");
+  }
+
+  it("restores its slices (a Map by slice end) and fires their windows with the rows after it", async () => {
+    let limit = 1_000;
+    const first = await start(() => limit, (input) => void input.keyBy(rowKeySelector([3])).process(new EarlierSlicesWriter()).uid("window-agg"));
+    await waitFor("a completed checkpoint", () => (first.getCheckpointStats()?.counts.completed ?? 0) > 0, 60_000);
+    const savepoint = await first.stopWithSavepoint(tempDir());
+    limit = 3_001;
+    const spec: WindowAggregateSpec = { window: { kind: "tumble", timeField: 0, size: 1_000, offset: 0 }, groupKeys: [3], calls: [aggCall("COUNT", [])] };
+    const second = await start(() => limit, (input) => void windowAggregate(input, spec, { uid: "window-agg", name: "WindowAggregate" }).sinkTo(collectSink("out")), savepoint);
+    const out = (await second.getJobExecutionResult()).getCollected<Row>("out").map((r) => r.fields);
+    // the windows of the earlier slices, after the windows of the rows read after the savepoint
+    expect(out.slice(-2)).toEqual([["k", 7, 8_000, 9_000, 8_999], ["k", 5, 9_000, 10_000, 9_999]]);
+    const counted = out.slice(0, -2);
+    expect(counted.every((f) => (f[3] as number) <= 4_000 && (f[1] as number) > 0)).toBe(true);
+    expect(counted.at(-1)!.slice(1)).toEqual([1, 3_000, 4_000, 3_999]); // the row at 3000 ms
+  }, 120_000);
 });

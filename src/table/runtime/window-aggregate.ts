@@ -28,7 +28,7 @@ import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
-import { joinedFields } from "./join-spec.ts";
+import { own } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 import { processWindowEnds, WindowEndFunction } from "./window-end-operator.ts";
 import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
@@ -42,10 +42,20 @@ export interface WindowAggregateSpec {
   calls: readonly AggregateCall[];
 }
 
-/** The output row of a window; `key` and `values` may be held in state, so their objects are copied. */
-function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start: number, end: number): Row {
-  const fields = joinedFields(key, key.length, values, values.length);
-  fields.push(start, end, end - 1);
+/**
+ * The output row of a window: `key` may be held in state and the call results may be accumulators', so
+ * their object values are copied; one array of the row's length, filled in place.
+ */
+function windowRow(key: readonly SqlValue[], aggs: Aggregates, set: AccumulatorSet, start: number, end: number): Row {
+  const k = key.length;
+  const n = aggs.size;
+  const fields = new Array<SqlValue>(k + n + 3);
+  for (let i = 0; i < k; i++) fields[i] = own(key[i]!);
+  aggs.valuesInto(set, fields, k);
+  for (let i = k; i < k + n; i++) fields[i] = own(fields[i]!);
+  fields[k + n] = start;
+  fields[k + n + 1] = end;
+  fields[k + n + 2] = end - 1;
   return { kind: "+I", fields };
 }
 
@@ -53,13 +63,31 @@ function windowRow(key: readonly SqlValue[], values: readonly SqlValue[], start:
 interface SliceTable {
   /** The group key values (for the output rows). */
   key: SqlValue[];
-  /** The accumulator set of each slice, by slice end. */
-  slices: Map<number, AccumulatorSet>;
+  /** The ends of the slices with rows, ascending. */
+  ends: number[];
+  /** The accumulator set of each slice of {@link ends}, at the same position. */
+  sets: AccumulatorSet[];
   /**
    * The window ends (max timestamps) queued for this key, each once. Absent in
    * state written before the window-end queue: its pending windows have timers.
    */
   queued?: number[];
+  /** State written before `ends` and `sets`: the accumulator set of each slice, by slice end (see {@link sliceTable}). */
+  slices?: Map<number, AccumulatorSet>;
+}
+
+/**
+ * `stored` in the current form: a table written before `ends` and `sets` (a Map of the slices by end)
+ * is changed into it, in place.
+ */
+function sliceTable(stored: SliceTable): SliceTable {
+  const old = stored.slices;
+  if (old === undefined) return stored;
+  const slices = [...old].sort((a, b) => a[0] - b[0]);
+  stored.ends = slices.map(([end]) => end);
+  stored.sets = slices.map(([, set]) => set);
+  delete stored.slices;
+  return stored;
 }
 
 const NOTHING_QUEUED: readonly number[] = [];
@@ -74,9 +102,12 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
   private state!: EngineKeyedState<SliceTable>;
-  /** Scratch of {@link fireWindowEnd}: the ends and accumulator sets of the firing window's slices. */
-  private readonly windowSliceEnds: number[] = [];
-  private readonly windowSliceSets: (AccumulatorSet | undefined)[] = [];
+  /** The slice of the last row: its end (NaN before the first row) and its first and last window ends. */
+  private sliceEnd = Number.NaN;
+  private firstEnd = Number.NaN;
+  private lastEnd = Number.NaN;
+  /** Scratch of {@link fireWindowEnd}: the merge of a window's slices (its results are copied into the row). */
+  private merged: AccumulatorSet | undefined;
 
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -100,21 +131,38 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const t = row.fields[this.timeField];
     if (typeof t !== "number") return; // a NULL time belongs to no window
     const s = this.slicing;
-    const sliceEnd = s.sliceEnd(t);
-    const first = s.firstWindowEnd(sliceEnd);
-    const last = s.lastWindowEnd(sliceEnd);
+    if (!(t >= this.sliceEnd - s.sliceSize && t < this.sliceEnd)) {
+      // another slice than the last row's (rows come in slice after slice, whatever their key)
+      this.sliceEnd = s.sliceEnd(t);
+      this.firstEnd = s.firstWindowEnd(this.sliceEnd);
+      this.lastEnd = s.lastWindowEnd(this.sliceEnd);
+    }
+    const sliceEnd = this.sliceEnd;
+    const first = this.firstEnd;
+    const last = this.lastEnd;
     const wm = ctx.timerService().currentWatermark();
     if (last < first || last - 1 <= wm) return; // in no window (HOP with gaps), or every window fired
     let table = this.state.getOwned();
     if (table === undefined) {
       // the row is this function's own, so its key values may be kept
-      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), slices: new Map(), queued: [] };
+      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), ends: [], sets: [], queued: [] };
       this.state.set(table);
-    }
-    let set = table.slices.get(sliceEnd);
-    if (set === undefined) {
+    } else table = sliceTable(table);
+    // the slice's position in the ascending ends (rows come mostly in order: searched from the last)
+    const ends = table.ends;
+    let at = ends.length;
+    while (at > 0 && ends[at - 1]! > sliceEnd) at--;
+    let set: AccumulatorSet;
+    if (at > 0 && ends[at - 1] === sliceEnd) set = table.sets[at - 1]!;
+    else {
       set = this.aggs.create();
-      table.slices.set(sliceEnd, set);
+      if (at === ends.length) {
+        ends.push(sliceEnd);
+        table.sets.push(set);
+      } else {
+        ends.splice(at, 0, sliceEnd);
+        table.sets.splice(at, 0, set);
+      }
     }
     this.aggs.accumulate(set, row.fields);
     let fire = first;
@@ -136,48 +184,44 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   }
 
   fireWindowEnd(maxTimestamp: number, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
-    const table = this.state.getOwned();
-    if (table === undefined) return;
+    const stored = this.state.getOwned();
+    if (stored === undefined) return;
+    const table = sliceTable(stored);
     const queued = table.queued!;
     if (queued.length === 1) queued.length = 0;
     else queued.splice(queued.indexOf(maxTimestamp), 1);
     const s = this.slicing;
     const end = maxTimestamp + 1;
     const start = s.windowStart(end);
-    // the window's slices, by end (insertion sort: a window has few, mostly in order already)
-    const ends = this.windowSliceEnds;
-    const sets = this.windowSliceSets;
-    let n = 0;
-    let next = Number.POSITIVE_INFINITY;
-    for (const [sliceEnd, set] of table.slices) {
-      if (sliceEnd > start && sliceEnd <= end) {
-        let at = n++;
-        for (; at > 0 && ends[at - 1]! > sliceEnd; at--) {
-          ends[at] = ends[at - 1]!;
-          sets[at] = sets[at - 1]!;
-        }
-        ends[at] = sliceEnd;
-        sets[at] = set;
+    const { ends, sets } = table;
+    // the window's slices: a run of the ascending ends
+    let from = 0;
+    while (from < ends.length && ends[from]! <= start) from++;
+    let to = from;
+    while (to < ends.length && ends[to]! <= end) to++;
+    if (to > from) {
+      let merged = sets[from]!;
+      if (to - from > 1) {
+        merged = this.merged ??= this.aggs.create();
+        this.aggs.reset(merged);
+        for (let i = from; i < to; i++) this.aggs.merge(merged, sets[i]!);
       }
-      // deleting the current entry while iterating a Map is well defined; `sets` still holds its set
-      if (s.lastWindowEnd(sliceEnd) <= end) table.slices.delete(sliceEnd);
-      else {
-        const first = s.firstWindowEnd(sliceEnd);
-        const due = first > end + s.windowStep ? first : end + s.windowStep;
-        if (due < next) next = due;
-      }
+      out.collect(windowRow(table.key, this.aggs, merged, start, end));
     }
-    if (n > 0) {
-      let merged = sets[0]!;
-      if (n > 1) {
-        merged = this.aggs.create();
-        for (let i = 0; i < n; i++) this.aggs.merge(merged, sets[i]!);
-      }
-      sets.fill(undefined, 0, n);
-      out.collect(windowRow(table.key, this.aggs.values(merged), start, end));
+    // the slices in no later window: a prefix (a slice's last window end grows with its end)
+    let done = 0;
+    while (done < ends.length && s.lastWindowEnd(ends[done]!) <= end) done++;
+    if (done === ends.length) {
+      this.state.set(undefined);
+      return;
     }
-    if (next === Number.POSITIVE_INFINITY) this.state.set(undefined);
-    else this.queue(table, next - 1, ctx.getCurrentKey());
+    if (done > 0) {
+      ends.splice(0, done);
+      sets.splice(0, done);
+    }
+    // the next window of the slices left: the first one's (a slice's first window end grows with its end too)
+    const first = s.firstWindowEnd(ends[0]!);
+    this.queue(table, (first > end + s.windowStep ? first : end + s.windowStep) - 1, ctx.getCurrentKey());
   }
 }
 
@@ -253,7 +297,7 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     for (const s of st.open) (s.end - 1 <= timestamp ? due : open).push(s);
     if (due.length === 0) return; // a timer of a session that grew since
     due.sort((a, b) => a.start - b.start);
-    for (const s of due) out.collect(windowRow(st.key, this.aggs.values(s.set), s.start, s.end));
+    for (const s of due) out.collect(windowRow(st.key, this.aggs, s.set, s.start, s.end));
     if (open.length === 0) this.sessions.set(undefined);
     else st.open = open;
   }

@@ -99,16 +99,40 @@ export function windowTableFunction(input: DataStream<Row>, window: WindowSpec, 
       .name(naming.name);
   }
   const field = window.timeField;
+  if (window.kind === "tumble") {
+    const { offset, size } = window;
+    // the window of the last row: rows come window after window
+    let start = Number.NaN;
+    return input
+      .flatMap((row: Row, out: Collector<Row>) => {
+        const time = row.fields[field];
+        if (time === null || time === undefined) return;
+        const t = time as number;
+        if (!(t >= start && t < start + size)) start = windowStart(t, offset, size);
+        out.collect({ kind: row.kind, fields: withWindow(row.fields, start, start + size) });
+      })
+      .uid(naming.uid)
+      .name(naming.name);
+  }
   return input
     .flatMap((row: Row, out: Collector<Row>) => {
       const time = row.fields[field];
       if (time === null || time === undefined) return;
-      for (const [start, end] of alignedWindows(window, time as number)) {
-        out.collect({ kind: row.kind, fields: [...row.fields, start, end, end - 1] });
-      }
+      for (const [start, end] of alignedWindows(window, time as number)) out.collect({ kind: row.kind, fields: withWindow(row.fields, start, end) });
     })
     .uid(naming.uid)
     .name(naming.name);
+}
+
+/** `fields` followed by `window_start`, `window_end` and `window_time`: one array of the row's length, filled in place. */
+function withWindow(fields: readonly SqlValue[], start: number, end: number): SqlValue[] {
+  const n = fields.length;
+  const out = new Array<SqlValue>(n + 3);
+  for (let i = 0; i < n; i++) out[i] = fields[i]!;
+  out[n] = start;
+  out[n + 1] = end;
+  out[n + 2] = end - 1;
+  return out;
 }
 
 /** An open session: `[start, last + gap)` and its rows in time order. */

@@ -29,13 +29,18 @@ const NO_COUNTS: Map<string, ValueCount> = new Map();
  */
 export class Aggregates {
   private readonly aggs: CallAggregator[];
+  /** The `counts` of every set when no call keeps a multiset: one array for all (never changed, as no multiset is). */
+  private readonly noCounts: null[] | undefined;
 
   constructor(calls: readonly AggregateCall[], options: CallAggregatorOptions) {
     this.aggs = calls.map((c) => callAggregator(c, options));
+    this.noCounts = this.aggs.some((a) => a.usesCounts) ? undefined : this.aggs.map(() => null);
   }
 
   create(): AccumulatorSet {
-    return { accs: this.aggs.map((a) => a.create()), counts: this.aggs.map((a) => (a.usesCounts ? new Map<string, ValueCount>() : null)) };
+    const accs = new Array<unknown>(this.aggs.length);
+    for (let i = 0; i < this.aggs.length; i++) accs[i] = this.aggs[i]!.create();
+    return { accs, counts: this.noCounts ?? this.aggs.map((a) => (a.usesCounts ? new Map<string, ValueCount>() : null)) };
   }
 
   accumulate(set: AccumulatorSet, fields: readonly SqlValue[]): void {
@@ -47,6 +52,24 @@ export class Aggregates {
     for (let i = 0; i < this.aggs.length; i++) {
       set.accs[i] = this.aggs[i]!.merge(set.accs[i], set.counts[i] ?? NO_COUNTS, other.accs[i], other.counts[i] ?? NO_COUNTS);
     }
+  }
+
+  /** Makes `set` the accumulators of no rows again, in place (a scratch set reused for merging). */
+  reset(set: AccumulatorSet): void {
+    for (let i = 0; i < this.aggs.length; i++) {
+      set.accs[i] = this.aggs[i]!.create();
+      set.counts[i]?.clear();
+    }
+  }
+
+  /** The number of calls (of values per set). */
+  get size(): number {
+    return this.aggs.length;
+  }
+
+  /** Writes the result of each call into `out` from position `at` (as {@link values}, without an array of its own). */
+  valuesInto(set: AccumulatorSet, out: SqlValue[], at: number): void {
+    for (let i = 0; i < this.aggs.length; i++) out[at + i] = this.aggs[i]!.getValue(set.accs[i], set.counts[i] ?? NO_COUNTS);
   }
 
   /** The result of each call. */
