@@ -217,7 +217,7 @@ for (const c of INCREMENTAL_CASES) {
       const match = /stopped with savepoint (\S+)/.exec(stopped.stderr);
       expect(match, `${where}: no savepoint reported\n${stopped.stderr}`).not.toBeNull();
       const savepoint = match![1]!;
-      expect(committedTotals(output).length, `${where}: the run at parallelism 1 finished before the stop`).toBeLessThan(FILES * PER_FILE);
+      expect(committedTotals(output).length, `${where}: the run at parallelism 1 finished before the stop (the first run had committed ${committedAtKill} totals when killed)\n${stopped.stderr}`).toBeLessThan(FILES * PER_FILE);
 
       const written = await readSavepoint(savepoint);
       expect(written.savepoint, where).toBe(true);
