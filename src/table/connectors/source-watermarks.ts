@@ -41,18 +41,13 @@ export function sourceWatermarkStrategy(spec: SourceWatermarks): WatermarkStrate
 export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf: (record: R) => readonly Row[]): WatermarkStrategy<R>;
 export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf?: (record: R) => readonly Row[]): WatermarkStrategy<R> {
   const rowtime = spec.rowtime;
-  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime)).withTimestampAssigner(
-    rowsOf === undefined
-      ? (record) => {
-        const t = rowtime((record as Row).fields);
-        return typeof t === "number" ? t : NO_ROWTIME;
-      }
-      : (record) => {
-        const rows = rowsOf(record);
-        const t = rows.length === 0 ? null : rowtime(rows[rows.length - 1]!.fields);
-        return typeof t === "number" ? t : NO_ROWTIME;
-      },
-  );
+  // a record that is one row is read as that row (no array per record)
+  const lastRow: (record: R) => Row | undefined = rowsOf === undefined ? (record) => record as Row : (record) => rowsOf(record).at(-1);
+  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime)).withTimestampAssigner((record) => {
+    const row = lastRow(record);
+    const t = row === undefined ? null : rowtime(row.fields);
+    return typeof t === "number" ? t : NO_ROWTIME;
+  });
   return spec.idleTimeoutMs > 0 ? strategy.withIdleness(spec.idleTimeoutMs) : strategy;
 }
 
@@ -71,22 +66,16 @@ export class MaxWatermarks<R> implements WatermarkGenerator<R> {
   ) {}
 
   onEvent(record: R, timestamp: number): void {
-    if (this.rowsOf === undefined) {
-      const v = this.ofRowtime !== undefined ? this.ofRowtime(timestamp === NO_ROWTIME ? null : timestamp) : this.watermark((record as Row).fields);
-      if (typeof v === "number" && v > this.max) this.max = v;
-      return;
-    }
-    const rows = this.rowsOf(record);
-    if (this.ofRowtime !== undefined && rows.length === 1) {
+    const rows = this.rowsOf?.(record);
+    if (this.ofRowtime !== undefined && (rows === undefined || rows.length === 1)) {
       // the record's timestamp is its row's rowtime (see sourceWatermarkStrategy)
-      const v = this.ofRowtime(timestamp === NO_ROWTIME ? null : timestamp);
-      if (typeof v === "number" && v > this.max) this.max = v;
-      return;
-    }
-    for (const row of rows) {
-      const v = this.watermark(row.fields);
-      if (typeof v === "number" && v > this.max) this.max = v;
-    }
+      this.observe(this.ofRowtime(timestamp === NO_ROWTIME ? null : timestamp));
+    } else if (rows === undefined) this.observe(this.watermark((record as Row).fields));
+    else for (const row of rows) this.observe(this.watermark(row.fields));
+  }
+
+  private observe(v: SqlValue): void {
+    if (typeof v === "number" && v > this.max) this.max = v;
   }
 
   onPeriodicEmit(output: WatermarkOutput): void {
