@@ -74,6 +74,8 @@ export class Aggregates {
 
   /** The result of each call. */
   values(set: AccumulatorSet): SqlValue[] {
-    return this.aggs.map((a, i) => a.getValue(set.accs[i], set.counts[i] ?? NO_COUNTS));
+    const out = new Array<SqlValue>(this.aggs.length);
+    this.valuesInto(set, out, 0);
+    return out;
   }
 }
