@@ -151,11 +151,13 @@ class ShapeSlot {
 
   /**
    * Called by the compiled `run` for an object of another shape: the next shape's slot takes it (the
-   * generic code after the last). A shape that misses more often than it hits stops being tried.
+   * generic code after the last). A shape that misses more often than it hits stops being tried (one of
+   * several alternating shapes: when it hits less than a quarter as often as it misses).
    */
   miss(v: object): unknown {
     const other = this.other ?? (this.shape + 1 < MAX_SHAPES ? (this.other = new ShapeSlot(this.depth, this.copying, this.shape + 1)) : undefined);
-    if (++this.misses > SHAPE_TRIAL && this.misses > this.hits) this.run = other ? (x) => other.run(x) : (x) => this.generic(x);
+    if (++this.misses > SHAPE_TRIAL && (other ? this.hits * MAX_SHAPES : this.hits) < this.misses)
+      this.run = other ? (x) => other.run(x) : (x) => this.generic(x);
     return other ? other.run(v) : this.generic(v);
   }
 
