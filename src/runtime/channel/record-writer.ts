@@ -63,6 +63,8 @@ export class RecordWriter {
   private readonly copier = new PlainDataCopier();
   /** A copy of a record for a consumer of its own. */
   private readonly copyOf: (value: unknown) => unknown;
+  /** Whether `emit` checks records (it copies them, an earlier edge checked them, or the source vouches for them: no). */
+  private readonly checks: boolean;
 
   /**
    * @param channels one per consumer subtask, in subtask order (a single one for forward)
@@ -86,6 +88,7 @@ export class RecordWriter {
     this.queues = channels.map(() => []);
     this.next = producerIndex % Math.max(1, channels.length);
     this.copyOf = origin.copyRecord ?? ((v) => this.copier.copy(v));
+    this.checks = !origin.copy && !origin.checked && origin.copyRecord === undefined;
     const n = channels.length;
     switch (partitioning) {
       case "forward":
@@ -121,7 +124,7 @@ export class RecordWriter {
   emit(value: unknown): void {
     try {
       if (this.origin.copy) value = this.copyOf(value);
-      else if (!this.origin.checked && this.origin.copyRecord === undefined) this.checker.check(value);
+      else if (this.checks) this.checker.check(value);
     } catch (e) {
       throw e instanceof PlainDataError ? new RecordNotPlainDataError(this.origin.producer, e) : e;
     }
