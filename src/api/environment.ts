@@ -239,6 +239,7 @@ export class StreamExecutionEnvironment {
       inputs: [],
       isSource: true,
       createOperator: () => new SourceOperator(source, watermarks),
+      ...(source.copyRecord && !watermarks?.seesRecords ? { copyRecord: (r: unknown) => source.copyRecord!(r as T) } : {}),
     });
     return new SingleOutputStreamOperator<T>(this, node);
   }
@@ -406,6 +407,7 @@ export class StreamExecutionEnvironment {
     keySelector?: StreamNode["keySelector"];
     keySelector2?: StreamNode["keySelector2"];
     isSource?: boolean;
+    copyRecord?: StreamNode["copyRecord"];
   }): StreamNode {
     return this.graph.add({ chainable: true, isSource: false, ...spec });
   }

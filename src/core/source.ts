@@ -108,4 +108,20 @@ export interface Source<T, Split = unknown> {
    * watermark is restored with the split, also when a rescale moves it to another reader.
    */
   splitId?(split: Split): string;
+  /**
+   * A deep copy of a record exactly as this source's readers emit it: what the
+   * engine's plain-data copy would give (the same keys in the same order, every
+   * nested object copied). A source whose records are plain data of shapes it
+   * knows may give one; the engine then trusts its records to be plain data and
+   * copies them with it where a second consumer needs its own copy, instead of
+   * checking each object's keys first. Only where no user code sees a record
+   * between the reader and the consumers: without a timestamp assigner or a custom
+   * watermark generator, for consumers not chained to the source.
+   *
+   * @example
+   * ```ts
+   * copyRecord: (p: { x: number; y: number }) => ({ x: p.x, y: p.y }),
+   * ```
+   */
+  copyRecord?(record: T): T;
 }

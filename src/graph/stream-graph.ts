@@ -48,6 +48,11 @@ export interface StreamNode {
   readonly keySelector?: KeySelector;
   /** Key selector of the second input of a keyed two-input operator. */
   readonly keySelector2?: KeySelector;
+  /**
+   * A source node whose records reach its outputs as its readers made them (no user code sees them in the
+   * source operator): their deep copy, given by the source, trusted to be plain data (`Source.copyRecord`).
+   */
+  readonly copyRecord?: (record: unknown) => unknown;
   /** Creates a fresh operator instance (one per parallel subtask and attempt). */
   readonly createOperator: () => object;
   /**

@@ -227,6 +227,27 @@ describe("PlainDataCopier and PlainDataChecker: learned shapes", () => {
     expect(1 in c.a).toBe(false);
   });
 
+  it("learns a few shapes that alternate at one position (a tagged union): the same copies and errors as the generic code", () => {
+    const copier = new PlainDataCopier();
+    const checker = new PlainDataChecker();
+    const person = (i: number) => [0, { id: i, name: `p${i}`, tags: [{ t: i }] }];
+    const auction = (i: number) => [1, { id: i, seller: i + 1, item: { name: `a${i}` } }];
+    const bid = (i: number) => [2, { auction: i, price: i * 10 }];
+    const other = (i: number) => [3, { [`k${i % 9}`]: i }];
+    const values: unknown[] = [];
+    for (let i = 0; i < 400; i++) values.push([person, auction, bid, other, bid][i % 5]!(i));
+    values.push([1, { id: 1, seller: 2, item: { name: () => 1 } }], [0, { id: 1, name: "x", tags: [{ t: Symbol("s") }] }], [2, { auction: 1, price: 1, extra: 1 }]);
+    for (const v of values) {
+      const c = outcome(() => copier.copy(v));
+      expect(c).toStrictEqual(outcome(() => copyPlainData(v)));
+      expect(outcome(() => checker.check(v))).toStrictEqual(outcome(() => checkPlainData(v)));
+      if (Array.isArray(c)) {
+        expect(c[1]).not.toBe((v as unknown[])[1]);
+        expect(Object.keys(c[1] as object)).toEqual(Object.keys((v as unknown[])[1] as object));
+      }
+    }
+  });
+
   it("follows a stream whose shape changes mid-stream, and values of many shapes", () => {
     const copier = new PlainDataCopier();
     const checker = new PlainDataChecker();

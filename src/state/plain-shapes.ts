@@ -8,7 +8,10 @@
  * position in the values: it learns the key list of the first plain object
  * found there, compiles a copy (an object literal) and a check of it with one
  * named property load per key, and gives each key a slot of its own; an array
- * found there gives its elements a slot.
+ * found there gives its elements a slot. A position where objects of a few
+ * shapes alternate (the two sides of a tagged union, the person and the auction
+ * of a Nexmark window) learns up to {@link MAX_SHAPES} key lists, one after the
+ * other: an object the first shape misses goes to the second, and so on.
  *
  * Exactness: a compiled copy or check serves only a plain object whose
  * `for…in` keys are exactly the learned ones, in order; everything else (other
@@ -28,6 +31,8 @@ const MAX_SHAPE_KEYS = 32;
 const SHAPE_TRIAL = 64;
 /** Slots this deep take the generic code (and learn nothing): bounds the slots a deep or cyclic value creates. */
 const MAX_SLOT_DEPTH = 6;
+/** Key lists learned at one position (as V8's polymorphic inline caches): objects beyond them take the generic code. */
+const MAX_SHAPES = 4;
 
 /** The copy (or check: undefined) of the objects found at a slot. */
 type Run = (v: object) => unknown;
@@ -132,18 +137,28 @@ class ShapeSlot {
   hits = 0;
   /** Objects the compiled `run` passed to `miss`. */
   private misses = 0;
+  /** The slot at the same position that learns the next shape: the objects this one misses. */
+  private other: ShapeSlot | undefined;
 
+  /** @param shape - how many slots of this position learned a shape before this one */
   constructor(
     private readonly depth: number,
     private readonly copying: boolean,
+    private readonly shape = 0,
   ) {
     this.run = depth < MAX_SLOT_DEPTH ? (v) => this.learn(v) : (v) => this.generic(v);
   }
 
-  /** Called by the compiled `run` for an object of another shape. */
+  /**
+   * Called by the compiled `run` for an object of another shape: the next shape's slot takes it (the
+   * generic code after the last). A shape that misses more often than it hits stops being tried (one of
+   * several alternating shapes: when it hits less than a quarter as often as it misses).
+   */
   miss(v: object): unknown {
-    if (++this.misses > SHAPE_TRIAL && this.misses > this.hits) this.run = (x) => this.generic(x);
-    return this.generic(v);
+    const other = this.other ?? (this.shape + 1 < MAX_SHAPES ? (this.other = new ShapeSlot(this.depth, this.copying, this.shape + 1)) : undefined);
+    if (++this.misses > SHAPE_TRIAL && (other ? this.hits * MAX_SHAPES : this.hits) < this.misses)
+      this.run = other ? (x) => other.run(x) : (x) => this.generic(x);
+    return other ? other.run(v) : this.generic(v);
   }
 
   /** Compiles `run` for the key list of the first plain object, or for arrays if an array comes first. */

@@ -26,7 +26,14 @@ export class WatermarkStrategy<T> {
     readonly createGenerator: ((now: () => number) => WatermarkGenerator<T>) | null,
     /** @internal */ readonly timestampAssigner: TimestampAssigner<T> | null,
     /** @internal */ readonly idleTimeoutMs: number | null,
+    /** @internal The generator is the user's (`forGenerator`): it sees the records. */
+    private readonly customGenerator = false,
   ) {}
+
+  /** @internal Whether user code sees the source's records here: a timestamp assigner or a custom generator. */
+  get seesRecords(): boolean {
+    return this.timestampAssigner !== null || this.customGenerator;
+  }
 
   /** No event time: records keep the source's timestamps (if any), no watermarks are generated. */
   static noWatermarks<T>(): WatermarkStrategy<T> {
@@ -46,18 +53,18 @@ export class WatermarkStrategy<T> {
 
   /** A custom generator (created once per source reader). */
   static forGenerator<T>(create: () => WatermarkGenerator<T>): WatermarkStrategy<T> {
-    return new WatermarkStrategy<T>(() => create(), null, null);
+    return new WatermarkStrategy<T>(() => create(), null, null, true);
   }
 
   /** Sets how event timestamps are extracted from records. */
   withTimestampAssigner(assigner: TimestampAssigner<T>): WatermarkStrategy<T> {
-    return new WatermarkStrategy<T>(this.createGenerator, assigner, this.idleTimeoutMs);
+    return new WatermarkStrategy<T>(this.createGenerator, assigner, this.idleTimeoutMs, this.customGenerator);
   }
 
   /** Marks a reader idle after `idleTimeoutMs` without records, so it does not hold back event time. */
   withIdleness(idleTimeoutMs: number): WatermarkStrategy<T> {
     if (!(idleTimeoutMs > 0)) throw new RangeError(`idle timeout must be > 0 ms, got ${idleTimeoutMs}`);
-    return new WatermarkStrategy<T>(this.createGenerator, this.timestampAssigner, idleTimeoutMs);
+    return new WatermarkStrategy<T>(this.createGenerator, this.timestampAssigner, idleTimeoutMs, this.customGenerator);
   }
 
   /** @internal The generator of one reader, with idleness if configured; null for no watermarks. */

@@ -5,7 +5,7 @@ import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
 import { LocalChannel } from "./local-channel.ts";
 import { RecordWriter } from "./record-writer.ts";
 
-function writer(partitioning: "broadcast" | "forward", channels: LocalChannel[], origin: { copy: boolean; reuse?: boolean }) {
+function writer(partitioning: "broadcast" | "forward", channels: LocalChannel[], origin: { copy: boolean; reuse?: boolean; copyRecord?: (r: unknown) => unknown }) {
   const counters = new TimeMeter();
   return new RecordWriter(channels, partitioning, undefined, 128, 16, counters, 0, { timestamp: Number.NaN }, { producer: "operator 'Map' (uid 'm')", ...origin });
 }
@@ -68,6 +68,32 @@ describe("RecordWriter record contract", () => {
       expect(() => w.emit(bad)).toThrow(RecordNotPlainDataError);
       expect(() => w.emit(bad)).toThrow(/^operator 'Map' \(uid 'm'\) emitted a record that contains a function at \.bid\.tags\[0\]\.t<map value #0>;/);
     }
+  });
+
+  it("a source's records with the source's own copy: copied with it where a copy is due (fan-out, broadcast), never checked", async () => {
+    const copies: unknown[] = [];
+    const copyRecord = (r: unknown) => {
+      copies.push(r);
+      return { ...(r as object) };
+    };
+    const r = { n: 1, f: () => 1 }; // not plain data: a trusted source's record is not looked at
+    const shared = [new LocalChannel()];
+    const w = writer("forward", shared, { copy: true, copyRecord });
+    w.emit(r);
+    const [got] = await received(w, shared);
+    expect(got![0]).not.toBe(r);
+    expect(copies).toEqual([r]);
+    const last = [new LocalChannel()];
+    const wl = writer("forward", last, { copy: false, copyRecord });
+    wl.emit(r);
+    expect((await received(wl, last))[0]![0]).toBe(r);
+    const chans = [new LocalChannel(), new LocalChannel()];
+    const wb = writer("broadcast", chans, { copy: false, copyRecord });
+    wb.emit(r);
+    const [a, b] = await received(wb, chans);
+    expect(a![0]).not.toBe(r);
+    expect(b![0]).toBe(r);
+    expect(copies).toEqual([r, r]);
   });
 
   it("refuses a record that is not plain data, naming the producer and the path", () => {

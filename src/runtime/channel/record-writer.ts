@@ -13,6 +13,9 @@
  * is checked once per output: an edge after the first of the same output gets
  * a record that the first edge's writer just checked or copied (a copy
  * refuses what is not plain data), with no user code run in between.
+ * Records that come straight from a source which knows their shapes (the
+ * source is alone in its chain and no user code saw them) are trusted to be
+ * plain data: not checked, and copied with the source's own copy.
  */
 import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
 import { keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
@@ -36,6 +39,11 @@ export interface RecordWriterOrigin {
   readonly checked?: boolean;
   /** Consumers share records (object reuse): a broadcast edge sends one object to every channel. */
   readonly reuse?: boolean;
+  /**
+   * The records are a source's, as its readers made them: their deep copy (`Source.copyRecord`). They are
+   * trusted to be plain data: not checked, and copied with this instead of the generic copy.
+   */
+  readonly copyRecord?: (record: unknown) => unknown;
 }
 
 export class RecordWriter {
@@ -53,6 +61,10 @@ export class RecordWriter {
    */
   private readonly checker = new PlainDataChecker();
   private readonly copier = new PlainDataCopier();
+  /** A copy of a record for a consumer of its own. */
+  private readonly copyOf: (value: unknown) => unknown;
+  /** Whether `emit` checks records (it copies them, an earlier edge checked them, or the source vouches for them: no). */
+  private readonly checks: boolean;
 
   /**
    * @param channels one per consumer subtask, in subtask order (a single one for forward)
@@ -75,6 +87,8 @@ export class RecordWriter {
     this.times = channels.map(() => null);
     this.queues = channels.map(() => []);
     this.next = producerIndex % Math.max(1, channels.length);
+    this.copyOf = origin.copyRecord ?? ((v) => this.copier.copy(v));
+    this.checks = !origin.copy && !origin.checked && origin.copyRecord === undefined;
     const n = channels.length;
     switch (partitioning) {
       case "forward":
@@ -88,7 +102,7 @@ export class RecordWriter {
         break;
       case "broadcast":
         this.select = (v) => {
-          for (let i = 0; i < n - 1; i++) this.append(i, origin.reuse ? v : this.copier.copy(v));
+          for (let i = 0; i < n - 1; i++) this.append(i, origin.reuse ? v : this.copyOf(v));
           this.append(n - 1, v);
         };
         break;
@@ -109,8 +123,8 @@ export class RecordWriter {
    */
   emit(value: unknown): void {
     try {
-      if (this.origin.copy) value = this.copier.copy(value);
-      else if (!this.origin.checked) this.checker.check(value);
+      if (this.origin.copy) value = this.copyOf(value);
+      else if (this.checks) this.checker.check(value);
     } catch (e) {
       throw e instanceof PlainDataError ? new RecordNotPlainDataError(this.origin.producer, e) : e;
     }

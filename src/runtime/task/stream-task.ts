@@ -100,6 +100,8 @@ export class StreamTask {
     for (const c of outputs.flat()) c.countBytes?.(this.metrics.numBytesOut);
     const tail = v.nodes[v.nodes.length - 1]!;
     const producer = `operator '${tail.name}' (uid '${tail.uid}')`;
+    // a source alone in its chain: its records reach the writers as its readers made them
+    const copyRecord = v.nodes.length === 1 ? tail.copyRecord : undefined;
     this.writers = v.outputs.map(
       (edge, i) =>
         new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics.backPressure, spec.subtaskIndex, this.element, {
@@ -109,6 +111,7 @@ export class StreamTask {
           // The tail's output emits to the edges of one output in this order (operator-chain.ts `outputOf`).
           checked: v.outputs.slice(0, i).some((earlier) => earlier.sideTag === edge.sideTag),
           reuse: v.objectReuse,
+          ...(copyRecord && edge.sideTag === undefined ? { copyRecord } : {}),
         }),
     );
     if (inputs.length > 0) {
