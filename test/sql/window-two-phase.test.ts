@@ -14,6 +14,7 @@ import { StreamTableEnvironment } from "../../src/table/api/table-environment.ts
 import { Row } from "../../src/table/data/row.ts";
 import { randomInt, seededRandom, testSeed } from "../../src/util/seeded-random.ts";
 import { waitFor } from "../support/cli-process.ts";
+import { nameFor, publish } from "../support/reader-files.ts";
 import { tempDirs } from "../support/temp-dirs.ts";
 
 const temp = tempDirs("weir-window-two-phase-");
@@ -96,6 +97,40 @@ describe("table.optimizer.agg-phase-strategy", () => {
       expect(await result(dir, query, undefined, 3), `WEIR_SEED=${seed} parallelism 3`).toEqual(one);
     }, 60_000);
   }
+});
+
+describe("the local phase when its input goes idle", () => {
+  const T0 = Date.UTC(2026, 11, 1);
+  /** JSON lines `{ t }`: 100 times over `[start, start + 10 s)` after T0. */
+  const times = (start: number) =>
+    Array.from({ length: 100 }, (_, i) => JSON.stringify({ t: new Date(T0 + start + i * 100).toISOString().replace("T", " ").replace("Z", "") })).join("\n") + "\n";
+
+  it("sends its partials on before the idle status: a window of the idle reader's rows fires whole when the other reader's watermark passes it", async () => {
+    const dir = temp();
+    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 5 });
+    const tEnv = StreamTableEnvironment.create(env);
+    tEnv.getConfig().set("table.exec.source.idle-timeout", "50 ms");
+    tEnv.executeSql(`CREATE TABLE t (t TIMESTAMP(3), WATERMARK FOR t AS t - INTERVAL '1' SECOND)
+      WITH ('connector' = 'filesystem', 'path' = '${dir}', 'format' = 'json', 'source.monitor-interval' = '10 ms')`);
+    // reader 0 reads window 0 and then nothing (idle, its watermark below the window's end); reader 1 reads windows 1 and 2
+    publish(nameFor(dir, "a", "json", 0, 2), times(0));
+    const result = tEnv.executeSql("SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(t), INTERVAL '10' SECOND)) GROUP BY window_start, window_end").collect();
+    const deadline = setTimeout(() => void result.return?.(), 15_000);
+    const fired: string[] = [];
+    try {
+      setTimeout(() => {
+        publish(nameFor(dir, "b", "json", 1, 2), times(10_000));
+        publish(nameFor(dir, "c", "json", 1, 2), times(20_000));
+      }, 300);
+      for await (const r of result) {
+        fired.push(Row.toString(r));
+        if (fired.length === 2) break;
+      }
+    } finally {
+      clearTimeout(deadline);
+    }
+    expect(fired).toEqual([`+I[${T0}, 100]`, `+I[${T0 + 10_000}, 100]`]);
+  }, 20_000);
 });
 
 describe("a SQL job's savepoint across agg-phase-strategy", () => {

@@ -8,10 +8,12 @@
  * Fewer records cross the exchange and touch keyed state: one per group key
  * and slice and flush instead of one per row.
  *
- * The buffer is never state: it is flushed when the watermark reaches a
- * window of a buffered slice (before the watermark is forwarded, so every row
- * reaches the global phase before the watermark that fires its windows, as in
- * one phase), when it holds {@link LOCAL_BUFFER_LIMIT} partials, before a
+ * The buffer is never state. A watermark that reaches the first window of a
+ * buffered slice sends that slice's partials on before it is forwarded, so
+ * every row reaches the global phase before the watermark that fires any of
+ * its windows, as in one phase; the slices whose windows are all later stay
+ * (each slice of in-order rows leaves once). The whole buffer is flushed when
+ * it holds {@link LOCAL_BUFFER_LIMIT} partials, before a
  * checkpoint's barrier is forwarded (a checkpoint holds every row before its
  * barrier in the global phase's state, which is the one-phase aggregation's
  * state), when the input goes idle, and at the end of input. A late row is
@@ -24,6 +26,7 @@ import { edgesOf } from "../../api/connected-streams.ts";
 import { NO_TIMESTAMP } from "../../runtime/elements.ts";
 import type { OperatorContext, Output, StreamOperator } from "../../runtime/operators/stream-operator.ts";
 import type { Row } from "../data/row.ts";
+import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
@@ -44,7 +47,7 @@ export interface SlicePartial extends Row {
 }
 
 /** The partials a local phase holds at most before it flushes them (Flink's `table.exec.window-agg.buffer-size-limit` is 100 000). */
-export const LOCAL_BUFFER_LIMIT = 10_000;
+const LOCAL_BUFFER_LIMIT = 10_000;
 
 /** What the local phase of a TUMBLE, HOP or CUMULATE aggregation needs. */
 export interface LocalWindowAggregateSpec {
@@ -127,7 +130,7 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
     if (partial === undefined) {
       // the row is this operator's own, so its key values may be kept (and sent on)
       const keys = this.spec.groupKeys;
-      const fields = new Array<Row["fields"][number]>(keys.length);
+      const fields = new Array<SqlValue>(keys.length);
       for (let i = 0; i < keys.length; i++) fields[i] = row.fields[keys[i]!] ?? null;
       partial = { kind: "+I", fields, slice: this.sliceEnd, set: this.aggs.create() };
       partials.set(key, partial);
@@ -138,7 +141,7 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
   }
 
   processWatermark(timestamp: number): void {
-    if (timestamp >= this.nextFire) this.flush();
+    if (timestamp >= this.nextFire) this.flushFired(timestamp);
     this.out.emitWatermark(timestamp);
   }
 
@@ -152,6 +155,24 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
 
   finish(): void {
     this.flush();
+  }
+
+  /** Sends on the partials of the slices with a window that the watermark `timestamp` fires, in the order of their first rows. */
+  private flushFired(timestamp: number): void {
+    this.ctx.element.timestamp = NO_TIMESTAMP;
+    let next = Infinity;
+    for (const [end, partials] of this.buffer) {
+      const fire = this.slicing.firstWindowEnd(end) - 1;
+      if (fire > timestamp) {
+        if (fire < next) next = fire;
+        continue;
+      }
+      for (const partial of partials.values()) this.out.collect(partial);
+      this.buffered -= partials.size;
+      this.buffer.delete(end);
+      if (this.partials === partials) this.partials = undefined;
+    }
+    this.nextFire = next;
   }
 
   /** Sends every partial on, slice after slice in the order of their first rows, and empties the buffer. */
