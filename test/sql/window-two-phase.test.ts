@@ -72,6 +72,9 @@ describe("table.optimizer.agg-phase-strategy", () => {
     expect(nodes(dir, QUERIES["GROUP BY TUMBLE"]!, "AUTO")).toContain("LocalWindowAggregate");
     expect(aggregation(nodes(dir, QUERIES.HOP!, "ONE_PHASE")).slice(0, 2)).toEqual(["WindowAggregate", "Calc"]);
     expect(nodes(dir, QUERIES.DISTINCT!, "TWO_PHASE")).not.toContain("LocalWindowAggregate");
+    // Table.explain reads the option too
+    expect(session(dir, undefined).sqlQuery(QUERIES.HOP!).explain()).toContain("+- LocalWindowAggregate(");
+    expect(session(dir, "ONE_PHASE").sqlQuery(QUERIES.HOP!).explain()).not.toContain("LocalWindowAggregate");
     const sessions = "SELECT k, COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(t), INTERVAL '1' SECOND)) GROUP BY k, window_start, window_end";
     expect(nodes(dir, sessions, "TWO_PHASE")).not.toContain("LocalWindowAggregate");
     const plan = session(dir, undefined).explainSql("SELECT k, COUNT(*) AS c, MAX(v) AS mx, window_start FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(t), INTERVAL '5' SECOND)) GROUP BY k, window_start, window_end", "CHANGELOG_MODE");

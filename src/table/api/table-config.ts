@@ -17,7 +17,7 @@ import { didYouMean } from "../../util/did-you-mean.ts";
 import { parseDuration } from "../../config/parse-duration.ts";
 import { editDistance } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
-import { aggPhaseStrategyOf } from "../plan/agg-phase-strategy.ts";
+import { aggPhaseStrategyOf, type AggPhaseStrategy } from "../plan/agg-phase-strategy.ts";
 
 /** The keys the planner and the SQL client read, with their defaults. */
 const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => string | undefined }>> = {
@@ -159,6 +159,11 @@ export class TableConfig {
   /** A boolean key. */
   flag(key: string): boolean {
     return this.get(key).toLowerCase() === "true";
+  }
+
+  /** `table.optimizer.agg-phase-strategy` (checked when set). */
+  aggPhaseStrategy(): AggPhaseStrategy {
+    return aggPhaseStrategyOf(this.get("table.optimizer.agg-phase-strategy")) ?? "AUTO";
   }
 
   /** `table.local-time-zone` resolved ("default" is the machine's zone). */

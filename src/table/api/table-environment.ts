@@ -34,7 +34,6 @@ import { ChangelogModes } from "../plan/changelog-inference.ts";
 import { convertQuery } from "../plan/convert-query.ts";
 import { withComputedColumns } from "../plan/convert-from.ts";
 import { explainPlan, type ExplainRoot } from "../plan/explain-plan.ts";
-import { aggPhaseStrategyOf, type AggPhaseStrategy } from "../plan/agg-phase-strategy.ts";
 import type { PlannerContext } from "../plan/planner-context.ts";
 import { planRowType, isVisible } from "../plan/plan-row-type.ts";
 import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
@@ -265,14 +264,9 @@ export class StreamTableEnvironment {
       idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
       projections: sourceProjections(roots),
       reuseSubPlans: this.config.flag("table.optimizer.reuse-sub-plan-enabled"),
-      aggPhaseStrategy: this.aggPhaseStrategy(),
+      aggPhaseStrategy: this.config.aggPhaseStrategy(),
       ...(this.config.flag("table.exec.mini-batch.enabled") ? { miniBatch: this.miniBatch() } : {}),
     });
-  }
-
-  /** `table.optimizer.agg-phase-strategy` (checked when set). */
-  private aggPhaseStrategy(): AggPhaseStrategy {
-    return aggPhaseStrategyOf(this.config.get("table.optimizer.agg-phase-strategy")) ?? "AUTO";
   }
 
   /** `table.exec.mini-batch.allow-latency` and `size`, which must be positive when mini-batch is enabled (as in Flink). */
@@ -476,7 +470,7 @@ export class StreamTableEnvironment {
     } else {
       throw new SqlValidationError(`EXPLAIN supports queries, INSERT and STATEMENT SET, not ${stmt.kind.toUpperCase()}`, stmt.loc);
     }
-    return explainPlan(roots, changelog, this.config.flag("table.optimizer.reuse-sub-plan-enabled"), this.aggPhaseStrategy());
+    return explainPlan(roots, changelog, this.config.flag("table.optimizer.reuse-sub-plan-enabled"), this.config.aggPhaseStrategy());
   }
 }
 
