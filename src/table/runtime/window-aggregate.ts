@@ -17,6 +17,11 @@
  * Flink SQL); a HOP or CUMULATE row whose first windows fired still counts in
  * its later ones. Sessions are per group key (the group keys include the
  * TVF's `PARTITION BY` columns).
+ *
+ * TUMBLE, HOP and CUMULATE can also run in two phases (see
+ * `local-window-aggregate.ts`): {@link globalWindowAggregate} takes the local
+ * phase's accumulator set per group key and slice instead of rows, and merges
+ * it into the slice's set, in the same state as one phase.
  */
 import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
