@@ -53,7 +53,7 @@ async function rowsOf(dir: string, reuse: boolean | undefined): Promise<{ rows: 
   const { env, tEnv } = session(dir, reuse);
   const rows: string[] = [];
   for await (const r of tEnv.executeSql(HOT_KEYS).collect()) rows.push(Row.toString(r));
-  const hopNodes = env.graph.nodes.filter((n) => n.name.startsWith("WindowAggregate(groupBy=[k]")).length;
+  const hopNodes = env.graph.nodes.filter((n) => n.name.startsWith("GlobalWindowAggregate(groupBy=[k]")).length;
   return { rows: rows.sort(), hopNodes };
 }
 
@@ -73,7 +73,7 @@ describe(`sub-plan reuse (seed ${SEED})`, () => {
     const dir = temp();
     const explain = (reuse: boolean) => session(dir, reuse).tEnv.explainSql(HOT_KEYS);
     const withReuse = explain(true);
-    const countHops = (text: string) => text.split("\n").filter((l) => l.includes("WindowAggregate(groupBy=[k]")).length;
+    const countHops = (text: string) => text.split("\n").filter((l) => l.includes("GlobalWindowAggregate(groupBy=[k]")).length;
     expect(countHops(withReuse)).toBe(1);
     expect(withReuse).toMatch(/WindowAggregate\(groupBy=\[k\].*, reuse_id=\[1\]\)/);
     expect(withReuse).toContain("+- Reused(reference_id=[1])");

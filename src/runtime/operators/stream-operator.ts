@@ -86,6 +86,12 @@ export interface StreamOperator<IN = unknown, OUT = unknown> {
    */
   processWatermark?(timestamp: number): void;
   /**
+   * The operator's input goes idle (`true`) or becomes active again: an
+   * operator that buffers records emits them here; the chain forwards the
+   * status afterwards (the operator must not forward it).
+   */
+  processWatermarkStatus?(idle: boolean): void;
+  /**
    * False while the operator can take no more input (async I/O at capacity, a
    * sink whose destination is full): the
    * task then reads nothing (records, watermarks, barriers) and runs mails, without

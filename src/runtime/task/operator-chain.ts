@@ -78,6 +78,7 @@ export class OperatorChain {
 
   /** The task's inputs went idle or became active: tell downstream. */
   emitWatermarkStatus(idle: boolean): void {
+    this.head.processWatermarkStatus?.(idle);
     this.headOutput.emitWatermarkStatus(idle);
   }
 
@@ -143,7 +144,10 @@ export class OperatorChain {
                 next.metrics.inputWatermark = wm;
                 deliverWatermark(next.operator, nextOutput, wm);
               },
-              emitWatermarkStatus: (idle) => nextOutput.emitWatermarkStatus(idle),
+              emitWatermarkStatus: (idle) => {
+                next.operator.processWatermarkStatus?.(idle);
+                nextOutput.emitWatermarkStatus(idle);
+              },
             }
           : outputOf(v.outputs.map((e, k) => [e.sideTag, writers[k]!]), mine);
     }

@@ -67,6 +67,7 @@ export class StatementSet {
       planned.map((p, i) => ({ sink: p.description, node: inputs[i]!, modes: new ChangelogModes(inputs[i]!) })),
       details.map((d) => d.toUpperCase()).includes("CHANGELOG_MODE"),
       this.tEnv.getConfig().flag("table.optimizer.reuse-sub-plan-enabled"),
+      this.tEnv.getConfig().aggPhaseStrategy(),
     );
   }
 

@@ -17,6 +17,7 @@ import { didYouMean } from "../../util/did-you-mean.ts";
 import { parseDuration } from "../../config/parse-duration.ts";
 import { editDistance } from "../validation/nearest-name.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
+import { aggPhaseStrategyOf, type AggPhaseStrategy } from "../plan/agg-phase-strategy.ts";
 
 /** The keys the planner and the SQL client read, with their defaults. */
 const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => string | undefined }>> = {
@@ -24,6 +25,8 @@ const KNOWN: Readonly<Record<string, { default: string; check?: (v: string) => s
   "table.exec.source.idle-timeout": { default: "0 ms", check: duration },
   "table.local-time-zone": { default: "default", check: zone },
   "table.optimizer.reuse-sub-plan-enabled": { default: "true", check: boolean },
+  // one- or two-phase window aggregation (plan/agg-phase-strategy.ts)
+  "table.optimizer.agg-phase-strategy": { default: "AUTO", check: (v) => (aggPhaseStrategyOf(v) === undefined ? "AUTO, ONE_PHASE or TWO_PHASE" : undefined) },
   // mini-batch group aggregation (runtime/mini-batch-group-aggregate.ts)
   "table.exec.mini-batch.enabled": { default: "false", check: boolean },
   "table.exec.mini-batch.allow-latency": { default: "0 ms", check: duration },
@@ -156,6 +159,11 @@ export class TableConfig {
   /** A boolean key. */
   flag(key: string): boolean {
     return this.get(key).toLowerCase() === "true";
+  }
+
+  /** `table.optimizer.agg-phase-strategy` (checked when set). */
+  aggPhaseStrategy(): AggPhaseStrategy {
+    return aggPhaseStrategyOf(this.get("table.optimizer.agg-phase-strategy")) ?? "AUTO";
   }
 
   /** `table.local-time-zone` resolved ("default" is the machine's zone). */

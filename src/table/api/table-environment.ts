@@ -264,6 +264,7 @@ export class StreamTableEnvironment {
       idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
       projections: sourceProjections(roots),
       reuseSubPlans: this.config.flag("table.optimizer.reuse-sub-plan-enabled"),
+      aggPhaseStrategy: this.config.aggPhaseStrategy(),
       ...(this.config.flag("table.exec.mini-batch.enabled") ? { miniBatch: this.miniBatch() } : {}),
     });
   }
@@ -469,7 +470,7 @@ export class StreamTableEnvironment {
     } else {
       throw new SqlValidationError(`EXPLAIN supports queries, INSERT and STATEMENT SET, not ${stmt.kind.toUpperCase()}`, stmt.loc);
     }
-    return explainPlan(roots, changelog, this.config.flag("table.optimizer.reuse-sub-plan-enabled"));
+    return explainPlan(roots, changelog, this.config.flag("table.optimizer.reuse-sub-plan-enabled"), this.config.aggPhaseStrategy());
   }
 }
 

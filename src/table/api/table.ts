@@ -59,6 +59,7 @@ export class Table {
       [{ node: node!, modes: new ChangelogModes(node!) }],
       details.map((d) => d.toUpperCase()).includes("CHANGELOG_MODE"),
       this.tEnv.getConfig().flag("table.optimizer.reuse-sub-plan-enabled"),
+      this.tEnv.getConfig().aggPhaseStrategy(),
     );
   }
 

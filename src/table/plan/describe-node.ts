@@ -8,7 +8,7 @@ import type { AggregateCall } from "../runtime/aggregate-call.ts";
 import type { SortKey } from "../runtime/sort-spec.ts";
 import type { WindowSpec } from "../runtime/window-spec.ts";
 import { formatValue } from "../data/format-value.ts";
-import type { PlanRowType, RelNode } from "./rel-node.ts";
+import type { PlanRowType, RelNode, RelNodeOf } from "./rel-node.ts";
 
 const list = (xs: readonly string[]) => `[${xs.join(", ")}]`;
 
@@ -117,4 +117,22 @@ export function describeNode(node: RelNode): string {
     case "replicate":
       return `Correlate(invocation=[$REPLICATE_ROWS$1(${node.input.rowType.names[node.countField]})], select=${list(out)})`;
   }
+}
+
+/**
+ * The one-line description of the local phase of a window aggregation that
+ * runs in two phases (its global phase is {@link describeNode}'s, prefixed
+ * `Global`): the calls' partial accumulators by group key and slice.
+ *
+ * @example
+ * ```ts
+ * describeLocalWindowAggregate(node);
+ * // "LocalWindowAggregate(groupBy=[auction], window=[HOP(time_col=[dateTime], size=[10000 ms], slide=[2000 ms])], select=[auction, COUNT(*) AS num, slice_end('w$) AS $slice_end])"
+ * ```
+ */
+export function describeLocalWindowAggregate(node: RelNodeOf<"windowAggregate">): string {
+  const input = node.input.rowType;
+  const keys = fieldNames(input, node.groupKeys);
+  const calls = callsText(node.calls, node.rowType.names, keys.length, node.callNames);
+  return `LocalWindowAggregate(${keys.length ? `groupBy=${list(keys)}, ` : ""}window=[${windowText(node.window, input)}], select=${list([...keys, ...calls, `slice_end('w$) AS $slice_end`])})`;
 }

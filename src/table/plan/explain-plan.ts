@@ -5,7 +5,8 @@
  */
 import { formatChangelogMode } from "./changelog-mode.ts";
 import type { ChangelogModes } from "./changelog-inference.ts";
-import { describeNode } from "./describe-node.ts";
+import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
+import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
 import { inputsOf, type RelNode } from "./rel-node.ts";
 import { SubPlanDigests } from "./sub-plan-digest.ts";
 
@@ -22,7 +23,10 @@ export interface ExplainRoot {
  * (`table.optimizer.reuse-sub-plan-enabled`), a sub-plan that the job computes
  * once for several consumers (see sub-plan-digest.ts) is printed once, with
  * `reuse_id=[n]`, and as `Reused(reference_id=[n])` where it is consumed again
- * (a bare source, shared in any case, is printed at each scan).
+ * (a bare source, shared in any case, is printed at each scan). A window
+ * aggregation that runs in two phases under `aggPhaseStrategy`
+ * (`table.optimizer.agg-phase-strategy`) is printed as its
+ * `GlobalWindowAggregate` over its `LocalWindowAggregate`.
  *
  * @example
  * ```ts
@@ -32,7 +36,7 @@ export interface ExplainRoot {
  * // +- TableSourceScan(table=[[default_catalog, default_database, clicks]], fields=[user, url], changelogMode=[I])
  * ```
  */
-export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolean, reuseSubPlans = false): string {
+export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolean, reuseSubPlans = false, aggPhaseStrategy: AggPhaseStrategy = "AUTO"): string {
   const lines: string[] = ["== Optimized Physical Plan =="];
   const digests = new SubPlanDigests();
   const shared = reuseSubPlans ? sharedSubPlans(roots.map((r) => r.node), digests) : new Map<string, number>();
@@ -47,7 +51,13 @@ export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolea
         return;
       }
       if (id !== undefined) printed.add(digests.of(n));
-      lines.push(prefix + d.slice(0, -1) + mode(n) + (id === undefined ? "" : `, reuse_id=[${id}]`) + ")");
+      const twoPhase = n.kind === "windowAggregate" && runsInTwoPhases(n, aggPhaseStrategy);
+      lines.push(prefix + (twoPhase ? "Global" : "") + d.slice(0, -1) + mode(n) + (id === undefined ? "" : `, reuse_id=[${id}]`) + ")");
+      if (twoPhase) {
+        // the local phase emits partial accumulators, insert-only
+        lines.push(`${childPrefix}+- ${describeLocalWindowAggregate(n).slice(0, -1)}${changelogMode ? ", changelogMode=[I]" : ""})`);
+        childPrefix += "   ";
+      }
       const inputs = inputsOf(n);
       inputs.forEach((input, i) => {
         const last = i === inputs.length - 1;

@@ -50,7 +50,8 @@ describe("changelog-mode inference", () => {
 
   it("a window aggregation is insert-only", () => {
     const m = modes("SELECT window_start, user, COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(cTime), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, user");
-    expect(m.find((l) => l.includes("WindowAggregate"))).toMatch(/WindowAggregate I$/);
+    expect(m.find((l) => l.includes("GlobalWindowAggregate"))).toMatch(/GlobalWindowAggregate I$/);
+    expect(m.find((l) => l.includes("LocalWindowAggregate"))).toMatch(/LocalWindowAggregate I$/);
   });
 
   it("joins, Top-N and deduplication", () => {
@@ -128,14 +129,15 @@ describe("Nexmark's SQL plans as Flink plans them", () => {
 
   it("q5: a window aggregation of a window aggregation, window-joined with it (the counts computed once for both)", () => {
     const n = nodes("q5");
-    expect(n.filter((x) => x === "WindowAggregate")).toHaveLength(2);
+    expect(n.filter((x) => x === "GlobalWindowAggregate")).toHaveLength(2);
+    expect(n.filter((x) => x === "LocalWindowAggregate")).toHaveLength(2);
     expect(n).toContain("Reused");
     expect(n).toContain("WindowJoin");
     expect(n).not.toContain("GroupAggregate");
   });
 
   it("q7: the highest bid of each window, a regular join on the maximum price", () => {
-    expect(nodes("q7")).toEqual(expect.arrayContaining(["Join", "WindowAggregate"]));
+    expect(nodes("q7")).toEqual(expect.arrayContaining(["Join", "GlobalWindowAggregate", "LocalWindowAggregate"]));
   });
 
   it("q7: the join bounds the bids' rowtime by the window end, so its bids can expire while the window maxima stay", () => {

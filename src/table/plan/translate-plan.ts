@@ -16,7 +16,8 @@ import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { groupAggregate } from "../runtime/group-aggregate.ts";
 import type { MiniBatchSpec } from "../runtime/mini-batch-group-aggregate.ts";
-import { windowAggregate } from "../runtime/window-aggregate.ts";
+import { globalWindowAggregate, windowAggregate } from "../runtime/window-aggregate.ts";
+import { localWindowAggregate } from "../runtime/local-window-aggregate.ts";
 import { overAggregate } from "../runtime/over-aggregate.ts";
 import { expand } from "../runtime/expand.ts";
 import { rank } from "../runtime/rank.ts";
@@ -30,7 +31,8 @@ import { windowJoin } from "../runtime/window-join.ts";
 import { temporalJoin } from "../runtime/temporal-join.ts";
 import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
-import { describeNode } from "./describe-node.ts";
+import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
+import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
 import { compileCalc, type CalcStep } from "./calc-program.ts";
 import { generateEvaluator } from "../expr/expr-writer.ts";
 import { SubPlanDigests } from "./sub-plan-digest.ts";
@@ -52,6 +54,8 @@ export interface TranslationSettings {
   miniBatch?: MiniBatchSpec;
   /** `table.optimizer.reuse-sub-plan-enabled`: nodes with equal digests (see sub-plan-digest.ts) are translated once. */
   reuseSubPlans?: boolean;
+  /** `table.optimizer.agg-phase-strategy` (default `AUTO`): which window aggregations run in two phases (see agg-phase-strategy.ts). */
+  aggPhaseStrategy?: AggPhaseStrategy;
 }
 
 
@@ -312,8 +316,16 @@ export class PlanTranslator {
         return expand(this.translate(node.input), { groupKeys: node.groupKeys, groupingSets: node.groupingSets }, this.naming(node, "expand"));
       case "windowTableFunction":
         return windowTableFunction(this.translate(node.input), node.window, this.naming(node, "window-table-function"));
-      case "windowAggregate":
-        return windowAggregate(this.translate(node.input), { window: node.window, groupKeys: node.groupKeys, calls: node.calls }, this.naming(node, "window-aggregate"));
+      case "windowAggregate": {
+        const input = this.translate(node.input);
+        const spec = { window: node.window, groupKeys: node.groupKeys, calls: node.calls };
+        const naming = this.naming(node, "window-aggregate");
+        const w = node.window;
+        if (w.kind === "session" || !runsInTwoPhases(node, this.settings.aggPhaseStrategy ?? "AUTO")) return windowAggregate(input, spec, naming);
+        // the global phase keeps the one-phase operator's uid and state; the local phase has none
+        const partials = localWindowAggregate(input, { ...spec, window: w }, { uid: this.uidFor("local-window-aggregate"), name: describeLocalWindowAggregate(node) });
+        return globalWindowAggregate(withInputParallelism(partials, input), spec, { uid: naming.uid, name: `Global${naming.name}` });
+      }
       case "overAggregate":
         return overAggregate(this.translate(node.input), { partitionKeys: node.partitionKeys, timeField: node.timeField, frame: node.frame, calls: node.calls }, this.naming(node, "over-aggregate"));
       case "rank":

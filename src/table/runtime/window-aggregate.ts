@@ -17,6 +17,11 @@
  * Flink SQL); a HOP or CUMULATE row whose first windows fired still counts in
  * its later ones. Sessions are per group key (the group keys include the
  * TVF's `PARTITION BY` columns).
+ *
+ * TUMBLE, HOP and CUMULATE can also run in two phases (see
+ * `local-window-aggregate.ts`): {@link globalWindowAggregate} takes the local
+ * phase's accumulator set per group key and slice instead of rows, and merges
+ * it into the slice's set, in the same state as one phase.
  */
 import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
@@ -30,6 +35,7 @@ import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import { own } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
+import type { SlicePartial } from "./local-window-aggregate.ts";
 import { processWindowEnds, WindowEndFunction } from "./window-end-operator.ts";
 import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
 import type { WindowSpec } from "./window-spec.ts";
@@ -109,10 +115,16 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   /** Scratch of {@link fireWindowEnd}: the merge of a window's slices (its results are copied into the row). */
   private merged: AccumulatorSet | undefined;
 
+  /**
+   * @param global - the global phase of a two-phase aggregation: the input is the local phase's
+   *   {@link SlicePartial}s (their slice and accumulator set instead of the time and the row; the group
+   *   key values at the first positions), merged into the slices' sets
+   */
   constructor(
     private readonly spec: WindowAggregateSpec,
     private readonly timeField: number,
     window: Exclude<WindowSpec, { kind: "session" }>,
+    private readonly global = false,
   ) {
     super();
     this.aggs = new Aggregates(spec.calls, { retractable: false });
@@ -128,7 +140,8 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   }
 
   processElement(row: Row, ctx: KeyedProcessContext<string>, _out: Collector<Row>): void {
-    const t = row.fields[this.timeField];
+    const partial = this.global ? (row as SlicePartial) : undefined;
+    const t = partial === undefined ? row.fields[this.timeField] : partial.slice - 1;
     if (typeof t !== "number") return; // a NULL time belongs to no window
     const s = this.slicing;
     if (!(t >= this.sliceEnd - s.sliceSize && t < this.sliceEnd)) {
@@ -152,10 +165,17 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const ends = table.ends;
     let at = ends.length;
     while (at > 0 && ends[at - 1]! > sliceEnd) at--;
-    let set: AccumulatorSet;
-    if (at > 0 && ends[at - 1] === sliceEnd) set = table.sets[at - 1]!;
-    else {
-      set = this.aggs.create();
+    if (at > 0 && ends[at - 1] === sliceEnd) {
+      const set = table.sets[at - 1]!;
+      if (partial === undefined) this.aggs.accumulate(set, row.fields);
+      else this.aggs.merge(set, partial.set);
+    } else {
+      // a partial's set is this function's own (the local phase let go of it), so it is kept as it is
+      let set: AccumulatorSet;
+      if (partial === undefined) {
+        set = this.aggs.create();
+        this.aggs.accumulate(set, row.fields);
+      } else set = partial.set;
       if (at === ends.length) {
         ends.push(sliceEnd);
         table.sets.push(set);
@@ -164,7 +184,6 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
         table.sets.splice(at, 0, set);
       }
     }
-    this.aggs.accumulate(set, row.fields);
     let fire = first;
     if (fire - 1 <= wm) fire += Math.ceil((wm + 2 - fire) / s.windowStep) * s.windowStep;
     this.queue(table, fire - 1, ctx.getCurrentKey());
@@ -304,6 +323,22 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
 }
 
 /**
+ * Whether the window aggregation `spec` can run in two phases (see
+ * `local-window-aggregate.ts`): a TUMBLE, HOP or CUMULATE window, and calls
+ * whose merge of partial accumulators gives what accumulating the rows gives
+ * (no DISTINCT, whose multisets would cross the exchange; a user-defined
+ * function needs its `merge`).
+ *
+ * @example
+ * ```ts
+ * canRunInTwoPhases({ window: hop, groupKeys: [0], calls: [countStar] }); // true
+ * ```
+ */
+export function canRunInTwoPhases(spec: WindowAggregateSpec): boolean {
+  return spec.window.kind !== "session" && spec.calls.every((c) => !c.distinct && (c.fn !== "USER" || c.udf?.merge !== undefined));
+}
+
+/**
  * The window aggregation of `input` (insert-only) by `spec`: one `+I` row
  * per group key and window, `[...group key values, ...call results,
  * window_start, window_end, window_time]`, when the watermark passes the
@@ -328,4 +363,26 @@ export function windowAggregate(input: DataStream<Row>, spec: WindowAggregateSpe
       ? input.keyBy(key).process(new SessionWindowAggFunction(spec, w.timeField, w.gap))
       : processWindowEnds(input, key, new SlicedWindowAggFunction(spec, w.timeField, w));
   return keyed.uid(naming.uid).name(naming.name);
+}
+
+/**
+ * The global phase of the two-phase window aggregation `spec` (one that
+ * {@link canRunInTwoPhases}) over the partials of its local phase
+ * (`localWindowAggregate` of the same spec): the rows of {@link windowAggregate},
+ * from the same state (a savepoint of either form restores into the other
+ * under the same uid).
+ *
+ * @example
+ * ```ts
+ * const partials = localWindowAggregate(bids, spec, { uid: "local-window-aggregate", name: "LocalWindowAggregate(…)" });
+ * globalWindowAggregate(partials, spec, { uid: "window-aggregate", name: "GlobalWindowAggregate(…)" });
+ * ```
+ */
+export function globalWindowAggregate(partials: DataStream<SlicePartial>, spec: WindowAggregateSpec, naming: OperatorNaming): DataStream<Row> {
+  const w = spec.window;
+  if (w.kind === "session" || !canRunInTwoPhases(spec)) throw new Error(`the window aggregation ${naming.name} cannot run in two phases`);
+  // the partials' fields are the group key values
+  const keys = spec.groupKeys.map((_, i) => i);
+  const fn = new SlicedWindowAggFunction({ ...spec, groupKeys: keys }, w.timeField, w, true);
+  return processWindowEnds(partials as unknown as DataStream<Row>, rowKeySelector(keys), fn).uid(naming.uid).name(naming.name);
 }

@@ -1,0 +1,209 @@
+/**
+ * The local phase of a two-phase window aggregation (Flink's
+ * `LocalWindowAggregate`): chained to the aggregation's input, before the
+ * exchange by group key, it folds the rows of each group key and slice (see
+ * `window-slices.ts`) into one accumulator set and sends that set on as one
+ * {@link SlicePartial}; the global phase (`window-aggregate.ts`) merges the
+ * partials of a key and slice as the one-phase aggregation accumulates rows.
+ * Fewer records cross the exchange and touch keyed state: one per group key
+ * and slice and flush instead of one per row.
+ *
+ * The buffer is never state. A watermark that reaches the first window of a
+ * buffered slice sends that slice's partials on before it is forwarded, so
+ * every row reaches the global phase before the watermark that fires any of
+ * its windows, as in one phase; the slices whose windows are all later stay
+ * (each slice of in-order rows leaves once). The whole buffer is flushed when
+ * it holds {@link LOCAL_BUFFER_LIMIT} partials, before a
+ * checkpoint's barrier is forwarded (a checkpoint holds every row before its
+ * barrier in the global phase's state, which is the one-phase aggregation's
+ * state), when the input goes idle, and at the end of input. A late row is
+ * sent on like any other: the global phase drops it by its own watermark, as
+ * the one-phase aggregation does.
+ */
+import type { DataStream } from "../../api/data-stream.ts";
+import { SingleOutputStreamOperator } from "../../api/data-stream.ts";
+import { edgesOf } from "../../api/connected-streams.ts";
+import { NO_TIMESTAMP } from "../../runtime/elements.ts";
+import type { OperatorContext, Output, StreamOperator } from "../../runtime/operators/stream-operator.ts";
+import type { Row } from "../data/row.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
+import type { AggregateCall } from "./aggregate-call.ts";
+import type { OperatorNaming } from "./operator-naming.ts";
+import { rowKeySelector } from "./row-key.ts";
+import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
+import type { WindowSpec } from "./window-spec.ts";
+
+/**
+ * The accumulators of the rows of one group key and slice that a local phase
+ * saw between two flushes: a row whose `fields` are the group key values (so
+ * the global phase's key selector reads them at positions `0 … k - 1`).
+ */
+export interface SlicePartial extends Row {
+  /** The end of the slice. */
+  slice: number;
+  /** The accumulator set of the rows (the global phase may keep it). */
+  set: AccumulatorSet;
+}
+
+/** The partials a local phase holds at most before it flushes them (Flink's `table.exec.window-agg.buffer-size-limit` is 100 000). */
+const LOCAL_BUFFER_LIMIT = 10_000;
+
+/** What the local phase of a TUMBLE, HOP or CUMULATE aggregation needs. */
+export interface LocalWindowAggregateSpec {
+  window: Exclude<WindowSpec, { kind: "session" }>;
+  /** Input positions of the group keys besides the window. */
+  groupKeys: readonly number[];
+  /** The calls: each one's merge must give what accumulating the rows gives (no DISTINCT). */
+  calls: readonly AggregateCall[];
+}
+
+/**
+ * What the buffer finds a row's partial by: for one group key, its value when it is primitive (a Map
+ * compares those as `sqlValueKey` does: -0 is 0, NaN is NaN; an integer as a number and as a bigint
+ * only get two partials, which the global phase merges), else the key string of `rowKeySelector`.
+ */
+function bufferKeySelector(groupKeys: readonly number[]): (row: Row) => unknown {
+  if (groupKeys.length !== 1) return rowKeySelector(groupKeys);
+  const p = groupKeys[0]!;
+  const keyOf = rowKeySelector(groupKeys);
+  return (row) => {
+    const v = row.fields[p] ?? null;
+    return typeof v === "object" && v !== null ? keyOf(row) : v;
+  };
+}
+
+/** Folds rows into partials per slice and group key; flushes them as the module says. */
+class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
+  private readonly aggs: Aggregates;
+  private readonly slicing: WindowSlicing;
+  private readonly keyOf: (row: Row) => unknown;
+  private readonly timeField: number;
+  private out!: Output<SlicePartial>;
+  private ctx!: OperatorContext;
+  /** The partials by slice end, then by group key. */
+  private readonly buffer = new Map<number, Map<unknown, SlicePartial>>();
+  private buffered = 0;
+  /** The smallest max timestamp of the windows of the buffered slices: a watermark there flushes. */
+  private nextFire = Infinity;
+  /** The slice of the last row: its end (NaN before the first row), first and last window ends and partials. */
+  private sliceEnd = Number.NaN;
+  private firstEnd = Number.NaN;
+  private lastEnd = Number.NaN;
+  private partials: Map<unknown, SlicePartial> | undefined;
+
+  constructor(private readonly spec: LocalWindowAggregateSpec) {
+    this.aggs = new Aggregates(spec.calls, { retractable: false });
+    this.slicing = windowSlicing(spec.window);
+    this.keyOf = bufferKeySelector(spec.groupKeys);
+    this.timeField = spec.window.timeField;
+  }
+
+  open(context: OperatorContext, output: Output<SlicePartial>): void {
+    this.ctx = context;
+    this.out = output;
+  }
+
+  processElement(row: Row): void {
+    const t = row.fields[this.timeField];
+    if (typeof t !== "number") return; // a NULL time belongs to no window
+    const s = this.slicing;
+    if (!(t >= this.sliceEnd - s.sliceSize && t < this.sliceEnd)) {
+      this.sliceEnd = s.sliceEnd(t);
+      this.firstEnd = s.firstWindowEnd(this.sliceEnd);
+      this.lastEnd = s.lastWindowEnd(this.sliceEnd);
+      this.partials = undefined;
+    }
+    if (this.lastEnd < this.firstEnd) return; // in no window (HOP with gaps)
+    let partials = this.partials;
+    if (partials === undefined) {
+      partials = this.buffer.get(this.sliceEnd);
+      if (partials === undefined) {
+        partials = new Map();
+        this.buffer.set(this.sliceEnd, partials);
+        if (this.firstEnd - 1 < this.nextFire) this.nextFire = this.firstEnd - 1;
+      }
+      this.partials = partials;
+    }
+    const key = this.keyOf(row);
+    let partial = partials.get(key);
+    if (partial === undefined) {
+      // the row is this operator's own, so its key values may be kept (and sent on)
+      const keys = this.spec.groupKeys;
+      const fields = new Array<SqlValue>(keys.length);
+      for (let i = 0; i < keys.length; i++) fields[i] = row.fields[keys[i]!] ?? null;
+      partial = { kind: "+I", fields, slice: this.sliceEnd, set: this.aggs.create() };
+      partials.set(key, partial);
+      this.buffered++;
+    }
+    this.aggs.accumulate(partial.set, row.fields);
+    if (this.buffered >= LOCAL_BUFFER_LIMIT) this.flush();
+  }
+
+  processWatermark(timestamp: number): void {
+    if (timestamp >= this.nextFire) this.flushFired(timestamp);
+    this.out.emitWatermark(timestamp);
+  }
+
+  processWatermarkStatus(idle: boolean): void {
+    if (idle) this.flush();
+  }
+
+  prepareSnapshotPreBarrier(): void {
+    this.flush();
+  }
+
+  finish(): void {
+    this.flush();
+  }
+
+  /** Sends on the partials of the slices with a window that the watermark `timestamp` fires, in the order of their first rows. */
+  private flushFired(timestamp: number): void {
+    this.ctx.element.timestamp = NO_TIMESTAMP;
+    let next = Infinity;
+    for (const [end, partials] of this.buffer) {
+      const fire = this.slicing.firstWindowEnd(end) - 1;
+      if (fire > timestamp) {
+        if (fire < next) next = fire;
+        continue;
+      }
+      for (const partial of partials.values()) this.out.collect(partial);
+      this.buffered -= partials.size;
+      this.buffer.delete(end);
+      if (this.partials === partials) this.partials = undefined;
+    }
+    this.nextFire = next;
+  }
+
+  /** Sends every partial on, slice after slice in the order of their first rows, and empties the buffer. */
+  private flush(): void {
+    if (this.buffered === 0) return;
+    this.ctx.element.timestamp = NO_TIMESTAMP;
+    for (const partials of this.buffer.values()) for (const partial of partials.values()) this.out.collect(partial);
+    this.buffer.clear();
+    this.buffered = 0;
+    this.nextFire = Infinity;
+    this.partials = undefined;
+  }
+}
+
+/**
+ * The local phase of the window aggregation `spec` over `input` (insert-only),
+ * at `input`'s parallelism: the {@link SlicePartial}s of its rows, for
+ * `windowAggregate`'s global phase.
+ *
+ * @example
+ * ```ts
+ * const partials = localWindowAggregate(bids, { window: hop, groupKeys: [0], calls: [countStar] }, { uid: "local-window-aggregate", name: "LocalWindowAggregate(…)" });
+ * ```
+ */
+export function localWindowAggregate(input: DataStream<Row>, spec: LocalWindowAggregateSpec, naming: OperatorNaming): SingleOutputStreamOperator<SlicePartial> {
+  const env = input.getExecutionEnvironment();
+  const node = env.addNode({
+    type: "local-window-aggregate",
+    name: naming.name,
+    inputs: edgesOf(input, 0),
+    createOperator: () => new LocalWindowAggOperator(spec),
+  });
+  return new SingleOutputStreamOperator<SlicePartial>(env, node).uid(naming.uid);
+}
