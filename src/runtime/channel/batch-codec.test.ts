@@ -100,6 +100,19 @@ describe("BatchEncoder / BatchDecoder", () => {
     out.forEach((o, i) => expect(o.values, `batch ${i}`).toEqual(batches[i]));
   });
 
+  it("writes an object with the last shape of its depth only when its keys are that shape's, in order (compiled writers)", () => {
+    const batches = [
+      [{ a: 1, b: "x" }, { a: 2, b: "y" }, { b: "z", a: 3 }, { a: 4 }, { a: 5, b: "w", c: 6 }, { a: 7, c: "v" }, { a: 8, b: "u" }],
+      [{ a: { p: 1, q: [2] } }, { a: { p: 3, q: [4] } }, { a: { q: [5], p: 6 } }, { a: { p: 7 } }, { a: [{ p: 8, q: [] }] }, { a: { p: 9, q: [10] } }],
+      [{ a: 1, b: Object.create(null) as object }, { a: 2, b: "back" }],
+    ];
+    const withGetter = { a: 10, get b() { return "got"; } };
+    batches.push([{ a: 9, b: "t" }, withGetter, { a: 11, b: "s" }]);
+    const out = roundTrip(batches);
+    out.forEach((o, i) => expect(o.values, `batch ${i}`).toEqual(batches[i]));
+    out.forEach((o, i) => o.values.forEach((v, k) => expect(Object.keys(v as object), `batch ${i} record ${k}`).toEqual(Object.keys(batches[i]![k] as object))));
+  });
+
   it("carries timestamps with compact and msgpackr batches", () => {
     const batches = [[1, 2, 3], [{ big: 1n }], [], [{ a: "x" }]];
     const out = roundTrip(batches, true);

@@ -9,8 +9,10 @@
  * shape is defined once per channel (its keys, at its first record) and then
  * only named by its index, so a record costs a type byte and the bytes of each
  * value; an ASCII string is copied byte for byte and read back with one native
- * call; the decoder builds each object with one object literal per shape
- * (compiled once), so every record of a shape gets the same hidden class. A
+ * call; the encoder writes the objects of a shape with a function compiled
+ * for it (its keys compared, its values read by name), and the decoder builds
+ * them with one object literal per shape (compiled once), so every record of a
+ * shape gets the same hidden class. A
  * batch with anything else (a bigint, a Uint8Array, a Map, a Set, a Date, an
  * object with an unusual prototype or unusual keys, deep nesting) is encoded
  * whole with msgpackr (records mode, sequential structures), as every batch was
@@ -94,6 +96,8 @@ export class BatchEncoder {
   private pos = 0;
   /** Keys of each defined shape, by index. */
   private readonly shapes: string[][] = [];
+  /** The compiled writer of each defined shape, by index (see {@link compileWriter}). */
+  private readonly writers: ShapeWriter[] = [];
   /** The shape of the last object written at each nesting depth (records of a stream mostly repeat it). */
   private readonly lastShape: number[] = [];
   private readonly packr = new Packr(msgpackOptions());
@@ -113,6 +117,7 @@ export class BatchEncoder {
       if (e !== NOT_COMPACT) throw e;
       // the decoder never sees the shapes of this attempt
       this.shapes.length = shapesBefore;
+      this.writers.length = shapesBefore;
       this.lastShape.length = 0;
     }
     // RESET_BUFFER_MODE: msgpackr's buffer is reused by the next batch (the link copies the bytes before that).
@@ -123,7 +128,8 @@ export class BatchEncoder {
     return this.buf.subarray(0, packed.length + 1);
   }
 
-  private value(v: unknown, depth: number): void {
+  /** @internal Writes any value (called by the compiled shape writers). */
+  value(v: unknown, depth: number): void {
     switch (typeof v) {
       case "number":
         return this.number(v);
@@ -147,7 +153,8 @@ export class BatchEncoder {
     }
   }
 
-  private number(v: number): void {
+  /** @internal Writes a number (called by the compiled shape writers). */
+  number(v: number): void {
     this.reserve(9);
     if ((v | 0) === v && (v !== 0 || 1 / v > 0)) {
       this.buf[this.pos] = INT32;
@@ -160,7 +167,8 @@ export class BatchEncoder {
     }
   }
 
-  private string(s: string): void {
+  /** @internal Writes a string (called by the compiled shape writers). */
+  string(s: string): void {
     const n = s.length;
     this.reserve(5 + 3 * n);
     const buf = this.buf;
@@ -194,45 +202,23 @@ export class BatchEncoder {
   }
 
   private object(o: Record<string, unknown>, depth: number): void {
-    const start = this.pos;
-    const shapesBefore = this.shapes.length;
     let index = this.lastShape[depth] ?? -1;
-    if (index >= 0) {
-      // the likely shape: write the values while checking that the keys are its keys, in order
-      const keys = this.shapes[index]!;
-      this.reserve(3);
-      this.buf[this.pos] = OBJECT;
-      this.view.setUint16(this.pos + 1, index, true);
-      this.pos += 3;
-      let k = 0;
-      for (const key in o) {
-        if (key !== keys[k++]) {
-          k = -1;
-          break;
-        }
-        this.value(o[key], depth);
-      }
-      if (k === keys.length) return;
-      // not this shape: forget what was written of it, with the shapes its values defined
-      this.pos = start;
-      if (this.shapes.length !== shapesBefore) {
-        this.shapes.length = shapesBefore;
-        this.lastShape.length = depth + 1;
-      }
-    }
+    // the likely shape: its compiled writer writes the object if its keys are the shape's keys, in order
+    if (index >= 0 && this.writers[index]!(this, o, depth)) return;
     const keys = Object.keys(o);
     index = this.shapeIndex(keys);
+    if (index < 0) index = this.define(keys);
+    else this.objectHeader(index);
     this.lastShape[depth] = index;
-    if (index < 0) {
-      index = this.define(keys);
-      this.lastShape[depth] = index;
-    } else {
-      this.reserve(3);
-      this.buf[this.pos] = OBJECT;
-      this.view.setUint16(this.pos + 1, index, true);
-      this.pos += 3;
-    }
     for (let i = 0; i < keys.length; i++) this.value(o[keys[i]!], depth);
+  }
+
+  /** @internal Writes the header of an object of shape `index` (called by the compiled shape writers). */
+  objectHeader(index: number): void {
+    this.reserve(3);
+    this.buf[this.pos] = OBJECT;
+    this.view.setUint16(this.pos + 1, index, true);
+    this.pos += 3;
   }
 
   /** The index of the shape with exactly `keys`, or -1. */
@@ -256,6 +242,7 @@ export class BatchEncoder {
     this.pos += 3;
     for (const k of keys) this.string(k);
     this.shapes.push(keys);
+    this.writers.push(compileWriter(keys, this.shapes.length - 1));
     return this.shapes.length - 1;
   }
 
@@ -272,6 +259,37 @@ export class BatchEncoder {
     this.buf = grown;
     this.view = new DataView(grown.buffer, grown.byteOffset, grown.length);
   }
+}
+
+/**
+ * Writes an object of a defined shape (header, then its values) if its `for…in` keys are exactly the
+ * shape's keys, in order, and says whether it did (nothing is written otherwise).
+ */
+type ShapeWriter = (e: BatchEncoder, o: Record<string, unknown>, depth: number) => boolean;
+
+/**
+ * The {@link ShapeWriter} of shape `index` of `keys`: the keys are compared first, then each value is read
+ * once, by name (one hidden class per call site), numbers and strings written without the type dispatch of
+ * `value`. Keys enter the source only as JSON string literals.
+ */
+function compileWriter(keys: readonly string[], index: number): ShapeWriter {
+  const values = keys
+    .map((k) => `x = o[${JSON.stringify(k)}];\nif (typeof x === "number") e.number(x); else if (typeof x === "string") e.string(x); else e.value(x, depth);`)
+    .join("\n");
+  const source = `"use strict";
+return (e, o, depth) => {
+let i = 0;
+for (const k in o) {
+if (k !== keys[i]) return false;
+i++;
+}
+if (i !== ${keys.length}) return false;
+e.objectHeader(${index});
+let x;
+${values}
+return true;
+};`;
+  return new Function("keys", source)(keys) as ShapeWriter;
 }
 
 /** Decodes the batches of one channel, in the order they were encoded. */
