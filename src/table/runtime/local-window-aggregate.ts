@@ -31,7 +31,7 @@ import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
 import { rowKeySelector } from "./row-key.ts";
-import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
+import { CurrentSlice, windowSlicing, type WindowSlicing } from "./window-slices.ts";
 import type { WindowSpec } from "./window-spec.ts";
 
 /**
@@ -86,15 +86,14 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
   private buffered = 0;
   /** The smallest max timestamp of the windows of the buffered slices: a watermark there flushes. */
   private nextFire = Infinity;
-  /** The slice of the last row: its end (NaN before the first row), first and last window ends and partials. */
-  private sliceEnd = Number.NaN;
-  private firstEnd = Number.NaN;
-  private lastEnd = Number.NaN;
+  /** The slice of the last row, and its partials. */
+  private readonly at: CurrentSlice;
   private partials: Map<unknown, SlicePartial> | undefined;
 
   constructor(private readonly spec: LocalWindowAggregateSpec) {
     this.aggs = new Aggregates(spec.calls, { retractable: false });
     this.slicing = windowSlicing(spec.window);
+    this.at = new CurrentSlice(this.slicing);
     this.keyOf = bufferKeySelector(spec.groupKeys);
     this.timeField = spec.window.timeField;
   }
@@ -107,21 +106,16 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
   processElement(row: Row): void {
     const t = row.fields[this.timeField];
     if (typeof t !== "number") return; // a NULL time belongs to no window
-    const s = this.slicing;
-    if (!(t >= this.sliceEnd - s.sliceSize && t < this.sliceEnd)) {
-      this.sliceEnd = s.sliceEnd(t);
-      this.firstEnd = s.firstWindowEnd(this.sliceEnd);
-      this.lastEnd = s.lastWindowEnd(this.sliceEnd);
-      this.partials = undefined;
-    }
-    if (this.lastEnd < this.firstEnd) return; // in no window (HOP with gaps)
+    const at = this.at;
+    if (at.moveTo(t)) this.partials = undefined;
+    if (at.lastEnd < at.firstEnd) return; // in no window (HOP with gaps)
     let partials = this.partials;
     if (partials === undefined) {
-      partials = this.buffer.get(this.sliceEnd);
+      partials = this.buffer.get(at.end);
       if (partials === undefined) {
         partials = new Map();
-        this.buffer.set(this.sliceEnd, partials);
-        if (this.firstEnd - 1 < this.nextFire) this.nextFire = this.firstEnd - 1;
+        this.buffer.set(at.end, partials);
+        if (at.firstEnd - 1 < this.nextFire) this.nextFire = at.firstEnd - 1;
       }
       this.partials = partials;
     }
@@ -132,7 +126,7 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
       const keys = this.spec.groupKeys;
       const fields = new Array<SqlValue>(keys.length);
       for (let i = 0; i < keys.length; i++) fields[i] = row.fields[keys[i]!] ?? null;
-      partial = { kind: "+I", fields, slice: this.sliceEnd, set: this.aggs.create() };
+      partial = { kind: "+I", fields, slice: at.end, set: this.aggs.create() };
       partials.set(key, partial);
       this.buffered++;
     }

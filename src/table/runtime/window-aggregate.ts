@@ -37,7 +37,7 @@ import { own } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
 import type { SlicePartial } from "./local-window-aggregate.ts";
 import { processWindowEnds, WindowEndFunction } from "./window-end-operator.ts";
-import { windowSlicing, type WindowSlicing } from "./window-slices.ts";
+import { CurrentSlice, windowSlicing, type WindowSlicing } from "./window-slices.ts";
 import type { WindowSpec } from "./window-spec.ts";
 
 /** A planned window aggregation. */
@@ -108,10 +108,8 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
   private state!: EngineKeyedState<SliceTable>;
-  /** The slice of the last row: its end (NaN before the first row) and its first and last window ends. */
-  private sliceEnd = Number.NaN;
-  private firstEnd = Number.NaN;
-  private lastEnd = Number.NaN;
+  /** The slice of the last row (rows come in slice after slice, whatever their key). */
+  private readonly at: CurrentSlice;
   /** Scratch of {@link fireWindowEnd}: the merge of a window's slices (its results are copied into the row). */
   private merged: AccumulatorSet | undefined;
 
@@ -129,6 +127,7 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     super();
     this.aggs = new Aggregates(spec.calls, { retractable: false });
     this.slicing = windowSlicing(window);
+    this.at = new CurrentSlice(this.slicing);
   }
 
   open(): void {
@@ -143,16 +142,11 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const partial = this.global ? (row as SlicePartial) : undefined;
     const t = partial === undefined ? row.fields[this.timeField] : partial.slice - 1;
     if (typeof t !== "number") return; // a NULL time belongs to no window
-    const s = this.slicing;
-    if (!(t >= this.sliceEnd - s.sliceSize && t < this.sliceEnd)) {
-      // another slice than the last row's (rows come in slice after slice, whatever their key)
-      this.sliceEnd = s.sliceEnd(t);
-      this.firstEnd = s.firstWindowEnd(this.sliceEnd);
-      this.lastEnd = s.lastWindowEnd(this.sliceEnd);
-    }
-    const sliceEnd = this.sliceEnd;
-    const first = this.firstEnd;
-    const last = this.lastEnd;
+    const slice = this.at;
+    slice.moveTo(t);
+    const sliceEnd = slice.end;
+    const first = slice.firstEnd;
+    const last = slice.lastEnd;
     const wm = ctx.timerService().currentWatermark();
     if (last < first || last - 1 <= wm) return; // in no window (HOP with gaps), or every window fired
     let table = this.state.getOwned();
@@ -185,7 +179,10 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
       }
     }
     let fire = first;
-    if (fire - 1 <= wm) fire += Math.ceil((wm + 2 - fire) / s.windowStep) * s.windowStep;
+    if (fire - 1 <= wm) {
+      const step = this.slicing.windowStep;
+      fire += Math.ceil((wm + 2 - fire) / step) * step;
+    }
     this.queue(table, fire - 1, ctx.getCurrentKey());
   }
 

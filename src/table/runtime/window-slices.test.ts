@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { windowSlicing } from "./window-slices.ts";
+import { CurrentSlice, windowSlicing } from "./window-slices.ts";
 
 /** `t` rounded down to `offset + k × step` with `%`, as the slicing is defined. */
 function floorTo(t: number, step: number, offset: number): number {
@@ -36,5 +36,16 @@ describe("windowSlicing", () => {
       floorTo(-(2 ** 40) + 1_000 + 5_999, 6_000, 10_000),
       floorTo(-(2 ** 40) + 1_000 - 3_000 + 9_000, 6_000, 10_000),
     ]);
+  });
+});
+
+describe("CurrentSlice", () => {
+  it("moves only when a time leaves the slice of the time before, and then gives that slice's window ends", () => {
+    const slicing = windowSlicing({ kind: "hop", timeField: 0, size: 10_000, slide: 4_000, offset: 0 });
+    const at = new CurrentSlice(slicing);
+    for (const [t, moved] of [[7_000, true], [7_999, false], [5_999, true], [-1, true], [-1_999, false], [8_000, true]] as const) {
+      expect(at.moveTo(t), `moveTo(${t})`).toBe(moved);
+      expect([at.end, at.firstEnd, at.lastEnd]).toEqual([slicing.sliceEnd(t), slicing.firstWindowEnd(slicing.sliceEnd(t)), slicing.lastWindowEnd(slicing.sliceEnd(t))]);
+    }
   });
 });

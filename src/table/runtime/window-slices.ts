@@ -92,3 +92,34 @@ export function windowSlicing(spec: Exclude<WindowSpec, { kind: "session" }>): W
     }
   }
 }
+
+/**
+ * The slice of the last row and its first and last window ends: rows mostly come slice after slice,
+ * whatever their key, so the arithmetic runs only when a row leaves the slice of the row before it.
+ *
+ * @example
+ * ```ts
+ * const at = new CurrentSlice(windowSlicing({ kind: "hop", timeField: 2, size: 10_000, slide: 5_000, offset: 0 }));
+ * at.moveTo(7_000); // true: at.end 10_000, at.firstEnd 10_000, at.lastEnd 15_000
+ * at.moveTo(8_000); // false: the same slice
+ * ```
+ */
+export class CurrentSlice {
+  /** End of the slice (NaN before the first row). */
+  end = Number.NaN;
+  /** The first and the last end of the windows holding the slice (last < first: in no window, a HOP with gaps). */
+  firstEnd = Number.NaN;
+  lastEnd = Number.NaN;
+
+  constructor(private readonly slicing: WindowSlicing) {}
+
+  /** Moves to the slice holding time `t`; true when that is another slice than before. */
+  moveTo(t: number): boolean {
+    if (t >= this.end - this.slicing.sliceSize && t < this.end) return false;
+    const s = this.slicing;
+    this.end = s.sliceEnd(t);
+    this.firstEnd = s.firstWindowEnd(this.end);
+    this.lastEnd = s.lastWindowEnd(this.end);
+    return true;
+  }
+}
