@@ -22,17 +22,24 @@
  * per row.
  *
  * Keyed state is written behind: {@link SideRows.flush} writes every key's
- * live rows (the layout {@link StoredRows}, the same as when each row was
- * written on arrival) and removes the keys that have none left, right before
- * a snapshot; {@link SideRows.restore} reads them back. Rows are the join's
- * own (its input rows, never mutated); what a snapshot stores is a new
- * object per key around the same field arrays.
+ * live rows ({@link StoredRows}) and removes the keys that have none left,
+ * right before a snapshot; {@link SideRows.restore} reads them back, in that
+ * layout or in the one written before (a row per object, {@link LegacyStoredRows}).
+ * Rows are the join's own (its input rows, never mutated); what a snapshot
+ * stores is a new array per key around the same field arrays.
  */
 import { TimerQueue } from "../../time/timer-queue.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 
-/** A key's rows as keyed state stores them: fields, time, whether the row matched; `next`, the earliest cleanup time (null: kept for good). */
-export interface StoredRows {
+/**
+ * A key's rows as keyed state stores them, in arrival order: `[t, m, f, t, m, f, …]`, each row's time,
+ * whether it matched a row of the other side and its fields (one array per key: a third of the objects
+ * of {@link LegacyStoredRows} to encode).
+ */
+export type StoredRows = (number | boolean | SqlValue[])[];
+
+/** How keyed state stored a key's rows until 2026-12-03 (restored still): an object per row; `next`, the earliest cleanup time. */
+export interface LegacyStoredRows {
   rows: { f: SqlValue[]; t: number; m: boolean }[];
   next: number | null;
 }
@@ -185,14 +192,9 @@ export class SideRows {
       const t = times[i]!;
       if (t <= dead) continue;
       const key = keys[i]!;
-      const cleanup = this.cleanupOffset === undefined ? null : t + this.cleanupOffset;
-      const row = { f: fields[i]!, t, m: matchedFlags[i] === 1 };
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { rows: [row], next: cleanup });
-      else {
-        group.rows.push(row);
-        if (cleanup !== null && cleanup < group.next!) group.next = cleanup;
-      }
+      if (group === undefined) groups.set(key, [t, matchedFlags[i] === 1, fields[i]!]);
+      else group.push(t, matchedFlags[i] === 1, fields[i]!);
     }
     for (const key of this.stored) if (!groups.has(key)) write(key, undefined);
     for (const [key, stored] of groups) write(key, stored);
@@ -200,11 +202,13 @@ export class SideRows {
   }
 
   /** Holds the rows restored from keyed state, by key (kept there: the next flush rewrites what changed). */
-  restore(entries: Iterable<[key: string, stored: StoredRows]>): void {
+  restore(entries: Iterable<[key: string, stored: StoredRows | LegacyStoredRows]>): void {
     const rows: { key: string; f: SqlValue[]; t: number; m: boolean }[] = [];
     for (const [key, stored] of entries) {
       this.stored.add(key);
-      for (const r of stored.rows) rows.push({ key, f: r.f, t: r.t, m: r.m });
+      if (Array.isArray(stored)) {
+        for (let i = 0; i + 2 < stored.length; i += 3) rows.push({ key, t: stored[i] as number, m: stored[i + 1] as boolean, f: stored[i + 2] as SqlValue[] });
+      } else for (const r of stored.rows) rows.push({ key, f: r.f, t: r.t, m: r.m });
     }
     // in time order, so that the rows leave the front of the queue about when they expire
     rows.sort((a, b) => a.t - b.t);

@@ -48,7 +48,7 @@ import {
   type JoinSpec
 } from "./join-spec.ts";
 import { processWithWatermarkDelay, WriteBehindJoinFunction } from "./delayed-watermark-join.ts";
-import { SideRows, type StoredRows } from "./interval-join-rows.ts";
+import { SideRows, type LegacyStoredRows, type StoredRows } from "./interval-join-rows.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** An interval join: the shared {@link JoinSpec}, the time attributes and the bounds of `r.time - l.time`. */
@@ -132,8 +132,8 @@ class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row
   }
 
   restore(entriesOf: (state: string) => Iterable<[unknown, unknown]>): void {
-    this.left.restore(entriesOf(LEFT_STATE) as Iterable<[string, StoredRows]>);
-    this.right.restore(entriesOf(RIGHT_STATE) as Iterable<[string, StoredRows]>);
+    this.left.restore(entriesOf(LEFT_STATE) as Iterable<[string, StoredRows | LegacyStoredRows]>);
+    this.right.restore(entriesOf(RIGHT_STATE) as Iterable<[string, StoredRows | LegacyStoredRows]>);
   }
 
   processElement1(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
