@@ -95,16 +95,20 @@ function randomRows(random: () => number, n: number): SqlValue[][] {
 const side = (env: StreamExecutionEnvironment, name: string, rows: SqlValue[][], failAt = -1) =>
   throttledSide(env, name, rows.map((fields): Row => ({ kind: "+I", fields })), 1, BOUND, failAt);
 
-describe("interval join: random inputs against a nested loop (parallelism 2)", () => {
-  it("every join type, with and without a residual condition", async () => {
+describe("interval join: random inputs against a nested loop", () => {
+  it.each([1, 2, 3])("every join type, with and without a residual condition, a retained side (parallelism %i)", async (parallelism) => {
     const seed = testSeed();
     const random = seededRandom(seed);
     const lefts = randomRows(random, 300);
     const rights = randomRows(random, 300);
-    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 1 });
+    const env = StreamExecutionEnvironment.create({ parallelism, autoWatermarkInterval: 1 });
     const left = side(env, "left", lefts);
     const right = side(env, "right", rights);
-    const cases = TYPES.flatMap((t) => [spec(t, -15, 25), spec(t, 5, 30, sLess)]);
+    const cases = [
+      ...TYPES.flatMap((t) => [spec(t, -15, 25), spec(t, 5, 30, sLess)]),
+      { ...spec("INNER", -15, 25), retain: "left" as const },
+      { ...spec("INNER", 5, 30, sLess), retain: "right" as const },
+    ];
     cases.forEach((s, i) => {
       const joined = intervalJoin(left, right, s, { uid: `join-${i}`, name: s.joinType });
       joined.sinkTo(collectSink(`out-${i}`));
@@ -118,8 +122,9 @@ describe("interval join: random inputs against a nested loop (parallelism 2)", (
     });
     const result = await env.execute("interval-join-random");
     cases.forEach((s, i) => {
-      expect(folded(result.getCollected<Row>(`out-${i}`)), `WEIR_SEED=${seed} ${s.joinType} #${i}`).toEqual(oracle(s, lefts, rights));
-      expect(result.getCollected<string>(`late-${i}`), `WEIR_SEED=${seed} ${s.joinType} #${i}: late downstream`).toEqual([]);
+      const msg = `WEIR_SEED=${seed} parallelism ${parallelism} ${s.joinType} #${i}`;
+      expect(folded(result.getCollected<Row>(`out-${i}`)), msg).toEqual(oracle(s, lefts, rights));
+      expect(result.getCollected<string>(`late-${i}`), `${msg}: late downstream`).toEqual([]);
     });
   }, 60_000);
 });
