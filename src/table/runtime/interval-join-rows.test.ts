@@ -24,7 +24,7 @@ describe("SideRows against a list of rows filtered on each question", () => {
     ["expiring", -5, false],
     ["kept for good", undefined, false],
   ] as const) {
-    it(`${name}: matches, padding, expiry and flushes equal the model's, scanned and indexed`, () => {
+    it(`${name}: matches, padding, expiry (compacted) and flushes equal the model's, scanned and indexed`, () => {
       const seed = testSeed();
       const random = seededRandom(seed);
       const rows = new SideRows(offset, pads);
@@ -32,23 +32,25 @@ describe("SideRows against a list of rows filtered on each question", () => {
       /** Keys keyed state holds (what the flushes wrote). */
       const state = new Map<string, StoredRows>();
       let watermark = -Infinity;
-      let maxTime = 0;
+      /** Rows come from two upstream channels, one 3000 ahead of the other in event time (then dead rows wait behind live ones). */
+      let clock = 0;
+      const LEAD = 3000;
       const live = (r: Model) => offset === undefined || r.t + offset > watermark;
-      for (let step = 0; step < 6000; step++) {
+      for (let step = 0; step < 12_000; step++) {
         const msg = `WEIR_SEED=${seed} step ${step}`;
         const op = random();
         if (op < 0.45) {
           // rows out of order by up to 50, some late (then the join would not hold them: neither does the model)
-          const t = maxTime + randomInt(random, -50, 10);
-          maxTime = Math.max(maxTime, t);
+          clock++;
+          const t = clock + (random() < 0.5 ? LEAD : 0) + randomInt(random, -50, 10);
           if (offset !== undefined && t + offset <= watermark) continue;
-          const key = `k${randomInt(random, 0, step < 3000 ? 200 : 8)}`;
+          const key = `k${randomInt(random, 0, step < 6000 ? 200 : 8)}`;
           const r: Model = { key, f: [key, t, step], t, m: random() < 0.1 };
           model.push(r);
           rows.add(key, r.f, t, r.m);
         } else if (op < 0.85) {
           const key = `k${randomInt(random, 0, 20)}`;
-          const lo = maxTime - randomInt(random, 0, 120);
+          const lo = clock + (random() < 0.5 ? LEAD : 0) - randomInt(random, 0, 120);
           const hi = lo + randomInt(random, 0, 80);
           const want = model.filter((r) => r.key === key && r.t >= lo && r.t <= hi && live(r));
           const n = rows.matches(key, lo, hi, watermark);
@@ -58,7 +60,7 @@ describe("SideRows against a list of rows filtered on each question", () => {
             want[0]!.m = true;
           }
         } else if (op < 0.97) {
-          watermark = Math.max(watermark, maxTime - randomInt(random, 0, 60));
+          watermark = Math.max(watermark, clock - randomInt(random, 0, 60));
           if (pads) {
             const due = model.filter((r) => !live(r) && !r.m).sort((a, b) => a.t - b.t);
             const padded: SqlValue[][] = [];

@@ -6,10 +6,11 @@
  * a fixed offset; never for a side kept for good).
  *
  * A row that arrived out of order may wait behind an earlier row with a later
- * cleanup time: it is dead (its cleanup time is at or below the watermark)
- * though still queued, and {@link SideRows.matches} and
- * {@link SideRows.flush} skip it, so the rows seen are exactly those whose
- * cleanup time is above the watermark. A side whose unmatched rows are
+ * cleanup time (rows of upstream subtasks far apart in event time interleave):
+ * it is dead (its cleanup time is at or below the watermark) though still
+ * queued, and {@link SideRows.matches} and {@link SideRows.flush} skip it, so
+ * the rows seen are exactly those whose cleanup time is above the watermark;
+ * the queue is compacted when such rows have doubled its length. A side whose unmatched rows are
  * emitted NULL-padded at their cleanup time (an outer join's preserved side)
  * also queues its rows by cleanup time ({@link SideRows.nextPadding}).
  *
@@ -78,6 +79,8 @@ export class SideRows {
   private index: Map<string, number> | undefined;
   private scanned = 0;
   private added = 0;
+  /** Compact the queue when it is longer than this (see {@link expire}). */
+  private compactAt = INITIAL_CAPACITY;
   /** Rows by cleanup time (key: seq), for a side whose unmatched rows are padded. */
   private readonly padding: TimerQueue | undefined;
   /** The keys keyed state holds rows of (written by the last flush, or restored). */
@@ -163,7 +166,11 @@ export class SideRows {
     return this.matchedFlags[i] === 1 ? undefined : this.fields[i];
   }
 
-  /** Drops the rows at the front whose cleanup time is at or below `watermark` (after their padding: see {@link popPadding}). */
+  /**
+   * Drops the rows at the front whose cleanup time is at or below `watermark` (after their padding: see
+   * {@link popPadding}); when dead rows that wait behind live ones have made the queue twice as long as
+   * after the last compaction, compacts it (a side without padding: that queue names rows by position).
+   */
   expire(watermark: number): void {
     if (this.cleanupOffset === undefined) return;
     const dead = watermark - this.cleanupOffset;
@@ -177,6 +184,30 @@ export class SideRows {
       keys[i] = undefined;
     }
     this.front = seq;
+    if (this.padding === undefined && this.back - this.front > this.compactAt) this.compact(dead);
+  }
+
+  /** Moves the live rows (time above `dead`) to the back of the queue, in order, and drops the others. */
+  private compact(dead: number): void {
+    const { fields, keys, times, matchedFlags, mask } = this;
+    let to = this.back;
+    for (let seq = this.back - 1; seq >= this.front; seq--) {
+      const i = seq & mask;
+      if (times[i]! <= dead) continue;
+      const j = --to & mask;
+      if (j === i) continue;
+      fields[j] = fields[i];
+      keys[j] = keys[i];
+      times[j] = times[i]!;
+      matchedFlags[j] = matchedFlags[i]!;
+    }
+    for (let seq = this.front; seq < to; seq++) {
+      fields[seq & mask] = undefined;
+      keys[seq & mask] = undefined;
+    }
+    this.front = to;
+    this.compactAt = Math.max(INITIAL_CAPACITY, 2 * (this.back - this.front));
+    if (this.index !== undefined) this.buildIndex();
   }
 
   /**
