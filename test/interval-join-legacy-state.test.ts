@@ -8,7 +8,8 @@
  * first run writes that layout with a keyed co-process function of the same
  * uid (the old join's writes, without its matching: none of its rows match
  * each other, and no watermark passes them); the second run, from its
- * savepoint, must give the batch join of all rows.
+ * savepoint at the same or another parallelism, must give the batch join of
+ * all rows.
  */
 import { describe, expect, it } from "vitest";
 import { collectSink, StreamExecutionEnvironment, WatermarkStrategy, type JobClient, type KeyedProcessContext } from "../src/index.ts";
@@ -55,9 +56,9 @@ class OldLayoutWriter extends KeyedCoProcessFunction<string, Row, Row, never> {
   }
 }
 
-/** The rows in sequence (one every 5 ms, read up to `limit()`), `W` entries as watermarks; the join (or the writer) as uid "join". */
-function start(limit: () => number, join: "writer" | "join", out: string, fromSavepoint?: string): Promise<JobClient> {
-  const env = StreamExecutionEnvironment.create({ parallelism: 2, checkpointInterval: 3_600_000, checkpointDir: tempDir(), fromSavepoint });
+/** The rows in sequence (one every 5 ms, read up to `limit()`), `W` entries as watermarks; the join (or the writer) as uid "join", at `parallelism`. */
+function start(limit: () => number, join: "writer" | "join", out: string, parallelism: number, fromSavepoint?: string): Promise<JobClient> {
+  const env = StreamExecutionEnvironment.create({ parallelism, checkpointInterval: 3_600_000, checkpointDir: tempDir(), fromSavepoint });
   const events = env
     .fromSource(throttledSequence(0, ROWS.length - 1, 1, 5, 0, limit), WatermarkStrategy.noWatermarks(), "sequence")
     .uid("sequence")
@@ -96,13 +97,14 @@ function start(limit: () => number, join: "writer" | "join", out: string, fromSa
 }
 
 describe("interval join state of the layout before write-behind", () => {
-  it("restores from a savepoint: restored rows match, and are padded when the watermark passes them", async () => {
+  it.each([2, 3])("restores from a savepoint at parallelism 2 into parallelism %i: restored rows match, and are padded when the watermark passes them", async (parallelism) => {
+    OldLayoutWriter.written = 0;
     let limit = BEFORE.length;
-    const first = await start(() => limit, "writer", "before");
+    const first = await start(() => limit, "writer", "before", 2);
     await waitFor("every row before the savepoint in the old layout", () => OldLayoutWriter.written === BEFORE.length, 30_000);
     const savepoint = await first.stopWithSavepoint(tempDir());
     limit = ROWS.length;
-    const second = await start(() => limit, "join", "after", savepoint);
+    const second = await start(() => limit, "join", "after", parallelism, savepoint);
     const result = await second.getJobExecutionResult();
     const side = (s: "L" | "R") => ROWS.filter((r): r is Extract<SideRow, { fields: SqlValue[] }> => r.side === s).map((r) => r.fields);
     const expected = nestedLoopJoin(SPEC, side("L"), side("R"), (l, r) => {
