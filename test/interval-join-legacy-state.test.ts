@@ -1,13 +1,16 @@
 /**
- * A savepoint whose interval join state is in the layout the join wrote
- * until 2026-12-03 (keyed states `_left`/`_right`, per key
- * `{ rows: [{ f, t, m }], next }`, written on each row's arrival) restores
- * into the join that holds its rows in memory and writes them behind: the
- * restored rows match the rows read after the resume, and the unmatched ones
- * of the preserved sides are padded when the watermark passes them. The
- * first run writes that layout with a keyed co-process function of the same
- * uid (the old join's writes, without its matching: none of its rows match
- * each other, and no watermark passes them); the second run, from its
+ * Interval join state restores across layouts and state backends: a
+ * savepoint whose interval join state is in the layout the join wrote until
+ * 2026-12-03 (keyed states `_left`/`_right`, per key
+ * `{ rows: [{ f, t, m }], next }`, written on each row's arrival), and one
+ * the join wrote on either backend (on the heap backend its rows held in
+ * memory and written behind, on the disk backend in keyed state per key),
+ * restore into the join on either backend: the restored rows match the rows
+ * read after the resume, and the unmatched ones of the preserved sides are
+ * padded when the watermark passes them. The first run writes the old layout
+ * with a keyed co-process function of the same uid (the old join's writes,
+ * without its matching: none of its rows match each other, and no watermark
+ * passes them), or runs the join on those rows; the second run, from its
  * savepoint at the same or another parallelism, must give the batch join of
  * all rows.
  */
@@ -39,6 +42,9 @@ const BEFORE = [L(1, 100, "a"), L(1, 104, "b"), L(2, 100, "c"), R(3, 100, "x"), 
 const AFTER = [R(1, 103, "y"), L(3, 98, "e"), R(2, 150, "no"), W(150), R(4, 305, "z"), W(1000)];
 const ROWS = [...BEFORE, ...AFTER];
 
+/** Rows the first run read (all of them before the savepoint's barrier). */
+let read = 0;
+
 /** The old join's state writes: each row appended to its side's state `{ rows, next }` (earliest cleanup time). */
 class OldLayoutWriter extends KeyedCoProcessFunction<string, Row, Row, never> {
   static written = 0;
@@ -56,14 +62,18 @@ class OldLayoutWriter extends KeyedCoProcessFunction<string, Row, Row, never> {
   }
 }
 
-/** The rows in sequence (one every 5 ms, read up to `limit()`), `W` entries as watermarks; the join (or the writer) as uid "join", at `parallelism`. */
-function start(limit: () => number, join: "writer" | "join", out: string, parallelism: number, fromSavepoint?: string): Promise<JobClient> {
+/** The rows in sequence (one every 5 ms, read up to `limit()`), `W` entries as watermarks; the join (or the writer) as uid "join", at `parallelism`, on `backend`. */
+function start(limit: () => number, join: "writer" | "join", out: string, parallelism: number, backend: "heap" | "disk", fromSavepoint?: string): Promise<JobClient> {
   const env = StreamExecutionEnvironment.create({ parallelism, checkpointInterval: 3_600_000, checkpointDir: tempDir(), fromSavepoint });
+  env.setStateBackend(backend);
   const events = env
     .fromSource(throttledSequence(0, ROWS.length - 1, 1, 5, 0, limit), WatermarkStrategy.noWatermarks(), "sequence")
     .uid("sequence")
     .setParallelism(1)
-    .map((i: number) => ROWS[i]!)
+    .map((i: number) => {
+      read++;
+      return ROWS[i]!;
+    })
     .uid("rows")
     .setParallelism(1)
     .assignTimestampsAndWatermarks(
@@ -96,15 +106,22 @@ function start(limit: () => number, join: "writer" | "join", out: string, parall
   return env.executeAsync("interval-join-legacy-state");
 }
 
-describe("interval join state of the layout before write-behind", () => {
-  it.each([2, 3])("restores from a savepoint at parallelism 2 into parallelism %i: restored rows match, and are padded when the watermark passes them", async (parallelism) => {
+describe("interval join state restores across layouts and backends", () => {
+  it.each([
+    ["the old layout", "writer", "heap", 2, "heap"],
+    ["the old layout", "writer", "heap", 3, "heap"],
+    ["the old layout", "writer", "heap", 3, "disk"],
+    ["the join's, rows held in memory,", "join", "heap", 3, "disk"],
+    ["the join's, rows in keyed state,", "join", "disk", 3, "heap"],
+  ] as const)("%s written by %s on the %s backend at parallelism 2 restores into parallelism %i on the %s backend: restored rows match, and are padded when the watermark passes them", async (_layout, first, firstBackend, parallelism, backend) => {
     OldLayoutWriter.written = 0;
+    read = 0;
     let limit = BEFORE.length;
-    const first = await start(() => limit, "writer", "before", 2);
-    await waitFor("every row before the savepoint in the old layout", () => OldLayoutWriter.written === BEFORE.length, 30_000);
-    const savepoint = await first.stopWithSavepoint(tempDir());
+    const before = await start(() => limit, first, "before", 2, firstBackend);
+    await waitFor("every row before the savepoint read", () => read === BEFORE.length && (first === "join" || OldLayoutWriter.written === BEFORE.length), 30_000);
+    const savepoint = await before.stopWithSavepoint(tempDir());
     limit = ROWS.length;
-    const second = await start(() => limit, "join", "after", parallelism, savepoint);
+    const second = await start(() => limit, "join", "after", parallelism, backend, savepoint);
     const result = await second.getJobExecutionResult();
     const side = (s: "L" | "R") => ROWS.filter((r): r is Extract<SideRow, { fields: SqlValue[] }> => r.side === s).map((r) => r.fields);
     const expected = nestedLoopJoin(SPEC, side("L"), side("R"), (l, r) => {

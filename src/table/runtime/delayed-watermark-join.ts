@@ -8,16 +8,21 @@
  * output watermark back by that width keeps them on time for the event-time
  * operators downstream (windows on either side's time attribute).
  *
- * The function holds its rows in memory, per operator subtask, and writes its
- * keyed state behind: the operator asks it to write what changed right
- * before each snapshot ({@link WriteBehindJoinFunction.flush}, with the key of
- * each write made current), and to read its state back when it opens after a
- * restore ({@link WriteBehindJoinFunction.restore}). A join keyed by a nearly
- * unique value thus costs keyed state nothing per row, and no key switch per
- * record: the operator sets the current key its function sees
- * (`ctx.getCurrentKey()`), not the state backend's. The watermark drives the
- * function's cleanup ({@link WriteBehindJoinFunction.advance}) before it is
- * forwarded, delayed. Timers of state written before write-behind still fire,
+ * On a state backend whose states are in memory anyway (the heap backend: see
+ * `KeyedStateBackend.statesInMemory`) the function holds its rows in memory,
+ * per operator subtask, and writes its keyed state behind: the operator asks
+ * it to write what changed right before each snapshot
+ * ({@link WriteBehindJoinFunction.flush}, with the key of each write made
+ * current), and to read its state back when it opens after a restore
+ * ({@link WriteBehindJoinFunction.restore}). A join keyed by a nearly unique
+ * value thus costs keyed state nothing per row, and no key switch per record:
+ * the operator sets the current key its function sees (`ctx.getCurrentKey()`),
+ * not the state backend's. On a backend whose state may be larger than memory
+ * (the disk backend) the operator makes each record's key current in keyed
+ * state as any keyed operator does, and the function keeps its rows there
+ * (its flush has nothing to write). The watermark drives the function's
+ * cleanup ({@link WriteBehindJoinFunction.advance}) before it is forwarded,
+ * delayed. Timers of state written before write-behind still fire,
  * into the function's `onTimer` (none: they are dropped, the rows restored
  * carry their own cleanup times).
  */
@@ -30,10 +35,11 @@ import type { OperatorContext, Output } from "../../runtime/operators/stream-ope
 import type { KeySelector } from "../../graph/stream-graph.ts";
 
 /**
- * A keyed co-process function that holds its rows itself and writes them to
- * keyed state only when the operator flushes it. Its `processElement1/2` must
- * not use keyed state (the backend's current key is not set): they read the
- * key from `ctx.getCurrentKey()`.
+ * A keyed co-process function that, when {@link backend} says the states are in
+ * memory, holds its rows itself and writes them to keyed state only when the
+ * operator flushes it: its `processElement1/2` must then not use keyed state
+ * (the backend's current key is not set): they read the key from
+ * `ctx.getCurrentKey()`. Else the key of each record is current in keyed state.
  *
  * @example
  * ```ts
@@ -47,6 +53,13 @@ import type { KeySelector } from "../../graph/stream-graph.ts";
  * ```
  */
 export abstract class WriteBehindJoinFunction<K, IN1, IN2, OUT> extends KeyedCoProcessFunction<K, IN1, IN2, OUT> {
+  /**
+   * @internal Set by the operator before `open`: whether its keyed state backend keeps the states in
+   * memory (then the function may hold its rows itself; else it keeps them in keyed state), and how to
+   * make a key current in keyed state (for work of the function's own, such as cleanups).
+   */
+  backend!: { readonly statesInMemory: boolean; readonly setKey: (key: K) => void };
+
   /** Reads the keyed state restored (called once, after `open`; nothing when the job starts fresh). */
   abstract restore(entriesOf: (state: string) => Iterable<[key: unknown, stored: unknown]>): void;
 
@@ -65,6 +78,8 @@ class DelayedWatermarkCoProcessOperator<K, IN1, IN2, OUT> extends KeyedCoProcess
   private readonly join: WriteBehindJoinFunction<K, IN1, IN2, OUT>;
   private leftKey!: KeySelector;
   private rightKey!: KeySelector;
+  /** The states are in memory: the function holds its rows, the backend's key is set only for its writes. */
+  private inMemory = true;
 
   constructor(
     fn: WriteBehindJoinFunction<K, IN1, IN2, OUT>,
@@ -75,19 +90,23 @@ class DelayedWatermarkCoProcessOperator<K, IN1, IN2, OUT> extends KeyedCoProcess
   }
 
   override async open(ctx: OperatorContext, output: Output<OUT>): Promise<void> {
+    const keyed = ctx.keyedState;
+    this.inMemory = keyed?.statesInMemory ?? true;
+    this.join.backend = { statesInMemory: this.inMemory, setKey: (key) => this.setKey(key) };
     await super.open(ctx, output);
     this.leftKey = ctx.keySelector!;
     this.rightKey = ctx.keySelector2!;
-    const keyed = ctx.keyedState!;
-    this.join.restore((state) => keyed.entriesOf(state));
+    this.join.restore((state) => keyed!.entriesOf(state));
   }
 
   override processElement(value: IN1): void {
+    if (!this.inMemory) return super.processElement(value);
     this.currentKey = this.leftKey(value);
     this.join.processElement1(value, this.context, this.out as Collector<OUT>);
   }
 
   override processElement2(value: unknown): void {
+    if (!this.inMemory) return super.processElement2(value);
     this.currentKey = this.rightKey(value);
     this.join.processElement2(value as IN2, this.context, this.out as Collector<OUT>);
   }

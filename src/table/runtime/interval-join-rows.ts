@@ -1,6 +1,6 @@
 /**
- * The rows an interval join holds for one of its sides, in memory, per
- * operator subtask: one queue in arrival order (parallel arrays of fields,
+ * The rows an interval join holds for one of its sides in memory, per
+ * operator subtask, on the heap backend (see interval-join-side.ts): one queue in arrival order (parallel arrays of fields,
  * keys, times and match flags: no object per row), from which rows leave at
  * the front once the watermark reaches their cleanup time (a row's time plus
  * a fixed offset; never for a side kept for good).
@@ -12,7 +12,7 @@
  * the rows seen are exactly those whose cleanup time is above the watermark;
  * the queue is compacted when such rows have doubled its length. A side whose unmatched rows are
  * emitted NULL-padded at their cleanup time (an outer join's preserved side)
- * also queues its rows by cleanup time ({@link SideRows.nextPadding}).
+ * also queues its rows by cleanup time ({@link SideRows.nextCleanup}).
  *
  * The rows of a key are found by a scan of the queue until scanning costs
  * more than indexing would (the probes of the other side read many rows per
@@ -22,28 +22,23 @@
  * price, the highest price of each 10 s window) thus costs no map operation
  * per row.
  *
- * Keyed state is written behind: {@link SideRows.flush} writes every key's
- * live rows ({@link StoredRows}) and removes the keys that have none left,
- * right before a snapshot; {@link SideRows.restore} reads them back, in that
- * layout or in the one written before (a row per object, {@link LegacyStoredRows}).
- * Rows are the join's own (its input rows, never mutated); what a snapshot
- * stores is a new array per key around the same field arrays.
+ * Keyed state is written behind: right before a snapshot, {@link SideRows.flush}
+ * writes the live rows ({@link StoredRows}) of each key whose rows changed
+ * since the last flush (a row added, dropped or died, or its match flag set),
+ * and removes the keys that have none left, so that an incremental checkpoint
+ * holds only those keys. The changed keys are found at the flush, from the
+ * rows added since the last one (the back of the queue), the rows whose
+ * cleanup time the watermark passed since (a scan of the times), the keys of
+ * the rows dropped and of the match flags set since (two lists): no map
+ * operation per row between flushes. {@link SideRows.restore} reads them
+ * back, in that layout or in the one written before (a row per object,
+ * {@link LegacyStoredRows}). Rows are the join's own (its input rows, never
+ * mutated); what a snapshot stores is a new array per key around the same
+ * field arrays.
  */
 import { TimerQueue } from "../../time/timer-queue.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-
-/**
- * A key's rows as keyed state stores them, in arrival order: `[t, m, f, t, m, f, …]`, each row's time,
- * whether it matched a row of the other side and its fields (one array per key: a third of the objects
- * of {@link LegacyStoredRows} to encode).
- */
-export type StoredRows = (number | boolean | SqlValue[])[];
-
-/** How keyed state stored a key's rows until 2026-12-03 (restored still): an object per row; `next`, the earliest cleanup time. */
-export interface LegacyStoredRows {
-  rows: { f: SqlValue[]; t: number; m: boolean }[];
-  next: number | null;
-}
+import type { JoinSideRows, LegacyStoredRows, StoredRows } from "./interval-join-side.ts";
 
 /** Rows held before the queue first grows. */
 const INITIAL_CAPACITY = 1024;
@@ -58,10 +53,12 @@ const SCAN_ALLOWANCE = 4096;
  * bids.add("i7", [7, 1000], 1000, false);
  * const n = bids.matches("i7", 0, 2000, -Infinity); // 1: bids.found[0] is the row's position
  * bids.fieldsAt(bids.found[0]!);                     // [7, 1000]
+ * bids.flush(-Infinity, (key, rows) => {});          // ("i7", [1000, false, [7, 1000]])
  * bids.expire(11_000);                               // the row leaves
+ * bids.flush(11_000, (key, rows) => {});             // ("i7", undefined)
  * ```
  */
-export class SideRows {
+export class SideRows implements JoinSideRows {
   /** Positions (`seq`) of the rows {@link matches} found, in arrival order. */
   readonly found: number[] = [];
   private capacity = INITIAL_CAPACITY;
@@ -83,8 +80,16 @@ export class SideRows {
   private compactAt = INITIAL_CAPACITY;
   /** Rows by cleanup time (key: seq), for a side whose unmatched rows are padded. */
   private readonly padding: TimerQueue | undefined;
-  /** The keys keyed state holds rows of (written by the last flush, or restored). */
-  private stored = new Set<string>();
+  /** The keys keyed state holds rows of (written by the flushes, or restored). */
+  private readonly stored = new Set<string>();
+  /** The seq of the first row added since the last flush (or restore): the rows before it are those the last flush saw (a compaction moves both groups alike). */
+  private flushedBack = 0;
+  /** The last flush left out the rows with a time at or below this (dead at its watermark). */
+  private flushedDead = -Infinity;
+  /** Keys of the rows dropped from the queue since the last flush that it stored (one entry per row). */
+  private readonly droppedKeys: string[] = [];
+  /** Keys of the rows held at the last flush whose match flag was set since (one entry per row). */
+  private readonly matchedKeys: string[] = [];
 
   /**
    * @param cleanupOffset a row's cleanup time minus its time; undefined: rows are kept for good
@@ -150,36 +155,41 @@ export class SideRows {
 
   /** Notes that the row at `seq` matched (it is not padded when it expires). */
   setMatched(seq: number): void {
-    this.matchedFlags[seq & this.mask] = 1;
+    const i = seq & this.mask;
+    if (this.matchedFlags[i] === 1) return;
+    this.matchedFlags[i] = 1;
+    if (seq < this.flushedBack) this.matchedKeys.push(this.keys[i]!);
   }
 
-  /** The earliest cleanup time of the rows queued for padding, or undefined. */
-  nextPadding(): number | undefined {
+  /** The earliest cleanup time of the rows queued for padding, or undefined (none: a side that pads nothing). */
+  nextCleanup(): number | undefined {
     return this.padding?.nextTimestamp();
   }
 
-  /** Takes the row of {@link nextPadding} off that queue; its fields when it never matched, else undefined. */
-  popPadding(): SqlValue[] | undefined {
+  /** Takes the row of {@link nextCleanup} off that queue; pushes its fields to `unmatched` when it never matched (it leaves the queue at {@link expire}). */
+  cleanUp(_watermark: number, unmatched: SqlValue[][]): void {
     const padding = this.padding!;
     padding.pop();
     const i = (padding.key as number) & this.mask;
-    return this.matchedFlags[i] === 1 ? undefined : this.fields[i];
+    if (this.matchedFlags[i] === 0) unmatched.push(this.fields[i]!);
   }
 
   /**
    * Drops the rows at the front whose cleanup time is at or below `watermark` (after their padding: see
-   * {@link popPadding}); when dead rows that wait behind live ones have made the queue twice as long as
+   * {@link cleanUp}); when dead rows that wait behind live ones have made the queue twice as long as
    * after the last compaction, compacts it (a side without padding: that queue names rows by position).
    */
   expire(watermark: number): void {
     if (this.cleanupOffset === undefined) return;
     const dead = watermark - this.cleanupOffset;
-    const { fields, keys, times, mask, index } = this;
+    const { fields, keys, times, mask, index, flushedBack, flushedDead, droppedKeys } = this;
     let seq = this.front;
     for (; seq < this.back; seq++) {
       const i = seq & mask;
-      if (times[i]! > dead) break;
+      const t = times[i]!;
+      if (t > dead) break;
       if (index !== undefined && index.get(keys[i]!) === seq) index.delete(keys[i]!);
+      if (seq < flushedBack && t > flushedDead) droppedKeys.push(keys[i]!);
       fields[i] = undefined;
       keys[i] = undefined;
     }
@@ -187,13 +197,22 @@ export class SideRows {
     if (this.padding === undefined && this.back - this.front > this.compactAt) this.compact(dead);
   }
 
-  /** Moves the live rows (time above `dead`) to the back of the queue, in order, and drops the others. */
+  /**
+   * Moves the live rows (time above `dead`) to the back of the queue, in order, and drops the others; the
+   * rows added since the last flush stay the last ones ({@link flushedBack} moves with them).
+   */
   private compact(dead: number): void {
-    const { fields, keys, times, matchedFlags, mask } = this;
+    const { fields, keys, times, matchedFlags, mask, flushedBack, flushedDead, droppedKeys } = this;
     let to = this.back;
+    let added = 0;
     for (let seq = this.back - 1; seq >= this.front; seq--) {
       const i = seq & mask;
-      if (times[i]! <= dead) continue;
+      const t = times[i]!;
+      if (t <= dead) {
+        if (seq < flushedBack && t > flushedDead) droppedKeys.push(keys[i]!);
+        continue;
+      }
+      if (seq >= flushedBack) added++;
       const j = --to & mask;
       if (j === i) continue;
       fields[j] = fields[i];
@@ -206,30 +225,59 @@ export class SideRows {
       keys[seq & mask] = undefined;
     }
     this.front = to;
+    this.flushedBack = this.back - added;
     this.compactAt = Math.max(INITIAL_CAPACITY, 2 * (this.back - this.front));
     if (this.index !== undefined) this.buildIndex();
   }
 
   /**
-   * Writes to keyed state what it must hold: `write(key, rows)` for each key with live rows (cleanup time
-   * above `watermark`), `write(key, undefined)` for each key written before that has none left.
+   * Writes to keyed state what changed since the last flush: `write(key, rows)` for each key whose live
+   * rows (cleanup time above `watermark`) changed, `write(key, undefined)` for each key written before that
+   * has none left.
    */
   flush(watermark: number, write: (key: string, stored: StoredRows | undefined) => void): void {
     const dead = this.cleanupOffset === undefined ? -Infinity : watermark - this.cleanupOffset;
-    const groups = new Map<string, StoredRows>();
-    const { fields, keys, times, matchedFlags, mask } = this;
+    const { fields, keys, times, matchedFlags, mask, flushedBack, flushedDead, stored } = this;
+    const changed = new Set<string>(this.droppedKeys);
+    for (const key of this.matchedKeys) changed.add(key);
+    // rows added since and live, rows the last flush stored that died since
     for (let seq = this.front; seq < this.back; seq++) {
+      const t = times[seq & mask]!;
+      if (seq >= flushedBack ? t > dead : t > flushedDead && t <= dead) changed.add(keys[seq & mask]!);
+    }
+    this.droppedKeys.length = 0;
+    this.matchedKeys.length = 0;
+    this.flushedBack = this.back;
+    this.flushedDead = Math.max(flushedDead, dead);
+    if (changed.size === 0) return;
+    const groups = new Map<string, StoredRows>();
+    const collect = (seq: number) => {
       const i = seq & mask;
       const t = times[i]!;
-      if (t <= dead) continue;
+      if (t <= dead) return;
       const key = keys[i]!;
       const group = groups.get(key);
       if (group === undefined) groups.set(key, [t, matchedFlags[i] === 1, fields[i]!]);
       else group.push(t, matchedFlags[i] === 1, fields[i]!);
+    };
+    if (this.index !== undefined) {
+      // each changed key's rows, newest first along the index: collected in arrival order
+      const seqs: number[] = [];
+      for (const key of changed) {
+        seqs.length = 0;
+        for (let seq = this.index.get(key) ?? -1; seq >= this.front; seq = this.previous[seq & mask]!) seqs.push(seq);
+        for (let j = seqs.length - 1; j >= 0; j--) collect(seqs[j]!);
+      }
+    } else {
+      for (let seq = this.front; seq < this.back; seq++) if (changed.has(keys[seq & mask]!)) collect(seq);
     }
-    for (const key of this.stored) if (!groups.has(key)) write(key, undefined);
-    for (const [key, stored] of groups) write(key, stored);
-    this.stored = new Set(groups.keys());
+    for (const key of changed) {
+      const group = groups.get(key);
+      if (group !== undefined) {
+        stored.add(key);
+        write(key, group);
+      } else if (stored.delete(key)) write(key, undefined);
+    }
   }
 
   /** Holds the rows restored from keyed state, by key (kept there: the next flush rewrites what changed). */
@@ -244,6 +292,7 @@ export class SideRows {
     // in time order, so that the rows leave the front of the queue about when they expire
     rows.sort((a, b) => a.t - b.t);
     for (const r of rows) this.add(r.key, r.f, r.t, r.m);
+    this.flushedBack = this.back;
   }
 
   private grow(): void {

@@ -96,12 +96,18 @@ const side = (env: StreamExecutionEnvironment, name: string, rows: SqlValue[][],
   throttledSide(env, name, rows.map((fields): Row => ({ kind: "+I", fields })), 1, BOUND, failAt);
 
 describe("interval join: random inputs against a nested loop", () => {
-  it.each([1, 2, 3])("every join type, with and without a residual condition, a retained side (parallelism %i)", async (parallelism) => {
+  it.each([
+    [1, "heap"],
+    [2, "heap"],
+    [3, "heap"],
+    [2, "disk"],
+  ] as const)("every join type, with and without a residual condition, a retained side (parallelism %i, %s backend)", async (parallelism, backend) => {
     const seed = testSeed();
     const random = seededRandom(seed);
     const lefts = randomRows(random, 300);
     const rights = randomRows(random, 300);
     const env = StreamExecutionEnvironment.create({ parallelism, autoWatermarkInterval: 1 });
+    env.setStateBackend(backend);
     const left = side(env, "left", lefts);
     const right = side(env, "right", rights);
     const cases = [
@@ -122,7 +128,7 @@ describe("interval join: random inputs against a nested loop", () => {
     });
     const result = await env.execute("interval-join-random");
     cases.forEach((s, i) => {
-      const msg = `WEIR_SEED=${seed} parallelism ${parallelism} ${s.joinType} #${i}`;
+      const msg = `WEIR_SEED=${seed} parallelism ${parallelism} ${backend} ${s.joinType} #${i}`;
       expect(folded(result.getCollected<Row>(`out-${i}`)), msg).toEqual(oracle(s, lefts, rights));
       expect(result.getCollected<string>(`late-${i}`), `${msg}: late downstream`).toEqual([]);
     });

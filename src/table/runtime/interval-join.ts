@@ -6,8 +6,10 @@
  * condition holds. Both inputs are insert-only, and so is the output.
  *
  * Each row is joined with the rows of the other side held so far, then held
- * itself (in memory, per operator subtask, written to keyed state before each
- * snapshot: see {@link SideRows}; what is emitted is a copy) until the
+ * itself (on the heap backend in memory, per operator subtask, written to keyed
+ * state before each snapshot: see {@link SideRows}; on the disk backend, whose
+ * state may be larger than memory, in keyed state, per key: see
+ * {@link KeyedSideRows}; what is emitted is a copy) until the
  * watermark makes a new match impossible: a left row until the watermark
  * reaches `l.time + upperBound`, a right row until it reaches
  * `r.time - lowerBound`. An outer join (LEFT, RIGHT, FULL) emits a row of its
@@ -48,7 +50,9 @@ import {
   type JoinSpec
 } from "./join-spec.ts";
 import { processWithWatermarkDelay, WriteBehindJoinFunction } from "./delayed-watermark-join.ts";
-import { SideRows, type LegacyStoredRows, type StoredRows } from "./interval-join-rows.ts";
+import { KeyedSideRows } from "./interval-join-keyed-rows.ts";
+import { SideRows } from "./interval-join-rows.ts";
+import type { JoinSideRows, LegacyStoredRows, StoredRows } from "./interval-join-side.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** An interval join: the shared {@link JoinSpec}, the time attributes and the bounds of `r.time - l.time`. */
@@ -111,12 +115,14 @@ const LEFT_STATE = "_left";
 const RIGHT_STATE = "_right";
 
 class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row> {
-  private left!: SideRows;
-  private right!: SideRows;
+  private left!: JoinSideRows;
+  private right!: JoinSideRows;
   private leftPads = false;
   private rightPads = false;
   /** The watermark of the last {@link advance}. */
   private watermark = -Infinity;
+  /** The fields of the unmatched rows a cleanup handed out (emptied after each). */
+  private readonly unmatched: SqlValue[][] = [];
 
   constructor(private readonly spec: IntervalJoinSpec) {
     super();
@@ -127,8 +133,18 @@ class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row
     this.leftPads = padsLeft(spec.joinType);
     this.rightPads = padsRight(spec.joinType);
     // a left row is useless once the watermark reaches l.time + upperBound, a right row at r.time - lowerBound
-    this.left = new SideRows(spec.retain === "left" ? undefined : spec.upperBound, this.leftPads);
-    this.right = new SideRows(spec.retain === "right" ? undefined : -spec.lowerBound, this.rightPads);
+    const leftOffset = spec.retain === "left" ? undefined : spec.upperBound;
+    const rightOffset = spec.retain === "right" ? undefined : -spec.lowerBound;
+    const { statesInMemory, setKey } = this.backend;
+    if (statesInMemory) {
+      this.left = new SideRows(leftOffset, this.leftPads);
+      this.right = new SideRows(rightOffset, this.rightPads);
+    } else {
+      const ctx = this.getRuntimeContext();
+      const state = (name: string) => engineKeyedState<StoredRows | LegacyStoredRows>(ctx, name);
+      this.left = new KeyedSideRows(state(LEFT_STATE), leftOffset, this.leftPads, setKey);
+      this.right = new KeyedSideRows(state(RIGHT_STATE), rightOffset, this.rightPads, setKey);
+    }
   }
 
   restore(entriesOf: (state: string) => Iterable<[unknown, unknown]>): void {
@@ -151,18 +167,19 @@ class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row
    */
   advance(watermark: number, emitAt: (time: number) => void, out: Collector<Row>): void {
     this.watermark = watermark;
-    const { left, right } = this;
+    const { left, right, unmatched } = this;
     for (;;) {
-      const l = left.nextPadding();
-      const r = right.nextPadding();
+      const l = left.nextCleanup();
+      const r = right.nextCleanup();
       const isLeft = l !== undefined && (r === undefined || l <= r);
       const time = isLeft ? l : r;
       if (time === undefined || time > watermark) break;
-      const unmatched = (isLeft ? left : right).popPadding();
-      if (unmatched !== undefined) {
+      (isLeft ? left : right).cleanUp(watermark, unmatched);
+      for (let i = 0; i < unmatched.length; i++) {
         emitAt(time);
-        out.collect(rowOf(RowKind.INSERT, this.padded(unmatched, isLeft)));
+        out.collect(rowOf(RowKind.INSERT, this.padded(unmatched[i]!, isLeft)));
       }
+      unmatched.length = 0;
     }
     left.expire(watermark);
     right.expire(watermark);
