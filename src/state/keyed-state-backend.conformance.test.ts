@@ -47,7 +47,11 @@ const avgFn: AggregateFunction<number, { sum: number; n: number }, number> = {
 /** Snapshots taken and not yet released (both backends count them in `stats()`). */
 const liveSnapshots = (b: KeyedStateBackend): number => (b as unknown as { stats(): { liveSnapshots: number } }).stats().liveSnapshots;
 
-describe.each(keyedBackendKinds())("$name keyed state backend", ({ make }) => {
+describe.each(keyedBackendKinds())("$name keyed state backend", ({ name, make }) => {
+  it("tells whether its states are in memory (heap) or may be larger than memory (disk)", () => {
+    expect(make().statesInMemory).toBe(name === "heap");
+  });
+
   /** Restores serialized snapshots into a fresh full-range backend of this kind, to read what they hold. */
   const reopen = (bytes: Uint8Array): KeyedStateBackend => {
     const b = make();

@@ -257,6 +257,20 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
   }
 
   /**
+   * @internal Whether this backend keeps its states in the JavaScript heap (the heap backend: true), so
+   * that an engine component may hold what it keeps per key in memory itself and write it to state
+   * behind, before each snapshot, at no cost in memory; false for a backend whose state may be larger
+   * than memory (the disk backend): read and write it through the backend, per key.
+   *
+   * @example
+   * ```ts
+   * // the SQL interval join's rows of a side (interval-join.ts)
+   * const rows = ctx.keyedState!.statesInMemory ? new SideRows(offset, pads) : new KeyedSideRows(state, offset, pads, setKey);
+   * ```
+   */
+  abstract get statesInMemory(): boolean;
+
+  /**
    * @internal Changes when values obtained with `getForUpdate`/`getOwned` may
    * no longer be the stored ones (the disk backend's cache evictions; never
    * on the heap): an engine component that keeps such an object across

@@ -191,6 +191,11 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     if (this.cacheOf.overCapacity) this.cacheOf.evict();
   }
 
+  /** @internal The states are on local disk (a bounded cache of them in memory): they may exceed memory. */
+  override get statesInMemory(): boolean {
+    return false;
+  }
+
   /** @internal Bumped by every eviction: a value obtained with `getForUpdate` and held across records must be fetched again. */
   override get ownedValuesEpoch(): number {
     return this.cacheOf.evictions;

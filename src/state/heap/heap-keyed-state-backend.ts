@@ -53,6 +53,11 @@ export interface HeapStateStats {
 export class HeapKeyedStateBackend extends KeyedStateBackend {
   private readonly snapshots = new Set<StateSnapshot>();
 
+  /** @internal The states are JavaScript maps. */
+  override get statesInMemory(): boolean {
+    return true;
+  }
+
   protected createMap(_name: string, _kind: StateKind, changes: ChangedKeys | undefined): KeyGroupedMap<unknown> {
     return new KeyGroupedMap(this.rangeStart, this.groups, encodeKeyGroupEntries, changes);
   }

@@ -113,7 +113,8 @@ function numberColumn(items: readonly unknown[]): Int32Array | Float64Array | un
 /** `items` as a {@link RecordColumn} when all are plain objects with the keys of the first, in the same order; else undefined. */
 function recordColumn(items: readonly unknown[]): RecordColumn | undefined {
   const first = items[0];
-  if (typeof first !== "object" || first === null) return undefined;
+  // an array is no record (not a plain object): decided before its indices are enumerated as fields
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return undefined;
   const fields: string[] = [];
   for (const k in first) {
     if (k === "__proto__" || fields.length === MAX_RECORD_FIELDS) return undefined; // rebuilding would set the prototype

@@ -8,110 +8,130 @@
  * output watermark back by that width keeps them on time for the event-time
  * operators downstream (windows on either side's time attribute).
  *
- * The function cleans its state up from one queue of cleanup times per
- * operator instead of a timer per key (a join keyed by a nearly unique value
- * would have a timer, with its keyed state, per row): it queues a key's next
- * cleanup with {@link CleanupQueueFunction.queueCleanup}, and the watermark
- * pops the times it passed, in order, and calls
- * {@link CleanupQueueFunction.cleanUp} with the key set. The queue is not
- * state: the function keeps each key's next cleanup in its keyed state, and
- * the operator rebuilds the queue from that state when it opens (after a
- * restore). Timers of state written before the queue still fire, into the
- * function's `onTimer` (none: they are dropped, the queue has their cleanup).
+ * On a state backend whose states are in memory anyway (the heap backend: see
+ * `KeyedStateBackend.statesInMemory`) the function holds its rows in memory,
+ * per operator subtask, and writes its keyed state behind: the operator asks
+ * it to write what changed right before each snapshot
+ * ({@link WriteBehindJoinFunction.flush}, with the key of each write made
+ * current), and to read its state back when it opens after a restore
+ * ({@link WriteBehindJoinFunction.restore}). A join keyed by a nearly unique
+ * value thus costs keyed state nothing per row, and no key switch per record:
+ * the operator sets the current key its function sees (`ctx.getCurrentKey()`),
+ * not the state backend's. On a backend whose state may be larger than memory
+ * (the disk backend) the operator makes each record's key current in keyed
+ * state as any keyed operator does, and the function keeps its rows there
+ * (its flush has nothing to write). The watermark drives the function's
+ * cleanup ({@link WriteBehindJoinFunction.advance}) before it is forwarded,
+ * delayed. Timers of state written before write-behind still fire,
+ * into the function's `onTimer` (none: they are dropped, the rows restored
+ * carry their own cleanup times).
  */
 import { edgesOf } from "../../api/connected-streams.ts";
 import { cloneFunction, SingleOutputStreamOperator, type DataStream } from "../../api/data-stream.ts";
 import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
 import type { Collector } from "../../core/collector.ts";
-import type { OnTimerContext } from "../../core/process-function.ts";
 import { KeyedCoProcessOperator } from "../../runtime/operators/co-keyed-process-operator.ts";
 import type { OperatorContext, Output } from "../../runtime/operators/stream-operator.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
-import { TimerQueue } from "../../time/timer-queue.ts";
 
 /**
- * A keyed co-process function that cleans up from its operator's queue of
- * cleanup times. A cleanup has a time and a number (`slot`) telling the
- * function what to clean (the interval join: which side); the engine keyed
- * state named `cleanupStates[slot]` holds, per key, a value whose pending
- * cleanup {@link nextCleanup} tells.
+ * A keyed co-process function that, when {@link backend} says the states are in
+ * memory, holds its rows itself and writes them to keyed state only when the
+ * operator flushes it: its `processElement1/2` must then not use keyed state
+ * (the backend's current key is not set): they read the key from
+ * `ctx.getCurrentKey()`. Else the key of each record is current in keyed state.
  *
  * @example
  * ```ts
- * class Expiring extends CleanupQueueFunction<string, Row, Row, Row> {
- *   readonly cleanupStates = ["_left", "_right"];
- *   nextCleanup(stored: unknown) { return (stored as { next: number | null }).next; }
- *   processElement1(row, ctx, out) { … this.queueCleanup(expiry, 0, ctx.getCurrentKey()); }
+ * class Expiring extends WriteBehindJoinFunction<string, Row, Row, Row> {
+ *   restore(entriesOf) { for (const [key, rows] of entriesOf("_rows")) … }
+ *   processElement1(row, ctx, out) { … hold row under ctx.getCurrentKey() … }
  *   processElement2(row, ctx, out) { … }
- *   cleanUp(time, slot, ctx, out) { … }
+ *   advance(watermark, emitAt, out) { … drop what the watermark made useless … }
+ *   flush(write) { for (const key of changed) write(key, () => rowsState.set(rowsOf(key))); }
  * }
  * ```
  */
-export abstract class CleanupQueueFunction<K, IN1, IN2, OUT> extends KeyedCoProcessFunction<K, IN1, IN2, OUT> {
-  /** @internal The queue of this function's operator (each subtask's clone has its own). */
-  cleanups: TimerQueue = new TimerQueue();
+export abstract class WriteBehindJoinFunction<K, IN1, IN2, OUT> extends KeyedCoProcessFunction<K, IN1, IN2, OUT> {
+  /**
+   * @internal Set by the operator before `open`: whether its keyed state backend keeps the states in
+   * memory (then the function may hold its rows itself; else it keeps them in keyed state), and how to
+   * make a key current in keyed state (for work of the function's own, such as cleanups).
+   */
+  backend!: { readonly statesInMemory: boolean; readonly setKey: (key: K) => void };
 
-  /** The engine keyed states, by slot, whose stored values tell each key's pending cleanup. */
-  abstract readonly cleanupStates: readonly string[];
-
-  /** The pending cleanup time of a key whose state of a slot holds `stored` (null: none). */
-  abstract nextCleanup(stored: unknown): number | null;
+  /** Reads the keyed state restored (called once, after `open`; nothing when the job starts fresh). */
+  abstract restore(entriesOf: (state: string) => Iterable<[key: unknown, stored: unknown]>): void;
 
   /**
-   * The watermark reached a cleanup queued at `time` for `slot` and the current key. It may have been
-   * queued more than once (a key's cleanup moved earlier leaves its later entry): check the state.
+   * The watermark reached `watermark`: removes what it made useless. A row emitted for a time of its own
+   * calls `emitAt(time)` first (its output timestamp).
    */
-  abstract cleanUp(time: number, slot: number, ctx: OnTimerContext<K>, out: Collector<OUT>): void;
+  abstract advance(watermark: number, emitAt: (time: number) => void, out: Collector<OUT>): void;
 
-  /** Queues `key`'s cleanup of `slot` at `time` (the caller keeps it in its state). */
-  protected queueCleanup(time: number, slot: number, key: K): void {
-    this.cleanups.push(time, key, slot);
-  }
+  /** Writes to keyed state what changed since the last flush: `write(key, fn)` runs `fn` with `key` current. */
+  abstract flush(write: (key: K, fn: () => void) => void): void;
 }
 
-/** Runs `fn` on both inputs keyed; on a watermark, its due cleanups, then the watermark forwarded `delayMs` lower. */
+/** Runs `fn` on both inputs keyed; on a watermark, its cleanup, then the watermark forwarded `delayMs` lower; before a snapshot, its flush. */
 class DelayedWatermarkCoProcessOperator<K, IN1, IN2, OUT> extends KeyedCoProcessOperator<K, IN1, IN2, OUT> {
-  private readonly cleaning: CleanupQueueFunction<K, IN1, IN2, OUT>;
+  private readonly join: WriteBehindJoinFunction<K, IN1, IN2, OUT>;
+  private leftKey!: KeySelector;
+  private rightKey!: KeySelector;
+  /** The states are in memory: the function holds its rows, the backend's key is set only for its writes. */
+  private inMemory = true;
 
   constructor(
-    fn: CleanupQueueFunction<K, IN1, IN2, OUT>,
+    fn: WriteBehindJoinFunction<K, IN1, IN2, OUT>,
     private readonly delayMs: number,
   ) {
     super(fn);
-    this.cleaning = fn;
-    fn.cleanups = new TimerQueue();
+    this.join = fn;
   }
 
   override async open(ctx: OperatorContext, output: Output<OUT>): Promise<void> {
+    const keyed = ctx.keyedState;
+    this.inMemory = keyed?.statesInMemory ?? true;
+    this.join.backend = { statesInMemory: this.inMemory, setKey: (key) => this.setKey(key) };
     await super.open(ctx, output);
-    const fn = this.cleaning;
-    fn.cleanupStates.forEach((state, slot) => {
-      for (const [key, stored] of ctx.keyedState!.entriesOf(state)) {
-        const time = fn.nextCleanup(stored);
-        if (time !== null) fn.cleanups.push(time, key, slot);
-      }
-    });
+    this.leftKey = ctx.keySelector!;
+    this.rightKey = ctx.keySelector2!;
+    this.join.restore((state) => keyed!.entriesOf(state));
+  }
+
+  override processElement(value: IN1): void {
+    if (!this.inMemory) return super.processElement(value);
+    this.currentKey = this.leftKey(value);
+    this.join.processElement1(value, this.context, this.out as Collector<OUT>);
+  }
+
+  override processElement2(value: unknown): void {
+    if (!this.inMemory) return super.processElement2(value);
+    this.currentKey = this.rightKey(value);
+    this.join.processElement2(value as IN2, this.context, this.out as Collector<OUT>);
   }
 
   override processWatermark(timestamp: number): void {
     this.timers.advanceWatermark(timestamp);
-    const fn = this.cleaning;
-    const queue = fn.cleanups;
-    for (let next = queue.nextTimestamp(); next !== undefined && next <= timestamp; next = queue.nextTimestamp()) {
-      const time = queue.pop();
-      this.setKey(queue.key);
-      this.ctx.element.timestamp = time;
-      fn.cleanUp(time, queue.namespace as number, this.context, this.out as Collector<OUT>);
-    }
+    const element = this.ctx.element;
+    this.join.advance(timestamp, (time) => (element.timestamp = time), this.out as Collector<OUT>);
     this.out.emitWatermark(timestamp - this.delayMs);
+  }
+
+  override snapshotState(checkpointId: number): void {
+    super.snapshotState(checkpointId);
+    this.join.flush((key, fn) => {
+      this.setKey(key);
+      fn();
+    });
   }
 }
 
 /**
  * `left.connect(right).keyBy(leftKey, rightKey).process(fn)` with the output
  * watermark `delayMs` behind the operator's watermark (the final watermark
- * stays final: `Infinity - delay` is `Infinity`), `fn`'s cleanups run from
- * the operator's queue.
+ * stays final: `Infinity - delay` is `Infinity`), `fn`'s cleanup run by the
+ * watermark and its state written before each snapshot.
  *
  * @example
  * ```ts
@@ -123,7 +143,7 @@ export function processWithWatermarkDelay<K, IN1, IN2, OUT>(
   right: DataStream<IN2>,
   leftKey: KeySelector<IN1, K>,
   rightKey: KeySelector<IN2, K>,
-  fn: CleanupQueueFunction<K, IN1, IN2, OUT>,
+  fn: WriteBehindJoinFunction<K, IN1, IN2, OUT>,
   delayMs: number,
 ): SingleOutputStreamOperator<OUT> {
   const env = left.getExecutionEnvironment();

@@ -95,16 +95,26 @@ function randomRows(random: () => number, n: number): SqlValue[][] {
 const side = (env: StreamExecutionEnvironment, name: string, rows: SqlValue[][], failAt = -1) =>
   throttledSide(env, name, rows.map((fields): Row => ({ kind: "+I", fields })), 1, BOUND, failAt);
 
-describe("interval join: random inputs against a nested loop (parallelism 2)", () => {
-  it("every join type, with and without a residual condition", async () => {
+describe("interval join: random inputs against a nested loop", () => {
+  it.each([
+    [1, "heap"],
+    [2, "heap"],
+    [3, "heap"],
+    [2, "disk"],
+  ] as const)("every join type, with and without a residual condition, a retained side (parallelism %i, %s backend)", async (parallelism, backend) => {
     const seed = testSeed();
     const random = seededRandom(seed);
     const lefts = randomRows(random, 300);
     const rights = randomRows(random, 300);
-    const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 1 });
+    const env = StreamExecutionEnvironment.create({ parallelism, autoWatermarkInterval: 1 });
+    env.setStateBackend(backend);
     const left = side(env, "left", lefts);
     const right = side(env, "right", rights);
-    const cases = TYPES.flatMap((t) => [spec(t, -15, 25), spec(t, 5, 30, sLess)]);
+    const cases = [
+      ...TYPES.flatMap((t) => [spec(t, -15, 25), spec(t, 5, 30, sLess)]),
+      { ...spec("INNER", -15, 25), retain: "left" as const },
+      { ...spec("INNER", 5, 30, sLess), retain: "right" as const },
+    ];
     cases.forEach((s, i) => {
       const joined = intervalJoin(left, right, s, { uid: `join-${i}`, name: s.joinType });
       joined.sinkTo(collectSink(`out-${i}`));
@@ -118,14 +128,15 @@ describe("interval join: random inputs against a nested loop (parallelism 2)", (
     });
     const result = await env.execute("interval-join-random");
     cases.forEach((s, i) => {
-      expect(folded(result.getCollected<Row>(`out-${i}`)), `WEIR_SEED=${seed} ${s.joinType} #${i}`).toEqual(oracle(s, lefts, rights));
-      expect(result.getCollected<string>(`late-${i}`), `WEIR_SEED=${seed} ${s.joinType} #${i}: late downstream`).toEqual([]);
+      const msg = `WEIR_SEED=${seed} parallelism ${parallelism} ${backend} ${s.joinType} #${i}`;
+      expect(folded(result.getCollected<Row>(`out-${i}`)), msg).toEqual(oracle(s, lefts, rights));
+      expect(result.getCollected<string>(`late-${i}`), `${msg}: late downstream`).toEqual([]);
     });
   }, 60_000);
 });
 
 describe("interval join: recovery", () => {
-  it("a failure amid buffered rows and queued cleanups leaves no trace (the queue is rebuilt from the restored state) (exactly-once, parallelism 2)", async () => {
+  it.each(["heap", "disk"] as const)("a failure amid held rows leaves no trace (they are rebuilt from the restored state) (exactly-once, parallelism 2, %s backend)", async (backend) => {
     const seed = testSeed();
     const random = seededRandom(seed);
     const N = 500;
@@ -135,10 +146,11 @@ describe("interval join: recovery", () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 2 });
     env.enableCheckpointing(50, "exactly-once");
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+    env.setStateBackend(backend); // disk: incremental checkpoints, so the keys rewritten by each flush are deltas
     const s = spec("FULL", -15, 25, sLess);
     intervalJoin(side(env, "left", lefts, failAt), side(env, "right", rights), s, { uid: "join", name: "IntervalJoin" }).sinkTo(collectSink("out"));
     const result = await env.execute("interval-join-recovery");
-    const msg = `WEIR_SEED=${seed} failAt=${failAt}`;
+    const msg = `WEIR_SEED=${seed} failAt=${failAt} ${backend}`;
     expect(result.restarts, `${msg}: the failure was injected`).toBe(1);
     expect(folded(result.getCollected<Row>("out")), msg).toEqual(oracle(s, lefts, rights));
   }, 60_000);

@@ -5,17 +5,18 @@
  * the times read from the rows' time attribute fields) for which the residual
  * condition holds. Both inputs are insert-only, and so is the output.
  *
- * Each row is joined with the rows of the other side buffered so far, then
- * buffered itself (engine keyed state: not copied on access; what is emitted
- * is a copy) until the watermark makes a new match impossible: a left row until
- * the watermark reaches `l.time + upperBound`, a right row until it reaches
- * `r.time - lowerBound`. The earliest of those times per key and side waits in
- * the operator's queue of cleanups (no timer per key: see {@link CleanupQueueFunction}); when the
- * watermark reaches it, what is due is removed and the next is queued for the rows left. An outer
- * join (LEFT, RIGHT, FULL) emits a row of its
- * preserved side that never matched NULL-padded at that moment; a row whose
+ * Each row is joined with the rows of the other side held so far, then held
+ * itself (on the heap backend in memory, per operator subtask, written to keyed
+ * state before each snapshot: see {@link SideRows}; on the disk backend, whose
+ * state may be larger than memory, in keyed state, per key: see
+ * {@link KeyedSideRows}; what is emitted is a copy) until the
+ * watermark makes a new match impossible: a left row until the watermark
+ * reaches `l.time + upperBound`, a right row until it reaches
+ * `r.time - lowerBound`. An outer join (LEFT, RIGHT, FULL) emits a row of its
+ * preserved side that never matched NULL-padded at that moment (in the order
+ * of those times, with its own as the output timestamp); a row whose
  * matches are already impossible when it arrives (it is late) joins the
- * buffered rows and, without a match, is emitted padded at once.
+ * held rows and, without a match, is emitted padded at once.
  *
  * The rows it emits are older than its watermark (a pair when its later row
  * arrives, a padded row after its last chance): the output watermark is held
@@ -38,10 +39,9 @@
  */
 import type { OperatorNaming } from "./operator-naming.ts";
 import type { Collector } from "../../core/collector.ts";
-import type { KeyedProcessContext, OnTimerContext } from "../../core/process-function.ts";
+import type { KeyedProcessContext } from "../../core/process-function.ts";
 import type { DataStream } from "../../api/data-stream.ts";
 import { engineKeyedState } from "../../core/runtime-context.ts";
-import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -49,7 +49,10 @@ import {
   checkJoinSpec, checkPositions, conditionHolds, hasNullKey, InsertOnlyInputError, joinedFields, JoinSpecError, padsLeft, padsRight, rowOf,
   type JoinSpec
 } from "./join-spec.ts";
-import { CleanupQueueFunction, processWithWatermarkDelay } from "./delayed-watermark-join.ts";
+import { processWithWatermarkDelay, WriteBehindJoinFunction } from "./delayed-watermark-join.ts";
+import { KeyedSideRows } from "./interval-join-keyed-rows.ts";
+import { SideRows } from "./interval-join-rows.ts";
+import type { JoinSideRows, LegacyStoredRows, StoredRows } from "./interval-join-side.ts";
 import { rowKeySelector } from "./row-key.ts";
 
 /** An interval join: the shared {@link JoinSpec}, the time attributes and the bounds of `r.time - l.time`. */
@@ -64,19 +67,6 @@ export interface IntervalJoinSpec extends JoinSpec {
   readonly upperBound: number;
   /** The side whose rows are kept for good (INNER joins only; see the module doc); none when absent. */
   readonly retain?: "left" | "right";
-}
-
-/** A buffered row: its fields, time and whether it matched a row of the other side. */
-interface Buffered {
-  f: SqlValue[];
-  t: number;
-  m: boolean;
-}
-
-/** The buffered rows of one side and key, in arrival order, and the earliest cleanup queued for them (null: none). */
-interface SideBuffer {
-  rows: Buffered[];
-  next: number | null;
 }
 
 /**
@@ -120,23 +110,46 @@ export function intervalJoinWatermarkDelay(bounds: Pick<IntervalJoinSpec, "lower
   return Math.max(-bounds.lowerBound, bounds.upperBound, 0) + 1;
 }
 
-/** The cleanup slots of the left and the right side's rows. */
-const LEFT = 0;
-const RIGHT = 1;
+/** The engine keyed states of the left and the right side's rows ({@link StoredRows} per key). */
+const LEFT_STATE = "_left";
+const RIGHT_STATE = "_right";
 
-class IntervalJoinFunction extends CleanupQueueFunction<string, Row, Row, Row> {
-  readonly cleanupStates = ["_left", "_right"];
-  private leftState!: EngineKeyedState<SideBuffer>;
-  private rightState!: EngineKeyedState<SideBuffer>;
+class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row> {
+  private left!: JoinSideRows;
+  private right!: JoinSideRows;
+  private leftPads = false;
+  private rightPads = false;
+  /** The watermark of the last {@link advance}. */
+  private watermark = -Infinity;
+  /** The fields of the unmatched rows a cleanup handed out (emptied after each). */
+  private readonly unmatched: SqlValue[][] = [];
 
   constructor(private readonly spec: IntervalJoinSpec) {
     super();
   }
 
   override open(): void {
-    const ctx = this.getRuntimeContext();
-    this.leftState = engineKeyedState<SideBuffer>(ctx, "_left");
-    this.rightState = engineKeyedState<SideBuffer>(ctx, "_right");
+    const { spec } = this;
+    this.leftPads = padsLeft(spec.joinType);
+    this.rightPads = padsRight(spec.joinType);
+    // a left row is useless once the watermark reaches l.time + upperBound, a right row at r.time - lowerBound
+    const leftOffset = spec.retain === "left" ? undefined : spec.upperBound;
+    const rightOffset = spec.retain === "right" ? undefined : -spec.lowerBound;
+    const { statesInMemory, setKey } = this.backend;
+    if (statesInMemory) {
+      this.left = new SideRows(leftOffset, this.leftPads);
+      this.right = new SideRows(rightOffset, this.rightPads);
+    } else {
+      const ctx = this.getRuntimeContext();
+      const state = (name: string) => engineKeyedState<StoredRows | LegacyStoredRows>(ctx, name);
+      this.left = new KeyedSideRows(state(LEFT_STATE), leftOffset, this.leftPads, setKey);
+      this.right = new KeyedSideRows(state(RIGHT_STATE), rightOffset, this.rightPads, setKey);
+    }
+  }
+
+  restore(entriesOf: (state: string) => Iterable<[unknown, unknown]>): void {
+    this.left.restore(entriesOf(LEFT_STATE) as Iterable<[string, StoredRows | LegacyStoredRows]>);
+    this.right.restore(entriesOf(RIGHT_STATE) as Iterable<[string, StoredRows | LegacyStoredRows]>);
   }
 
   processElement1(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -147,13 +160,37 @@ class IntervalJoinFunction extends CleanupQueueFunction<string, Row, Row, Row> {
     this.process(row, false, ctx, out);
   }
 
-  nextCleanup(stored: unknown): number | null {
-    return (stored as SideBuffer).next;
+  /**
+   * Emits the rows of the preserved sides that never matched and whose matches the watermark made
+   * impossible, NULL-padded, in the order of their cleanup times (each at its own), then drops every row
+   * whose matches are impossible.
+   */
+  advance(watermark: number, emitAt: (time: number) => void, out: Collector<Row>): void {
+    this.watermark = watermark;
+    const { left, right, unmatched } = this;
+    for (;;) {
+      const l = left.nextCleanup();
+      const r = right.nextCleanup();
+      const isLeft = l !== undefined && (r === undefined || l <= r);
+      const time = isLeft ? l : r;
+      if (time === undefined || time > watermark) break;
+      (isLeft ? left : right).cleanUp(watermark, unmatched);
+      for (let i = 0; i < unmatched.length; i++) {
+        emitAt(time);
+        out.collect(rowOf(RowKind.INSERT, this.padded(unmatched[i]!, isLeft)));
+      }
+      unmatched.length = 0;
+    }
+    left.expire(watermark);
+    right.expire(watermark);
   }
 
-  cleanUp(time: number, slot: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    if (slot === LEFT) this.expire(this.leftState, true, time, ctx, out);
-    else this.expire(this.rightState, false, time, ctx, out);
+  flush(write: (key: string, fn: () => void) => void): void {
+    const ctx = this.getRuntimeContext();
+    const leftState = engineKeyedState<StoredRows>(ctx, LEFT_STATE);
+    const rightState = engineKeyedState<StoredRows>(ctx, RIGHT_STATE);
+    this.left.flush(this.watermark, (key, stored) => write(key, () => leftState.set(stored)));
+    this.right.flush(this.watermark, (key, stored) => write(key, () => rightState.set(stored)));
   }
 
   private process(row: Row, isLeft: boolean, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
@@ -161,90 +198,36 @@ class IntervalJoinFunction extends CleanupQueueFunction<string, Row, Row, Row> {
     const { spec } = this;
     const fields = row.fields;
     const time = fields[isLeft ? spec.leftTimeField : spec.rightTimeField] as number | null;
-    const pads = isLeft ? padsLeft(spec.joinType) : padsRight(spec.joinType);
+    const pads = isLeft ? this.leftPads : this.rightPads;
     if (time === null || hasNullKey(fields, isLeft ? spec.leftKeys : spec.rightKeys, spec.nullSafeKeys)) {
       if (pads) out.collect(rowOf(RowKind.INSERT, this.padded(fields, isLeft)));
       return;
     }
+    const key = ctx.getCurrentKey();
+    const watermark = ctx.timerService().currentWatermark();
     // the other side's times that match: [lo, hi]
     const lo = isLeft ? time + spec.lowerBound : time - spec.upperBound;
     const hi = isLeft ? time + spec.upperBound : time - spec.lowerBound;
-    const otherState = isLeft ? this.rightState : this.leftState;
-    const otherPads = isLeft ? padsRight(spec.joinType) : padsLeft(spec.joinType);
+    const other = isLeft ? this.right : this.left;
+    const otherPads = isLeft ? this.rightPads : this.leftPads;
     let matched = false;
-    const other = otherState.get();
-    if (other !== undefined) {
-      let firstMatches: number[] | undefined;
-      const rows = other.rows;
-      for (let i = 0; i < rows.length; i++) {
-        const e = rows[i]!;
-        if (e.t < lo || e.t > hi) continue;
-        if (!(isLeft ? conditionHolds(spec, fields, e.f) : conditionHolds(spec, e.f, fields))) continue;
-        matched = true;
-        out.collect(rowOf(RowKind.INSERT, isLeft ? this.joined(fields, e.f) : this.joined(e.f, fields)));
-        if (otherPads && !e.m) (firstMatches ??= []).push(i);
-      }
-      if (firstMatches !== undefined) {
-        const owned = otherState.getOwned()!; // changed in place
-        for (const i of firstMatches) owned.rows[i]!.m = true;
-      }
+    const n = other.matches(key, lo, hi, watermark);
+    for (let i = 0; i < n; i++) {
+      const seq = other.found[i]!;
+      const f = other.fieldsAt(seq);
+      if (!(isLeft ? conditionHolds(spec, fields, f) : conditionHolds(spec, f, fields))) continue;
+      matched = true;
+      out.collect(rowOf(RowKind.INSERT, isLeft ? this.joined(fields, f) : this.joined(f, fields)));
+      if (otherPads) other.setMatched(seq);
     }
     const retained = spec.retain === (isLeft ? "left" : "right");
-    const cleanup = this.cleanupTime(time, isLeft);
-    if (!retained && cleanup <= ctx.timerService().currentWatermark()) {
+    const cleanup = isLeft ? time + spec.upperBound : time - spec.lowerBound;
+    if (!retained && cleanup <= watermark) {
       if (!matched && pads) out.collect(rowOf(RowKind.INSERT, this.padded(fields, isLeft)));
       return;
     }
-    const ownState = isLeft ? this.leftState : this.rightState;
-    let own = ownState.getOwned(); // changed in place
-    if (own === undefined) {
-      own = { rows: [], next: null };
-      ownState.set(own);
-    }
     // the row is this function's own, so its fields may be kept
-    own.rows.push({ f: fields, t: time, m: matched });
-    if (!retained && (own.next === null || cleanup < own.next)) {
-      own.next = cleanup;
-      this.queueCleanup(cleanup, isLeft ? LEFT : RIGHT, ctx.getCurrentKey());
-    }
-  }
-
-  /** When the watermark makes a new match of a row of a side at `time` impossible. */
-  private cleanupTime(time: number, isLeft: boolean): number {
-    return isLeft ? time + this.spec.upperBound : time - this.spec.lowerBound;
-  }
-
-  /**
-   * Removes the rows of a side whose matches the watermark made impossible (a preserved side emits those
-   * that never matched padded), then queues the earliest cleanup of the rows left. A preserved side
-   * removes the rows due at `time` (its cleanup popped from the queue), so that each padded row is emitted
-   * in the order and with the timestamp of its own cleanup time; a side that pads nothing removes every
-   * row due at the current watermark at once (a key with many rows is scanned once per watermark, not
-   * once per row).
-   */
-  private expire(state: EngineKeyedState<SideBuffer>, isLeft: boolean, time: number, ctx: OnTimerContext<string>, out: Collector<Row>): void {
-    const buffer = state.getOwned(); // compacted in place below (an outdated cleanup, rarely, changes nothing)
-    if (buffer === undefined || buffer.next === null || buffer.next > time) return;
-    const pads = isLeft ? padsLeft(this.spec.joinType) : padsRight(this.spec.joinType);
-    const upTo = pads ? time : ctx.timerService().currentWatermark();
-    const rows = buffer.rows;
-    let kept = 0;
-    let next: number | null = null;
-    for (let i = 0; i < rows.length; i++) {
-      const e = rows[i]!;
-      const cleanup = this.cleanupTime(e.t, isLeft);
-      if (cleanup > upTo) {
-        rows[kept++] = e;
-        if (next === null || cleanup < next) next = cleanup;
-      } else if (pads && !e.m) out.collect(rowOf(RowKind.INSERT, this.padded(e.f, isLeft)));
-    }
-    if (kept === 0) {
-      state.set(undefined);
-      return;
-    }
-    rows.length = kept;
-    buffer.next = next;
-    this.queueCleanup(next!, isLeft ? LEFT : RIGHT, ctx.getCurrentKey());
+    (isLeft ? this.left : this.right).add(key, fields, time, matched);
   }
 
   private padded(fields: readonly SqlValue[], isLeft: boolean): SqlValue[] {
