@@ -17,9 +17,22 @@
  * an object handed out by `getForUpdate` stays the cached one until the key
  * changes. Each eviction round bumps `evictions`, so a holder of such an
  * object across records knows to fetch it again.
+ *
+ * A checkpoint does not write the dirty entries at its barrier: it freezes
+ * them ({@link WriteBackCache.freeze}: the entries with their values of that
+ * moment, O(dirty) pointer work) and starts a fresh dirty set; the frozen
+ * generation is written afterwards, in slices (checkpoint-flush.ts). A frozen
+ * entry's value object is `shared` with its generation until the entry is
+ * written again: `getForUpdate` then hands out a copy (copy on write), so a
+ * change in place after the barrier never reaches the checkpoint. The
+ * backend does not evict while a generation is unwritten, so the cache holds
+ * every frozen key with its newest value: reads never need the generation.
  */
 
 import type { StateKey } from "../state-key.ts";
+
+/** Entries an eviction round takes beyond an eighth of the capacity, at most: more than one key's processing adds. */
+const EVICT_SLACK = 1_024;
 
 /** One cached key of one state. */
 export interface CacheEntry {
@@ -34,6 +47,14 @@ export interface CacheEntry {
   value: unknown;
   dirty: boolean;
   hot: boolean;
+  /** The value object is also held by a frozen generation not yet written: copy it before a change in place. */
+  shared: boolean;
+}
+
+/** Dirty entries frozen at a checkpoint's barrier, with their values of that moment. */
+export interface FrozenEntries {
+  readonly entries: readonly CacheEntry[];
+  readonly values: readonly unknown[];
 }
 
 /**
@@ -46,13 +67,16 @@ export interface CacheEntry {
  * cache.markDirty(entry);
  * if (cache.overCapacity) cache.evict();   // writes the dirty victims in one batch
  * cache.flush();                           // writes every dirty entry, all stay cached
+ * const frozen = cache.freeze();            // a barrier: the dirty entries and their values, all now clean
  * ```
  */
 export class WriteBackCache {
   private readonly order = new Set<CacheEntry>();
-  private readonly dirty = new Set<CacheEntry>();
+  private dirty = new Set<CacheEntry>();
   /** Eviction rounds so far. */
   evictions = 0;
+  /** Generations frozen so far. */
+  freezes = 0;
 
   /**
    * @param capacity entries kept once a key's processing is over (at least 1)
@@ -91,12 +115,17 @@ export class WriteBackCache {
     this.dirty.add(e);
   }
 
-  /** Evicts down to capacity minus an eighth, writing the dirty victims in one batch first. */
+  /**
+   * Evicts down to capacity minus an eighth, writing the dirty victims in one
+   * batch first; at most an eighth of the capacity plus {@link EVICT_SLACK}
+   * entries per call, so a cache that grew while a checkpoint's flush was in
+   * flight shrinks over several calls rather than in one long write.
+   */
   evict(): void {
     const target = this.capacity - (this.capacity >> 3);
     const victims: CacheEntry[] = [];
     const toWrite: CacheEntry[] = [];
-    let excess = this.order.size - target;
+    let excess = Math.min(this.order.size - target, (this.capacity >> 3) + EVICT_SLACK);
     for (const e of this.order) {
       if (excess <= 0) break;
       if (e.hot) {
@@ -125,6 +154,37 @@ export class WriteBackCache {
     this.writeOut(entries, marker);
     for (const e of entries) e.dirty = false;
     this.dirty.clear();
+  }
+
+  /**
+   * A checkpoint's barrier: takes the dirty entries with their current values
+   * and marks them clean and `shared`; a fresh dirty set starts. O(dirty),
+   * nothing encoded or written.
+   */
+  freeze(): FrozenEntries {
+    const entries = [...this.dirty];
+    const values = new Array<unknown>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      values[i] = e.value;
+      e.dirty = false;
+      e.shared = true;
+    }
+    this.dirty = new Set();
+    this.freezes++;
+    return { entries, values };
+  }
+
+  /**
+   * A frozen generation (from entry `from` on) could not be written: its
+   * entries are dirty again (a clean one still holds its frozen value, or a
+   * copy of it), so the next flush or eviction writes them.
+   */
+  refreeze(frozen: FrozenEntries, from: number): void {
+    for (let i = from; i < frozen.entries.length; i++) {
+      const e = frozen.entries[i]!;
+      if (e.index.get(e.key) === e) this.markDirty(e);
+    }
   }
 
   /** Drops every entry without writing (the backend is disposed, or the store cleared). */
