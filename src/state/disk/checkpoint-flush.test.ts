@@ -168,20 +168,53 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
       c.update(1);
     }
     const snap = b.snapshot(1);
-    for (let k = 0; k < 1_000; k++) {
+    for (let k = 0; k < 120; k++) {
       b.setCurrentKey(k);
       c.update(2); // keys 0..63 again: newer than their frozen 1
     }
     expect(b.stats().flushingCheckpoints).toBe(1);
-    expect(b.stats().cachedEntries).toBe(1_000); // nothing evicted meanwhile
+    expect(b.stats().cachedEntries).toBe(120); // nothing evicted meanwhile
     const restored = heap();
     restored.restore([await snap.serialize()]);
     snap.release();
     expect(b.stats().flushingCheckpoints).toBe(0);
-    expectState(restored, new Map(Array.from({ length: 64 }, (_, k) => [k, { count: 1, list: undefined }])), 1_000, "snapshot 1");
+    expectState(restored, new Map(Array.from({ length: 64 }, (_, k) => [k, { count: 1, list: undefined }])), 120, "snapshot 1");
     for (let k = 0; k < 40; k++) b.setCurrentKey(k); // each key change evicts a batch (written to the store)
     expect(b.stats().cachedEntries).toBeLessThanOrEqual(64);
-    expectState(b, new Map(Array.from({ length: 1_000 }, (_, k) => [k, { count: 2, list: undefined }])), 1_000, "live");
+    expectState(b, new Map(Array.from({ length: 120 }, (_, k) => [k, { count: 2, list: undefined }])), 120, "live");
+    b.dispose();
+  });
+
+  it("at twice its capacity during a flush, the cache writes the flushes in flight at once and evicts (bounded memory)", async () => {
+    const b = disk({ cacheEntries: 64 });
+    const c = b.getState(count);
+    for (let k = 0; k < 64; k++) {
+      b.setCurrentKey(k);
+      c.update(1);
+    }
+    const first = b.snapshot(1);
+    for (let k = 64; k < 100; k++) {
+      b.setCurrentKey(k);
+      c.update(2);
+    }
+    const second = b.snapshot(2); // queued behind the first
+    expect(b.stats().flushingCheckpoints).toBe(2);
+    for (let k = 100; k < 1_000; k++) {
+      b.setCurrentKey(k);
+      c.update(3);
+      expect(b.stats().cachedEntries).toBeLessThanOrEqual(2 * 64);
+    }
+    expect(b.stats().flushingCheckpoints).toBe(0);
+    const one = heap();
+    one.restore([await first.serialize()]);
+    expect(one.numKeys()).toBe(64);
+    const two = heap();
+    two.restore([await second.serialize()]);
+    expect(two.numKeys()).toBe(100);
+    first.release();
+    second.release();
+    const live = new Map(Array.from({ length: 1_000 }, (_, k) => [k, { count: k < 64 ? 1 : k < 100 ? 2 : 3, list: undefined }]));
+    expectState(b, live, 1_000, "live");
     b.dispose();
   });
 

@@ -196,11 +196,15 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
    * previous key was processed, evicts a batch first (dirty entries are
    * written in one transaction). Not while a checkpoint's flush is in flight:
    * nothing but the flush may write entries then (the cache grows meanwhile
-   * by the keys processed, and shrinks a batch per key change afterwards).
+   * by the keys processed, and shrinks a batch per key change afterwards);
+   * once it holds twice its capacity, the flushes in flight are written at
+   * once instead (the cache stays bounded however slowly they progress).
    */
   override setCurrentKey(key: unknown): void {
     super.setCurrentKey(key);
-    if (this.cacheOf.overCapacity && this.flush.pending === 0) this.cacheOf.evict();
+    if (!this.cacheOf.overCapacity) return;
+    if (this.flush.pending > 0 && this.cacheOf.size >= 2 * this.cacheOf.capacity) this.flush.drain();
+    if (this.flush.pending === 0) this.cacheOf.evict();
   }
 
   /**
