@@ -241,14 +241,14 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
     const dir = join(dirs(), "op-0");
     const b = disk({ localDirectory: dir, keepLocal: true, cacheEntries: 100_000 });
     const c = b.getState(count);
-    for (let k = 0; k < 20_000; k++) {
+    for (let k = 0; k < 60_000; k++) {
       b.setCurrentKey(k);
       c.update(k);
     }
     const first = b.snapshot(1);
     await first.serialize();
     first.release();
-    for (let k = 0; k < 20_000; k++) {
+    for (let k = 0; k < 60_000; k++) {
       b.setCurrentKey(k);
       c.update(-k);
     }
