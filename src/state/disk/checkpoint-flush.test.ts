@@ -11,8 +11,10 @@ import { describe, expect, it } from "vitest";
 import { tempDirs } from "../../../test/support/temp-dirs.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { ValueStateDescriptor } from "../descriptors.ts";
+import { DiskStateStoreError } from "../errors.ts";
 import { HeapKeyedStateBackend } from "../heap/heap-keyed-state-backend.ts";
 import type { KeyedStateBackend, SnapshotType } from "../keyed-state-backend.ts";
+import { FLUSH_SLICE } from "./checkpoint-flush.ts";
 import { DiskKeyedStateBackend, type DiskKeyedStateBackendOptions, type DiskStateSnapshot } from "./disk-keyed-state-backend.ts";
 
 const dirs = tempDirs("weir-disk-flush-");
@@ -262,6 +264,34 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
     const reopened = disk({ localDirectory: dir, keepLocal: true });
     expect(reopened.localSnapshotId()).toBeUndefined(); // half-written: never adopted
     reopened.dispose();
+  });
+
+  it("a write that fails fails the checkpoint and the one queued behind it, and makes their entries dirty again", async () => {
+    const b = disk({ cacheEntries: 100_000 });
+    const c = b.getState(count);
+    for (let k = 0; k < 30_000; k++) {
+      b.setCurrentKey(k);
+      c.update(k);
+    }
+    const first = b.snapshot(1);
+    b.setCurrentKey(30_000);
+    c.update(1);
+    const second = b.snapshot(2);
+    expect(b.stats().dirtyEntries).toBe(0);
+    await turn(); // a slice or two of the first written
+    (b as unknown as { store: { close(): void } }).store.close(); // every later write fails, as on a full disk
+    await expect(first.serialize()).rejects.toThrow(DiskStateStoreError);
+    await expect(second.serialize()).rejects.toThrow(DiskStateStoreError);
+    expect(b.stats().flushingCheckpoints).toBe(0);
+    // nothing lost: what the store did not take (all but whole slices of the first) is dirty again, for the next flush or eviction
+    const dirty = b.stats().dirtyEntries;
+    expect(dirty).toBeGreaterThan(1);
+    expect((30_001 - dirty) % FLUSH_SLICE).toBe(0);
+    b.setCurrentKey(7);
+    expect(c.value()).toBe(7);
+    first.release();
+    second.release();
+    b.dispose();
   });
 
   it("restores, into the disk backend, a snapshot taken while updates went on (full and delta)", async () => {
