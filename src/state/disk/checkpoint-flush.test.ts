@@ -162,7 +162,7 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
     b.dispose();
   });
 
-  it("does not evict while a flush is in flight (the cache grows), then shrinks a batch per key; newer values win", async () => {
+  it("while a flush is in flight evicts only entries whose value is in the store (read ones), never frozen or dirty ones; newer values win", async () => {
     const b = disk({ cacheEntries: 64 });
     const c = b.getState(count);
     for (let k = 0; k < 64; k++) {
@@ -175,7 +175,15 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
       c.update(2); // keys 0..63 again: newer than their frozen 1
     }
     expect(b.stats().flushingCheckpoints).toBe(1);
-    expect(b.stats().cachedEntries).toBe(120); // nothing evicted meanwhile
+    expect(b.stats().cachedEntries).toBe(120); // frozen and dirty: nothing evicted meanwhile
+    const evictions = b.stats().evictions;
+    for (let k = 1_000; k < 1_100; k++) {
+      b.setCurrentKey(k);
+      expect(c.value()).toBe(0); // read: clean, nothing to write, evicted again
+      expect(b.stats().cachedEntries).toBeLessThanOrEqual(120 + 8 + 1);
+    }
+    expect(b.stats().evictions).toBeGreaterThan(evictions);
+    expect(b.stats().flushingCheckpoints).toBe(1); // never drained: the cache stayed under twice its capacity
     const restored = heap();
     restored.restore([await snap.serialize()]);
     snap.release();
@@ -183,7 +191,7 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
     expectState(restored, new Map(Array.from({ length: 64 }, (_, k) => [k, { count: 1, list: undefined }])), 120, "snapshot 1");
     for (let k = 0; k < 40; k++) b.setCurrentKey(k); // each key change evicts a batch (written to the store)
     expect(b.stats().cachedEntries).toBeLessThanOrEqual(64);
-    expectState(b, new Map(Array.from({ length: 120 }, (_, k) => [k, { count: 2, list: undefined }])), 120, "live");
+    expectState(b, new Map(Array.from({ length: 120 }, (_, k) => [k, { count: 2, list: undefined }])), 1_100, "live");
     b.dispose();
   });
 

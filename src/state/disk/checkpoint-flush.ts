@@ -3,8 +3,8 @@
  * of dirty cache entries frozen at barriers (write-back-cache.ts), written to
  * the store in checkpoint order, in slices of at most {@link FLUSH_SLICE}
  * writes per transaction, as many per turn of the event loop as fit in
- * {@link FLUSH_TURN_MS}, so the task keeps processing records meanwhile (as RocksDB's memtable flush runs beside
- * Flink's task thread).
+ * {@link FLUSH_TURN_MS}, so the task keeps processing records meanwhile (as
+ * RocksDB's memtable flush runs beside Flink's task thread).
  *
  * A generation's flush: remove the store's local-recovery marker (the
  * entries stop being exactly the marked snapshot), move the overlay of what
@@ -13,8 +13,10 @@
  * after that transaction, before anything else can write to the store, the
  * generation is durable: its snapshot opens its read transaction there and
  * sees exactly the state at its barrier. Nothing else writes entries while a
- * generation waits: the backend does not evict then, and anything that must
- * read the whole store (a scan) first {@link CheckpointFlush.drain}s.
+ * generation waits: the backend evicts only entries whose value is in the
+ * store then (each written slice makes its entries such, see
+ * {@link WriteBackCache.written}), and anything that must read the whole
+ * store (a scan) first {@link CheckpointFlush.drain}s.
  *
  * A failed write (a full disk) fails that generation and every later one
  * (their snapshots would miss its entries), and makes their entries dirty
@@ -22,20 +24,23 @@
  */
 
 import type { DiskStore, LocalSnapshotId, StoreWrite } from "./disk-store.ts";
-import type { CacheEntry, FrozenEntries } from "./write-back-cache.ts";
+import type { CacheEntry, FrozenEntries, WriteBackCache } from "./write-back-cache.ts";
 
 /** Store writes per transaction of a checkpoint's flush. */
 export const FLUSH_SLICE = 4_096;
 
 /**
  * Time a turn of the event loop gives the flush: slices until it is spent
- * (at least one). A flush that takes longer lets more keys become dirty
- * meanwhile, and the cache then writes them twice (to the overlay at
- * eviction, again when the next flush merges it): with one slice per turn
- * the 1 M-key keyed count wrote 930 000 entries to the overlay in 3 M records,
- * with 10 ms 640 000 (the synchronous flush of before: 290 000).
+ * (at least one). The sooner a generation is in the store, the sooner its
+ * entries may be evicted, and the fewer of the keys dirtied after the barrier
+ * the cache must evict dirty (to the overlay, written again by the next
+ * flush) before the next generation cleans them: on the 1 M-key keyed count
+ * (3 M records) one slice per turn sent 930 000 entries through the overlay,
+ * 10 ms 540 000–1 070 000, 100 ms 490 000 (the synchronous flush of before:
+ * 290 000–670 000, depending on the records per checkpoint). It is also the
+ * longest pause the flush makes in the processing of records.
  */
-const FLUSH_TURN_MS = 10;
+const FLUSH_TURN_MS = 100;
 
 /** One checkpoint's frozen entries on their way to the store. */
 export interface FlushGeneration {
@@ -67,7 +72,7 @@ function byKeyGroup(f: FrozenEntries): FrozenEntries {
     entries[at] = f.entries[i]!;
     values[at] = f.values[i];
   }
-  return { entries, values };
+  return { generation: f.generation, entries, values };
 }
 
 interface Pending {
@@ -84,7 +89,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  *
  * @example
  * ```ts
- * const flush = new CheckpointFlush(store, (e) => encode(e), (frozen, from) => cache.refreeze(frozen, from));
+ * const flush = new CheckpointFlush(store, cache, (e, value) => [keyOf(e), encode(value)]);
  * flush.add({ frozen: cache.freeze(), marker, durable: () => openSnapshot(), failed: (e) => reject(e) });
  * flush.drain(); // only when the store must be complete now (a scan)
  * ```
@@ -96,13 +101,13 @@ export class CheckpointFlush {
 
   /**
    * @param store the backend's store
+   * @param cache the cache the generations were frozen from: told which entries are written, or not (a failed write)
    * @param toWrite the store write of a frozen entry with its value
-   * @param refreeze makes a generation's entries from `from` on dirty again (its write failed)
    */
   constructor(
     private readonly store: DiskStore,
+    private readonly cache: WriteBackCache,
     private readonly toWrite: (e: CacheEntry, value: unknown) => StoreWrite,
-    private readonly refreeze: (frozen: FrozenEntries, from: number) => void,
   ) {}
 
   /** Generations not yet durable. */
@@ -163,13 +168,14 @@ export class CheckpointFlush {
       for (let i = p.next; i < end; i++) writes.push(this.toWrite(frozen.entries[i]!, frozen.values[i]));
       const last = end === frozen.entries.length;
       this.store.write(writes, last ? marker : undefined);
+      this.cache.written(frozen, p.next, end);
       p.next = end;
       if (!last) return true;
       this.queue.shift();
       p.gen.durable();
     } catch (e) {
       const failed = this.queue.splice(0);
-      for (const f of failed) this.refreeze(f.gen.frozen, f.phase === 1 ? f.next : 0);
+      for (const f of failed) this.cache.refreeze(f.gen.frozen, f.phase === 1 ? f.next : 0);
       for (const f of failed) f.gen.failed(e);
     }
     return this.queue.length > 0;

@@ -123,11 +123,10 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
       keepLocal: this.keepLocal,
     });
     this.decided = this.store.localAtOpen === undefined;
-    this.flush = new CheckpointFlush(
-      this.store,
-      (e, v) => [this.keyBytes(e.keyGroup, e.stateId, e.key), v === undefined ? undefined : encodeStoredValue(v)],
-      (frozen, from) => this.cacheOf.refreeze(frozen, from),
-    );
+    this.flush = new CheckpointFlush(this.store, this.cacheOf, (e, v) => [
+      this.keyBytes(e.keyGroup, e.stateId, e.key),
+      v === undefined ? undefined : encodeStoredValue(v),
+    ]);
   }
 
   /** @internal First key group of the range. */
@@ -194,17 +193,20 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
   /**
    * Sets the current key; when the cache grew over its capacity while the
    * previous key was processed, evicts a batch first (dirty entries are
-   * written in one transaction). Not while a checkpoint's flush is in flight:
-   * nothing but the flush may write entries then (the cache grows meanwhile
-   * by the keys processed, and shrinks a batch per key change afterwards);
-   * once it holds twice its capacity, the flushes in flight are written at
-   * once instead (the cache stays bounded however slowly they progress).
+   * written in one transaction). While a checkpoint's flush is in flight
+   * nothing but the flush may write entries: only entries whose value is in
+   * the store are evicted then (clean ones the flush does not still have to
+   * write), and the cache grows by the others; once it holds twice its
+   * capacity, the flushes in flight are written at once (the cache stays
+   * bounded however slowly they progress), and it shrinks a batch per key
+   * change.
    */
   override setCurrentKey(key: unknown): void {
     super.setCurrentKey(key);
     if (!this.cacheOf.overCapacity) return;
-    if (this.flush.pending > 0 && this.cacheOf.size >= 2 * this.cacheOf.capacity) this.flush.drain();
-    if (this.flush.pending === 0) this.cacheOf.evict();
+    if (this.flush.pending > 0 && this.cacheOf.size < 2 * this.cacheOf.capacity) return this.cacheOf.evictWritten();
+    this.flush.drain();
+    this.cacheOf.evict();
   }
 
   /**

@@ -67,6 +67,7 @@ export class DiskKeyedStateMap<V> implements KeyedStateMap<V> {
       dirty: false,
       hot: false,
       shared: false,
+      unwritten: 0,
     };
     this.host.cache(e);
     return e;
@@ -109,7 +110,7 @@ export class DiskKeyedStateMap<V> implements KeyedStateMap<V> {
       return;
     }
     // No read needed: the new value replaces whatever is stored.
-    this.host.cache({ index: this.index, stateId: this.stateId, keyGroup: this.host.firstKeyGroup + g, key: k, value: v, dirty: true, hot: false, shared: false });
+    this.host.cache({ index: this.index, stateId: this.stateId, keyGroup: this.host.firstKeyGroup + g, key: k, value: v, dirty: true, hot: false, shared: false, unwritten: 0 });
   }
 
   delete(g: number, k: StateKey, code: number): void {
