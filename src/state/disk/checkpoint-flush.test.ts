@@ -170,17 +170,17 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
       c.update(1);
     }
     const snap = b.snapshot(1);
-    for (let k = 0; k < 120; k++) {
+    for (let k = 0; k < 100; k++) {
       b.setCurrentKey(k);
       c.update(2); // keys 0..63 again: newer than their frozen 1
     }
     expect(b.stats().flushingCheckpoints).toBe(1);
-    expect(b.stats().cachedEntries).toBe(120); // frozen and dirty: nothing evicted meanwhile
+    expect(b.stats().cachedEntries).toBe(100); // frozen and dirty: nothing evicted meanwhile
     const evictions = b.stats().evictions;
     for (let k = 1_000; k < 1_100; k++) {
       b.setCurrentKey(k);
       expect(c.value()).toBe(0); // read: clean, nothing to write, evicted again
-      expect(b.stats().cachedEntries).toBeLessThanOrEqual(120 + 8 + 1);
+      expect(b.stats().cachedEntries).toBeLessThanOrEqual(100 + 8 + 1);
     }
     expect(b.stats().evictions).toBeGreaterThan(evictions);
     expect(b.stats().flushingCheckpoints).toBe(1); // never drained: the cache stayed under twice its capacity
@@ -188,10 +188,10 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
     restored.restore([await snap.serialize()]);
     snap.release();
     expect(b.stats().flushingCheckpoints).toBe(0);
-    expectState(restored, new Map(Array.from({ length: 64 }, (_, k) => [k, { count: 1, list: undefined }])), 120, "snapshot 1");
+    expectState(restored, new Map(Array.from({ length: 64 }, (_, k) => [k, { count: 1, list: undefined }])), 100, "snapshot 1");
     for (let k = 0; k < 40; k++) b.setCurrentKey(k); // each key change evicts a batch (written to the store)
     expect(b.stats().cachedEntries).toBeLessThanOrEqual(64);
-    expectState(b, new Map(Array.from({ length: 120 }, (_, k) => [k, { count: 2, list: undefined }])), 1_100, "live");
+    expectState(b, new Map(Array.from({ length: 100 }, (_, k) => [k, { count: 2, list: undefined }])), 1_100, "live");
     b.dispose();
   });
 
@@ -249,23 +249,22 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
 
   it("dispose during a flush: its snapshots fail as released, and a kept store has no marker (restored from the checkpoint's files)", async () => {
     const dir = join(dirs(), "op-0");
-    const b = disk({ localDirectory: dir, keepLocal: true, cacheEntries: 100_000 });
+    const b = disk({ localDirectory: dir, keepLocal: true, cacheEntries: 300_000 });
     const c = b.getState(count);
-    for (let k = 0; k < 60_000; k++) {
+    for (let k = 0; k < 250_000; k++) {
       b.setCurrentKey(k);
       c.update(k);
     }
     const first = b.snapshot(1);
     await first.serialize();
     first.release();
-    for (let k = 0; k < 60_000; k++) {
+    for (let k = 0; k < 250_000; k++) {
       b.setCurrentKey(k);
       c.update(-k);
     }
     const snap = b.snapshot(2);
     const serializing = snap.serialize();
-    await turn();
-    await turn(); // a few slices written, not all
+    await turn(); // the first turn's slices written (up to 100 ms of them), not all 250 000 entries
     expect(b.stats().flushingCheckpoints).toBe(1);
     b.dispose();
     await expect(serializing).rejects.toThrow(/snapshot 2 of operator 'op' was released while serializing/);
@@ -275,18 +274,18 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
   });
 
   it("a write that fails fails the checkpoint and the one queued behind it, and makes their entries dirty again", async () => {
-    const b = disk({ cacheEntries: 100_000 });
+    const b = disk({ cacheEntries: 300_000 });
     const c = b.getState(count);
-    for (let k = 0; k < 30_000; k++) {
+    for (let k = 0; k < 250_000; k++) {
       b.setCurrentKey(k);
       c.update(k);
     }
     const first = b.snapshot(1);
-    b.setCurrentKey(30_000);
+    b.setCurrentKey(250_000);
     c.update(1);
     const second = b.snapshot(2);
     expect(b.stats().dirtyEntries).toBe(0);
-    await turn(); // a slice or two of the first written
+    await turn(); // the first turn's slices of the first written (up to 100 ms of them), not all
     (b as unknown as { store: { close(): void } }).store.close(); // every later write fails, as on a full disk
     await expect(first.serialize()).rejects.toThrow(DiskStateStoreError);
     await expect(second.serialize()).rejects.toThrow(DiskStateStoreError);
@@ -294,7 +293,7 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
     // nothing lost: what the store did not take (all but whole slices of the first) is dirty again, for the next flush or eviction
     const dirty = b.stats().dirtyEntries;
     expect(dirty).toBeGreaterThan(1);
-    expect((30_001 - dirty) % FLUSH_SLICE).toBe(0);
+    expect((250_001 - dirty) % FLUSH_SLICE).toBe(0);
     b.setCurrentKey(7);
     expect(c.value()).toBe(7);
     first.release();
