@@ -11,11 +11,12 @@
  *
  * Eviction is second-chance FIFO: entries sit in insertion order, a read
  * sets the entry's `hot` bit, and eviction moves a hot entry to the back
- * (clearing the bit) instead of evicting it. It runs only when the backend
- * switches to another key (and evicts a batch of an eighth of the capacity
- * at once, written in one transaction), never while a record is processed:
+ * (clearing the bit) instead of evicting it; clean entries go before dirty
+ * ones. It runs only when the backend switches to another key (and evicts a
+ * batch of an eighth of the capacity at once, the dirty victims written in
+ * one transaction), never while a record is processed:
  * an object handed out by `getForUpdate` stays the cached one until the key
- * changes. Each eviction round bumps `evictions`, so a holder of such an
+ * changes. Each eviction round that drops entries bumps `evictions`, so a holder of such an
  * object across records knows to fetch it again.
  *
  * A checkpoint does not write the dirty entries at its barrier: it freezes
@@ -28,7 +29,7 @@
  * generation's flush wrote it, a frozen entry is `unwritten` and stays
  * cached, so reads never need the generation; while a flush is in flight the
  * backend evicts only entries whose value is in the store
- * ({@link WriteBackCache.evictWritten}), as their keys are read anew.
+ * ({@link WriteBackCache.evictWritten}): their keys are read anew from it.
  */
 
 import type { StateKey } from "../state-key.ts";
@@ -85,7 +86,7 @@ export interface FrozenEntries {
 export class WriteBackCache {
   private readonly order = new Set<CacheEntry>();
   private dirty = new Set<CacheEntry>();
-  /** Eviction rounds so far. */
+  /** Eviction rounds that evicted something, so far. */
   evictions = 0;
   /** Generations frozen so far. */
   freezes = 0;
