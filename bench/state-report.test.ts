@@ -100,9 +100,9 @@ const figures: StateFigures = {
   churn: 0.01,
   checkpointCost: [cost("heap", false, 1e8, 1e8, 900), cost("heap", true, 1e8, 1.1e6, 90), cost("disk", false, 1e8, 1e8, 1_200), cost("disk", true, 1e8, 2e6, 60), cost("heap", false, 1e9, 1e9, 9_000)],
   throughput: [
-    { backend: "heap", keys: 10_000, records: 4e6, elapsedMs: 2_000, recordsPerSecond: 2e6, checkpointsCompleted: 2, checkpointP50Ms: 12 },
-    { backend: "disk", keys: 10_000, records: 4e6, elapsedMs: 8_000, recordsPerSecond: 5e5, checkpointsCompleted: 8, checkpointP50Ms: 30 },
-    { backend: "heap", keys: 1e7, records: 2e7, elapsedMs: 20_000, recordsPerSecond: 1e6, checkpointsCompleted: 15, checkpointP50Ms: undefined },
+    { backend: "heap", keys: 10_000, records: 4e6, elapsedMs: 2_000, recordsPerSecond: 2e6, checkpointsCompleted: 2, checkpointP50Ms: 12, syncP50Ms: 1, syncP99Ms: 3 },
+    { backend: "disk", keys: 10_000, records: 4e6, elapsedMs: 8_000, recordsPerSecond: 5e5, checkpointsCompleted: 8, checkpointP50Ms: 30, syncP50Ms: 4, syncP99Ms: 9 },
+    { backend: "heap", keys: 1e7, records: 2e7, elapsedMs: 20_000, recordsPerSecond: 1e6, checkpointsCompleted: 15, checkpointP50Ms: undefined, syncP50Ms: undefined, syncP99Ms: undefined },
   ],
   recovery: [
     { backend: "heap", from: "checkpoint storage", stateBytes: 1e9, checkpointBytes: 1.01e9, processStartMs: 600, restoreMs: 9_400, killToFirstRecordMs: 10_000 },
@@ -130,7 +130,7 @@ describe("formatState", () => {
   it("prints a row per run of each part and the skipped runs", () => {
     const text = formatState(figures);
     expect(text).toMatch(/100 MB\s+heap, incremental\s+97,656\s+2\.0 s\s+5\s+90 ms\s+1\.1 MB\s+100 MB\s+10\.0 s/);
-    expect(text).toMatch(/disk\s+10,000\s+4\.00 M\s+8\.00 s\s+500,000\s+8\s+30 ms/);
+    expect(text).toMatch(/disk\s+10,000\s+4\.00 M\s+8\.00 s\s+500,000\s+8\s+30 ms\s+4 ms\s+9 ms/);
     expect(text).toMatch(/1\.00 GB\s+disk\s+local copy\s+1\.02 GB\s+600 ms\s+400 ms\s+1000 ms/);
     expect(text).toContain("skipped: checkpoint cost at 5.00 GB: 8.00 GB free in /tmp, 4× the state wanted");
   });

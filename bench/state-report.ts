@@ -39,6 +39,9 @@ export interface StateThroughputFigures {
   readonly recordsPerSecond: number;
   readonly checkpointsCompleted: number;
   readonly checkpointP50Ms: number | undefined;
+  /** Longest synchronous snapshot part of any task per checkpoint (`maxSyncMs`): its median and p99, in ms. */
+  readonly syncP50Ms: number | undefined;
+  readonly syncP99Ms: number | undefined;
 }
 
 /** Where a restarted job read its keyed state from. */
@@ -201,7 +204,7 @@ export function formatState(f: StateFigures): string {
       "keyed count (bench/jobs/keyed-count.ts), each backend with its default checkpoints (heap full, disk incremental):",
       "",
       table(
-        ["backend", "keys", "records", "elapsed", "records/s", "checkpoints", "checkpoint p50"],
+        ["backend", "keys", "records", "elapsed", "records/s", "checkpoints", "checkpoint p50", "sync p50", "sync p99"],
         f.throughput.map((t) => [
           t.backend,
           millions(t.keys),
@@ -210,6 +213,8 @@ export function formatState(f: StateFigures): string {
           millions(t.recordsPerSecond),
           String(t.checkpointsCompleted),
           ms(t.checkpointP50Ms),
+          ms(t.syncP50Ms),
+          ms(t.syncP99Ms),
         ]),
       ),
     );

@@ -25,6 +25,7 @@ import { BenchIntegrityError } from "./integrity-error.ts";
 import { runKeyedChurn } from "./jobs/keyed-churn.ts";
 import { runKeyedCount, type KeyedCountParams } from "./jobs/keyed-count.ts";
 import { measureRestarts } from "./recovery.ts";
+import { percentile } from "../src/checkpoint/coordinator/index.ts";
 import { checkpointFigures, throughput } from "./report.ts";
 import {
   bytesLabel,
@@ -154,7 +155,18 @@ async function measureThroughput(progress: (line: string) => void, gate: Backend
       const run = await gate.run(backend, label, () => counted(label, { records, keys, parallelism: PARALLELISM, workers: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS, backend }));
       if (!run) continue;
       const cp = checkpointFigures(run.checkpoints);
-      figures.push({ backend, keys, records, elapsedMs: run.elapsedMs, recordsPerSecond: throughput(records, run.elapsedMs), checkpointsCompleted: cp.completed, checkpointP50Ms: cp.durationP50Ms });
+      const syncs = (run.checkpoints?.history.completed ?? []).map((c) => c.maxSyncMs);
+      figures.push({
+        backend,
+        keys,
+        records,
+        elapsedMs: run.elapsedMs,
+        recordsPerSecond: throughput(records, run.elapsedMs),
+        checkpointsCompleted: cp.completed,
+        checkpointP50Ms: cp.durationP50Ms,
+        syncP50Ms: percentile(syncs, 50),
+        syncP99Ms: percentile(syncs, 99),
+      });
     }
   }
   return figures;

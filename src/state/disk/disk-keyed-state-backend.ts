@@ -15,10 +15,12 @@ import type { StateSnapshot } from "../state-snapshot.ts";
 import { describeStateKey, type StateKey } from "../state-key.ts";
 import { entryKey, keyGroupOfEntry, MAX_STATE_KEY_BYTES, stateIdOfEntry, stateKeyOfEntry, statePrefix } from "./disk-key-codec.ts";
 import { takeDiskSnapshot } from "./disk-full-snapshot.ts";
+import { type DeltaState, takeDiskDelta } from "./disk-delta-snapshot.ts";
+import { CheckpointFlush } from "./checkpoint-flush.ts";
 import { decodeStoredValue, encodeStoredValue } from "./disk-value-codec.ts";
 import { DiskKeyedStateMap, type DiskMapHost } from "./disk-keyed-state-map.ts";
 import { DiskStore, type LocalSnapshotId, type StoreWrite } from "./disk-store.ts";
-import { type CacheEntry, WriteBackCache } from "./write-back-cache.ts";
+import { type CacheEntry, type FrozenEntries, WriteBackCache } from "./write-back-cache.ts";
 
 export type { LocalSnapshotId } from "./disk-store.ts";
 
@@ -68,6 +70,8 @@ export interface DiskStateStats {
   readonly dirtyEntries: number;
   readonly evictions: number;
   readonly liveSnapshots: number;
+  /** Checkpoints whose frozen entries are not yet all in the store. */
+  readonly flushingCheckpoints: number;
 }
 
 /**
@@ -86,8 +90,8 @@ export interface DiskStateStats {
  * const count = backend.getState(new ValueStateDescriptor<number>("count", 0));
  * backend.setCurrentKey("apple");
  * count.update(count.value()! + 1);
- * const snap = backend.snapshot(1);       // flushes the cache, opens a read transaction
- * const bytes = await snap.serialize();   // the heap backend's format
+ * const snap = backend.snapshot(1);       // freezes the dirty cache entries (written in the background)
+ * const bytes = await snap.serialize();   // once they are in the store: the heap backend's format
  * snap.release();
  * backend.dispose();                      // closes the store and deletes its directory
  * ```
@@ -95,6 +99,7 @@ export interface DiskStateStats {
 export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapHost {
   private readonly store: DiskStore;
   private readonly cacheOf: WriteBackCache;
+  private readonly flush: CheckpointFlush;
   private readonly keepLocal: boolean;
   /** False while a store with a valid marker awaits `restoreLocal` or its clearing. */
   private decided: boolean;
@@ -118,6 +123,10 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
       keepLocal: this.keepLocal,
     });
     this.decided = this.store.localAtOpen === undefined;
+    this.flush = new CheckpointFlush(this.store, this.cacheOf, (e, v) => [
+      this.keyBytes(e.keyGroup, e.stateId, e.key),
+      v === undefined ? undefined : encodeStoredValue(v),
+    ]);
   }
 
   /** @internal First key group of the range. */
@@ -184,11 +193,20 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
   /**
    * Sets the current key; when the cache grew over its capacity while the
    * previous key was processed, evicts a batch first (dirty entries are
-   * written in one transaction).
+   * written in one transaction). While a checkpoint's flush is in flight
+   * nothing but the flush may write entries: only entries whose value is in
+   * the store are evicted then (clean ones the flush does not still have to
+   * write), and the cache grows by the others; once it holds twice its
+   * capacity, the flushes in flight are written at once (the cache stays
+   * bounded however slowly they progress), and it shrinks a batch per key
+   * change.
    */
   override setCurrentKey(key: unknown): void {
     super.setCurrentKey(key);
-    if (this.cacheOf.overCapacity) this.cacheOf.evict();
+    if (!this.cacheOf.overCapacity) return;
+    if (this.flush.pending > 0 && this.cacheOf.size < 2 * this.cacheOf.capacity) return this.cacheOf.evictWritten();
+    this.flush.drain();
+    this.cacheOf.evict();
   }
 
   /** @internal The states are on local disk (a bounded cache of them in memory): they may exceed memory. */
@@ -196,31 +214,103 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     return false;
   }
 
-  /** @internal Bumped by every eviction: a value obtained with `getForUpdate` and held across records must be fetched again. */
+  /**
+   * @internal Bumped by every eviction and every snapshot: a value obtained
+   * with `getForUpdate` and held across records must be fetched again (after
+   * a snapshot, the held object belongs to the checkpoint; fetching it again
+   * gives a copy).
+   */
   override get ownedValuesEpoch(): number {
-    return this.cacheOf.evictions;
+    return this.cacheOf.evictions + this.cacheOf.freezes;
   }
 
   /**
-   * Flushes the dirty cache entries with a new local marker (one
-   * transaction), then takes the snapshot: a full one reads the store in a
-   * read transaction opened now; a delta reads the changed keys now.
+   * The synchronous part of a checkpoint: freezes the dirty cache entries
+   * with their values (no encoding, no store write) and, for a delta, takes
+   * the changed keys. The frozen entries are written in the background, in
+   * slices (checkpoint-flush.ts), after those of earlier snapshots, with a
+   * new local marker; once they are in the store the snapshot opens its read
+   * transaction, and `serialize()` (which waits for that) reads it: a full
+   * snapshot scans the store, a delta reads its changed keys' values.
    */
   override snapshot(checkpointId: number, type?: SnapshotType): DiskStateSnapshot {
     this.decide();
+    if (type === "delta" && !this.trackChanges) throw new Error(`weir: operator '${this.operatorUid}': a delta snapshot needs trackChanges`);
     const local: LocalSnapshotId = { checkpointId, token: randomUUID() };
-    this.cacheOf.flush(local);
-    const snap = super.snapshot(checkpointId, type);
-    return { serialize: () => snap.serialize(), release: () => snap.release(), local };
+    const tables = [...this.tables.values()];
+    const deltaStates: DeltaState[] | undefined =
+      type === "delta"
+        ? tables.map((t) => {
+            const map = t.map as DiskKeyedStateMap<unknown>;
+            return { name: t.name, kind: t.kind, ttl: t.ttl, stateId: map.stateId, index: map.index, changed: t.changes!.take() };
+          })
+        : undefined;
+    if (type === "base") for (const t of tables) t.changes?.take();
+    const frozen = this.cacheOf.freeze();
+    let view: StateSnapshot | undefined;
+    let released = false;
+    let serialized: Promise<Uint8Array> | undefined;
+    const releasedError = (): Error => new Error(`snapshot ${checkpointId} of operator '${this.operatorUid}' was released while serializing`);
+    let settle!: { resolve: () => void; reject: (e: unknown) => void };
+    const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    ready.catch(() => {}); // an aborted checkpoint never serializes
+    const snap: DiskStateSnapshot = {
+      serialize: () =>
+        (serialized ??= ready.then(
+          () => {
+            if (view === undefined) throw releasedError();
+            return view.serialize();
+          },
+          (e: unknown) => {
+            throw released ? releasedError() : e;
+          },
+        )),
+      release: () => {
+        if (released) return;
+        released = true;
+        view?.release();
+        this.snapshots.delete(snap);
+      },
+      local,
+    };
+    this.snapshots.add(snap);
+    this.flush.add({
+      frozen,
+      marker: local,
+      durable: () => {
+        if (released) return settle.resolve();
+        try {
+          view = deltaStates ? this.deltaView(checkpointId, deltaStates, frozen) : this.fullSnapshot(checkpointId, tables);
+          settle.resolve();
+        } catch (e) {
+          settle.reject(e);
+        }
+      },
+      failed: (e) => settle.reject(e),
+    });
+    return snap;
   }
 
+  /** A full snapshot's read of the store, opened now (when the snapshot's frozen entries are in the store). */
   protected fullSnapshot(checkpointId: number, tables: readonly StateTable[]): StateSnapshot {
     const states = tables.map((t) => ({ id: (t.map as DiskKeyedStateMap<unknown>).stateId, name: t.name, kind: t.kind, ttl: t.ttl }));
-    const snap = takeDiskSnapshot(this.store, this.snapshotHeader(checkpointId), states, [this.rangeStart, this.rangeEnd], () =>
-      this.snapshots.delete(snap),
+    return takeDiskSnapshot(this.store, this.snapshotHeader(checkpointId), states, [this.rangeStart, this.rangeEnd], () => {});
+  }
+
+  /** A delta's read of the store, opened now (when the snapshot's frozen entries are in the store). */
+  private deltaView(checkpointId: number, states: readonly DeltaState[], frozen: FrozenEntries): StateSnapshot {
+    return takeDiskDelta(
+      this.store,
+      this.snapshotHeader(checkpointId),
+      states,
+      this.rangeStart,
+      frozen,
+      (s, g, k, txn) => {
+        const bytes = this.store.read(this.keyBytes(this.rangeStart + g, s.stateId, k), txn);
+        return bytes === undefined ? undefined : this.decode(bytes, s.name, k);
+      },
+      () => {},
     );
-    this.snapshots.add(snap);
-    return snap;
   }
 
   /**
@@ -230,6 +320,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
    */
   override restore(blobs: readonly Uint8Array[]): void {
     this.decide();
+    this.flush.drain();
     this.restoring = true;
     try {
       super.restore(blobs);
@@ -252,12 +343,15 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
   /** @internal */
   readValue(map: DiskKeyedStateMap<unknown>, keyGroup: number, k: StateKey): unknown {
     const bytes = this.store.read(this.keyBytes(keyGroup, map.stateId, k));
-    if (bytes === undefined) return undefined;
+    return bytes === undefined ? undefined : this.decode(bytes, map.name, k);
+  }
+
+  private decode(bytes: Uint8Array, state: string, k: StateKey): unknown {
     try {
       return decodeStoredValue(bytes);
     } catch (e) {
       throw this.store.error(
-        `the store file ${this.store.file} is corrupt: the value of state '${map.name}' at key ${describeStateKey(k)} is not valid msgpack (${(e as Error).message})`,
+        `the store file ${this.store.file} is corrupt: the value of state '${state}' at key ${describeStateKey(k)} is not valid msgpack (${(e as Error).message})`,
         e,
       );
     }
@@ -284,6 +378,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
    * when the state is small).
    */
   scan(map: DiskKeyedStateMap<unknown>, fn: (v: unknown, k: StateKey, g: number) => void): void {
+    this.flush.drain(); // the flush of a checkpoint in flight completes first: then the store may take later writes
     if (this.cacheOf.dirtyCount > 0) this.cacheOf.flush();
     const entries: [StateKey, number, Uint8Array][] = [];
     const collect = (range: Iterable<{ key: Uint8Array; value: Uint8Array }>): void => {
@@ -330,6 +425,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
       dirtyEntries: this.cacheOf.dirtyCount,
       evictions: this.cacheOf.evictions,
       liveSnapshots: this.snapshots.size,
+      flushingCheckpoints: this.flush.pending,
     };
   }
 
@@ -343,6 +439,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     if (this.disposed) return;
     this.disposed = true;
     for (const s of [...this.snapshots]) s.release();
+    this.flush.close();
     this.cacheOf.clear();
     if (this.keepLocal) this.store.close();
     else this.store.destroy();

@@ -9,6 +9,7 @@
 
 import type { ChangedKeys } from "../incremental/changed-keys.ts";
 import type { KeyedStateMap } from "../keyed-state-map.ts";
+import { copyPlainData } from "../plain-copy.ts";
 import type { StateKey } from "../state-key.ts";
 import type { CacheEntry } from "./write-back-cache.ts";
 
@@ -65,6 +66,8 @@ export class DiskKeyedStateMap<V> implements KeyedStateMap<V> {
       value: this.host.readValue(this as DiskKeyedStateMap<unknown>, keyGroup, k),
       dirty: false,
       hot: false,
+      shared: false,
+      unwritten: 0,
     };
     this.host.cache(e);
     return e;
@@ -83,7 +86,14 @@ export class DiskKeyedStateMap<V> implements KeyedStateMap<V> {
   getForUpdate(g: number, k: StateKey, code: number): V | undefined {
     this.changes?.record(g, k, code);
     const e = this.load(g, k);
-    if (e.value !== undefined) this.host.markDirty(e);
+    if (e.value !== undefined) {
+      if (e.shared) {
+        // a checkpoint's frozen generation still holds this object: change a copy
+        if (typeof e.value === "object" && e.value !== null) e.value = copyPlainData(e.value);
+        e.shared = false;
+      }
+      this.host.markDirty(e);
+    }
     return e.value as V | undefined;
   }
 
@@ -95,11 +105,12 @@ export class DiskKeyedStateMap<V> implements KeyedStateMap<V> {
     if (cached !== undefined) {
       cached.value = v;
       cached.hot = true;
+      cached.shared = false;
       this.host.markDirty(cached);
       return;
     }
     // No read needed: the new value replaces whatever is stored.
-    this.host.cache({ index: this.index, stateId: this.stateId, keyGroup: this.host.firstKeyGroup + g, key: k, value: v, dirty: true, hot: false });
+    this.host.cache({ index: this.index, stateId: this.stateId, keyGroup: this.host.firstKeyGroup + g, key: k, value: v, dirty: true, hot: false, shared: false, unwritten: 0 });
   }
 
   delete(g: number, k: StateKey, code: number): void {
@@ -108,6 +119,7 @@ export class DiskKeyedStateMap<V> implements KeyedStateMap<V> {
     if (e.value === undefined) return;
     this.changes?.record(g, k, code);
     e.value = undefined;
+    e.shared = false;
     this.host.markDirty(e);
   }
 

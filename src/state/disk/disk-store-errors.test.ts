@@ -21,27 +21,28 @@ const backend = (localDirectory: string, opts: Partial<DiskKeyedStateBackendOpti
   new DiskKeyedStateBackend({ operatorUid: "counter", maxParallelism: 128, keyGroupRange: [0, 127], localDirectory, keepLocal: true, ...opts });
 
 /** A kept store with key "a" → 1 and a valid marker; returns the marker. */
-function keptStore(dir: string) {
+async function keptStore(dir: string) {
   const b = backend(dir);
   b.setCurrentKey("a");
   b.getState(count).update(1);
-  const { local } = b.snapshot(1);
+  const snap = b.snapshot(1);
+  await snap.serialize(); // its flush wrote the marker
   b.dispose();
-  return local;
+  return snap.local;
 }
 
 describe("disk store errors", () => {
-  it("a corrupt store file: an error naming the file and the operator", () => {
+  it("a corrupt store file: an error naming the file and the operator", async () => {
     const dir = join(dirs(), "counter-0");
-    keptStore(dir);
+    await keptStore(dir);
     writeFileSync(join(dir, "data.mdb"), Buffer.alloc(64 * 1024, 0x5a));
     expect(() => backend(dir)).toThrow(DiskStateStoreError);
     expect(() => backend(dir)).toThrow(new RegExp(`keyed state store of operator 'counter' at ${dir}: cannot open the store file ${join(dir, "data.mdb")}`));
   });
 
-  it("a corrupt value: reading it fails naming the file, state and key", () => {
+  it("a corrupt value: reading it fails naming the file, state and key", async () => {
     const dir = join(dirs(), "counter-0");
-    const local = keptStore(dir);
+    const local = await keptStore(dir);
     const db = open<Uint8Array, Uint8Array>({ path: dir, keyEncoding: "binary", encoding: "binary" });
     db.putSync(entryKey(keyGroupOf("a", 128), 1, "a")!, Buffer.from([0x92, 0x01])); // an array of two that ends after one element
     db.close();

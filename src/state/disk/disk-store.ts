@@ -277,9 +277,14 @@ export class DiskStore {
     this.states.set(name, stored);
   }
 
-  /** The stored bytes of `key` (a copy), or undefined: the overlay's version when it has one. */
-  read(key: Uint8Array): Uint8Array | undefined {
+  /**
+   * The stored bytes of `key` (a copy), or undefined: the overlay's version
+   * when it has one; read in `txn` when given (a snapshot's read transaction,
+   * opened when the overlay was empty: entries only).
+   */
+  read(key: Uint8Array, txn?: LmdbReadTransaction): Uint8Array | undefined {
     return this.guard(() => {
+      if (txn !== undefined) return this.db.getBinary(key, { transaction: txn });
       if (this.overlaid > 0) {
         const over = this.db.getBinary(overlayKey(key));
         if (over !== undefined) return over.length === 0 ? undefined : over;
@@ -316,6 +321,39 @@ export class DiskStore {
       if (marker !== undefined) this.db.putSync(metaKey("marker"), packPlainData(marker));
     });
     if (marker !== undefined) this.marker = marker;
+  }
+
+  /**
+   * Starts a snapshot's flush that takes several transactions: removes the
+   * marker (the entries are about to stop being exactly the marked snapshot,
+   * and a crash from now until the flush's last transaction leaves a store
+   * that is not kept), so writes go to the entries directly from now on.
+   */
+  unmark(): void {
+    if (this.marker === undefined) return;
+    this.transact(() => this.db.removeSync(metaKey("marker")));
+    this.marker = undefined;
+  }
+
+  /**
+   * Moves up to `limit` overlay entries onto their entries in one transaction
+   * (after {@link unmark}). Returns true when the overlay is empty.
+   */
+  mergeOverlaySlice(limit: number): boolean {
+    if (this.overlaid === 0) return true;
+    const { start, end } = metaRange("overlay");
+    let moved = 0;
+    this.transact(() => {
+      for (const { key, value } of this.db.getRange({ start, end, limit })) {
+        const entry = entryOfOverlayKey(key);
+        if (value.length === 0) this.db.removeSync(entry);
+        else this.db.putSync(entry, value);
+        this.db.removeSync(key);
+        moved++;
+      }
+    });
+    this.overlaid = moved < limit ? 0 : Math.max(this.overlaid - moved, 1);
+    return this.overlaid === 0;
   }
 
   /** Keeps the marked snapshot and forgets what was written after it (local recovery after a crash). */

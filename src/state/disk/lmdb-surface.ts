@@ -20,12 +20,14 @@ export interface LmdbEntry {
 export interface LmdbRange {
   readonly start?: Uint8Array;
   readonly end?: Uint8Array;
+  /** At most this many entries. */
+  readonly limit?: number;
   readonly transaction?: LmdbReadTransaction;
 }
 
 /** An LMDB environment's root database with binary keys and values. */
 export interface LmdbDatabase {
-  getBinary(key: Uint8Array): Uint8Array | undefined;
+  getBinary(key: Uint8Array, options?: { readonly transaction?: LmdbReadTransaction }): Uint8Array | undefined;
   getRange(range: LmdbRange): Iterable<LmdbEntry>;
   getKeys(range: LmdbRange): Iterable<Uint8Array>;
   putSync(key: Uint8Array, value: Uint8Array): boolean;

@@ -74,7 +74,9 @@ describe("disk backend local recovery", () => {
       b.setCurrentKey(i);
       s.update(i);
     }
-    b.snapshot(1).release(); // marked: later evictions go to the overlay
+    const marked = b.snapshot(1);
+    await marked.serialize(); // its flush wrote the marker: later evictions go to the overlay
+    marked.release();
     for (let i = 0; i < 100; i += 2) {
       b.setCurrentKey(i);
       if (i % 4 === 0) s.clear();
@@ -102,6 +104,7 @@ describe("disk backend local recovery", () => {
       s.update(i);
     }
     const snap = first.snapshot(3);
+    await snap.serialize(); // its flush wrote the marker
     first.dispose();
 
     const heap = new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127] });
@@ -117,7 +120,7 @@ describe("disk backend local recovery", () => {
     expect(fromBlobs.numKeys()).toBe(1); // key 1000 only: nothing of the local store
     fromBlobs.setCurrentKey(1_000);
     expect(fromBlobs.getState(count).value()).toBe(42);
-    fromBlobs.snapshot(10); // a new marker, for the next open
+    await fromBlobs.snapshot(10).serialize(); // a new marker, for the next open
     fromBlobs.dispose();
 
     const undecided = open(dir);
@@ -128,12 +131,14 @@ describe("disk backend local recovery", () => {
     undecided.dispose();
   });
 
-  it("refuses restoreLocal of another snapshot, naming the directory; a store of another key-group range has no marker", () => {
+  it("refuses restoreLocal of another snapshot, naming the directory; a store of another key-group range has no marker", async () => {
     const dir = join(dirs(), "op-0");
     const first = open(dir);
     first.setCurrentKey(1);
     first.getState(count).update(1);
-    const { local } = first.snapshot(4);
+    const snap = first.snapshot(4);
+    await snap.serialize();
+    const { local } = snap;
     first.dispose();
     const b = open(dir);
     expect(() => b.restoreLocal({ checkpointId: 4, token: "other" })).toThrow(
@@ -142,7 +147,7 @@ describe("disk backend local recovery", () => {
     b.restoreLocal(local);
     b.setCurrentKey(1);
     expect(b.getState(count).value()).toBe(1);
-    b.snapshot(5);
+    await b.snapshot(5).serialize();
     b.dispose();
     const rescaled = open(dir, { keyGroupRange: [0, 63] });
     expect(rescaled.localSnapshotId()).toBeUndefined();
