@@ -112,9 +112,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
   constructor(opts: DiskKeyedStateBackendOptions) {
     super(opts);
     this.keepLocal = opts.keepLocal ?? false;
-    this.cacheOf = new WriteBackCache(opts.cacheEntries ?? DEFAULT_CACHE_ENTRIES, (entries, marker) =>
-      this.writeEntries(entries, marker as LocalSnapshotId | undefined),
-    );
+    this.cacheOf = new WriteBackCache(opts.cacheEntries ?? DEFAULT_CACHE_ENTRIES, (entries) => this.writeEntries(entries));
     this.store = new DiskStore({
       directory: opts.localDirectory,
       operatorUid: opts.operatorUid,
@@ -405,12 +403,13 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     return key;
   }
 
-  private writeEntries(entries: readonly CacheEntry[], marker: LocalSnapshotId | undefined): void {
+  /** Writes evicted or flushed entries (between snapshots: the store's local-recovery marker no longer holds). */
+  private writeEntries(entries: readonly CacheEntry[]): void {
     const writes: StoreWrite[] = entries.map((e): StoreWrite => [
       this.keyBytes(e.keyGroup, e.stateId, e.key),
       e.value === undefined ? undefined : encodeStoredValue(e.value),
     ]);
-    this.store.write(writes, marker);
+    this.store.write(writes);
   }
 
   /** The store's entry count (LMDB keeps it: O(1); includes a few metadata entries and the overlay). */

@@ -95,11 +95,11 @@ export class WriteBackCache {
 
   /**
    * @param capacity entries kept once a key's processing is over (at least 1)
-   * @param writeOut writes dirty entries to the store in one batch (with the marker of a snapshot's flush)
+   * @param writeOut writes dirty entries to the store in one batch
    */
   constructor(
     readonly capacity: number,
-    private readonly writeOut: (entries: readonly CacheEntry[], marker?: unknown) => void,
+    private readonly writeOut: (entries: readonly CacheEntry[]) => void,
   ) {
     if (!(Number.isInteger(capacity) && capacity >= 1)) throw new RangeError(`cacheEntries must be an integer ≥ 1, got ${capacity}`);
   }
@@ -193,10 +193,10 @@ export class WriteBackCache {
     return excess;
   }
 
-  /** Writes every dirty entry in one batch (with `marker`, when given); all stay cached, clean. */
-  flush(marker?: unknown): void {
+  /** Writes every dirty entry in one batch; all stay cached, clean. */
+  flush(): void {
     const entries = [...this.dirty];
-    this.writeOut(entries, marker);
+    this.writeOut(entries);
     for (const e of entries) e.dirty = false;
     this.dirty.clear();
   }
