@@ -15,16 +15,15 @@
  * all rows.
  */
 import { describe, expect, it } from "vitest";
-import { collectSink, StreamExecutionEnvironment, WatermarkStrategy, type JobClient, type KeyedProcessContext } from "../src/index.ts";
+import { collectSink, StreamExecutionEnvironment, type JobClient, type KeyedProcessContext } from "../src/index.ts";
 import { KeyedCoProcessFunction } from "../src/core/co-process-function.ts";
 import { engineKeyedState } from "../src/core/runtime-context.ts";
 import { Row } from "../src/table/data/row.ts";
 import { intervalJoin, type IntervalJoinSpec } from "../src/table/runtime/interval-join.ts";
 import { rowKeySelector } from "../src/table/runtime/row-key.ts";
 import type { SqlValue } from "../src/table/types/sql-value.ts";
-import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
-import { folded, nestedLoopJoin, pairMatches, type SideRow } from "./support/join-oracle.ts";
+import { folded, nestedLoopJoin, pairMatches, sequencedInputs, type SideRow } from "./support/join-oracle.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const tempDir = tempDirs("weir-interval-legacy-");
@@ -66,43 +65,16 @@ class OldLayoutWriter extends KeyedCoProcessFunction<string, Row, Row, never> {
 function start(limit: () => number, join: "writer" | "join", out: string, parallelism: number, backend: "heap" | "disk", fromSavepoint?: string): Promise<JobClient> {
   const env = StreamExecutionEnvironment.create({ parallelism, checkpointInterval: 3_600_000, checkpointDir: tempDir(), fromSavepoint });
   env.setStateBackend(backend);
-  const events = env
-    .fromSource(throttledSequence(0, ROWS.length - 1, 1, 5, 0, limit), WatermarkStrategy.noWatermarks(), "sequence")
-    .uid("sequence")
-    .setParallelism(1)
-    .map((i: number) => {
-      read++;
-      return ROWS[i]!;
-    })
-    .uid("rows")
-    .setParallelism(1)
-    .assignTimestampsAndWatermarks(
-      WatermarkStrategy.forGenerator<SideRow>(() => ({
-        onEvent: (r, _ts, o) => {
-          if (r.side === "W") o.emitWatermark(r.watermark);
-        },
-        onPeriodicEmit: () => {},
-      })).withTimestampAssigner(() => 0),
-    )
-    .uid("watermarks")
-    .setParallelism(1);
-  const side = (s: "L" | "R") =>
-    events
-      .filter((r) => r.side === s)
-      .uid(`${s}-only`)
-      .setParallelism(1)
-      .map((r): Row => ({ kind: "+I", fields: r.side === "W" ? [] : r.fields }))
-      .uid(`${s}-rows`)
-      .setParallelism(1);
+  const { left, right } = sequencedInputs(env, ROWS, 5, { limit, onRead: () => read++ });
   if (join === "writer") {
-    side("L")
-      .connect(side("R"))
+    left
+      .connect(right)
       .keyBy(rowKeySelector(SPEC.leftKeys), rowKeySelector(SPEC.rightKeys))
       .process(new OldLayoutWriter())
       .uid("join")
       .sinkTo(collectSink(out))
       .uid("out");
-  } else intervalJoin(side("L"), side("R"), SPEC, { uid: "join", name: "IntervalJoin" }).sinkTo(collectSink(out)).uid("out");
+  } else intervalJoin(left, right, SPEC, { uid: "join", name: "IntervalJoin" }).sinkTo(collectSink(out)).uid("out");
   return env.executeAsync("interval-join-legacy-state");
 }
 

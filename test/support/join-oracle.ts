@@ -103,13 +103,26 @@ export type SideRow =
  * join sees the rows in sequence order (a row reaches it before the next is
  * read), so a golden changelog does not depend on scheduling. A `W` entry
  * emits its watermark on both inputs (there are no other watermarks but the
- * final one).
+ * final one). With `limit`, rows are read only up to `limit()` (a test moves it
+ * on); `onRead` is called for each row read. The operators have uids, so a
+ * savepoint of such a job restores into another.
  */
-export function sequencedInputs(env: StreamExecutionEnvironment, rows: readonly SideRow[], pauseMs = 15): { left: DataStream<Row>; right: DataStream<Row> } {
+export function sequencedInputs(
+  env: StreamExecutionEnvironment,
+  rows: readonly SideRow[],
+  pauseMs = 15,
+  read: { readonly limit?: () => number; readonly onRead?: () => void } = {},
+): { left: DataStream<Row>; right: DataStream<Row> } {
+  const { limit, onRead } = read;
   const events = env
-    .fromSource(throttledSequence(0, rows.length - 1, 1, pauseMs), WatermarkStrategy.noWatermarks(), "sequence")
+    .fromSource(throttledSequence(0, rows.length - 1, 1, pauseMs, 0, limit), WatermarkStrategy.noWatermarks(), "sequence")
+    .uid("sequence")
     .setParallelism(1)
-    .map((i: number) => rows[i]!)
+    .map((i: number) => {
+      onRead?.();
+      return rows[i]!;
+    })
+    .uid("rows")
     .setParallelism(1)
     .assignTimestampsAndWatermarks(
       WatermarkStrategy.forGenerator<SideRow>(() => ({
@@ -119,12 +132,15 @@ export function sequencedInputs(env: StreamExecutionEnvironment, rows: readonly 
         onPeriodicEmit: () => {},
       })).withTimestampAssigner(() => 0),
     )
+    .uid("watermarks")
     .setParallelism(1);
   const side = (s: "L" | "R") =>
     events
       .filter((r) => r.side === s)
+      .uid(`${s}-only`)
       .setParallelism(1)
       .map((r): Row => (r.side === "W" ? { kind: "+I", fields: [] } : { kind: r.kind ?? "+I", fields: r.fields }))
+      .uid(`${s}-rows`)
       .setParallelism(1);
   return { left: side("L"), right: side("R") };
 }
