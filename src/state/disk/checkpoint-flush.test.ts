@@ -25,6 +25,15 @@ const disk = (opts: Partial<DiskKeyedStateBackendOptions> = {}): DiskKeyedStateB
 
 const heap = (): HeapKeyedStateBackend => new HeapKeyedStateBackend({ operatorUid: "op", maxParallelism: 128, keyGroupRange: [0, 127] });
 
+/** Sets the count of keys `from` (inclusive) to `to` (exclusive) to `value(key)`, key after key. */
+function updateKeys(b: KeyedStateBackend, from: number, to: number, value: (k: number) => number): void {
+  const c = b.getState(count);
+  for (let k = from; k < to; k++) {
+    b.setCurrentKey(k);
+    c.update(value(k));
+  }
+}
+
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Every key's state: a count (ValueState) and a list changed in place (engine state). */
@@ -165,15 +174,9 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
   it("while a flush is in flight evicts only entries whose value is in the store (read ones), never frozen or dirty ones; newer values win", async () => {
     const b = disk({ cacheEntries: 64 });
     const c = b.getState(count);
-    for (let k = 0; k < 64; k++) {
-      b.setCurrentKey(k);
-      c.update(1);
-    }
+    updateKeys(b, 0, 64, () => 1);
     const snap = b.snapshot(1);
-    for (let k = 0; k < 100; k++) {
-      b.setCurrentKey(k);
-      c.update(2); // keys 0..63 again: newer than their frozen 1
-    }
+    updateKeys(b, 0, 100, () => 2); // keys 0..63 again: newer than their frozen 1
     expect(b.stats().flushingCheckpoints).toBe(1);
     expect(b.stats().cachedEntries).toBe(100); // frozen and dirty: nothing evicted meanwhile
     const evictions = b.stats().evictions;
@@ -198,15 +201,9 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
   it("at twice its capacity during a flush, the cache writes the flushes in flight at once and evicts (bounded memory)", async () => {
     const b = disk({ cacheEntries: 64 });
     const c = b.getState(count);
-    for (let k = 0; k < 64; k++) {
-      b.setCurrentKey(k);
-      c.update(1);
-    }
+    updateKeys(b, 0, 64, () => 1);
     const first = b.snapshot(1);
-    for (let k = 64; k < 100; k++) {
-      b.setCurrentKey(k);
-      c.update(2);
-    }
+    updateKeys(b, 64, 100, () => 2);
     const second = b.snapshot(2); // queued behind the first
     expect(b.stats().flushingCheckpoints).toBe(2);
     for (let k = 100; k < 1_000; k++) {
@@ -231,10 +228,7 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
   it("a scan while a flush is in flight completes the flush first; the snapshot still holds its barrier's state", async () => {
     const b = disk({ cacheEntries: 1_000 });
     const c = b.getState(count);
-    for (let k = 0; k < 500; k++) {
-      b.setCurrentKey(k);
-      c.update(k);
-    }
+    updateKeys(b, 0, 500, (k) => k);
     const snap = b.snapshot(1);
     b.setCurrentKey(1_000);
     c.update(7);
@@ -250,18 +244,11 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
   it("dispose during a flush: its snapshots fail as released, and a kept store has no marker (restored from the checkpoint's files)", async () => {
     const dir = join(dirs(), "op-0");
     const b = disk({ localDirectory: dir, keepLocal: true, cacheEntries: 300_000 });
-    const c = b.getState(count);
-    for (let k = 0; k < 250_000; k++) {
-      b.setCurrentKey(k);
-      c.update(k);
-    }
+    updateKeys(b, 0, 250_000, (k) => k);
     const first = b.snapshot(1);
     await first.serialize();
     first.release();
-    for (let k = 0; k < 250_000; k++) {
-      b.setCurrentKey(k);
-      c.update(-k);
-    }
+    updateKeys(b, 0, 250_000, (k) => -k);
     const snap = b.snapshot(2);
     const serializing = snap.serialize();
     await turn(); // the first turn's slices written (up to 100 ms of them), not all 250 000 entries
@@ -276,10 +263,7 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
   it("a write that fails fails the checkpoint and the one queued behind it, and makes their entries dirty again", async () => {
     const b = disk({ cacheEntries: 300_000 });
     const c = b.getState(count);
-    for (let k = 0; k < 250_000; k++) {
-      b.setCurrentKey(k);
-      c.update(k);
-    }
+    updateKeys(b, 0, 250_000, (k) => k);
     const first = b.snapshot(1);
     b.setCurrentKey(250_000);
     c.update(1);
@@ -304,20 +288,14 @@ describe("disk backend: the asynchronous checkpoint flush", () => {
   it("restores, into the disk backend, a snapshot taken while updates went on (full and delta)", async () => {
     const b = disk({ cacheEntries: 50, trackChanges: true });
     const c = b.getState(count);
-    for (let k = 0; k < 300; k++) {
-      b.setCurrentKey(k);
-      c.update(k);
-    }
+    updateKeys(b, 0, 300, (k) => k);
     const base = b.snapshot(1, "base");
     for (let k = 0; k < 300; k += 3) {
       b.setCurrentKey(k);
       c.update(1_000 + k);
     }
     const delta = b.snapshot(2, "delta");
-    for (let k = 0; k < 300; k++) {
-      b.setCurrentKey(k);
-      c.update(-1);
-    }
+    updateKeys(b, 0, 300, () => -1);
     const blobs = [await base.serialize(), await delta.serialize()];
     base.release();
     delta.release();
