@@ -136,13 +136,17 @@ async function expectRetainedVerify(directory: string, where: string): Promise<C
 /**
  * `weir run` arguments of case `c` resuming from `from` (or the newest
  * checkpoint in `checkpoints`) into `output` at `parallelism`; a stop by
- * signal writes its savepoint into `<root>/savepoints`.
+ * signal writes its savepoint into `<root>/savepoints`. A gated run (slow
+ * until `gate` exists) sends small batches: its barriers then wait behind a
+ * few slow records, not thousands, so it checkpoints often before its input
+ * runs out (with 512-record batches a run holding 13 000 records once
+ * finished after three checkpoints, too few to be incremental).
  */
 function resumeArgs(c: IncrementalCase, first: FirstRun, from: string | undefined, output: string, checkpoints: string, parallelism: number, workers: number, spin: string, gate?: string): string[] {
   return [
     "run", JOB, "--parallelism", String(parallelism), "--workers", String(workers),
     "--checkpoint-interval", INTERVAL, "--checkpoint-dir", checkpoints, "--savepoint-dir", join(first.root, "savepoints"),
-    ...(from ? ["--from-savepoint", from] : []), ...(c.flags ?? []), "--", ...runningTotalArgs(c, first.input, output, spin, RETAINED, gate),
+    ...(from ? ["--from-savepoint", from] : []), ...(gate === undefined ? [] : ["-D", "weir.batch-size=16"]), ...(c.flags ?? []), "--", ...runningTotalArgs(c, first.input, output, spin, RETAINED, gate),
   ];
 }
 
