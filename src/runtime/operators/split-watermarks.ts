@@ -31,6 +31,9 @@ interface Input<T> {
 export class SplitWatermarks<T> {
   private readonly main: Input<T>;
   private readonly splits = new Map<string, Input<T>>();
+  /** The split of the last record and its input (undefined once released). */
+  private lastId: string | undefined;
+  private lastInput: Input<T> | undefined;
   /** The highest final watermark of a finished split. */
   private finished = Number.NEGATIVE_INFINITY;
   private readerIdle = false;
@@ -62,7 +65,13 @@ export class SplitWatermarks<T> {
 
   /** A record of split `id`. */
   onSplitEvent(id: string, event: T, timestamp: number): void {
-    const s = this.split(id);
+    // a reader emits runs of records of one split: its input is looked up once per run, not per record
+    let s = this.lastInput;
+    if (id !== this.lastId || s === undefined) {
+      s = this.split(id);
+      this.lastId = id;
+      this.lastInput = s;
+    }
     s.active = true;
     s.generator.onEvent(event, timestamp, s.output);
   }
@@ -90,6 +99,7 @@ export class SplitWatermarks<T> {
   release(id: string): void {
     const s = this.splits.get(id);
     if (!s) return;
+    if (id === this.lastId) this.lastInput = undefined;
     if (s.active) s.generator.onPeriodicEmit(s.output);
     if (s.watermark > this.finished) this.finished = s.watermark;
     this.splits.delete(id);

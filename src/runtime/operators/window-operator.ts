@@ -57,6 +57,8 @@ export interface WindowOperatorSpec<IN, OUT, W extends Window> {
 /** Names of the operator's metrics (operator scope, e.g. in `JobClient.getMetrics()`). */
 export const WINDOW_METRICS = { lateDropped: "numLateRecordsDropped", inWindows: "numRecordsInWindows" } as const;
 const LATE_DROPPED = WINDOW_METRICS.lateDropped;
+/** Whole milliseconds up to this size are placed in windows by a floor division (its products stay exact). */
+const EXACT_MS = 2 ** 52;
 const IN_WINDOWS = WINDOW_METRICS.inWindows;
 
 export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, OUT, unknown> {
@@ -182,9 +184,20 @@ export class WindowOperator<IN, OUT, W extends Window> extends UdfOperator<IN, O
     at[1] = timestamp;
     let added = 0;
     // windowStartWithOffset(time, offset, slide), computed here: a number returned by a call that is not inlined is
-    // boxed, and so would then be every start stepped from it
-    const remainder = (time - offset) % slide;
-    for (let start = remainder < 0 ? time - (remainder + slide) : time - remainder; start > time - size; start -= slide) {
+    // boxed, and so would then be every start stepped from it. The remainder of whole milliseconds comes from a
+    // floor division (exact below 2^52, a quotient off by one corrected): `%` of numbers that are not small
+    // integers, as epoch milliseconds are not, is a call into C
+    const x = time - offset;
+    let remainder: number;
+    if (x === Math.floor(x) && Math.abs(x) <= EXACT_MS) {
+      remainder = x - Math.floor(x / slide) * slide;
+      if (remainder < 0) remainder += slide;
+      else if (remainder >= slide) remainder -= slide;
+    } else {
+      remainder = x % slide;
+      if (remainder < 0) remainder += slide;
+    }
+    for (let start = time - remainder; start > time - size; start -= slide) {
       const maxTimestamp = start + last;
       const cleanup = this.cleanupTimeOf(maxTimestamp);
       if (this.eventTime && cleanup <= watermark) continue;

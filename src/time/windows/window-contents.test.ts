@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { keyedBackendKinds, TEST_DISK_CACHE_ENTRIES } from "../../../test/support/keyed-backends.ts";
 import type { KeyedStateBackend } from "../../state/keyed-state-backend.ts";
+import { StateSerializationError } from "../../state/index.ts";
 import { AggregatingWindowContents, ListWindowContents, ReducingWindowContents, type WindowContents } from "./window-contents.ts";
 
 interface Rec {
@@ -139,6 +140,16 @@ describe.each(keyedBackendKinds())("window contents ($name backend)", ({ make: m
       }
       expect(viaAt.totalSize()).toBe(0);
       expect(byNs.totalSize()).toBe(0);
+    });
+
+    it(`${name}: a window's first value that is not plain data is refused, whether or not the record goes to another window too`, () => {
+      for (const shared of [false, true]) {
+        const b = backend();
+        const contents = make(b);
+        b.setCurrentKey("k");
+        const bad = { ...rec(1), id: (() => 1) as unknown as number }; // a function is no state value
+        expect(() => contents.add(10, bad, 0, shared)).toThrow(StateSerializationError);
+      }
     });
 
     it(`${name}: the table kept for a key is fetched again after other keys' state pushed it out of a cache`, () => {

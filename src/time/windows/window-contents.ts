@@ -325,9 +325,13 @@ abstract class FoldedWindowContents<IN, ACC> extends TableContents<IN, FoldedSlo
   protected abstract fold(acc: ACC, value: IN): ACC;
   protected abstract combine(a: ACC, b: ACC): ACC;
 
-  protected created(value: IN): FoldedSlot<ACC> {
-    // the first value is copied when it is an object: checked once per window, and apart from the record
-    return [1, this.copy(this.first(value))];
+  protected created(value: IN, shared: boolean): FoldedSlot<ACC> {
+    // the first value may hold the record: copied when another window gets the record too, else checked once per
+    // window and kept (the record is the operator's, as in a list of records)
+    const first = this.first(value);
+    if (shared) return [1, this.copy(first)];
+    if (typeof first === "object") this.check(first);
+    return [1, first];
   }
 
   protected added(s: FoldedSlot<ACC>, value: IN, shared: boolean): void {
