@@ -83,6 +83,31 @@ describe(`sub-plan reuse (seed ${SEED})`, () => {
     expect(without).not.toContain("Reused");
   });
 
+  it("reads a shared Calc's rows in each consumer, with the source's watermarks (published Nexmark q7's shape)", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "bids.json"), bids());
+    // the bids of a view read by a join and by the window MAX it joins with, as q7 reads its `bid` view
+    const highest = `SELECT B.k, B.t FROM v B JOIN (
+        SELECT MAX(k) AS maxk, window_end AS t FROM TABLE(TUMBLE(TABLE v, DESCRIPTOR(t), INTERVAL '10' SECOND)) GROUP BY window_start, window_end
+      ) B1 ON B.k = B1.maxk WHERE B.t BETWEEN B1.t - INTERVAL '10' SECOND AND B1.t`;
+    const run = async (reuse: boolean) => {
+      const { env, tEnv } = session(dir, reuse);
+      tEnv.executeSql("CREATE VIEW v AS SELECT k + 1 AS k, t FROM t WHERE k > 0");
+      const rows: string[] = [];
+      for await (const r of tEnv.executeSql(highest).collect()) rows.push(Row.toString(r));
+      const named = (prefix: string) => env.graph.nodes.filter((n) => n.name.startsWith(prefix)).length;
+      return { rows: rows.sort(), bidCalcs: env.graph.nodes.filter((n) => n.name.includes("Calc(where=[k > 0]")).length, assigners: named("WatermarkAssigner") };
+    };
+    const reused = await run(true);
+    const separate = await run(false);
+    // one Calc computes the view's rows for both consumers; the source generates the watermarks of both
+    expect(reused.bidCalcs).toBe(1);
+    expect(reused.assigners).toBe(0);
+    expect(separate.bidCalcs).toBe(2);
+    expect(reused.rows.length).toBeGreaterThan(2);
+    expect(reused.rows).toEqual(separate.rows);
+  });
+
   it("never shares a sub-plan that calls a non-deterministic function (CURRENT_TIMESTAMP)", () => {
     const dir = temp();
     const { tEnv } = session(dir, true);

@@ -266,7 +266,7 @@ export class StreamTableEnvironment {
       reuseSubPlans: this.config.flag("table.optimizer.reuse-sub-plan-enabled"),
       aggPhaseStrategy: this.config.aggPhaseStrategy(),
       ...(this.config.flag("table.exec.mini-batch.enabled") ? { miniBatch: this.miniBatch() } : {}),
-    });
+    }, roots);
   }
 
   /** `table.exec.mini-batch.allow-latency` and `size`, which must be positive when mini-batch is enabled (as in Flink). */

@@ -8,7 +8,7 @@ import type { ChangelogModes } from "./changelog-inference.ts";
 import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
 import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
 import { inputsOf, type RelNode } from "./rel-node.ts";
-import { SubPlanDigests } from "./sub-plan-digest.ts";
+import { sharedSubPlans, SubPlanDigests } from "./sub-plan-digest.ts";
 
 /** A root of an explained plan: a sink's description and its input, or a query's root node. */
 export interface ExplainRoot {
@@ -72,25 +72,4 @@ export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolea
     }
   }
   return lines.join("\n") + "\n";
-}
-
-/** The digests of the sub-plans (other than bare sources) consumed more than once, numbered from 1 in print order. */
-function sharedSubPlans(roots: readonly RelNode[], digests: SubPlanDigests): Map<string, number> {
-  const seen = new Set<string>();
-  const order: string[] = [];
-  const again = new Set<string>();
-  const walk = (n: RelNode) => {
-    const d = digests.of(n);
-    if (seen.has(d)) {
-      if (inputsOf(n).length > 0) again.add(d);
-      return;
-    }
-    seen.add(d);
-    order.push(d);
-    for (const input of inputsOf(n)) walk(input);
-  };
-  for (const r of roots) walk(r);
-  const ids = new Map<string, number>();
-  for (const d of order) if (again.has(d)) ids.set(d, ids.size + 1);
-  return ids;
 }

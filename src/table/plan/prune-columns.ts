@@ -20,6 +20,7 @@
  * savepoint whose rows still hold those values (an earlier Weir, or another
  * query) is refused at restore instead of missing retractions.
  */
+import { withCode } from "../expr/expr-code.ts";
 import { fieldRef } from "./bind-plan-expr.ts";
 import { ReadFields } from "./read-fields.ts";
 import { inputsOf, type PlanExpr, type PrunedInputs, type RelNode } from "./rel-node.ts";
@@ -95,13 +96,15 @@ function nullFields(node: RelNode): ReadonlySet<number> {
   return new Set(node.exprs.flatMap((e, i) => (isNull(e) ? [i] : [])));
 }
 
+const NULL_EVALUATOR = withCode(() => null, { op: "literal", value: null });
+
 function isNull(e: PlanExpr): boolean {
   return e.constant && e.reads?.length === 0 && e.text === "null";
 }
 
-/** NULL in place of `e`, of its type (the row type of the projection does not change). */
+/** NULL in place of `e`, of its type (the row type of the projection does not change); a literal in generated code (no call). */
 function nullOf(e: PlanExpr): PlanExpr {
-  return { eval: () => null, type: e.type, text: "null", constant: true, reads: [] };
+  return { eval: NULL_EVALUATOR, type: e.type, text: "null", constant: true, reads: [] };
 }
 
 function withInputs(node: RelNode, inputs: RelNode[]): RelNode {

@@ -65,3 +65,33 @@ export class SubPlanDigests {
     return id;
   }
 }
+
+/**
+ * The digests of the sub-plans (other than bare sources) that `roots` consume more than once, numbered
+ * from 1 in print order (a shared sub-plan's own inputs are not counted again).
+ *
+ * @example
+ * ```ts
+ * const digests = new SubPlanDigests();
+ * sharedSubPlans([q5Root], digests).size; // 1: the HOP count that q5 reads twice
+ * ```
+ */
+export function sharedSubPlans(roots: readonly RelNode[], digests: SubPlanDigests): Map<string, number> {
+  const seen = new Set<string>();
+  const order: string[] = [];
+  const again = new Set<string>();
+  const walk = (n: RelNode) => {
+    const d = digests.of(n);
+    if (seen.has(d)) {
+      if (inputsOf(n).length > 0) again.add(d);
+      return;
+    }
+    seen.add(d);
+    order.push(d);
+    for (const input of inputsOf(n)) walk(input);
+  };
+  for (const r of roots) walk(r);
+  const ids = new Map<string, number>();
+  for (const d of order) if (again.has(d)) ids.set(d, ids.size + 1);
+  return ids;
+}

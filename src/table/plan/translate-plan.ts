@@ -35,7 +35,7 @@ import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
 import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
 import { compileCalc, type CalcStep } from "./calc-program.ts";
 import { generateEvaluator } from "../expr/expr-writer.ts";
-import { SubPlanDigests } from "./sub-plan-digest.ts";
+import { sharedSubPlans, SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
@@ -70,13 +70,21 @@ export class PlanTranslator {
   /** With sub-plan reuse: the digests of the nodes, and the stream of each digest translated. */
   private readonly digests: SubPlanDigests | undefined;
   private readonly reused = new Map<string, DataStream<Row>>();
+  /** With sub-plan reuse: the digests of the sub-plans that the roots read more than once (each ends a Calc chain). */
+  private readonly shared: ReadonlyMap<string, number> | undefined;
 
+  /**
+   * @param roots the plans that will be translated (with sub-plan reuse, a sub-plan they share is one
+   *   stream that each consumer reads, never fused into one consumer's Calc and computed again for another)
+   */
   constructor(
     private readonly env: StreamExecutionEnvironment,
     private readonly uidFor: (prefix: string) => string,
     private readonly settings: TranslationSettings,
+    roots: readonly RelNode[] = [],
   ) {
     this.digests = settings.reuseSubPlans ? new SubPlanDigests() : undefined;
+    this.shared = this.digests === undefined ? undefined : sharedSubPlans(roots, this.digests);
   }
 
   /** The stream of `node`'s rows (each node is translated once; with sub-plan reuse, each digest once). */
@@ -225,14 +233,15 @@ export class PlanTranslator {
 
   /**
    * A chain of filters and projections (through a watermark assigner that its source takes over) as one
-   * operator, Flink's Calc: see `compileCalc`. The chain stops at a node translated already, so a node that
-   * several others read is computed once. Each node still takes its uid, as when each was an operator.
-   * With `names`, its rows carry them (see `translateNamed`).
+   * operator, Flink's Calc: see `compileCalc`. The chain stops at a node translated already and, with sub-plan
+   * reuse, at a sub-plan that several consumers share, so a node that several others read is computed once.
+   * Each node still takes its uid, as when each was an operator. With `names`, its rows carry them (see `translateNamed`).
    */
   private calc(node: RelNodeOf<"project" | "filter">, names?: string[]): DataStream<Row> {
     const chain: RelNodeOf<"project" | "filter">[] = [node];
     let below = node.input;
     for (;;) {
+      if (this.shared?.has(this.digests!.of(below))) break;
       if (below.kind === "watermarkAssigner" && this.foldWatermarks(below)) below = below.input;
       else if ((below.kind === "project" || below.kind === "filter") && !this.streams.has(below)) {
         chain.push(below);

@@ -238,42 +238,42 @@ export class SideRows implements JoinSideRows {
   flush(watermark: number, write: (key: string, stored: StoredRows | undefined) => void): void {
     const dead = this.cleanupOffset === undefined ? -Infinity : watermark - this.cleanupOffset;
     const { fields, keys, times, matchedFlags, mask, flushedBack, flushedDead, stored } = this;
-    const changed = new Set<string>(this.droppedKeys);
-    for (const key of this.matchedKeys) changed.add(key);
+    // the changed keys, in the order found, each with its live rows once collected (null: none yet)
+    const groups = new Map<string, StoredRows | null>();
+    for (const key of this.droppedKeys) groups.set(key, null);
+    for (const key of this.matchedKeys) groups.set(key, null);
     // rows added since and live, rows the last flush stored that died since
     for (let seq = this.front; seq < this.back; seq++) {
       const t = times[seq & mask]!;
-      if (seq >= flushedBack ? t > dead : t > flushedDead && t <= dead) changed.add(keys[seq & mask]!);
+      if (seq >= flushedBack ? t > dead : t > flushedDead && t <= dead) groups.set(keys[seq & mask]!, null);
     }
     this.droppedKeys.length = 0;
     this.matchedKeys.length = 0;
     this.flushedBack = this.back;
     this.flushedDead = Math.max(flushedDead, dead);
-    if (changed.size === 0) return;
-    const groups = new Map<string, StoredRows>();
-    const collect = (seq: number) => {
+    if (groups.size === 0) return;
+    const collect = (seq: number, key: string) => {
       const i = seq & mask;
       const t = times[i]!;
       if (t <= dead) return;
-      const key = keys[i]!;
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, [t, matchedFlags[i] === 1, fields[i]!]);
+      if (group === undefined) return; // unchanged
+      if (group === null) groups.set(key, [t, matchedFlags[i] === 1, fields[i]!]);
       else group.push(t, matchedFlags[i] === 1, fields[i]!);
     };
     if (this.index !== undefined) {
       // each changed key's rows, newest first along the index: collected in arrival order
       const seqs: number[] = [];
-      for (const key of changed) {
+      for (const key of groups.keys()) {
         seqs.length = 0;
         for (let seq = this.index.get(key) ?? -1; seq >= this.front; seq = this.previous[seq & mask]!) seqs.push(seq);
-        for (let j = seqs.length - 1; j >= 0; j--) collect(seqs[j]!);
+        for (let j = seqs.length - 1; j >= 0; j--) collect(seqs[j]!, key);
       }
     } else {
-      for (let seq = this.front; seq < this.back; seq++) if (changed.has(keys[seq & mask]!)) collect(seq);
+      for (let seq = this.front; seq < this.back; seq++) collect(seq, keys[seq & mask]!);
     }
-    for (const key of changed) {
-      const group = groups.get(key);
-      if (group !== undefined) {
+    for (const [key, group] of groups) {
+      if (group !== null) {
         stored.add(key);
         write(key, group);
       } else if (stored.delete(key)) write(key, undefined);
