@@ -116,6 +116,20 @@ function sliceTable(stored: SliceTable, aggs: Aggregates): FlatSliceTable {
 
 const NOTHING_QUEUED: readonly number[] = [];
 
+/** Removes the first `count` elements of `a` in place (no array of the removed ones, as `splice` makes). */
+function dropFirst(a: unknown[], count: number): void {
+  const n = a.length - count;
+  for (let i = 0; i < n; i++) a[i] = a[i + count];
+  a.length = n;
+}
+
+/** Removes the element at `at` of `a` in place (no array of the removed one, as `splice` makes). */
+function dropAt(a: unknown[], at: number): void {
+  const n = a.length - 1;
+  for (let i = at; i < n; i++) a[i] = a[i + 1];
+  a.length = n;
+}
+
 /**
  * TUMBLE, HOP and CUMULATE: accumulators per slice, in engine keyed state,
  * updated in place (they never reach user code, and what is emitted is
@@ -193,7 +207,8 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
         accs.splice(at * n, 0, ...new Array<unknown>(n));
         counts?.splice(at * n, 0, ...new Array<null>(n));
       }
-      ends.splice(at, 0, sliceEnd);
+      if (at === ends.length) ends.push(sliceEnd);
+      else ends.splice(at, 0, sliceEnd);
       if (partial === undefined) {
         aggs.createAt(accs, at * n);
         if (counts !== undefined) {
@@ -236,7 +251,10 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const table = sliceTable(stored, aggs);
     const queued = table.queued!;
     if (queued.length === 1) queued.length = 0;
-    else queued.splice(queued.indexOf(maxTimestamp), 1);
+    else {
+      const at = queued.indexOf(maxTimestamp);
+      if (at >= 0) dropAt(queued, at);
+    }
     const s = this.slicing;
     const end = maxTimestamp + 1;
     const start = s.windowStart(end);
@@ -263,9 +281,9 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
       return;
     }
     if (done > 0) {
-      ends.splice(0, done);
-      accs.splice(0, done * n);
-      counts?.splice(0, done * n);
+      dropFirst(ends, done);
+      dropFirst(accs, done * n);
+      if (counts !== undefined) dropFirst(counts, done * n);
     }
     // the next window of the slices left: the first one's (a slice's first window end grows with its end too)
     const first = s.firstWindowEnd(ends[0]!);
