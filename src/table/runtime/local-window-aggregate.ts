@@ -27,7 +27,7 @@ import { NO_TIMESTAMP } from "../../runtime/elements.ts";
 import type { OperatorContext, Output, StreamOperator } from "../../runtime/operators/stream-operator.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
+import { Aggregates } from "./agg/accumulator-set.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
 import { rowKeySelector } from "./row-key.ts";
@@ -36,14 +36,28 @@ import type { WindowSpec } from "./window-spec.ts";
 
 /**
  * The accumulators of the rows of one group key and slice that a local phase
- * saw between two flushes: a row whose `fields` are the group key values (so
- * the global phase's key selector reads them at positions `0 … k - 1`).
+ * saw between two flushes: a row whose `fields` are the `k` group key values
+ * (so the global phase's key selector reads them at positions `0 … k - 1`),
+ * then one accumulator per call (the global phase may keep them).
  */
 export interface SlicePartial extends Row {
   /** The end of the slice. */
   slice: number;
-  /** The accumulator set of the rows (the global phase may keep it). */
-  set: AccumulatorSet;
+}
+
+/**
+ * The partials of one slice while buffered, flat (no object per group key until they are sent on): the
+ * position of each group key's entry, and the entries' key values and accumulators in two arrays.
+ */
+interface SliceBuffer {
+  /** The end of the slice. */
+  readonly end: number;
+  /** Entry by group key (see {@link bufferKeySelector}), numbered in the order of their first rows. */
+  readonly entries: Map<unknown, number>;
+  /** The group key values of the entries, `k` per entry. */
+  readonly keys: SqlValue[];
+  /** The accumulators of the entries, one per call per entry (see `Aggregates.accumulateAt`). */
+  readonly accs: unknown[];
 }
 
 /** The partials a local phase holds at most before it flushes them (Flink's `table.exec.window-agg.buffer-size-limit` is 100 000). */
@@ -81,17 +95,18 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
   private readonly timeField: number;
   private out!: Output<SlicePartial>;
   private ctx!: OperatorContext;
-  /** The partials by slice end, then by group key. */
-  private readonly buffer = new Map<number, Map<unknown, SlicePartial>>();
+  /** The partials by slice end. */
+  private readonly buffer = new Map<number, SliceBuffer>();
   private buffered = 0;
   /** The smallest max timestamp of the windows of the buffered slices: a watermark there flushes. */
   private nextFire = Infinity;
   /** The slice of the last row, and its partials. */
   private readonly at: CurrentSlice;
-  private partials: Map<unknown, SlicePartial> | undefined;
+  private partials: SliceBuffer | undefined;
 
   constructor(private readonly spec: LocalWindowAggregateSpec) {
     this.aggs = new Aggregates(spec.calls, { retractable: false });
+    if (this.aggs.usesCounts) throw new Error("a local window aggregation cannot keep multisets (DISTINCT)");
     this.slicing = windowSlicing(spec.window);
     this.at = new CurrentSlice(this.slicing);
     this.keyOf = bufferKeySelector(spec.groupKeys);
@@ -113,24 +128,25 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
     if (partials === undefined) {
       partials = this.buffer.get(at.end);
       if (partials === undefined) {
-        partials = new Map();
+        partials = { end: at.end, entries: new Map(), keys: [], accs: [] };
         this.buffer.set(at.end, partials);
         if (at.firstEnd - 1 < this.nextFire) this.nextFire = at.firstEnd - 1;
       }
       this.partials = partials;
     }
     const key = this.keyOf(row);
-    let partial = partials.get(key);
-    if (partial === undefined) {
+    const n = this.aggs.size;
+    let entry = partials.entries.get(key);
+    if (entry === undefined) {
       // the row is this operator's own, so its key values may be kept (and sent on)
+      entry = partials.entries.size;
+      partials.entries.set(key, entry);
       const keys = this.spec.groupKeys;
-      const fields = new Array<SqlValue>(keys.length);
-      for (let i = 0; i < keys.length; i++) fields[i] = row.fields[keys[i]!] ?? null;
-      partial = { kind: "+I", fields, slice: at.end, set: this.aggs.create() };
-      partials.set(key, partial);
+      for (let i = 0; i < keys.length; i++) partials.keys.push(row.fields[keys[i]!] ?? null);
+      this.aggs.createAt(partials.accs, entry * n);
       this.buffered++;
     }
-    this.aggs.accumulate(partial.set, row.fields);
+    this.aggs.accumulateAt(partials.accs, undefined, entry * n, row.fields);
     if (this.buffered >= LOCAL_BUFFER_LIMIT) this.flush();
   }
 
@@ -161,8 +177,8 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
         if (fire < next) next = fire;
         continue;
       }
-      for (const partial of partials.values()) this.out.collect(partial);
-      this.buffered -= partials.size;
+      this.sendOn(partials);
+      this.buffered -= partials.entries.size;
       this.buffer.delete(end);
       if (this.partials === partials) this.partials = undefined;
     }
@@ -173,11 +189,25 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
   private flush(): void {
     if (this.buffered === 0) return;
     this.ctx.element.timestamp = NO_TIMESTAMP;
-    for (const partials of this.buffer.values()) for (const partial of partials.values()) this.out.collect(partial);
+    for (const partials of this.buffer.values()) this.sendOn(partials);
     this.buffer.clear();
     this.buffered = 0;
     this.nextFire = Infinity;
     this.partials = undefined;
+  }
+
+  /** Sends on the partials of one slice, in the order of their first rows (each a new row: the buffer lets go of its values). */
+  private sendOn(partials: SliceBuffer): void {
+    const k = this.spec.groupKeys.length;
+    const n = this.aggs.size;
+    const { keys, accs } = partials;
+    for (let e = 0, count = partials.entries.size; e < count; e++) {
+      const fields = new Array<SqlValue>(k + n);
+      for (let i = 0; i < k; i++) fields[i] = keys[e * k + i]!;
+      for (let i = 0; i < n; i++) fields[k + i] = accs[e * n + i] as SqlValue;
+      const partial: SlicePartial = { kind: "+I", fields, slice: partials.end };
+      this.out.collect(partial);
+    }
   }
 }
 

@@ -238,14 +238,23 @@ describe("windowAggregate: a failure with exactly-once checkpoints leaves the re
   }
 });
 
-/** Writes, at the first row of a key, the slices of two windows of that key in the form of earlier versions (a Map by slice end). */
+/**
+ * Writes, at the first row of a key, the slices of two windows of that key in a form of earlier versions:
+ * an accumulator set per slice, in a Map by slice end (`map`) or in an array along the ascending ends.
+ */
 class EarlierSlicesWriter extends KeyedProcessFunction<string, Row, Row> {
+  constructor(private readonly map: boolean) {
+    super();
+  }
+
   override processElement(row: Row): void {
     const slices = engineKeyedState<unknown>(this.getRuntimeContext(), "_slices");
     if (slices.get() !== undefined) return;
-    // out of order in the Map, as rows can leave them; COUNT(*) keeps one accumulator and no multiset
-    const sets = new Map([[10_000, { accs: [5], counts: [null] }], [9_000, { accs: [7], counts: [null] }]]);
-    slices.set({ key: [row.fields[3]!], slices: sets, queued: [9_999, 8_999] });
+    // COUNT(*) keeps one accumulator and no multiset
+    const [early, late] = [{ accs: [7], counts: [null] }, { accs: [5], counts: [null] }];
+    // out of order in the Map, as rows can leave them
+    if (this.map) slices.set({ key: [row.fields[3]!], slices: new Map([[10_000, late], [9_000, early]]), queued: [9_999, 8_999] });
+    else slices.set({ key: [row.fields[3]!], ends: [9_000, 10_000], sets: [early, late], queued: [8_999, 9_999] });
   }
 }
 
@@ -266,9 +275,12 @@ describe("windowAggregate: a savepoint of an earlier version", () => {
     return env.executeAsync("window-agg-savepoint");
   }
 
-  it("restores its slices (a Map by slice end) and fires their windows with the rows after it", async () => {
+  it.each([
+    ["a Map by slice end", true],
+    ["a set per slice", false],
+  ])("restores its slices (%s) and fires their windows with the rows after it", async (_form, map) => {
     let limit = 1_000;
-    const first = await start(() => limit, (input) => void input.keyBy(rowKeySelector([3])).process(new EarlierSlicesWriter()).uid("window-agg"));
+    const first = await start(() => limit, (input) => void input.keyBy(rowKeySelector([3])).process(new EarlierSlicesWriter(map)).uid("window-agg"));
     await waitFor("a completed checkpoint", () => (first.getCheckpointStats()?.counts.completed ?? 0) > 0, 60_000);
     const savepoint = await first.stopWithSavepoint(tempDir());
     limit = 3_001;

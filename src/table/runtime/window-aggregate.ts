@@ -21,7 +21,7 @@
  * TUMBLE, HOP and CUMULATE can also run in two phases (see
  * `local-window-aggregate.ts`): {@link globalWindowAggregate} takes the local
  * phase's accumulator set per group key and slice instead of rows, and merges
- * it into the slice's set, in the same state as one phase.
+ * it into the slice's accumulators, in the same state as one phase.
  */
 import type { OperatorNaming } from "./operator-naming.ts";
 import type { DataStream } from "../../api/data-stream.ts";
@@ -31,7 +31,8 @@ import { engineKeyedState } from "../../core/runtime-context.ts";
 import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { Aggregates, type AccumulatorSet } from "./agg/accumulator-set.ts";
+import { Aggregates, type AccumulatorSet, type Counts } from "./agg/accumulator-set.ts";
+import type { ValueCount } from "./agg/value-counts.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import { own } from "./join-spec.ts";
 import { rowKeySelector } from "./row-key.ts";
@@ -50,14 +51,15 @@ export interface WindowAggregateSpec {
 
 /**
  * The output row of a window: `key` may be held in state and the call results may be accumulators', so
- * their object values are copied; one array of the row's length, filled in place.
+ * their object values are copied; one array of the row's length, filled in place. The results are those
+ * of the set at `at` of the flat `accs` and `counts` (see `Aggregates.accumulateAt`).
  */
-function windowRow(key: readonly SqlValue[], aggs: Aggregates, set: AccumulatorSet, start: number, end: number): Row {
+function windowRow(key: readonly SqlValue[], aggs: Aggregates, accs: readonly unknown[], counts: Counts | undefined, at: number, start: number, end: number): Row {
   const k = key.length;
   const n = aggs.size;
   const fields = new Array<SqlValue>(k + n + 3);
   for (let i = 0; i < k; i++) fields[i] = own(key[i]!);
-  aggs.valuesInto(set, fields, k);
+  aggs.valuesAt(accs, counts, at, fields, k);
   for (let i = k; i < k + n; i++) fields[i] = own(fields[i]!);
   fields[k + n] = start;
   fields[k + n + 1] = end;
@@ -71,32 +73,62 @@ interface SliceTable {
   key: SqlValue[];
   /** The ends of the slices with rows, ascending. */
   ends: number[];
-  /** The accumulator set of each slice of {@link ends}, at the same position. */
-  sets: AccumulatorSet[];
+  /**
+   * The accumulators of the slices of {@link ends}, flat: `Aggregates.size` per slice, in the same order
+   * (no object per slice). Absent in state written before (see {@link sliceTable}).
+   */
+  accs?: unknown[];
+  /** The multisets of the slices as {@link accs} holds their accumulators, when a call keeps one (DISTINCT). */
+  counts?: (Map<string, ValueCount> | null)[];
   /**
    * The window ends (max timestamps) queued for this key, each once. Absent in
    * state written before the window-end queue: its pending windows have timers.
    */
   queued?: number[];
-  /** State written before `ends` and `sets`: the accumulator set of each slice, by slice end (see {@link sliceTable}). */
+  /** State written before {@link accs}: the accumulator set of each slice of {@link ends}, at the same position. */
+  sets?: AccumulatorSet[];
+  /** State written before `ends` and `sets`: the accumulator set of each slice, by slice end. */
   slices?: Map<number, AccumulatorSet>;
 }
 
+/** A {@link SliceTable} in the current form. */
+type FlatSliceTable = SliceTable & { accs: unknown[] };
+
 /**
- * `stored` in the current form: a table written before `ends` and `sets` (a Map of the slices by end)
- * is changed into it, in place.
+ * `stored` in the current form: a table written before `accs` (an accumulator set per slice, in an
+ * array along `ends` or in a Map by slice end) is changed into it, in place.
  */
-function sliceTable(stored: SliceTable): SliceTable {
+function sliceTable(stored: SliceTable, aggs: Aggregates): FlatSliceTable {
+  if (stored.accs !== undefined) return stored as FlatSliceTable;
   const old = stored.slices;
-  if (old === undefined) return stored;
-  const slices = [...old].sort((a, b) => a[0] - b[0]);
-  stored.ends = slices.map(([end]) => end);
-  stored.sets = slices.map(([, set]) => set);
-  delete stored.slices;
-  return stored;
+  if (old !== undefined) {
+    const slices = [...old].sort((a, b) => a[0] - b[0]);
+    stored.ends = slices.map(([end]) => end);
+    stored.sets = slices.map(([, set]) => set);
+    delete stored.slices;
+  }
+  const sets = stored.sets ?? [];
+  stored.accs = sets.flatMap((set) => set.accs);
+  if (aggs.usesCounts) stored.counts = sets.flatMap((set) => set.counts);
+  delete stored.sets;
+  return stored as FlatSliceTable;
 }
 
 const NOTHING_QUEUED: readonly number[] = [];
+
+/** Removes the first `count` elements of `a` in place (no array of the removed ones, as `splice` makes). */
+function dropFirst(a: unknown[], count: number): void {
+  const n = a.length - count;
+  for (let i = 0; i < n; i++) a[i] = a[i + count];
+  a.length = n;
+}
+
+/** Removes the element at `at` of `a` in place (no array of the removed one, as `splice` makes). */
+function dropAt(a: unknown[], at: number): void {
+  const n = a.length - 1;
+  for (let i = at; i < n; i++) a[i] = a[i + 1];
+  a.length = n;
+}
 
 /**
  * TUMBLE, HOP and CUMULATE: accumulators per slice, in engine keyed state,
@@ -111,12 +143,13 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   /** The slice of the last row (rows come in slice after slice, whatever their key). */
   private readonly at: CurrentSlice;
   /** Scratch of {@link fireWindowEnd}: the merge of a window's slices (its results are copied into the row). */
-  private merged: AccumulatorSet | undefined;
+  private readonly merged: unknown[] = [];
+  private readonly mergedCounts: (Map<string, ValueCount> | null)[] | undefined;
 
   /**
    * @param global - the global phase of a two-phase aggregation: the input is the local phase's
-   *   {@link SlicePartial}s (their slice and accumulator set instead of the time and the row; the group
-   *   key values at the first positions), merged into the slices' sets
+   *   {@link SlicePartial}s (their slice and accumulators instead of the time and the row; the group
+   *   key values at the first positions), merged into the slices' accumulators
    */
   constructor(
     private readonly spec: WindowAggregateSpec,
@@ -128,6 +161,7 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     this.aggs = new Aggregates(spec.calls, { retractable: false });
     this.slicing = windowSlicing(window);
     this.at = new CurrentSlice(this.slicing);
+    this.mergedCounts = this.aggs.usesCounts ? this.aggs.newCounts() : undefined;
   }
 
   open(): void {
@@ -149,33 +183,43 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const last = slice.lastEnd;
     const wm = ctx.timerService().currentWatermark();
     if (last < first || last - 1 <= wm) return; // in no window (HOP with gaps), or every window fired
-    let table = this.state.getOwned();
-    if (table === undefined) {
+    const aggs = this.aggs;
+    const n = aggs.size;
+    let table: FlatSliceTable;
+    const stored = this.state.getOwned();
+    if (stored === undefined) {
       // the row is this function's own, so its key values may be kept
-      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), ends: [], sets: [], queued: [] };
+      table = { key: this.spec.groupKeys.map((p) => row.fields[p] ?? null), ends: [], accs: [], queued: [] };
+      if (aggs.usesCounts) table.counts = [];
       this.state.set(table);
-    } else table = sliceTable(table);
+    } else table = sliceTable(stored, aggs);
     // the slice's position in the ascending ends (rows come mostly in order: searched from the last)
-    const ends = table.ends;
+    const { ends, accs, counts } = table;
     let at = ends.length;
     while (at > 0 && ends[at - 1]! > sliceEnd) at--;
     if (at > 0 && ends[at - 1] === sliceEnd) {
-      const set = table.sets[at - 1]!;
-      if (partial === undefined) this.aggs.accumulate(set, row.fields);
-      else this.aggs.merge(set, partial.set);
+      // a partial's accumulators follow its group key values
+      if (partial === undefined) aggs.accumulateAt(accs, counts, (at - 1) * n, row.fields);
+      else aggs.mergeAt(accs, counts, (at - 1) * n, partial.fields, undefined, this.spec.groupKeys.length);
     } else {
-      // a partial's set is this function's own (the local phase let go of it), so it is kept as it is
-      let set: AccumulatorSet;
+      if (at < ends.length) {
+        // a slice before the last: room for its accumulators (rare: rows come mostly in order)
+        accs.splice(at * n, 0, ...new Array<unknown>(n));
+        counts?.splice(at * n, 0, ...new Array<null>(n));
+      }
+      if (at === ends.length) ends.push(sliceEnd);
+      else ends.splice(at, 0, sliceEnd);
       if (partial === undefined) {
-        set = this.aggs.create();
-        this.aggs.accumulate(set, row.fields);
-      } else set = partial.set;
-      if (at === ends.length) {
-        ends.push(sliceEnd);
-        table.sets.push(set);
+        aggs.createAt(accs, at * n);
+        if (counts !== undefined) {
+          const fresh = aggs.newCounts();
+          for (let i = 0; i < n; i++) counts[at * n + i] = fresh[i]!;
+        }
+        aggs.accumulateAt(accs, counts, at * n, row.fields);
       } else {
-        ends.splice(at, 0, sliceEnd);
-        table.sets.splice(at, 0, set);
+        // a partial's accumulators are this function's own (the local phase let go of them), so they are kept as they are
+        const k = this.spec.groupKeys.length;
+        for (let i = 0; i < n; i++) accs[at * n + i] = partial.fields[k + i];
       }
     }
     let fire = first;
@@ -202,27 +246,32 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   fireWindowEnd(maxTimestamp: number, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
     const stored = this.state.getOwned();
     if (stored === undefined) return;
-    const table = sliceTable(stored);
+    const aggs = this.aggs;
+    const n = aggs.size;
+    const table = sliceTable(stored, aggs);
     const queued = table.queued!;
     if (queued.length === 1) queued.length = 0;
-    else queued.splice(queued.indexOf(maxTimestamp), 1);
+    else {
+      const at = queued.indexOf(maxTimestamp);
+      if (at >= 0) dropAt(queued, at);
+    }
     const s = this.slicing;
     const end = maxTimestamp + 1;
     const start = s.windowStart(end);
-    const { ends, sets } = table;
+    const { ends, accs, counts } = table;
     // the window's slices: a run of the ascending ends
     let from = 0;
     while (from < ends.length && ends[from]! <= start) from++;
     let to = from;
     while (to < ends.length && ends[to]! <= end) to++;
-    if (to > from) {
-      let merged = sets[from]!;
-      if (to - from > 1) {
-        merged = this.merged ??= this.aggs.create();
-        this.aggs.reset(merged);
-        for (let i = from; i < to; i++) this.aggs.merge(merged, sets[i]!);
-      }
-      out.collect(windowRow(table.key, this.aggs, merged, start, end));
+    if (to - from === 1) out.collect(windowRow(table.key, aggs, accs, counts, from * n, start, end));
+    else if (to > from) {
+      const merged = this.merged;
+      const mergedCounts = this.mergedCounts;
+      aggs.createAt(merged, 0);
+      if (mergedCounts !== undefined) for (const c of mergedCounts) c?.clear();
+      for (let i = from; i < to; i++) aggs.mergeAt(merged, mergedCounts, 0, accs, counts, i * n);
+      out.collect(windowRow(table.key, aggs, merged, mergedCounts, 0, start, end));
     }
     // the slices in no later window: a prefix (a slice's last window end grows with its end)
     let done = 0;
@@ -232,8 +281,9 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
       return;
     }
     if (done > 0) {
-      ends.splice(0, done);
-      sets.splice(0, done);
+      dropFirst(ends, done);
+      dropFirst(accs, done * n);
+      if (counts !== undefined) dropFirst(counts, done * n);
     }
     // the next window of the slices left: the first one's (a slice's first window end grows with its end too)
     const first = s.firstWindowEnd(ends[0]!);
@@ -313,7 +363,7 @@ class SessionWindowAggFunction extends KeyedProcessFunction<string, Row, Row> {
     for (const s of st.open) (s.end - 1 <= timestamp ? due : open).push(s);
     if (due.length === 0) return; // a timer of a session that grew since
     due.sort((a, b) => a.start - b.start);
-    for (const s of due) out.collect(windowRow(st.key, this.aggs, s.set, s.start, s.end));
+    for (const s of due) out.collect(windowRow(st.key, this.aggs, s.set.accs, s.set.counts, 0, s.start, s.end));
     if (open.length === 0) this.sessions.set(undefined);
     else st.open = open;
   }

@@ -16,6 +16,9 @@ export interface AccumulatorSet {
 
 const NO_COUNTS: Map<string, ValueCount> = new Map();
 
+/** The multisets of sets in a flat array (see {@link Aggregates.accumulateAt}): null where a call keeps none. */
+export type Counts = readonly (Map<string, ValueCount> | null)[];
+
 /**
  * All calls of an aggregation over {@link AccumulatorSet}s.
  *
@@ -39,27 +42,61 @@ export class Aggregates {
 
   create(): AccumulatorSet {
     const accs = new Array<unknown>(this.aggs.length);
-    for (let i = 0; i < this.aggs.length; i++) accs[i] = this.aggs[i]!.create();
-    return { accs, counts: this.noCounts ?? this.aggs.map((a) => (a.usesCounts ? new Map<string, ValueCount>() : null)) };
+    this.createAt(accs, 0);
+    return { accs, counts: this.noCounts ?? this.newCounts() };
   }
 
   accumulate(set: AccumulatorSet, fields: readonly SqlValue[]): void {
-    for (let i = 0; i < this.aggs.length; i++) set.accs[i] = this.aggs[i]!.accumulate(set.accs[i], fields, set.counts[i] ?? NO_COUNTS);
+    this.accumulateAt(set.accs, set.counts, 0, fields);
   }
 
   /** Adds `other` (later rows) into `set`; `other` is left as it was. */
   merge(set: AccumulatorSet, other: AccumulatorSet): void {
-    for (let i = 0; i < this.aggs.length; i++) {
-      set.accs[i] = this.aggs[i]!.merge(set.accs[i], set.counts[i] ?? NO_COUNTS, other.accs[i], other.counts[i] ?? NO_COUNTS);
-    }
+    this.mergeAt(set.accs, set.counts, 0, other.accs, other.counts, 0);
   }
 
   /** Makes `set` the accumulators of no rows again, in place (a scratch set reused for merging). */
   reset(set: AccumulatorSet): void {
+    this.createAt(set.accs, 0);
+    for (const c of set.counts) c?.clear();
+  }
+
+  /** Whether a call keeps a multiset (DISTINCT): the flat methods then need the `counts` beside the accumulators. */
+  get usesCounts(): boolean {
+    return this.noCounts === undefined;
+  }
+
+  /** A new multiset per call that keeps one, null for the others (the `counts` of one set, or of one entry of a flat array). */
+  newCounts(): (Map<string, ValueCount> | null)[] {
+    return this.aggs.map((a) => (a.usesCounts ? new Map<string, ValueCount>() : null));
+  }
+
+  /*
+   * The flat methods: the accumulators of many sets in one array, {@link size} per set; a set is the
+   * position `at` of its first one. `counts` holds the sets' multisets the same way (undefined when no
+   * call keeps one, see {@link usesCounts}).
+   */
+
+  /** Writes the accumulators of no rows at `accs[at …]`. */
+  createAt(accs: unknown[], at: number): void {
+    for (let i = 0; i < this.aggs.length; i++) accs[at + i] = this.aggs[i]!.create();
+  }
+
+  /** Adds the row `fields` to the set at `at` (as {@link accumulate}). */
+  accumulateAt(accs: unknown[], counts: Counts | undefined, at: number, fields: readonly SqlValue[]): void {
+    for (let i = 0; i < this.aggs.length; i++) accs[at + i] = this.aggs[i]!.accumulate(accs[at + i], fields, counts?.[at + i] ?? NO_COUNTS);
+  }
+
+  /** Adds the set at `otherAt` of `other` (later rows) into the set at `at` of `accs`; `other` is left as it was (as {@link merge}). */
+  mergeAt(accs: unknown[], counts: Counts | undefined, at: number, other: readonly unknown[], otherCounts: Counts | undefined, otherAt: number): void {
     for (let i = 0; i < this.aggs.length; i++) {
-      set.accs[i] = this.aggs[i]!.create();
-      set.counts[i]?.clear();
+      accs[at + i] = this.aggs[i]!.merge(accs[at + i], counts?.[at + i] ?? NO_COUNTS, other[otherAt + i], otherCounts?.[otherAt + i] ?? NO_COUNTS);
     }
+  }
+
+  /** Writes the result of each call of the set at `at` into `out` from position `outAt` (as {@link valuesInto}). */
+  valuesAt(accs: readonly unknown[], counts: Counts | undefined, at: number, out: SqlValue[], outAt: number): void {
+    for (let i = 0; i < this.aggs.length; i++) out[outAt + i] = this.aggs[i]!.getValue(accs[at + i], counts?.[at + i] ?? NO_COUNTS);
   }
 
   /** The number of calls (of values per set). */
@@ -69,7 +106,7 @@ export class Aggregates {
 
   /** Writes the result of each call into `out` from position `at` (as {@link values}, without an array of its own). */
   valuesInto(set: AccumulatorSet, out: SqlValue[], at: number): void {
-    for (let i = 0; i < this.aggs.length; i++) out[at + i] = this.aggs[i]!.getValue(set.accs[i], set.counts[i] ?? NO_COUNTS);
+    this.valuesAt(set.accs, set.counts, 0, out, at);
   }
 
   /** The result of each call. */
