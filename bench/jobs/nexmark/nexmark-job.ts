@@ -113,9 +113,11 @@ function wallNow(): number {
  * the subtask's rows stands for the constant (at half load some row goes through at once), so the
  * latencies are relative to the fastest row; rows due in the first `latencyAfterMs` are left out
  * (a worker's code warms up). Source and sink must be chained (q0, q1): a sink subtask then gets
- * the rows of one reader.
+ * the rows of one reader. A SQL run's rows are read as the DataStream version's rows through
+ * `asDataStreamRow` (its `sqlRow`) in the sink itself, as a DataStream run's sink reads its records:
+ * no operator of the bench's own between the query and its sink.
  */
-function resultSink(p: NexmarkRunParams): Sink<unknown> {
+function resultSink(p: NexmarkRunParams, asDataStreamRow?: (r: Row) => unknown): Sink<unknown> {
   const query = p.connector === undefined || digested(p.connector) ? dataStreamQuery(p) : undefined;
   const eventTimeOf = p.latencyAfterMs === undefined ? undefined : query?.eventTimeOf;
   const after = p.latencyAfterMs ?? 0;
@@ -130,7 +132,8 @@ function resultSink(p: NexmarkRunParams): Sink<unknown> {
       let leastOffset = Number.POSITIVE_INFINITY;
       let firstEventTime: number | undefined;
       return {
-        write(row) {
+        write(written) {
+          const row = asDataStreamRow ? asDataStreamRow(written as Row) : written;
           rows++;
           if (query) digest = (digest + query.digest(row)) >>> 0;
           if (p.collect) collected.push(row);
@@ -177,7 +180,7 @@ function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): 
     if (digested(p.connector)) {
       const row = dataStreamQuery(p).sqlRow;
       if (row === undefined) throw new Error(`nexmark ${p.query}: its SQL does not give the DataStream version's rows (no 'sqlRow'), so they cannot be digested as those`);
-      changelog.map((r: Row) => row(r)).name(`${p.query} rows`).sinkTo(resultSink(p)).uid("result");
+      changelog.sinkTo(resultSink(p, row)).uid("result");
     } else changelog.sinkTo(resultSink(p)).uid("result");
     return env;
   }
