@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PlainDataError } from "../../state/plain-copy.ts";
 import { BatchDecoder, BatchEncoder } from "./batch-codec.ts";
 
 /** Encodes `batches` in order and decodes them in order (one encoder and decoder, as one channel). */
@@ -85,6 +86,31 @@ describe("BatchEncoder / BatchDecoder", () => {
     out.forEach((o, i) => expect(o.values, `batch ${i}`).toEqual(batches[i]));
     const nullProto = Object.assign(Object.create(null) as object, { x: 1 });
     expect(roundTrip([[nullProto, { x: 2 }]])[0]!.values).toEqual([{ x: 1 }, { x: 2 }]);
+  });
+
+  it("refuses a batch with a record that is not plain data (class instance, function, symbol, cycle) and encodes the next batches as before", () => {
+    class Money {
+      constructor(readonly cents: number) {}
+    }
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = { parent: circular };
+    const encoder = new BatchEncoder();
+    const decoder = new BatchDecoder();
+    const good = [{ a: 1, b: "x" }, { a: 2, b: "y" }];
+    const first = encoder.encode(good, undefined);
+    expect(decoder.decode(new Uint8Array(first), first.length).values).toEqual(good);
+    for (const [bad, what] of [
+      [{ a: 3, b: new Money(7) }, /instance of class Money at \.b/],
+      [{ a: 3, f: () => 1 }, /function at \.f/],
+      [{ a: 3, b: "z", nested: [Symbol("s")] }, /symbol at \.nested\[0\]/],
+      [circular, /circular/],
+    ] as const) {
+      expect(() => encoder.encode([{ a: 9, b: "w" }, bad], undefined)).toThrow(PlainDataError);
+      expect(() => encoder.encode([bad], [1])).toThrow(what);
+      const next = [{ a: 4, b: "after" }, { c: [1, { d: 2 }] }];
+      const bytes = encoder.encode(next, undefined);
+      expect(decoder.decode(new Uint8Array(bytes), bytes.length).values).toEqual(next);
+    }
   });
 
   it("forgets the shapes a record defined before it turned out to have another shape than the last one", () => {

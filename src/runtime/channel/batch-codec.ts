@@ -18,6 +18,13 @@
  * whole with msgpackr (records mode, sequential structures), as every batch was
  * before. The first byte of a batch says which form follows.
  *
+ * The encoder refuses a batch with a record that is not plain data (the
+ * record contract: `checkPlainData`'s `PlainDataError`), so whoever sends
+ * through it need not check the records first: the compact form takes nothing
+ * but plain data (numbers, strings, booleans, `undefined`, `null`, plain
+ * arrays and objects, nested at most 32 deep), and a batch that falls back to
+ * msgpackr is checked record by record before.
+ *
  * Both forms decode to the values that were encoded: new objects and arrays
  * (a record that crosses threads is a copy), `undefined` and `null` kept apart,
  * object keys in their order; -0 and lone surrogates in strings are kept in the
@@ -32,6 +39,7 @@
  * ```
  */
 import { Packr, RESET_BUFFER_MODE, Unpackr } from "msgpackr";
+import { checkPlainData } from "../../state/plain-copy.ts";
 
 /** First byte of a batch. */
 const MSGPACK = 0;
@@ -89,7 +97,10 @@ type Bytes = Buffer & {
 /** Thrown inside the encoder when a batch cannot take the compact form. */
 const NOT_COMPACT = new Error("not compact");
 
-/** Encodes the batches of one channel; the bytes returned are valid until the next `encode`. */
+/**
+ * Encodes the batches of one channel; the bytes returned are valid until the next `encode`.
+ * A batch with a record that is not plain data is refused (`PlainDataError`) and leaves the encoder as it was.
+ */
 export class BatchEncoder {
   private buf = Buffer.allocUnsafe(1 << 16) as Bytes;
   private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
@@ -120,6 +131,8 @@ export class BatchEncoder {
       this.writers.length = shapesBefore;
       this.lastShape.length = 0;
     }
+    // the compact form took plain data only; msgpackr would take a class instance for a plain object
+    for (let i = 0; i < values.length; i++) checkPlainData(values[i]);
     // RESET_BUFFER_MODE: msgpackr's buffer is reused by the next batch (the link copies the bytes before that).
     const packed = this.packr.pack(timestamps ? [values, timestamps] : values, RESET_BUFFER_MODE);
     this.reserve(packed.length + 1);
