@@ -32,10 +32,12 @@ function expectSame(actual: unknown, expected: unknown, path = "$"): void {
 }
 
 const NUMBERS = [0, -0, 1, -1, 127, 128, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, 2 ** 53 + 2, -(2 ** 53) - 2, 0.1, -1.5, 1e300, Number.MIN_VALUE, NaN, Infinity, -Infinity];
-const STRINGS = ["", "a", "Google", "x".repeat(31), "y".repeat(32), "z".repeat(33), "ü", "héllo wörld", "日本語のテキスト".repeat(10), "😀 emoji", "\u0000nul", "a".repeat(5_000), "é".repeat(40), "\u007f\u0080", "lone \ud800 high", "\udc00", "x".repeat(40) + "\udbff"];
+/** ASCII strings of every length up to 10 (the decoder reads those up to 8 characters in JavaScript, longer ones natively). */
+const SHORT_ASCII = Array.from({ length: 10 }, (_, n) => "\u0000Az~0 9.\u007fq".slice(0, n + 1));
+const STRINGS = [...SHORT_ASCII, "", "a", "Google", "x".repeat(31), "y".repeat(32), "z".repeat(33), "ü", "héllo wörld", "日本語のテキスト".repeat(10), "😀 emoji", "\u0000nul", "a".repeat(5_000), "é".repeat(40), "\u007f\u0080", "lone \ud800 high", "\udc00", "x".repeat(40) + "\udbff"];
 
 describe("BatchEncoder / BatchDecoder", () => {
-  it("round-trips numbers (int32 edges, -0, beyond 2^53, NaN, infinities) and strings (ASCII, UTF-8, long, empty)", () => {
+  it("round-trips numbers (int32 edges, -0, beyond 2^53, NaN, infinities) and strings (ASCII of every short length, UTF-8, long, empty)", () => {
     const [out] = roundTrip([[...NUMBERS, ...STRINGS, true, false, null, undefined]]);
     expectSame(out!.values, [...NUMBERS, ...STRINGS, true, false, null, undefined]);
     expect(out!.timestamps).toBeUndefined();
