@@ -148,6 +148,14 @@ describe("BatchEncoder / BatchDecoder", () => {
       expect(o.values).toEqual(batches[i]);
       expect(o.timestamps).toEqual(batches[i]!.map((_, k) => i * 1_000 + k));
     });
+    // every number a timestamp can be: epoch milliseconds, none (-Infinity), negative, fractional, -0
+    const timestamps = [1_700_000_000_123, Number.NEGATIVE_INFINITY, 2 ** 53 - 1, -5, 0.5, -0];
+    const values = timestamps.map((_, i) => ({ i, s: "ab" }));
+    const encoder = new BatchEncoder();
+    const bytes = encoder.encode(values, timestamps);
+    const decoded = new BatchDecoder().decode(new Uint8Array(bytes), bytes.length);
+    expect(decoded.values).toEqual(values);
+    expectSame(decoded.timestamps, timestamps);
   });
 
   it("round-trips random batches of plain data in sequence (seeded)", () => {

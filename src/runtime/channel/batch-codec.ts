@@ -45,6 +45,7 @@ import { checkPlainData } from "../../state/plain-copy.ts";
 const MSGPACK = 0;
 const MSGPACK_WITH_TIMESTAMPS = 1;
 const COMPACT = 2;
+/** The compact form, then the records' timestamps: a little-endian float64 each. */
 const COMPACT_WITH_TIMESTAMPS = 3;
 
 /** Type bytes of the compact form. */
@@ -122,7 +123,14 @@ export class BatchEncoder {
       this.view.setUint32(1, values.length, true);
       this.pos = 5;
       for (let i = 0; i < values.length; i++) this.value(values[i], 0);
-      if (timestamps) for (let i = 0; i < values.length; i++) this.number(timestamps[i]!);
+      if (timestamps) {
+        // one float64 each, after the records (no type bytes)
+        this.reserve(8 * values.length);
+        const view = this.view;
+        let at = this.pos;
+        for (let i = 0; i < values.length; i++, at += 8) view.setFloat64(at, timestamps[i]!, true);
+        this.pos = at;
+      }
       return this.buf.subarray(0, this.pos);
     } catch (e) {
       if (e !== NOT_COMPACT) throw e;
@@ -331,7 +339,10 @@ export class BatchDecoder {
     let timestamps: number[] | undefined;
     if (form === COMPACT_WITH_TIMESTAMPS) {
       timestamps = new Array<number>(n);
-      for (let i = 0; i < n; i++) timestamps[i] = this.value() as number;
+      const view = this.view;
+      let at = this.pos;
+      for (let i = 0; i < n; i++, at += 8) timestamps[i] = view.getFloat64(at, true);
+      this.pos = at;
     }
     if (this.pos !== length) throw new Error(`batch decoder: ${length - this.pos} bytes left after ${n} records`);
     return { values, timestamps };
