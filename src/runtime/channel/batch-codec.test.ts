@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PlainDataError } from "../../state/plain-copy.ts";
 import { BatchDecoder, BatchEncoder } from "./batch-codec.ts";
 
 /** Encodes `batches` in order and decodes them in order (one encoder and decoder, as one channel). */
@@ -31,10 +32,12 @@ function expectSame(actual: unknown, expected: unknown, path = "$"): void {
 }
 
 const NUMBERS = [0, -0, 1, -1, 127, 128, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, 2 ** 53 + 2, -(2 ** 53) - 2, 0.1, -1.5, 1e300, Number.MIN_VALUE, NaN, Infinity, -Infinity];
-const STRINGS = ["", "a", "Google", "x".repeat(31), "y".repeat(32), "z".repeat(33), "ü", "héllo wörld", "日本語のテキスト".repeat(10), "😀 emoji", "\u0000nul", "a".repeat(5_000), "é".repeat(40), "\u007f\u0080", "lone \ud800 high", "\udc00", "x".repeat(40) + "\udbff"];
+/** ASCII strings of every length up to 10 (the decoder reads those up to 8 characters in JavaScript, longer ones natively). */
+const SHORT_ASCII = Array.from({ length: 10 }, (_, n) => "\u0000Az~0 9.\u007fq".slice(0, n + 1));
+const STRINGS = [...SHORT_ASCII, "", "a", "Google", "x".repeat(31), "y".repeat(32), "z".repeat(33), "ü", "héllo wörld", "日本語のテキスト".repeat(10), "😀 emoji", "\u0000nul", "a".repeat(5_000), "é".repeat(40), "\u007f\u0080", "lone \ud800 high", "\udc00", "x".repeat(40) + "\udbff"];
 
 describe("BatchEncoder / BatchDecoder", () => {
-  it("round-trips numbers (int32 edges, -0, beyond 2^53, NaN, infinities) and strings (ASCII, UTF-8, long, empty)", () => {
+  it("round-trips numbers (int32 edges, -0, beyond 2^53, NaN, infinities) and strings (ASCII of every short length, UTF-8, long, empty)", () => {
     const [out] = roundTrip([[...NUMBERS, ...STRINGS, true, false, null, undefined]]);
     expectSame(out!.values, [...NUMBERS, ...STRINGS, true, false, null, undefined]);
     expect(out!.timestamps).toBeUndefined();
@@ -87,6 +90,31 @@ describe("BatchEncoder / BatchDecoder", () => {
     expect(roundTrip([[nullProto, { x: 2 }]])[0]!.values).toEqual([{ x: 1 }, { x: 2 }]);
   });
 
+  it("refuses a batch with a record that is not plain data (class instance, function, symbol, cycle) and encodes the next batches as before", () => {
+    class Money {
+      constructor(readonly cents: number) {}
+    }
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = { parent: circular };
+    const encoder = new BatchEncoder();
+    const decoder = new BatchDecoder();
+    const good = [{ a: 1, b: "x" }, { a: 2, b: "y" }];
+    const first = encoder.encode(good, undefined);
+    expect(decoder.decode(new Uint8Array(first), first.length).values).toEqual(good);
+    for (const [bad, what] of [
+      [{ a: 3, b: new Money(7) }, /instance of class Money at \.b/],
+      [{ a: 3, f: () => 1 }, /function at \.f/],
+      [{ a: 3, b: "z", nested: [Symbol("s")] }, /symbol at \.nested\[0\]/],
+      [circular, /circular/],
+    ] as const) {
+      expect(() => encoder.encode([{ a: 9, b: "w" }, bad], undefined)).toThrow(PlainDataError);
+      expect(() => encoder.encode([bad], [1])).toThrow(what);
+      const next = [{ a: 4, b: "after" }, { c: [1, { d: 2 }] }];
+      const bytes = encoder.encode(next, undefined);
+      expect(decoder.decode(new Uint8Array(bytes), bytes.length).values).toEqual(next);
+    }
+  });
+
   it("forgets the shapes a record defined before it turned out to have another shape than the last one", () => {
     // the second record starts like the first ({a, b}) but b is an object of a new shape and a key c follows
     const batches = [
@@ -120,6 +148,14 @@ describe("BatchEncoder / BatchDecoder", () => {
       expect(o.values).toEqual(batches[i]);
       expect(o.timestamps).toEqual(batches[i]!.map((_, k) => i * 1_000 + k));
     });
+    // every number a timestamp can be: epoch milliseconds, none (-Infinity), negative, fractional, -0
+    const timestamps = [1_700_000_000_123, Number.NEGATIVE_INFINITY, 2 ** 53 - 1, -5, 0.5, -0];
+    const values = timestamps.map((_, i) => ({ i, s: "ab" }));
+    const encoder = new BatchEncoder();
+    const bytes = encoder.encode(values, timestamps);
+    const decoded = new BatchDecoder().decode(new Uint8Array(bytes), bytes.length);
+    expect(decoded.values).toEqual(values);
+    expectSame(decoded.timestamps, timestamps);
   });
 
   it("round-trips random batches of plain data in sequence (seeded)", () => {

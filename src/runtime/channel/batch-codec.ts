@@ -18,6 +18,13 @@
  * whole with msgpackr (records mode, sequential structures), as every batch was
  * before. The first byte of a batch says which form follows.
  *
+ * The encoder refuses a batch with a record that is not plain data (the
+ * record contract: `checkPlainData`'s `PlainDataError`), so whoever sends
+ * through it need not check the records first: the compact form takes nothing
+ * but plain data (numbers, strings, booleans, `undefined`, `null`, plain
+ * arrays and objects, nested at most 32 deep), and a batch that falls back to
+ * msgpackr is checked record by record before.
+ *
  * Both forms decode to the values that were encoded: new objects and arrays
  * (a record that crosses threads is a copy), `undefined` and `null` kept apart,
  * object keys in their order; -0 and lone surrogates in strings are kept in the
@@ -32,11 +39,13 @@
  * ```
  */
 import { Packr, RESET_BUFFER_MODE, Unpackr } from "msgpackr";
+import { checkPlainData } from "../../state/plain-copy.ts";
 
 /** First byte of a batch. */
 const MSGPACK = 0;
 const MSGPACK_WITH_TIMESTAMPS = 1;
 const COMPACT = 2;
+/** The compact form, then the records' timestamps: a little-endian float64 each. */
 const COMPACT_WITH_TIMESTAMPS = 3;
 
 /** Type bytes of the compact form. */
@@ -89,7 +98,10 @@ type Bytes = Buffer & {
 /** Thrown inside the encoder when a batch cannot take the compact form. */
 const NOT_COMPACT = new Error("not compact");
 
-/** Encodes the batches of one channel; the bytes returned are valid until the next `encode`. */
+/**
+ * Encodes the batches of one channel; the bytes returned are valid until the next `encode`.
+ * A batch with a record that is not plain data is refused (`PlainDataError`) and leaves the encoder as it was.
+ */
 export class BatchEncoder {
   private buf = Buffer.allocUnsafe(1 << 16) as Bytes;
   private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
@@ -111,7 +123,14 @@ export class BatchEncoder {
       this.view.setUint32(1, values.length, true);
       this.pos = 5;
       for (let i = 0; i < values.length; i++) this.value(values[i], 0);
-      if (timestamps) for (let i = 0; i < values.length; i++) this.number(timestamps[i]!);
+      if (timestamps) {
+        // one float64 each, after the records (no type bytes)
+        this.reserve(8 * values.length);
+        const view = this.view;
+        let at = this.pos;
+        for (let i = 0; i < values.length; i++, at += 8) view.setFloat64(at, timestamps[i]!, true);
+        this.pos = at;
+      }
       return this.buf.subarray(0, this.pos);
     } catch (e) {
       if (e !== NOT_COMPACT) throw e;
@@ -120,6 +139,8 @@ export class BatchEncoder {
       this.writers.length = shapesBefore;
       this.lastShape.length = 0;
     }
+    // the compact form took plain data only; msgpackr would take a class instance for a plain object
+    for (let i = 0; i < values.length; i++) checkPlainData(values[i]);
     // RESET_BUFFER_MODE: msgpackr's buffer is reused by the next batch (the link copies the bytes before that).
     const packed = this.packr.pack(timestamps ? [values, timestamps] : values, RESET_BUFFER_MODE);
     this.reserve(packed.length + 1);
@@ -318,7 +339,10 @@ export class BatchDecoder {
     let timestamps: number[] | undefined;
     if (form === COMPACT_WITH_TIMESTAMPS) {
       timestamps = new Array<number>(n);
-      for (let i = 0; i < n; i++) timestamps[i] = this.value() as number;
+      const view = this.view;
+      let at = this.pos;
+      for (let i = 0; i < n; i++, at += 8) timestamps[i] = view.getFloat64(at, true);
+      this.pos = at;
     }
     if (this.pos !== length) throw new Error(`batch decoder: ${length - this.pos} bytes left after ${n} records`);
     return { values, timestamps };
@@ -338,7 +362,7 @@ export class BatchDecoder {
       case ASCII: {
         const n = this.view.getUint32(at + 1, true);
         this.pos = at + 5 + n;
-        return this.buf.latin1Slice(at + 5, at + 5 + n);
+        return n <= SHORT_ASCII ? shortAscii(this.buf, at + 5, n) : this.buf.latin1Slice(at + 5, at + 5 + n);
       }
       case UTF16: {
         const n = this.view.getUint32(at + 1, true);
@@ -379,6 +403,37 @@ export class BatchDecoder {
       default:
         throw new Error(`batch decoder: unknown type byte ${type} at ${at}`);
     }
+  }
+}
+
+/** ASCII strings up to this length are read by {@link shortAscii}, longer ones by Buffer's native reader. */
+const SHORT_ASCII = 8;
+
+/**
+ * The ASCII string of the `n` (at most {@link SHORT_ASCII}) bytes of `b` at `at`, with one `String.fromCharCode`
+ * call: a few times faster than the native call for such short strings (channel names, codes, categories).
+ */
+function shortAscii(b: Uint8Array, at: number, n: number): string {
+  const c = String.fromCharCode;
+  switch (n) {
+    case 0:
+      return "";
+    case 1:
+      return c(b[at]!);
+    case 2:
+      return c(b[at]!, b[at + 1]!);
+    case 3:
+      return c(b[at]!, b[at + 1]!, b[at + 2]!);
+    case 4:
+      return c(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
+    case 5:
+      return c(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!);
+    case 6:
+      return c(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!);
+    case 7:
+      return c(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!);
+    default:
+      return c(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!);
   }
 }
 

@@ -19,6 +19,11 @@ export interface OutputChannel {
   close(): void;
   /** Adds the bytes of every encoded batch sent from now on to `counter` (channels to another thread; in-thread channels encode nothing). */
   countBytes?(counter: Counter): void;
+  /**
+   * True when `send` refuses a batch with a record that is not plain data (`PlainDataError`), as a
+   * channel to another thread does (its encoding takes nothing else): the writer leaves the check to it.
+   */
+  readonly refusesNonPlainData?: boolean;
 }
 
 /** The consumer's end. */

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { TimeMeter } from "../../metrics/time-meter.ts";
-import { HeapKeyedStateBackend, keyGroupRangeForSubtask } from "../../state/index.ts";
+import { HeapKeyedStateBackend, keyGroupOf, keyGroupRangeForSubtask, subtaskForKeyGroup } from "../../state/index.ts";
+import { NO_TIMESTAMP } from "../elements.ts";
 import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
+import { MessageChannel } from "node:worker_threads";
 import { LocalChannel } from "./local-channel.ts";
 import { RecordWriter } from "./record-writer.ts";
+import { createLinkEnds, RemoteLink } from "./remote-link.ts";
 
 function writer(partitioning: "broadcast" | "forward", channels: LocalChannel[], origin: { copy: boolean; reuse?: boolean; copyRecord?: (r: unknown) => unknown }) {
   const counters = new TimeMeter();
@@ -100,6 +103,44 @@ describe("RecordWriter record contract", () => {
     const w = writer("forward", [new LocalChannel()], { copy: false });
     expect(() => w.emit({ a: { f: () => 1 } })).toThrow(RecordNotPlainDataError);
     expect(() => w.emit({ a: { f: () => 1 } })).toThrow(/^operator 'Map' \(uid 'm'\) emitted a record that contains a function at \.a\.f;/);
+  });
+});
+
+describe("RecordWriter with a channel to another thread", () => {
+  it("leaves the check of the records it sends there to the channel's encoding: a record that is not plain data is refused at the flush, with the same error", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const [ea, eb] = createLinkEnds(2, port1, port2);
+    const a = new RemoteLink(ea);
+    const b = new RemoteLink(eb);
+    try {
+      a.reset(0);
+      b.reset(0);
+      const local = new LocalChannel(1_000);
+      const remote = a.output(1, 1_000);
+      const input = b.input(1);
+      // records { k, v }: k = here goes to the local channel (subtask 0), k = there to the remote one (subtask 1)
+      const subtaskOf = (k: number) => subtaskForKeyGroup(128, 2, keyGroupOf(k, 128));
+      const here = [0, 1, 2, 3, 4, 5].find((k) => subtaskOf(k) === 0)!;
+      const there = [0, 1, 2, 3, 4, 5].find((k) => subtaskOf(k) === 1)!;
+      const w = new RecordWriter([local, remote], "hash", (r) => (r as { k: number }).k, 128, 1_000, new TimeMeter(), 0, { timestamp: NO_TIMESTAMP }, { producer: "operator 'Map' (uid 'm')", copy: false });
+      const sent = [{ k: here, v: "here" }, { k: there, v: "there" }, { k: there, v: [1, { x: 2 }] }];
+      for (const r of sent) w.emit(r);
+      await w.flush();
+      expect(local.poll()).toEqual({ kind: "data", values: [sent[0]] });
+      expect(input.poll()).toEqual({ kind: "data", values: [sent[1], sent[2]] });
+
+      const bad = { k: here, v: { f: () => 1 } };
+      expect(() => w.emit(bad)).toThrow(/^operator 'Map' \(uid 'm'\) emitted a record that contains a function at \.v\.f;/);
+      w.emit({ k: there, v: "before" });
+      w.emit({ k: there, v: { f: () => 1 } });
+      await expect(w.flush()).rejects.toThrow(RecordNotPlainDataError);
+      w.emit({ k: there, v: { f: () => 1 } });
+      await expect(w.flush()).rejects.toThrow(/^operator 'Map' \(uid 'm'\) emitted a record that contains a function at \.v\.f;/);
+      expect(input.poll()).toBeUndefined();
+    } finally {
+      a.close();
+      b.close();
+    }
   });
 });
 

@@ -16,6 +16,16 @@
  * Records that come straight from a source which knows their shapes (the
  * source is alone in its chain and no user code saw them) are trusted to be
  * plain data: not checked, and copied with the source's own copy.
+ *
+ * A channel to another thread encodes its batches with an encoding that
+ * takes nothing but plain data (`OutputChannel.refusesNonPlainData`): the
+ * records a partitioning sends there are left to it, and only those for
+ * channels within the thread are checked as they are appended, so a record
+ * that crosses threads is looked at once, by its encoding. Such a record is
+ * refused when its batch is sent instead of when it is emitted (the same
+ * error: the task fails either way). Not with object reuse, where a later
+ * edge of the same output relies on this writer's check, nor on a broadcast
+ * edge, whose every record also goes to a channel within the thread.
  */
 import type { KeySelector, Partitioning } from "../../graph/stream-graph.ts";
 import { keyGroupOf, subtaskForKeyGroup } from "../../state/index.ts";
@@ -63,8 +73,13 @@ export class RecordWriter {
   private readonly copier = new PlainDataCopier();
   /** A copy of a record for a consumer of its own. */
   private readonly copyOf: (value: unknown) => unknown;
-  /** Whether `emit` checks records (it copies them, an earlier edge checked them, or the source vouches for them: no). */
+  /**
+   * Whether `emit` checks records (it copies them, an earlier edge checked them, the source vouches for them,
+   * or `checkIn` does: no).
+   */
   private readonly checks: boolean;
+  /** Per channel, whether a record appended for it is checked there (null: none is, `emit` checks or nothing does). */
+  private readonly checkIn: readonly boolean[] | null;
 
   /**
    * @param channels one per consumer subtask, in subtask order (a single one for forward)
@@ -88,7 +103,10 @@ export class RecordWriter {
     this.queues = channels.map(() => []);
     this.next = producerIndex % Math.max(1, channels.length);
     this.copyOf = origin.copyRecord ?? ((v) => this.copier.copy(v));
-    this.checks = !origin.copy && !origin.checked && origin.copyRecord === undefined;
+    const checks = !origin.copy && !origin.checked && origin.copyRecord === undefined;
+    const leftToChannels = checks && !origin.reuse && partitioning !== "broadcast" && channels.some((c) => c.refusesNonPlainData === true);
+    this.checks = checks && !leftToChannels;
+    this.checkIn = leftToChannels ? channels.map((c) => c.refusesNonPlainData !== true) : null;
     const n = channels.length;
     switch (partitioning) {
       case "forward":
@@ -119,14 +137,14 @@ export class RecordWriter {
   /**
    * Hot path: buffers one record (with the current timestamp) for its channel(s).
    *
-   * @throws RecordNotPlainDataError when the record is not plain data
+   * @throws RecordNotPlainDataError when the record is not plain data (one for another thread: see `flush`)
    */
   emit(value: unknown): void {
     try {
       if (this.origin.copy) value = this.copyOf(value);
       else if (this.checks) this.checker.check(value);
     } catch (e) {
-      throw e instanceof PlainDataError ? new RecordNotPlainDataError(this.origin.producer, e) : e;
+      throw this.refusal(e);
     }
     this.select(value);
   }
@@ -142,6 +160,8 @@ export class RecordWriter {
   /**
    * Sends what is queued. Without `onlyFull`, the partly filled batches too; with it,
    * only full batches and events (larger batches under load).
+   *
+   * @throws RecordNotPlainDataError when a record of a batch for another thread is not plain data
    */
   async flush(onlyFull = false): Promise<void> {
     for (let i = 0; i < this.channels.length; i++) {
@@ -163,7 +183,19 @@ export class RecordWriter {
     for (const c of this.channels) c.close();
   }
 
+  /** The error of a record that is not plain data (`e`: what the check, the copy or the encoding threw). */
+  private refusal(e: unknown): unknown {
+    return e instanceof PlainDataError ? new RecordNotPlainDataError(this.origin.producer, e) : e;
+  }
+
   private append(i: number, v: unknown): void {
+    if (this.checkIn !== null && this.checkIn[i]!) {
+      try {
+        this.checker.check(v);
+      } catch (e) {
+        throw this.refusal(e);
+      }
+    }
     const vals = this.values[i]!;
     const ts = this.element.timestamp;
     let times = this.times[i]!;
@@ -193,6 +225,10 @@ export class RecordWriter {
         this.backPressure.stop(performance.now());
       }
     }
-    ch.send(message);
+    try {
+      ch.send(message);
+    } catch (e) {
+      throw this.refusal(e);
+    }
   }
 }

@@ -260,6 +260,8 @@ export class RemoteLink implements Link {
 }
 
 class RemoteOutputChannel implements OutputChannel {
+  /** Its encoder refuses what is not plain data (batch-codec.ts). */
+  readonly refusesNonPlainData = true;
   private readonly creditSignal = new Signal();
   private readonly encoder = new BatchEncoder();
   private closed = false;
@@ -296,13 +298,16 @@ class RemoteOutputChannel implements OutputChannel {
 
   send(message: ChannelMessage): void {
     if (this.closed) return;
-    this.sent = (this.sent + 1) | 0;
     if (message.kind === "data") {
       // the encoder's buffer is reused by the next batch (sendData copies the bytes before that)
       const bytes = this.encoder.encode(message.values, message.timestamps);
+      this.sent = (this.sent + 1) | 0;
       this.bytes.count += bytes.length;
       this.link.sendData(this.id, bytes);
-    } else this.link.sendEvent(this.id, message);
+    } else {
+      this.sent = (this.sent + 1) | 0;
+      this.link.sendEvent(this.id, message);
+    }
   }
 
   countBytes(counter: Counter): void {

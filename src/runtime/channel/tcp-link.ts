@@ -317,6 +317,8 @@ export class TcpLink implements Link {
 }
 
 class TcpOutputChannel implements OutputChannel {
+  /** Its encoder refuses what is not plain data (batch-codec.ts). */
+  readonly refusesNonPlainData = true;
   private readonly creditSignal = new Signal();
   private readonly encoder = new BatchEncoder();
   private bytes = new Counter();
@@ -337,12 +339,15 @@ class TcpOutputChannel implements OutputChannel {
   send(message: ChannelMessage): void {
     if (this.closed) return;
     if (this.failure) throw this.failure;
-    this.credits--;
     if (message.kind === "data") {
       const bytes = this.encoder.encode(message.values, message.timestamps);
+      this.credits--;
       this.bytes.count += bytes.length;
       this.link.sendData(this.id, bytes);
-    } else this.link.sendEvent(this.id, message);
+    } else {
+      this.credits--;
+      this.link.sendEvent(this.id, message);
+    }
   }
 
   countBytes(counter: Counter): void {
