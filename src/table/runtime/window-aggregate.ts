@@ -143,8 +143,7 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
   /** The slice of the last row (rows come in slice after slice, whatever their key). */
   private readonly at: CurrentSlice;
   /** Scratch of {@link fireWindowEnd}: the merge of a window's slices (its results are copied into the row). */
-  private readonly merged: unknown[] = [];
-  private readonly mergedCounts: (Map<string, ValueCount> | null)[] | undefined;
+  private readonly merged: AccumulatorSet;
 
   /**
    * @param global - the global phase of a two-phase aggregation: the input is the local phase's
@@ -161,7 +160,7 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     this.aggs = new Aggregates(spec.calls, { retractable: false });
     this.slicing = windowSlicing(window);
     this.at = new CurrentSlice(this.slicing);
-    this.mergedCounts = this.aggs.usesCounts ? this.aggs.newCounts() : undefined;
+    this.merged = this.aggs.create();
   }
 
   open(): void {
@@ -267,11 +266,9 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     if (to - from === 1) out.collect(windowRow(table.key, aggs, accs, counts, from * n, start, end));
     else if (to > from) {
       const merged = this.merged;
-      const mergedCounts = this.mergedCounts;
-      aggs.createAt(merged, 0);
-      if (mergedCounts !== undefined) for (const c of mergedCounts) c?.clear();
-      for (let i = from; i < to; i++) aggs.mergeAt(merged, mergedCounts, 0, accs, counts, i * n);
-      out.collect(windowRow(table.key, aggs, merged, mergedCounts, 0, start, end));
+      aggs.reset(merged);
+      for (let i = from; i < to; i++) aggs.mergeAt(merged.accs, merged.counts, 0, accs, counts, i * n);
+      out.collect(windowRow(table.key, aggs, merged.accs, merged.counts, 0, start, end));
     }
     // the slices in no later window: a prefix (a slice's last window end grows with its end)
     let done = 0;
