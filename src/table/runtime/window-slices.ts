@@ -6,6 +6,7 @@
  * the union of the slices between its start and its end. Pure arithmetic.
  */
 import type { WindowSpec } from "./window-spec.ts";
+import { windowStartWithOffset } from "../../time/windows/window.ts";
 
 /** Slice and window arithmetic of one aligned window kind. */
 export interface WindowSlicing {
@@ -29,19 +30,6 @@ function gcd(a: number, b: number): number {
 }
 
 /**
- * `t` rounded down to `offset + k × step`. The remainder comes from a division (a double `%` is a call
- * to fmod, several times slower), corrected by one step where the quotient rounded across an integer:
- * exact as `%` is, for integer steps and times below 2^53.
- */
-function floorTo(t: number, step: number, offset: number): number {
-  const x = t - offset;
-  let r = x - Math.floor(x / step) * step;
-  if (r < 0) r += step;
-  else if (r >= step) r -= step;
-  return t - r;
-}
-
-/**
  * The slicing of a TUMBLE, HOP or CUMULATE window.
  *
  * @example
@@ -56,7 +44,7 @@ export function windowSlicing(spec: Exclude<WindowSpec, { kind: "session" }>): W
     case "tumble": {
       const { size, offset } = spec;
       return {
-        sliceEnd: (t) => floorTo(t, size, offset) + size,
+        sliceEnd: (t) => windowStartWithOffset(t, offset, size) + size,
         firstWindowEnd: (e) => e,
         lastWindowEnd: (e) => e,
         windowStep: size,
@@ -70,10 +58,10 @@ export function windowSlicing(spec: Exclude<WindowSpec, { kind: "session" }>): W
       // windows start at offset + k × slide, so they end at (offset + size) + k × slide
       const endOffset = offset + size;
       return {
-        sliceEnd: (t) => floorTo(t, g, offset) + g,
-        firstWindowEnd: (e) => floorTo(e + slide - 1, slide, endOffset),
+        sliceEnd: (t) => windowStartWithOffset(t, offset, g) + g,
+        firstWindowEnd: (e) => windowStartWithOffset(e + slide - 1, endOffset, slide),
         // the last window end w with w - size <= e - g
-        lastWindowEnd: (e) => floorTo(e - g + size, slide, endOffset),
+        lastWindowEnd: (e) => windowStartWithOffset(e - g + size, endOffset, slide),
         windowStep: slide,
         sliceSize: g,
         windowStart: (end) => end - size,
@@ -82,12 +70,12 @@ export function windowSlicing(spec: Exclude<WindowSpec, { kind: "session" }>): W
     case "cumulate": {
       const { maxSize, step, offset } = spec;
       return {
-        sliceEnd: (t) => floorTo(t, step, offset) + step,
+        sliceEnd: (t) => windowStartWithOffset(t, offset, step) + step,
         firstWindowEnd: (e) => e,
-        lastWindowEnd: (e) => floorTo(e - step, maxSize, offset) + maxSize,
+        lastWindowEnd: (e) => windowStartWithOffset(e - step, offset, maxSize) + maxSize,
         windowStep: step,
         sliceSize: step,
-        windowStart: (end) => floorTo(end - 1, maxSize, offset),
+        windowStart: (end) => windowStartWithOffset(end - 1, offset, maxSize),
       };
     }
   }

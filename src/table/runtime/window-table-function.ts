@@ -29,22 +29,7 @@ import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { rowKeySelector } from "./row-key.ts";
 import type { WindowSpec } from "./window-spec.ts";
-
-/**
- * The start of the window of `size` that contains `time`, windows aligned to
- * the epoch plus `offset` (Flink's `TimeWindow.getWindowStartWithOffset`).
- *
- * @example
- * ```ts
- * windowStart(1_234, 0, 1_000);    // 1000
- * windowStart(-1, 0, 1_000);       // -1000
- * windowStart(1_234, -300, 1_000); // 700
- * ```
- */
-export function windowStart(time: number, offset: number, size: number): number {
-  const remainder = (time - offset) % size;
-  return remainder < 0 ? time - (remainder + size) : time - remainder;
-}
+import { windowStartWithOffset } from "../../time/windows/window.ts";
 
 /**
  * The windows `[start, end)` of a tumbling, hopping or cumulating window spec
@@ -58,20 +43,20 @@ export function windowStart(time: number, offset: number, size: number): number 
 export function alignedWindows(window: Exclude<WindowSpec, { kind: "session" }>, time: number): [number, number][] {
   switch (window.kind) {
     case "tumble": {
-      const start = windowStart(time, window.offset, window.size);
+      const start = windowStartWithOffset(time, window.offset, window.size);
       return [[start, start + window.size]];
     }
     case "hop": {
       const out: [number, number][] = [];
-      for (let start = windowStart(time, window.offset, window.slide); start > time - window.size; start -= window.slide) {
+      for (let start = windowStartWithOffset(time, window.offset, window.slide); start > time - window.size; start -= window.slide) {
         out.push([start, start + window.size]);
       }
       return out;
     }
     case "cumulate": {
-      const start = windowStart(time, window.offset, window.maxSize);
+      const start = windowStartWithOffset(time, window.offset, window.maxSize);
       const out: [number, number][] = [];
-      for (let end = windowStart(time, window.offset, window.step) + window.step; end <= start + window.maxSize; end += window.step) {
+      for (let end = windowStartWithOffset(time, window.offset, window.step) + window.step; end <= start + window.maxSize; end += window.step) {
         out.push([start, end]);
       }
       return out;
@@ -108,7 +93,7 @@ export function windowTableFunction(input: DataStream<Row>, window: WindowSpec, 
         const time = row.fields[field];
         if (time === null || time === undefined) return;
         const t = time as number;
-        if (!(t >= start && t < start + size)) start = windowStart(t, offset, size);
+        if (!(t >= start && t < start + size)) start = windowStartWithOffset(t, offset, size);
         out.collect({ kind: row.kind, fields: withWindow(row.fields, start, start + size) });
       })
       .uid(naming.uid)

@@ -93,6 +93,28 @@ export function windowFromId(id: string): Window {
  * (Flink's `TimeWindow.getWindowStartWithOffset`).
  */
 export function windowStartWithOffset(timestamp: number, offset: number, size: number): number {
-  const remainder = (timestamp - offset) % size;
-  return remainder < 0 ? timestamp - (remainder + size) : timestamp - remainder;
+  return timestamp - floorRemainder(timestamp - offset, size);
+}
+
+/** Whole numbers up to this size take the floor division of {@link floorRemainder} (its products stay exact). */
+const EXACT = 2 ** 52;
+
+/**
+ * `x` modulo `size` in `[0, size)` (for a positive `size`; a zero is +0). Whole numbers up to 2^52 take a floor division
+ * (a quotient off by one corrected): `%` of numbers that are not small integers, as epoch milliseconds
+ * are not, is a call into C.
+ *
+ * @example
+ * ```ts
+ * floorRemainder(-1, 10); // 9
+ * floorRemainder(1_767_225_600_123, 60_000); // 123
+ * ```
+ */
+export function floorRemainder(x: number, size: number): number {
+  let r: number;
+  if (x === Math.floor(x) && Math.abs(x) <= EXACT) {
+    r = x - Math.floor(x / size) * size;
+    if (r >= size) r -= size;
+  } else r = x % size;
+  return r < 0 ? r + size : r + 0;
 }
