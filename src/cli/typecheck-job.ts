@@ -2,12 +2,16 @@
  * `weir run job.ts` type-checks the job file and its local imports before it
  * runs them (as Deno does), with the TypeScript installed in the job's
  * project; without one it does not check. An unchanged job is not checked
- * again: the check is cached under the job's `.weir/typecheck/`.
+ * again: the check is cached under the job's `.weir/typecheck/`. TypeScript 7
+ * and later have no compiler API in their package: their `tsc` command checks
+ * the job (typecheck-with-tsc.ts).
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { tsconfigChain } from "./tsconfig-chain.ts";
+import { checkWithTsc } from "./typecheck-with-tsc.ts";
 
 /** The outcome of {@link typecheckJob}. */
 export type TypecheckOutcome =
@@ -70,6 +74,11 @@ export function typecheckJob(jobFile: string, cwd: string = process.cwd(), onChe
   }
   onCheck();
   const ts = require(tsPath) as typeof import("typescript");
+  if (typeof ts.createProgram !== "function") {
+    const checked = checkWithTsc(dirname(require.resolve("typescript/package.json")), jobFile, configPath, DEFAULT_OPTIONS, cwd);
+    if (checked.errors.length > 0) return { kind: "errors", errors: checked.errors };
+    return { kind: "ok", cached: false, files: cacheChecked(cacheFile, key, [...checked.files, ...(configPath ? tsconfigChain(configPath) : [])]), version };
+  }
   const { options, configErrors, extendedConfigs } = compilerOptions(ts, configPath);
   const program = ts.createProgram({ rootNames: [jobFile], options, host: jobFilesAsModules(ts, options) });
   const local = program.getSourceFiles().filter((sf) => !IN_NODE_MODULES.test(sf.fileName));
@@ -80,11 +89,16 @@ export function typecheckJob(jobFile: string, cwd: string = process.cwd(), onChe
     ...local.flatMap((sf) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]),
   ].filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (diagnostics.length > 0) return { kind: "errors", errors: diagnostics.map((d) => formatDiagnostic(ts, d, cwd)) };
-  const files: Record<string, string> = {};
   // the configs a tsconfig extends are checked like sources: a change to one checks again
-  for (const file of [...local.map((sf) => sf.fileName), ...extendedConfigs].map((f) => resolve(f))) files[file] = hashOf(file) ?? "";
+  return { kind: "ok", cached: false, files: cacheChecked(cacheFile, key, [...local.map((sf) => sf.fileName), ...extendedConfigs]), version };
+}
+
+/** Caches a check without errors of `checked` (sources and configs) under `key`; returns how many files that is. */
+function cacheChecked(cacheFile: string, key: string, checked: readonly string[]): number {
+  const files: Record<string, string> = {};
+  for (const file of checked.map((f) => resolve(f))) files[file] = hashOf(file) ?? "";
   writeCache(cacheFile, { key, files });
-  return { kind: "ok", cached: false, files: Object.keys(files).length, version };
+  return Object.keys(files).length;
 }
 
 /**
