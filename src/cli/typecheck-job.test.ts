@@ -40,7 +40,7 @@ describe("typecheckJob", () => {
     const seven = mkdtempSync(join(tmpdir(), "weir-typecheck-ts7-"));
     try {
       mkdirSync(join(seven, "node_modules"));
-      symlinkSync(join(ROOT, "node_modules/typescript-7"), join(seven, "node_modules/typescript"), "dir");
+      symlinkSync(join(ROOT, "test/fixtures/typescript-7/node_modules/typescript"), join(seven, "node_modules/typescript"), "dir");
       writeFileSync(join(seven, "package.json"), JSON.stringify({ name: "cjs", type: "commonjs" }));
       // a tsconfig with comments and a trailing comma, extending a base
       writeFileSync(join(seven, "base.json"), '{ "compilerOptions": { "strict": true, "lib": ["ES2022"], "types": [] } }');
