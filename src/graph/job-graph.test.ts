@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildJobGraph, chainPredecessors } from "./job-graph.ts";
 import { StreamGraph, type StreamEdge } from "./stream-graph.ts";
+import { vertexName } from "./vertex-name.ts";
 
 const op = () => ({});
 
@@ -33,6 +34,7 @@ describe("chaining", () => {
     expect(graph.vertices.map((v) => uids(v.nodes))).toEqual([["src", "persons", "auctions", "p2", "a2"], ["join"]]);
     const [chain, joinVertex] = graph.vertices;
     expect(chainPredecessors(chain!)).toEqual([-1, 0, 0, 1, 2]);
+    expect(vertexName(chain!)).toBe("Source: src -> (persons -> p2, auctions -> a2)");
     // each edge leaves from the member that produces it
     expect(chain!.outputs.map((e) => [e.sourceNode, e.target, e.inputSide])).toEqual([
       [p2.id, joinVertex!.id, 0],
@@ -79,5 +81,6 @@ describe("chaining", () => {
     const graph = buildJobGraph(g, "j", { parallelism: 4, maxParallelism: 128 });
     expect(graph.vertices.map((v) => uids(v.nodes))).toEqual([["src", "a", "b"]]);
     expect(chainPredecessors(graph.vertices[0]!)).toEqual([-1, 0, 1]);
+    expect(vertexName(graph.vertices[0]!)).toBe("Source: src -> a -> b");
   });
 });
