@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildJobGraph, chainPredecessors } from "./job-graph.ts";
 import { StreamGraph, type StreamEdge } from "./stream-graph.ts";
-import { vertexName } from "./vertex-name.ts";
+import { chainName, vertexName } from "./vertex-name.ts";
 
 const op = () => ({});
 
@@ -35,6 +35,7 @@ describe("chaining", () => {
     const [chain, joinVertex] = graph.vertices;
     expect(chainPredecessors(chain!)).toEqual([-1, 0, 0, 1, 2]);
     expect(vertexName(chain!)).toBe("Source: src -> (persons -> p2, auctions -> a2)");
+    expect(chainName(chain!, (n) => n.uid.toUpperCase())).toBe("SRC -> (PERSONS -> P2, AUCTIONS -> A2)");
     // each edge leaves from the member that produces it
     expect(chain!.outputs.map((e) => [e.sourceNode, e.target, e.inputSide])).toEqual([
       [p2.id, joinVertex!.id, 0],

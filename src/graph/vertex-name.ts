@@ -15,6 +15,19 @@ import type { StreamNode } from "./stream-graph.ts";
  * ```
  */
 export function vertexName(vertex: JobVertex): string {
+  return chainName(vertex, label);
+}
+
+/**
+ * The chain of `vertex` with each operator as `label` gives it: " -> " between an operator and the one
+ * chained to it, the branches of a fan-out in parentheses.
+ *
+ * @example
+ * ```ts
+ * chainName(vertex, (n) => n.name); // "nexmark -> (persons -> person, auctions -> auction)"
+ * ```
+ */
+export function chainName(vertex: JobVertex, label: (node: StreamNode) => string): string {
   const preds = chainPredecessors(vertex);
   const from = (i: number): string => {
     const next = vertex.nodes.flatMap((_, j) => (preds[j] === i ? [from(j)] : []));
