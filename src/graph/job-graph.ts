@@ -1,9 +1,12 @@
 /**
  * StreamGraph → JobGraph: resolves parallelism and partitioning, checks uids,
  * and chains operators into vertices (tasks). A node is chained to its
- * predecessor when it has exactly one input, the edge is `forward`, both have
- * the same parallelism, the predecessor has no other consumer, and both allow
- * chaining. Within a chain records move by plain function calls.
+ * predecessor when it has exactly one input, the edge is `forward` between
+ * equal parallelisms and carries the main output (not a side output), and both
+ * allow chaining — whatever the predecessor's other consumers (Flink's rule).
+ * A chain is therefore a tree rooted at its head: an operator may feed several
+ * chained operators and, beside them, edges to other vertices. Within a chain
+ * records move by plain function calls.
  */
 import { StreamGraph, type KeySelector, type Partitioning, type StreamNode } from "./stream-graph.ts";
 
@@ -11,6 +14,8 @@ import { StreamGraph, type KeySelector, type Partitioning, type StreamNode } fro
 export interface JobEdge {
   /** Producing vertex. */
   readonly source: string;
+  /** Stream node inside the source chain that produces the edge (any member of the chain's tree). */
+  readonly sourceNode: number;
   /** Consuming vertex. */
   readonly target: string;
   /** Stream node inside the target chain that consumes the edge (its head). */
@@ -31,7 +36,7 @@ export interface JobEdge {
 export interface JobVertex {
   /** `v<headNodeId>`. */
   readonly id: string;
-  /** Chained nodes, head first. */
+  /** Chained nodes in topological order, head first: a tree, each member after the one it is chained to (`chainPredecessors`). */
   readonly nodes: readonly StreamNode[];
   readonly parallelism: number;
   readonly maxParallelism: number;
@@ -87,8 +92,7 @@ export function buildJobGraph(
       n.chainable &&
       pred.chainable &&
       partitioningOf(n, e) === "forward" &&
-      e.sideTag === undefined &&
-      graph.consumers(pred.id).length === 1;
+      e.sideTag === undefined;
     chainHead.set(n.id, chain ? chainHead.get(pred!.id)! : n.id);
   }
   const members = new Map<number, StreamNode[]>();
@@ -104,6 +108,7 @@ export function buildJobGraph(
     n.inputs.forEach((e, inputIndex) =>
       edges.push({
         source: vid(e.from),
+        sourceNode: e.from,
         target: vid(n.id),
         targetNode: n.id,
         partitioning: partitioningOf(n, e),
@@ -130,4 +135,19 @@ export function buildJobGraph(
     });
   }
   return { name, vertices };
+}
+
+/**
+ * For each member of `vertex.nodes`, the index of the member it is chained to (the one whose
+ * output it takes by call); -1 for the head.
+ *
+ * @example
+ * ```ts
+ * // source → filter persons, source → filter auctions, all chained
+ * chainPredecessors(vertex); // [-1, 0, 0]
+ * ```
+ */
+export function chainPredecessors(vertex: JobVertex): number[] {
+  const index = new Map(vertex.nodes.map((n, i) => [n.id, i]));
+  return vertex.nodes.map((n, i) => (i === 0 ? -1 : index.get(n.inputs[0]!.from)!));
 }

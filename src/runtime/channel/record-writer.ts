@@ -14,8 +14,9 @@
  * a record that the first edge's writer just checked or copied (a copy
  * refuses what is not plain data), with no user code run in between.
  * Records that come straight from a source which knows their shapes (the
- * source is alone in its chain and no user code saw them) are trusted to be
- * plain data: not checked, and copied with the source's own copy.
+ * writer is on the source's own output, which calls its writers before any
+ * chained operator, and no user code saw them) are trusted to be plain data:
+ * not checked, and copied with the source's own copy.
  *
  * A channel to another thread encodes its batches with an encoding that
  * takes nothing but plain data (`OutputChannel.refusesNonPlainData`): the
@@ -40,7 +41,7 @@ import type { TimeMeter } from "../../metrics/time-meter.ts";
 export interface RecordWriterOrigin {
   /** The emitting operator, e.g. `operator 'Map' (uid 'parse')`. */
   readonly producer: string;
-  /** True when the same records also go to another edge: this writer sends copies. */
+  /** True when the same records also go to another edge or to an operator chained to the producer: this writer sends copies. */
   readonly copy: boolean;
   /**
    * True when an earlier edge of the same output gets each record first (its writer checks or

@@ -13,7 +13,7 @@ import type { Clock } from "../../util/clock.ts";
 import type { Logger } from "../../util/logger.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import { vertexHexId } from "../../graph/vertex-hex-id.ts";
-import { vertexName } from "../../graph/vertex-name.ts";
+import { chainName, vertexName } from "../../graph/vertex-name.ts";
 import { jobMetrics, markStuck, STUCK_AFTER_MS } from "./job-metrics.ts";
 import type { TaskResults } from "../task/task-services.ts";
 import { errorFromInfo, type TaskManagerEvents, type TaskManagerHandle } from "./deployment.ts";
@@ -626,7 +626,7 @@ export class JobMaster {
   private describe(taskId: string): string {
     const t = this.o.plan.tasks.find((x) => x.taskId === taskId);
     if (!t) return taskId;
-    const names = t.vertex.nodes.map((n) => n.name).join(" -> ");
+    const names = chainName(t.vertex, (n) => n.name);
     return `'${names}' ${t.subtaskIndex + 1}/${t.vertex.parallelism}`;
   }
 

@@ -1,10 +1,13 @@
 /**
- * The operators of one task, connected by plain calls (the head's output is
- * the next operator's `processElement`, the tail's output goes to the record
- * writers), with their state backends: created, restored from a checkpoint,
- * opened, snapshotted and closed together.
+ * The operators of one task, a tree rooted at the head, connected by plain
+ * calls: an operator's output calls `processElement` of each operator chained
+ * to it and emits to the record writers of its own edges to other vertices
+ * (copies for all consumers but one unless objects are reused). With their
+ * state backends: created, restored from a checkpoint, opened, snapshotted and
+ * closed together, in topological order (open: reverse).
  */
 import type { CheckpointBarrier, CompletedCheckpoint, OperatorSubtaskState, SharedStateRef } from "../../checkpoint/types.ts";
+import { chainPredecessors } from "../../graph/job-graph.ts";
 import type { StreamNode } from "../../graph/stream-graph.ts";
 import {
   DiskKeyedStateBackend,
@@ -18,6 +21,10 @@ import {
   type StateSnapshot,
 } from "../../state/index.ts";
 import type { RecordWriter } from "../channel/record-writer.ts";
+import { PlainDataError } from "../../state/plain-copy.ts";
+import { PlainDataCopier } from "../../state/plain-shapes.ts";
+import { RecordNotPlainDataError } from "../record-not-plain-data-error.ts";
+import type { Counter } from "../../metrics/counter.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
 import { isSourceOperator, type MailboxExecutor, type Output, type StreamOperator } from "../operators/stream-operator.ts";
 import type { TaskResults, TaskServices } from "./task-services.ts";
@@ -124,32 +131,17 @@ export class OperatorChain {
         metrics: metrics.operators[i]!,
       };
     });
+    const preds = chainPredecessors(v);
     const outputs: Output<unknown>[] = [];
     for (let i = members.length - 1; i >= 0; i--) {
-      const next = members[i + 1];
-      const nextOutput = outputs[i + 1];
-      const mine = members[i]!.metrics;
-      // the operator's numRecordsOut is the next one's numRecordsIn: one count, after the record was taken
-      const counted = mine.numRecordsOut;
-      outputs[i] =
-        next && nextOutput
-          ? {
-              collect: (x) => {
-                next.operator.processElement(x);
-                counted.count++;
-              },
-              collectSide: () => {},
-              emitWatermark: (wm) => {
-                mine.outputWatermark = wm;
-                next.metrics.inputWatermark = wm;
-                deliverWatermark(next.operator, nextOutput, wm);
-              },
-              emitWatermarkStatus: (idle) => {
-                next.operator.processWatermarkStatus?.(idle);
-                nextOutput.emitWatermarkStatus(idle);
-              },
-            }
-          : outputOf(v.outputs.map((e, k) => [e.sideTag, writers[k]!]), mine);
+      const m = members[i]!;
+      const chained: ChainedConsumer[] = [];
+      for (let j = i + 1; j < members.length; j++) {
+        if (preds[j] === i) chained.push({ operator: members[j]!.operator, output: outputs[j]!, metrics: members[j]!.metrics });
+      }
+      const edges = v.outputs.flatMap((e, k) => (e.sourceNode === m.node.id ? [[e.sideTag, writers[k]!] as const] : []));
+      const taskOut = metrics.outputsCountedApart && (edges.length > 0 || chained.length === 0) ? metrics.numRecordsOut : undefined;
+      outputs[i] = outputOf(m.node, edges, chained, m.metrics, taskOut, v.objectReuse);
     }
     const chain = new OperatorChain(spec, members, outputs[0]!, members[0]!.metrics);
     const restored = services.restore ? await chain.restore(services.restore, services) : false;
@@ -371,8 +363,32 @@ function deliverWatermark(op: StreamOperator, output: Output<unknown>, timestamp
   else output.emitWatermark(timestamp);
 }
 
-/** The tail's output: main records to the writers of main-output edges, side records by tag (counted in the tail's `metrics`). */
-function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[], metrics: OperatorMetrics): Output<unknown> {
+/** An operator chained to another one: it takes that one's records by call. */
+interface ChainedConsumer {
+  readonly operator: StreamOperator;
+  readonly output: Output<unknown>;
+  readonly metrics: OperatorMetrics;
+}
+
+/**
+ * The output of one operator of the chain: main records to the writers of its main-output edges, then to the
+ * operators chained to it; side records by tag to its side-output edges; all counted in its `metrics` (and in
+ * `taskOut` too when several operators of the chain emit out of the task).
+ *
+ * Where a record goes to several consumers, each but the last gets its own copy unless the job reuses
+ * objects (`reuse`): the writers, called first, copy it (stream-task.ts gives them `copy` when the operator
+ * also feeds chained operators), and each chained operator but the last gets a copy made with the same copy
+ * as the writers' (the source's own `copyRecord` for a source's records, else a plain-data copy compiled for
+ * the records' shapes), taken before any consumer ran, so no consumer's mutation reaches another.
+ */
+function outputOf(
+  node: StreamNode,
+  edges: readonly (readonly [string | undefined, RecordWriter])[],
+  chained: readonly ChainedConsumer[],
+  metrics: OperatorMetrics,
+  taskOut: Counter | undefined,
+  reuse: boolean,
+): Output<unknown> {
   const counted = metrics.numRecordsOut;
   const main = edges.filter(([tag]) => tag === undefined).map(([, w]) => w);
   const side = new Map<string, RecordWriter[]>();
@@ -385,29 +401,81 @@ function outputOf(edges: readonly (readonly [string | undefined, RecordWriter])[
   const emitWatermark = (timestamp: number) => {
     metrics.outputWatermark = timestamp;
     for (const w of all) w.emitEvent({ kind: "watermark", timestamp });
+    for (const c of chained) {
+      c.metrics.inputWatermark = timestamp;
+      deliverWatermark(c.operator, c.output, timestamp);
+    }
   };
   const emitWatermarkStatus = (idle: boolean) => {
     for (const w of all) w.emitEvent({ kind: "watermark-status", idle });
+    for (const c of chained) {
+      c.operator.processWatermarkStatus?.(idle);
+      c.output.emitWatermarkStatus(idle);
+    }
   };
-  if (main.length === 1) {
-    const w = main[0]!;
-    return {
-      collect: (x) => {
+  const output = (collect: (x: unknown) => void): Output<unknown> => ({ collect, collectSide, emitWatermark, emitWatermarkStatus });
+  if (chained.length === 0) {
+    if (main.length === 1) {
+      const w = main[0]!;
+      if (taskOut) {
+        return output((x) => {
+          w.emit(x);
+          counted.count++;
+          taskOut.count++;
+        });
+      }
+      return output((x) => {
         w.emit(x);
         counted.count++;
-      },
-      collectSide,
-      emitWatermark,
-      emitWatermarkStatus,
-    };
-  }
-  return {
-    collect: (x) => {
+      });
+    }
+    return output((x) => {
       for (const w of main) w.emit(x);
       counted.count++;
-    },
-    collectSide,
-    emitWatermark,
-    emitWatermarkStatus,
-  };
+      if (taskOut) taskOut.count++;
+    });
+  }
+  if (chained.length === 1 && main.length === 0) {
+    const next = chained[0]!.operator;
+    // the operator's numRecordsOut is the next one's numRecordsIn: one count, after the record was taken
+    return output((x) => {
+      next.processElement(x);
+      counted.count++;
+    });
+  }
+  const ops = chained.map((c) => c.operator);
+  const last = ops.length - 1;
+  if (reuse) {
+    return output((x) => {
+      for (const w of main) w.emit(x);
+      for (let k = 0; k <= last; k++) ops[k]!.processElement(x);
+      counted.count++;
+      if (taskOut) taskOut.count++;
+    });
+  }
+  // one copy per chained consumer but the last, each compiled for its own consumer's stream of records
+  const copies = ops.slice(0, last).map(() => copyOfRecords(node));
+  const producer = `operator '${node.name}' (uid '${node.uid}')`;
+  return output((x) => {
+    for (const w of main) w.emit(x);
+    for (let k = 0; k < last; k++) {
+      let copy: unknown;
+      try {
+        copy = copies[k]!(x);
+      } catch (e) {
+        throw e instanceof PlainDataError ? new RecordNotPlainDataError(producer, e) : e;
+      }
+      ops[k]!.processElement(copy);
+    }
+    ops[last]!.processElement(x);
+    counted.count++;
+    if (taskOut) taskOut.count++;
+  });
+}
+
+/** The copy of `node`'s records that a record writer of its output uses (record-writer.ts): the source's own, or a compiled plain-data copy. */
+function copyOfRecords(node: StreamNode): (record: unknown) => unknown {
+  if (node.copyRecord) return node.copyRecord;
+  const copier = new PlainDataCopier();
+  return (record) => copier.copy(record);
 }

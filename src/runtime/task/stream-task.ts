@@ -18,6 +18,7 @@ import type { TimerHandle } from "../../util/clock.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
 import { WatermarkValve } from "./watermark-valve.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
+import type { JobEdge } from "../../graph/job-graph.ts";
 import { isSourceOperator, type SourceOperatorLike } from "../operators/stream-operator.ts";
 import { Mailbox } from "./mailbox.ts";
 import { OperatorChain } from "./operator-chain.ts";
@@ -98,22 +99,22 @@ export class StreamTask {
     this.metrics = new TaskMetrics(spec, services.metrics, () => this.queued());
     for (const c of inputs) c.countBytes?.(this.metrics.numBytesIn);
     for (const c of outputs.flat()) c.countBytes?.(this.metrics.numBytesOut);
-    const tail = v.nodes[v.nodes.length - 1]!;
-    const producer = `operator '${tail.name}' (uid '${tail.uid}')`;
-    // a source alone in its chain: its records reach the writers as its readers made them
-    const copyRecord = v.nodes.length === 1 ? tail.copyRecord : undefined;
-    this.writers = v.outputs.map(
-      (edge, i) =>
-        new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics.backPressure, spec.subtaskIndex, this.element, {
-          producer,
-          // Every edge of one output but the last sends copies (fan-out), unless the job reuses objects.
-          copy: !v.objectReuse && v.outputs.slice(i + 1).some((later) => later.sideTag === edge.sideTag),
-          // The tail's output emits to the edges of one output in this order (operator-chain.ts `outputOf`).
-          checked: v.outputs.slice(0, i).some((earlier) => earlier.sideTag === edge.sideTag),
-          reuse: v.objectReuse,
-          ...(copyRecord && edge.sideTag === undefined ? { copyRecord } : {}),
-        }),
-    );
+    const chainedTo = new Set(v.nodes.slice(1).map((n) => n.inputs[0]!.from));
+    this.writers = v.outputs.map((edge, i) => {
+      const node = v.nodes.find((n) => n.id === edge.sourceNode)!;
+      const sameOutput = (other: JobEdge) => other.sourceNode === edge.sourceNode && other.sideTag === edge.sideTag;
+      return new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics.backPressure, spec.subtaskIndex, this.element, {
+        producer: `operator '${node.name}' (uid '${node.uid}')`,
+        // Every edge of one output but the last sends copies (fan-out), and all of them when operators chained to the
+        // producer take its records after them (operator-chain.ts `outputOf`), unless the job reuses objects.
+        copy: !v.objectReuse && (v.outputs.slice(i + 1).some(sameOutput) || (edge.sideTag === undefined && chainedTo.has(node.id))),
+        // The producer's output emits to the edges of one output in this order, before its chained operators.
+        checked: v.outputs.slice(0, i).some(sameOutput),
+        reuse: v.objectReuse,
+        // a source's records reach its writers as its readers made them (the writers come before any chained operator)
+        ...(node.copyRecord && edge.sideTag === undefined ? { copyRecord: node.copyRecord } : {}),
+      });
+    });
     if (inputs.length > 0) {
       this.gate = new InputGate(inputs, () => this.wake.notify());
       this.handler = createBarrierHandler(services.checkpointing.mode, inputs.length, services.clock);

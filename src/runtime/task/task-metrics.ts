@@ -13,6 +13,7 @@ import { TimeMeter } from "../../metrics/time-meter.ts";
 import { operatorHexId } from "../../graph/operator-hex-id.ts";
 import type { StreamNode } from "../../graph/stream-graph.ts";
 import { vertexHexId } from "../../graph/vertex-hex-id.ts";
+import { chainPredecessors, type JobVertex } from "../../graph/job-graph.ts";
 import { vertexName } from "../../graph/vertex-name.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
 
@@ -29,7 +30,7 @@ export interface TaskMetricsScope {
 export class OperatorMetrics {
   /** Also the task's `numRecordsIn` for the head operator. */
   readonly numRecordsIn: Counter;
-  /** Also the next operator's `numRecordsIn` in the chain, and the task's `numRecordsOut` for the tail. */
+  /** Also the `numRecordsIn` of the operators chained to it, and the task's `numRecordsOut` when it is the only one emitting out of the task. */
   readonly numRecordsOut: Counter;
   inputWatermark = NO_WATERMARK_VALUE;
   outputWatermark = NO_WATERMARK_VALUE;
@@ -65,8 +66,13 @@ export class TaskMetrics {
   watermark = NO_WATERMARK_VALUE;
   /** Duration of the last barrier alignment, in ms. */
   alignmentMs = 0;
-  /** One per chained operator, head first. */
+  /** One per chained operator, in the order of the vertex's nodes. */
   readonly operators: readonly OperatorMetrics[];
+  /**
+   * True when several operators of the chain emit out of the task (`taskOutputMembers`): each counts its
+   * records in its own `numRecordsOut` and adds them to the task's. Otherwise the one that does shares its counter with the task.
+   */
+  readonly outputsCountedApart: boolean;
 
   /** @param queued messages waiting in the task's input channels */
   constructor(spec: TaskSpec, scope: TaskMetricsScope, queued: () => number) {
@@ -96,12 +102,15 @@ export class TaskMetrics {
     g.gauge("checkpointAlignmentTime", () => this.alignmentMs * 1e6);
     g.gauge("inputQueueLength", queued);
     const nodes = v.nodes;
+    const preds = chainPredecessors(v);
+    const emitting = taskOutputMembers(v, preds);
+    // one emitting operator shares its counter with the task; several count into their own and the task's
+    this.outputsCountedApart = emitting.length > 1;
     const ops: OperatorMetrics[] = [];
-    let input = this.numRecordsIn;
     for (let i = 0; i < nodes.length; i++) {
-      const output = i === nodes.length - 1 ? this.numRecordsOut : new Counter();
+      const input = i === 0 ? this.numRecordsIn : ops[preds[i]!]!.numRecordsOut;
+      const output = !this.outputsCountedApart && emitting[0] === i ? this.numRecordsOut : new Counter();
       ops.push(new OperatorMetrics(operatorGroup(g, nodes[i]!), input, output));
-      input = output;
     }
     this.operators = ops;
   }
@@ -121,4 +130,14 @@ function watermarkValue(watermark: number): number {
 
 function operatorGroup(task: ScopedMetricGroup, node: StreamNode): ScopedMetricGroup {
   return task.child({ operatorId: operatorHexId(node.uid), operatorName: node.name });
+}
+
+/**
+ * The members (indices into `vertex.nodes`) whose records count as the task's `numRecordsOut`: those with edges to
+ * other vertices, and those no operator is chained to (in a line: the tail).
+ */
+function taskOutputMembers(vertex: JobVertex, preds: readonly number[]): number[] {
+  const fed = new Set(preds);
+  const writing = new Set(vertex.outputs.map((e) => e.sourceNode));
+  return vertex.nodes.flatMap((n, i) => (writing.has(n.id) || !fed.has(i) ? [i] : []));
 }
