@@ -92,6 +92,24 @@ describe("window join: golden changelog (parallelism 1)", () => {
   });
 });
 
+describe("window join: a side of the window columns alone", () => {
+  it("holds and joins its rows (nothing but the window to keep per row)", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    const rows: SideRow[] = [
+      { side: "L", fields: [0, 10] },
+      { side: "L", fields: [0, 10] },
+      { side: "R", fields: ["x", 0, 10] },
+      { side: "L", fields: [10, 20] },
+      { side: "W", watermark: 19 },
+    ];
+    const { left, right } = sequencedInputs(env, rows);
+    const spec: WindowJoinSpec = { joinType: "FULL", leftKeys: [], rightKeys: [], leftArity: 2, rightArity: 3, leftWindowStart: 0, leftWindowEnd: 1, rightWindowStart: 1, rightWindowEnd: 2 };
+    windowJoin(left, right, spec, { uid: "join", name: "WindowJoin" }).sinkTo(collectSink("out"));
+    const result = await env.execute("window-join-window-columns");
+    expect(result.getCollected<Row>("out").map((r) => Row.toString(r))).toEqual(["+I[0, 10, x, 0, 10]", "+I[0, 10, x, 0, 10]", "+I[10, 20, null, null, null]"]);
+  });
+});
+
 describe("window join: inputs", () => {
   it("must be insert-only: a retraction fails the job with an error naming the join", async () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });

@@ -6,9 +6,10 @@
  * joined once, when the watermark reaches `window_end - 1`; then its rows are
  * dropped. A window's rows are one flat array of their fields without the two
  * window columns (the window's own `s` and `e`), not an array per row: a
- * buffered row waits for the watermark, so it outlives the young generation,
- * and each object it keeps is copied and then collected with the old one. A row for a window that already fired (its `window_end - 1` is at
- * or below the watermark when it arrives) is dropped, as in Flink.
+ * buffered row waits for the watermark, long enough for the young generation's
+ * collections to copy and promote what it keeps. A row for a window that
+ * already fired (its `window_end - 1` is at or below the watermark when it
+ * arrives) is dropped, as in Flink.
  *
  * INNER/LEFT/RIGHT/FULL output `[...left, ...right]` (NULL-padded rows of
  * the preserved sides without a match in their window); SEMI/ANTI output the
@@ -45,6 +46,8 @@ export interface WindowJoinSpec extends JoinSpec {
 interface WindowRows {
   s: number;
   e: number;
+  /** How many rows {@link v} holds (a side of the window columns alone has no other values). */
+  n?: number;
   /** The rows' fields but the window's start and end (which are `s` and `e`), flat: `arity - 2` per row. */
   v?: SqlValue[];
   /** State written before {@link v}: each row's fields (see {@link flatRows}). */
@@ -58,14 +61,16 @@ interface SideLayout {
   readonly end: number;
 }
 
-/** Appends the fields of `fields` but the window columns of `side` to `v`. */
-function pushRow(v: SqlValue[], fields: readonly SqlValue[], side: SideLayout): void {
+/** Appends the fields of `fields` but the window columns of `side` to `w`'s (flat) rows. */
+function pushRow(w: WindowRows, fields: readonly SqlValue[], side: SideLayout): void {
+  const v = w.v!;
   for (let i = 0; i < side.arity; i++) if (i !== side.start && i !== side.end) v.push(fields[i]!);
+  w.n = (w.n ?? 0) + 1;
 }
 
 /** How many rows `w` holds. */
-function rowCount(w: WindowRows, side: SideLayout): number {
-  return w.rows !== undefined ? w.rows.length : w.v!.length / (side.arity - 2);
+function rowCount(w: WindowRows): number {
+  return w.rows !== undefined ? w.rows.length : w.n!;
 }
 
 /** The fields of row `i` of `w`: rebuilt in `into` (or, in state written before the flat form, its own array). */
@@ -77,13 +82,14 @@ function rowAt(w: WindowRows, i: number, side: SideLayout, into: SqlValue[]): Sq
 }
 
 /** `w` (owned) in the flat form: the rows of state written before it move into {@link WindowRows.v}, in place. */
-function flatRows(w: WindowRows, side: SideLayout): SqlValue[] {
-  if (w.v !== undefined) return w.v;
-  const v: SqlValue[] = [];
-  for (const fields of w.rows ?? []) pushRow(v, fields, side);
-  w.v = v;
+function flatRows(w: WindowRows, side: SideLayout): WindowRows {
+  if (w.v !== undefined) return w;
+  const rows = w.rows ?? [];
   delete w.rows;
-  return v;
+  w.v = [];
+  w.n = 0;
+  for (const fields of rows) pushRow(w, fields, side);
+  return w;
 }
 
 /** The buffered windows of one side and key, by window end. */
@@ -174,7 +180,7 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
     }
     let w: WindowRows | undefined;
     for (const x of windows) if (x.s === start) w = x;
-    if (w === undefined) windows.push((w = { s: start, e: end, v: [] }));
+    if (w === undefined) windows.push((w = { s: start, e: end, n: 0, v: [] }));
     // the row is this function's own, so its values may be kept
     pushRow(flatRows(w, side), row.fields, side);
   }
@@ -194,9 +200,9 @@ class WindowJoinFunction extends KeyedCoProcessFunction<string, Row, Row, Row> {
     const { spec } = this;
     const { joinType, leftArity, rightArity } = spec;
     const rights: SqlValue[][] = [];
-    if (rightRows !== undefined) for (let j = 0, n = rowCount(rightRows, this.right); j < n; j++) rights.push(rowAt(rightRows, j, this.right, new Array<SqlValue>(rightArity)));
+    if (rightRows !== undefined) for (let j = 0, n = rowCount(rightRows); j < n; j++) rights.push(rowAt(rightRows, j, this.right, new Array<SqlValue>(rightArity)));
     const rightMatched = rights.map(() => false);
-    for (let i = 0, n = leftRows === undefined ? 0 : rowCount(leftRows, this.left); i < n; i++) {
+    for (let i = 0, n = leftRows === undefined ? 0 : rowCount(leftRows); i < n; i++) {
       const l = rowAt(leftRows!, i, this.left, this.leftRow);
       let matched = false;
       const nullKey = hasNullKey(l, spec.leftKeys, spec.nullSafeKeys);
