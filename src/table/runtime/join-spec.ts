@@ -107,11 +107,12 @@ export function rowOf(kind: RowKind, fields: SqlValue[]): Row {
 
 /**
  * Whether `left` and `right` (with equal keys) match: the residual condition
- * is `true` (or there is none). Builds the concatenated fields only when there is a condition.
+ * is `true` (or there is none). Builds the concatenated fields only when there is a condition,
+ * in `scratch` when given (an array the caller reuses: the condition keeps nothing of it).
  */
-export function conditionHolds(spec: JoinSpec, left: readonly SqlValue[], right: readonly SqlValue[]): boolean {
+export function conditionHolds(spec: JoinSpec, left: readonly SqlValue[], right: readonly SqlValue[], scratch?: SqlValue[]): boolean {
   if (spec.condition === undefined) return true;
-  const fields = new Array<SqlValue>(spec.leftArity + spec.rightArity);
+  const fields = scratch ?? new Array<SqlValue>(spec.leftArity + spec.rightArity);
   for (let i = 0; i < spec.leftArity; i++) fields[i] = left[i]!;
   for (let i = 0; i < spec.rightArity; i++) fields[spec.leftArity + i] = right[i]!;
   return spec.condition(fields) === true;

@@ -249,11 +249,9 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     const n = aggs.size;
     const table = sliceTable(stored, aggs);
     const queued = table.queued!;
-    if (queued.length === 1) queued.length = 0;
-    else {
-      const at = queued.indexOf(maxTimestamp);
-      if (at >= 0) dropAt(queued, at);
-    }
+    // this window's entry: replaced by the key's next window below, or dropped (not emptied and pushed
+    // again: an array emptied by `length = 0` lets go of its storage, and the push allocates it anew)
+    const queuedAt = queued.indexOf(maxTimestamp);
     const s = this.slicing;
     const end = maxTimestamp + 1;
     const start = s.windowStart(end);
@@ -284,7 +282,14 @@ class SlicedWindowAggFunction extends WindowEndFunction<Row, Row> {
     }
     // the next window of the slices left: the first one's (a slice's first window end grows with its end too)
     const first = s.firstWindowEnd(ends[0]!);
-    this.queue(table, (first > end + s.windowStep ? first : end + s.windowStep) - 1, ctx.getCurrentKey());
+    const next = (first > end + s.windowStep ? first : end + s.windowStep) - 1;
+    if (queuedAt < 0 || queued.includes(next)) {
+      if (queuedAt >= 0) dropAt(queued, queuedAt);
+      this.queue(table, next, ctx.getCurrentKey());
+    } else {
+      queued[queuedAt] = next;
+      this.queueWindowEnd(next, ctx.getCurrentKey());
+    }
   }
 }
 

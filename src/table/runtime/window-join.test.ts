@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { collectSink, RestartStrategies, StreamExecutionEnvironment } from "../../index.ts";
+import { collectSink, RestartStrategies, StreamExecutionEnvironment, WatermarkStrategy, type DataStream, type JobClient } from "../../index.ts";
+import { KeyedCoProcessFunction } from "../../core/co-process-function.ts";
+import type { KeyedProcessContext } from "../../core/process-function.ts";
+import { engineKeyedState } from "../../core/runtime-context.ts";
+import { throttledSequence } from "../../../test/fixtures/throttled-sequence-source.ts";
+import { waitFor } from "../../../test/support/cli-process.ts";
+import { rowWatermarks } from "../../../test/support/row-watermarks.ts";
+import { tempDirs } from "../../../test/support/temp-dirs.ts";
 import { randomInt, seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { folded, nestedLoopJoin, pairMatches, sequencedInputs, throttledSide, type SideRow } from "../../../test/support/join-oracle.ts";
 import { sortRows } from "../data/changelog.ts";
 import { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { JoinType } from "./join-spec.ts";
+import { rowKeySelector } from "./row-key.ts";
 import { windowJoin, type WindowJoinSpec } from "./window-join.ts";
 
 const MINUTE = 60_000;
@@ -84,6 +92,24 @@ describe("window join: golden changelog (parallelism 1)", () => {
   });
 });
 
+describe("window join: a side of the window columns alone", () => {
+  it("holds and joins its rows (nothing but the window to keep per row)", async () => {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
+    const rows: SideRow[] = [
+      { side: "L", fields: [0, 10] },
+      { side: "L", fields: [0, 10] },
+      { side: "R", fields: ["x", 0, 10] },
+      { side: "L", fields: [10, 20] },
+      { side: "W", watermark: 19 },
+    ];
+    const { left, right } = sequencedInputs(env, rows);
+    const spec: WindowJoinSpec = { joinType: "FULL", leftKeys: [], rightKeys: [], leftArity: 2, rightArity: 3, leftWindowStart: 0, leftWindowEnd: 1, rightWindowStart: 1, rightWindowEnd: 2 };
+    windowJoin(left, right, spec, { uid: "join", name: "WindowJoin" }).sinkTo(collectSink("out"));
+    const result = await env.execute("window-join-window-columns");
+    expect(result.getCollected<Row>("out").map((r) => Row.toString(r))).toEqual(["+I[0, 10, x, 0, 10]", "+I[0, 10, x, 0, 10]", "+I[10, 20, null, null, null]"]);
+  });
+});
+
 describe("window join: inputs", () => {
   it("must be insert-only: a retraction fails the job with an error naming the join", async () => {
     const env = StreamExecutionEnvironment.create({ parallelism: 1, autoWatermarkInterval: 0 });
@@ -159,4 +185,70 @@ describe("window join: random HOP windows against a nested loop (parallelism 2)"
     expect(result.restarts, `${msg}: the failure was injected`).toBe(1);
     expect(folded(result.getCollected<Row>("out")), msg).toEqual(oracle(s, lefts, rights));
   }, 60_000);
+});
+
+/**
+ * Writes, at the first left row, a window of each side in the form of earlier versions (an array of fields
+ * per row), with the event-time timer that fires it, as the window join did.
+ */
+class EarlierRowsWriter extends KeyedCoProcessFunction<string, Row, Row, Row> {
+  override processElement1(_row: Row, ctx: KeyedProcessContext<string>): void {
+    const left = engineKeyedState<unknown>(this.getRuntimeContext(), "_left");
+    if (left.get() !== undefined) return;
+    // [2000, 3000) gets rows after the savepoint too; [5000, 6000) none
+    left.set(new Map([
+      [3_000, [{ s: 2_000, e: 3_000, rows: [[1, "old-a", 2_000, 3_000, 2_010], [1, "old-b", 2_000, 3_000, 2_020]] }]],
+      [6_000, [{ s: 5_000, e: 6_000, rows: [[1, "old-c", 5_000, 6_000, 5_010]] }]],
+    ]));
+    engineKeyedState<unknown>(this.getRuntimeContext(), "_right").set(new Map([
+      [3_000, [{ s: 2_000, e: 3_000, rows: [[1, "old-r", 2_000, 3_000, 2_030]] }]],
+      [6_000, [{ s: 5_000, e: 6_000, rows: [[1, "old-s", 5_000, 6_000, 5_020]] }]],
+    ]));
+    ctx.timerService().registerEventTimeTimer(2_999);
+    ctx.timerService().registerEventTimeTimer(5_999);
+  }
+
+  override processElement2(): void {}
+}
+
+describe("window join: a savepoint of an earlier version", () => {
+  const tempDir = tempDirs("weir-window-join-");
+  const BY_KEY = rowKeySelector([0]);
+
+  /** Rows `[1, name, window_start, window_end, t]` of TUMBLE(1 s) at t = 1 … 3000 ms: left every 100 ms, right every 250 ms. */
+  function start(limit: () => number, joined: (left: DataStream<Row>, right: DataStream<Row>) => void, fromSavepoint?: string): Promise<JobClient> {
+    const env = StreamExecutionEnvironment.create({ parallelism: 1, checkpointInterval: 50, checkpointDir: tempDir(), fromSavepoint, autoWatermarkInterval: 0 });
+    const rows = env
+      .fromSource(throttledSequence(1, 3_000, 50, 1, 0, limit), WatermarkStrategy.noWatermarks(), "numbers")
+      .uid("numbers")
+      .map((n) => Row.of(1, `${n % 250 === 0 ? "r" : "l"}${n}`, Math.floor(n / 1_000) * 1_000, Math.floor(n / 1_000) * 1_000 + 1_000, n))
+      .uid("rows")
+      .assignTimestampsAndWatermarks(rowWatermarks(4, 0))
+      .uid("watermarks");
+    joined(rows.filter((r) => (r.fields[4] as number) % 100 === 0).uid("left"), rows.filter((r) => (r.fields[4] as number) % 250 === 0).uid("right"));
+    return env.executeAsync("window-join-savepoint");
+  }
+
+  it("joins the rows of a window buffered as an array per row with the rows that come after it", async () => {
+    let limit = 1_000;
+    const first = await start(() => limit, (l, r) => void l.connect(r).keyBy(BY_KEY, BY_KEY).process(new EarlierRowsWriter()).uid("join"));
+    await waitFor("a completed checkpoint", () => (first.getCheckpointStats()?.counts.completed ?? 0) > 0, 60_000);
+    const savepoint = await first.stopWithSavepoint(tempDir());
+    limit = 3_001;
+    const spec: WindowJoinSpec = { ...hopSpec("INNER"), leftWindowStart: 2, leftWindowEnd: 3, rightWindowStart: 2, rightWindowEnd: 3 };
+    const second = await start(() => limit, (l, r) => void windowJoin(l, r, spec, { uid: "join", name: "WindowJoin" }).sinkTo(collectSink("out")), savepoint);
+    const out = (await second.getJobExecutionResult()).getCollected<Row>("out").map((r) => r.fields);
+    // window [2000, 3000): the earlier rows and the rows read after the savepoint, every pair
+    const lefts = [[1, "old-a", 2_000, 3_000, 2_010], [1, "old-b", 2_000, 3_000, 2_020]];
+    const rights = [[1, "old-r", 2_000, 3_000, 2_030]];
+    for (let n = 2_000; n < 3_000; n += 100) lefts.push([1, `${n % 250 === 0 ? "r" : "l"}${n}`, 2_000, 3_000, n]);
+    for (let n = 2_000; n < 3_000; n += 250) rights.push([1, `r${n}`, 2_000, 3_000, n]);
+    const expected = lefts.flatMap((l) => rights.map((r) => [...l, ...r]));
+    const inWindow = out.filter((f) => f[2] === 2_000);
+    expect(sortRows(inWindow.map((f) => Row.of(...f)))).toEqual(sortRows(expected.map((f) => Row.of(...f))));
+    // the later window: the row at 3000 ms, on both sides
+    expect(out.filter((f) => f[2] === 3_000)).toEqual([[1, "r3000", 3_000, 4_000, 3_000, 1, "r3000", 3_000, 4_000, 3_000]]);
+    // a window of earlier rows only, fired at the end of input
+    expect(out.filter((f) => f[2] === 5_000)).toEqual([[1, "old-c", 5_000, 6_000, 5_010, 1, "old-s", 5_000, 6_000, 5_020]]);
+  }, 120_000);
 });

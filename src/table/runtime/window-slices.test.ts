@@ -49,3 +49,28 @@ describe("CurrentSlice", () => {
     }
   });
 });
+
+describe("CurrentSlice: back and forth between slices", () => {
+  it("gives each time's slice and window ends whichever slices came before (remembered or not)", () => {
+    const specs = [
+      { kind: "hop", timeField: 0, size: 10_000, slide: 2_000, offset: 0 },
+      { kind: "tumble", timeField: 0, size: 1, offset: 0 },
+      { kind: "cumulate", timeField: 0, maxSize: 9_000, step: 3_000, offset: 1_000 },
+    ] as const;
+    let seed = 11;
+    for (const spec of specs) {
+      const slicing = windowSlicing(spec);
+      const at = new CurrentSlice(slicing);
+      let before = Number.NaN;
+      for (let i = 0; i < 3_000; i++) {
+        seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+        // times out of order over up to 8 slices: slices are left, come back remembered, or are forgotten
+        const t = 1_767_225_600_000 + i * slicing.sliceSize * 0.1 - (seed % (8 * slicing.sliceSize));
+        const end = slicing.sliceEnd(t);
+        expect(at.moveTo(t), `${spec.kind} moveTo(${t})`).toBe(end !== before);
+        expect([at.end, at.firstEnd, at.lastEnd]).toEqual([end, slicing.firstWindowEnd(end), slicing.lastWindowEnd(end)]);
+        before = end;
+      }
+    }
+  });
+});
