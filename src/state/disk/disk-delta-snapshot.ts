@@ -72,7 +72,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  *
  * @example
  * ```ts
- * const snap = takeDiskDelta(store, header, states, 0, frozen, readStored, () => {});
+ * const snap = takeDiskDelta(store, header, states, 0, [frozen, ...flush.inFlight().reverse()], readStored, () => {});
  * const bytes = await snap.serialize();
  * snap.release();
  * ```
@@ -105,8 +105,8 @@ export function takeDiskDelta(
     const out: SerializedKeyedState[] = [];
     let until = performance.now() + SLICE_MS;
     for (const s of states) {
-      const frozenValues = valuesOf(0).get(s.index);
-      /** The value of `k` frozen with an earlier generation in flight, or `stored` when none holds it. */
+      const own = valuesOf(0).get(s.index);
+      /** The value of `k` frozen with the newest earlier generation in flight that holds it, else the stored one. */
       const earlier = (g: number, k: StateKey): unknown => {
         for (let i = 1; i < frozen.length; i++) {
           const m = valuesOf(i).get(s.index);
@@ -128,7 +128,7 @@ export function takeDiskDelta(
         const values: unknown[] = [];
         const gone: StateKey[] = [];
         for (const k of changed.keys()) {
-          const v = frozenValues?.has(k) ? frozenValues.get(k) : earlier(g, k);
+          const v = own?.has(k) ? own.get(k) : earlier(g, k);
           if (v === undefined) gone.push(k);
           else {
             keys.push(k);
