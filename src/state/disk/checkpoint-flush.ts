@@ -115,6 +115,11 @@ export class CheckpointFlush {
     return this.queue.length;
   }
 
+  /** The frozen entries of the generations not yet durable, oldest first (written or not: their values stay as frozen). */
+  inFlight(): FrozenEntries[] {
+    return this.queue.map((p) => p.gen.frozen);
+  }
+
   /** Queues a generation behind the others and starts writing it in the background. */
   add(gen: FlushGeneration): void {
     if (this.closed) throw this.store.error("the store is closed (the backend was disposed)");

@@ -3,20 +3,23 @@
  * each state wrote since the previous snapshot of the chain, taken at the
  * barrier, with their values at the barrier — the value frozen with the
  * checkpoint's generation (write-back-cache.ts) when the key was dirty then,
- * else the stored one, read in an LMDB read transaction opened once that
- * generation is in the store. Encoded when serialized, in slices of
- * {@link SLICE_ENTRIES} keys with a turn of the event loop between them,
- * into the heap backend's delta format (keyed-snapshot-format.ts).
+ * else the one frozen with the newest earlier generation still in flight
+ * that holds it (a key changed before a savepoint's barrier, which does not
+ * end the chain's changes), else the stored one (written by an eviction
+ * since), read in an LMDB read transaction opened at the barrier. So the
+ * delta needs nothing of the generations' flush (checkpoint-flush.ts) and is
+ * encoded while it runs. Encoded when serialized, key group after key group,
+ * with a turn of the event loop after each {@link SLICE_MS} of them, into the
+ * heap backend's delta format (keyed-snapshot-format.ts).
  */
 
-import type { LmdbReadTransaction } from "./lmdb-surface.ts";
 import { packPlainData } from "../serializer.ts";
 import { encodeKeyGroupChunk } from "../snapshot/key-group-chunk.ts";
-import { type KeyedSnapshotHeader, packKeyedSnapshot, SLICE_ENTRIES, type SerializedKeyedState, ttlMarker } from "../snapshot/keyed-snapshot-format.ts";
+import { type KeyedSnapshotHeader, packKeyedSnapshot, type SerializedKeyedState, ttlMarker } from "../snapshot/keyed-snapshot-format.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
 import type { StateKey } from "../state-key.ts";
 import type { StateKind } from "../descriptors.ts";
-import type { DiskStore } from "./disk-store.ts";
+import type { DiskStore, StoreView } from "./disk-store.ts";
 import type { CacheEntry, FrozenEntries } from "./write-back-cache.ts";
 
 /** One state's changes taken at the barrier. */
@@ -33,18 +36,43 @@ export interface DeltaState {
 }
 
 /** How the delta reads a stored value: its store key in key group `g` (index) of the state, decoded, or undefined. */
-export type StoredValueReader = (state: DeltaState, g: number, k: StateKey, txn: LmdbReadTransaction) => unknown;
+export type StoredValueReader = (state: DeltaState, g: number, k: StateKey, view: StoreView) => unknown;
+
+/** A generation's frozen values by state (its index of cached entries) and key. */
+type FrozenValues = Map<ReadonlyMap<StateKey, CacheEntry>, Map<StateKey, unknown>>;
+
+function frozenValues(frozen: FrozenEntries): FrozenValues {
+  const byState: FrozenValues = new Map();
+  for (let i = 0; i < frozen.entries.length; i++) {
+    const e = frozen.entries[i]!;
+    let m = byState.get(e.index);
+    if (m === undefined) byState.set(e.index, (m = new Map()));
+    m.set(e.key, frozen.values[i]);
+  }
+  return byState;
+}
+
+/**
+ * Encoding time between two yields to the event loop. A time rather than a
+ * count of entries (the heap backend's SLICE_ENTRIES): while a flush is in
+ * flight a turn of the event loop also holds its slices (up to 100 ms,
+ * checkpoint-flush.ts), so each yield costs that long; on the keyed count at
+ * 1 M keys a delta of 90 000 keys in slices of 8 192 took as long as the
+ * flush beside it.
+ */
+const SLICE_MS = 20;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Opens the read transaction now (call it when the generation `frozen` is
- * in the store) and returns the snapshot; `onRelease` is called once when it
- * is released.
+ * Opens the read transaction now (call it at the barrier, when `frozen` was
+ * taken, before anything is written to the store) and returns the snapshot;
+ * `onRelease` is called once when it is released. `frozen` is the barrier's
+ * generation, then the earlier ones not yet durable, newest first.
  *
  * @example
  * ```ts
- * const snap = takeDiskDelta(store, header, states, 0, frozen, readStored, () => {});
+ * const snap = takeDiskDelta(store, header, states, 0, [frozen, ...flush.inFlight().reverse()], readStored, () => {});
  * const bytes = await snap.serialize();
  * snap.release();
  * ```
@@ -54,57 +82,59 @@ export function takeDiskDelta(
   header: KeyedSnapshotHeader,
   states: readonly DeltaState[],
   firstKeyGroup: number,
-  frozen: FrozenEntries,
+  frozen: readonly FrozenEntries[],
   readStored: StoredValueReader,
   onRelease: () => void,
 ): StateSnapshot {
-  let txn: LmdbReadTransaction | undefined = store.readTransaction();
+  let view: StoreView | undefined = store.readView();
   let released = false;
   let serialized: Promise<Uint8Array> | undefined;
 
   const release = (): void => {
     if (released) return;
     released = true;
-    txn?.done();
-    txn = undefined;
+    view?.txn.done();
+    view = undefined;
     onRelease();
   };
 
   const serialize = async (): Promise<Uint8Array> => {
     const stopped = (): Error => new Error(`snapshot ${header.checkpointId} of operator '${header.operatorUid}' was released while serializing`);
-    const frozenOf = new Map<ReadonlyMap<StateKey, CacheEntry>, Map<StateKey, unknown>>();
-    for (let i = 0; i < frozen.entries.length; i++) {
-      const e = frozen.entries[i]!;
-      let m = frozenOf.get(e.index);
-      if (m === undefined) frozenOf.set(e.index, (m = new Map()));
-      m.set(e.key, frozen.values[i]);
-    }
+    const byGeneration: (FrozenValues | undefined)[] = [];
+    const valuesOf = (generation: number): FrozenValues => (byGeneration[generation] ??= frozenValues(frozen[generation]!));
     const out: SerializedKeyedState[] = [];
-    let slice = 0;
+    let until = performance.now() + SLICE_MS;
     for (const s of states) {
-      const frozenValues = frozenOf.get(s.index);
+      const own = valuesOf(0).get(s.index);
+      /** The value of `k` frozen with the newest earlier generation in flight that holds it, else the stored one. */
+      const earlier = (g: number, k: StateKey): unknown => {
+        for (let i = 1; i < frozen.length; i++) {
+          const m = valuesOf(i).get(s.index);
+          if (m?.has(k)) return m.get(k);
+        }
+        return readStored(s, g, k, view!);
+      };
       const keyGroups: number[] = [];
       const chunks: Uint8Array[] = [];
       const removedKeyGroups: number[] = [];
       const removed: Uint8Array[] = [];
       for (const [g, changed] of s.changed) {
-        if (slice >= SLICE_ENTRIES) {
+        if (performance.now() >= until) {
           await yieldToEventLoop();
-          slice = 0;
+          until = performance.now() + SLICE_MS;
         }
         if (released) throw stopped();
         const keys: StateKey[] = [];
         const values: unknown[] = [];
         const gone: StateKey[] = [];
         for (const k of changed.keys()) {
-          const v = frozenValues?.has(k) ? frozenValues.get(k) : readStored(s, g, k, txn!);
+          const v = own?.has(k) ? own.get(k) : earlier(g, k);
           if (v === undefined) gone.push(k);
           else {
             keys.push(k);
             values.push(v);
           }
         }
-        slice += changed.size;
         if (keys.length > 0) {
           keyGroups.push(firstKeyGroup + g);
           chunks.push(encodeKeyGroupChunk(keys, values));

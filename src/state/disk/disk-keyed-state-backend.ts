@@ -225,11 +225,14 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
   /**
    * The synchronous part of a checkpoint: freezes the dirty cache entries
    * with their values (no encoding, no store write) and, for a delta, takes
-   * the changed keys. The frozen entries are written in the background, in
-   * slices (checkpoint-flush.ts), after those of earlier snapshots, with a
-   * new local marker; once they are in the store the snapshot opens its read
-   * transaction, and `serialize()` (which waits for that) reads it: a full
-   * snapshot scans the store, a delta reads its changed keys' values.
+   * the changed keys and opens a read transaction. The frozen entries are
+   * written in the background, in slices (checkpoint-flush.ts), after those
+   * of earlier snapshots, with a new local marker. A delta serializes at
+   * once, beside that flush: its changed keys' values are the frozen ones,
+   * or (keys evicted since the previous barrier) in the store as the read
+   * transaction sees it. A full snapshot opens its read transaction once
+   * its frozen entries are in the store, and `serialize()` (which waits for
+   * that) scans it.
    */
   override snapshot(checkpointId: number, type?: SnapshotType): DiskStateSnapshot {
     this.decide();
@@ -272,19 +275,24 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
       local,
     };
     this.snapshots.add(snap);
+    if (deltaStates) {
+      // a delta reads the frozen values and, for keys evicted since the previous barrier, the store as of now: it is ready at once
+      view = this.deltaView(checkpointId, deltaStates, [frozen, ...this.flush.inFlight().reverse()]);
+      settle.resolve();
+    }
     this.flush.add({
       frozen,
       marker: local,
       durable: () => {
-        if (released) return settle.resolve();
+        if (released || deltaStates) return settle.resolve();
         try {
-          view = deltaStates ? this.deltaView(checkpointId, deltaStates, frozen) : this.fullSnapshot(checkpointId, tables);
+          view = this.fullSnapshot(checkpointId, tables);
           settle.resolve();
         } catch (e) {
           settle.reject(e);
         }
       },
-      failed: (e) => settle.reject(e),
+      failed: (e) => settle.reject(e), // a delta is resolved already: its content does not depend on the flush
     });
     return snap;
   }
@@ -295,16 +303,16 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     return takeDiskSnapshot(this.store, this.snapshotHeader(checkpointId), states, [this.rangeStart, this.rangeEnd], () => {});
   }
 
-  /** A delta's read of the store, opened now (when the snapshot's frozen entries are in the store). */
-  private deltaView(checkpointId: number, states: readonly DeltaState[], frozen: FrozenEntries): StateSnapshot {
+  /** A delta's read of the store, opened now (at the barrier: the frozen entries need not be in the store). */
+  private deltaView(checkpointId: number, states: readonly DeltaState[], frozen: readonly FrozenEntries[]): StateSnapshot {
     return takeDiskDelta(
       this.store,
       this.snapshotHeader(checkpointId),
       states,
       this.rangeStart,
       frozen,
-      (s, g, k, txn) => {
-        const bytes = this.store.read(this.keyBytes(this.rangeStart + g, s.stateId, k), txn);
+      (s, g, k, view) => {
+        const bytes = this.store.read(this.keyBytes(this.rangeStart + g, s.stateId, k), view);
         return bytes === undefined ? undefined : this.decode(bytes, s.name, k);
       },
       () => {},

@@ -41,6 +41,12 @@ export interface LocalSnapshotId {
 /** One write of a batch: a store key and the packed value, or undefined to delete. */
 export type StoreWrite = readonly [key: Uint8Array, value: Uint8Array | undefined];
 
+/** A read transaction for {@link DiskStore.read}, and whether the overlay held entries when it opened. */
+export interface StoreView {
+  readonly txn: LmdbReadTransaction;
+  readonly overlay: boolean;
+}
+
 /** Where and for whom a store is opened. */
 export interface DiskStoreOptions {
   readonly directory: string;
@@ -279,17 +285,18 @@ export class DiskStore {
 
   /**
    * The stored bytes of `key` (a copy), or undefined: the overlay's version
-   * when it has one; read in `txn` when given (a snapshot's read transaction,
-   * opened when the overlay was empty: entries only).
+   * when it has one; read in `view` when given (a snapshot's read
+   * transaction: the overlay is looked at only if it held entries when the
+   * transaction opened).
    */
-  read(key: Uint8Array, txn?: LmdbReadTransaction): Uint8Array | undefined {
+  read(key: Uint8Array, view?: StoreView): Uint8Array | undefined {
     return this.guard(() => {
-      if (txn !== undefined) return this.db.getBinary(key, { transaction: txn });
-      if (this.overlaid > 0) {
-        const over = this.db.getBinary(overlayKey(key));
+      const options = view && { transaction: view.txn };
+      if (view ? view.overlay : this.overlaid > 0) {
+        const over = this.db.getBinary(overlayKey(key), options);
         if (over !== undefined) return over.length === 0 ? undefined : over;
       }
-      return this.db.getBinary(key);
+      return this.db.getBinary(key, options);
     });
   }
 
@@ -395,6 +402,11 @@ export class DiskStore {
   /** A read transaction: a consistent view of the store as of now, until `done()`. */
   readTransaction(): LmdbReadTransaction {
     return this.guard(() => this.db.useReadTransaction());
+  }
+
+  /** A read transaction for {@link read}: the store as of now, overlay included, until `txn.done()`. */
+  readView(): StoreView {
+    return { txn: this.readTransaction(), overlay: this.overlaid > 0 };
   }
 
   /** Entries of key groups `first..last` (ascending by key), read in `txn` when given. */
