@@ -22,7 +22,7 @@
  * and with exactly-once checkpoints every second), async I/O (bench/async-io.ts:
  * a 1 ms service at capacity 100, ordered and unordered, in-process, each
  * without and with exactly-once checkpoints every second), the Nexmark queries
- * (bench/nexmark.ts: q0–q3, q5, q7, q8 on the engine, in-process and on 1
+ * (bench/nexmark.ts, each query in a new process of its own: q0–q3, q5, q7, q8 on the engine, in-process and on 1
  * and 2 workers, against a hand-fused loop, RxJS and the SQL twins of q0–q2,
  * q5 and q7, then the nexmark project's SQL queries q0–q22 on the `nexmark`
  * connector, also alone as section `nexmark-sql`), and the recovery of a

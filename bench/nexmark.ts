@@ -1,15 +1,14 @@
 /**
  * The Nexmark part of `npm run bench` (`--only nexmark`): queries q0, q1,
  * q2, q3, q5, q7 and q8 (bench/jobs/nexmark/) on `NexmarkSource`, at
- * parallelism 2. Per query:
+ * parallelism 2. Each query runs in a new process of its own (bench/child-process-run.ts), as a user runs one
+ * job per process: its DataStream runs and its published SQL run side by side, without what the runs of other
+ * queries left in the V8 heap. Per query:
  *
- * 1. a check: the engine (in-process, exactly-once checkpoints every 100 ms)
- *    collects every row of a small run, which must equal the hand-fused loop's
- *    rows as a multiset, else `BenchIntegrityError`;
- * 2. sizing runs (in-process, no checkpoints; also the warm-up) size the
+ * 1. sizing runs (in-process, no checkpoints; also the warm-up) size the
  *    measured runs to about `TARGET_RUN_MS` (or `--nexmark-events` fixes them,
  *    after one warm-up run);
- * 3. the hand-fused loop, then the engine in-process without checkpoints and
+ * 2. the hand-fused loop, then the engine in-process without checkpoints and
  *    with exactly-once checkpoints every 1 s (filesystem storage), on 1 and 2
  *    worker threads with exactly-once 1 s, then the RxJS pipeline (q0–q2, q5,
  *    q7), then for q0–q2, q5 and q7 the SQL twin (bench/jobs/nexmark/sql-twins.ts:
@@ -23,17 +22,21 @@
  *    engine runs also measure their GC pauses (bench/gc-time.ts). Worker runs also
  *    give their steady-state throughput: events/s from 20 % to 90 % of the events, from
  *    marks written next to the source (bench/jobs/source-marks.ts, bench/steady-rate.ts),
- *    which leave out the fresh threads' warm-up; 2 workers / 1 worker compares those.
+ *    which leave out the fresh threads' warm-up; 2 workers / 1 worker compares those;
+ * 3. the nexmark project's SQL query of the same name (below);
+ * 4. for q0 and q1, the latency: the source rate limited to half of the
+ *    query's exactly-once throughput (the lower of in-process and 2 workers),
+ *    in-process and on 2 workers, for 3 s, of which the rows of the last 2 s
+ *    are measured;
+ * 5. last (it keeps every row of its runs, and V8 then allocates those rows' objects in the old
+ *    generation for the rest of the process), a check: the engine (in-process, exactly-once checkpoints
+ *    every 100 ms) collects every row of a small run, which must equal the hand-fused loop's rows as a
+ *    multiset, else `BenchIntegrityError`.
  *
- * Then the latency of q0 and q1: the source rate limited to half of the
- * query's exactly-once throughput (the lower of in-process and 2 workers),
- * in-process and on 2 workers, for 3 s, of which the rows of the last 2 s
- * are measured.
- *
- * Then the nexmark project's SQL queries q0–q22 (bench/jobs/nexmark/sql/) on
+ * Then, each in its own process too, the rest of the nexmark project's SQL queries q0–q22 (bench/jobs/nexmark/sql/) on
  * the `nexmark` connector with the same stream (event rate, out-of-orderness,
- * parallelism): a query Weir refuses (q6, q12) is reported with its planning
- * error; every other runs once to size it (in-process, no checkpoints: also the
+ * parallelism): a query Weir refuses (q6, q12) is planned in the bench's process and reported with its
+ * planning error; every other runs once to size it (in-process, no checkpoints: also the
  * warm-up), unless `--nexmark-sql-events` fixes the size, then in-process with
  * exactly-once checkpoints every 1 s (filesystem storage), with its GC share. Its
  * events/s is per core (one thread), beside the published Flink figure per core and,
@@ -49,6 +52,7 @@
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runInChildProcess } from "./child-process-run.ts";
 import { BenchIntegrityError } from "./integrity-error.ts";
 import { hasRx, runFused, runRx, type BaselineRun } from "./jobs/nexmark/baselines.ts";
 import { runNexmarkQuery, type NexmarkSourceParams } from "./jobs/nexmark/nexmark-job.ts";
@@ -81,7 +85,11 @@ const EVENT_TIME_RATE = 1_000;
 const CHECKPOINT_INTERVAL_MS = 1_000;
 /** Wished duration of a measured in-process run. */
 const TARGET_RUN_MS = 2_000;
-/** The sizing run starts with this many events and grows 4-fold until it lasts `SIZING_MIN_MS` (or reaches `SIZING_MAX_EVENTS`). */
+/**
+ * The sizing run starts with this many events and grows 4-fold until it lasts `SIZING_MIN_MS` (or reaches `SIZING_MAX_EVENTS`);
+ * the first never sizes: in the query's new process it also compiles the code (on a busy machine every query's first run
+ * lasted 300 ms and sized its runs to 100 000–200 000 events, q0's to 200 000 where one warm process gave 2.6 M).
+ */
 const SIZING_EVENTS = 50_000;
 const SIZING_MIN_MS = 300;
 const SIZING_MAX_EVENTS = 3_200_000;
@@ -132,10 +140,29 @@ export interface NexmarkPlan {
   readonly sqlEvents: number | undefined;
 }
 
+/** What the process of one query measures (`measureNexmarkQuery`). */
+export interface NexmarkQueryPlan {
+  readonly query: NexmarkSqlQueryName;
+  /** The DataStream version's runs (a query of `NEXMARK_QUERIES`) with its baselines, SQL twin and latencies. */
+  readonly dataStream: boolean;
+  /** The published SQL query's run. */
+  readonly sql: boolean;
+  readonly events?: number | undefined;
+  readonly sqlEvents?: number | undefined;
+}
+
+/** The figures of one query's process. */
+export interface NexmarkQueryFigures {
+  readonly runs: NexmarkRunFigures[];
+  readonly latency: NexmarkLatencyFigures[];
+  readonly sql: NexmarkSqlFigures | undefined;
+}
+
 /**
- * Runs the Nexmark section and returns its figures.
+ * Runs the Nexmark section and returns its figures: each query in a new process of its own (`measureNexmarkQuery`
+ * through bench/child-process-run.ts), as a user runs one job per process; a query Weir refuses is planned here.
  *
- * @throws BenchIntegrityError when a run's rows differ from the hand-fused loop's
+ * @throws BenchIntegrityError when a run's rows differ from the hand-fused loop's (an `Error` of that name, from the query's process)
  * @example
  * ```ts
  * const figures = await measureNexmark((line) => console.error(line), { dataStream: true, sqlEvents: undefined });
@@ -143,15 +170,20 @@ export interface NexmarkPlan {
  * ```
  */
 export async function measureNexmark(progress: (line: string) => void, plan: NexmarkPlan): Promise<NexmarkFigures> {
-  const runs: NexmarkRunFigures[] = [];
-  if (plan.dataStream) for (const query of NEXMARK_QUERIES) runs.push(...(await measureQuery(query, plan.events, progress)));
-  const latency: NexmarkLatencyFigures[] = [];
-  for (const query of plan.dataStream ? LATENCY_QUERIES : []) {
-    const throughputRuns = LATENCY_PLAN.map(([, workers]) => runs.find((r) => r.query === query && r.runner === "engine" && r.workers === workers && r.checkpointIntervalMs > 0)!);
-    const rate = Math.round((Math.min(...throughputRuns.map((r) => r.eventsPerSecond)) * LATENCY_LOAD) / 1_000) * 1_000;
-    for (const [label, workers] of LATENCY_PLAN) latency.push(await measureLatency(query, label, workers, rate, progress));
+  const dataStreamQueries: readonly string[] = plan.dataStream ? NEXMARK_QUERIES : [];
+  const order = [...dataStreamQueries, ...NEXMARK_SQL_QUERIES.filter((q) => !dataStreamQueries.includes(q))] as NexmarkSqlQueryName[];
+  const figures = new Map<string, NexmarkQueryFigures>();
+  for (const query of order) {
+    const queryPlan: NexmarkQueryPlan = { query, dataStream: dataStreamQueries.includes(query), sql: NEXMARK_SQL_REFUSED[query] === undefined, events: plan.events, sqlEvents: plan.sqlEvents };
+    const measured =
+      queryPlan.dataStream || queryPlan.sql
+        ? await runInChildProcess<NexmarkQueryFigures>({ module: import.meta.url, name: measureNexmarkQuery.name, args: [queryPlan] }, progress)
+        : { runs: [], latency: [], sql: undefined };
+    figures.set(query, queryPlan.sql ? measured : { ...measured, sql: await planRefusedSqlQuery(query, progress) });
   }
-  const sql = await measureSqlQueries(progress, plan.sqlEvents, runs);
+  const runs = order.flatMap((q) => figures.get(q)!.runs);
+  const latency = LATENCY_QUERIES.flatMap((q) => figures.get(q)?.latency ?? []);
+  const sql = NEXMARK_SQL_QUERIES.map((q) => figures.get(q)!.sql!);
   const ratios = nexmarkRatios(runs, sql);
   return {
     parallelism: NEXMARK_PARALLELISM,
@@ -165,18 +197,51 @@ export async function measureNexmark(progress: (line: string) => void, plan: Nex
   };
 }
 
-/** The nexmark project's SQL queries on the `nexmark` connector (see the top of this file). */
-async function measureSqlQueries(progress: (line: string) => void, fixedEvents: number | undefined, dataStreamRuns: readonly NexmarkRunFigures[]): Promise<NexmarkSqlFigures[]> {
+/**
+ * The runs of one query, in the process `measureNexmark` starts for it: the DataStream version's runs (sizing, fused
+ * loop, engine, RxJS, SQL twin), the published SQL run, the latency runs, and last the check against the fused loop
+ * (it keeps every row of a run, and V8 then allocates the rows' objects in the old generation for the rest of the
+ * process: docs/benchmarks.md, Nexmark).
+ */
+export async function measureNexmarkQuery(plan: NexmarkQueryPlan, progress: (line: string) => void): Promise<NexmarkQueryFigures> {
+  const query = plan.query as NexmarkQueryName;
+  const runs = plan.dataStream ? await measureQuery(query, plan.events, progress) : [];
+  const sql = plan.sql ? await withSqlDir((dir) => measureSqlQuery(plan.query, dir, plan.sqlEvents, runs, progress)) : undefined;
+  const latency: NexmarkLatencyFigures[] = [];
+  if (plan.dataStream && LATENCY_QUERIES.includes(query)) {
+    const throughputRuns = LATENCY_PLAN.map(([, workers]) => runs.find((r) => r.runner === "engine" && r.workers === workers && r.checkpointIntervalMs > 0)!);
+    const rate = Math.round((Math.min(...throughputRuns.map((r) => r.eventsPerSecond)) * LATENCY_LOAD) / 1_000) * 1_000;
+    for (const [label, workers] of LATENCY_PLAN) latency.push(await measureLatency(query, label, workers, rate, progress));
+  }
+  if (plan.dataStream) await checkQuery(query, progress);
+  return { runs, latency, sql };
+}
+
+/** Runs `f` with a folder holding the published queries' side input (`data/side_input.txt`), removed after. */
+async function withSqlDir<T>(f: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), "weir-bench-nexmark-sql-"));
   try {
     await mkdir(join(dir, "data"));
     await writeFile(join(dir, "data", "side_input.txt"), nexmarkSideInput());
-    const out: NexmarkSqlFigures[] = [];
-    for (const query of NEXMARK_SQL_QUERIES) out.push(await measureSqlQuery(query, dir, fixedEvents, dataStreamRuns, progress));
-    return out;
+    return await f(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A published SQL query Weir refuses: its planning error (no events run). */
+async function planRefusedSqlQuery(query: NexmarkSqlQueryName, progress: (line: string) => void): Promise<NexmarkSqlFigures> {
+  const flink = FLINK_EVENTS_PER_SECOND_PER_CORE[query];
+  const base = { query, ...(flink === undefined ? {} : { flinkPerCore: flink }) };
+  progress(`nexmark SQL ${query}: planning (Weir refuses it)`);
+  try {
+    await withSqlDir((dir) => runNexmarkQuery({ query, source: sourceOf(1_000), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: 0, connector: { dir } }));
+  } catch (e) {
+    const message = (e as Error).message;
+    if (NEXMARK_SQL_REFUSED[query]!.test(message)) return { ...base, refused: message };
+    throw e;
+  }
+  throw new BenchIntegrityError(`nexmark SQL ${query}`, "a refusal", 1, 0);
 }
 
 async function measureSqlQuery(
@@ -191,22 +256,11 @@ async function measureSqlQuery(
   const digest = (PUBLISHED_SQL_WITH_TWIN_ROWS as readonly string[]).includes(query);
   const run = (events: number, checkpointIntervalMs: number) =>
     runNexmarkQuery({ query, source: sourceOf(events), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs, connector: { dir, digest } });
-  if (NEXMARK_SQL_REFUSED[query] !== undefined) {
-    progress(`nexmark SQL ${query}: planning (Weir refuses it)`);
-    try {
-      await run(1_000, 0);
-    } catch (e) {
-      const message = (e as Error).message;
-      if (NEXMARK_SQL_REFUSED[query].test(message)) return { ...base, refused: message };
-      throw e;
-    }
-    throw new BenchIntegrityError(`nexmark SQL ${query}`, "a refusal", 1, 0);
-  }
   let events = fixedEvents;
   for (let sizing = SQL_SIZING_EVENTS; events === undefined; sizing *= 4) {
     progress(`nexmark SQL ${query}: sizing run (${sizing.toLocaleString("en-US")} events)`);
     const { elapsedMs } = await run(sizing, 0);
-    if (elapsedMs >= SIZING_MIN_MS || sizing >= SIZING_MAX_EVENTS)
+    if ((elapsedMs >= SIZING_MIN_MS && sizing > SQL_SIZING_EVENTS) || sizing >= SIZING_MAX_EVENTS)
       events = Math.max(SQL_MIN_EVENTS, Math.round((throughput(sizing, elapsedMs) * TARGET_RUN_MS) / 1000 / ROUNDING) * ROUNDING);
   }
   const label = "SQL connector, in-process, exactly-once 1 s";
@@ -224,13 +278,6 @@ function sourceOf(events: number): NexmarkSourceParams {
 }
 
 async function measureQuery(query: NexmarkQueryName, fixedEvents: number | undefined, progress: (line: string) => void): Promise<NexmarkRunFigures[]> {
-  progress(`nexmark ${query}: check against the fused loop (${CHECK_EVENTS.toLocaleString("en-US")} events)`);
-  const expectedRows = runFused(query, sourceOf(CHECK_EVENTS), true).collected;
-  const checked = await runNexmarkQuery({ query, source: sourceOf(CHECK_EVENTS), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: CHECK_CHECKPOINT_INTERVAL_MS, collect: true });
-  const diff = rowDifference(expectedRows, checked.collected);
-  if (diff.count > 0)
-    throw new BenchIntegrityError(`nexmark ${query} check`, `rows missing or unexpected (e.g. missing ${diff.missing.join(" ")}, unexpected ${diff.unexpected.join(" ")})`, 0, diff.count);
-
   const events = await sizeRuns(query, fixedEvents, progress);
   const source = sourceOf(events);
 
@@ -264,6 +311,19 @@ async function measureQuery(query: NexmarkQueryName, fixedEvents: number | undef
 }
 
 /**
+ * The check: the engine (in-process, exactly-once checkpoints every 100 ms) collects every row of a small run, which
+ * must equal the hand-fused loop's rows as a multiset.
+ */
+async function checkQuery(query: NexmarkQueryName, progress: (line: string) => void): Promise<void> {
+  progress(`nexmark ${query}: check against the fused loop (${CHECK_EVENTS.toLocaleString("en-US")} events)`);
+  const expectedRows = runFused(query, sourceOf(CHECK_EVENTS), true).collected;
+  const checked = await runNexmarkQuery({ query, source: sourceOf(CHECK_EVENTS), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: CHECK_CHECKPOINT_INTERVAL_MS, collect: true });
+  const diff = rowDifference(expectedRows, checked.collected);
+  if (diff.count > 0)
+    throw new BenchIntegrityError(`nexmark ${query} check`, `rows missing or unexpected (e.g. missing ${diff.missing.join(" ")}, unexpected ${diff.unexpected.join(" ")})`, 0, diff.count);
+}
+
+/**
  * The query's SQL twin on the `nexmark` connector with the stream of the DataStream runs: a
  * warm-up, then the runs of `TWIN_PLAN`, each of whose rows must equal the fused loop's.
  */
@@ -285,7 +345,7 @@ async function measureTwin(query: NexmarkQueryName, events: number, fused: Query
 
 /**
  * Events of a measured run of about `TARGET_RUN_MS`, from sizing runs (in-process, no
- * checkpoints; also the warm-up) of 4 times more events each until one lasts `SIZING_MIN_MS`;
+ * checkpoints; also the warm-up) of 4 times more events each until one after the first lasts `SIZING_MIN_MS`;
  * or `fixedEvents`, after one warm-up run of as many.
  */
 async function sizeRuns(query: NexmarkQueryName, fixedEvents: number | undefined, progress: (line: string) => void): Promise<number> {
@@ -297,7 +357,7 @@ async function sizeRuns(query: NexmarkQueryName, fixedEvents: number | undefined
   for (let events = SIZING_EVENTS; ; events *= 4) {
     progress(`nexmark ${query}: sizing run (${events.toLocaleString("en-US")} events)`);
     const { elapsedMs } = await runNexmarkQuery({ query, source: sourceOf(events), parallelism: NEXMARK_PARALLELISM, workers: 0, checkpointIntervalMs: 0 });
-    if (elapsedMs >= SIZING_MIN_MS || events >= SIZING_MAX_EVENTS)
+    if ((elapsedMs >= SIZING_MIN_MS && events > SIZING_EVENTS) || events >= SIZING_MAX_EVENTS)
       return Math.max(MIN_EVENTS, Math.round((throughput(events, elapsedMs) * TARGET_RUN_MS) / 1000 / ROUNDING) * ROUNDING);
   }
 }
