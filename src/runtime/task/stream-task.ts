@@ -18,7 +18,7 @@ import type { TimerHandle } from "../../util/clock.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
 import { WatermarkValve } from "./watermark-valve.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
-import type { JobEdge } from "../../graph/job-graph.ts";
+import { chainPredecessors, type JobEdge } from "../../graph/job-graph.ts";
 import { isSourceOperator, type SourceOperatorLike } from "../operators/stream-operator.ts";
 import { Mailbox } from "./mailbox.ts";
 import { OperatorChain } from "./operator-chain.ts";
@@ -99,7 +99,8 @@ export class StreamTask {
     this.metrics = new TaskMetrics(spec, services.metrics, () => this.queued());
     for (const c of inputs) c.countBytes?.(this.metrics.numBytesIn);
     for (const c of outputs.flat()) c.countBytes?.(this.metrics.numBytesOut);
-    const chainedTo = new Set(v.nodes.slice(1).map((n) => n.inputs[0]!.from));
+    // the members that operators of the chain are chained to (they feed them after their writers)
+    const chainedTo = new Set(chainPredecessors(v).flatMap((p) => (p < 0 ? [] : [v.nodes[p]!.id])));
     this.writers = v.outputs.map((edge, i) => {
       const node = v.nodes.find((n) => n.id === edge.sourceNode)!;
       const sameOutput = (other: JobEdge) => other.sourceNode === edge.sourceNode && other.sideTag === edge.sideTag;
