@@ -63,13 +63,18 @@ export class WorkerDriver {
         const crashed = new Set([...this.workers].filter(([, s]) => s.state === "crashed").map(([i]) => i));
         this.transport.whenDeployable(index, crashed, deployment, () => post({ type: "deploy", deployment }));
       },
-      cancel: (attempt, graceful = false) =>
-        w.state !== "alive"
-          ? Promise.resolve({})
-          : new Promise((resolve) => {
-              w.cancels.set(attempt, resolve);
-              post({ type: "cancel", attempt, graceful });
-            }),
+      cancel: (attempt, graceful = false) => {
+        if (w.state !== "alive") {
+          // a crashed worker runs nothing, but a deployment of the attempt may wait for it (a cluster's, for a slot):
+          // the cancellation withdraws it, so it cannot start once the worker is placed again
+          if (w.state === "crashed") post({ type: "cancel", attempt, graceful });
+          return Promise.resolve({});
+        }
+        return new Promise((resolve) => {
+          w.cancels.set(attempt, resolve);
+          post({ type: "cancel", attempt, graceful });
+        });
+      },
       trigger: (attempt, taskId, barrier) => post({ type: "trigger", attempt, taskId, barrier }),
       notifyComplete: (attempt, taskId, checkpointId) => post({ type: "complete", attempt, taskId, checkpointId }),
       notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),

@@ -16,6 +16,7 @@ import { TaskManager } from "../../runtime/execution/task-manager.ts";
 import { shareTaskActivity } from "../../runtime/task/task-activity.ts";
 import { systemClock } from "../../util/clock.ts";
 import { configureLogging, getLogger, type LogRecord } from "../../util/logger.ts";
+import { EarlyMessages } from "./early-messages.ts";
 import { WORKER_PROTOCOL_VERSION, type FromWorker, type ToWorker, type WorkerInit } from "./worker-protocol.ts";
 
 const METRICS_INTERVAL_MS = 250;
@@ -37,7 +38,7 @@ function postLog(record: LogRecord): void {
 }
 
 let manager: TaskManager | null = null;
-const early: ToWorker[] = [];
+const early = new EarlyMessages();
 /** Links to the other workers, by index (a shared-memory link is replaced when its worker is started again). */
 const links = new Map<number, Link>();
 /** The TCP links to workers of other processes (or of this one, when the pool links its workers so), and their server. */
@@ -84,8 +85,10 @@ port.on("message", (m: ToWorker) => {
     }
   }
   else if (manager) handle(m, manager);
-  else if (m.type === "cancel") post({ type: "cancelled", attempt: m.attempt, positions: {} });
-  else early.push(m);
+  else if (m.type === "cancel") {
+    early.cancel(m.attempt);
+    post({ type: "cancelled", attempt: m.attempt, positions: {} });
+  } else early.add(m);
 });
 
 if (init.version !== WORKER_PROTOCOL_VERSION) {
@@ -138,7 +141,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
       );
       manager = tm;
       setInterval(() => post({ type: "metrics", metrics: tm.metrics() }), METRICS_INTERVAL_MS).unref();
-      for (const m of early.splice(0)) handle(m, tm);
+      for (const m of early.drain()) handle(m, tm);
       void dataPort.then((p) => post(p === undefined ? { type: "ready" } : { type: "ready", dataPort: p }), () => {});
       return true;
     },

@@ -23,6 +23,8 @@ export class TaskManager {
   private tasks = new Map<string, StreamTask>();
   private runs: Promise<void>[] = [];
   private attempt = -1;
+  /** Tasks whose run has not ended (of whichever attempt). */
+  private running = 0;
   private storage: CheckpointStorage | null = null;
   /** The metrics of this thread's tasks (those of the last attempt stay until the next one is deployed). */
   private readonly registry = new MetricRegistry();
@@ -43,6 +45,10 @@ export class TaskManager {
 
   /** Creates and starts this thread's tasks for a new attempt. */
   deploy(d: Deployment): void {
+    // an attempt starts only once the one before it was cancelled and its tasks ended: two instances of a
+    // subtask would both write (one sink's transactions shared) and both read
+    if (this.running > 0)
+      throw new Error(`worker ${this.worker}: attempt ${d.attempt} was deployed while ${this.running} task(s) of attempt ${this.attempt} still run (it was not cancelled first)`);
     this.attempt = d.attempt;
     const attempt = d.attempt;
     this.storage ??= createCheckpointStorage(d.checkpointing.storage, { retained: d.checkpointing.retained, s3: d.checkpointing.s3 });
@@ -88,7 +94,8 @@ export class TaskManager {
     }
     for (const link of this.links.values()) link.replayEarly();
     this.tasks = new Map(created.map((t) => [t.taskId, t]));
-    this.runs = created.map((t) => t.run());
+    this.running += created.length;
+    this.runs = created.map((t) => t.run().finally(() => this.running--));
   }
 
   trigger(attempt: number, taskId: string, barrier: CheckpointBarrier): void {
