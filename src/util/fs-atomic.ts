@@ -5,9 +5,13 @@
  * fsyncs. Used by the checkpoint storage and by file sinks.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync } from "node:fs";
+import { closeSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { link, lstat, open, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { promisify } from "node:util";
+
+/** `fsync` of an open descriptor in the thread pool. */
+const fsyncFd = promisify(fsync);
 
 /**
  * Writes `data` to `path` atomically and durably: the bytes go to a hidden
@@ -45,6 +49,58 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string, m
 }
 
 /**
+ * {@link writeFileAtomic} for a file of up to a few MiB (a checkpoint's
+ * `_metadata`, an incremental state file) written while the event loop is
+ * busy: the cheap system calls (open, the write into the page cache, close,
+ * rename) run synchronously, and only the two fsyncs (the file's, then the
+ * directory's) wait in the thread pool. Each awaited step costs a turn of the
+ * event loop, which a busy loop (a state backend's flush, records) makes tens
+ * of ms long: this takes two turns where `writeFileAtomic` takes eight. Same
+ * guarantees and temporary name as `writeFileAtomic`.
+ *
+ * @example
+ * ```ts
+ * await writeSmallFileAtomic("/ck/job/chk-7/_metadata", bytes);
+ * ```
+ */
+export async function writeSmallFileAtomic(path: string, data: Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeAndSync(tmp, data, "wx");
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  await fsyncDir(dir);
+}
+
+/**
+ * {@link writeFileDurable} in one turn of the event loop, for a file of up to
+ * a few MiB (see {@link writeSmallFileAtomic}).
+ *
+ * @example
+ * ```ts
+ * await writeSmallFileDurable("/ck/job/chk-7/counts-0.state", bytes);
+ * ```
+ */
+export function writeSmallFileDurable(path: string, data: Uint8Array): Promise<void> {
+  return writeAndSync(path, data, "w");
+}
+
+/** Opens `path` with `flags`, writes `data` synchronously, fsyncs in the thread pool and closes. */
+async function writeAndSync(path: string, data: Uint8Array, flags: "w" | "wx"): Promise<void> {
+  const fd = openSync(path, flags);
+  try {
+    for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
+    await fsyncFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Writes `data` to `path` and fsyncs it, without the temp-file dance: for files
  * that only count once a later atomic step references them (checkpoint state
  * files, made visible by `_metadata`, whose atomic write also flushes the
@@ -73,11 +129,11 @@ export async function writeFileDurable(path: string, data: Uint8Array): Promise<
  */
 export async function fsyncDir(path: string): Promise<void> {
   if (process.platform === "win32") return;
-  const dir = await open(path, "r");
+  const fd = openSync(path, "r"); // opening and closing a directory are cheap: only the fsync waits in the thread pool
   try {
-    await dir.sync();
+    await fsyncFd(fd);
   } finally {
-    await dir.close();
+    closeSync(fd);
   }
 }
 

@@ -17,7 +17,7 @@ export interface CoordinatorGateway {
 
 /** Where completed checkpoints go (the storage implements it). */
 export interface CompletedCheckpointStore {
-  /** Makes the checkpoint durable (e.g. writes _metadata atomically) and applies retention; resolves with the stored form. Rejects if it could not be stored. */
+  /** Makes the checkpoint durable (e.g. writes _metadata atomically) and starts retention (which may run after it resolves); resolves with the stored form. Rejects if it could not be stored. */
   addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint>;
   /** Deletes whatever tasks wrote for an aborted checkpoint. Best effort. */
   discardAborted(checkpointId: number): Promise<void>;

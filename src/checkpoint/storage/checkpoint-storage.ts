@@ -87,14 +87,24 @@ export interface CheckpointStorage {
   sharedStateReusable(checkpoint: CompletedCheckpoint): boolean;
 
   /**
-   * Coordinator side: make `checkpoint` durable and the latest, then apply
-   * retention (keep the newest `retained` completed checkpoints, delete older
-   * ones and leftovers of aborted or incomplete checkpoints older than it,
-   * then shared files that no remaining checkpoint references and that an
-   * older checkpoint than it wrote; nothing with `retained: null`, see
-   * `retainOnly`). Returns the stored form (`directory` set by the filesystem storage).
+   * Coordinator side: make `checkpoint` durable and the latest, then start
+   * retention, which runs after this resolves (filesystem: in the background,
+   * one cleanup at a time, see `settled`): keep the newest `retained` completed
+   * checkpoints, delete older ones and leftovers of aborted or incomplete
+   * checkpoints older than it, then shared files that no remaining checkpoint
+   * references and that an older checkpoint than it wrote; nothing with
+   * `retained: null`, see `retainOnly`. Returns the stored form (`directory`
+   * set by the filesystem storage).
    */
   addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint>;
+
+  /**
+   * Resolves once the retention that `addCompleted` started has ended (never
+   * rejects: a failed deletion is logged and found again by the next
+   * cleanup). `latestCompleted`, `listCompleted`, `highestCheckpointId` and
+   * `retainOnly` await it first; the job awaits it before it ends.
+   */
+  settled(): Promise<void>;
 
   /**
    * Coordinator side, when a high-availability store decides what is retained

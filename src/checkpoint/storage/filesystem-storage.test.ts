@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CheckpointStorage } from "./checkpoint-storage.ts";
 import { createCheckpointStorage } from "./create-checkpoint-storage.ts";
 import { CheckpointDirectoryError, CheckpointVersionError, CorruptCheckpointError } from "./errors.ts";
-import { completedCheckpoint } from "./test-checkpoints.ts";
+import { FileSystemCheckpointStorage } from "./filesystem-storage.ts";
+import { crc32 } from "../../util/crc32.ts";
+import { completedCheckpoint, storeCompleted } from "./test-checkpoints.ts";
 
 let root: string;
 let dir: string;
@@ -24,14 +26,15 @@ function open(retained = 1): CheckpointStorage {
   return createCheckpointStorage({ type: "filesystem", directory: dir }, { retained, log: (w) => warnings.push(w) });
 }
 
-/** Runs checkpoint `id` the way a job does: two task instances write, a coordinator instance completes. */
+/** Runs checkpoint `id` the way a job does: two task instances write, a coordinator instance completes (and cleans up). */
 async function checkpoint(coordinator: CheckpointStorage, id: number, payload = `state-${id}`) {
   const enc = (s: string) => new TextEncoder().encode(s);
   const handles = await Promise.all([
     open().writeState(id, "word counts/v2", 0, enc(`${payload}-a`)),
     open().writeState(id, "word counts/v2", 1, enc(`${payload}-b`)),
   ]);
-  return coordinator.addCompleted(
+  return storeCompleted(
+    coordinator,
     completedCheckpoint(id, [
       { uid: "word counts/v2", subtask: 0, handle: handles[0] },
       { uid: "word counts/v2", subtask: 1, handle: handles[1] },
@@ -83,6 +86,33 @@ describe("filesystem checkpoint storage", () => {
     expect((await open(2).latestCompleted()).checkpoint!.checkpointId).toBe(4);
     expect((await open(2).latestCompleted(4)).checkpoint!.checkpointId).toBe(4);
     expect(await open(2).latestCompleted(5)).toEqual({ checkpoint: null, damaged: [] });
+  });
+
+  it("creates the directories of a checkpoint no task wrote a file for", async () => {
+    const handle = { kind: "inline", data: new Uint8Array([7]), size: 1, crc: crc32(new Uint8Array([7])) } as const;
+    const stored = await storeCompleted(open(), completedCheckpoint(1, [{ uid: "op", subtask: 0, handle }]));
+    expect(stored.directory).toBe(join(dir, "chk-1"));
+    expect(await readdir(join(dir, "chk-1"))).toEqual(["_metadata"]);
+    expect((await open().latestCompleted()).checkpoint?.checkpointId).toBe(1);
+  });
+
+  it("completes a checkpoint before deleting the old ones, which go in the background, one cleanup after the other", async () => {
+    const steps: string[] = [];
+    const coordinator = new FileSystemCheckpointStorage({ directory: dir, retained: 1, log: (w) => warnings.push(w), crashPoint: (s) => steps.push(s) });
+    const write = (id: number) => open().writeState(id, "op", 0, new Uint8Array([id]));
+    const complete = async (id: number) => coordinator.addCompleted(completedCheckpoint(id, [{ uid: "op", subtask: 0, handle: await write(id) }]));
+    await complete(1);
+    await coordinator.settled();
+    steps.length = 0;
+    await complete(2);
+    expect(steps).toEqual(["write chk-2/_metadata"]); // completed: nothing deleted yet
+    expect(await chkDirs()).toEqual(["chk-1", "chk-2"]);
+    await complete(3);
+    await complete(4);
+    await coordinator.settled();
+    expect(await chkDirs()).toEqual(["chk-4"]);
+    expect(steps.filter((s) => s.startsWith("delete"))).toEqual(["delete chk-1", "delete chk-2", "delete chk-3"]);
+    expect(warnings).toEqual([]);
   });
 
   it("removes an aborted checkpoint's directory, and retention cleans stray partial ones", async () => {

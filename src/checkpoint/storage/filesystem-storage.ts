@@ -17,11 +17,15 @@
  * and `latestCompleted` is the one place that decides which checkpoint is the
  * latest (a high-availability store may take that decision over).
  *
- * Shared files are deleted by mark and sweep from the retained checkpoints'
- * metadata after each completed checkpoint (see `sharedFilesToDelete` and
- * docs/architecture.md, "Shared state files"): no reference counts are
- * persisted, so a crash during cleanup leaves at most files that the next
- * completed checkpoint's cleanup deletes, and never deletes a referenced one.
+ * Retention runs after a checkpoint completed, in the background (as Flink's
+ * `CheckpointsCleaner` discards subsumed checkpoints): `addCompleted` returns
+ * once `_metadata` is durable, and the cleanups run one at a time after it
+ * (`settled`). A cleanup deletes the checkpoints past retention, then the
+ * shared files by mark and sweep from the retained checkpoints' metadata (see
+ * `sharedFilesToDelete` and docs/architecture.md, "Shared state files"): no
+ * reference counts are persisted, so a crash during cleanup leaves at most
+ * files that the next completed checkpoint's cleanup deletes, and never
+ * deletes a referenced one.
  */
 import { randomBytes } from "node:crypto";
 import { crc32 } from "../../util/crc32.ts";
@@ -47,13 +51,16 @@ import { fileSystemsFor } from "./file-systems.ts";
 import { checkpointStateProblem, readVerifiedSharedState, readVerifiedState } from "./state-verification.ts";
 import type { FileSystems, StorageFileSystem } from "./storage-file-system.ts";
 
+/** A write or directory fsync failed because the directory does not exist (yet). */
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === "ENOENT";
+
 /** Options of `FileSystemCheckpointStorage`. */
 export interface FileSystemCheckpointStorageOptions {
   /** Directory of the job's checkpoints (created on first write): a local path or an `s3://bucket/path` URI. */
   readonly directory: string;
   /** The file systems of locations (default: local, and S3 with the AWS SDK's defaults). */
   readonly fileSystems?: FileSystems;
-  /** Completed checkpoints to keep; null: none is deleted by `addCompleted`, the caller decides with `retainOnly`. */
+  /** Completed checkpoints to keep; null: none is deleted after `addCompleted`, the caller decides with `retainOnly`. */
   readonly retained: number | null;
   /** Receives warnings (a failed deletion, a corrupt checkpoint left out of a listing). */
   readonly log: (warning: string) => void;
@@ -87,6 +94,10 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   private readonly retained: number | null;
   private readonly log: (warning: string) => void;
   private readonly crashPoint: (step: string) => void;
+  /** The retention of completed checkpoints, running in the background (`settled`). */
+  private cleanup: Promise<void> = Promise.resolve();
+  /** A cleanup is queued and has not started yet. */
+  private cleanupQueued = false;
   /** Incremental checkpoints are supported: shared files go to `<directory>/shared/`. */
   readonly supportsSharedState = true;
 
@@ -112,9 +123,8 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   async writeState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<StateHandle> {
     const dir = this.checkpointDir(checkpointId);
-    await this.fs.makeDirectories(dir);
     const name = stateFileName(operatorUid, subtaskIndex);
-    await this.fs.write(joinLocation(dir, name), bytes, "durable");
+    await this.writeCreatingDirectory(dir, joinLocation(dir, name), bytes, "durable");
     return { kind: "file", path: name, size: bytes.length, crc: crc32(bytes) };
   }
 
@@ -124,9 +134,9 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   async writeSharedState(checkpointId: number, operatorUid: string, subtaskIndex: number, bytes: Uint8Array): Promise<SharedStateRef> {
     const dir = joinLocation(this.directory, SHARED_DIR);
-    if (await this.fs.makeDirectories(dir)) await this.fs.syncDirectory(this.directory);
     const name = sharedStateFileName(operatorUid, subtaskIndex, checkpointId, randomBytes(6).toString("hex"));
-    await this.fs.write(joinLocation(dir, name), bytes, "atomic"); // the shared/ entry is durable before any metadata references it
+    // the shared/ entry is durable before any metadata references it
+    await this.writeCreatingDirectory(dir, joinLocation(dir, name), bytes, "atomic", () => this.fs.syncDirectory(this.directory));
     return { path: checkpointSharedPath(name), size: bytes.length, crc: crc32(bytes), checkpointId };
   }
 
@@ -141,16 +151,55 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   async addCompleted(checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
     const dir = this.checkpointDir(checkpoint.checkpointId);
-    await this.fs.makeDirectories(dir);
     const stored: CompletedCheckpoint = { ...checkpoint, directory: dir };
+    const metadata = joinLocation(dir, METADATA_FILE);
+    const bytes = encodeMetadata(stored);
     this.crashPoint(`write ${checkpointDirName(checkpoint.checkpointId)}/${METADATA_FILE}`);
-    await this.fs.write(joinLocation(dir, METADATA_FILE), encodeMetadata(stored), "atomic");
-    await this.fs.syncDirectory(this.directory); // the chk-<id> entry itself
-    if (this.retained !== null) await this.applyRetention(this.retained);
+    try {
+      // chk-<id> exists once a task wrote a state file into it: its own entry is made durable beside the metadata write
+      await Promise.all([this.fs.write(metadata, bytes, "atomic"), this.fs.syncDirectory(this.directory)]);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      await this.fs.makeDirectories(dir); // no task wrote a file into it (or not even into the job's directory)
+      await this.fs.write(metadata, bytes, "atomic");
+      await this.fs.syncDirectory(this.directory);
+    }
+    if (this.retained !== null) this.cleanUpInBackground(this.retained);
     return stored;
   }
 
+  /**
+   * Resolves once the cleanups that `addCompleted` started in the background
+   * have ended (never rejects: a failed one is logged, and the next completed
+   * checkpoint's cleanup finds what it left). The job awaits it before it ends.
+   */
+  async settled(): Promise<void> {
+    for (let q = this.cleanup; ; q = this.cleanup) {
+      await q;
+      if (q === this.cleanup) return;
+    }
+  }
+
+  /**
+   * Queues retention after the cleanups before it (one at a time, in the order
+   * of the checkpoints that asked for them); a cleanup asked for while one is
+   * queued and not started is that one: it lists the directory when it starts.
+   */
+  private cleanUpInBackground(retained: number): void {
+    if (this.cleanupQueued) return;
+    this.cleanupQueued = true;
+    this.cleanup = this.cleanup.then(async () => {
+      this.cleanupQueued = false;
+      try {
+        await this.applyRetention(retained);
+      } catch (error) {
+        this.log(`old checkpoints in ${this.directory} were not cleaned up: ${(error as Error).message}`);
+      }
+    });
+  }
+
   async retainOnly(keep: readonly number[], committed: number): Promise<void> {
+    await this.settled();
     const kept = new Set(keep);
     for (const id of await this.checkpointIds()) {
       if (id >= committed || kept.has(id)) continue;
@@ -171,6 +220,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   }
 
   async latestCompleted(minId = 1): Promise<LatestCompleted> {
+    await this.settled();
     const damaged: DamagedCheckpoint[] = [];
     const verifiedShared = new Set<string>();
     for (const id of (await this.checkpointIds()).filter((i) => i >= minId).reverse()) {
@@ -192,6 +242,7 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
 
   /** The highest id of a `chk-<id>` directory or of a checkpoint that wrote a file in `shared/`. */
   async highestCheckpointId(): Promise<number> {
+    await this.settled();
     let highest = Math.max(0, ...(await this.checkpointIds()));
     for (const name of await this.sharedFileNames()) highest = Math.max(highest, parseSharedStateFileName(name) ?? 0);
     return highest;
@@ -203,12 +254,28 @@ export class FileSystemCheckpointStorage implements CheckpointStorage {
   }
 
   async listCompleted(): Promise<CompletedCheckpoint[]> {
+    await this.settled();
     const result: CompletedCheckpoint[] = [];
     for (const id of await this.checkpointIds()) {
       const checkpoint = await this.readMetadataOrWarn(id);
       if (checkpoint) result.push(checkpoint);
     }
     return result;
+  }
+
+  /**
+   * Writes `path` in `dir`, creating `dir` only when the write finds it
+   * missing (then `created` runs before the write, if `dir` was new): one
+   * awaited step less per file than creating it first, when the event loop is busy.
+   */
+  private async writeCreatingDirectory(dir: string, path: string, bytes: Uint8Array, how: "atomic" | "durable", created?: () => Promise<void>): Promise<void> {
+    try {
+      await this.fs.write(path, bytes, how);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      if ((await this.fs.makeDirectories(dir)) && created) await created();
+      await this.fs.write(path, bytes, how);
+    }
   }
 
   private checkpointDir(id: number): string {

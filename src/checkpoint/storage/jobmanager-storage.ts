@@ -78,6 +78,9 @@ export class JobManagerCheckpointStorage implements CheckpointStorage {
     return checkpoint;
   }
 
+  /** Retention is done within `addCompleted` (in memory): nothing runs after it. */
+  async settled(): Promise<void> {}
+
   async retainOnly(keep: readonly number[], committed: number): Promise<void> {
     this.completed = this.completed.filter((c) => c.checkpointId >= committed || keep.includes(c.checkpointId));
   }

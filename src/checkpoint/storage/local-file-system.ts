@@ -1,12 +1,20 @@
 /**
  * `StorageFileSystem` on a local directory: every write fsynced, atomic
- * writes by temporary file and rename (util/fs-atomic.ts).
+ * writes by temporary file and rename (util/fs-atomic.ts; files of up to 4 MiB
+ * with fewer turns of the event loop).
  */
 import { createReadStream } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
 import { directoryProblem } from "../../util/directory-problem.ts";
-import { fsyncDir, writeFileAtomic, writeFileDurable } from "../../util/fs-atomic.ts";
+import { fsyncDir, writeFileAtomic, writeFileDurable, writeSmallFileAtomic, writeSmallFileDurable } from "../../util/fs-atomic.ts";
 import type { DirectoryListing, StorageFileSystem } from "./storage-file-system.ts";
+
+/**
+ * Writes up to this size take `writeSmallFileAtomic`'s and `writeSmallFileDurable`'s
+ * synchronous steps: copying 4 MiB into the page cache blocks the thread for a
+ * few ms, less than the turns of a busy event loop it saves.
+ */
+const SMALL_FILE_BYTES = 4 * 1024 * 1024;
 
 const missing = (error: unknown): boolean => {
   const code = (error as NodeJS.ErrnoException).code;
@@ -24,7 +32,9 @@ const missing = (error: unknown): boolean => {
  */
 export class LocalFileSystem implements StorageFileSystem {
   async write(path: string, bytes: Uint8Array, how: "atomic" | "durable"): Promise<void> {
-    await (how === "atomic" ? writeFileAtomic(path, bytes) : writeFileDurable(path, bytes));
+    const small = bytes.length <= SMALL_FILE_BYTES;
+    if (how === "durable") await (small ? writeSmallFileDurable(path, bytes) : writeFileDurable(path, bytes));
+    else await (small ? writeSmallFileAtomic(path, bytes) : writeFileAtomic(path, bytes));
   }
 
   async read(path: string): Promise<Uint8Array | null> {

@@ -8,7 +8,7 @@ import { createCheckpointStorage } from "./create-checkpoint-storage.ts";
 import { CorruptCheckpointError } from "./errors.ts";
 import { FileSystemCheckpointStorage } from "./filesystem-storage.ts";
 import { JobManagerCheckpointStorage } from "./jobmanager-storage.ts";
-import { completedCheckpoint } from "./test-checkpoints.ts";
+import { completedCheckpoint, storeCompleted } from "./test-checkpoints.ts";
 import { IncrementalSubtask, referencedSharedFiles, sharedFilesOnDisk, taskStorage } from "./test-incremental.ts";
 
 const tempDir = tempDirs("weir-shared-");
@@ -23,7 +23,7 @@ function coordinator(dir: string, retained = 1, warnings: string[] = []): FileSy
 /** Checkpoint `id` of one subtask whose chain is `chain` (refs already written). */
 async function complete(dir: string, id: number, chain: readonly SharedStateRef[], retained = 1): Promise<CompletedCheckpoint> {
   const handle = await taskStorage(dir).writeState(id, "counts", 0, enc(`private ${id}`));
-  return coordinator(dir, retained).addCompleted(completedCheckpoint(id, [{ uid: "counts", subtask: 0, handle, shared: chain }]));
+  return storeCompleted(coordinator(dir, retained), completedCheckpoint(id, [{ uid: "counts", subtask: 0, handle, shared: chain }]));
 }
 
 /** The absolute path of a ref written by the filesystem storage of `dir`. */
@@ -97,7 +97,7 @@ describe("shared state files in the filesystem storage", () => {
     const random = seededRandom(seed);
     const subtask = new IncrementalSubtask("counts", 0, random);
     const storage = coordinator(dir, 3);
-    for (const id of [1, 2, 3]) await storage.addCompleted(completedCheckpoint(id, [await subtask.snapshot(taskStorage(dir), id)]));
+    for (const id of [1, 2, 3]) await storeCompleted(storage, completedCheckpoint(id, [await subtask.snapshot(taskStorage(dir), id)]));
     const [base, delta2, delta3] = subtask.chain;
 
     await unlink(fileOf(dir, delta3!));
@@ -129,14 +129,14 @@ describe("shared state files in the filesystem storage", () => {
     const random = seededRandom(seed);
     const subtask = new IncrementalSubtask("counts", 0, random);
     const storage = coordinator(dir);
-    await storage.addCompleted(completedCheckpoint(1, [await subtask.snapshot(taskStorage(dir), 1)]));
+    await storeCompleted(storage, completedCheckpoint(1, [await subtask.snapshot(taskStorage(dir), 1)]));
     await subtask.snapshot(taskStorage(dir), 2); // aborted, but its delta is in the subtask's chain from now on
     const orphan = await taskStorage(dir).writeSharedState(2, "counts", 0, enc("written by a task that failed"));
     await storage.discardAborted(2);
     expect(await readdir(dir)).toEqual(["chk-1", "shared"]);
     expect((await sharedFilesOnDisk(dir)).size).toBe(3);
 
-    await storage.addCompleted(completedCheckpoint(3, [await subtask.snapshot(taskStorage(dir), 3)]));
+    await storeCompleted(storage, completedCheckpoint(3, [await subtask.snapshot(taskStorage(dir), 3)]));
     expect(subtask.chain.map((r) => r.checkpointId)).toEqual([1, 2, 3]);
     expect([...(await sharedFilesOnDisk(dir))].sort()).toEqual(subtask.chain.map((r) => fileOf(dir, r)).sort());
     expect(await sharedFilesOnDisk(dir)).not.toContain(fileOf(dir, orphan));
@@ -146,7 +146,7 @@ describe("shared state files in the filesystem storage", () => {
     const dir = join(tempDir(), "job");
     const random = seededRandom(seed);
     const firstRun = new IncrementalSubtask("counts", 0, random);
-    for (const id of [1, 2, 3]) await coordinator(dir).addCompleted(completedCheckpoint(id, [await firstRun.snapshot(taskStorage(dir), id)]));
+    for (const id of [1, 2, 3]) await storeCompleted(coordinator(dir), completedCheckpoint(id, [await firstRun.snapshot(taskStorage(dir), id)]));
 
     // second run: restores checkpoint 3, an attempt fails (aborted 4), then 5 completes
     const secondRun = new IncrementalSubtask("counts", 0, random);
@@ -158,7 +158,7 @@ describe("shared state files in the filesystem storage", () => {
     await secondRun.snapshot(taskStorage(dir), 4);
     await storage.discardAborted(4);
     expect(await readdir(dir)).toEqual(["chk-3", "shared"]); // the restore checkpoint is retained meanwhile
-    await storage.addCompleted(completedCheckpoint(5, [await secondRun.snapshot(taskStorage(dir), 5)]));
+    await storeCompleted(storage, completedCheckpoint(5, [await secondRun.snapshot(taskStorage(dir), 5)]));
     expect(secondRun.chain.map((r) => r.checkpointId)).toEqual([1, 2, 3, 4, 5]);
     expect(await readdir(dir)).toEqual(["chk-5", "shared"]);
     const { checkpoint } = await coordinator(dir).latestCompleted();
@@ -167,7 +167,7 @@ describe("shared state files in the filesystem storage", () => {
 
     // third run rebases (e.g. rescaled): once its checkpoint completes, the old chain goes
     const thirdRun = new IncrementalSubtask("counts", 0, random);
-    await storage.addCompleted(completedCheckpoint(6, [await thirdRun.snapshot(taskStorage(dir), 6, true)]));
+    await storeCompleted(storage, completedCheckpoint(6, [await thirdRun.snapshot(taskStorage(dir), 6, true)]));
     expect([...(await sharedFilesOnDisk(dir))]).toEqual([fileOf(dir, thirdRun.chain[0]!)]);
     expect(await referencedSharedFiles(storage)).toEqual(await sharedFilesOnDisk(dir));
   });
@@ -179,7 +179,7 @@ describe("shared state files in the filesystem storage", () => {
     const orphan = await taskStorage(dir).writeSharedState(1, "counts", 0, enc("maybe referenced"));
     await writeFile(join(dir, "chk-2", "_metadata"), "WEIR-CHECKPOINT 99 00000000 0\n");
     const storage = coordinator(dir, 2, warnings);
-    await storage.addCompleted(completedCheckpoint(3, [{ uid: "counts", subtask: 0, handle: await taskStorage(dir).writeState(3, "counts", 0, enc("x")) }]));
+    await storeCompleted(storage, completedCheckpoint(3, [{ uid: "counts", subtask: 0, handle: await taskStorage(dir).writeState(3, "counts", 0, enc("x")) }]));
     expect((await stat(fileOf(dir, orphan))).size).toBe(16);
     expect(warnings.join("\n")).toMatch(/not cleaning up .*shared: .*newer Weir/);
   });

@@ -1,6 +1,8 @@
 /**
- * Test fixtures for the storage tests: a completed checkpoint built from handles.
+ * Test fixtures for the storage tests: a completed checkpoint built from
+ * handles, and storing one with the cleanup it starts.
  */
+import type { CheckpointStorage } from "./checkpoint-storage.ts";
 import type { CompletedCheckpoint, OperatorSubtaskState, SharedStateRef, StateHandle } from "../types.ts";
 
 /** A completed checkpoint `id` of job "job" holding the given operator subtask states. */
@@ -28,4 +30,11 @@ export function completedCheckpoint(
       }),
     ),
   };
+}
+
+/** `storage.addCompleted(checkpoint)`, then waits for the retention it started in the background (`settled`). */
+export async function storeCompleted(storage: CheckpointStorage, checkpoint: CompletedCheckpoint): Promise<CompletedCheckpoint> {
+  const stored = await storage.addCompleted(checkpoint);
+  await storage.settled();
+  return stored;
 }

@@ -48,9 +48,13 @@ export class IncrementalSubtask {
 export const taskStorage = (directory: string, fileSystems: FileSystems = LOCAL): FileSystemCheckpointStorage =>
   new FileSystemCheckpointStorage({ directory, retained: 1, log: () => {}, fileSystems });
 
-/** The coordinator's storage instance (retained 2), with a crash hook if given. */
-export const coordinatorStorage = (directory: string, fileSystems: FileSystems = LOCAL, crashPoint?: (step: string) => void): FileSystemCheckpointStorage =>
-  new FileSystemCheckpointStorage({ directory, retained: 2, log: () => {}, fileSystems, ...(crashPoint ? { crashPoint } : {}) });
+/** The coordinator's storage instance (retained 2), with a crash hook and a log if given. */
+export const coordinatorStorage = (
+  directory: string,
+  fileSystems: FileSystems = LOCAL,
+  crashPoint?: (step: string) => void,
+  log: (warning: string) => void = () => {},
+): FileSystemCheckpointStorage => new FileSystemCheckpointStorage({ directory, retained: 2, log, fileSystems, ...(crashPoint ? { crashPoint } : {}) });
 
 /**
  * Builds, in `directory` (retained 2):
@@ -73,6 +77,7 @@ export async function buildIncrementalScene(
   await coordinator.addCompleted(await run(1));
   await coordinator.addCompleted(await run(2));
   await coordinator.addCompleted(await run(3, [1]));
+  await coordinator.settled(); // retention of 1–3 done before the orphan below is written
   await run(4);
   await coordinator.discardAborted(4);
   await taskStorage(directory, fileSystems).writeSharedState(2, "counts", 1, new Uint8Array([9, 9, 9]));
@@ -106,7 +111,9 @@ export async function sharedFilesOnDisk(directory: string, fileSystems: FileSyst
 export async function stepsOfStoringCheckpoint5(directory: string, random: () => number, fileSystems: FileSystems = LOCAL): Promise<string[]> {
   const { checkpoint5 } = await buildIncrementalScene(directory, random, fileSystems);
   const steps: string[] = [];
-  await coordinatorStorage(directory, fileSystems, (s) => steps.push(s)).addCompleted(checkpoint5);
+  const coordinator = coordinatorStorage(directory, fileSystems, (s) => steps.push(s));
+  await coordinator.addCompleted(checkpoint5);
+  await coordinator.settled();
   return steps;
 }
 
@@ -138,6 +145,7 @@ export async function recoverAndCheck(
   const acks = await Promise.all(subtasks.map((s) => s.snapshot(taskStorage(dir, fileSystems), 7)));
   const inFlight = await Promise.all(subtasks.map((s) => s.snapshot(taskStorage(dir, fileSystems), 8)));
   await coordinator.addCompleted(completedCheckpoint(7, acks));
+  await coordinator.settled();
 
   // (c) the newest is latest, and verifies
   const after = await coordinatorStorage(dir, fileSystems).latestCompleted();

@@ -54,7 +54,7 @@ export const TOLERABLE_FAILED_CHECKPOINTS = ConfigOptions.int(
 /** `execution.checkpointing.num-retained` (older `state.checkpoints.num-retained`). */
 export const NUM_RETAINED_CHECKPOINTS = ConfigOptions.int(
   "execution.checkpointing.num-retained",
-  "The completed checkpoints kept.",
+  "The completed checkpoints kept. Older ones are deleted after a newer one completed, in the background (the checkpoint does not wait for it; the job's end does).",
   1,
   { check: atLeast(1), aliases: ["state.checkpoints.num-retained"] },
 );

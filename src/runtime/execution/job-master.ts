@@ -303,6 +303,7 @@ export class JobMaster {
     } finally {
       try {
         await this.committer?.settled();
+        await this.storage.settled(); // the old checkpoints' deletion, running in the background since their last completed one
         await Promise.all(this.managers.map((m) => m.shutdown()));
       } finally {
         this.locks.release();
