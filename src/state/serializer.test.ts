@@ -1,6 +1,7 @@
+import { Packr } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { StateSerializationError } from "./errors.ts";
-import { decodeStateValue, encodeStateValue } from "./serializer.ts";
+import { decodeStateValue, encodeStateValue, packPlainData, packPlainDataCopy, packPlainDataSized } from "./serializer.ts";
 
 const roundTrip = (v: unknown): unknown => decodeStateValue(encodeStateValue(v));
 
@@ -78,5 +79,50 @@ describe("encodeStateValue / decodeStateValue", () => {
     a.self = a;
     const back = roundTrip(a) as { self: unknown };
     expect(back.self).toBe(back);
+  });
+
+  it("packs arrays of primitives as structured cloning does, byte for byte, and reads them back", () => {
+    const structured = new Packr({ structuredClone: true, useBigIntExtension: true });
+    const rows = [
+      ["k1", "k2"],
+      [
+        [1.7e12, false, [7, 2n ** 70n, -3, null, "héllo", "x".repeat(300), undefined, Number.NaN, Number.POSITIVE_INFINITY]],
+        [0, true, [], [[[1]]]],
+      ],
+    ];
+    for (const value of [rows, [], "s".repeat(70_000), new Array(70_000).fill(1.5), [-(2n ** 40n), 5n]]) {
+      expect(Buffer.from(packPlainData(value)).equals(Buffer.from(structured.pack(value)))).toBe(true);
+      expect(decodeStateValue(packPlainData(value))).toEqual(value);
+    }
+    expect(Buffer.from(packPlainData([-0])).equals(Buffer.from(structured.pack([-0])))).toBe(true); // read back as 0 by either
+    // an array within an object, and a circular array, keep the structured encoding
+    const circular: unknown[] = [1];
+    circular.push(circular);
+    const back = decodeStateValue(packPlainData(circular)) as unknown[];
+    expect(back[1]).toBe(back);
+    expect(decodeStateValue(packPlainData([{ a: [1] }, new Map([[1, [2]]])]))).toEqual([{ a: [1] }, new Map([[1, [2]]])]);
+  });
+});
+
+describe("packPlainDataCopy / packPlainDataSized", () => {
+  it("hand out bytes that later packings of any kind leave as they were", () => {
+    const values: unknown[] = [[["k"], [[1, false, [7, "x".repeat(100)]]]], { a: [1, 2], m: new Map([[1, "y"]]) }, ["z".repeat(200_000)], [1, 2, 3]];
+    const kept: [unknown, Uint8Array, Uint8Array, Uint8Array][] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const v of values) {
+        const view = packPlainData(v); // a view into msgpackr's shared buffer
+        const copy = packPlainDataCopy(v);
+        const blob = packPlainDataSized({ parts: [copy, view] }, copy.length + view.length + 20);
+        kept.push([v, view, copy, blob]);
+      }
+    }
+    for (const [v, view, copy, blob] of kept) {
+      expect(decodeStateValue(view)).toEqual(v);
+      expect(decodeStateValue(copy)).toEqual(v);
+      const { parts } = decodeStateValue(blob) as { parts: Uint8Array[] };
+      expect(parts.map((p) => decodeStateValue(p))).toEqual([v, v]);
+    }
+    const copy = packPlainDataCopy(values[0]);
+    expect(copy.buffer.byteLength).toBe(copy.length);
   });
 });

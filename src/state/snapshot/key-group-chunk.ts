@@ -13,7 +13,7 @@
  */
 
 import { StateRestoreError } from "../errors.ts";
-import { decodeStateValue, packPlainData } from "../serializer.ts";
+import { decodeStateValue, packPlainDataCopy } from "../serializer.ts";
 import type { StateKey } from "../state-key.ts";
 
 /** Typed columns are written only where they read back the same everywhere (msgpackr writes the platform's byte order). */
@@ -143,8 +143,8 @@ function objectsOf(records: RecordColumn, n: number): Record<string, unknown>[] 
  */
 export function encodeKeyGroupChunk(keys: readonly StateKey[], values: readonly unknown[]): Uint8Array {
   const chunk = [numberColumn(keys) ?? keys, numberColumn(values) ?? recordColumn(values) ?? values];
-  // A copy of its own: the encoder's buffer is shared with later encodings, and chunks are kept across snapshots.
-  return Uint8Array.prototype.slice.call(packPlainData(chunk));
+  // A copy of its own: chunks are kept across snapshots.
+  return packPlainDataCopy(chunk);
 }
 
 /** The entries of a key group as {@link encodeKeyGroupEntries} reads them (a heap `KeyTable`). */

@@ -26,7 +26,7 @@
 import { decodeCanonicalKey } from "../canonical-key.ts";
 import type { StateKind } from "../descriptors.ts";
 import { StateRestoreError } from "../errors.ts";
-import { decodeStateValue, packPlainData } from "../serializer.ts";
+import { decodeStateValue, packPlainDataSized } from "../serializer.ts";
 import { stateKeyOf, type StateKey } from "../state-key.ts";
 import { type Column, decodeKeyGroupChunk } from "./key-group-chunk.ts";
 import type { KeyGroupedMap, KeyGroupedView } from "../heap/key-grouped-map.ts";
@@ -149,7 +149,14 @@ export function ttlMarker(ttl: boolean): { ttl?: true } {
 
 /** Packs encoded states into a snapshot blob: a full one, or with `delta` a delta of an incremental chain. */
 export function packKeyedSnapshot(header: KeyedSnapshotHeader, states: readonly SerializedKeyedState[], delta: boolean): Uint8Array {
-  return packPlainData({ format: FORMAT, version: VERSION, ...header, ...(delta ? { delta: true } : {}), states });
+  // the blob's size, about: its encoded parts (with a bin header of 5 bytes), their key groups, names and header
+  let bytes = 1024;
+  for (const s of states) {
+    bytes += 256 + 9 * (s.keyGroups.length + (s.removedKeyGroups?.length ?? 0));
+    for (const chunk of s.chunks) bytes += chunk.length + 5;
+    for (const keys of s.removed ?? []) bytes += keys.length + 5;
+  }
+  return packPlainDataSized({ format: FORMAT, version: VERSION, ...header, ...(delta ? { delta: true } : {}), states }, bytes);
 }
 
 /**
