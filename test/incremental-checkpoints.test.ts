@@ -35,10 +35,11 @@ describe("incremental checkpoints of the heap backend", () => {
     env.enableCheckpointing(20, "exactly-once");
     env.getCheckpointConfig().enableIncrementalCheckpointing(true).setCheckpointStorage(dir).setNumRetainedCheckpoints(3);
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+    const failOnce = new FailOnce(events, failAt);
     env
-      .fromSource(throttledSequence(0, N - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
+      .fromSource(throttledSequence(0, N - 1, 20, 2, 0, failOnce.sourceLimit), WatermarkStrategy.noWatermarks(), "numbers")
       .setParallelism(1)
-      .map(new FailOnce(events, failAt))
+      .map(failOnce)
       .setParallelism(1) // one channel per key: the per-record totals are deterministic
       .keyBy((e) => e.key)
       .process(runningTotals)

@@ -44,15 +44,16 @@ async function runWithFailure(
   random: () => number,
   backend: StateBackendCase,
 ): Promise<{ out: Row[]; restarts: number; failAt: number }> {
-  const failAt = randomInt(random, rows.length / 4, rows.length / 2);
+  const failAt = randomInt(random, Math.floor(rows.length / 4), Math.floor(rows.length / 2));
   const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
   env.enableCheckpointing(50, "exactly-once");
   backend.apply(env);
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+  const failOnce = new FailOnce(rows, failAt);
   let input: DataStream<Row> = env
-    .fromSource(throttledSequence(0, rows.length - 1, 15, 2), WatermarkStrategy.noWatermarks(), "numbers")
+    .fromSource(throttledSequence(0, rows.length - 1, 15, 2, 0, failOnce.sourceLimit), WatermarkStrategy.noWatermarks(), "numbers")
     .setParallelism(1)
-    .map(new FailOnce(rows, failAt))
+    .map(failOnce)
     .setParallelism(1);
   if (eventTime) input = (input as SingleOutputStreamOperator<Row>).assignTimestampsAndWatermarks(rowWatermarks(3, BOUND)).setParallelism(1);
   build(input).sinkTo(collectSink("out"));

@@ -32,8 +32,9 @@ describe("interval join recovery", () => {
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
     const strategy = WatermarkStrategy.forBoundedOutOfOrderness<JoinEvent>(BOUND).withTimestampAssigner((e) => e.ts);
     const side = (name: string, events: JoinEvent[], fail: boolean) => {
-      const numbers = env.fromSource(throttledSequence(0, events.length - 1, 10, 2), WatermarkStrategy.noWatermarks(), name).uid(name).setParallelism(1);
-      const mapped = fail ? numbers.map(new FailOnce(events, failAt)) : numbers.map((i: number) => events[i]!);
+      const failOnce = new FailOnce(events, fail ? failAt : -1);
+      const numbers = env.fromSource(throttledSequence(0, events.length - 1, 10, 2, 0, failOnce.sourceLimit), WatermarkStrategy.noWatermarks(), name).uid(name).setParallelism(1);
+      const mapped = fail ? numbers.map(failOnce) : numbers.map((i: number) => events[i]!);
       return mapped.uid(`${name}-events`).setParallelism(1).assignTimestampsAndWatermarks(strategy).uid(`${name}-ts`).setParallelism(1);
     };
     side("left", left, true)

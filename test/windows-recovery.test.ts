@@ -54,10 +54,11 @@ describe.each(stateBackendCases())("a failure amid open windows and pending time
       env.enableCheckpointing(50, "exactly-once");
       backend.apply(env);
       env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+      const failOnce = new FailOnce(events, failAt);
       const windows = env
-        .fromSource(throttledSequence(0, N - 1, 15, 2), WatermarkStrategy.noWatermarks(), "numbers")
+        .fromSource(throttledSequence(0, N - 1, 15, 2, 0, failOnce.sourceLimit), WatermarkStrategy.noWatermarks(), "numbers")
         .setParallelism(1)
-        .map(new FailOnce(events, failAt))
+        .map(failOnce)
         .setParallelism(1)
         .assignTimestampsAndWatermarks(embeddedWatermarks())
         .setParallelism(1)

@@ -43,11 +43,12 @@ const perEventWatermarks = WatermarkStrategy.forGenerator<Ev>(() => ({
  * the way or later, after a checkpoint.
  */
 export function eventStream(env: StreamExecutionEnvironment, name: string, evs: readonly Ev[], fail: boolean): DataStream<Ev> {
+  const failOnce = new FailOnce(evs, fail ? Math.floor(evs.length / 3) : -1);
   return env
-    .fromSource(throttledSequence(0, evs.length - 1, 8, 2), WatermarkStrategy.noWatermarks(), name)
+    .fromSource(throttledSequence(0, evs.length - 1, 8, 2, 0, failOnce.sourceLimit), WatermarkStrategy.noWatermarks(), name)
     .uid(name)
     .setParallelism(1)
-    .map(new FailOnce(evs, fail ? Math.floor(evs.length / 3) : -1))
+    .map(failOnce)
     .uid(`${name}-events`)
     .setParallelism(1)
     .assignTimestampsAndWatermarks(perEventWatermarks)
@@ -81,10 +82,11 @@ export function recoveryInput<T>(values: readonly T[], failAt: number): { env: S
   const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 0 });
   env.enableCheckpointing(50, "exactly-once");
   env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
+  const failOnce = new FailOnce(values, failAt);
   const input = env
-    .fromSource(throttledSequence(0, values.length - 1, 20, 2), WatermarkStrategy.noWatermarks(), "numbers")
+    .fromSource(throttledSequence(0, values.length - 1, 20, 2, 0, failOnce.sourceLimit), WatermarkStrategy.noWatermarks(), "numbers")
     .setParallelism(1)
-    .map(new FailOnce(values, failAt))
+    .map(failOnce)
     .setParallelism(1);
   return { env, input };
 }

@@ -151,8 +151,9 @@ export function sequencedInputs(
  * and watermarks `bound` ms behind; with `failAt` >= 0 it fails once there (see FailOnce).
  */
 export function throttledSide(env: StreamExecutionEnvironment, name: string, rows: readonly Row[], timeField: number, bound: number, failAt = -1): DataStream<Row> {
-  const numbers = env.fromSource(throttledSequence(0, rows.length - 1, 10, 2), WatermarkStrategy.noWatermarks(), name).uid(name).setParallelism(1);
-  return (failAt >= 0 ? numbers.map(new FailOnce(rows, failAt)) : numbers.map((i: number) => rows[i]!))
+  const failOnce = new FailOnce(rows, failAt);
+  const numbers = env.fromSource(throttledSequence(0, rows.length - 1, 10, 2, 0, failOnce.sourceLimit), WatermarkStrategy.noWatermarks(), name).uid(name).setParallelism(1);
+  return (failAt >= 0 ? numbers.map(failOnce) : numbers.map((i: number) => rows[i]!))
     .uid(`${name}-rows`)
     .setParallelism(1)
     .assignTimestampsAndWatermarks(WatermarkStrategy.forBoundedOutOfOrderness<Row>(bound).withTimestampAssigner((r) => r.fields[timeField] as number))

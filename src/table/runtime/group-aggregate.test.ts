@@ -169,7 +169,7 @@ async function expectRecoveryIdentical(specOf: (spec: GroupAggregateSpec) => Gro
   const seed = testSeed();
   const random = seededRandom(seed);
   const { rows, oracle, spec } = randomChangelog(random, 1200);
-  const failAt = randomInt(random, rows.length / 4, rows.length / 2);
+  const failAt = randomInt(random, Math.floor(rows.length / 4), Math.floor(rows.length / 2));
   const { env, input } = recoveryInput(rows, failAt);
   groupAggregate(input, specOf(spec), { uid: "agg", name: "GroupAggregate" }).sinkTo(collectSink("out"));
   const result = await env.execute("group-aggregate-recovery");

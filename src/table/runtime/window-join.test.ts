@@ -172,7 +172,7 @@ describe("window join: random HOP windows against a nested loop (parallelism 2)"
     const random = seededRandom(seed);
     const lefts = hopRows(random, 250);
     const rights = hopRows(random, 250);
-    const failAt = randomInt(random, lefts.length / 4, lefts.length / 2);
+    const failAt = randomInt(random, Math.floor(lefts.length / 4), Math.floor(lefts.length / 2));
     const env = StreamExecutionEnvironment.create({ parallelism: 2, autoWatermarkInterval: 2 });
     env.enableCheckpointing(50, "exactly-once");
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 0));
