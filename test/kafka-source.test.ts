@@ -277,14 +277,23 @@ describe("KafkaSource event time", () => {
       .process((ctx, events: Iterable<string>, out: Collector<string>) => out.collect(`${ctx.window().start} ${[...events].length}`))
       .executeAndCollect("event-time", 4);
     const fired: string[] = [];
-    // an upper bound only (the four windows end the collection): a loaded machine once fired none within 15 s
-    const deadline = setTimeout(() => void results.close(), 40_000);
+    // an upper bound only (the four windows end the collection): a loaded machine once fired none within 15 s, and
+    // once none within 40 s (two CPU-bound processes beside the whole suite): then say what the job had done
+    let stalled = "";
+    const deadline = setTimeout(() => {
+      void results.jobClient
+        .then((c) => {
+          const watermarks = c.getMetrics().filter((m) => /Watermark/.test(m.name)).map((m) => `${m.scope.operatorName ?? m.scope.taskName ?? "job"}.${m.name}=${String(m.value)}`);
+          stalled = `job ${c.getJobStatus()}, records ${JSON.stringify(c.getRecordCounts())}, watermarks ${watermarks.join(" ")}`;
+        })
+        .finally(() => void results.close());
+    }, 40_000);
     try {
       for await (const w of results) fired.push(w);
     } finally {
       clearTimeout(deadline);
     }
-    expect(fired).toEqual(["0 10", "10000 10", "20000 10", "30000 30"]);
+    expect(fired, stalled).toEqual(["0 10", "10000 10", "20000 10", "30000 30"]);
   }, 60_000);
 });
 
