@@ -48,5 +48,8 @@ describe("commandLineConfiguration", () => {
     );
     expect(message({ D: ["rest.prot=1"] })).toBe("-D rest.prot=1: unknown configuration key 'rest.prot' (did you mean 'rest.port'?)");
     expect(message({ D: ["=1"] })).toBe("-D =1: expected -D key=value");
+    // an unset shell variable: neither "no savepoint" nor 0 workers
+    expect(message({ "from-savepoint": "" })).toBe("--from-savepoint needs a value, got an empty one");
+    expect(message({ workers: " " })).toBe("--workers needs a value, got an empty one");
   });
 });

@@ -86,7 +86,7 @@ export const DEFINE_FLAG = { D: { type: "string", short: "D", multiple: true } }
  * (so `-D` wins over a flag for the same key). `weir.workers` is 1 unless given, for a run in this process
  * (`local`; a run on a cluster, `-m`, has slots instead).
  *
- * @throws {CliUsageError} for a bad flag value, an unknown key (with the key meant) or a value that does not read.
+ * @throws {CliUsageError} for a bad or empty flag value, an unknown key (with the key meant) or a value that does not read.
  * @example
  * ```ts
  * commandLineConfiguration({ "checkpoint-interval": "500", D: ["state.backend.type=disk"] }).toMap();
@@ -100,6 +100,8 @@ export function commandLineConfiguration(values: Readonly<Record<string, unknown
     for (const [name, flag] of Object.entries(CONFIG_FLAGS)) {
       const v = values[name];
       if (v === undefined || v === false) continue;
+      // an empty value (a shell variable that was not set) would read as the flag's absence or as 0: never what was meant
+      if (flag.type === "string" && String(v).trim() === "") throw new CliUsageError(`--${name} needs a value, got an empty one`);
       for (const [key, text] of flag.keys(String(v))) c.setString(key, text, `--${name}`);
     }
     for (const d of (values["D"] as string[] | undefined) ?? []) {
