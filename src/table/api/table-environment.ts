@@ -39,7 +39,8 @@ import { planRowType, isVisible } from "../plan/plan-row-type.ts";
 import { checkSinkMode, planSink, type PlannedSink } from "../plan/plan-sink.ts";
 import type { RelNode } from "../plan/rel-node.ts";
 import { PlanTranslator } from "../plan/translate-plan.ts";
-import { sourceProjections } from "../plan/read-fields.ts";
+import { ReadFields, sourceProjections } from "../plan/read-fields.ts";
+import { sourceNestedProjections } from "../plan/read-nested-fields.ts";
 import { pruneColumns } from "../plan/prune-columns.ts";
 import { withInputParallelism } from "../plan/inherit-parallelism.ts";
 import type { LogicalType } from "../types/logical-type.ts";
@@ -259,10 +260,12 @@ export class StreamTableEnvironment {
 
   /** A translator of the job whose results come from `roots` (all their fields read). */
   private translator(roots: readonly RelNode[]): PlanTranslator {
+    const read = new ReadFields(roots);
     return new PlanTranslator(this.env, (p) => this.uidFor(p), {
       stateTtlMs: this.config.durationMs("table.exec.state.ttl"),
       idleTimeoutMs: this.config.durationMs("table.exec.source.idle-timeout"),
-      projections: sourceProjections(roots),
+      projections: sourceProjections(roots, read),
+      nestedProjections: sourceNestedProjections(roots, read),
       reuseSubPlans: this.config.flag("table.optimizer.reuse-sub-plan-enabled"),
       aggPhaseStrategy: this.config.aggPhaseStrategy(),
       ...(this.config.flag("table.exec.mini-batch.enabled") ? { miniBatch: this.miniBatch() } : {}),

@@ -52,9 +52,11 @@ export interface TableSource {
    * With `watermarks` (the table has a WATERMARK), the source generates them
    * per split and stamps records with their rowtime. With `projection` (the
    * positions of the columns the job reads), the source may leave the other
-   * columns NULL rather than decode them (projection push-down).
+   * columns NULL rather than decode them (projection push-down). With `nested` (per ROW column of
+   * `projection` whose fields the job reads only some of: the positions of those fields), the source may
+   * leave the other fields of its ROW values NULL (nested projection push-down).
    */
-  produce(watermarks?: SourceWatermarks, projection?: readonly number[]): DataStream<Row>;
+  produce(watermarks?: SourceWatermarks, projection?: readonly number[], nested?: ReadonlyMap<number, readonly number[]>): DataStream<Row>;
   /**
    * All rows of the table now (inserts), for a lookup join (`JOIN t FOR
    * SYSTEM_TIME AS OF l.proc_time`), which reads the table whole when each

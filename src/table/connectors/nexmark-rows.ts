@@ -4,7 +4,8 @@
  * the fields of `Person`, `Auction` and `Bid`. A table may declare the
  * columns and fields in any order and leave some out; each value takes the
  * declared type (an id is a `number` for BIGINT and INT: a safe integer; a time
- * is epoch ms for TIMESTAMP(3)).
+ * is epoch ms for TIMESTAMP(3)). The columns and ROW fields a job does not read
+ * are NULL (projection push-down, nested fields included).
  */
 import type { NexmarkEvent } from "../../connectors/nexmark/nexmark-event.ts";
 import type { Row } from "../data/row.ts";
@@ -57,11 +58,14 @@ function checkType(kind: ValueKind, type: LogicalType, where: string): void {
   }
 }
 
-/** The JavaScript expression of the ROW value of a person, auction or bid (`column`) of event `e`. */
-function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType): string {
+/**
+ * The JavaScript expression of the ROW value of a person, auction or bid (`column`) of event `e`, with the
+ * fields not in `read` (positions; all without it) NULL.
+ */
+function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType, read: readonly number[] | undefined): string {
   if (type.kind !== "row") throw new SqlValidationError(`The 'nexmark' connector's column '${column}' must be a ROW<…>, not ${formatLogicalType(type)}.`);
   const known = ROW_FIELDS[column];
-  const values = type.fields.map((f) => {
+  const values = type.fields.map((f, i) => {
     const kind = Object.hasOwn(known, f.name) ? known[f.name] : undefined;
     if (kind === undefined) {
       throw new SqlValidationError(
@@ -69,7 +73,7 @@ function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType): 
       );
     }
     checkType(kind, f.type, `'${column}.${f.name}'`);
-    return `o[${JSON.stringify(f.name)}]`;
+    return read === undefined || read.includes(i) ? `o[${JSON.stringify(f.name)}]` : "null";
   });
   return `((o = e[${JSON.stringify(column)}]) === null ? null : [${values.join(", ")}])`;
 }
@@ -77,7 +81,9 @@ function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType): 
 /**
  * The converter from an event to a row of the table's physical columns
  * (`physicalType`), checked against what the generator makes. Columns not
- * in `projection` (positions the job reads) are left NULL. It is compiled
+ * in `projection` (positions the job reads) are left NULL, and so are the
+ * fields of a ROW column not in its entry of `nested` (the positions of the fields
+ * read, for a ROW column of which only some are). It is compiled
  * for the table's columns: one array per row and one per ROW value, no call per field.
  *
  * @throws {SqlValidationError} for a column or field the generator does not make, or of a type it cannot have
@@ -87,7 +93,7 @@ function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType): 
  * toRow(generator.event(0)).fields[0]; // 0 (a person)
  * ```
  */
-export function nexmarkRowConverter(physicalType: RowType, projection?: readonly number[]): (e: NexmarkEvent) => Row {
+export function nexmarkRowConverter(physicalType: RowType, projection?: readonly number[], nested?: ReadonlyMap<number, readonly number[]>): (e: NexmarkEvent) => Row {
   const read = projection === undefined ? undefined : new Set(projection);
   const columns = physicalType.names.map((name, i): string => {
     const type = physicalType.types[i]!;
@@ -99,7 +105,7 @@ export function nexmarkRowConverter(physicalType: RowType, projection?: readonly
       checkType("integer", type, "'event_type'");
       return read?.has(i) === false ? "null" : "e.type";
     }
-    const row = rowValueCode(column, type);
+    const row = rowValueCode(column, type, nested?.get(i));
     return read?.has(i) === false ? "null" : row;
   });
   return new Function("kind", `"use strict";\nreturn (e) => {\n  let o;\n  return { kind, fields: [${columns.join(", ")}] };\n};`)(RowKind.INSERT) as (e: NexmarkEvent) => Row;

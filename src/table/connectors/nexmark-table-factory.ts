@@ -116,8 +116,8 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
     unbounded: events.boundedness === "continuous",
-    produce(watermarks, projection) {
-      const toRow = nexmarkRowConverter(ctx.physicalType, projection);
+    produce(watermarks, projection, nested) {
+      const toRow = nexmarkRowConverter(ctx.physicalType, projection, nested);
       const rows: Source<Row, NexmarkSplit> = {
         boundedness: events.boundedness,
         createSplits: (parallelism) => events.createSplits(parallelism),

@@ -34,6 +34,24 @@ describe("MaxWatermarks", () => {
     expect(emitted(fromRowtime)).toEqual([6_000]);
   });
 
+  it("computes a WATERMARK that grows with the rowtime once per periodic emit, of the largest rowtime", () => {
+    const calls: SqlValue[] = [];
+    const ofRowtime = (t: SqlValue) => (calls.push(t), typeof t === "number" ? t - 4_000 : null);
+    const g = new MaxWatermarks<Row>(() => 0, undefined, ofRowtime, true);
+    expect(emitted(g)).toEqual([]);
+    g.onEvent(row(10_000), 10_000);
+    g.onEvent(row(null), Number.MIN_SAFE_INTEGER); // no rowtime: no watermark
+    g.onEvent(row(30_000), 30_000);
+    g.onEvent(row(20_000), 20_000);
+    expect(calls).toEqual([]);
+    expect(emitted(g)).toEqual([26_000]);
+    expect(calls).toEqual([30_000]);
+    g.onEvent(row(25_000), 25_000); // later, but not larger: the watermark stays
+    expect(emitted(g)).toEqual([26_000]);
+    g.onEvent(row(31_000), 31_000);
+    expect(emitted(g)).toEqual([27_000]);
+  });
+
   it("computes the WATERMARK over each row of a record of several rows", () => {
     const g = new MaxWatermarks<Row[]>((f) => (f[0] as number) - 1, (rs) => rs, () => {
       throw new Error("not for records of several rows");

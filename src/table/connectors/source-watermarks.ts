@@ -22,6 +22,12 @@ export interface SourceWatermarks {
    * takes it from the record's timestamp instead of computing the rowtime again.
    */
   readonly watermarkOfRowtime?: (rowtime: SqlValue) => SqlValue;
+  /**
+   * `watermarkOfRowtime` never decreases as the rowtime grows (`rowtime - INTERVAL '4' SECOND`): the largest
+   * WATERMARK value of the rows is then that of the largest rowtime, so a record of one row only updates the
+   * largest rowtime, and the expression is computed per periodic emit instead of per row.
+   */
+  readonly watermarkGrowsWithRowtime?: boolean;
   /** `table.exec.source.idle-timeout` (0: never idle). */
   readonly idleTimeoutMs: number;
 }
@@ -43,7 +49,7 @@ export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf?: (rec
   const rowtime = spec.rowtime;
   // a record that is one row is read as that row (no array per record)
   const lastRow: (record: R) => Row | undefined = rowsOf === undefined ? (record) => record as Row : (record) => rowsOf(record).at(-1);
-  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime)).withTimestampAssigner((record) => {
+  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime, spec.watermarkGrowsWithRowtime)).withTimestampAssigner((record) => {
     const row = lastRow(record);
     const t = row === undefined ? null : rowtime(row.fields);
     return typeof t === "number" ? t : NO_ROWTIME;
@@ -57,19 +63,24 @@ const NO_ROWTIME = Number.MIN_SAFE_INTEGER;
 /** Flink SQL's watermarks: the largest value of the WATERMARK expression seen so far. */
 export class MaxWatermarks<R> implements WatermarkGenerator<R> {
   private max = Number.NEGATIVE_INFINITY;
+  /** With `growsWithRowtime`: the largest rowtime of the one-row records, whose WATERMARK value is not in `max` yet. */
+  private maxRowtime = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly watermark: Evaluator,
     /** The rows of a record; undefined when each record is one row. */
     private readonly rowsOf: ((record: R) => readonly Row[]) | undefined,
     private readonly ofRowtime?: (rowtime: SqlValue) => SqlValue,
+    /** `ofRowtime` never decreases as the rowtime grows (see {@link SourceWatermarks.watermarkGrowsWithRowtime}). */
+    private readonly growsWithRowtime = false,
   ) {}
 
   onEvent(record: R, timestamp: number): void {
     const rows = this.rowsOf?.(record);
     if (this.ofRowtime !== undefined && (rows === undefined || rows.length === 1)) {
       // the record's timestamp is its row's rowtime (see sourceWatermarkStrategy)
-      this.observe(this.ofRowtime(timestamp === NO_ROWTIME ? null : timestamp));
+      if (!this.growsWithRowtime) this.observe(this.ofRowtime(timestamp === NO_ROWTIME ? null : timestamp));
+      else if (timestamp !== NO_ROWTIME && timestamp > this.maxRowtime) this.maxRowtime = timestamp;
     } else if (rows === undefined) this.observe(this.watermark((record as Row).fields));
     else for (const row of rows) this.observe(this.watermark(row.fields));
   }
@@ -79,6 +90,10 @@ export class MaxWatermarks<R> implements WatermarkGenerator<R> {
   }
 
   onPeriodicEmit(output: WatermarkOutput): void {
+    if (this.maxRowtime !== Number.NEGATIVE_INFINITY) {
+      this.observe(this.ofRowtime!(this.maxRowtime));
+      this.maxRowtime = Number.NEGATIVE_INFINITY;
+    }
     if (this.max !== Number.NEGATIVE_INFINITY) output.emitWatermark(this.max);
   }
 }

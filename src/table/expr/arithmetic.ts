@@ -14,7 +14,7 @@ import type { LogicalType } from "../types/logical-type.ts";
 import { anyNullable as nullable, coerce, type BoundExpr, type Evaluator } from "./bound-expr.ts";
 import { wrapInteger } from "./cast.ts";
 import { SqlRuntimeError } from "./sql-runtime-error.ts";
-import { strictCall } from "./expr-code.ts";
+import { codeOf, strictCall } from "./expr-code.ts";
 import { asDecimalType, commonType, isNumericType, logicalType, withNullable } from "./type-rules.ts";
 
 function divZero(): never {
@@ -111,6 +111,28 @@ function timestampShift(op: string, ts: BoundExpr, iv: BoundExpr): BoundExpr | u
   if (ts.type.kind !== "timestamp" || iv.type.kind !== "interval" || DAY_TIME_MS[iv.type.from] === undefined) return undefined;
   const te = ts.eval;
   const ie = iv.eval;
-  const sign = op === "-" ? -1 : 1;
-  return { type: withNullable(ts.type, nullable(ts, iv)), constant: ts.constant && iv.constant, eval: strictCall((t: number, i: number) => t + sign * i, te, ie) };
+  return { type: withNullable(ts.type, nullable(ts, iv)), constant: ts.constant && iv.constant, eval: strictCall(op === "-" ? subtractMs : addMs, te, ie) };
+}
+
+const addMs = (t: number, i: number): number => t + i;
+const subtractMs = (t: number, i: number): number => t - i;
+
+/**
+ * Whether `ev` computes `fields[field]`, or it ± a constant day-time interval (`ts - INTERVAL '4' SECOND`):
+ * then its value never decreases as the field's grows, so the largest value over many rows is its value for
+ * the largest field value (what a source's watermarks rely on, see source-watermarks.ts).
+ *
+ * @example
+ * ```ts
+ * growsWithField(bindExpression("ts - INTERVAL '4' SECOND").eval, 0); // true when ts is field 0
+ * ```
+ */
+export function growsWithField(ev: Evaluator, field: number): boolean {
+  const code = codeOf(ev);
+  if (code === undefined) return false;
+  if (code.op === "field") return code.index === field;
+  if (code.op !== "strict" || (code.fn !== addMs && code.fn !== subtractMs)) return false;
+  const [t, i] = code.args;
+  const ic = codeOf(i!);
+  return growsWithField(t!, field) && ic?.op === "literal" && typeof ic.value === "number";
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import type { SqlValue } from "../types/sql-value.ts";
 import { decimal } from "../types/decimal.ts";
-import { compile, inferType } from "./compile-expression.ts";
+import { bindExpression, compile, inferType } from "./compile-expression.ts";
+import { growsWithField } from "./arithmetic.ts";
 import { parseExpr, rowTypeOf } from "./expr-test-util.ts";
 import { foldConstant } from "./fold-constant.ts";
 import { typeToString } from "./type-rules.ts";
@@ -130,6 +131,11 @@ describe("arithmetic", () => {
     expect(run("ts + INTERVAL '0.25' SECOND", { ts: 5000 })).toBe(5250);
     expect(run("INTERVAL '2' DAY + ts", { ts: 0 })).toBe(172_800_000);
     expect(run("ts - INTERVAL '1' MINUTE")).toBe(null);
+  });
+  test("a rowtime ± a constant INTERVAL grows with the rowtime; other expressions are not known to", () => {
+    const grows = (e: string) => growsWithField(bindExpression(parseExpr(e), ROW).eval, NAMES.indexOf("ts"));
+    expect(["ts", "ts - INTERVAL '4' SECOND", "ts + INTERVAL '1' MINUTE", "INTERVAL '2' DAY + ts", "ts - INTERVAL '1' SECOND - INTERVAL '1' SECOND"].map(grows)).toEqual([true, true, true, true, true]);
+    expect(["CASE WHEN t THEN ts ELSE ts - INTERVAL '1' DAY END", "i + 1", "i"].map(grows)).toEqual([false, false, false]);
   });
   test("DOUBLE mixes with DECIMAL as DOUBLE", () => {
     expect(run("x + d", { x: 0.5, d: decimal(25n, 2) })).toBe(0.75);

@@ -35,6 +35,7 @@ import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
 import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
 import { compileCalc, type CalcStep } from "./calc-program.ts";
 import { generateEvaluator } from "../expr/expr-writer.ts";
+import { growsWithField } from "../expr/arithmetic.ts";
 import { sharedSubPlans, SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
 import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
@@ -50,6 +51,8 @@ export interface TranslationSettings {
   idleTimeoutMs: number;
   /** The columns each source's rows are read for (projection push-down, from {@link sourceProjections}). */
   projections?: ReadonlyMap<TableSource, readonly number[]>;
+  /** The fields of each source's ROW columns that are read, where not all are (nested projection push-down, from {@link sourceNestedProjections}). */
+  nestedProjections?: ReadonlyMap<TableSource, ReadonlyMap<number, readonly number[]>>;
   /** `table.exec.mini-batch.*` when enabled: group aggregations fold buffered rows (see mini-batch-group-aggregate.ts). */
   miniBatch?: MiniBatchSpec;
   /** `table.optimizer.reuse-sub-plan-enabled`: nodes with equal digests (see sub-plan-digest.ts) are translated once. */
@@ -156,7 +159,8 @@ export class PlanTranslator {
         // one source per table source, also for the copies a FROM alias makes of its scan
         let s = this.sources.get(node.source);
         if (s === undefined) {
-          s = node.source.produce(this.sourceWatermarks.get(node.source), this.settings.projections?.get(node.source));
+          const nested = this.settings.nestedProjections?.get(node.source);
+          s = node.source.produce(this.sourceWatermarks.get(node.source), this.settings.projections?.get(node.source), nested?.size ? nested : undefined);
           this.sources.set(node.source, s);
         }
         return s;
@@ -311,7 +315,8 @@ export class PlanTranslator {
         return ofScratch(scratch);
       };
     }
-    this.sourceWatermarks.set(below.source, { rowtime, watermark, ...(watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime }), idleTimeoutMs: this.settings.idleTimeoutMs });
+    const ofRowtime = watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime, watermarkGrowsWithRowtime: growsWithField(wm.eval, field) };
+    this.sourceWatermarks.set(below.source, { rowtime, watermark, ...ofRowtime, idleTimeoutMs: this.settings.idleTimeoutMs });
     this.folded.add(node);
     return true;
   }
