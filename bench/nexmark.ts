@@ -273,7 +273,8 @@ async function measureSqlQuery(
 }
 
 /** Source of the throughput runs: as fast as possible, `EVENT_TIME_RATE` events per second of event time. */
-function sourceOf(events: number): NexmarkSourceParams {
+/** The generated stream of every Nexmark run of the bench: `events` events at its event-time rate and out-of-orderness. */
+export function sourceOf(events: number): NexmarkSourceParams {
   return { events, eventsPerSecond: EVENT_TIME_RATE, maxOutOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS };
 }
 
