@@ -17,7 +17,7 @@ import type { ChangelogMode } from "../plan/changelog-mode.ts";
 import type { LookupCacheOptions } from "../runtime/lookup-cache.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import type { SourceWatermarks } from "./source-watermarks.ts";
+import type { RecordWatermarks, SourceWatermarks } from "./source-watermarks.ts";
 
 /** What a connector knows when the planner creates its source or sink. */
 export interface DynamicTableContext {
@@ -70,6 +70,41 @@ export interface TableSource {
    * the provider's cache. Preferred to `readAll` when both exist.
    */
   lookup?(lookupKeys: readonly number[]): LookupProvider;
+  /**
+   * The source's own records, for an insert-only source whose rows are its records converted: a Calc
+   * (filters and projections) right over the source is then generated over the records, reading only
+   * the values it needs, and no row is made for a record it drops (as Flink's generated code reads only
+   * the fields it needs of a source's binary rows). Absent: the job reads rows (`produce`).
+   */
+  readonly records?: TableSourceRecords;
+}
+
+/**
+ * A source's records (see {@link TableSource.records}): the code that reads a row's values from a
+ * record, and the stream of records. One record is one row, an insert.
+ *
+ * @example
+ * ```ts
+ * const code = source.records.columns.column(0, "e"); // "e.type"
+ * const events = source.records.produce(watermarks, rowtimeOfRecord);
+ * ```
+ */
+export interface TableSourceRecords {
+  readonly columns: RecordColumns;
+  /** Adds the source to the job, as `TableSource.produce` does, with the records instead of rows. */
+  produce(watermarks?: RecordWatermarks): DataStream<unknown>;
+  /** A record's row, as `TableSource.produce` makes it for `projection` and `nested`. */
+  toRow(projection?: readonly number[], nested?: ReadonlyMap<number, readonly number[]>): (record: unknown) => Row;
+}
+
+/** JavaScript source that reads a row's values from a record in a variable (the variable's name is given). */
+export interface RecordColumns {
+  /** The value of column `i` (as the record's row holds it). */
+  column(i: number, record: string): string;
+  /** The value of field `j` of ROW column `i`, read directly; undefined: from `column(i)`'s ROW value. */
+  rowField(i: number, j: number, record: string): string | undefined;
+  /** The fields of the record's row, as a new array. */
+  fields(record: string): string;
 }
 
 /** What a lookup join of one parallel instance opens, and the cache in front of it. */

@@ -9,6 +9,7 @@
  */
 import type { NexmarkEvent } from "../../connectors/nexmark/nexmark-event.ts";
 import type { Row } from "../data/row.ts";
+import type { RecordColumns } from "./dynamic-table-factory.ts";
 import { RowKind } from "../data/row-kind.ts";
 import type { RowType } from "../expr/type-rules.ts";
 import type { LogicalType } from "../types/logical-type.ts";
@@ -58,14 +59,19 @@ function checkType(kind: ValueKind, type: LogicalType, where: string): void {
   }
 }
 
-/**
- * The JavaScript expression of the ROW value of a person, auction or bid (`column`) of event `e`, with the
- * fields not in `read` (positions; all without it) NULL.
- */
-function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType, read: readonly number[] | undefined): string {
+/** The JavaScript source of one column of a table over an event in a variable. */
+interface ColumnCode {
+  /** The column's value; for a ROW column the fields not in `read` (positions; all without it) NULL; with `temp`, a variable it may assign. */
+  value(e: string, read?: readonly number[], temp?: string): string;
+  /** Field `j` of a ROW column, read directly from the event. */
+  field?(j: number, e: string): string;
+}
+
+/** A ROW column's code: the person, auction or bid (`column`) of an event, checked against the generator's fields. */
+function rowColumnCode(column: "person" | "auction" | "bid", type: LogicalType): ColumnCode {
   if (type.kind !== "row") throw new SqlValidationError(`The 'nexmark' connector's column '${column}' must be a ROW<…>, not ${formatLogicalType(type)}.`);
   const known = ROW_FIELDS[column];
-  const values = type.fields.map((f, i) => {
+  const names = type.fields.map((f) => {
     const kind = Object.hasOwn(known, f.name) ? known[f.name] : undefined;
     if (kind === undefined) {
       throw new SqlValidationError(
@@ -73,9 +79,29 @@ function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType, r
       );
     }
     checkType(kind, f.type, `'${column}.${f.name}'`);
-    return read === undefined || read.includes(i) ? `o[${JSON.stringify(f.name)}]` : "null";
+    return JSON.stringify(f.name);
   });
-  return `((o = e[${JSON.stringify(column)}]) === null ? null : [${values.join(", ")}])`;
+  const key = JSON.stringify(column);
+  const values = (o: string, read: readonly number[] | undefined) => names.map((n, i) => (read === undefined || read.includes(i) ? `${o}[${n}]` : "null")).join(", ");
+  return {
+    value: (e, read, temp) =>
+      temp === undefined ? `(${e}[${key}] === null ? null : [${values(`${e}[${key}]`, read)}])` : `((${temp} = ${e}[${key}]) === null ? null : [${values(temp, read)}])`,
+    field: (j, e) => `(${e}[${key}] === null ? null : ${e}[${key}][${names[j]!}])`,
+  };
+}
+
+/** The code of each column of `physicalType`, checked against what the generator makes. */
+function columnCodes(physicalType: RowType): ColumnCode[] {
+  return physicalType.names.map((name, i): ColumnCode => {
+    const type = physicalType.types[i]!;
+    if (!(COLUMNS as readonly string[]).includes(name)) {
+      throw new SqlValidationError(`The 'nexmark' connector has no column '${name}'.${didYouMean(name, COLUMNS)} Its columns are: ${COLUMNS.join(", ")}.`);
+    }
+    const column = name as Column;
+    if (column !== "event_type") return rowColumnCode(column, type);
+    checkType("integer", type, "'event_type'");
+    return { value: (e) => `${e}.type` };
+  });
 }
 
 /**
@@ -95,18 +121,25 @@ function rowValueCode(column: "person" | "auction" | "bid", type: LogicalType, r
  */
 export function nexmarkRowConverter(physicalType: RowType, projection?: readonly number[], nested?: ReadonlyMap<number, readonly number[]>): (e: NexmarkEvent) => Row {
   const read = projection === undefined ? undefined : new Set(projection);
-  const columns = physicalType.names.map((name, i): string => {
-    const type = physicalType.types[i]!;
-    if (!(COLUMNS as readonly string[]).includes(name)) {
-      throw new SqlValidationError(`The 'nexmark' connector has no column '${name}'.${didYouMean(name, COLUMNS)} Its columns are: ${COLUMNS.join(", ")}.`);
-    }
-    const column = name as Column;
-    if (column === "event_type") {
-      checkType("integer", type, "'event_type'");
-      return read?.has(i) === false ? "null" : "e.type";
-    }
-    const row = rowValueCode(column, type, nested?.get(i));
-    return read?.has(i) === false ? "null" : row;
-  });
+  const columns = columnCodes(physicalType).map((c, i) => (read?.has(i) === false ? "null" : c.value("e", nested?.get(i), "o")));
   return new Function("kind", `"use strict";\nreturn (e) => {\n  let o;\n  return { kind, fields: [${columns.join(", ")}] };\n};`)(RowKind.INSERT) as (e: NexmarkEvent) => Row;
+}
+
+/**
+ * The source that reads a row's values from an event (see `TableSourceRecords`): a Calc over the
+ * events reads `e.bid.price` instead of making the row of every event.
+ *
+ * @throws {SqlValidationError} as {@link nexmarkRowConverter}
+ * @example
+ * ```ts
+ * nexmarkRecordColumns(ctx.physicalType).rowField(3, 2, "e"); // '(e["bid"] === null ? null : e["bid"]["price"])'
+ * ```
+ */
+export function nexmarkRecordColumns(physicalType: RowType): RecordColumns {
+  const codes = columnCodes(physicalType);
+  return {
+    column: (i, e) => codes[i]!.value(e),
+    rowField: (i, j, e) => codes[i]!.field?.(j, e),
+    fields: (e) => `[${codes.map((c) => c.value(e)).join(", ")}]`,
+  };
 }

@@ -119,6 +119,38 @@ describe("the nexmark connector", () => {
     expect(() => tEnv.sqlQuery("SELECT event_type FROM datagen")).toThrow(/'next-event\.rate' must equal 'first-event\.rate'/);
   });
 
+  it("a Calc over the table reads the events themselves, its other readers their rows, in one job and in either order", async () => {
+    /** The rows of `sql` and the names of its job's operators, and how many sources it has. */
+    const run = async (sql: string) => {
+      const env = StreamExecutionEnvironment.create({ parallelism: 2, log: () => {} });
+      const tEnv = StreamTableEnvironment.create(env);
+      tEnv.executeSql(
+        "CREATE TABLE plain (bid ROW<url VARCHAR, price BIGINT>, event_type INT) WITH ('connector' = 'nexmark', 'events.num' = '600', 'first-event.rate' = '1000', 'next-event.rate' = '1000')",
+      );
+      const out = await rows(tEnv, sql);
+      return { rows: out, names: env.graph.nodes.map((n) => n.name), sources: env.graph.nodes.filter((n) => n.isSource).length };
+    };
+    const g = new NexmarkGenerator({ events: 600, eventsPerSecond: 1_000 });
+    const events = Array.from({ length: 600 }, (_, n) => g.event(n));
+    const whole = events.map((e) => `+I[${e.type === 2 ? `[${e.bid.url}, ${e.bid.price}]` : "null"}, ${e.type}]`);
+    const bids = events.filter((e) => e.type === 2);
+    // a Calc alone: no row is made of an event (no map to rows after the source)
+    const calc = await run("SELECT bid.url, bid.price FROM plain WHERE event_type = 2");
+    expect(calc.rows).toEqual(bids.map((e) => `+I[${e.bid.url}, ${e.bid.price}]`).sort());
+    expect(calc.names).not.toContain("ToRow");
+    // the table read whole (no Calc): its rows
+    expect((await run("SELECT * FROM plain")).rows).toEqual([...whole].sort());
+    // both in one job, one source: the rows are made of the events when the Calc read the source first
+    const both = [...whole, ...bids.map((e) => `+I[[${e.bid.url}, ${e.bid.price}], 2]`)].sort();
+    const calcFirst = await run("SELECT bid, event_type FROM plain WHERE event_type = 2 UNION ALL SELECT * FROM plain");
+    expect(calcFirst.rows).toEqual(both);
+    expect(calcFirst.sources).toBe(1);
+    expect(calcFirst.names).toContain("ToRow");
+    const rowsFirst = await run("SELECT * FROM plain UNION ALL SELECT bid, event_type FROM plain WHERE event_type = 2");
+    expect(rowsFirst.rows).toEqual(both);
+    expect(rowsFirst.sources).toBe(1);
+  });
+
   it("a column or field the generator does not make is refused, with the nearest name", () => {
     const tEnv = StreamTableEnvironment.create(StreamExecutionEnvironment.create({ parallelism: 1 }));
     tEnv.executeSql("CREATE TABLE a (event_typ INT) WITH ('connector' = 'nexmark')");

@@ -18,12 +18,14 @@
  */
 import { option } from "../../config/config-option.ts";
 import type { Source } from "../../core/source.ts";
+import type { NexmarkEvent } from "../../connectors/nexmark/nexmark-event.ts";
 import { NexmarkGenerator } from "../../connectors/nexmark/nexmark-generator.ts";
 import type { NexmarkOptions } from "../../connectors/nexmark/nexmark-options.ts";
 import { NexmarkOptionError } from "../../connectors/nexmark/nexmark-option-error.ts";
 import { NexmarkReader } from "../../connectors/nexmark/nexmark-reader.ts";
 import { NexmarkSource } from "../../connectors/nexmark/nexmark-source.ts";
 import type { NexmarkSplit } from "../../connectors/nexmark/nexmark-split.ts";
+import type { DataStream } from "../../api/data-stream.ts";
 import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { identifierString } from "../catalog/object-identifier.ts";
 import type { OptionValue } from "../../config/config-option.ts";
@@ -32,8 +34,8 @@ import { ChangelogMode } from "../plan/changelog-mode.ts";
 import { parseTimestamp } from "../types/temporal.ts";
 import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSource } from "./dynamic-table-factory.ts";
-import { nexmarkRowConverter } from "./nexmark-rows.ts";
-import { sourceWatermarkStrategy } from "./source-watermarks.ts";
+import { nexmarkRecordColumns, nexmarkRowConverter } from "./nexmark-rows.ts";
+import { recordWatermarkStrategy, sourceWatermarkStrategy } from "./source-watermarks.ts";
 
 /** The table option of each `NexmarkOptions` name that `NexmarkOptionError` can report. */
 const SQL_KEYS: Readonly<Record<string, string>> = {
@@ -111,22 +113,27 @@ export function nexmarkOptionsOf(options: ReadonlyMap<string, OptionValue>): Nex
 function createSource(ctx: DynamicTableContext): TableSource {
   const options = nexmarkOptionsOf(ctx.options.options);
   const events = NexmarkSource.create(options);
-  nexmarkRowConverter(ctx.physicalType); // checks the columns now, at planning
+  const columns = nexmarkRecordColumns(ctx.physicalType); // checks the columns now, at planning
   const table = identifierString(ctx.table.identifier);
+  /** The source of `T`s made of the generator's events by `convert`. */
+  const add = <T>(convert: ((e: NexmarkEvent) => T) | undefined, watermarks: WatermarkStrategy<T>): DataStream<T> => {
+    const source: Source<T, NexmarkSplit> = {
+      boundedness: events.boundedness,
+      createSplits: (parallelism) => events.createSplits(parallelism),
+      createReader: () => new NexmarkReader<T>(new NexmarkGenerator(options), convert),
+    };
+    return ctx.env.fromSource(source, watermarks, `Source: ${table}`).uid(ctx.uid).name(`Source: ${table} (nexmark)`);
+  };
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
     unbounded: events.boundedness === "continuous",
-    produce(watermarks, projection, nested) {
-      const toRow = nexmarkRowConverter(ctx.physicalType, projection, nested);
-      const rows: Source<Row, NexmarkSplit> = {
-        boundedness: events.boundedness,
-        createSplits: (parallelism) => events.createSplits(parallelism),
-        createReader: () => new NexmarkReader(new NexmarkGenerator(options), toRow),
-      };
-      return ctx.env
-        .fromSource(rows, watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks), `Source: ${table}`)
-        .uid(ctx.uid)
-        .name(`Source: ${table} (nexmark)`);
+    produce: (watermarks, projection, nested) =>
+      add(nexmarkRowConverter(ctx.physicalType, projection, nested), watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks)),
+    records: {
+      columns,
+      produce: (watermarks) =>
+        add<unknown>(undefined, watermarks === undefined ? WatermarkStrategy.noWatermarks() : recordWatermarkStrategy(watermarks)),
+      toRow: (projection, nested) => nexmarkRowConverter(ctx.physicalType, projection, nested) as (record: unknown) => Row,
     },
   };
 }

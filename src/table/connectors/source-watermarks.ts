@@ -32,6 +32,13 @@ export interface SourceWatermarks {
   readonly idleTimeoutMs: number;
 }
 
+/** {@link SourceWatermarks} of a source of records (see `TableSourceRecords`), whose WATERMARK reads the rowtime only. */
+export interface RecordWatermarks extends SourceWatermarks {
+  /** The rowtime of a record (its row's `rowtime`). */
+  readonly rowtimeOf: (record: unknown) => SqlValue;
+  readonly watermarkOfRowtime: (rowtime: SqlValue) => SqlValue;
+}
+
 /**
  * The watermark strategy of a source whose records hold rows (`rowsOf`
  * gives them; without it each record is one row): each split's watermark is
@@ -49,9 +56,29 @@ export function sourceWatermarkStrategy<R>(spec: SourceWatermarks, rowsOf?: (rec
   const rowtime = spec.rowtime;
   // a record that is one row is read as that row (no array per record)
   const lastRow: (record: R) => Row | undefined = rowsOf === undefined ? (record) => record as Row : (record) => rowsOf(record).at(-1);
-  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime, spec.watermarkGrowsWithRowtime)).withTimestampAssigner((record) => {
+  return maxWatermarks(spec, rowsOf, (record) => {
     const row = lastRow(record);
-    const t = row === undefined ? null : rowtime(row.fields);
+    return row === undefined ? null : rowtime(row.fields);
+  });
+}
+
+/**
+ * The watermark strategy of a source of records that are its rows in another form (see
+ * `TableSourceRecords`): as {@link sourceWatermarkStrategy}, each record's timestamp its `rowtimeOf`.
+ *
+ * @example
+ * ```ts
+ * env.fromSource(events, recordWatermarkStrategy(watermarks), "nexmark");
+ * ```
+ */
+export function recordWatermarkStrategy(spec: RecordWatermarks): WatermarkStrategy<unknown> {
+  return maxWatermarks(spec, undefined, spec.rowtimeOf);
+}
+
+/** {@link MaxWatermarks} per split, each record's timestamp its `rowtimeOf` (NULL: none), idle after `spec.idleTimeoutMs`. */
+function maxWatermarks<R>(spec: SourceWatermarks, rowsOf: ((record: R) => readonly Row[]) | undefined, rowtimeOf: (record: R) => SqlValue): WatermarkStrategy<R> {
+  const strategy = WatermarkStrategy.forGenerator<R>(() => new MaxWatermarks(spec.watermark, rowsOf, spec.watermarkOfRowtime, spec.watermarkGrowsWithRowtime)).withTimestampAssigner((record) => {
+    const t = rowtimeOf(record);
     return typeof t === "number" ? t : NO_ROWTIME;
   });
   return spec.idleTimeoutMs > 0 ? strategy.withIdleness(spec.idleTimeoutMs) : strategy;

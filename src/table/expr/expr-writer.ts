@@ -13,6 +13,11 @@ import { codeOf } from "./expr-code.ts";
 export interface Scope {
   field(i: number): string;
   array(): string;
+  /**
+   * The source of field `index` of the ROW value of field `field`, when the input reads it directly (a
+   * source's record: `e.bid.price`); undefined (or absent): taken from the ROW value of `field(field)`.
+   */
+  rowField?(field: number, index: number): string | undefined;
 }
 
 /** The input row as the parameter `f` of the generated function. */
@@ -38,7 +43,13 @@ export class ExprWriter {
     switch (code.op) {
       case "field": return scope.field(code.index);
       case "literal": return literal(code.value) ?? this.external(code.value);
-      case "rowField": { const t = this.temp(); return `((${t} = ${this.write(code.row, scope)}) === null ? null : ${t}[${code.index}])`; }
+      case "rowField": {
+        const row = codeOf(code.row);
+        const direct = row?.op === "field" ? scope.rowField?.(row.index, code.index) : undefined;
+        if (direct !== undefined) return direct;
+        const t = this.temp();
+        return `((${t} = ${this.write(code.row, scope)}) === null ? null : ${t}[${code.index}])`;
+      }
       case "not": { const t = this.temp(); return `((${t} = ${this.write(code.x, scope)}) === null ? null : !${t})`; }
       case "and": case "or": {
         const [a, b] = [this.temp(), this.temp()];

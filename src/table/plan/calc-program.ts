@@ -13,6 +13,7 @@
 import type { SqlValue } from "../types/sql-value.ts";
 import type { PlanExpr } from "./rel-node.ts";
 import { ExprWriter, PARAMETER_SCOPE, type Scope } from "../expr/expr-writer.ts";
+import type { RecordColumns } from "../connectors/dynamic-table-factory.ts";
 
 /** One node of a chain: `WHERE condition`, or a `SELECT` list. */
 export type CalcStep = { readonly kind: "filter"; readonly condition: PlanExpr } | { readonly kind: "project"; readonly exprs: readonly PlanExpr[] };
@@ -35,7 +36,19 @@ function readsOf(e: PlanExpr, width: number): readonly number[] {
  * const out = calc(row.fields); // undefined when `cond` is not TRUE
  * ```
  */
-export function compileCalc(chain: readonly CalcStep[], inputWidth: number): CalcProgram {
+export function compileCalc(chain: readonly CalcStep[], inputWidth: number): CalcProgram;
+/**
+ * Compiles `steps` over a source's records instead of rows (see `TableSourceRecords`): `columns` reads
+ * each value the steps need from the record; the output fields are a new array.
+ *
+ * @example
+ * ```ts
+ * const calc = compileCalc(steps, 4, source.records.columns);
+ * const out = calc(event); // undefined when a filter drops its row
+ * ```
+ */
+export function compileCalc(chain: readonly CalcStep[], inputWidth: number, columns: RecordColumns): (record: unknown) => SqlValue[] | undefined;
+export function compileCalc(chain: readonly CalcStep[], inputWidth: number, columns?: RecordColumns): CalcProgram {
   const steps = mergeProjections(chain);
   // the width of each step's input, bottom up
   const widths: number[] = [];
@@ -57,18 +70,23 @@ export function compileCalc(chain: readonly CalcStep[], inputWidth: number): Cal
     } else for (const f of needed) for (const r of readsOf(s.exprs[f]!, widths[i]!)) below.add(r);
     needed = below;
   }
-  return generateCalc(steps, live);
+  return generateCalc(steps, live, columns === undefined ? PARAMETER_SCOPE : recordScope(columns, "f"));
+}
+
+/** The scope of code over a record in variable `record`, read through `columns`. */
+export function recordScope(columns: RecordColumns, record: string): Scope {
+  return { field: (i) => columns.column(i, record), array: () => columns.fields(record), rowField: (i, j) => columns.rowField(i, j, record) };
 }
 
 /**
  * One function for the whole chain (see `expr-writer.ts`); a projection below the last one leaves its
  * live values in local variables (an array only when an evaluator called as it is reads them).
  */
-function generateCalc(steps: readonly CalcStep[], live: readonly Set<number>[]): CalcProgram {
+function generateCalc(steps: readonly CalcStep[], live: readonly Set<number>[], input: Scope): CalcProgram {
   const w = new ExprWriter();
   const body: string[] = [];
   const arrays: { at: number; text: string }[] = []; // arrays made of local variables, inserted where their values are known
-  let scope: Scope = PARAMETER_SCOPE;
+  let scope: Scope = input;
   steps.forEach((s, i) => {
     const last = i === steps.length - 1;
     if (s.kind === "filter") {

@@ -9,8 +9,9 @@ import type { OperatorNaming } from "../runtime/operator-naming.ts";
 import { SingleOutputStreamOperator, type DataStream } from "../../api/data-stream.ts";
 import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { Collector } from "../../core/collector.ts";
-import { sourceWatermarkStrategy, type SourceWatermarks } from "../connectors/source-watermarks.ts";
-import type { TableSource } from "../connectors/dynamic-table-factory.ts";
+import { RowKind } from "../data/row-kind.ts";
+import { sourceWatermarkStrategy, type RecordWatermarks, type SourceWatermarks } from "../connectors/source-watermarks.ts";
+import type { RecordColumns, TableSource } from "../connectors/dynamic-table-factory.ts";
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -33,8 +34,9 @@ import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
 import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
-import { compileCalc, type CalcStep } from "./calc-program.ts";
-import { generateEvaluator } from "../expr/expr-writer.ts";
+import { compileCalc, recordScope, type CalcStep } from "./calc-program.ts";
+import { ExprWriter, generateEvaluator } from "../expr/expr-writer.ts";
+import { withCode } from "../expr/expr-code.ts";
 import { growsWithField } from "../expr/arithmetic.ts";
 import { sharedSubPlans, SubPlanDigests } from "./sub-plan-digest.ts";
 import { withInputParallelism } from "./inherit-parallelism.ts";
@@ -68,6 +70,10 @@ export class PlanTranslator {
   /** Watermarks that sources generate per split (registered before the source is translated). */
   private readonly sourceWatermarks = new Map<TableSource, SourceWatermarks>();
   private readonly sources = new Map<TableSource, DataStream<Row>>();
+  /** The streams of the sources whose records Calcs read (see `recordsOf`); their rows, if also read, are in `sources`. */
+  private readonly records = new Map<TableSource, DataStream<unknown>>();
+  /** The rowtime of a folded watermark's source, over its rows (an evaluator with its code where it has one). */
+  private readonly rowtimes = new Map<TableSource, Evaluator>();
   /** Watermark assigners handed over to their sources. */
   private readonly folded = new Set<RelNode>();
   /** With sub-plan reuse: the digests of the nodes, and the stream of each digest translated. */
@@ -159,9 +165,17 @@ export class PlanTranslator {
         // one source per table source, also for the copies a FROM alias makes of its scan
         let s = this.sources.get(node.source);
         if (s === undefined) {
-          const nested = this.settings.nestedProjections?.get(node.source);
-          s = node.source.produce(this.sourceWatermarks.get(node.source), this.settings.projections?.get(node.source), nested?.size ? nested : undefined);
-          this.sources.set(node.source, s);
+          const source = node.source;
+          const projection = this.settings.projections?.get(source);
+          const nested = this.settings.nestedProjections?.get(source);
+          const records = this.records.get(source);
+          if (records === undefined) s = source.produce(this.sourceWatermarks.get(source), projection, nested?.size ? nested : undefined);
+          else {
+            // a Calc reads the source's records: the other consumers read its rows, made of them
+            const toRow = source.records!.toRow(projection, nested?.size ? nested : undefined);
+            s = withInputParallelism(records.map(toRow).uid(this.uidFor("source-rows")).name("ToRow"), records);
+          }
+          this.sources.set(source, s);
         }
         return s;
       }
@@ -257,9 +271,21 @@ export class PlanTranslator {
     const n = namings[0] ?? this.naming(node, "calc");
     chain.reverse();
     const steps = chain.map((c): CalcStep => (c.kind === "filter" ? { kind: "filter", condition: c.condition } : { kind: "project", exprs: c.exprs }));
+    const name = chain.length === 1 ? n.name : chain.map((c) => describeNode(c)).reverse().join(" <- ");
+    const records = below.kind === "scan" ? this.recordsOf(below.source) : undefined;
+    if (records !== undefined) {
+      const program = compileCalc(steps, below.rowType.names.length, records.columns);
+      const calc = records.stream
+        .flatMap((record: unknown, out: Collector<Row>) => {
+          const fields = program(record);
+          if (fields !== undefined) out.collect(names === undefined ? { kind: RowKind.INSERT, fields } : { kind: RowKind.INSERT, fields, names });
+        })
+        .uid(n.uid)
+        .name(name);
+      return withInputParallelism(calc, records.stream);
+    }
     const program = compileCalc(steps, below.rowType.names.length);
     const input = this.translate(below);
-    const name = chain.length === 1 ? n.name : chain.map((c) => describeNode(c)).reverse().join(" <- ");
     if (names === undefined && chain.every((c) => c.kind === "filter")) {
       return withInputParallelism(input.filter((row: Row) => program(row.fields) !== undefined).uid(n.uid).name(name), input);
     }
@@ -271,6 +297,33 @@ export class PlanTranslator {
       .uid(n.uid)
       .name(name);
     return withInputParallelism(calc, input);
+  }
+
+  /**
+   * The records of a scan's source for a Calc over it (see `TableSourceRecords`), added to the job once;
+   * undefined when the source has none, when its rows were added already, or when its WATERMARK reads
+   * more than the rowtime (then the Calc reads rows).
+   */
+  private recordsOf(source: TableSource): { stream: DataStream<unknown>; columns: RecordColumns } | undefined {
+    const records = source.records;
+    if (records === undefined) return undefined;
+    let stream = this.records.get(source);
+    if (stream === undefined) {
+      if (this.sources.has(source)) return undefined;
+      const spec = this.sourceWatermarks.get(source);
+      let watermarks: RecordWatermarks | undefined;
+      if (spec !== undefined) {
+        const { watermarkOfRowtime } = spec;
+        if (watermarkOfRowtime === undefined) return undefined;
+        // the rowtime over the record, generated as the Calc is
+        const w = new ExprWriter();
+        const rowtimeOf = w.compile<(record: unknown) => SqlValue>("r", [`return ${w.write(this.rowtimes.get(source)!, recordScope(records.columns, "r"))};`]);
+        watermarks = { ...spec, watermarkOfRowtime, rowtimeOf };
+      }
+      stream = records.produce(watermarks);
+      this.records.set(source, stream);
+    }
+    return { stream, columns: records.columns };
   }
 
   /**
@@ -299,7 +352,7 @@ export class PlanTranslator {
       computed = below.exprs.map((e) => e.eval);
       below = below.input;
     }
-    if (below.kind !== "scan" || this.sources.has(below.source)) return false;
+    if (below.kind !== "scan" || this.sources.has(below.source) || this.records.has(below.source)) return false;
     const wm = node.watermark;
     // computed per record in the source: one generated function each, as the Calc
     const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : generateEvaluator(computed[field]!);
@@ -317,6 +370,7 @@ export class PlanTranslator {
     }
     const ofRowtime = watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime, watermarkGrowsWithRowtime: growsWithField(wm.eval, field) };
     this.sourceWatermarks.set(below.source, { rowtime, watermark, ...ofRowtime, idleTimeoutMs: this.settings.idleTimeoutMs });
+    this.rowtimes.set(below.source, computed === undefined ? withCode((f) => f[field]!, { op: "field", index: field }) : computed[field]!);
     this.folded.add(node);
     return true;
   }
