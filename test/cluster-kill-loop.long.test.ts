@@ -106,7 +106,7 @@ it(`a cluster of 2 job managers (HA) and 2 task managers, a process SIGKILLed ${
   let client: RunningCli | undefined;
   let jobId: string | undefined;
   const kills: { victim: string; moment: string }[] = [];
-  /** What a failure message needs: the seed, the kills, who runs and leads, what each sink committed, the job's state and the leader's log. */
+  /** What a failure message needs: the seed, the kills, who runs and leads, what each sink committed, the job's state, the leader's and the task managers' logs. */
   const situation = async () => {
     const lead = leader();
     const state = lead && jobId ? await jobDetails(lead.url!, jobId).then((d) => d.state, (e: Error) => e.message) : "unknown";
@@ -117,6 +117,8 @@ it(`a cluster of 2 job managers (HA) and 2 task managers, a process SIGKILLed ${
       `leader ${lead?.name ?? "none"}, job ${jobId ?? "not submitted"} ${state}; committed ${JSON.stringify(now)} of ${expected.size}`,
       `leader's log (tail):\n${(lead ?? members.at(-1))?.cli.stderr().slice(-3000)}`,
       `client's log (tail):\n${client?.stderr().slice(-2000)}`,
+      // a task manager that did not come back to the leader says why in its own log
+      ...members.filter((m) => m.url === undefined).map((m) => `${m.name}'s log (tail):\n${m.cli.stderr().slice(-1500)}`),
     ].join("\n");
   };
   /** Polls `condition` until it holds; after WAIT_MS fails with `what` and the situation. */
