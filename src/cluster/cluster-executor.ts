@@ -122,7 +122,7 @@ export class ClusterJob {
       const where = this.placed.get(j);
       if (j === index || !where || where === tm) continue;
       others[j] = address;
-      this.post(j, { type: "tcp-peers", peers: { [index]: self } });
+      this.post(j, { type: "tcp-peers", peers: { [index]: self }, started: true });
     }
     this.post(index, { type: "tcp-peers", peers: others });
   }

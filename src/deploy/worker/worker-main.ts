@@ -79,7 +79,7 @@ port.on("message", (m: ToWorker) => {
   if (m.type === "tcp-peers") {
     try {
       if (!tcp) throw new Error("got the addresses of TCP peers but was started without TCP links");
-      tcp.setPeers(m.peers);
+      tcp.setPeers(m.peers, m.started === true);
     } catch (e) {
       fatal(`worker ${init.workerIndex}: ${(e as Error).message}`, e);
     }

@@ -53,8 +53,10 @@ export type ToWorker =
   /**
    * Where TCP peers listen: the worker connects to each one of a higher index (again, replacing its connection,
    * when a peer comes again after it was started again). May come after `deploy`: a link buffers until connected.
+   * `started`: the peers were just started, and this worker ran before them (a connection from the previous
+   * thread of a lower peer is dropped then, not when it closes, which may be after the next attempt is deployed).
    */
-  | { type: "tcp-peers"; peers: Record<number, { host: string; port: number }> }
+  | { type: "tcp-peers"; peers: Record<number, { host: string; port: number }>; started?: true }
   | { type: "trigger"; attempt: number; taskId: string; barrier: CheckpointBarrier }
   | { type: "complete"; attempt: number; taskId: string; checkpointId: number }
   | { type: "aborted"; attempt: number; taskId: string; checkpointId: number };

@@ -243,7 +243,7 @@ export class WorkerPool {
     for (const [j, t] of this.threads) {
       if (j === index || !t.alive || t.dataPort === undefined) continue;
       others[j] = { host: TCP_HOST, port: t.dataPort };
-      t.worker.postMessage({ type: "tcp-peers", peers: { [index]: { host: TCP_HOST, port: self.dataPort! } } } satisfies ToWorker);
+      t.worker.postMessage({ type: "tcp-peers", peers: { [index]: { host: TCP_HOST, port: self.dataPort! } }, started: true } satisfies ToWorker);
     }
     self.worker.postMessage({ type: "tcp-peers", peers: others } satisfies ToWorker);
   }

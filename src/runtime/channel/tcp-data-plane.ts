@@ -60,14 +60,17 @@ export class TcpDataPlane {
 
   /**
    * Addresses of peers: this worker connects to each one with a higher index (again, if it had a
-   * connection: the peer was started again); a peer with a lower index connects to this one.
+   * connection: the peer was started again); a peer with a lower index connects to this one. With
+   * `started`, the peers were just started (told to the workers that ran before them): a connection
+   * from a lower one's previous thread is dropped now (see `TcpLink.peerReplaced`).
    */
-  setPeers(peers: Readonly<Record<number, TcpPeerAddress>>): void {
+  setPeers(peers: Readonly<Record<number, TcpPeerAddress>>, started = false): void {
     for (const [k, address] of Object.entries(peers)) {
       const peer = Number(k);
       const link = this.links.get(peer);
       if (!link) throw new Error(`worker ${this.o.self} has no TCP link to worker ${peer} (its peers: ${this.o.peers.join(", ")})`);
-      if (peer > this.o.self) link.connect(address.host, address.port);
+      if (peer > this.o.self) link.connect(address.host, address.port); // which replaces a connection to an earlier peer
+      else if (started) link.peerReplaced();
     }
   }
 

@@ -187,6 +187,26 @@ describe("TcpLink", () => {
     expect(await next(input)).toEqual({ kind: "data", values: ["second"] });
   });
 
+  it("drops the connection of a dialling peer's previous thread when told it was started again: its late close fails no later attempt", async () => {
+    const { a, b, planes, port } = await linkPair();
+    start([a, b], 0);
+    const old = b.input(1);
+    await send(a.output(1), { kind: "data", values: ["before"] });
+    expect(await next(old)).toEqual({ kind: "data", values: ["before"] }); // connected
+    // worker 0 is started again while its previous thread's socket is still open (its close comes late)
+    const again = await plane(0, [1]);
+    planes[1].setPeers({ 0: { host: HOST, port: again.port } }, true);
+    expect(old.hasMessage()).toBe(true); // attempt 0 fails here now, as if that connection had closed
+    start([b], 1);
+    const input = b.input(1);
+    planes[0].close(); // the previous thread's socket closes, after attempt 1 was deployed
+    const a2 = again.plane.links.get(1)!;
+    a2.reset(1);
+    again.plane.setPeers({ 1: { host: HOST, port } });
+    await send(a2.output(1), { kind: "data", values: ["after"] });
+    expect(await next(input)).toEqual({ kind: "data", values: ["after"] });
+  });
+
   it("refuses a connection with a wrong token: the connecting worker's channels fail with the reason", async () => {
     const { a, b, dial } = await linkPair(false, ["guess", "secret"]);
     start([a, b], 0);

@@ -108,6 +108,16 @@ export class TcpLink implements Link {
   }
 
   /**
+   * The accepting side: the peer was started again (a new thread or process in its place), so the connection this
+   * link has, if any, is its previous one's, which closes when the old one's sockets do: maybe only after the next
+   * attempt is deployed here, which would fail that attempt. It is dropped now, before the next attempt (the new
+   * peer dials in). What runs here of the current attempt fails, as it would when that connection closed.
+   */
+  peerReplaced(): void {
+    if (this.socket) this.lost(this.socket, `worker ${this.o.peer} was started again`);
+  }
+
+  /**
    * The accepting side: the server accepted a hello from the peer on `socket`; `reader` holds what followed it.
    * A connection the link had is replaced (the peer was started again or dialled again).
    */
