@@ -99,12 +99,10 @@ export interface TableSourceRecords {
 
 /** JavaScript source that reads a row's values from a record in a variable (the variable's name is given). */
 export interface RecordColumns {
-  /** The value of column `i` (as the record's row holds it). */
-  column(i: number, record: string): string;
+  /** The value of column `i` (as the record's row holds it); with `read` (a ROW column), its other fields NULL. */
+  column(i: number, record: string, read?: readonly number[]): string;
   /** The value of field `j` of ROW column `i`, read directly; undefined: from `column(i)`'s ROW value. */
   rowField(i: number, j: number, record: string): string | undefined;
-  /** The fields of the record's row, as a new array. */
-  fields(record: string): string;
 }
 
 /** What a lookup join of one parallel instance opens, and the cache in front of it. */

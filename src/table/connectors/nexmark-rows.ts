@@ -138,8 +138,7 @@ export function nexmarkRowConverter(physicalType: RowType, projection?: readonly
 export function nexmarkRecordColumns(physicalType: RowType): RecordColumns {
   const codes = columnCodes(physicalType);
   return {
-    column: (i, e) => codes[i]!.value(e),
+    column: (i, e, read) => codes[i]!.value(e, read),
     rowField: (i, j, e) => codes[i]!.field?.(j, e),
-    fields: (e) => `[${codes.map((c) => c.value(e)).join(", ")}]`,
   };
 }

@@ -47,8 +47,8 @@ export function compileCalc(chain: readonly CalcStep[], inputWidth: number): Cal
  * const out = calc(event); // undefined when a filter drops its row
  * ```
  */
-export function compileCalc(chain: readonly CalcStep[], inputWidth: number, columns: RecordColumns): (record: unknown) => SqlValue[] | undefined;
-export function compileCalc(chain: readonly CalcStep[], inputWidth: number, columns?: RecordColumns): CalcProgram {
+export function compileCalc(chain: readonly CalcStep[], inputWidth: number, records: RecordScope): (record: unknown) => SqlValue[] | undefined;
+export function compileCalc(chain: readonly CalcStep[], inputWidth: number, records?: RecordScope): CalcProgram {
   const steps = mergeProjections(chain);
   // the width of each step's input, bottom up
   const widths: number[] = [];
@@ -70,12 +70,39 @@ export function compileCalc(chain: readonly CalcStep[], inputWidth: number, colu
     } else for (const f of needed) for (const r of readsOf(s.exprs[f]!, widths[i]!)) below.add(r);
     needed = below;
   }
-  return generateCalc(steps, live, columns === undefined ? PARAMETER_SCOPE : recordScope(columns, "f"));
+  return generateCalc(steps, live, records === undefined ? PARAMETER_SCOPE : recordScope(records, inputWidth, "f"));
 }
 
-/** The scope of code over a record in variable `record`, read through `columns`. */
-export function recordScope(columns: RecordColumns, record: string): Scope {
-  return { field: (i) => columns.column(i, record), array: () => columns.fields(record), rowField: (i, j) => columns.rowField(i, j, record) };
+/**
+ * A source's records as the input of generated code (see `TableSourceRecords`): how it reads their values, and
+ * which of them the job reads (the others NULL, as the source's rows would have them: projection push-down).
+ */
+export interface RecordScope {
+  readonly columns: RecordColumns;
+  /** The columns the job reads (all without it). */
+  readonly projection?: readonly number[];
+  /** The fields read of ROW columns of which the job reads only some. */
+  readonly nested?: ReadonlyMap<number, readonly number[]>;
+}
+
+/**
+ * The scope of code over a record of a row of `width` columns, in variable `record`.
+ *
+ * @example
+ * ```ts
+ * const w = new ExprWriter();
+ * const rowtimeOf = w.compile("r", [`return ${w.write(rowtime, recordScope({ columns }, 4, "r"))};`]);
+ * ```
+ */
+export function recordScope(records: RecordScope, width: number, record: string): Scope {
+  const { columns, projection, nested } = records;
+  const read = projection === undefined ? undefined : new Set(projection);
+  const field = (i: number) => (read?.has(i) === false ? "null" : columns.column(i, record, nested?.get(i)));
+  return {
+    field,
+    array: () => `[${Array.from({ length: width }, (_, i) => field(i)).join(", ")}]`,
+    rowField: (i, j) => (read?.has(i) === false ? "null" : columns.rowField(i, j, record)),
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { StreamExecutionEnvironment } from "../../api/environment.ts";
 import type { Collector } from "../../core/collector.ts";
 import { RowKind } from "../data/row-kind.ts";
 import { sourceWatermarkStrategy, type RecordWatermarks, type SourceWatermarks } from "../connectors/source-watermarks.ts";
-import type { RecordColumns, TableSource } from "../connectors/dynamic-table-factory.ts";
+import type { TableSource } from "../connectors/dynamic-table-factory.ts";
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
@@ -34,7 +34,7 @@ import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
 import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
-import { compileCalc, recordScope, type CalcStep } from "./calc-program.ts";
+import { compileCalc, recordScope, type CalcStep, type RecordScope } from "./calc-program.ts";
 import { ExprWriter, generateEvaluator } from "../expr/expr-writer.ts";
 import { withCode } from "../expr/expr-code.ts";
 import { growsWithField } from "../expr/arithmetic.ts";
@@ -272,9 +272,9 @@ export class PlanTranslator {
     chain.reverse();
     const steps = chain.map((c): CalcStep => (c.kind === "filter" ? { kind: "filter", condition: c.condition } : { kind: "project", exprs: c.exprs }));
     const name = chain.length === 1 ? n.name : chain.map((c) => describeNode(c)).reverse().join(" <- ");
-    const records = below.kind === "scan" ? this.recordsOf(below.source) : undefined;
+    const records = below.kind === "scan" ? this.recordsOf(below.source, below.rowType.names.length) : undefined;
     if (records !== undefined) {
-      const program = compileCalc(steps, below.rowType.names.length, records.columns);
+      const program = compileCalc(steps, below.rowType.names.length, records);
       const calc = records.stream
         .flatMap((record: unknown, out: Collector<Row>) => {
           const fields = program(record);
@@ -304,9 +304,11 @@ export class PlanTranslator {
    * undefined when the source has none, when its rows were added already, or when its WATERMARK reads
    * more than the rowtime (then the Calc reads rows).
    */
-  private recordsOf(source: TableSource): { stream: DataStream<unknown>; columns: RecordColumns } | undefined {
+  private recordsOf(source: TableSource, width: number): (RecordScope & { stream: DataStream<unknown> }) | undefined {
     const records = source.records;
     if (records === undefined) return undefined;
+    const nested = this.settings.nestedProjections?.get(source);
+    const scope: RecordScope = { columns: records.columns, ...(this.settings.projections?.has(source) ? { projection: this.settings.projections.get(source)! } : {}), ...(nested?.size ? { nested } : {}) };
     let stream = this.records.get(source);
     if (stream === undefined) {
       if (this.sources.has(source)) return undefined;
@@ -317,13 +319,13 @@ export class PlanTranslator {
         if (watermarkOfRowtime === undefined) return undefined;
         // the rowtime over the record, generated as the Calc is
         const w = new ExprWriter();
-        const rowtimeOf = w.compile<(record: unknown) => SqlValue>("r", [`return ${w.write(this.rowtimes.get(source)!, recordScope(records.columns, "r"))};`]);
+        const rowtimeOf = w.compile<(record: unknown) => SqlValue>("r", [`return ${w.write(this.rowtimes.get(source)!, recordScope(scope, width, "r"))};`]);
         watermarks = { ...spec, watermarkOfRowtime, rowtimeOf };
       }
       stream = records.produce(watermarks);
       this.records.set(source, stream);
     }
-    return { stream, columns: records.columns };
+    return { ...scope, stream };
   }
 
   /**
