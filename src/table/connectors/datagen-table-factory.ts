@@ -91,6 +91,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   };
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
+    supportsWatermarkPushDown: true,
     unbounded: rows === undefined,
     produce(watermarks) {
       const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks);

@@ -48,6 +48,12 @@ export interface TableSource {
   /** False when the source ends (bounded files); true when it keeps watching. */
   readonly unbounded: boolean;
   /**
+   * True when `produce` generates the table's watermarks itself from its `watermarks` argument, per split
+   * (Flink's `SupportsWatermarkPushDown`). Absent: the job assigns them in an operator after the source,
+   * from its rows, so a source that does not read that argument still has watermarks.
+   */
+  readonly supportsWatermarkPushDown?: boolean;
+  /**
    * Adds the source to the job: rows of `physicalType`'s columns in order.
    * With `watermarks` (the table has a WATERMARK), the source generates them
    * per split and stamps records with their rowtime. With `projection` (the
@@ -86,7 +92,7 @@ export interface TableSource {
  * @example
  * ```ts
  * const code = source.records.columns.column(0, "e"); // "e.type"
- * const events = source.records.produce(watermarks, rowtimeOfRecord);
+ * const events = source.records.produce(watermarks);
  * ```
  */
 export interface TableSourceRecords {

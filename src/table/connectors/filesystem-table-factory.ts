@@ -95,6 +95,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   const records = withPartitionValues(ctx, layout, format);
   return {
     changelogMode: format.changelogMode,
+    supportsWatermarkPushDown: true,
     unbounded: monitorIntervalMs !== undefined,
     produce(watermarks, projection) {
       const read = projection === undefined ? records : withPartitionValues(ctx, layout, formatOf(ctx, layout, projection));

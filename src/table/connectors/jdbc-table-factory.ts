@@ -29,6 +29,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   const clock = ctx.env.options.clock ?? systemClock;
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
+    supportsWatermarkPushDown: true,
     unbounded: false,
     produce(watermarks, projection) {
       const ranges = config.scanPartition === undefined ? [undefined] : scanRanges(config.scanPartition);

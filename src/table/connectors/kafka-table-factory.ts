@@ -40,6 +40,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   const value = messageFormats(config).value;
   return {
     changelogMode: value.changelogMode,
+    supportsWatermarkPushDown: true,
     unbounded: config.bounded === undefined,
     produce: (watermarks) => kafkaRowStream(ctx, config, read, `Source: ${config.table} (kafka, ${value.identifier})`, watermarks),
   };

@@ -126,6 +126,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   };
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
+    supportsWatermarkPushDown: true,
     unbounded: events.boundedness === "continuous",
     produce: (watermarks, projection, nested) =>
       add(nexmarkRowConverter(ctx.physicalType, projection, nested), watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks)),

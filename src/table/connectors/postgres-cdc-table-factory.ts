@@ -153,6 +153,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   }
   return {
     changelogMode: ChangelogMode.RETRACT,
+    supportsWatermarkPushDown: true,
     unbounded: true,
     produce(watermarks) {
       const name = `Source: ${table} (postgres-cdc)`;

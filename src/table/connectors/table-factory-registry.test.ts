@@ -52,6 +52,27 @@ describe("registerTableFactory", () => {
     expect(() => tEnv.executeSql("SELECT * FROM wrong")).toThrow("Invalid value for option 'start': 'one' (expected an integer).");
   });
 
+  it("a user's source that knows nothing of watermarks gets them from an operator after it (its table's WATERMARK still holds)", async () => {
+    // rows (n, ts) with ts = n seconds; the source ignores the `watermarks` argument of `produce`
+    registerTableFactory({
+      identifier: "ticks",
+      requiredOptions: [],
+      optionalOptions: [],
+      createSource: (ctx) => ({
+        changelogMode: ChangelogMode.INSERT_ONLY,
+        unbounded: false,
+        produce: () => ctx.env.fromCollection(Array.from({ length: 25 }, (_, n) => Row.of(n, n * 1000))).uid(`${ctx.uid}-ticks`),
+      }),
+    });
+    const env = StreamExecutionEnvironment.create({ parallelism: 1 });
+    const tEnv = StreamTableEnvironment.create(env);
+    tEnv.executeSql("CREATE TABLE t (n INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'ticks')");
+    const windows = await rows(tEnv, "SELECT window_start, COUNT(*) AS c FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end");
+    expect(windows.sort()).toEqual(["+I[0, 10]", "+I[10000, 10]", "+I[20000, 5]"]);
+    // handed to a source that does not generate them, an unbounded table would have had no watermark at all
+    expect(env.graph.nodes.map((n) => n.type)).toContain("timestamps-watermarks");
+  });
+
   it("an identifier already taken by another factory is refused", () => {
     expect(() => registerTableFactory({ ...PRINT_TABLE_FACTORY })).toThrow("a table factory with the identifier 'print' is already registered");
     registerTableFactory(COUNTDOWN);

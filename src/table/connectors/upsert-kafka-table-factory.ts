@@ -33,6 +33,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   const key = ctx.primaryKey!;
   return {
     changelogMode: ChangelogMode.RETRACT,
+    supportsWatermarkPushDown: true,
     unbounded: config.bounded === undefined,
     produce(watermarks) {
       const upserts = kafkaRowStream(ctx, config, read, `Source: ${config.table} (upsert-kafka, ${config.value.identifier})`, watermarks);

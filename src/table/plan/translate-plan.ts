@@ -344,7 +344,8 @@ export class PlanTranslator {
 
   /**
    * Hands a watermark assigner over a connector's scan (through its computed columns) to the source, which then
-   * generates the watermarks per split; false when it cannot (another input, or the source is translated already).
+   * generates the watermarks per split; false when it cannot (another input, a source that does not support it,
+   * or the source is translated already).
    */
   private foldWatermarks(node: RelNodeOf<"watermarkAssigner">): boolean {
     const field = node.rowtimeField;
@@ -354,7 +355,7 @@ export class PlanTranslator {
       computed = below.exprs.map((e) => e.eval);
       below = below.input;
     }
-    if (below.kind !== "scan" || this.sources.has(below.source) || this.records.has(below.source)) return false;
+    if (below.kind !== "scan" || below.source.supportsWatermarkPushDown !== true || this.sources.has(below.source) || this.records.has(below.source)) return false;
     const wm = node.watermark;
     // computed per record in the source: one generated function each, as the Calc
     const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : generateEvaluator(computed[field]!);
