@@ -38,12 +38,12 @@ function readsOf(e: PlanExpr, width: number): readonly number[] {
  */
 export function compileCalc(chain: readonly CalcStep[], inputWidth: number): CalcProgram;
 /**
- * Compiles `steps` over a source's records instead of rows (see `TableSourceRecords`): `columns` reads
- * each value the steps need from the record; the output fields are a new array.
+ * Compiles `steps` over a source's records instead of rows (see `TableSourceRecords`): `records.columns`
+ * reads each value the steps need from the record; the output fields are a new array.
  *
  * @example
  * ```ts
- * const calc = compileCalc(steps, 4, source.records.columns);
+ * const calc = compileCalc(steps, 4, { columns: source.records.columns });
  * const out = calc(event); // undefined when a filter drops its row
  * ```
  */

@@ -166,13 +166,12 @@ export class PlanTranslator {
         let s = this.sources.get(node.source);
         if (s === undefined) {
           const source = node.source;
-          const projection = this.settings.projections?.get(source);
-          const nested = this.settings.nestedProjections?.get(source);
+          const { projection, nested } = this.pushedDown(source);
           const records = this.records.get(source);
-          if (records === undefined) s = source.produce(this.sourceWatermarks.get(source), projection, nested?.size ? nested : undefined);
+          if (records === undefined) s = source.produce(this.sourceWatermarks.get(source), projection, nested);
           else {
             // a Calc reads the source's records: the other consumers read its rows, made of them
-            const toRow = source.records!.toRow(projection, nested?.size ? nested : undefined);
+            const toRow = source.records!.toRow(projection, nested);
             s = withInputParallelism(records.map(toRow).uid(this.uidFor("source-rows")).name("ToRow"), records);
           }
           this.sources.set(source, s);
@@ -307,8 +306,7 @@ export class PlanTranslator {
   private recordsOf(source: TableSource, width: number): (RecordScope & { stream: DataStream<unknown> }) | undefined {
     const records = source.records;
     if (records === undefined) return undefined;
-    const nested = this.settings.nestedProjections?.get(source);
-    const scope: RecordScope = { columns: records.columns, ...(this.settings.projections?.has(source) ? { projection: this.settings.projections.get(source)! } : {}), ...(nested?.size ? { nested } : {}) };
+    const scope: RecordScope = { columns: records.columns, ...this.pushedDown(source) };
     let stream = this.records.get(source);
     if (stream === undefined) {
       if (this.sources.has(source)) return undefined;
@@ -326,6 +324,13 @@ export class PlanTranslator {
       this.records.set(source, stream);
     }
     return { ...scope, stream };
+  }
+
+  /** What the job reads of a source's columns and ROW fields (projection push-down), where it reads less than all. */
+  private pushedDown(source: TableSource): { projection?: readonly number[]; nested?: ReadonlyMap<number, readonly number[]> } {
+    const projection = this.settings.projections?.get(source);
+    const nested = this.settings.nestedProjections?.get(source);
+    return { ...(projection === undefined ? {} : { projection }), ...(nested?.size ? { nested } : {}) };
   }
 
   /**
@@ -358,7 +363,8 @@ export class PlanTranslator {
     if (below.kind !== "scan" || below.source.supportsWatermarkPushDown !== true || this.sources.has(below.source) || this.records.has(below.source)) return false;
     const wm = node.watermark;
     // computed per record in the source: one generated function each, as the Calc
-    const rowtime: Evaluator = computed === undefined ? (f) => f[field]! : generateEvaluator(computed[field]!);
+    const rowtimeOfRow: Evaluator = computed === undefined ? withCode((f) => f[field]!, { op: "field", index: field }) : computed[field]!;
+    const rowtime = generateEvaluator(rowtimeOfRow);
     const all = computed;
     const watermark: Evaluator = all === undefined ? wm.eval : (f) => wm.eval(all.map((e) => e(f)));
     let watermarkOfRowtime: ((t: SqlValue) => SqlValue) | undefined;
@@ -373,7 +379,7 @@ export class PlanTranslator {
     }
     const ofRowtime = watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime, watermarkGrowsWithRowtime: growsWithField(wm.eval, field) };
     this.sourceWatermarks.set(below.source, { rowtime, watermark, ...ofRowtime, idleTimeoutMs: this.settings.idleTimeoutMs });
-    this.rowtimes.set(below.source, computed === undefined ? withCode((f) => f[field]!, { op: "field", index: field }) : computed[field]!);
+    this.rowtimes.set(below.source, rowtimeOfRow);
     this.folded.add(node);
     return true;
   }
