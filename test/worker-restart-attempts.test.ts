@@ -16,7 +16,7 @@ it("an attempt cancelled while a restarted worker imports the job never runs the
   const dir = tempDir();
   const run = await runCli(
     [
-      "run", "test/fixtures/restarted-worker-job.ts", "--parallelism", "2", "--workers", "2", "--checkpoint-dir", join(dir, "checkpoints"),
+      "run", "test/fixtures/restarted-worker-job.ts", "--no-typecheck", "--parallelism", "2", "--workers", "2", "--checkpoint-dir", join(dir, "checkpoints"),
       "-D", "restart-strategy.type=fixed-delay", "-D", "restart-strategy.fixed-delay.attempts=5", "-D", "restart-strategy.fixed-delay.delay=50 ms",
       "--", dir,
     ],
