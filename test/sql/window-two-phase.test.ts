@@ -1,9 +1,10 @@
 /**
  * `table.optimizer.agg-phase-strategy`: window aggregations run in two phases by default
  * (LocalWindowAggregate before the exchange, GlobalWindowAggregate after it) where every call can
- * merge, EXPLAIN shows both, the rows equal those of ONE_PHASE (window TVFs and legacy group
- * windows, NULLs, every built-in call, parallelism 1 and 3), and a job's savepoint of one phase
- * restores into two.
+ * merge, and window Top-N queries with a LocalWindowRank before their WindowRank; EXPLAIN shows both,
+ * the rows equal those of ONE_PHASE (window TVFs and legacy group windows, NULLs, every built-in call,
+ * RANK, DENSE_RANK and ROW_NUMBER, parallelism 1 and 3), and a job's savepoint of one phase restores
+ * into two.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,6 +42,9 @@ const QUERIES: Record<string, string> = {
   "GROUP BY HOP": `SELECT k, ${CALLS}, HOP_START(t, INTERVAL '2' SECOND, INTERVAL '10' SECOND) AS ws FROM t GROUP BY HOP(t, INTERVAL '2' SECOND, INTERVAL '10' SECOND), k`,
   "GROUP BY TUMBLE": `SELECT MAX(v) AS mx, TUMBLE_END(t, INTERVAL '5' SECOND) AS we FROM t GROUP BY TUMBLE(t, INTERVAL '5' SECOND)`,
   DISTINCT: `SELECT k, COUNT(DISTINCT s) AS ds, SUM(v) AS sv, window_start FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(t), INTERVAL '5' SECOND)) GROUP BY k, window_start, window_end`,
+  "window Top-N, RANK with ties": `SELECT k, v, s, window_start FROM (SELECT *, RANK() OVER (PARTITION BY window_start, window_end ORDER BY v DESC) AS r FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(t), INTERVAL '5' SECOND))) WHERE r <= 2`,
+  "window Top-N, ROW_NUMBER over a window aggregation": `SELECT k, c, rn, window_start FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY c DESC, k) AS rn FROM (SELECT k, COUNT(*) AS c, window_start, window_end FROM TABLE(HOP(TABLE t, DESCRIPTOR(t), INTERVAL '2' SECOND, INTERVAL '10' SECOND)) GROUP BY k, window_start, window_end)) WHERE rn <= 2`,
+  "window Top-N, DENSE_RANK per key": `SELECT k, s, r, window_end FROM (SELECT *, DENSE_RANK() OVER (PARTITION BY window_start, window_end, k ORDER BY s) AS r FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(t), INTERVAL '2' SECOND, INTERVAL '10' SECOND))) WHERE r <= 2`,
 };
 
 function session(dir: string, strategy: string | undefined, parallelism = 2): StreamTableEnvironment {
@@ -63,7 +67,7 @@ function nodes(dir: string, query: string, strategy: string | undefined): string
 }
 
 describe("table.optimizer.agg-phase-strategy", () => {
-  it("EXPLAIN: two phases by default and with TWO_PHASE, one with ONE_PHASE, DISTINCT or SESSION", () => {
+  it("EXPLAIN: two phases by default and with TWO_PHASE, one with ONE_PHASE, DISTINCT or SESSION; a window Top-N's local phase", () => {
     const dir = temp();
     /** The aggregation's nodes and the one below them. */
     const aggregation = (n: string[]) => n.slice(n.findIndex((x) => x.endsWith("WindowAggregate")), n.findIndex((x) => x.endsWith("WindowAggregate")) + 3);
@@ -78,6 +82,9 @@ describe("table.optimizer.agg-phase-strategy", () => {
     const sessions = "SELECT k, COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(t), INTERVAL '1' SECOND)) GROUP BY k, window_start, window_end";
     expect(nodes(dir, sessions, "TWO_PHASE")).not.toContain("LocalWindowAggregate");
     const plan = session(dir, undefined).explainSql("SELECT k, COUNT(*) AS c, MAX(v) AS mx, window_start FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(t), INTERVAL '5' SECOND)) GROUP BY k, window_start, window_end", "CHANGELOG_MODE");
+    const ranks = nodes(dir, QUERIES["window Top-N, RANK with ties"]!, undefined);
+    expect(ranks.slice(ranks.indexOf("WindowRank"), ranks.indexOf("WindowRank") + 2)).toEqual(["WindowRank", "LocalWindowRank"]);
+    expect(nodes(dir, QUERIES["window Top-N, RANK with ties"]!, "ONE_PHASE")).not.toContain("LocalWindowRank");
     expect(plan.split("\n").filter((l) => l.includes("WindowAggregate"))).toEqual([
       "+- GlobalWindowAggregate(groupBy=[k], window=[TUMBLE(time_col=[$x1], size=[5000 ms])], select=[k, COUNT(*) AS c, MAX(v) AS mx, start('w$) AS window_start, end('w$) AS window_end], changelogMode=[I])",
       "   +- LocalWindowAggregate(groupBy=[k], window=[TUMBLE(time_col=[$x1], size=[5000 ms])], select=[k, COUNT(*) AS c, MAX(v) AS mx, slice_end('w$) AS $slice_end], changelogMode=[I])",

@@ -5,7 +5,9 @@
  * of each key and slice, and a global phase that merges what it sends; see
  * `runtime/local-window-aggregate.ts`). `AUTO` (the default) and `TWO_PHASE`
  * choose two phases wherever they can run, `ONE_PHASE` never does. Group
- * aggregations run in one phase whatever it says.
+ * aggregations run in one phase whatever it says. A window Top-N follows it
+ * too (its local phase, `runtime/local-window-rank.ts`, keeps only the rows
+ * that can still be ranked; Flink plans it in one phase).
  */
 import { ChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
@@ -36,4 +38,17 @@ export function runsInTwoPhases(node: RelNodeOf<"windowAggregate">, strategy: Ag
   if (strategy === "ONE_PHASE") return false;
   if (!canRunInTwoPhases({ window: node.window, groupKeys: node.groupKeys, calls: node.calls })) return false;
   return ChangelogMode.isInsertOnly(new ChangelogModes(node.input).of(node.input));
+}
+
+/**
+ * Whether a window Top-N runs with a local phase before its exchange under `strategy` (its input, a window
+ * TVF's rows, is insert-only): not for `ONE_PHASE`.
+ *
+ * @example
+ * ```ts
+ * windowRankRunsInTwoPhases("AUTO"); // true
+ * ```
+ */
+export function windowRankRunsInTwoPhases(strategy: AggPhaseStrategy): boolean {
+  return strategy !== "ONE_PHASE";
 }

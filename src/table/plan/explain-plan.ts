@@ -5,7 +5,7 @@
  */
 import { formatChangelogMode } from "./changelog-mode.ts";
 import type { ChangelogModes } from "./changelog-inference.ts";
-import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
+import { runsInTwoPhases, windowRankRunsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
 import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
 import { inputsOf, type RelNode } from "./rel-node.ts";
 import { sharedSubPlans, SubPlanDigests } from "./sub-plan-digest.ts";
@@ -26,7 +26,8 @@ export interface ExplainRoot {
  * (a bare source, shared in any case, is printed at each scan). A window
  * aggregation that runs in two phases under `aggPhaseStrategy`
  * (`table.optimizer.agg-phase-strategy`) is printed as its
- * `GlobalWindowAggregate` over its `LocalWindowAggregate`.
+ * `GlobalWindowAggregate` over its `LocalWindowAggregate`, and a window Top-N
+ * under the same setting as its `WindowRank` over its `LocalWindowRank`.
  *
  * @example
  * ```ts
@@ -56,6 +57,10 @@ export function explainPlan(roots: readonly ExplainRoot[], changelogMode: boolea
       if (twoPhase) {
         // the local phase emits partial accumulators, insert-only
         lines.push(`${childPrefix}+- ${describeLocalWindowAggregate(n).slice(0, -1)}${changelogMode ? ", changelogMode=[I]" : ""})`);
+        childPrefix += "   ";
+      } else if (n.kind === "windowRank" && windowRankRunsInTwoPhases(aggPhaseStrategy)) {
+        // the local phase sends on some of its input rows, insert-only
+        lines.push(`${childPrefix}+- Local${d.slice(0, -1)}${changelogMode ? ", changelogMode=[I]" : ""})`);
         childPrefix += "   ";
       }
       const inputs = inputsOf(n);

@@ -25,6 +25,7 @@ import { rank } from "../runtime/rank.ts";
 import { deduplicate } from "../runtime/deduplicate.ts";
 import { windowTableFunction } from "../runtime/window-table-function.ts";
 import { windowRank } from "../runtime/window-rank.ts";
+import { localWindowRank } from "../runtime/local-window-rank.ts";
 import { windowDeduplicate } from "../runtime/window-deduplicate.ts";
 import { regularJoin } from "../runtime/regular-join.ts";
 import { intervalJoin } from "../runtime/interval-join.ts";
@@ -33,7 +34,7 @@ import { temporalJoin } from "../runtime/temporal-join.ts";
 import { lookupJoin } from "../runtime/lookup-join.ts";
 import type { JoinSpec } from "../runtime/join-spec.ts";
 import { describeLocalWindowAggregate, describeNode } from "./describe-node.ts";
-import { runsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
+import { runsInTwoPhases, windowRankRunsInTwoPhases, type AggPhaseStrategy } from "./agg-phase-strategy.ts";
 import { compileCalc, recordScope, type CalcStep, type RecordScope } from "./calc-program.ts";
 import { ExprWriter, generateEvaluator } from "../expr/expr-writer.ts";
 import { withCode } from "../expr/expr-code.ts";
@@ -426,12 +427,15 @@ export class PlanTranslator {
           { keys: node.keys, keepLast: node.keepLast, ...(node.timeField === undefined ? {} : { timeField: node.timeField }), generateUpdateBefore: true },
           this.keptRowsNaming(node, "deduplicate"),
         );
-      case "windowRank":
-        return windowRank(
-          this.translate(node.input),
-          { partitionKeys: node.partitionKeys, orderBy: node.orderBy, rankType: node.rankType, rankStart: node.rankStart, rankEnd: node.rankEnd, outputRankNumber: node.outputRankNumber, windowStartField: node.window[0], windowEndField: node.window[1] },
-          this.naming(node, "window-rank"),
-        );
+      case "windowRank": {
+        const input = this.translate(node.input);
+        const spec = { partitionKeys: node.partitionKeys, orderBy: node.orderBy, rankType: node.rankType, rankStart: node.rankStart, rankEnd: node.rankEnd, outputRankNumber: node.outputRankNumber, windowStartField: node.window[0], windowEndField: node.window[1] };
+        const naming = this.naming(node, "window-rank");
+        if (!windowRankRunsInTwoPhases(this.settings.aggPhaseStrategy ?? "AUTO")) return windowRank(input, spec, naming);
+        // the window rank keeps its uid and state; the local phase before its exchange has none
+        const best = localWindowRank(input, spec, { uid: this.uidFor("local-window-rank"), name: `Local${naming.name}` });
+        return windowRank(withInputParallelism(best, input), spec, naming);
+      }
       case "windowDeduplicate":
         return windowDeduplicate(
           this.translate(node.input),

@@ -1,0 +1,161 @@
+/**
+ * The local phase of a window Top-N (`window-rank.ts`): chained to the
+ * rank's input, before the exchange by partition and window, it keeps of the
+ * rows of each partition and window only those that can still be ranked up to
+ * `rankEnd` among the rows it saw, and sends those on; the window rank after
+ * the exchange ranks what the local phases sent as it ranks all rows. A row
+ * ranked past `rankEnd` among some of a window's rows is ranked past it among
+ * all of them (`RANK` and `DENSE_RANK` count only the rows or values that sort
+ * before it, `ROW_NUMBER` at least those), so the result is the same; ties
+ * come to the window rank in another order, which only `ROW_NUMBER` can show,
+ * and it breaks ties by arrival order on any input.
+ *
+ * Nothing of it is state: a window's rows are sent on once the watermark
+ * reaches `window_end - 1` (before the watermark is forwarded, so the window
+ * rank has them when it fires the window), and all of them before a
+ * checkpoint's barrier is forwarded, when the input goes idle, at the end of
+ * input and when more than {@link LOCAL_BUFFER_LIMIT} rows are kept. A row
+ * whose window the watermark passed already goes on at once (the window rank
+ * drops it by its own watermark). For Nexmark q7's shape (the highest bids of
+ * each window) one row per window crosses the exchange instead of every bid.
+ */
+import type { DataStream } from "../../api/data-stream.ts";
+import { SingleOutputStreamOperator } from "../../api/data-stream.ts";
+import { edgesOf } from "../../api/connected-streams.ts";
+import { NO_TIMESTAMP } from "../../runtime/elements.ts";
+import type { OperatorContext, Output, StreamOperator } from "../../runtime/operators/stream-operator.ts";
+import type { Row } from "../data/row.ts";
+import type { SqlValue } from "../types/sql-value.ts";
+import type { OperatorNaming } from "./operator-naming.ts";
+import { insertSorted, rankNumbers } from "./ranked-rows.ts";
+import { rowKeySelector } from "./row-key.ts";
+import { sortKeyComparator, type FieldsComparator } from "./sort-key-comparator.ts";
+import type { WindowRankSpec } from "./window-rank.ts";
+
+/** The rows a local phase keeps at most before it sends all of them on. */
+const LOCAL_BUFFER_LIMIT = 10_000;
+
+/** The kept rows of one partition and window, sorted. */
+interface KeptRows {
+  readonly windowEnd: number;
+  readonly rows: SqlValue[][];
+}
+
+/** Keeps each partition and window's best rows; sends them on as the module says. */
+class LocalWindowRankOperator implements StreamOperator<Row, Row> {
+  private readonly keyOf: (row: Row) => string;
+  private readonly cmp: FieldsComparator;
+  /** Whether a row sorting after every kept row can be dropped once `rankEnd` rows are kept (not for DENSE_RANK). */
+  private readonly dropsAfterLast: boolean;
+  private out!: Output<Row>;
+  private ctx!: OperatorContext;
+  private watermark = -Infinity;
+  /** The kept rows by partition and window (the key of the window rank's exchange). */
+  private readonly kept = new Map<string, KeptRows>();
+  private keptRows = 0;
+  /** The smallest `window_end - 1` of the kept windows: a watermark there sends rows on. */
+  private nextFire = Infinity;
+
+  constructor(private readonly spec: WindowRankSpec) {
+    this.keyOf = rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]);
+    this.cmp = sortKeyComparator(spec.orderBy);
+    this.dropsAfterLast = spec.rankType !== "DENSE_RANK";
+  }
+
+  open(context: OperatorContext, output: Output<Row>): void {
+    this.ctx = context;
+    this.out = output;
+  }
+
+  processElement(row: Row): void {
+    const windowEnd = row.fields[this.spec.windowEndField] as number;
+    if (windowEnd - 1 <= this.watermark) return this.out.collect(row);
+    const key = this.keyOf(row);
+    let kept = this.kept.get(key);
+    if (kept === undefined) {
+      kept = { windowEnd, rows: [] };
+      this.kept.set(key, kept);
+      if (windowEnd - 1 < this.nextFire) this.nextFire = windowEnd - 1;
+    } else if (this.dropsAfterLast && kept.rows.length >= this.spec.rankEnd && this.cmp(kept.rows[kept.rows.length - 1]!, row.fields) < 0) {
+      return; // at least rankEnd rows sort before it
+    }
+    // the row is this operator's own: kept as it is, and sent on as it is
+    const before = kept.rows.length;
+    insertSorted(kept.rows, row.fields, this.cmp);
+    kept.rows.length = rankNumbers(kept.rows, this.cmp, this.spec.rankType, this.spec.rankEnd).length;
+    this.keptRows += kept.rows.length - before;
+    if (this.keptRows > LOCAL_BUFFER_LIMIT) this.flush();
+  }
+
+  processWatermark(timestamp: number): void {
+    this.watermark = timestamp;
+    if (timestamp >= this.nextFire) this.flushFired(timestamp);
+    this.out.emitWatermark(timestamp);
+  }
+
+  processWatermarkStatus(idle: boolean): void {
+    if (idle) this.flush();
+  }
+
+  prepareSnapshotPreBarrier(): void {
+    this.flush();
+  }
+
+  finish(): void {
+    this.flush();
+  }
+
+  /** Sends on the rows of the windows that the watermark `timestamp` fires. */
+  private flushFired(timestamp: number): void {
+    this.ctx.element.timestamp = NO_TIMESTAMP;
+    let next = Infinity;
+    for (const [key, kept] of this.kept) {
+      if (kept.windowEnd - 1 > timestamp) {
+        if (kept.windowEnd - 1 < next) next = kept.windowEnd - 1;
+        continue;
+      }
+      this.sendOn(kept);
+      this.kept.delete(key);
+    }
+    this.nextFire = next;
+  }
+
+  /** Sends every kept row on and empties the buffer. */
+  private flush(): void {
+    if (this.kept.size === 0) return;
+    this.ctx.element.timestamp = NO_TIMESTAMP;
+    for (const kept of this.kept.values()) this.sendOn(kept);
+    this.kept.clear();
+    this.nextFire = Infinity;
+  }
+
+  private sendOn(kept: KeptRows): void {
+    this.keptRows -= kept.rows.length;
+    for (const fields of kept.rows) this.out.collect({ kind: "+I", fields });
+  }
+}
+
+/**
+ * The local phase of the window Top-N `spec` over `input` (insert-only), at `input`'s parallelism: the rows
+ * of `input` that can be among a window's ranks up to `rankEnd`, for `windowRank` after it.
+ *
+ * @example
+ * ```ts
+ * // the highest bids of each 10-second window: price at 2, window_start at 5, window_end at 6
+ * const best = localWindowRank(windowed, {
+ *   partitionKeys: [], orderBy: [{ field: 2, descending: true, nullsFirst: false }], rankType: "RANK",
+ *   rankStart: 1, rankEnd: 1, outputRankNumber: false, windowStartField: 5, windowEndField: 6,
+ * }, { uid: "local-window-rank", name: "LocalWindowRank(…)" });
+ * const top = windowRank(best, spec, { uid: "window-rank", name: "WindowRank(…)" });
+ * ```
+ */
+export function localWindowRank(input: DataStream<Row>, spec: WindowRankSpec, naming: OperatorNaming): SingleOutputStreamOperator<Row> {
+  const env = input.getExecutionEnvironment();
+  const node = env.addNode({
+    type: "local-window-rank",
+    name: naming.name,
+    inputs: edgesOf(input, 0),
+    createOperator: () => new LocalWindowRankOperator(spec),
+  });
+  return new SingleOutputStreamOperator<Row>(env, node).uid(naming.uid);
+}
