@@ -26,6 +26,7 @@ import {
   presentRows,
   randomChangelog,
   randomWindowEvents,
+  TOP2_BY_PRICE,
   topNOracle,
   windowDedupOracle,
   windowTopNOracle,
@@ -123,19 +124,7 @@ describe.each(stateBackendCases())("table operators: a failure amid state leaves
     const random = seededRandom(seed);
     const evs = events(random);
     const window: WindowSpec = { kind: "hop", timeField: 3, size: 120, slide: 40, offset: 0 };
-    const spec: WindowRankSpec = {
-      partitionKeys: [0],
-      orderBy: [
-        { field: 2, descending: true, nullsFirst: false },
-        { field: 1, descending: false, nullsFirst: false },
-      ],
-      rankType: "ROW_NUMBER",
-      rankStart: 1,
-      rankEnd: 2,
-      outputRankNumber: true,
-      windowStartField: 4,
-      windowEndField: 5,
-    };
+    const spec: WindowRankSpec = { ...TOP2_BY_PRICE, partitionKeys: [0], orderBy: [...TOP2_BY_PRICE.orderBy, { field: 1, descending: false, nullsFirst: false }] };
     const { out, restarts, failAt } = await runWithFailure(
       evs.map((e) => Row.of(...e)),
       true,

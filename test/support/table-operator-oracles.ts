@@ -10,6 +10,7 @@ import { sqlValueKey } from "../../src/table/types/sql-value-key.ts";
 import type { Row } from "../../src/table/data/row.ts";
 import type { SortKey } from "../../src/table/runtime/sort-spec.ts";
 import type { WindowSpec } from "../../src/table/runtime/window-spec.ts";
+import type { WindowRankSpec } from "../../src/table/runtime/window-rank.ts";
 import { randomInt } from "../../src/util/seeded-random.ts";
 
 /** The rows of a retract changelog that are present at its end (fields only). */
@@ -198,6 +199,37 @@ export function onTimeWindowRows(events: readonly WindowEvent[], w: Exclude<Wind
   const wms = watermarksBefore(events, bound);
   return events.flatMap((e, i) => windowsContaining(w, e[3]).filter(([, x]) => x - 1 > wms[i]!).map(([s, x]) => [...e, s, x, x - 1]));
 }
+
+/** A window Top-N over `randomWindowEvents` rows through a window TVF: the two highest prices per window, numbered. */
+export const TOP2_BY_PRICE: WindowRankSpec = {
+  partitionKeys: [],
+  orderBy: [{ field: 2, descending: true, nullsFirst: false }],
+  rankType: "ROW_NUMBER",
+  rankStart: 1,
+  rankEnd: 2,
+  outputRankNumber: true,
+  windowStartField: 4,
+  windowEndField: 5,
+};
+
+/** Randomized window Top-N cases over `randomWindowEvents`: a name, the window TVF, the Top-N (each ranking function, each sliced window). */
+export const WINDOW_TOP_N_CASES: readonly (readonly [string, Exclude<WindowSpec, { kind: "session" }>, WindowRankSpec])[] = [
+  [
+    "ROW_NUMBER top 3 per key, tumbling",
+    { kind: "tumble", timeField: 3, size: 100, offset: 0 },
+    { ...TOP2_BY_PRICE, partitionKeys: [0], rankEnd: 3, orderBy: [...TOP2_BY_PRICE.orderBy, { field: 1, descending: false, nullsFirst: false }] },
+  ],
+  [
+    "RANK ranks 2..3 without the number, hopping",
+    { kind: "hop", timeField: 3, size: 120, slide: 40, offset: 0 },
+    { ...TOP2_BY_PRICE, rankType: "RANK", rankStart: 2, rankEnd: 3, outputRankNumber: false },
+  ],
+  [
+    "DENSE_RANK top 2 per key, cumulating with an offset",
+    { kind: "cumulate", timeField: 3, maxSize: 150, step: 50, offset: -20 },
+    { ...TOP2_BY_PRICE, partitionKeys: [0], rankType: "DENSE_RANK", orderBy: [{ field: 2, descending: false, nullsFirst: true }] },
+  ],
+];
 
 /** The batch window Top-N over on-time TVF rows: a Top-N partitioned by the keys and the window (fields 4, 5). */
 export function windowTopNOracle(rows: readonly SqlValue[][], q: TopNQuery): SqlValue[][] {

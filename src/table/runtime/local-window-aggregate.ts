@@ -8,7 +8,7 @@
  * Fewer records cross the exchange and touch keyed state: one per group key
  * and slice and flush instead of one per row.
  *
- * The buffer is never state. A watermark that reaches the first window of a
+ * The buffer is never state (`local-phase-operator.ts`). A watermark that reaches the first window of a
  * buffered slice sends that slice's partials on before it is forwarded, so
  * every row reaches the global phase before the watermark that fires any of
  * its windows, as in one phase; the slices whose windows are all later stay
@@ -23,11 +23,10 @@
 import type { DataStream } from "../../api/data-stream.ts";
 import { SingleOutputStreamOperator } from "../../api/data-stream.ts";
 import { edgesOf } from "../../api/connected-streams.ts";
-import { NO_TIMESTAMP } from "../../runtime/elements.ts";
-import type { OperatorContext, Output, StreamOperator } from "../../runtime/operators/stream-operator.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates } from "./agg/accumulator-set.ts";
+import { LocalPhaseOperator } from "./local-phase-operator.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
 import { rowKeySelector } from "./row-key.ts";
@@ -88,34 +87,26 @@ function bufferKeySelector(groupKeys: readonly number[]): (row: Row) => unknown 
 }
 
 /** Folds rows into partials per slice and group key; flushes them as the module says. */
-class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
+class LocalWindowAggOperator extends LocalPhaseOperator<SlicePartial> {
   private readonly aggs: Aggregates;
   private readonly slicing: WindowSlicing;
   private readonly keyOf: (row: Row) => unknown;
   private readonly timeField: number;
-  private out!: Output<SlicePartial>;
-  private ctx!: OperatorContext;
   /** The partials by slice end. */
   private readonly buffer = new Map<number, SliceBuffer>();
   private buffered = 0;
-  /** The smallest max timestamp of the windows of the buffered slices: a watermark there flushes. */
-  private nextFire = Infinity;
   /** The slice of the last row, and its partials. */
   private readonly at: CurrentSlice;
   private partials: SliceBuffer | undefined;
 
   constructor(private readonly spec: LocalWindowAggregateSpec) {
+    super();
     this.aggs = new Aggregates(spec.calls, { retractable: false });
     if (this.aggs.usesCounts) throw new Error("a local window aggregation cannot keep multisets (DISTINCT)");
     this.slicing = windowSlicing(spec.window);
     this.at = new CurrentSlice(this.slicing);
     this.keyOf = bufferKeySelector(spec.groupKeys);
     this.timeField = spec.window.timeField;
-  }
-
-  open(context: OperatorContext, output: Output<SlicePartial>): void {
-    this.ctx = context;
-    this.out = output;
   }
 
   processElement(row: Row): void {
@@ -150,26 +141,8 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
     if (this.buffered >= LOCAL_BUFFER_LIMIT) this.flush();
   }
 
-  processWatermark(timestamp: number): void {
-    if (timestamp >= this.nextFire) this.flushFired(timestamp);
-    this.out.emitWatermark(timestamp);
-  }
-
-  processWatermarkStatus(idle: boolean): void {
-    if (idle) this.flush();
-  }
-
-  prepareSnapshotPreBarrier(): void {
-    this.flush();
-  }
-
-  finish(): void {
-    this.flush();
-  }
-
   /** Sends on the partials of the slices with a window that the watermark `timestamp` fires, in the order of their first rows. */
-  private flushFired(timestamp: number): void {
-    this.ctx.element.timestamp = NO_TIMESTAMP;
+  protected sendFired(timestamp: number): number {
     let next = Infinity;
     for (const [end, partials] of this.buffer) {
       const fire = this.slicing.firstWindowEnd(end) - 1;
@@ -182,17 +155,14 @@ class LocalWindowAggOperator implements StreamOperator<Row, SlicePartial> {
       this.buffer.delete(end);
       if (this.partials === partials) this.partials = undefined;
     }
-    this.nextFire = next;
+    return next;
   }
 
   /** Sends every partial on, slice after slice in the order of their first rows, and empties the buffer. */
-  private flush(): void {
-    if (this.buffered === 0) return;
-    this.ctx.element.timestamp = NO_TIMESTAMP;
+  protected sendAll(): void {
     for (const partials of this.buffer.values()) this.sendOn(partials);
     this.buffer.clear();
     this.buffered = 0;
-    this.nextFire = Infinity;
     this.partials = undefined;
   }
 

@@ -6,7 +6,7 @@ import { seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { formatChangelog, sortRows } from "../data/changelog.ts";
 import { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { onTimeWindowRows, randomWindowEvents, windowTopNOracle } from "../../../test/support/table-operator-oracles.ts";
+import { onTimeWindowRows, randomWindowEvents, TOP2_BY_PRICE, WINDOW_TOP_N_CASES, windowTopNOracle } from "../../../test/support/table-operator-oracles.ts";
 import { rowWatermarks } from "../../../test/support/row-watermarks.ts";
 import { localWindowRank } from "./local-window-rank.ts";
 import { windowRank, type WindowRankSpec } from "./window-rank.ts";
@@ -35,36 +35,12 @@ async function runTwoPhases(events: readonly SqlValue[][], window: WindowSpec, s
   return { out: result.getCollected<Row>("out"), sent: result.getCollected<number>("sent").length };
 }
 
-const top2ByPrice: WindowRankSpec = {
-  partitionKeys: [],
-  orderBy: [{ field: 2, descending: true, nullsFirst: false }],
-  rankType: "ROW_NUMBER",
-  rankStart: 1,
-  rankEnd: 2,
-  outputRankNumber: true,
-  windowStartField: 4,
-  windowEndField: 5,
-};
 
 describe("a window Top-N after local phases equals the batch query over the on-time rows (randomized)", () => {
-  const cases: [string, WindowSpec, WindowRankSpec][] = [
-    [
-      "ROW_NUMBER top 3 per key (unique order), tumbling",
-      { kind: "tumble", timeField: 3, size: 100, offset: 0 },
-      { ...top2ByPrice, partitionKeys: [0], rankEnd: 3, orderBy: [...top2ByPrice.orderBy, { field: 1, descending: false, nullsFirst: false }] },
-    ],
-    ["RANK top 1 with ties, tumbling", { kind: "tumble", timeField: 3, size: 100, offset: 0 }, { ...top2ByPrice, rankType: "RANK", rankEnd: 1, outputRankNumber: false }],
-    [
-      "RANK ranks 2..3 without the number, hopping",
-      { kind: "hop", timeField: 3, size: 120, slide: 40, offset: 0 },
-      { ...top2ByPrice, rankType: "RANK", rankStart: 2, rankEnd: 3, outputRankNumber: false },
-    ],
-    [
-      "DENSE_RANK top 2 per key, cumulating with an offset",
-      { kind: "cumulate", timeField: 3, maxSize: 150, step: 50, offset: -20 },
-      { ...top2ByPrice, partitionKeys: [0], rankType: "DENSE_RANK", orderBy: [{ field: 2, descending: false, nullsFirst: true }] },
-    ],
-  ];
+  const cases = [
+    ...WINDOW_TOP_N_CASES,
+    ["RANK top 1 with ties, tumbling", { kind: "tumble", timeField: 3, size: 100, offset: 0 }, { ...TOP2_BY_PRICE, rankType: "RANK", rankEnd: 1, outputRankNumber: false }],
+  ] as const satisfies readonly (readonly [string, Exclude<WindowSpec, { kind: "session" }>, WindowRankSpec])[];
   for (const [name, window, spec] of cases) {
     for (const spread of [false, true]) {
       it(`${name}, ${spread ? "two local phases after a rebalance, no late row" : "one local phase chained to the TVF, late rows"}`, async () => {
@@ -74,7 +50,7 @@ describe("a window Top-N after local phases equals the batch query over the on-t
         const bound = spread ? disorder : 25;
         const { out, sent } = await runTwoPhases(events, window, spec, bound, spread);
         expect(out.every((r) => r.kind === "+I")).toBe(true);
-        const w = window as Exclude<WindowSpec, { kind: "session" }>;
+        const w: Exclude<WindowSpec, { kind: "session" }> = window;
         const onTime = onTimeWindowRows(events, w, bound);
         const expected = sortRows(windowTopNOracle(onTime, spec).map((f) => Row.of(...f)));
         expect(formatChangelog(sortRows(out)), `WEIR_SEED=${seed}`).toBe(formatChangelog(expected));

@@ -10,9 +10,8 @@
  * come to the window rank in another order, which only `ROW_NUMBER` can show,
  * and it breaks ties by arrival order on any input.
  *
- * Nothing of it is state: a window's rows are sent on once the watermark
- * reaches `window_end - 1` (before the watermark is forwarded, so the window
- * rank has them when it fires the window), and all of them before a
+ * Nothing of it is state (`local-phase-operator.ts`): a window's rows are sent
+ * on once the watermark reaches `window_end - 1`, and all of them before a
  * checkpoint's barrier is forwarded, when the input goes idle, at the end of
  * input and when more than {@link LOCAL_BUFFER_LIMIT} rows are kept. A row
  * whose window the watermark passed already goes on at once (the window rank
@@ -22,10 +21,9 @@
 import type { DataStream } from "../../api/data-stream.ts";
 import { SingleOutputStreamOperator } from "../../api/data-stream.ts";
 import { edgesOf } from "../../api/connected-streams.ts";
-import { NO_TIMESTAMP } from "../../runtime/elements.ts";
-import type { OperatorContext, Output, StreamOperator } from "../../runtime/operators/stream-operator.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
+import { LocalPhaseOperator } from "./local-phase-operator.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
 import { insertSorted, rankNumbers } from "./ranked-rows.ts";
 import { rowKeySelector } from "./row-key.ts";
@@ -42,29 +40,20 @@ interface KeptRows {
 }
 
 /** Keeps each partition and window's best rows; sends them on as the module says. */
-class LocalWindowRankOperator implements StreamOperator<Row, Row> {
+class LocalWindowRankOperator extends LocalPhaseOperator<Row> {
   private readonly keyOf: (row: Row) => string;
   private readonly cmp: FieldsComparator;
   /** Whether a row sorting after every kept row can be dropped once `rankEnd` rows are kept (not for DENSE_RANK). */
   private readonly dropsAfterLast: boolean;
-  private out!: Output<Row>;
-  private ctx!: OperatorContext;
-  private watermark = -Infinity;
   /** The kept rows by partition and window (the key of the window rank's exchange). */
   private readonly kept = new Map<string, KeptRows>();
   private keptRows = 0;
-  /** The smallest `window_end - 1` of the kept windows: a watermark there sends rows on. */
-  private nextFire = Infinity;
 
   constructor(private readonly spec: WindowRankSpec) {
+    super();
     this.keyOf = rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]);
     this.cmp = sortKeyComparator(spec.orderBy);
     this.dropsAfterLast = spec.rankType !== "DENSE_RANK";
-  }
-
-  open(context: OperatorContext, output: Output<Row>): void {
-    this.ctx = context;
-    this.out = output;
   }
 
   processElement(row: Row): void {
@@ -87,27 +76,7 @@ class LocalWindowRankOperator implements StreamOperator<Row, Row> {
     if (this.keptRows > LOCAL_BUFFER_LIMIT) this.flush();
   }
 
-  processWatermark(timestamp: number): void {
-    this.watermark = timestamp;
-    if (timestamp >= this.nextFire) this.flushFired(timestamp);
-    this.out.emitWatermark(timestamp);
-  }
-
-  processWatermarkStatus(idle: boolean): void {
-    if (idle) this.flush();
-  }
-
-  prepareSnapshotPreBarrier(): void {
-    this.flush();
-  }
-
-  finish(): void {
-    this.flush();
-  }
-
-  /** Sends on the rows of the windows that the watermark `timestamp` fires. */
-  private flushFired(timestamp: number): void {
-    this.ctx.element.timestamp = NO_TIMESTAMP;
+  protected sendFired(timestamp: number): number {
     let next = Infinity;
     for (const [key, kept] of this.kept) {
       if (kept.windowEnd - 1 > timestamp) {
@@ -117,16 +86,12 @@ class LocalWindowRankOperator implements StreamOperator<Row, Row> {
       this.sendOn(kept);
       this.kept.delete(key);
     }
-    this.nextFire = next;
+    return next;
   }
 
-  /** Sends every kept row on and empties the buffer. */
-  private flush(): void {
-    if (this.kept.size === 0) return;
-    this.ctx.element.timestamp = NO_TIMESTAMP;
+  protected sendAll(): void {
     for (const kept of this.kept.values()) this.sendOn(kept);
     this.kept.clear();
-    this.nextFire = Infinity;
   }
 
   private sendOn(kept: KeptRows): void {

@@ -6,7 +6,7 @@ import { seededRandom, testSeed } from "../../util/seeded-random.ts";
 import { formatChangelog, sortRows } from "../data/changelog.ts";
 import { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { onTimeWindowRows, randomWindowEvents, windowTopNOracle } from "../../../test/support/table-operator-oracles.ts";
+import { onTimeWindowRows, randomWindowEvents, TOP2_BY_PRICE, WINDOW_TOP_N_CASES, windowTopNOracle } from "../../../test/support/table-operator-oracles.ts";
 import { rowWatermarks } from "../../../test/support/row-watermarks.ts";
 import { windowRank, type WindowRankSpec } from "./window-rank.ts";
 import { windowTableFunction } from "./window-table-function.ts";
@@ -25,16 +25,6 @@ async function runWindowRank(events: readonly SqlValue[][], window: WindowSpec, 
 }
 
 const tumble10: WindowSpec = { kind: "tumble", timeField: 3, size: 10, offset: 0 };
-const top2ByPrice: WindowRankSpec = {
-  partitionKeys: [],
-  orderBy: [{ field: 2, descending: true, nullsFirst: false }],
-  rankType: "ROW_NUMBER",
-  rankStart: 1,
-  rankEnd: 2,
-  outputRankNumber: true,
-  windowStartField: 4,
-  windowEndField: 5,
-};
 
 describe("window Top-N golden output", () => {
   it("top 2 by price per 10 ms window: rows come out when the window fires, a row for a fired window is dropped", async () => {
@@ -46,38 +36,21 @@ describe("window Top-N golden output", () => {
       ["e", 4n, 10, 2], // late
       ["f", 5n, 1, 15],
     ];
-    expect(formatChangelog(await runWindowRank(events, tumble10, top2ByPrice, 0))).toBe(
+    expect(formatChangelog(await runWindowRank(events, tumble10, TOP2_BY_PRICE, 0))).toBe(
       ["+I[b, 1, 7, 3, 0, 10, 9, 1]", "+I[c, 2, 6, 8, 0, 10, 9, 2]", "+I[d, 3, 9, 12, 10, 20, 19, 1]", "+I[f, 5, 1, 15, 10, 20, 19, 2]"].join("\n"),
     );
   });
 });
 
 describe("window Top-N equals the batch query over the on-time rows (randomized)", () => {
-  const cases: [string, WindowSpec, WindowRankSpec][] = [
-    [
-      "ROW_NUMBER top 3 per key, tumbling",
-      { kind: "tumble", timeField: 3, size: 100, offset: 0 },
-      { ...top2ByPrice, partitionKeys: [0], rankEnd: 3, orderBy: [...top2ByPrice.orderBy, { field: 1, descending: false, nullsFirst: false }] },
-    ],
-    [
-      "RANK ranks 2..3 without the number, hopping",
-      { kind: "hop", timeField: 3, size: 120, slide: 40, offset: 0 },
-      { ...top2ByPrice, rankType: "RANK", rankStart: 2, rankEnd: 3, outputRankNumber: false },
-    ],
-    [
-      "DENSE_RANK top 2 per key, cumulating with an offset",
-      { kind: "cumulate", timeField: 3, maxSize: 150, step: 50, offset: -20 },
-      { ...top2ByPrice, partitionKeys: [0], rankType: "DENSE_RANK", orderBy: [{ field: 2, descending: false, nullsFirst: true }] },
-    ],
-  ];
-  for (const [name, window, spec] of cases) {
+  for (const [name, window, spec] of WINDOW_TOP_N_CASES) {
     it(name, async () => {
       const seed = testSeed();
       const events = randomWindowEvents(seededRandom(seed), 500, 3, 60);
       const bound = 25;
       const out = await runWindowRank(events, window, spec, bound, 2);
       expect(out.every((r) => r.kind === "+I")).toBe(true);
-      const expected = sortRows(windowTopNOracle(onTimeWindowRows(events, window as Exclude<WindowSpec, { kind: "session" }>, bound), spec).map((f) => Row.of(...f)));
+      const expected = sortRows(windowTopNOracle(onTimeWindowRows(events, window, bound), spec).map((f) => Row.of(...f)));
       expect(formatChangelog(sortRows(out)), `WEIR_SEED=${seed}`).toBe(formatChangelog(expected));
     }, 30_000);
   }
