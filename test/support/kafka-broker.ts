@@ -64,6 +64,9 @@ function properties(dir: string, port: number, controllerPort: number, extra: Re
     "transaction.state.log.num.partitions": "4",
     "group.initial.rebalance.delay.ms": "0",
     "auto.create.topics.enable": "false",
+    // the suites write records with timestamps of 1970 (1000 + n): under the default 7 days of retention the
+    // broker's retention check, five minutes after it starts, would delete them while a suite still reads them
+    "log.retention.ms": "-1",
     ...extra,
   };
   return Object.entries(settings).map(([k, v]) => `${k}=${v}`).join("\n") + "\n";
