@@ -35,7 +35,6 @@ async function runTwoPhases(events: readonly SqlValue[][], window: WindowSpec, s
   return { out: result.getCollected<Row>("out"), sent: result.getCollected<number>("sent").length };
 }
 
-
 describe("a window Top-N after local phases equals the batch query over the on-time rows (randomized)", () => {
   const cases = [
     ...WINDOW_TOP_N_CASES,

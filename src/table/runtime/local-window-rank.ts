@@ -25,10 +25,9 @@ import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { LocalPhaseOperator } from "./local-phase-operator.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
-import { insertSorted, rankNumbers } from "./ranked-rows.ts";
-import { rowKeySelector } from "./row-key.ts";
+import { keepRanked } from "./ranked-rows.ts";
 import { sortKeyComparator, type FieldsComparator } from "./sort-key-comparator.ts";
-import type { WindowRankSpec } from "./window-rank.ts";
+import { windowRankKey, type WindowRankSpec } from "./window-rank.ts";
 
 /** The rows a local phase keeps at most before it sends all of them on. */
 const LOCAL_BUFFER_LIMIT = 10_000;
@@ -43,17 +42,14 @@ interface KeptRows {
 class LocalWindowRankOperator extends LocalPhaseOperator<Row> {
   private readonly keyOf: (row: Row) => string;
   private readonly cmp: FieldsComparator;
-  /** Whether a row sorting after every kept row can be dropped once `rankEnd` rows are kept (not for DENSE_RANK). */
-  private readonly dropsAfterLast: boolean;
   /** The kept rows by partition and window (the key of the window rank's exchange). */
   private readonly kept = new Map<string, KeptRows>();
   private keptRows = 0;
 
   constructor(private readonly spec: WindowRankSpec) {
     super();
-    this.keyOf = rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]);
+    this.keyOf = windowRankKey(spec);
     this.cmp = sortKeyComparator(spec.orderBy);
-    this.dropsAfterLast = spec.rankType !== "DENSE_RANK";
   }
 
   processElement(row: Row): void {
@@ -65,14 +61,9 @@ class LocalWindowRankOperator extends LocalPhaseOperator<Row> {
       kept = { windowEnd, rows: [] };
       this.kept.set(key, kept);
       if (windowEnd - 1 < this.nextFire) this.nextFire = windowEnd - 1;
-    } else if (this.dropsAfterLast && kept.rows.length >= this.spec.rankEnd && this.cmp(kept.rows[kept.rows.length - 1]!, row.fields) < 0) {
-      return; // at least rankEnd rows sort before it
     }
     // the row is this operator's own: kept as it is, and sent on as it is
-    const before = kept.rows.length;
-    insertSorted(kept.rows, row.fields, this.cmp);
-    kept.rows.length = rankNumbers(kept.rows, this.cmp, this.spec.rankType, this.spec.rankEnd).length;
-    this.keptRows += kept.rows.length - before;
+    this.keptRows += keepRanked(kept.rows, row.fields, this.cmp, this.spec.rankType, this.spec.rankEnd);
     if (this.keptRows > LOCAL_BUFFER_LIMIT) this.flush();
   }
 

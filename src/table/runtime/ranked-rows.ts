@@ -50,10 +50,44 @@ export function rankNumbers(sorted: readonly SqlValue[][], cmp: FieldsComparator
   const ranks: number[] = [];
   let rank = 0;
   for (let i = 0; i < sorted.length; i++) {
-    if (rankType === "ROW_NUMBER") rank = i + 1;
-    else if (i === 0 || cmp(sorted[i - 1]!, sorted[i]!) !== 0) rank = rankType === "RANK" ? i + 1 : rank + 1;
+    rank = rankAt(sorted, i, rank, cmp, rankType);
     if (rank > maxRank) break;
     ranks.push(rank);
   }
   return ranks;
+}
+
+/**
+ * Adds `fields` to `sorted` (sorted by `cmp`, every row ranked at most `maxRank`) unless it would rank past
+ * `maxRank`, and drops the rows that its arrival ranks past `maxRank`, in place and without allocating; returns
+ * how many rows `sorted` gained (1, 0 or fewer).
+ *
+ * @example
+ * ```ts
+ * const byFirst = (a: readonly SqlValue[], b: readonly SqlValue[]) => (a[0] as number) - (b[0] as number);
+ * const rows = [[1], [3]];
+ * keepRanked(rows, [2], byFirst, "ROW_NUMBER", 2); // 0: rows is [[1], [2]]
+ * ```
+ */
+export function keepRanked(sorted: SqlValue[][], fields: SqlValue[], cmp: FieldsComparator, rankType: RankType, maxRank: number): number {
+  const before = sorted.length;
+  // maxRank rows sort before it (DENSE_RANK counts values, not rows: left to the count below)
+  if (rankType !== "DENSE_RANK" && before >= maxRank && cmp(sorted[before - 1]!, fields) < 0) return 0;
+  insertSorted(sorted, fields, cmp);
+  let rank = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    rank = rankAt(sorted, i, rank, cmp, rankType);
+    if (rank > maxRank) {
+      sorted.length = i;
+      break;
+    }
+  }
+  return sorted.length - before;
+}
+
+/** The rank of `sorted[i]`, given `previous`, the rank of `sorted[i - 1]` (0 for the first row). */
+function rankAt(sorted: readonly SqlValue[][], i: number, previous: number, cmp: FieldsComparator, rankType: RankType): number {
+  if (rankType === "ROW_NUMBER") return i + 1;
+  if (i > 0 && cmp(sorted[i - 1]!, sorted[i]!) === 0) return previous;
+  return rankType === "RANK" ? i + 1 : previous + 1;
 }

@@ -19,7 +19,7 @@ import { engineKeyedState } from "../../core/runtime-context.ts";
 import type { EngineKeyedState } from "../../state/index.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { insertSorted, rankNumbers, type RankType } from "./ranked-rows.ts";
+import { keepRanked, rankNumbers, type RankType } from "./ranked-rows.ts";
 import { rowKeySelector } from "./row-key.ts";
 import { processWindowEnds, WindowEndFunction } from "./window-end-operator.ts";
 import { sortKeyComparator, type FieldsComparator } from "./sort-key-comparator.ts";
@@ -57,8 +57,19 @@ export interface WindowRankSpec {
  * ```
  */
 export function windowRank(input: DataStream<Row>, spec: WindowRankSpec, naming: OperatorNaming): DataStream<Row> {
-  const key = rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]);
-  return processWindowEnds(input, key, new WindowRankFunction(spec)).uid(naming.uid).name(naming.name);
+  return processWindowEnds(input, windowRankKey(spec), new WindowRankFunction(spec)).uid(naming.uid).name(naming.name);
+}
+
+/**
+ * The key of a window Top-N's rows: their partition and window.
+ *
+ * @example
+ * ```ts
+ * const key = windowRankKey(spec); // key(row): the string of its partition keys, window_start and window_end
+ * ```
+ */
+export function windowRankKey(spec: WindowRankSpec): (row: Row) => string {
+  return rowKeySelector([...spec.partitionKeys, spec.windowStartField, spec.windowEndField]);
 }
 
 /**
@@ -70,13 +81,10 @@ class WindowRankFunction extends WindowEndFunction<Row, Row> {
   readonly queueState = "window-rank-rows";
   private sorted!: EngineKeyedState<SqlValue[][]>;
   private readonly cmp: FieldsComparator;
-  /** Whether a row sorting after every kept row can be dropped once `rankEnd` rows are kept (not for DENSE_RANK). */
-  private readonly dropsAfterLast: boolean;
 
   constructor(private readonly spec: WindowRankSpec) {
     super();
     this.cmp = sortKeyComparator(spec.orderBy);
-    this.dropsAfterLast = spec.rankType !== "DENSE_RANK";
   }
 
   override open(): void {
@@ -96,12 +104,9 @@ class WindowRankFunction extends WindowEndFunction<Row, Row> {
       sorted = [];
       this.sorted.set(sorted);
       this.queueWindowEnd(windowEnd - 1, ctx.getCurrentKey());
-    } else if (this.dropsAfterLast && sorted.length >= this.spec.rankEnd && this.cmp(sorted[sorted.length - 1]!, row.fields) < 0) {
-      return; // its rank would be past rankEnd: at least rankEnd rows sort before it
     }
-    // the row is this function's own: kept as it is
-    insertSorted(sorted, row.fields, this.cmp);
-    sorted.length = rankNumbers(sorted, this.cmp, this.spec.rankType, this.spec.rankEnd).length;
+    // the row is this function's own: kept as it is (unless it ranks past rankEnd)
+    keepRanked(sorted, row.fields, this.cmp, this.spec.rankType, this.spec.rankEnd);
   }
 
   protected queueLegacyTimer(maxTimestamp: number, key: string): void {
