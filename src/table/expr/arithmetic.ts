@@ -6,7 +6,7 @@
  * {@link SqlRuntimeError}; FLOAT/DOUBLE follow IEEE.
  */
 import {
-  additionType, decimalAdd, decimalDivide, decimalModulo, decimalMultiply, decimalSubtract,
+  additionType, decimalAdd, decimalDivide, decimalModulo, decimalMultiply, decimalMultiplyInteger, decimalSubtract,
   DecimalDivisionByZeroError, divisionType, moduloType, multiplicationType, type Decimal,
 } from "../types/decimal.ts";
 import { addInt64, divideInt64, multiplyInt64, remainderInt64, subtractInt64, toBigInt, type BigintValue } from "../types/bigint-value.ts";
@@ -49,13 +49,20 @@ export function arithmetic(op: string, l: BoundExpr, r: BoundExpr, mismatch: () 
     const da = asDecimalType(lt);
     const db = asDecimalType(rt);
     const res = op === "+" || op === "-" ? additionType(da, db) : op === "*" ? multiplicationType(da, db) : op === "/" ? divisionType(da, db) : moduloType(da, db);
+    const type = logicalType({ kind: "decimal", ...res }, isNull);
+    if (op === "*" && (lt.kind === "decimal") !== (rt.kind === "decimal")) {
+      // DECIMAL × an integer type: the integer is not made a decimal first (see decimalMultiplyInteger)
+      const times = (a: Decimal, n: BigintValue): Decimal | null =>
+        typeof n === "number" ? decimalMultiplyInteger(a, n, res) : decimalMultiply(a, { unscaled: n, scale: 0 }, res);
+      return { type, constant: c, eval: lt.kind === "decimal" ? strictCall(times, le, re) : strictCall((n: BigintValue, a: Decimal) => times(a, n), le, re) };
+    }
     const toDec = (t: LogicalType, e: Evaluator): Evaluator =>
       t.kind === "decimal" ? e : t.kind === "bigint" ? strictCall((v: BigintValue) => ({ unscaled: toBigInt(v), scale: 0 }), e)
         : strictCall((v: number) => ({ unscaled: BigInt(v), scale: 0 }), e);
     const x = toDec(lt, le);
     const y = toDec(rt, re);
     const k = op === "+" ? decimalAdd : op === "-" ? decimalSubtract : op === "*" ? decimalMultiply : op === "/" ? decimalDivide : decimalModulo;
-    return { type: logicalType({ kind: "decimal", ...res }, isNull), constant: c, eval: strictCall((a: Decimal, b: Decimal) => {
+    return { type, constant: c, eval: strictCall((a: Decimal, b: Decimal) => {
       try {
         return k(a, b, res);
       } catch (err) {

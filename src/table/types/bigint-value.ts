@@ -18,6 +18,8 @@ export type BigintValue = number | bigint;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+/** A constant: negating a bigint allocates one. */
+const MIN_SAFE_BIG = -MAX_SAFE_BIG;
 
 /**
  * The canonical form of a 64-bit integer held as a `bigint`.
@@ -29,7 +31,7 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
  * ```
  */
 export function bigintOf(x: bigint): BigintValue {
-  return x >= -MAX_SAFE_BIG && x <= MAX_SAFE_BIG ? Number(x) : x;
+  return x >= MIN_SAFE_BIG && x <= MAX_SAFE_BIG ? Number(x) : x;
 }
 
 /**

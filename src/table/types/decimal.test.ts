@@ -12,6 +12,7 @@ import {
   decimalFromNumber,
   decimalModulo,
   decimalMultiply,
+  decimalMultiplyInteger,
   decimalNegate,
   decimalSubtract,
   decimalToNumber,
@@ -147,6 +148,27 @@ describe("DECIMAL arithmetic", () => {
     expect(str(decimalMultiply(parseDecimal("1.0000005", t(38, 10))!, parseDecimal("1", t(38, 10))!, rt))).toBe("1.000001");
     expect(str(decimalMultiply(parseDecimal("-1.0000005", t(38, 10))!, parseDecimal("1", t(38, 10))!, rt))).toBe("-1.000001");
     expect(str(decimalMultiply(parseDecimal("1.00000049", t(38, 10))!, parseDecimal("1", t(38, 10))!, rt))).toBe("1.000000");
+  });
+
+  it("multiplies by an integer as by the integer as a DECIMAL, for random values of every size (NULL on overflow, rounded when the type is capped)", () => {
+    const seed = testSeed();
+    const random = seededRandom(seed);
+    const digits = (n: number) => Array.from({ length: n }, () => randomInt(random, 0, 9)).join("");
+    const integers = [0, 1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 31, 94_906_267, 3];
+    for (let i = 0; i < 20_000; i++) {
+      const precision = randomInt(random, 1, 38);
+      const type = t(precision, randomInt(random, 0, Math.min(precision, random() < 0.8 ? 6 : 38)));
+      // a value of the type: at most `precision` digits
+      const value = { unscaled: BigInt(`${random() < 0.3 ? "-" : ""}${digits(randomInt(random, 1, precision))}`), scale: type.scale };
+      const n = i < integers.length * 100 ? integers[i % integers.length]! : (random() < 0.5 ? -1 : 1) * Math.floor(random() * 10 ** randomInt(random, 0, 16));
+      const res = multiplicationType(type, t(19, 0));
+      const want = decimalMultiply(value, { unscaled: BigInt(n), scale: 0 }, res);
+      const got = decimalMultiplyInteger(value, n, res);
+      expect(got === null ? null : { ...got }, `seed ${seed}: ${decimalToString(value)} × ${n} as DECIMAL(${res.precision}, ${res.scale})`).toStrictEqual(want === null ? null : { ...want });
+    }
+    // a narrow result type: NULL on overflow in either path
+    expect(decimalMultiplyInteger(d("9.9"), 9, t(2, 1))).toBeNull();
+    expect(str(decimalMultiplyInteger(d("0.908"), 250, multiplicationType(t(3, 3), t(19, 0))))).toBe("227.000");
   });
 
   it("divides to the result scale with HALF_UP", () => {

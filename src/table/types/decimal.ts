@@ -179,7 +179,12 @@ export function decimalToString(d: Decimal): string {
 
 /** 10^0 … 10^22: the powers of ten that are exact doubles (literals, so exactly those values). */
 const EXACT_POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-const MAX_EXACT = 2n ** 53n;
+/**
+ * 2^53: an integer of smaller magnitude is an exact double, and a bigint is of smaller magnitude exactly
+ * when its conversion to a number is (conversion rounds monotonically and 2^53 is a double), a test
+ * without the bigint comparisons (and the negated bound each would allocate).
+ */
+const EXACT_LIMIT = 2 ** 53;
 
 /**
  * The nearest double to `d` (for CAST to DOUBLE and mixed DECIMAL/DOUBLE arithmetic).
@@ -192,8 +197,8 @@ const MAX_EXACT = 2n ** 53n;
  * ```
  */
 export function decimalToNumber(d: Decimal): number {
-  const u = d.unscaled;
-  if (d.scale < EXACT_POW10.length && u <= MAX_EXACT && u >= -MAX_EXACT) return Number(u) / EXACT_POW10[d.scale]!;
+  const u = Number(d.unscaled);
+  if (d.scale < EXACT_POW10.length && Math.abs(u) < EXACT_LIMIT) return u / EXACT_POW10[d.scale]!;
   return Number(decimalToString(d));
 }
 
@@ -312,6 +317,30 @@ export function decimalSubtract(a: Decimal, b: Decimal, result: DecimalType): De
 /** `a × b` as a value of `result` (from {@link multiplicationType}), rounded HALF_UP; null on overflow. */
 export function decimalMultiply(a: Decimal, b: Decimal, result: DecimalType): Decimal | null {
   return toDecimalType({ unscaled: a.unscaled * b.unscaled, scale: a.scale + b.scale }, result);
+}
+
+/**
+ * `a × n` for an integer `n` held as a safe-integer `number` (a TINYINT … BIGINT value), as a value of
+ * `result` ({@link multiplicationType} of `a`'s type and the integer's): the value {@link decimalMultiply}
+ * gives for `n` as a decimal of scale 0, computed in doubles when the product is a safe integer (then
+ * exact) and keeps `a`'s scale, without the bigint product and the objects of the general path.
+ *
+ * @example
+ * ```ts
+ * const t = multiplicationType({ precision: 3, scale: 3 }, { precision: 19, scale: 0 }); // DECIMAL(23, 3)
+ * decimalMultiplyInteger(parseDecimal("0.908")!, 250, t); // 227.000
+ * ```
+ */
+export function decimalMultiplyInteger(a: Decimal, n: number, result: DecimalType): Decimal | null {
+  const u = Number(a.unscaled);
+  if (result.scale === a.scale && Math.abs(u) < EXACT_LIMIT) {
+    // both factors are exact doubles, so the product is exact exactly when it is a safe integer
+    const p = u * n;
+    if (Number.isSafeInteger(p) && (result.precision >= EXACT_POW10.length || Math.abs(p) < EXACT_POW10[result.precision]!)) {
+      return { unscaled: BigInt(p), scale: result.scale };
+    }
+  }
+  return decimalMultiply(a, { unscaled: BigInt(n), scale: 0 }, result);
 }
 
 /**
