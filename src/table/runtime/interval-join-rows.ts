@@ -80,8 +80,6 @@ export class SideRows implements JoinSideRows {
   private compactAt = INITIAL_CAPACITY;
   /** Rows by cleanup time (key: seq), for a side whose unmatched rows are padded. */
   private readonly padding: TimerQueue | undefined;
-  /** The keys keyed state holds rows of (written by the flushes, or restored). */
-  private readonly stored = new Set<string>();
   /** The seq of the first row added since the last flush (or restore): the rows before it are those the last flush saw (a compaction moves both groups alike). */
   private flushedBack = 0;
   /** The last flush left out the rows with a time at or below this (dead at its watermark). */
@@ -237,7 +235,7 @@ export class SideRows implements JoinSideRows {
    */
   flush(watermark: number, write: (key: string, stored: StoredRows | undefined) => void): void {
     const dead = this.cleanupOffset === undefined ? -Infinity : watermark - this.cleanupOffset;
-    const { fields, keys, times, matchedFlags, mask, flushedBack, flushedDead, stored } = this;
+    const { fields, keys, times, matchedFlags, mask, flushedBack, flushedDead } = this;
     // the changed keys, in the order found, each with its live rows once collected (null: none yet)
     const groups = new Map<string, StoredRows | null>();
     for (const key of this.droppedKeys) groups.set(key, null);
@@ -272,19 +270,15 @@ export class SideRows implements JoinSideRows {
     } else {
       for (let seq = this.front; seq < this.back; seq++) collect(seq, keys[seq & mask]!);
     }
-    for (const [key, group] of groups) {
-      if (group !== null) {
-        stored.add(key);
-        write(key, group);
-      } else if (stored.delete(key)) write(key, undefined);
-    }
+    // a changed key without live rows had one live at the last flush (a new row makes its key changed only
+    // while live), which that flush or an earlier one wrote: its rows leave keyed state
+    for (const [key, group] of groups) write(key, group ?? undefined);
   }
 
   /** Holds the rows restored from keyed state, by key (kept there: the next flush rewrites what changed). */
   restore(entries: Iterable<[key: string, stored: StoredRows | LegacyStoredRows]>): void {
     const rows: { key: string; f: SqlValue[]; t: number; m: boolean }[] = [];
     for (const [key, stored] of entries) {
-      this.stored.add(key);
       if (Array.isArray(stored)) {
         for (let i = 0; i + 2 < stored.length; i += 3) rows.push({ key, t: stored[i] as number, m: stored[i + 1] as boolean, f: stored[i + 2] as SqlValue[] });
       } else for (const r of stored.rows) rows.push({ key, f: r.f, t: r.t, m: r.m });
