@@ -67,6 +67,12 @@ function run(e: string, row: SqlValue[]): SqlValue {
 type Oracle = (a: bigint, b: bigint, i: number) => bigint | number | boolean | string | "div0";
 const trunc = (a: bigint, b: bigint) => (b === 0n ? "div0" : I64(a / b));
 
+/** The plain text of the decimal `unscaled × 10^-scale` (as CAST(… AS STRING) gives it). */
+function decimalText(unscaled: bigint, scale: number): string {
+  const digits = (unscaled < 0n ? -unscaled : unscaled).toString().padStart(scale + 1, "0");
+  return `${unscaled < 0n ? "-" : ""}${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+}
+
 /** BIGINT expressions and Java's `long` results. */
 const EXPRESSIONS: [string, Oracle][] = [
   ["a + b", (a, b) => I64(a + b)],
@@ -101,6 +107,10 @@ const EXPRESSIONS: [string, Oracle][] = [
   ["CAST(CAST(a AS DECIMAL(20, 0)) AS BIGINT)", (a) => a],
   ["CAST(CAST(a AS DECIMAL(20, 0)) * 2 AS BIGINT)", (a) => I64(a * 2n)],
   ["CAST(i AS BIGINT)", (_a, _b, i) => BigInt(i)],
+  // DECIMAL × an integer, either side, exact in both forms (the result types hold every 64-bit product)
+  ["CAST(1.5 * a AS STRING)", (a) => decimalText(a * 15n, 1)],
+  ["CAST(a * 0.25 AS STRING)", (a) => decimalText(a * 25n, 2)],
+  ["CAST(i * -0.5 AS STRING)", (_a, _b, i) => decimalText(BigInt(i) * -5n, 1)],
 ];
 
 /** Expressions whose value is one of their inputs, as it was given (a bigint 5n from old state stays 5n, equal to 5). */
