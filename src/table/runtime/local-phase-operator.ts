@@ -5,9 +5,12 @@
  * is sent on before a checkpoint's barrier is forwarded (a checkpoint then holds every row before its barrier in
  * the state after the exchange), when the input goes idle, and at the end of input.
  */
+import { edgesOf } from "../../api/connected-streams.ts";
+import { SingleOutputStreamOperator, type DataStream } from "../../api/data-stream.ts";
 import { NO_TIMESTAMP } from "../../runtime/elements.ts";
 import type { OperatorContext, Output, StreamOperator } from "../../runtime/operators/stream-operator.ts";
 import type { Row } from "../data/row.ts";
+import type { OperatorNaming } from "./operator-naming.ts";
 
 /**
  * A local phase: subclasses buffer in {@link processElement} and say what the smallest max timestamp of their
@@ -85,4 +88,19 @@ export abstract class LocalPhaseOperator<OUT> implements StreamOperator<Row, OUT
     this.sendAll();
     this.nextFire = Infinity;
   }
+}
+
+/**
+ * Adds the local phase made by `create` after `input`, chained to it (forward, at `input`'s parallelism), with
+ * the node `type` and `naming`'s uid and name.
+ *
+ * @example
+ * ```ts
+ * const partials = localPhase<SlicePartial>(rows, "local-window-aggregate", naming, () => new LocalWindowAggOperator(spec));
+ * ```
+ */
+export function localPhase<OUT>(input: DataStream<Row>, type: string, naming: OperatorNaming, create: () => LocalPhaseOperator<OUT>): SingleOutputStreamOperator<OUT> {
+  const env = input.getExecutionEnvironment();
+  const node = env.addNode({ type, name: naming.name, inputs: edgesOf(input, 0), createOperator: create });
+  return new SingleOutputStreamOperator<OUT>(env, node).uid(naming.uid);
 }

@@ -20,13 +20,11 @@
  * sent on like any other: the global phase drops it by its own watermark, as
  * the one-phase aggregation does.
  */
-import type { DataStream } from "../../api/data-stream.ts";
-import { SingleOutputStreamOperator } from "../../api/data-stream.ts";
-import { edgesOf } from "../../api/connected-streams.ts";
+import type { DataStream, SingleOutputStreamOperator } from "../../api/data-stream.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { Aggregates } from "./agg/accumulator-set.ts";
-import { LocalPhaseOperator } from "./local-phase-operator.ts";
+import { localPhase, LocalPhaseOperator } from "./local-phase-operator.ts";
 import type { AggregateCall } from "./aggregate-call.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
 import { rowKeySelector } from "./row-key.ts";
@@ -192,12 +190,5 @@ class LocalWindowAggOperator extends LocalPhaseOperator<SlicePartial> {
  * ```
  */
 export function localWindowAggregate(input: DataStream<Row>, spec: LocalWindowAggregateSpec, naming: OperatorNaming): SingleOutputStreamOperator<SlicePartial> {
-  const env = input.getExecutionEnvironment();
-  const node = env.addNode({
-    type: "local-window-aggregate",
-    name: naming.name,
-    inputs: edgesOf(input, 0),
-    createOperator: () => new LocalWindowAggOperator(spec),
-  });
-  return new SingleOutputStreamOperator<SlicePartial>(env, node).uid(naming.uid);
+  return localPhase<SlicePartial>(input, "local-window-aggregate", naming, () => new LocalWindowAggOperator(spec));
 }

@@ -18,12 +18,10 @@
  * drops it by its own watermark). For Nexmark q7's shape (the highest bids of
  * each window) one row per window crosses the exchange instead of every bid.
  */
-import type { DataStream } from "../../api/data-stream.ts";
-import { SingleOutputStreamOperator } from "../../api/data-stream.ts";
-import { edgesOf } from "../../api/connected-streams.ts";
+import type { DataStream, SingleOutputStreamOperator } from "../../api/data-stream.ts";
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { LocalPhaseOperator } from "./local-phase-operator.ts";
+import { localPhase, LocalPhaseOperator } from "./local-phase-operator.ts";
 import type { OperatorNaming } from "./operator-naming.ts";
 import { keepRanked } from "./ranked-rows.ts";
 import { sortKeyComparator, type FieldsComparator } from "./sort-key-comparator.ts";
@@ -106,12 +104,5 @@ class LocalWindowRankOperator extends LocalPhaseOperator<Row> {
  * ```
  */
 export function localWindowRank(input: DataStream<Row>, spec: WindowRankSpec, naming: OperatorNaming): SingleOutputStreamOperator<Row> {
-  const env = input.getExecutionEnvironment();
-  const node = env.addNode({
-    type: "local-window-rank",
-    name: naming.name,
-    inputs: edgesOf(input, 0),
-    createOperator: () => new LocalWindowRankOperator(spec),
-  });
-  return new SingleOutputStreamOperator<Row>(env, node).uid(naming.uid);
+  return localPhase<Row>(input, "local-window-rank", naming, () => new LocalWindowRankOperator(spec));
 }
