@@ -52,8 +52,7 @@ export function arithmetic(op: string, l: BoundExpr, r: BoundExpr, mismatch: () 
     const type = logicalType({ kind: "decimal", ...res }, isNull);
     if (op === "*" && (lt.kind === "decimal") !== (rt.kind === "decimal")) {
       // DECIMAL × an integer type: the integer is not made a decimal first (see decimalMultiplyInteger)
-      const times = (a: Decimal, n: BigintValue): Decimal | null =>
-        typeof n === "number" ? decimalMultiplyInteger(a, n, res) : decimalMultiply(a, { unscaled: n, scale: 0 }, res);
+      const times = (a: Decimal, n: BigintValue): Decimal | null => decimalMultiplyInteger(a, n, res);
       return { type, constant: c, eval: lt.kind === "decimal" ? strictCall(times, le, re) : strictCall((n: BigintValue, a: Decimal) => times(a, n), le, re) };
     }
     const toDec = (t: LogicalType, e: Evaluator): Evaluator =>

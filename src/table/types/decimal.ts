@@ -320,10 +320,11 @@ export function decimalMultiply(a: Decimal, b: Decimal, result: DecimalType): De
 }
 
 /**
- * `a × n` for an integer `n` held as a safe-integer `number` (a TINYINT … BIGINT value), as a value of
- * `result` ({@link multiplicationType} of `a`'s type and the integer's): the value {@link decimalMultiply}
- * gives for `n` as a decimal of scale 0, computed in doubles when the product is a safe integer (then
- * exact) and keeps `a`'s scale, without the bigint product and the objects of the general path.
+ * `a × n` for an integer `n` (a TINYINT … BIGINT value: a safe-integer `number`, or a `bigint` beyond), as a
+ * value of `result` ({@link multiplicationType} of `a`'s type and the integer's): the value
+ * {@link decimalMultiply} gives for `n` as a decimal of scale 0, computed in doubles when `n` is a number, the
+ * product a safe integer (then exact) and of `a`'s scale, without the bigint product and the objects of the
+ * general path.
  *
  * @example
  * ```ts
@@ -331,9 +332,9 @@ export function decimalMultiply(a: Decimal, b: Decimal, result: DecimalType): De
  * decimalMultiplyInteger(parseDecimal("0.908")!, 250, t); // 227.000
  * ```
  */
-export function decimalMultiplyInteger(a: Decimal, n: number, result: DecimalType): Decimal | null {
+export function decimalMultiplyInteger(a: Decimal, n: number | bigint, result: DecimalType): Decimal | null {
   const u = Number(a.unscaled);
-  if (result.scale === a.scale && Math.abs(u) < EXACT_LIMIT) {
+  if (typeof n === "number" && result.scale === a.scale && Math.abs(u) < EXACT_LIMIT) {
     // both factors are exact doubles, so the product is exact exactly when it is a safe integer
     const p = u * n;
     if (Number.isSafeInteger(p) && (result.precision >= EXACT_POW10.length || Math.abs(p) < EXACT_POW10[result.precision]!)) {
