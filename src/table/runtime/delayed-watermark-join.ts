@@ -17,8 +17,11 @@
  * ({@link WriteBehindJoinFunction.restore}). A join keyed by a nearly unique
  * value thus costs keyed state nothing per row, and no key switch per record:
  * the operator sets the current key its function sees (`ctx.getCurrentKey()`),
- * not the state backend's. On a backend whose state may be larger than memory
- * (the disk backend) the operator makes each record's key current in keyed
+ * not the state backend's. That key may be a cheaper one than keyed state's
+ * ({@link MemoryKeys}: a number for a SQL integer key, whose state key is a
+ * string): the operator converts it for each write and the keys restored.
+ * On a backend whose state may be larger than memory (the disk backend) the
+ * operator makes each record's key current in keyed
  * state as any keyed operator does, and the function keeps its rows there
  * (its flush has nothing to write). The watermark drives the function's
  * cleanup ({@link WriteBehindJoinFunction.advance}) before it is forwarded,
@@ -35,11 +38,35 @@ import type { OperatorContext, Output } from "../../runtime/operators/stream-ope
 import type { KeySelector } from "../../graph/stream-graph.ts";
 
 /**
+ * Keys of the records for the rows a write-behind function holds in memory, when cheaper than keyed
+ * state's keys (each memory key stands for exactly one state key, and records of one state key get one
+ * memory key), and the conversions between the two.
+ *
+ * @example
+ * ```ts
+ * const keys: MemoryKeys<Row, Row> = {
+ *   left: rowCompactKeySelector([0]), right: rowCompactKeySelector([2]),
+ *   stateKey: valueKeyOfCompactKey, memoryKey: (k) => compactKeyOfValueKey(k as string),
+ * };
+ * ```
+ */
+export interface MemoryKeys<IN1, IN2> {
+  readonly left: KeySelector<IN1, unknown>;
+  readonly right: KeySelector<IN2, unknown>;
+  /** The key in keyed state of a memory key. */
+  readonly stateKey: (key: never) => unknown;
+  /** The memory key of a key of keyed state (restored). */
+  readonly memoryKey: (key: unknown) => unknown;
+}
+
+/**
  * A keyed co-process function that, when {@link backend} says the states are in
  * memory, holds its rows itself and writes them to keyed state only when the
  * operator flushes it: its `processElement1/2` must then not use keyed state
  * (the backend's current key is not set): they read the key from
- * `ctx.getCurrentKey()`. Else the key of each record is current in keyed state.
+ * `ctx.getCurrentKey()` (with {@link MemoryKeys}, the memory key, which is also
+ * the key its `restore` reads and its `flush` writes). Else the key of each
+ * record is current in keyed state.
  *
  * @example
  * ```ts
@@ -80,10 +107,13 @@ class DelayedWatermarkCoProcessOperator<K, IN1, IN2, OUT> extends KeyedCoProcess
   private rightKey!: KeySelector;
   /** The states are in memory: the function holds its rows, the backend's key is set only for its writes. */
   private inMemory = true;
+  /** With memory keys: the state key of one. */
+  private stateKey: ((key: unknown) => unknown) | undefined;
 
   constructor(
     fn: WriteBehindJoinFunction<K, IN1, IN2, OUT>,
     private readonly delayMs: number,
+    private readonly memoryKeys: MemoryKeys<IN1, IN2> | undefined,
   ) {
     super(fn);
     this.join = fn;
@@ -94,9 +124,11 @@ class DelayedWatermarkCoProcessOperator<K, IN1, IN2, OUT> extends KeyedCoProcess
     this.inMemory = keyed?.statesInMemory ?? true;
     this.join.backend = { statesInMemory: this.inMemory, setKey: (key) => this.setKey(key) };
     await super.open(ctx, output);
-    this.leftKey = ctx.keySelector!;
-    this.rightKey = ctx.keySelector2!;
-    this.join.restore((state) => keyed!.entriesOf(state));
+    const memoryKeys = this.inMemory ? this.memoryKeys : undefined;
+    this.leftKey = (memoryKeys?.left as KeySelector | undefined) ?? ctx.keySelector!;
+    this.rightKey = (memoryKeys?.right as KeySelector | undefined) ?? ctx.keySelector2!;
+    this.stateKey = memoryKeys === undefined ? undefined : (memoryKeys.stateKey as (key: unknown) => unknown);
+    this.join.restore((state) => (memoryKeys === undefined ? keyed!.entriesOf(state) : withMemoryKeys(keyed!.entriesOf(state), memoryKeys.memoryKey)));
   }
 
   override processElement(value: IN1): void {
@@ -120,11 +152,17 @@ class DelayedWatermarkCoProcessOperator<K, IN1, IN2, OUT> extends KeyedCoProcess
 
   override snapshotState(checkpointId: number): void {
     super.snapshotState(checkpointId);
+    const stateKey = this.stateKey;
     this.join.flush((key, fn) => {
-      this.setKey(key);
+      this.setKey((stateKey === undefined ? key : stateKey(key)) as K);
       fn();
     });
   }
+}
+
+/** `entries` with each key turned into its memory key. */
+function* withMemoryKeys(entries: Iterable<[unknown, unknown]>, memoryKey: (key: unknown) => unknown): Iterable<[unknown, unknown]> {
+  for (const [key, value] of entries) yield [memoryKey(key), value];
 }
 
 /**
@@ -145,6 +183,7 @@ export function processWithWatermarkDelay<K, IN1, IN2, OUT>(
   rightKey: KeySelector<IN2, K>,
   fn: WriteBehindJoinFunction<K, IN1, IN2, OUT>,
   delayMs: number,
+  memoryKeys?: MemoryKeys<IN1, IN2>,
 ): SingleOutputStreamOperator<OUT> {
   const env = left.getExecutionEnvironment();
   const leftKeyed = left.keyBy(leftKey);
@@ -153,7 +192,7 @@ export function processWithWatermarkDelay<K, IN1, IN2, OUT>(
     type: "keyed-co-process",
     name: "KeyedCoProcess",
     inputs: [...edgesOf(leftKeyed, 0), ...edgesOf(rightKeyed, 1)],
-    createOperator: () => new DelayedWatermarkCoProcessOperator(cloneFunction(fn), delayMs),
+    createOperator: () => new DelayedWatermarkCoProcessOperator(cloneFunction(fn), delayMs, memoryKeys),
     keySelector: leftKey as KeySelector,
     keySelector2: rightKey as KeySelector,
   });

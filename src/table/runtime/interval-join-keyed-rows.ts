@@ -20,7 +20,7 @@
 import type { EngineKeyedState } from "../../state/index.ts";
 import { TimerQueue } from "../../time/timer-queue.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { flatRows, type JoinSideRows, type LegacyStoredRows, type StoredRows } from "./interval-join-side.ts";
+import { flatRows, type JoinKey, type JoinSideRows, type LegacyStoredRows, type StoredRows } from "./interval-join-side.ts";
 
 /**
  * @example
@@ -49,10 +49,10 @@ export class KeyedSideRows implements JoinSideRows {
     private readonly state: EngineKeyedState<StoredRows | LegacyStoredRows>,
     private readonly cleanupOffset: number | undefined,
     private readonly pads: boolean,
-    private readonly setKey: (key: string) => void,
+    private readonly setKey: (key: JoinKey) => void,
   ) {}
 
-  matches(_key: string, lo: number, hi: number, watermark: number): number {
+  matches(_key: JoinKey, lo: number, hi: number, watermark: number): number {
     const found = this.found;
     found.length = 0;
     this.owned = undefined;
@@ -77,7 +77,7 @@ export class KeyedSideRows implements JoinSideRows {
     owned[pos + 1] = true;
   }
 
-  add(key: string, fields: SqlValue[], t: number, matched: boolean): void {
+  add(key: JoinKey, fields: SqlValue[], t: number, matched: boolean): void {
     const stored = this.state.getOwned(); // changed in place
     const offset = this.cleanupOffset;
     if (stored === undefined) {
@@ -102,7 +102,7 @@ export class KeyedSideRows implements JoinSideRows {
   cleanUp(watermark: number, unmatched: SqlValue[][]): void {
     const { cleanups, state } = this;
     const time = cleanups.pop();
-    const key = cleanups.key as string;
+    const key = cleanups.key as JoinKey;
     this.setKey(key);
     const stored = state.get();
     if (stored === undefined) return;
@@ -140,7 +140,7 @@ export class KeyedSideRows implements JoinSideRows {
   flush(): void {}
 
   /** Queues each key's earliest cleanup (the rows stay in keyed state). */
-  restore(entries: Iterable<[key: string, stored: StoredRows | LegacyStoredRows]>): void {
+  restore(entries: Iterable<[key: JoinKey, stored: StoredRows | LegacyStoredRows]>): void {
     const offset = this.cleanupOffset;
     if (offset === undefined) return;
     for (const [key, stored] of entries) {

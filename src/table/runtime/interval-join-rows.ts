@@ -38,7 +38,7 @@
  */
 import { TimerQueue } from "../../time/timer-queue.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import type { JoinSideRows, LegacyStoredRows, StoredRows } from "./interval-join-side.ts";
+import type { JoinKey, JoinSideRows, LegacyStoredRows, StoredRows } from "./interval-join-side.ts";
 
 /** Rows held before the queue first grows. */
 const INITIAL_CAPACITY = 1024;
@@ -64,7 +64,7 @@ export class SideRows implements JoinSideRows {
   private capacity = INITIAL_CAPACITY;
   private mask = INITIAL_CAPACITY - 1;
   private fields: (SqlValue[] | undefined)[] = new Array<SqlValue[] | undefined>(INITIAL_CAPACITY);
-  private keys: (string | undefined)[] = new Array<string | undefined>(INITIAL_CAPACITY);
+  private keys: (JoinKey | undefined)[] = new Array<JoinKey | undefined>(INITIAL_CAPACITY);
   private times = new Float64Array(INITIAL_CAPACITY);
   private matchedFlags = new Uint8Array(INITIAL_CAPACITY);
   /** The previous row of the same key (its seq, or -1), while indexed. */
@@ -73,7 +73,7 @@ export class SideRows implements JoinSideRows {
   private front = 0;
   private back = 0;
   /** Key → seq of its newest row, once scanning cost more than indexing. */
-  private index: Map<string, number> | undefined;
+  private index: Map<JoinKey, number> | undefined;
   private scanned = 0;
   private added = 0;
   /** Compact the queue when it is longer than this (see {@link expire}). */
@@ -85,9 +85,9 @@ export class SideRows implements JoinSideRows {
   /** The last flush left out the rows with a time at or below this (dead at its watermark). */
   private flushedDead = -Infinity;
   /** Keys of the rows dropped from the queue since the last flush that it stored (one entry per row). */
-  private readonly droppedKeys: string[] = [];
+  private readonly droppedKeys: JoinKey[] = [];
   /** Keys of the rows held at the last flush whose match flag was set since (one entry per row). */
-  private readonly matchedKeys: string[] = [];
+  private readonly matchedKeys: JoinKey[] = [];
 
   /**
    * @param cleanupOffset a row's cleanup time minus its time; undefined: rows are kept for good
@@ -101,7 +101,7 @@ export class SideRows implements JoinSideRows {
   }
 
   /** Holds a row of `key` (its fields, which are not copied, and time). */
-  add(key: string, fields: SqlValue[], t: number, matched: boolean): void {
+  add(key: JoinKey, fields: SqlValue[], t: number, matched: boolean): void {
     if (this.back - this.front === this.capacity) this.grow();
     const seq = this.back++;
     const i = seq & this.mask;
@@ -121,7 +121,7 @@ export class SideRows implements JoinSideRows {
    * Finds the live rows of `key` with a time in `[lo, hi]` (cleanup time above `watermark`): their
    * positions go to {@link found}, in arrival order; returns how many.
    */
-  matches(key: string, lo: number, hi: number, watermark: number): number {
+  matches(key: JoinKey, lo: number, hi: number, watermark: number): number {
     const found = this.found;
     found.length = 0;
     // a row is live while its time is above this
@@ -233,11 +233,11 @@ export class SideRows implements JoinSideRows {
    * rows (cleanup time above `watermark`) changed, `write(key, undefined)` for each key written before that
    * has none left.
    */
-  flush(watermark: number, write: (key: string, stored: StoredRows | undefined) => void): void {
+  flush(watermark: number, write: (key: JoinKey, stored: StoredRows | undefined) => void): void {
     const dead = this.cleanupOffset === undefined ? -Infinity : watermark - this.cleanupOffset;
     const { fields, keys, times, matchedFlags, mask, flushedBack, flushedDead } = this;
     // the changed keys, in the order found, each with its live rows once collected (null: none yet)
-    const groups = new Map<string, StoredRows | null>();
+    const groups = new Map<JoinKey, StoredRows | null>();
     for (const key of this.droppedKeys) groups.set(key, null);
     for (const key of this.matchedKeys) groups.set(key, null);
     // rows added since and live, rows the last flush stored that died since
@@ -250,7 +250,7 @@ export class SideRows implements JoinSideRows {
     this.flushedBack = this.back;
     this.flushedDead = Math.max(flushedDead, dead);
     if (groups.size === 0) return;
-    const collect = (seq: number, key: string) => {
+    const collect = (seq: number, key: JoinKey) => {
       const i = seq & mask;
       const t = times[i]!;
       if (t <= dead) return;
@@ -276,8 +276,8 @@ export class SideRows implements JoinSideRows {
   }
 
   /** Holds the rows restored from keyed state, by key (kept there: the next flush rewrites what changed). */
-  restore(entries: Iterable<[key: string, stored: StoredRows | LegacyStoredRows]>): void {
-    const rows: { key: string; f: SqlValue[]; t: number; m: boolean }[] = [];
+  restore(entries: Iterable<[key: JoinKey, stored: StoredRows | LegacyStoredRows]>): void {
+    const rows: { key: JoinKey; f: SqlValue[]; t: number; m: boolean }[] = [];
     for (const [key, stored] of entries) {
       if (Array.isArray(stored)) {
         for (let i = 0; i + 2 < stored.length; i += 3) rows.push({ key, t: stored[i] as number, m: stored[i + 1] as boolean, f: stored[i + 2] as SqlValue[] });
@@ -293,7 +293,7 @@ export class SideRows implements JoinSideRows {
     const capacity = this.capacity * 2;
     const mask = capacity - 1;
     const fields = new Array<SqlValue[] | undefined>(capacity);
-    const keys = new Array<string | undefined>(capacity);
+    const keys = new Array<JoinKey | undefined>(capacity);
     const times = new Float64Array(capacity);
     const matchedFlags = new Uint8Array(capacity);
     const previous = new Float64Array(capacity);
@@ -316,7 +316,7 @@ export class SideRows implements JoinSideRows {
   }
 
   private buildIndex(): void {
-    const index = new Map<string, number>();
+    const index = new Map<JoinKey, number>();
     for (let seq = this.front; seq < this.back; seq++) {
       const i = seq & this.mask;
       const key = this.keys[i]!;

@@ -5,7 +5,7 @@ import { keyedBackendKinds } from "../../../test/support/keyed-backends.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import { KeyedSideRows } from "./interval-join-keyed-rows.ts";
 import { SideRows } from "./interval-join-rows.ts";
-import { flatRows, type JoinSideRows, type LegacyStoredRows, type StoredRows } from "./interval-join-side.ts";
+import { flatRows, type JoinKey, type JoinSideRows, type LegacyStoredRows, type StoredRows } from "./interval-join-side.ts";
 
 const [heap, disk] = keyedBackendKinds();
 
@@ -22,7 +22,7 @@ interface Subject {
   readonly rows: JoinSideRows;
   readonly backend: KeyedStateBackend;
   /** Flushes at `watermark`; returns the keys it wrote. */
-  flush(watermark: number): string[];
+  flush(watermark: number): JoinKey[];
   /** Keyed state `_rows` by key, in the flat layout. */
   state(): Map<string, StoredRows>;
 }
@@ -34,7 +34,7 @@ function subject(impl: "held" | "keyed", backend: KeyedStateBackend, offset: num
     rows,
     backend,
     flush: (watermark) => {
-      const written: string[] = [];
+      const written: JoinKey[] = [];
       rows.flush(watermark, (key, stored) => {
         written.push(key);
         backend.setCurrentKey(key);

@@ -14,6 +14,13 @@
 import type { SqlValue } from "../types/sql-value.ts";
 
 /**
+ * The key of an interval join's rows: in memory its compact key (`sqlValueCompactKey`: a number for an
+ * integer key), in keyed state the key string (`sqlValueKey`); on the disk backend the rows are keyed
+ * state's, and so are their keys.
+ */
+export type JoinKey = string | number;
+
+/**
  * A key's rows as keyed state stores them, in arrival order: `[t, m, f, t, m, f, …]`, each row's time,
  * whether it matched a row of the other side and its fields (one array per key: a third of the objects
  * of {@link LegacyStoredRows} to encode).
@@ -56,13 +63,13 @@ export interface JoinSideRows {
    * Finds the rows of `key` (the current key of keyed state, too) with a time in `[lo, hi]` whose cleanup
    * time is above `watermark`: their positions go to {@link found}; returns how many.
    */
-  matches(key: string, lo: number, hi: number, watermark: number): number;
+  matches(key: JoinKey, lo: number, hi: number, watermark: number): number;
   /** The fields of the row at a position of {@link found}. */
   fieldsAt(pos: number): SqlValue[];
   /** Notes that the row at a position of {@link found} matched (it is not padded when it expires). */
   setMatched(pos: number): void;
   /** Holds a row of `key` (the current key of keyed state, too): its fields (not copied), time and whether it matched. */
-  add(key: string, fields: SqlValue[], t: number, matched: boolean): void;
+  add(key: JoinKey, fields: SqlValue[], t: number, matched: boolean): void;
   /** The earliest time at which {@link cleanUp} has work, or undefined. */
   nextCleanup(): number | undefined;
   /**
@@ -78,7 +85,7 @@ export interface JoinSideRows {
    * (cleanup time above `watermark`) changed, `write(key, undefined)` for a key that has none left
    * (nothing when the rows live in keyed state already).
    */
-  flush(watermark: number, write: (key: string, stored: StoredRows | undefined) => void): void;
+  flush(watermark: number, write: (key: JoinKey, stored: StoredRows | undefined) => void): void;
   /** Takes the rows keyed state holds after a restore, by key, in either layout (once, before any other call). */
-  restore(entries: Iterable<[key: string, stored: StoredRows | LegacyStoredRows]>): void;
+  restore(entries: Iterable<[key: JoinKey, stored: StoredRows | LegacyStoredRows]>): void;
 }

@@ -52,8 +52,9 @@ import {
 import { processWithWatermarkDelay, WriteBehindJoinFunction } from "./delayed-watermark-join.ts";
 import { KeyedSideRows } from "./interval-join-keyed-rows.ts";
 import { SideRows } from "./interval-join-rows.ts";
-import type { JoinSideRows, LegacyStoredRows, StoredRows } from "./interval-join-side.ts";
-import { rowKeySelector } from "./row-key.ts";
+import type { JoinKey, JoinSideRows, LegacyStoredRows, StoredRows } from "./interval-join-side.ts";
+import { rowCompactKeySelector, rowKeySelector } from "./row-key.ts";
+import { compactKeyOfValueKey, valueKeyOfCompactKey } from "../types/sql-value-key.ts";
 
 /** An interval join: the shared {@link JoinSpec}, the time attributes and the bounds of `r.time - l.time`. */
 export interface IntervalJoinSpec extends JoinSpec {
@@ -91,7 +92,14 @@ export function intervalJoin(left: DataStream<Row>, right: DataStream<Row>, spec
   if (!Number.isFinite(spec.lowerBound) || !Number.isFinite(spec.upperBound))
     throw new JoinSpecError(`interval join: bounds must be finite, got [${spec.lowerBound}, ${spec.upperBound}]`);
   if (spec.retain !== undefined && spec.joinType !== "INNER") throw new JoinSpecError(`interval join: only an INNER join can retain a side, got ${spec.joinType}`);
-  return processWithWatermarkDelay(left, right, rowKeySelector(spec.leftKeys), rowKeySelector(spec.rightKeys), new IntervalJoinFunction(spec), intervalJoinWatermarkDelay(spec))
+  // rows held in memory go by their compact keys (a number for an integer key); keyed state keeps the keys
+  const memoryKeys = {
+    left: rowCompactKeySelector(spec.leftKeys),
+    right: rowCompactKeySelector(spec.rightKeys),
+    stateKey: valueKeyOfCompactKey,
+    memoryKey: (key: unknown) => compactKeyOfValueKey(key as string),
+  };
+  return processWithWatermarkDelay(left, right, rowKeySelector(spec.leftKeys), rowKeySelector(spec.rightKeys), new IntervalJoinFunction(spec), intervalJoinWatermarkDelay(spec), memoryKeys)
     .uid(naming.uid)
     .name(naming.name);
 }
@@ -114,7 +122,7 @@ export function intervalJoinWatermarkDelay(bounds: Pick<IntervalJoinSpec, "lower
 const LEFT_STATE = "_left";
 const RIGHT_STATE = "_right";
 
-class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row> {
+class IntervalJoinFunction extends WriteBehindJoinFunction<JoinKey, Row, Row, Row> {
   private left!: JoinSideRows;
   private right!: JoinSideRows;
   private leftPads = false;
@@ -148,15 +156,15 @@ class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row
   }
 
   restore(entriesOf: (state: string) => Iterable<[unknown, unknown]>): void {
-    this.left.restore(entriesOf(LEFT_STATE) as Iterable<[string, StoredRows | LegacyStoredRows]>);
-    this.right.restore(entriesOf(RIGHT_STATE) as Iterable<[string, StoredRows | LegacyStoredRows]>);
+    this.left.restore(entriesOf(LEFT_STATE) as Iterable<[JoinKey, StoredRows | LegacyStoredRows]>);
+    this.right.restore(entriesOf(RIGHT_STATE) as Iterable<[JoinKey, StoredRows | LegacyStoredRows]>);
   }
 
-  processElement1(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
+  processElement1(row: Row, ctx: KeyedProcessContext<JoinKey>, out: Collector<Row>): void {
     this.process(row, true, ctx, out);
   }
 
-  processElement2(row: Row, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
+  processElement2(row: Row, ctx: KeyedProcessContext<JoinKey>, out: Collector<Row>): void {
     this.process(row, false, ctx, out);
   }
 
@@ -185,7 +193,7 @@ class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row
     right.expire(watermark);
   }
 
-  flush(write: (key: string, fn: () => void) => void): void {
+  flush(write: (key: JoinKey, fn: () => void) => void): void {
     const ctx = this.getRuntimeContext();
     const leftState = engineKeyedState<StoredRows>(ctx, LEFT_STATE);
     const rightState = engineKeyedState<StoredRows>(ctx, RIGHT_STATE);
@@ -193,7 +201,7 @@ class IntervalJoinFunction extends WriteBehindJoinFunction<string, Row, Row, Row
     this.right.flush(this.watermark, (key, stored) => write(key, () => rightState.set(stored)));
   }
 
-  private process(row: Row, isLeft: boolean, ctx: KeyedProcessContext<string>, out: Collector<Row>): void {
+  private process(row: Row, isLeft: boolean, ctx: KeyedProcessContext<JoinKey>, out: Collector<Row>): void {
     if (row.kind !== RowKind.INSERT && row.kind !== RowKind.UPDATE_AFTER) throw new InsertOnlyInputError("interval join", row);
     const { spec } = this;
     const fields = row.fields;

@@ -11,7 +11,7 @@
  */
 import type { Row } from "../data/row.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { sqlValueKey } from "../types/sql-value-key.ts";
+import { sqlValueCompactKey, sqlValueKey } from "../types/sql-value-key.ts";
 
 /** Never a field value: what a selector remembers before its first rows. */
 const NONE: unique symbol = Symbol("none");
@@ -89,5 +89,31 @@ export function rowKeySelector(positions: readonly number[]): (row: Row) => stri
       replaced = (replaced + 1) % REMEMBERED;
     }
     return key;
+  };
+}
+
+/**
+ * A selector of the compact key of a row by the fields at `positions`, for maps held in memory: with one
+ * position, the field's {@link sqlValueCompactKey} (a number for an integer value: no string built);
+ * else what {@link rowKeySelector} gives. Rows get the same compact key exactly when they get the same
+ * key; `valueKeyOfCompactKey` gives the key back.
+ *
+ * @example
+ * ```ts
+ * const key = rowCompactKeySelector([0]);
+ * key(Row.of(7n, "a")); // 7
+ * key(Row.of("x"));     // '"x"'
+ * ```
+ */
+export function rowCompactKeySelector(positions: readonly number[]): (row: Row) => string | number {
+  if (positions.length !== 1) return rowKeySelector(positions);
+  const p = positions[0]!;
+  const others = rowKeySelector(positions);
+  return (row) => {
+    const v = row.fields[p]!;
+    // the usual case inline: an integer number is its own compact key
+    if (typeof v === "number" && Number.isSafeInteger(v)) return v === 0 ? 0 : v;
+    // a string's key is remembered by the key selector (hot keys repeat); any other value has its compact key
+    return typeof v === "string" ? others(row) : sqlValueCompactKey(v);
   };
 }
