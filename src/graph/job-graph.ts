@@ -30,6 +30,8 @@ export interface JobEdge {
   readonly targetMaxParallelism: number;
   /** Position of the edge among the target's inputs (order of `inputs` of the node). */
   readonly inputIndex: number;
+  /** The consuming node leaves its records alone (`StreamNode.isolatesInput`). */
+  readonly targetIsolatesInput: boolean;
 }
 
 /** A chain of operators that runs as one task per parallel subtask. */
@@ -117,6 +119,7 @@ export function buildJobGraph(
         inputSide: e.inputSide ?? 0,
         targetMaxParallelism: n.maxParallelism ?? defaults.maxParallelism,
         inputIndex,
+        targetIsolatesInput: n.isolatesInput === true,
       }),
     );
   }
@@ -135,6 +138,23 @@ export function buildJobGraph(
     });
   }
   return { name, vertices };
+}
+
+/**
+ * Whether every consumer of an output of member `nodeId` of `vertex` leaves its records alone
+ * (`StreamNode.isolatesInput`): the targets of the output's edges and, for the main output (`sideTag`
+ * undefined), the members chained to it. Such consumers share each record: no copies at the fan-out.
+ *
+ * @example
+ * ```ts
+ * // a Calc's rows to an interval join (an edge) and a local window aggregation (chained), both isolating
+ * consumersIsolate(vertex, calcNodeId, undefined); // true
+ * ```
+ */
+export function consumersIsolate(vertex: JobVertex, nodeId: number, sideTag: string | undefined): boolean {
+  const preds = chainPredecessors(vertex);
+  const chained = sideTag !== undefined ? [] : vertex.nodes.filter((_, j) => preds[j]! >= 0 && vertex.nodes[preds[j]!]!.id === nodeId);
+  return chained.every((n) => n.isolatesInput === true) && vertex.outputs.every((e) => e.sourceNode !== nodeId || e.sideTag !== sideTag || e.targetIsolatesInput);
 }
 
 /**

@@ -34,6 +34,13 @@ export interface StreamNode {
   name: string;
   /** A longer description for the job's plan (`setDescription`; SQL operators: the plan node and its changelog mode). Not part of the fingerprint. */
   description?: string;
+  /**
+   * The operator leaves the records it is given alone: it never changes one, and nothing it emits or
+   * hands on holds a record's objects (its rows are new and their values immutable). Consumers of one
+   * output that all do so share each record instead of a copy each (set by the table planner for its
+   * joins and aggregations over rows of immutable values).
+   */
+  isolatesInput?: boolean;
   /** Operator kind, e.g. "map", "keyed-process", "source", "sink". Part of the fingerprint. */
   readonly type: string;
   /** Explicit parallelism, or undefined for the environment default. */

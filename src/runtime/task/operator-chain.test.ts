@@ -67,6 +67,30 @@ describe("a chain with a fan-out", () => {
     expect(r.last).toEqual([]);
   });
 
+  it("shares one record between branches that all leave records alone (isolatesInput), and copies as soon as one may change it", async () => {
+    async function seen(isolating: readonly string[]): Promise<Map<string, Rec[]>> {
+      const env = StreamExecutionEnvironment.create({ parallelism: 2 });
+      const got = new Map<string, Rec[]>([["chained", []], ["behind-edge", []]]);
+      const records = env.fromElements(1, 2, 3, 4, 5, 6).map((n): Rec => ({ n, tags: [n] })).uid("records");
+      records.map((r) => (got.get("chained")!.push(r), r.n)).uid("chained").sinkTo(collectSink("chained"));
+      records.keyBy((r) => r.n % 2).map((r) => (got.get("behind-edge")!.push(r), r.n)).uid("behind-edge").sinkTo(collectSink("behind-edge"));
+      for (const n of env.graph.nodes) if (isolating.includes(n.uid)) n.isolatesInput = true;
+      await env.execute("isolating");
+      for (const list of got.values()) list.sort((a, b) => a.n - b.n);
+      return got;
+    }
+    const both = await seen(["chained", "behind-edge"]);
+    expect(both.get("chained")!.map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 6]);
+    both.get("chained")!.forEach((r, i) => expect(r).toBe(both.get("behind-edge")![i]));
+    for (const one of [["chained"], ["behind-edge"]]) {
+      const got = await seen(one);
+      got.get("chained")!.forEach((r, i) => {
+        expect(r).toEqual(got.get("behind-edge")![i]);
+        expect(r, `only ${one[0]} leaves records alone`).not.toBe(got.get("behind-edge")![i]);
+      });
+    }
+  });
+
   it("counts each operator's input from the operator it is chained to, and the task's output over every member that emits out of it", async () => {
     const r = await fanOut(false, true);
     const vertex = chainOf(r.graph, "records");

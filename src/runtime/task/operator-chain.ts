@@ -7,7 +7,7 @@
  * closed together, in topological order (open: reverse).
  */
 import type { CheckpointBarrier, CompletedCheckpoint, OperatorSubtaskState, SharedStateRef } from "../../checkpoint/types.ts";
-import { chainPredecessors } from "../../graph/job-graph.ts";
+import { chainPredecessors, consumersIsolate } from "../../graph/job-graph.ts";
 import type { StreamNode } from "../../graph/stream-graph.ts";
 import {
   DiskKeyedStateBackend,
@@ -141,7 +141,8 @@ export class OperatorChain {
       }
       const edges = v.outputs.flatMap((e, k) => (e.sourceNode === m.node.id ? [[e.sideTag, writers[k]!] as const] : []));
       const taskOut = metrics.outputsCountedApart && (edges.length > 0 || chained.length === 0) ? metrics.numRecordsOut : undefined;
-      outputs[i] = outputOf(m.node, edges, chained, m.metrics, taskOut, v.objectReuse);
+      // consumers that all leave records alone share them, as with object reuse
+      outputs[i] = outputOf(m.node, edges, chained, m.metrics, taskOut, v.objectReuse || consumersIsolate(v, m.node.id, undefined));
     }
     const chain = new OperatorChain(spec, members, outputs[0]!, members[0]!.metrics);
     const restored = services.restore ? await chain.restore(services.restore, services) : false;
@@ -376,7 +377,7 @@ interface ChainedConsumer {
  * `taskOut` too when several operators of the chain emit out of the task).
  *
  * Where a record goes to several consumers, each but the last gets its own copy unless the job reuses
- * objects (`reuse`): the writers, called first, copy it (stream-task.ts gives them `copy` when the operator
+ * objects or every consumer leaves its records alone (`reuse`; `StreamNode.isolatesInput`): the writers, called first, copy it (stream-task.ts gives them `copy` when the operator
  * also feeds chained operators), and each chained operator but the last gets a copy made with the same copy
  * as the writers' (the source's own `copyRecord` for a source's records, else a plain-data copy compiled for
  * the records' shapes), taken before any consumer ran, so no consumer's mutation reaches another.

@@ -18,7 +18,7 @@ import type { TimerHandle } from "../../util/clock.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
 import { WatermarkValve } from "./watermark-valve.ts";
 import type { TaskSpec } from "../execution/execution-plan.ts";
-import { chainPredecessors, type JobEdge } from "../../graph/job-graph.ts";
+import { chainPredecessors, consumersIsolate, type JobEdge } from "../../graph/job-graph.ts";
 import { isSourceOperator, type SourceOperatorLike } from "../operators/stream-operator.ts";
 import { Mailbox } from "./mailbox.ts";
 import { OperatorChain } from "./operator-chain.ts";
@@ -107,8 +107,12 @@ export class StreamTask {
       return new RecordWriter(outputs[i]!, edge.partitioning, edge.keySelector, edge.targetMaxParallelism, services.batchSize, this.metrics.backPressure, spec.subtaskIndex, this.element, {
         producer: `operator '${node.name}' (uid '${node.uid}')`,
         // Every edge of one output but the last sends copies (fan-out), and all of them when operators chained to the
-        // producer take its records after them (operator-chain.ts `outputOf`), unless the job reuses objects.
-        copy: !v.objectReuse && (v.outputs.slice(i + 1).some(sameOutput) || (edge.sideTag === undefined && chainedTo.has(node.id))),
+        // producer take its records after them (operator-chain.ts `outputOf`), unless the job reuses objects or
+        // every consumer of the output leaves its records alone.
+        copy:
+          !v.objectReuse &&
+          (v.outputs.slice(i + 1).some(sameOutput) || (edge.sideTag === undefined && chainedTo.has(node.id))) &&
+          !consumersIsolate(v, edge.sourceNode, edge.sideTag),
         // The producer's output emits to the edges of one output in this order, before its chained operators.
         checked: v.outputs.slice(0, i).some(sameOutput),
         reuse: v.objectReuse,

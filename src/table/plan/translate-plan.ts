@@ -46,6 +46,9 @@ import { ChangelogModes } from "./changelog-inference.ts";
 import type { PrunedInputs, RelNode, RelNodeOf } from "./rel-node.ts";
 import { systemClock } from "../../util/clock.ts";
 
+/** Types whose run-time values are primitives (sql-value.ts): nothing in them can be changed in place. */
+const IMMUTABLE_VALUE_KINDS: ReadonlySet<string> = new Set(["boolean", "tinyint", "smallint", "int", "bigint", "float", "double", "date", "char", "varchar", "time", "timestamp", "interval", "null"]);
+
 /** The settings of the session that operators read. */
 export interface TranslationSettings {
   /** `table.exec.state.ttl` in ms (0: forever). */
@@ -289,13 +292,16 @@ export class PlanTranslator {
     if (names === undefined && chain.every((c) => c.kind === "filter")) {
       return withInputParallelism(input.filter((row: Row) => program(row.fields) !== undefined).uid(n.uid).name(name), input);
     }
-    const calc = input
-      .flatMap((row: Row, out: Collector<Row>) => {
-        const fields = program(row.fields);
-        if (fields !== undefined) out.collect(names === undefined ? { kind: row.kind, fields } : { kind: row.kind, fields, names });
-      })
-      .uid(n.uid)
-      .name(name);
+    const project = () =>
+      input
+        .flatMap((row: Row, out: Collector<Row>) => {
+          const fields = program(row.fields);
+          if (fields !== undefined) out.collect(names === undefined ? { kind: row.kind, fields } : { kind: row.kind, fields, names });
+        })
+        .uid(n.uid)
+        .name(name);
+    // ending in a projection, the Calc's rows are new arrays (a filter last may hand on its input's)
+    const calc = node.kind === "project" ? this.isolating([below], project) : project();
     return withInputParallelism(calc, input);
   }
 
@@ -385,23 +391,46 @@ export class PlanTranslator {
     return true;
   }
 
+  /**
+   * Runs `create`, which adds a join, an aggregation, a window table function or a Calc ending in a
+   * projection over the rows of `inputs` (already translated), and,
+   * when those rows hold immutable values only (no DECIMAL, bytes, ARRAY, MAP, MULTISET or ROW: objects
+   * that code after the operator could change), marks the operators it added that read them as leaving
+   * records alone (`StreamNode.isolatesInput`): they never change a row they are given and emit rows of their
+   * own, so consumers of one stream that all are such operators share its rows instead of a copy each.
+   */
+  private isolating<T>(inputs: readonly RelNode[], create: () => T): T {
+    const nodes = this.env.graph.nodes;
+    const before = nodes.length;
+    const stream = create();
+    if (inputs.every((n) => n.rowType.types.every((t) => IMMUTABLE_VALUE_KINDS.has(t.kind))))
+      for (let id = before; id < nodes.length; id++) if (nodes[id]!.inputs.some((e) => e.from < before)) nodes[id]!.isolatesInput = true;
+    return stream;
+  }
+
   private stateful(node: RelNode): DataStream<Row> {
     const ttl = this.settings.stateTtlMs > 0 ? { stateTtlMs: this.settings.stateTtlMs } : {};
     switch (node.kind) {
-      case "aggregate":
-        return groupAggregate(this.translate(node.input), { groupKeys: node.groupKeys, calls: node.calls, generateUpdateBefore: true, ...ttl, ...(this.settings.miniBatch ? { miniBatch: this.settings.miniBatch } : {}) }, this.naming(node, "group-aggregate"));
+      case "aggregate": {
+        const input = this.translate(node.input);
+        return this.isolating([node.input], () => groupAggregate(input, { groupKeys: node.groupKeys, calls: node.calls, generateUpdateBefore: true, ...ttl, ...(this.settings.miniBatch ? { miniBatch: this.settings.miniBatch } : {}) }, this.naming(node, "group-aggregate")));
+      }
       case "expand":
         return expand(this.translate(node.input), { groupKeys: node.groupKeys, groupingSets: node.groupingSets }, this.naming(node, "expand"));
-      case "windowTableFunction":
-        return windowTableFunction(this.translate(node.input), node.window, this.naming(node, "window-table-function"));
+      case "windowTableFunction": {
+        const input = this.translate(node.input);
+        return this.isolating([node.input], () => windowTableFunction(input, node.window, this.naming(node, "window-table-function")));
+      }
       case "windowAggregate": {
         const input = this.translate(node.input);
         const spec = { window: node.window, groupKeys: node.groupKeys, calls: node.calls };
         const naming = this.naming(node, "window-aggregate");
         const w = node.window;
-        if (w.kind === "session" || !runsInTwoPhases(node, this.settings.aggPhaseStrategy ?? "AUTO")) return windowAggregate(input, spec, naming);
+        if (w.kind === "session" || !runsInTwoPhases(node, this.settings.aggPhaseStrategy ?? "AUTO")) return this.isolating([node.input], () => windowAggregate(input, spec, naming));
         // the global phase keeps the one-phase operator's uid and state; the local phase has none
-        const partials = localWindowAggregate(input, { ...spec, window: w }, { uid: this.uidFor("local-window-aggregate"), name: describeLocalWindowAggregate(node) });
+        const partials = this.isolating([node.input], () =>
+          localWindowAggregate(input, { ...spec, window: w }, { uid: this.uidFor("local-window-aggregate"), name: describeLocalWindowAggregate(node) }),
+        );
         return globalWindowAggregate(withInputParallelism(partials, input), spec, { uid: naming.uid, name: `Global${naming.name}` });
       }
       case "overAggregate":
@@ -446,29 +475,41 @@ export class PlanTranslator {
         const b = node.timeBounds;
         if (b !== undefined && this.settings.stateTtlMs <= 0 && [node.left, node.right].every((n) => ChangelogMode.isInsertOnly(new ChangelogModes(n).of(n)))) {
           // the regular join's result with one side's state bounded: see IntervalJoinSpec.retain
-          return intervalJoin(
-            this.translate(node.left),
-            this.translate(node.right),
-            { ...joinSpec(node), leftTimeField: b.leftTimeField, rightTimeField: b.rightTimeField, lowerBound: b.lowerBound, upperBound: b.upperBound, retain: b.retained },
-            this.naming(node, "time-bounded-join"),
+          const [left, right] = [this.translate(node.left), this.translate(node.right)];
+          return this.isolating([node.left, node.right], () =>
+            intervalJoin(
+              left,
+              right,
+              { ...joinSpec(node), leftTimeField: b.leftTimeField, rightTimeField: b.rightTimeField, lowerBound: b.lowerBound, upperBound: b.upperBound, retain: b.retained },
+              this.naming(node, "time-bounded-join"),
+            ),
           );
         }
-        return regularJoin(this.translate(node.left), this.translate(node.right), { ...joinSpec(node), ...ttl }, this.keptRowsNaming(node, "join"));
+        const [left, right] = [this.translate(node.left), this.translate(node.right)];
+        return this.isolating([node.left, node.right], () => regularJoin(left, right, { ...joinSpec(node), ...ttl }, this.keptRowsNaming(node, "join")));
       }
-      case "intervalJoin":
-        return intervalJoin(
-          this.translate(node.left),
-          this.translate(node.right),
-          { ...joinSpec(node), leftTimeField: node.leftTimeField, rightTimeField: node.rightTimeField, lowerBound: node.lowerBound, upperBound: node.upperBound },
-          this.naming(node, "interval-join"),
+      case "intervalJoin": {
+        const [left, right] = [this.translate(node.left), this.translate(node.right)];
+        return this.isolating([node.left, node.right], () =>
+          intervalJoin(
+            left,
+            right,
+            { ...joinSpec(node), leftTimeField: node.leftTimeField, rightTimeField: node.rightTimeField, lowerBound: node.lowerBound, upperBound: node.upperBound },
+            this.naming(node, "interval-join"),
+          ),
         );
-      case "windowJoin":
-        return windowJoin(
-          this.translate(node.left),
-          this.translate(node.right),
-          { ...joinSpec(node), leftWindowStart: node.leftWindow[0], leftWindowEnd: node.leftWindow[1], rightWindowStart: node.rightWindow[0], rightWindowEnd: node.rightWindow[1] },
-          this.naming(node, "window-join"),
+      }
+      case "windowJoin": {
+        const [left, right] = [this.translate(node.left), this.translate(node.right)];
+        return this.isolating([node.left, node.right], () =>
+          windowJoin(
+            left,
+            right,
+            { ...joinSpec(node), leftWindowStart: node.leftWindow[0], leftWindowEnd: node.leftWindow[1], rightWindowStart: node.rightWindow[0], rightWindowEnd: node.rightWindow[1] },
+            this.naming(node, "window-join"),
+          ),
         );
+      }
       case "temporalJoin":
         return temporalJoin(
           this.translate(node.left),
