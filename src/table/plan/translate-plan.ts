@@ -408,6 +408,13 @@ export class PlanTranslator {
     return stream;
   }
 
+  /** A join of `node`'s inputs: both translated, then `create` over their streams (see {@link isolating}). */
+  private join<T>(node: { readonly left: RelNode; readonly right: RelNode }, create: (left: DataStream<Row>, right: DataStream<Row>) => T): T {
+    const left = this.translate(node.left);
+    const right = this.translate(node.right);
+    return this.isolating([node.left, node.right], () => create(left, right));
+  }
+
   private stateful(node: RelNode): DataStream<Row> {
     const ttl = this.settings.stateTtlMs > 0 ? { stateTtlMs: this.settings.stateTtlMs } : {};
     switch (node.kind) {
@@ -475,8 +482,7 @@ export class PlanTranslator {
         const b = node.timeBounds;
         if (b !== undefined && this.settings.stateTtlMs <= 0 && [node.left, node.right].every((n) => ChangelogMode.isInsertOnly(new ChangelogModes(n).of(n)))) {
           // the regular join's result with one side's state bounded: see IntervalJoinSpec.retain
-          const [left, right] = [this.translate(node.left), this.translate(node.right)];
-          return this.isolating([node.left, node.right], () =>
+          return this.join(node, (left, right) =>
             intervalJoin(
               left,
               right,
@@ -485,12 +491,10 @@ export class PlanTranslator {
             ),
           );
         }
-        const [left, right] = [this.translate(node.left), this.translate(node.right)];
-        return this.isolating([node.left, node.right], () => regularJoin(left, right, { ...joinSpec(node), ...ttl }, this.keptRowsNaming(node, "join")));
+        return this.join(node, (left, right) => regularJoin(left, right, { ...joinSpec(node), ...ttl }, this.keptRowsNaming(node, "join")));
       }
-      case "intervalJoin": {
-        const [left, right] = [this.translate(node.left), this.translate(node.right)];
-        return this.isolating([node.left, node.right], () =>
+      case "intervalJoin":
+        return this.join(node, (left, right) =>
           intervalJoin(
             left,
             right,
@@ -498,10 +502,8 @@ export class PlanTranslator {
             this.naming(node, "interval-join"),
           ),
         );
-      }
-      case "windowJoin": {
-        const [left, right] = [this.translate(node.left), this.translate(node.right)];
-        return this.isolating([node.left, node.right], () =>
+      case "windowJoin":
+        return this.join(node, (left, right) =>
           windowJoin(
             left,
             right,
@@ -509,7 +511,6 @@ export class PlanTranslator {
             this.naming(node, "window-join"),
           ),
         );
-      }
       case "temporalJoin":
         return temporalJoin(
           this.translate(node.left),
