@@ -14,7 +14,7 @@ import { sourceWatermarkStrategy, type RecordWatermarks, type SourceWatermarks }
 import type { TableSource } from "../connectors/dynamic-table-factory.ts";
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
-import type { SqlValue } from "../types/sql-value.ts";
+import { hasPrimitiveValues, type SqlValue } from "../types/sql-value.ts";
 import { groupAggregate } from "../runtime/group-aggregate.ts";
 import type { MiniBatchSpec } from "../runtime/mini-batch-group-aggregate.ts";
 import { globalWindowAggregate, windowAggregate } from "../runtime/window-aggregate.ts";
@@ -45,9 +45,6 @@ import { ChangelogMode, formatChangelogMode } from "./changelog-mode.ts";
 import { ChangelogModes } from "./changelog-inference.ts";
 import type { PrunedInputs, RelNode, RelNodeOf } from "./rel-node.ts";
 import { systemClock } from "../../util/clock.ts";
-
-/** Types whose run-time values are primitives (sql-value.ts): nothing in them can be changed in place. */
-const IMMUTABLE_VALUE_KINDS: ReadonlySet<string> = new Set(["boolean", "tinyint", "smallint", "int", "bigint", "float", "double", "date", "char", "varchar", "time", "timestamp", "interval", "null"]);
 
 /** The settings of the session that operators read. */
 export interface TranslationSettings {
@@ -403,7 +400,7 @@ export class PlanTranslator {
     const nodes = this.env.graph.nodes;
     const before = nodes.length;
     const stream = create();
-    if (inputs.every((n) => n.rowType.types.every((t) => IMMUTABLE_VALUE_KINDS.has(t.kind))))
+    if (inputs.every((n) => n.rowType.types.every(hasPrimitiveValues)))
       for (let id = before; id < nodes.length; id++) if (nodes[id]!.inputs.some((e) => e.from < before)) nodes[id]!.isolatesInput = true;
     return stream;
   }

@@ -34,6 +34,7 @@
  * a kind (`+I`, `-U`, `+U`, `-D`) and the field values.
  */
 import type { Decimal } from "./decimal.ts";
+import type { LogicalType } from "./logical-type.ts";
 
 /** A run-time SQL value (see the table above). */
 export type SqlValue =
@@ -59,3 +60,20 @@ export type ValueFormat =
   | { readonly kind: "ARRAY"; readonly element?: ValueFormat }
   | { readonly kind: "MAP"; readonly key?: ValueFormat; readonly value?: ValueFormat }
   | { readonly kind: "ROW"; readonly fields: readonly (ValueFormat | undefined)[] };
+
+/** Types whose values are primitives in the table above: nothing in a value of them can be changed in place. */
+const PRIMITIVE_VALUE_KINDS: ReadonlySet<LogicalType["kind"]> = new Set(["boolean", "tinyint", "smallint", "int", "bigint", "float", "double", "date", "char", "varchar", "time", "timestamp", "interval", "null"]);
+
+/**
+ * Whether the values of type `t` are primitives (not a DECIMAL, bytes, an ARRAY, a MAP, a MULTISET or a ROW,
+ * which are objects).
+ *
+ * @example
+ * ```ts
+ * hasPrimitiveValues({ kind: "bigint", nullable: true });                              // true
+ * hasPrimitiveValues({ kind: "decimal", precision: 10, scale: 2, nullable: true });    // false
+ * ```
+ */
+export function hasPrimitiveValues(t: LogicalType): boolean {
+  return PRIMITIVE_VALUE_KINDS.has(t.kind);
+}
