@@ -135,7 +135,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   const asyncIoRuns = asyncIo.runs;
   const nexmark =
     options.sections.has("nexmark") || options.sections.has("nexmark-sql")
-      ? await measureNexmark(progress, { dataStream: options.sections.has("nexmark"), events: options.nexmarkEvents, sqlEvents: options.nexmarkSqlEvents })
+      ? await measureNexmark(progress, {
+          dataStream: options.sections.has("nexmark"),
+          events: options.nexmarkEvents,
+          sqlEvents: options.nexmarkSqlEvents,
+          queries: options.nexmarkQueries,
+        })
       : null;
   const recovery: RecoveryFigures[] = [];
   if (options.sections.has("recovery")) {

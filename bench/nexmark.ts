@@ -138,6 +138,8 @@ export interface NexmarkPlan {
   readonly events?: number | undefined;
   /** Events of each published SQL run; undefined: sized to about `TARGET_RUN_MS`. */
   readonly sqlEvents: number | undefined;
+  /** The queries to run (`--nexmark-queries`); undefined: all of them. */
+  readonly queries?: readonly NexmarkSqlQueryName[] | undefined;
 }
 
 /** What the process of one query measures (`measureNexmarkQuery`). */
@@ -170,8 +172,9 @@ export interface NexmarkQueryFigures {
  * ```
  */
 export async function measureNexmark(progress: (line: string) => void, plan: NexmarkPlan): Promise<NexmarkFigures> {
-  const dataStreamQueries: readonly string[] = plan.dataStream ? NEXMARK_QUERIES : [];
-  const order = [...dataStreamQueries, ...NEXMARK_SQL_QUERIES.filter((q) => !dataStreamQueries.includes(q))] as NexmarkSqlQueryName[];
+  const chosen = (q: string) => plan.queries === undefined || (plan.queries as readonly string[]).includes(q);
+  const dataStreamQueries: readonly string[] = plan.dataStream ? NEXMARK_QUERIES.filter(chosen) : [];
+  const order = [...dataStreamQueries, ...NEXMARK_SQL_QUERIES.filter((q) => !dataStreamQueries.includes(q) && chosen(q))] as NexmarkSqlQueryName[];
   const figures = new Map<string, NexmarkQueryFigures>();
   for (const query of order) {
     const queryPlan: NexmarkQueryPlan = { query, dataStream: dataStreamQueries.includes(query), sql: NEXMARK_SQL_REFUSED[query] === undefined, events: plan.events, sqlEvents: plan.sqlEvents };
@@ -183,12 +186,12 @@ export async function measureNexmark(progress: (line: string) => void, plan: Nex
   }
   const runs = order.flatMap((q) => figures.get(q)!.runs);
   const latency = LATENCY_QUERIES.flatMap((q) => figures.get(q)?.latency ?? []);
-  const sql = NEXMARK_SQL_QUERIES.map((q) => figures.get(q)!.sql!);
+  const sql = NEXMARK_SQL_QUERIES.filter(chosen).map((q) => figures.get(q)!.sql!);
   const ratios = nexmarkRatios(runs, sql);
   return {
     parallelism: NEXMARK_PARALLELISM,
     outOfOrdernessMs: NEXMARK_OUT_OF_ORDERNESS_MS,
-    queries: plan.dataStream ? NEXMARK_QUERIES.map((q) => ({ name: q, description: QUERIES[q].description })) : [],
+    queries: dataStreamQueries.map((q) => ({ name: q, description: QUERIES[q as NexmarkQueryName].description })),
     runs,
     latency,
     ratios,

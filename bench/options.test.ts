@@ -36,6 +36,13 @@ describe("parseBenchOptions", () => {
     expect(() => parseBenchOptions(["--nexmark-events", "-1"])).toThrow(/--nexmark-events must be a positive integer, got '-1'/);
   });
 
+  it("runs only the Nexmark queries named by --nexmark-queries, in the bench's order, and refuses an unknown one", () => {
+    expect(parseBenchOptions([]).nexmarkQueries).toBeUndefined();
+    expect(parseBenchOptions(["--only", "nexmark", "--nexmark-queries", "q7,q5,q7"]).nexmarkQueries).toEqual(["q5", "q7"]);
+    expect(() => parseBenchOptions(["--nexmark-queries", "q5,q23"])).toThrow(/--nexmark-queries takes a comma-separated list of q0, q1, .*, q22; got 'q5,q23'/);
+    expect(() => parseBenchOptions(["--nexmark-queries"])).toThrow(RangeError);
+  });
+
   it("sets the keyed-count key counts with --keys", () => {
     expect(parseBenchOptions(["--keys", "1000000"]).keys).toEqual([1_000_000]);
     expect(parseBenchOptions(["--keys", "5,7"]).keys).toEqual([5, 7]);

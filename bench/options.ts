@@ -7,10 +7,13 @@
  * the DataStream Nexmark queries and their SQL twins (section `nexmark`; a quick
  * try of the section), `--nexmark-sql-events N` the size of the
  * runs of the published Nexmark SQL queries (section `nexmark-sql`, also part of `nexmark`),
+ * `--nexmark-queries q5,q7` runs only the named Nexmark queries in those sections (a quick look at a few),
  * `--state-bytes a,b` the keyed state sizes of the `state` section (checkpoint
  * cost at each, recovery at the largest) and `--state-keys a,b` the key counts
  * of its throughput runs.
  */
+
+import { NEXMARK_SQL_QUERIES, type NexmarkSqlQueryName } from "./jobs/nexmark/sql-queries.ts";
 
 /** The sections of the bench, in the order they run. */
 export const BENCH_SECTIONS = ["startup", "keyed-count", "keyed-count-tcp", "cluster", "file", "event-time", "object-state", "async-io", "nexmark", "nexmark-sql", "recovery", "state", "kafka", "postgres"] as const;
@@ -37,6 +40,8 @@ export interface BenchOptions {
   readonly nexmarkEvents: number | undefined;
   /** Events of each run of a published Nexmark SQL query; undefined sizes them from a sizing run. */
   readonly nexmarkSqlEvents: number | undefined;
+  /** The Nexmark queries the `nexmark` and `nexmark-sql` sections run (in the bench's order); undefined: all of them. */
+  readonly nexmarkQueries: readonly NexmarkSqlQueryName[] | undefined;
   /** Keyed state sizes of the `state` section's checkpoint runs, in bytes, ascending; recovery runs at the largest. */
   readonly stateBytes: readonly number[];
   /** Key counts of the `state` section's throughput runs. */
@@ -46,7 +51,7 @@ export interface BenchOptions {
 /**
  * Reads the bench's arguments.
  *
- * @throws RangeError for a `--records` that is not a positive integer, a `--keys`, `--state-keys` or `--state-bytes` that is not a list of them, or an unknown section in `--only`
+ * @throws RangeError for a `--records` that is not a positive integer, a `--keys`, `--state-keys` or `--state-bytes` that is not a list of them, an unknown section in `--only` or an unknown query in `--nexmark-queries`
  * @example
  * ```ts
  * parseBenchOptions(["--only", "object-state"]).sections; // Set { "object-state" }
@@ -54,6 +59,7 @@ export interface BenchOptions {
  * parseBenchOptions(["--keys", "1000000"]).keys;           // [1_000_000]
  * parseBenchOptions(["--only", "nexmark-sql", "--nexmark-sql-events", "20000"]).nexmarkSqlEvents; // 20_000
  * parseBenchOptions(["--only", "nexmark", "--nexmark-events", "100000"]).nexmarkEvents; // 100_000
+ * parseBenchOptions(["--only", "nexmark", "--nexmark-queries", "q7,q5"]).nexmarkQueries; // ["q5", "q7"]
  * parseBenchOptions(["--only", "state", "--state-bytes", "10e6,50e6"]).stateBytes; // [10_000_000, 50_000_000]
  * ```
  */
@@ -64,6 +70,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     sections: sectionsOption(argv),
     nexmarkEvents: countOption(argv, "--nexmark-events"),
     nexmarkSqlEvents: countOption(argv, "--nexmark-sql-events"),
+    nexmarkQueries: nexmarkQueriesOption(argv),
     stateBytes: [...listOption(argv, "--state-bytes", DEFAULT_STATE_BYTES)].sort((a, b) => a - b),
     stateKeys: listOption(argv, "--state-keys", DEFAULT_STATE_KEYS),
   };
@@ -95,4 +102,14 @@ function sectionsOption(argv: readonly string[]): ReadonlySet<BenchSection> {
   if (names.length === 0 || unknown.length > 0)
     throw new RangeError(`--only takes a comma-separated list of ${BENCH_SECTIONS.join(", ")}; got '${argv[i + 1] ?? ""}'`);
   return new Set(names as BenchSection[]);
+}
+
+function nexmarkQueriesOption(argv: readonly string[]): readonly NexmarkSqlQueryName[] | undefined {
+  const i = argv.indexOf("--nexmark-queries");
+  if (i < 0) return undefined;
+  const names = new Set((argv[i + 1] ?? "").split(",").filter((s) => s !== ""));
+  const unknown = [...names].filter((q) => !(NEXMARK_SQL_QUERIES as readonly string[]).includes(q));
+  if (names.size === 0 || unknown.length > 0)
+    throw new RangeError(`--nexmark-queries takes a comma-separated list of ${NEXMARK_SQL_QUERIES.join(", ")}; got '${argv[i + 1] ?? ""}'`);
+  return NEXMARK_SQL_QUERIES.filter((q) => names.has(q));
 }
