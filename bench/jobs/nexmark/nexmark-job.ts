@@ -154,11 +154,23 @@ function resultSink(p: NexmarkRunParams, asDataStreamRow?: (r: Row) => unknown):
   };
 }
 
+/**
+ * The sources' periodic watermark interval of every run. The bench's event time runs about a thousand times faster
+ * than the clock (1 000 events per second of event time, read at about a million a second), so Flink's default of
+ * 200 ms let about 200 s of event time (twenty 10 s windows) pile up behind each watermark: state that no deployment
+ * whose event time follows the clock holds, and that every checkpoint wrote (published q7's interval join held
+ * 38 000–75 000 bids per subtask). 20 ms keeps that lag at a few windows; the rows do not depend on it (no event is
+ * later than the watermark delay allows)
+ * (docs/benchmarks.md, "The watermark interval of the runs").
+ */
+export const NEXMARK_WATERMARK_INTERVAL_MS = 20;
+
 /** Creates the environment of a run with the query's graph (the same in the bench process and in every worker). */
 function environmentOf(p: NexmarkRunParams, checkpointDir: string | undefined): StreamExecutionEnvironment {
   const env = StreamExecutionEnvironment.create({
     parallelism: p.parallelism,
     workers: p.workers,
+    autoWatermarkInterval: NEXMARK_WATERMARK_INTERVAL_MS,
     fresh: true,
     log: () => {},
     ...(p.workers > 0 ? { jobModule: import.meta.url } : {}),
