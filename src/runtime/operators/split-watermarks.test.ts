@@ -109,6 +109,19 @@ describe("per-split watermarks", () => {
     expect(watermarks().at(-1)).toBe("wm 8999");
   });
 
+  it("splits that go idle in one periodic emit give the watermark they promised, whatever their order (a late emit on a loaded machine)", () => {
+    for (const order of [["a", "b", "empty"], ["empty", "a", "b"]]) {
+      let now = 0;
+      const { w, log } = setup(() => new WatermarksWithIdleness(new BoundedOutOfOrdernessWatermarks<number>(0), 300, () => now));
+      for (const id of order) w.split(id, true); // a Kafka reader's partitions, one of them without records
+      w.onSplitEvent("a", 0, 39_500);
+      w.onSplitEvent("b", 0, 49_000);
+      now = 1_000; // the first periodic emit after the records comes after the idle timeout
+      w.onPeriodicEmit();
+      expect(log, order.join(" ")).toEqual(["wm 39499", "idle"]);
+    }
+  });
+
   it("with idleness, a split registered activeFromStart that never has a record goes idle; a queued one holds the watermark", () => {
     let now = 0;
     const idleAfter100 = () => new WatermarksWithIdleness<number>(new BoundedOutOfOrdernessWatermarks<number>(0), 100, () => now);

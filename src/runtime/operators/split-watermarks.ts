@@ -14,7 +14,14 @@
  * - A finished split makes a last periodic emit; its final watermark is the
  *   reader's watermark while the reader has no other split.
  * - A reader that says it has nothing to read (`markReaderIdle`) and holds no
- *   split is idle; all inputs idle makes the reader idle.
+ *   split is idle; all inputs idle makes the reader idle. Going idle, it first
+ *   advances to the minimum of what its idle inputs promised (those with a
+ *   watermark): what it would have emitted had the inputs without one gone idle
+ *   first. Inputs found idle in one periodic emit go idle in the order of the
+ *   splits, so without this the watermark promised by the splits read last
+ *   would depend on that order (and stay unsent when a split without records
+ *   came after them: a loaded machine whose periodic emit came late); for the
+ *   same reason a periodic emit combines the inputs once, after all of them.
  */
 import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
 
@@ -40,6 +47,8 @@ export class SplitWatermarks<T> {
   /** What `emit` and `setIdle` were last called with. */
   private emitted = Number.NEGATIVE_INFINITY;
   private idle = false;
+  /** While a periodic emit runs: the inputs are combined once, after it. */
+  private deferred = false;
 
   /**
    * @param create a new generator (one per split)
@@ -115,8 +124,14 @@ export class SplitWatermarks<T> {
 
   /** Every auto-watermark interval. */
   onPeriodicEmit(): void {
-    if (this.main.active) this.main.generator.onPeriodicEmit(this.main.output);
-    for (const s of this.splits.values()) if (s.active) s.generator.onPeriodicEmit(s.output);
+    this.deferred = true;
+    try {
+      if (this.main.active) this.main.generator.onPeriodicEmit(this.main.output);
+      for (const s of this.splits.values()) if (s.active) s.generator.onPeriodicEmit(s.output);
+    } finally {
+      this.deferred = false;
+    }
+    this.update();
   }
 
   /** The watermarks of the registered splits, for a checkpoint (split id → watermark; -Infinity left out). */
@@ -155,6 +170,7 @@ export class SplitWatermarks<T> {
   }
 
   private update(): void {
+    if (this.deferred) return;
     let min = Number.POSITIVE_INFINITY;
     let any = false;
     let anyActive = false;
@@ -170,7 +186,12 @@ export class SplitWatermarks<T> {
       if (this.readerIdle) this.status(true);
       return;
     }
-    if (!anyActive) return this.status(true);
+    if (!anyActive) {
+      let promised = Number.POSITIVE_INFINITY;
+      for (const i of this.inputs()) if (i.watermark !== Number.NEGATIVE_INFINITY && i.watermark < promised) promised = i.watermark;
+      if (promised !== Number.POSITIVE_INFINITY) this.advance(promised);
+      return this.status(true);
+    }
     this.status(false);
     this.advance(min);
   }
