@@ -172,11 +172,16 @@ export class SplitWatermarks<T> {
   private update(): void {
     if (this.deferred) return;
     let min = Number.POSITIVE_INFINITY;
+    /** The least watermark an idle input promised before it went idle (those without one left out). */
+    let promised = Number.POSITIVE_INFINITY;
     let any = false;
     let anyActive = false;
     for (const i of this.inputs()) {
       any = true;
-      if (i.idle) continue;
+      if (i.idle) {
+        if (i.watermark !== Number.NEGATIVE_INFINITY && i.watermark < promised) promised = i.watermark;
+        continue;
+      }
       anyActive = true;
       if (i.watermark < min) min = i.watermark;
     }
@@ -187,8 +192,6 @@ export class SplitWatermarks<T> {
       return;
     }
     if (!anyActive) {
-      let promised = Number.POSITIVE_INFINITY;
-      for (const i of this.inputs()) if (i.watermark !== Number.NEGATIVE_INFINITY && i.watermark < promised) promised = i.watermark;
       if (promised !== Number.POSITIVE_INFINITY) this.advance(promised);
       return this.status(true);
     }
