@@ -9,7 +9,7 @@
  * since), read in an LMDB read transaction opened at the barrier. So the
  * delta needs nothing of the generations' flush (checkpoint-flush.ts) and is
  * encoded while it runs. Encoded when serialized, key group after key group,
- * with a turn of the event loop after each {@link SLICE_MS} of them, into the
+ * with a turn of the event loop after each {@link SNAPSHOT_SLICE_MS} of them, into the
  * heap backend's delta format (keyed-snapshot-format.ts).
  */
 
@@ -21,6 +21,7 @@ import type { StateKey } from "../state-key.ts";
 import type { StateKind } from "../descriptors.ts";
 import type { DiskStore, StoreView } from "./disk-store.ts";
 import type { CacheEntry, FrozenEntries } from "./write-back-cache.ts";
+import { SNAPSHOT_SLICE_MS, yieldToEventLoop } from "./snapshot-slices.ts";
 
 /** One state's changes taken at the barrier. */
 export interface DeltaState {
@@ -51,18 +52,6 @@ function frozenValues(frozen: FrozenEntries): FrozenValues {
   }
   return byState;
 }
-
-/**
- * Encoding time between two yields to the event loop. A time rather than a
- * count of entries (the heap backend's SLICE_ENTRIES): while a flush is in
- * flight a turn of the event loop also holds its slices (up to 100 ms,
- * checkpoint-flush.ts), so each yield costs that long; on the keyed count at
- * 1 M keys a delta of 90 000 keys in slices of 8 192 took as long as the
- * flush beside it.
- */
-const SLICE_MS = 20;
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Opens the read transaction now (call it at the barrier, when `frozen` was
@@ -103,7 +92,7 @@ export function takeDiskDelta(
     const byGeneration: (FrozenValues | undefined)[] = [];
     const valuesOf = (generation: number): FrozenValues => (byGeneration[generation] ??= frozenValues(frozen[generation]!));
     const out: SerializedKeyedState[] = [];
-    let until = performance.now() + SLICE_MS;
+    let until = performance.now() + SNAPSHOT_SLICE_MS;
     for (const s of states) {
       const own = valuesOf(0).get(s.index);
       /** The value of `k` frozen with the newest earlier generation in flight that holds it, else the stored one. */
@@ -121,7 +110,7 @@ export function takeDiskDelta(
       for (const [g, changed] of s.changed) {
         if (performance.now() >= until) {
           await yieldToEventLoop();
-          until = performance.now() + SLICE_MS;
+          until = performance.now() + SNAPSHOT_SLICE_MS;
         }
         if (released) throw stopped();
         const keys: StateKey[] = [];

@@ -4,8 +4,8 @@
  * sees exactly the state at that moment while processing goes on writing.
  * Serializing scans the backend's key-group range in that transaction and
  * re-encodes each key group of each state as a chunk (key-group-chunk.ts),
- * yielding to the event loop between slices of at least
- * {@link SLICE_ENTRIES} entries, into the same blob format as the heap
+ * yielding to the event loop at the first key group after each
+ * {@link SNAPSHOT_SLICE_MS} of it, into the same blob format as the heap
  * backend (keyed-snapshot-format.ts): the two backends restore each other's
  * snapshots.
  */
@@ -13,12 +13,13 @@
 import type { LmdbReadTransaction } from "./lmdb-surface.ts";
 import type { StateKind } from "../descriptors.ts";
 import { encodeKeyGroupChunk } from "../snapshot/key-group-chunk.ts";
-import { type KeyedSnapshotHeader, packKeyedSnapshot, SLICE_ENTRIES, type SerializedKeyedState, ttlMarker } from "../snapshot/keyed-snapshot-format.ts";
+import { type KeyedSnapshotHeader, packKeyedSnapshot, type SerializedKeyedState, ttlMarker } from "../snapshot/keyed-snapshot-format.ts";
 import type { StateSnapshot } from "../state-snapshot.ts";
 import type { StateKey } from "../state-key.ts";
 import { keyGroupOfEntry, stateIdOfEntry, stateKeyOfEntry } from "./disk-key-codec.ts";
 import { decodeStoredValue } from "./disk-value-codec.ts";
 import type { DiskStore } from "./disk-store.ts";
+import { SNAPSHOT_SLICE_MS, yieldToEventLoop } from "./snapshot-slices.ts";
 
 /** A state included in a snapshot. */
 export interface SnapshotState {
@@ -36,8 +37,6 @@ interface Accumulator {
   keys: StateKey[];
   values: unknown[];
 }
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Opens the read transaction now and returns the snapshot; `onRelease` is
@@ -87,7 +86,7 @@ export function takeDiskSnapshot(
     const stopped = (): Error => new Error(`snapshot ${header.checkpointId} of operator '${header.operatorUid}' was released while serializing`);
     if (released) throw stopped();
     iterator = store.scan(range[0], range[1], txn)[Symbol.iterator]();
-    let slice = 0;
+    let until = performance.now() + SNAPSHOT_SLICE_MS;
     for (;;) {
       let next: IteratorResult<{ key: Uint8Array; value: Uint8Array }>;
       try {
@@ -101,9 +100,9 @@ export function takeDiskSnapshot(
       if (kg !== group) {
         finishGroup();
         group = kg;
-        if (slice >= SLICE_ENTRIES) {
+        if (performance.now() >= until) {
           await yieldToEventLoop();
-          slice = 0;
+          until = performance.now() + SNAPSHOT_SLICE_MS;
           if (released) throw stopped();
         }
       }
@@ -119,7 +118,6 @@ export function takeDiskSnapshot(
       }
       acc.keys.push(k);
       acc.values.push(v);
-      slice++;
     }
     finishGroup();
     iterator = undefined;
