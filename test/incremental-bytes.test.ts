@@ -24,10 +24,9 @@ const backendOf = (trackChanges: boolean): HeapKeyedStateBackend =>
 
 /** Checkpoint `id` of `backend` through `chain` into `storage`; resolves with the stored checkpoint. */
 async function checkpoint(id: number, backend: KeyedStateBackend, chain: KeyedSnapshotChain, storage: FileSystemCheckpointStorage): Promise<CompletedCheckpoint> {
-  const type = chain.nextType();
-  const snap = backend.snapshot(id, type);
-  const shared = await chain.append(type, async () => storage.writeSharedState(id, UID, 0, await snap.serialize()));
-  snap.release();
+  const { keyed, shared: chained } = chain.capture(id, backend, (bytes) => storage.writeSharedState(id, UID, 0, bytes));
+  const shared = await chained;
+  keyed.release();
   const handle = await storage.writeState(id, UID, 0, new Uint8Array([0]));
   const state: OperatorSubtaskState = { operatorUid: UID, subtaskIndex: 0, parallelism: 1, maxParallelism: 128, keyGroupRange: RANGE, handle, shared };
   return storage.addCompleted({ version: 1, jobName: "bytes", checkpointId: id, timestamp: id, completedAt: id, savepoint: false, graphFingerprint: "x", states: [state] });

@@ -403,6 +403,25 @@ export abstract class KeyedStateBackend implements CurrentKeySource {
     return this.fullSnapshot(checkpointId, [...this.tables.values()]);
   }
 
+  /**
+   * A `"delta"` snapshot and, of the same moment, a full snapshot that is to
+   * become the chain's next base: the delta is written with this checkpoint,
+   * the full snapshot serialized in the background and written with a later
+   * one (see `KeyedSnapshotChain`), so no checkpoint waits for a whole base.
+   * Release both.
+   *
+   * @example
+   * ```ts
+   * const { delta, base } = backend.snapshotWithBase(9);
+   * const deltaBytes = await delta.serialize(); // for checkpoint 9
+   * const baseBytes = await base.serialize();   // the state at checkpoint 9, in full
+   * ```
+   */
+  snapshotWithBase(checkpointId: number): { readonly delta: StateSnapshot; readonly base: StateSnapshot } {
+    const delta = this.deltaSnapshot(checkpointId);
+    return { delta, base: this.fullSnapshot(checkpointId, [...this.tables.values()]) };
+  }
+
   /** The header every snapshot blob of this backend starts with. */
   protected snapshotHeader(checkpointId: number): KeyedSnapshotHeader {
     return {

@@ -203,11 +203,7 @@ export class OperatorChain {
       const operator = m.operatorState.snapshot(id);
       if (!m.keyed) return { member: m, operator };
       if (!m.chain || barrier.savepoint) return { member: m, keyed: m.keyed.snapshot(id), operator };
-      const type = m.chain.nextType(m.keyed.changedKeyCount(), m.keyed.approximateEntries());
-      const keyed = m.keyed.snapshot(id, type);
-      const shared = m.chain.append(type, async () =>
-        services.storage.writeSharedState(id, m.node.uid, this.spec.subtaskIndex, await keyed.serialize()),
-      );
+      const { keyed, shared } = m.chain.capture(id, m.keyed, (bytes) => services.storage.writeSharedState(id, m.node.uid, this.spec.subtaskIndex, bytes));
       shared.catch(() => {}); // awaited by write(); a failure before that must not go unhandled
       return { member: m, keyed, shared, operator };
     });

@@ -235,6 +235,16 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
    * that) scans it.
    */
   override snapshot(checkpointId: number, type?: SnapshotType): DiskStateSnapshot {
+    return this.capture(checkpointId, type, false).snapshot;
+  }
+
+  /** A delta and a full snapshot of the same barrier (one frozen generation): the full one serializes once it is in the store. */
+  override snapshotWithBase(checkpointId: number): { readonly delta: DiskStateSnapshot; readonly base: StateSnapshot } {
+    const { snapshot, base } = this.capture(checkpointId, "delta", true);
+    return { delta: snapshot, base: base! };
+  }
+
+  private capture(checkpointId: number, type: SnapshotType, withBase: boolean): { snapshot: DiskStateSnapshot; base?: StateSnapshot } {
     this.decide();
     if (type === "delta" && !this.trackChanges) throw new Error(`weir: operator '${this.operatorUid}': a delta snapshot needs trackChanges`);
     const local: LocalSnapshotId = { checkpointId, token: randomUUID() };
@@ -248,6 +258,38 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
         : undefined;
     if (type === "base") for (const t of tables) t.changes?.take();
     const frozen = this.cacheOf.freeze();
+    // a delta reads the frozen values and, for keys evicted since the previous barrier, the store as of now: it is ready at once
+    const delta = deltaStates ? this.deltaView(checkpointId, deltaStates, [frozen, ...this.flush.inFlight().reverse()]) : undefined;
+    const full = delta === undefined || withBase ? this.afterFlush(checkpointId, tables) : undefined;
+    this.flush.add({
+      frozen,
+      marker: local,
+      durable: () => full?.open(),
+      failed: (e) => full?.fail(e), // a delta is ready already: its content does not depend on the flush
+    });
+    return { snapshot: { ...this.tracked(delta ?? full!.snapshot), local }, ...(withBase ? { base: full!.snapshot } : {}) };
+  }
+
+  /** `view`, counted among the live snapshots until released (`dispose()` releases them). */
+  private tracked(view: StateSnapshot): StateSnapshot {
+    if (this.snapshots.has(view)) return view;
+    const snap: StateSnapshot = {
+      serialize: () => view.serialize(),
+      release: () => {
+        view.release();
+        this.snapshots.delete(snap);
+      },
+    };
+    this.snapshots.add(snap);
+    return snap;
+  }
+
+  /**
+   * A full snapshot whose read transaction opens once its generation is in the
+   * store (`open`, called by the flush in the turn of its last transaction):
+   * `serialize()` waits for that and scans it.
+   */
+  private afterFlush(checkpointId: number, tables: readonly StateTable[]): { snapshot: StateSnapshot; open(): void; fail(e: unknown): void } {
     let view: StateSnapshot | undefined;
     let released = false;
     let serialized: Promise<Uint8Array> | undefined;
@@ -255,7 +297,7 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
     let settle!: { resolve: () => void; reject: (e: unknown) => void };
     const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     ready.catch(() => {}); // an aborted checkpoint never serializes
-    const snap: DiskStateSnapshot = {
+    const snapshot = this.tracked({
       serialize: () =>
         (serialized ??= ready.then(
           () => {
@@ -267,24 +309,14 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
           },
         )),
       release: () => {
-        if (released) return;
         released = true;
         view?.release();
-        this.snapshots.delete(snap);
       },
-      local,
-    };
-    this.snapshots.add(snap);
-    if (deltaStates) {
-      // a delta reads the frozen values and, for keys evicted since the previous barrier, the store as of now: it is ready at once
-      view = this.deltaView(checkpointId, deltaStates, [frozen, ...this.flush.inFlight().reverse()]);
-      settle.resolve();
-    }
-    this.flush.add({
-      frozen,
-      marker: local,
-      durable: () => {
-        if (released || deltaStates) return settle.resolve();
+    });
+    return {
+      snapshot,
+      open: () => {
+        if (released) return settle.resolve();
         try {
           view = this.fullSnapshot(checkpointId, tables);
           settle.resolve();
@@ -292,9 +324,8 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
           settle.reject(e);
         }
       },
-      failed: (e) => settle.reject(e), // a delta is resolved already: its content does not depend on the flush
-    });
-    return snap;
+      fail: (e) => settle.reject(e),
+    };
   }
 
   /** A full snapshot's read of the store, opened now (when the snapshot's frozen entries are in the store). */
