@@ -11,12 +11,10 @@ import { describe, expect, it } from "vitest";
 import type { CompletedCheckpoint, SharedStateRef } from "../src/checkpoint/types.ts";
 import { readSavepoint } from "../src/checkpoint/savepoint/savepoint.ts";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
-import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
-import { RichFunction, StreamExecutionEnvironment, WatermarkStrategy } from "../src/index.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
-import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
-import { expectedRunningTotals, runningTotals, type TotalsEvent } from "./support/running-totals.ts";
+import { expectedRunningTotals, type TotalsEvent } from "./support/running-totals.ts";
+import { progress, RETAINED, steppedTotalsJob } from "./support/stepped-totals-job.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
@@ -26,39 +24,6 @@ const KEYS = 500;
 /** Records before the first checkpoint (its base holds nearly every key), then per step: fewer than half of a subtask's keys change, so each step is a delta. */
 const FIRST = 2000;
 const STEP = 250;
-
-/** Records the map saw so far, and the number below which the source may read (the jobs run in this process). */
-const progress = { seen: 0, limit: Infinity };
-
-class Events extends RichFunction {
-  constructor(private readonly events: readonly TotalsEvent[]) {
-    super();
-  }
-  map(i: number): TotalsEvent {
-    progress.seen = Math.max(progress.seen, i + 1);
-    return this.events[i]!;
-  }
-}
-
-/** The job at parallelism 2 with incremental checkpoints into `dir` every `intervalMs`, all of them retained. */
-function job(events: readonly TotalsEvent[], dir: string, intervalMs: number, fromSavepoint?: string): StreamExecutionEnvironment {
-  const env = StreamExecutionEnvironment.create({ parallelism: 2, fromSavepoint });
-  env.enableCheckpointing(intervalMs, "exactly-once");
-  env.getCheckpointConfig().enableIncrementalCheckpointing(true).setCheckpointStorage(dir).setNumRetainedCheckpoints(10_000);
-  env
-    .fromSource(throttledSequence(0, N - 1, 5, 1, 0, () => progress.limit), WatermarkStrategy.noWatermarks(), "numbers")
-    .uid("numbers")
-    .setParallelism(1)
-    .map(new Events(events))
-    .uid("events")
-    .setParallelism(1) // one channel per key: the per-record totals are deterministic
-    .keyBy((e) => e.key)
-    .process(runningTotals)
-    .uid("totals")
-    .sinkTo(collectSink("out"))
-    .uid("out");
-  return env;
-}
 
 /** The chains of the keyed operator's subtasks in `c`. */
 const chainsOf = (c: CompletedCheckpoint): (readonly SharedStateRef[])[] => c.states.filter((s) => s.operatorUid === "totals").map((s) => s.shared ?? []);
@@ -76,7 +41,7 @@ describe(`a chain rebased in the background (seed ${SEED})`, () => {
     // writes a base taken in the background; then it is cancelled.
     progress.seen = 0;
     progress.limit = FIRST;
-    const client = await job(events, dir, 3_600_000).executeAsync("first");
+    const client = await steppedTotalsJob(events, dir, 3_600_000).executeAsync("first");
     let rebased: CompletedCheckpoint | undefined;
     for (let step = 0; step < 12 && rebased === undefined; step++) {
       await waitFor("records at the map", () => progress.seen >= progress.limit, 30_000, 2);
@@ -88,14 +53,14 @@ describe(`a chain rebased in the background (seed ${SEED})`, () => {
     expect(rebased, `${msg}: a checkpoint whose chains start with a base written in the background`).toBeDefined();
     progress.limit = Infinity;
 
-    const result = await job(events, dir, 20, join(dir, `chk-${rebased!.checkpointId}`)).execute("second");
+    const result = await steppedTotalsJob(events, dir, 20, join(dir, `chk-${rebased!.checkpointId}`)).execute("second");
     expect(result.restoredFrom, msg).toBe(rebased!.checkpointId);
     // The collect sink keeps its rows in checkpointed state: the second job ends with the rows up to the checkpoint
     // and its own, each record's total exactly once, as a run without the cancel gives.
     expect(result.getCollected<string>("out").sort(), msg).toEqual(expectedRunningTotals(events));
 
     // The second job's checkpoints continued the restored chains (they begin with the same base) and are readable.
-    const storage = new FileSystemCheckpointStorage({ directory: dir, retained: 10_000, log: () => {} });
+    const storage = new FileSystemCheckpointStorage({ directory: dir, retained: RETAINED, log: () => {} });
     const later = (await storage.listCompleted()).filter((c) => c.checkpointId > rebased!.checkpointId);
     expect(later.length, msg).toBeGreaterThan(0);
     const bases = chainsOf(rebased!).map((chain) => chain[0]!.path);

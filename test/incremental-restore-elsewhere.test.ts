@@ -11,61 +11,21 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSavepoint } from "../src/checkpoint/savepoint/savepoint.ts";
 import { FileSystemCheckpointStorage } from "../src/checkpoint/storage/filesystem-storage.ts";
-import { collectSink } from "../src/connectors/builtin/collect-sink.ts";
-import { RichFunction, StreamExecutionEnvironment, WatermarkStrategy } from "../src/index.ts";
 import { randomInt, seededRandom, testSeed } from "../src/util/seeded-random.ts";
-import { throttledSequence } from "./fixtures/throttled-sequence-source.ts";
 import { waitFor } from "./support/cli-process.ts";
-import { expectedRunningTotals, runningTotals, type TotalsEvent } from "./support/running-totals.ts";
+import { expectedRunningTotals, type TotalsEvent } from "./support/running-totals.ts";
+import { progress, RETAINED, steppedTotalsJob } from "./support/stepped-totals-job.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const SEED = testSeed();
 const newDir = tempDirs("weir-restore-elsewhere-");
 const N = 6000;
 const KEYS = 500;
-/** More than either job completes: the second job's first checkpoints, those that could continue the restored chain, are checked too. */
-const RETAINED = 10_000;
-
-type Ev = TotalsEvent;
-
-/** Records the map saw so far, and the number below which the source may read (the jobs run in this process). */
-const progress = { seen: 0, limit: Infinity };
-
-/** Maps a sequence number to its event and counts them. */
-class Events extends RichFunction {
-  constructor(private readonly events: readonly Ev[]) {
-    super();
-  }
-  map(i: number): Ev {
-    progress.seen = Math.max(progress.seen, i + 1);
-    return this.events[i]!;
-  }
-}
-
-/** The job at parallelism 2 with incremental checkpoints into `dir` every `intervalMs`, all of them retained. */
-function job(events: readonly Ev[], dir: string, intervalMs: number, fromSavepoint?: string): StreamExecutionEnvironment {
-  const env = StreamExecutionEnvironment.create({ parallelism: 2, fromSavepoint });
-  env.enableCheckpointing(intervalMs, "exactly-once");
-  env.getCheckpointConfig().enableIncrementalCheckpointing(true).setCheckpointStorage(dir).setNumRetainedCheckpoints(RETAINED);
-  env
-    .fromSource(throttledSequence(0, N - 1, 5, 1, 0, () => progress.limit), WatermarkStrategy.noWatermarks(), "numbers")
-    .uid("numbers")
-    .setParallelism(1)
-    .map(new Events(events))
-    .uid("events")
-    .setParallelism(1) // one channel per key: the per-record totals are deterministic
-    .keyBy((e) => e.key)
-    .process(runningTotals)
-    .uid("totals")
-    .sinkTo(collectSink("out"))
-    .uid("out");
-  return env;
-}
 
 describe(`an incremental checkpoint of another directory restored at the same parallelism (seed ${SEED})`, () => {
   it("is not continued: the new job's checkpoints stand alone, its totals continue the restored ones", async () => {
     const random = seededRandom(SEED);
-    const events: Ev[] = Array.from({ length: N }, (_, id) => ({ id, key: randomInt(random, 0, KEYS - 1) }));
+    const events: TotalsEvent[] = Array.from({ length: N }, (_, id) => ({ id, key: randomInt(random, 0, KEYS - 1) }));
     const msg = `WEIR_SEED=${SEED}`;
     const first = newDir();
     const second = newDir();
@@ -75,7 +35,7 @@ describe(`an incremental checkpoint of another directory restored at the same pa
     // into a new base by letting half of the keys change), then cancelled.
     progress.seen = 0;
     progress.limit = 2000;
-    const client = await job(events, first, 3_600_000).executeAsync("first");
+    const client = await steppedTotalsJob(events, first, 3_600_000).executeAsync("first");
     await waitFor("records at the map", () => progress.seen >= 2000, 30_000, 2);
     await client.triggerCheckpoint();
     progress.limit = 2200;
@@ -86,7 +46,7 @@ describe(`an incremental checkpoint of another directory restored at the same pa
     const chains = restored.states.filter((s) => s.operatorUid === "totals").map((s) => (s.shared ?? []).length);
     expect(chains, `${msg}: the restored keyed states are a base and a delta`).toEqual([2, 2]);
 
-    const result = await job(events, second, 20, join(first, `chk-${restored.checkpointId}`)).execute("second");
+    const result = await steppedTotalsJob(events, second, 20, join(first, `chk-${restored.checkpointId}`)).execute("second");
     expect(result.restoredFrom, msg).toBe(restored.checkpointId);
     rmSync(first, { recursive: true, force: true });
     const own = await new FileSystemCheckpointStorage({ directory: second, retained: RETAINED, log: () => {} }).listCompleted();
