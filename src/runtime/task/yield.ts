@@ -4,6 +4,8 @@
  * Yields to the event loop when the thread has run for more than a few
  * milliseconds since the last yield.
  */
+import { yieldToEventLoop } from "../../util/event-loop-turn.ts";
+
 let lastYield = performance.now();
 const SLICE_MS = 4;
 
@@ -11,6 +13,6 @@ const SLICE_MS = 4;
 export async function yieldIfBusy(): Promise<void> {
   const now = performance.now();
   if (now - lastYield < SLICE_MS) return;
-  await new Promise<void>((r) => setImmediate(r));
+  await yieldToEventLoop();
   lastYield = performance.now();
 }

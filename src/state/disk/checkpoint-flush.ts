@@ -25,6 +25,7 @@
 
 import type { DiskStore, LocalSnapshotId, StoreWrite } from "./disk-store.ts";
 import type { CacheEntry, FrozenEntries, WriteBackCache } from "./write-back-cache.ts";
+import { yieldToEventLoop } from "../../util/event-loop-turn.ts";
 
 /** Store writes per transaction of a checkpoint's flush. */
 export const FLUSH_SLICE = 4_096;
@@ -81,8 +82,6 @@ interface Pending {
   phase: 0 | 1;
   next: number;
 }
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The queue of generations being flushed.

@@ -21,7 +21,8 @@ import type { StateKey } from "../state-key.ts";
 import type { StateKind } from "../descriptors.ts";
 import type { DiskStore, StoreView } from "./disk-store.ts";
 import type { CacheEntry, FrozenEntries } from "./write-back-cache.ts";
-import { SNAPSHOT_SLICE_MS, yieldToEventLoop } from "./snapshot-slices.ts";
+import { yieldToEventLoop } from "../../util/event-loop-turn.ts";
+import { SNAPSHOT_SLICE_MS } from "./snapshot-slices.ts";
 
 /** One state's changes taken at the barrier. */
 export interface DeltaState {

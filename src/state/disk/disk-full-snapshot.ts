@@ -19,7 +19,8 @@ import type { StateKey } from "../state-key.ts";
 import { keyGroupOfEntry, stateIdOfEntry, stateKeyOfEntry } from "./disk-key-codec.ts";
 import { decodeStoredValue } from "./disk-value-codec.ts";
 import type { DiskStore } from "./disk-store.ts";
-import { SNAPSHOT_SLICE_MS, yieldToEventLoop } from "./snapshot-slices.ts";
+import { yieldToEventLoop } from "../../util/event-loop-turn.ts";
+import { SNAPSHOT_SLICE_MS } from "./snapshot-slices.ts";
 
 /** A state included in a snapshot. */
 export interface SnapshotState {

@@ -15,6 +15,3 @@
  * to file, longer than the checkpoint interval.
  */
 export const SNAPSHOT_SLICE_MS = 20;
-
-/** One turn of the event loop. */
-export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -30,6 +30,7 @@ import { decodeStateValue, packPlainDataSized } from "../serializer.ts";
 import { stateKeyOf, type StateKey } from "../state-key.ts";
 import { type Column, decodeKeyGroupChunk } from "./key-group-chunk.ts";
 import type { KeyGroupedMap, KeyGroupedView } from "../heap/key-grouped-map.ts";
+import { yieldToEventLoop } from "../../util/event-loop-turn.ts";
 
 /** Entries encoded between two yields to the event loop (at least one key group). */
 export const SLICE_ENTRIES = 8192;
@@ -102,8 +103,6 @@ export interface KeyedSnapshotBlob {
   readonly maxParallelism: number;
   readonly states: readonly RestoredKeyedState[];
 }
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Encodes the key groups of the captured states that are still pending
