@@ -1,4 +1,5 @@
 /** Makes the auction of an auction event. */
+import { AuctionObject } from "./event-objects.ts";
 import type { EventRandom } from "./event-random.ts";
 import { FIRST_AUCTION_ID, FIRST_CATEGORY_ID, FIRST_PERSON_ID, NUM_CATEGORIES, hotId, lastAuctionId, lastPersonId, randomPersonId } from "./nexmark-ids.ts";
 import type { Auction } from "./nexmark-event.ts";
@@ -22,16 +23,6 @@ export function nextAuction(c: NexmarkConfig, r: EventRandom, n: number, dateTim
   const description = nextString(r, 100);
   const reserve = initialBid + nextPrice(r);
   const size = 8 + itemName.length + description.length + 8 + 8 + 8 + 8 + 8;
-  return {
-    id: lastAuctionId(c, n) + FIRST_AUCTION_ID,
-    itemName,
-    description,
-    initialBid,
-    reserve,
-    dateTime,
-    expires,
-    seller: seller + FIRST_PERSON_ID,
-    category,
-    extra: nextExtra(r, size, c.avgAuctionByteSize),
-  };
+  const extra = nextExtra(r, size, c.avgAuctionByteSize);
+  return new AuctionObject(lastAuctionId(c, n) + FIRST_AUCTION_ID, itemName, description, initialBid, reserve, dateTime, expires, seller + FIRST_PERSON_ID, category, extra);
 }

@@ -1,4 +1,5 @@
 /** Makes the bid of a bid event. */
+import { BidObject } from "./event-objects.ts";
 import type { EventRandom } from "./event-random.ts";
 import { FIRST_AUCTION_ID, FIRST_PERSON_ID, hotId, lastAuctionId, lastPersonId, randomAuctionId, randomPersonId } from "./nexmark-ids.ts";
 import type { Bid } from "./nexmark-event.ts";
@@ -16,13 +17,5 @@ export function nextBid(c: NexmarkConfig, r: EventRandom, n: number, dateTime: n
   const bidder = r.nextInt(c.hotBiddersRatio) > 0 ? hotId(lastPersonId(c, n)) + 1 : randomPersonId(c, r, n);
   const price = nextPrice(r);
   const { channel, url } = nextChannel(r);
-  return {
-    auction: auction + FIRST_AUCTION_ID,
-    bidder: bidder + FIRST_PERSON_ID,
-    price,
-    channel,
-    url,
-    dateTime,
-    extra: nextExtra(r, 8 + 8 + 8 + 8, c.avgBidByteSize),
-  };
+  return new BidObject(auction + FIRST_AUCTION_ID, bidder + FIRST_PERSON_ID, price, channel, url, dateTime, nextExtra(r, 8 + 8 + 8 + 8, c.avgBidByteSize));
 }

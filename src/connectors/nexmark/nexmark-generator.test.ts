@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PlainDataChecker } from "../../state/plain-shapes.ts";
 import { NexmarkGenerator } from "./nexmark-generator.ts";
 import { NexmarkOptionError } from "./nexmark-option-error.ts";
 import { nexmarkEventTime, type Auction, type Bid, type Person } from "./nexmark-event.ts";
@@ -30,6 +31,25 @@ describe("NexmarkGenerator", () => {
     expect(backward).toEqual(forward);
     expect(a.event(12_345)).toEqual(forward[5]);
     expect(new NexmarkGenerator({ seed: 1 }).event(12_345)).not.toEqual(new NexmarkGenerator({ seed: 0 }).event(12_345));
+  });
+
+  it("makes plain data: each event, person, auction and bid equals its literal, field by field and in order", () => {
+    const g = new NexmarkGenerator();
+    const checker = new PlainDataChecker();
+    for (let n = 0; n < 50; n++) {
+      const e = g.event(n);
+      checker.check(e); // throws for anything that is not plain data
+      const part = e.person ?? e.auction ?? e.bid;
+      for (const o of [e, part]) {
+        expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+        expect(o).toStrictEqual({ ...o });
+      }
+      expect(Object.keys(e)).toEqual(["type", "person", "auction", "bid"]);
+    }
+    const { persons, auctions, bids } = split(g, 50);
+    expect(Object.keys(persons[0]!)).toEqual(["id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra"]);
+    expect(Object.keys(auctions[0]!)).toEqual(["id", "itemName", "description", "initialBid", "reserve", "dateTime", "expires", "seller", "category", "extra"]);
+    expect(Object.keys(bids[0]!.bid)).toEqual(["auction", "bidder", "price", "channel", "url", "dateTime", "extra"]);
   });
 
   it("keeps the proportions 1 : 3 : 46 with dense ids from 1000", () => {

@@ -8,6 +8,7 @@
  */
 import { nextAuction } from "./auction-generator.ts";
 import { nextBid } from "./bid-generator.ts";
+import { EventObject } from "./event-objects.ts";
 import { EventRandom } from "./event-random.ts";
 import { eventTypeOf } from "./nexmark-ids.ts";
 import type { NexmarkEvent } from "./nexmark-event.ts";
@@ -40,7 +41,7 @@ export class NexmarkGenerator {
     this.lagRandom = new EventRandom(this.config.seed);
   }
 
-  /** Event `n` (a safe integer ≥ 0): a new object each call. */
+  /** Event `n` (a safe integer ≥ 0): a new object each call (plain data, made as `event-objects.ts` says). */
   event(n: number): NexmarkEvent {
     const c = this.config;
     const dateTime = this.timestamp(n);
@@ -48,11 +49,11 @@ export class NexmarkGenerator {
     r.start(n);
     switch (eventTypeOf(c, n)) {
       case 0:
-        return { type: 0, person: nextPerson(c, r, n, dateTime), auction: null, bid: null };
+        return new EventObject(0, nextPerson(c, r, n, dateTime), null, null);
       case 1:
-        return { type: 1, person: null, auction: nextAuction(c, r, n, dateTime, this.inOrderTime), bid: null };
+        return new EventObject(1, null, nextAuction(c, r, n, dateTime, this.inOrderTime), null);
       default:
-        return { type: 2, person: null, auction: null, bid: nextBid(c, r, n, dateTime) };
+        return new EventObject(2, null, null, nextBid(c, r, n, dateTime));
     }
   }
 

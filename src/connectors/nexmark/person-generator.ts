@@ -1,4 +1,5 @@
 /** Makes the person of a person event. */
+import { PersonObject } from "./event-objects.ts";
 import type { EventRandom } from "./event-random.ts";
 import { FIRST_PERSON_ID, lastPersonId } from "./nexmark-ids.ts";
 import type { Person } from "./nexmark-event.ts";
@@ -18,16 +19,7 @@ export function nextPerson(c: NexmarkConfig, r: EventRandom, n: number, dateTime
   const city = pick(r, CITIES);
   const state = pick(r, STATES);
   const size = 8 + name.length + emailAddress.length + creditCard.length + city.length + state.length;
-  return {
-    id: lastPersonId(c, n) + FIRST_PERSON_ID,
-    name,
-    emailAddress,
-    creditCard,
-    city,
-    state,
-    dateTime,
-    extra: nextExtra(r, size, c.avgPersonByteSize),
-  };
+  return new PersonObject(lastPersonId(c, n) + FIRST_PERSON_ID, name, emailAddress, creditCard, city, state, dateTime, nextExtra(r, size, c.avgPersonByteSize));
 }
 
 function pick(r: EventRandom, values: readonly string[]): string {
