@@ -19,61 +19,27 @@
  */
 import type { Auction, Bid, NexmarkEvent, Person } from "./nexmark-event.ts";
 
-type Fields<T> = { -readonly [K in keyof T]: T[K] };
+/** The values of `fields` of a `T`, in that order. */
+type ValuesOf<T, K extends readonly (keyof T)[]> = { -readonly [I in keyof K]: T[K[I]] };
 
-/** Makes `constructor`'s objects plain: their prototype is `Object.prototype`, as a literal's. */
-function plainObjects<C>(constructor: (...args: never[]) => void): C {
-  constructor.prototype = Object.prototype;
-  return constructor as unknown as C;
+/**
+ * A constructor of plain `T` objects (prototype `Object.prototype`, as a literal's) with `fields`,
+ * in that order, from its arguments. Compiled for the fields: one assignment each.
+ */
+function plainConstructor<T>() {
+  return <const K extends readonly (keyof T & string)[]>(fields: K): new (...values: ValuesOf<T, K>) => T => {
+    const names = fields.map((f, i) => `this[${JSON.stringify(f)}] = v${i};`);
+    const constructor = new Function(...fields.map((_, i) => `v${i}`), `"use strict";\n${names.join("\n")}`);
+    constructor.prototype = Object.prototype;
+    return constructor as new (...values: ValuesOf<T, K>) => T;
+  };
 }
 
-/** A person: `new PersonObject(id, name, …)`. */
-export const PersonObject = plainObjects<new (...f: [number, string, string, string, string, string, number, string]) => Person>(function (
-  this: Fields<Person>,
-  id: number,
-  name: string,
-  emailAddress: string,
-  creditCard: string,
-  city: string,
-  state: string,
-  dateTime: number,
-  extra: string,
-) {
-  this.id = id;
-  this.name = name;
-  this.emailAddress = emailAddress;
-  this.creditCard = creditCard;
-  this.city = city;
-  this.state = state;
-  this.dateTime = dateTime;
-  this.extra = extra;
-});
+/** A person: `new PersonObject(id, name, emailAddress, creditCard, city, state, dateTime, extra)`. */
+export const PersonObject = plainConstructor<Person>()(["id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra"]);
 
-/** An auction: `new AuctionObject(id, itemName, …)`. */
-export const AuctionObject = plainObjects<new (...f: [number, string, string, number, number, number, number, number, number, string]) => Auction>(function (
-  this: Fields<Auction>,
-  id: number,
-  itemName: string,
-  description: string,
-  initialBid: number,
-  reserve: number,
-  dateTime: number,
-  expires: number,
-  seller: number,
-  category: number,
-  extra: string,
-) {
-  this.id = id;
-  this.itemName = itemName;
-  this.description = description;
-  this.initialBid = initialBid;
-  this.reserve = reserve;
-  this.dateTime = dateTime;
-  this.expires = expires;
-  this.seller = seller;
-  this.category = category;
-  this.extra = extra;
-});
+/** An auction: `new AuctionObject(id, itemName, description, initialBid, reserve, dateTime, expires, seller, category, extra)`. */
+export const AuctionObject = plainConstructor<Auction>()(["id", "itemName", "description", "initialBid", "reserve", "dateTime", "expires", "seller", "category", "extra"]);
 
 /**
  * A bid: `new BidObject(auction, bidder, price, channel, url, dateTime, extra)`.
@@ -84,35 +50,12 @@ export const AuctionObject = plainObjects<new (...f: [number, string, string, nu
  * Object.getPrototypeOf(b) === Object.prototype; // true: plain data
  * ```
  */
-export const BidObject = plainObjects<new (...f: [number, number, number, string, string, number, string]) => Bid>(function (
-  this: Fields<Bid>,
-  auction: number,
-  bidder: number,
-  price: number,
-  channel: string,
-  url: string,
-  dateTime: number,
-  extra: string,
-) {
-  this.auction = auction;
-  this.bidder = bidder;
-  this.price = price;
-  this.channel = channel;
-  this.url = url;
-  this.dateTime = dateTime;
-  this.extra = extra;
-});
+export const BidObject = plainConstructor<Bid>()(["auction", "bidder", "price", "channel", "url", "dateTime", "extra"]);
 
 /** An event: `new EventObject(type, person, auction, bid)`, exactly one of the three set (the one `type` names). */
-export const EventObject = plainObjects<new (...f: [0 | 1 | 2, Person | null, Auction | null, Bid | null]) => NexmarkEvent>(function (
-  this: { type: number; person: Person | null; auction: Auction | null; bid: Bid | null },
-  type: number,
-  person: Person | null,
-  auction: Auction | null,
-  bid: Bid | null,
-) {
-  this.type = type;
-  this.person = person;
-  this.auction = auction;
-  this.bid = bid;
-});
+export const EventObject = plainConstructor<{ type: 0 | 1 | 2; person: Person | null; auction: Auction | null; bid: Bid | null }>()([
+  "type",
+  "person",
+  "auction",
+  "bid",
+]) as new (type: 0 | 1 | 2, person: Person | null, auction: Auction | null, bid: Bid | null) => NexmarkEvent;
