@@ -143,9 +143,9 @@ export async function runOnCluster(program: ClusterProgram, flags: ClusterFlags)
         },
       );
   };
-  /** After the end, as a local run: the second delivery of a stop's signal is swallowed; any other signal ends the process. */
+  /** After the end, as a local run: the stop's signal delivered again is swallowed, even late; any other signal ends the process. */
   const afterEnd = (signal: NodeJS.Signals) => {
-    if (requests.receive(signal) === "duplicate") return;
+    if (requests.receiveAfterEnd(signal) === "ignore") return;
     process.off("SIGINT", afterEnd);
     process.off("SIGTERM", afterEnd);
     process.kill(process.pid, signal);

@@ -165,12 +165,12 @@ export async function runClientProgram(program: ClientProgram, o: RunFlags): Pro
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   /**
-   * Once the job ended, until the process exits: the second delivery of a stop's signal (to the process,
-   * then to its group, as `timeout` does) is swallowed instead of killing the process that is about to
-   * exit 0; any other signal ends it as the signal would.
+   * Once the job ended, until the process exits: the stop's signal delivered again (to the process, then
+   * to its group, as `timeout` does; late after a slow stop) is swallowed instead of killing the process
+   * that is about to exit 0; any other signal ends it as the signal would (StopRequests.receiveAfterEnd).
    */
   const afterEnd = (signal: NodeJS.Signals) => {
-    if (requests.receive(signal) === "duplicate") return;
+    if (requests.receiveAfterEnd(signal) === "ignore") return;
     process.off("SIGINT", afterEnd);
     process.off("SIGTERM", afterEnd);
     process.kill(process.pid, signal);

@@ -37,4 +37,22 @@ describe("StopRequests", () => {
     clock.advance(20);
     expect(r.receive("SIGTERM")).toBe("cancel");
   });
+
+  it("after the end: the stop's signal again is ignored once however late, then ends the process; another signal ends it", () => {
+    const clock = new ManualClock(0);
+    const r = new StopRequests(clock, 100);
+    expect(r.receive("SIGTERM")).toBe("stop");
+    clock.advance(50);
+    expect(r.receiveAfterEnd("SIGTERM")).toBe("ignore"); // a duplicate
+    clock.advance(5_000);
+    expect(r.receiveAfterEnd("SIGTERM")).toBe("ignore"); // the group's delivery after a slow stop
+    clock.advance(5_000);
+    expect(r.receiveAfterEnd("SIGTERM")).toBe("end");
+    const other = new StopRequests(clock, 100);
+    other.receive("SIGTERM");
+    clock.advance(5_000);
+    expect(other.receiveAfterEnd("SIGINT")).toBe("end");
+    const finished = new StopRequests(clock, 100); // a job that ended without a stop request
+    expect(finished.receiveAfterEnd("SIGTERM")).toBe("end");
+  });
 });

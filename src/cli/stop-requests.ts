@@ -26,6 +26,9 @@ export type StopRequest = "stop" | "cancel" | "duplicate";
 
 export class StopRequests {
   private last: { signal: string; at: number } | undefined;
+  /** The signal of the first request (the stop), and whether a repeat of it after the end was let pass. */
+  private stopSignal: string | undefined;
+  private repeatAfterEnd = false;
 
   constructor(
     private readonly clock: Clock,
@@ -38,6 +41,30 @@ export class StopRequests {
     const previous = this.last;
     if (previous && previous.signal === signal && now - previous.at < this.windowMs) return "duplicate";
     this.last = { signal, at: now };
-    return previous ? "cancel" : "stop";
+    if (previous) return "cancel";
+    this.stopSignal = signal;
+    return "stop";
+  }
+
+  /**
+   * Classifies a delivery of `signal` once the run ended, while the process exits with the run's code:
+   * "ignore" for a duplicate (as {@link receive}) and for the first repeat of the stop's signal however
+   * late (a wrapper that signals the process and then its group may do so after a slow stop: the request
+   * is done, and a cancel has nothing left to cancel); "end" for anything else, which should end the
+   * process as the signal would.
+   *
+   * @example
+   * ```ts
+   * requests.receive("SIGTERM");         // "stop"; the job stops with a savepoint and ends
+   * requests.receiveAfterEnd("SIGTERM"); // "ignore": the same stop, delivered again
+   * requests.receiveAfterEnd("SIGTERM"); // "end" (after the window): asked again, it ends the process
+   * ```
+   */
+  receiveAfterEnd(signal: string): "ignore" | "end" {
+    const request = this.receive(signal);
+    if (request === "duplicate") return "ignore";
+    if (request === "stop" || signal !== this.stopSignal || this.repeatAfterEnd) return "end"; // "stop": the run ended without one
+    this.repeatAfterEnd = true;
+    return "ignore";
   }
 }
