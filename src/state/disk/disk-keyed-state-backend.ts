@@ -235,16 +235,16 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
    * that) scans it.
    */
   override snapshot(checkpointId: number, type?: SnapshotType): DiskStateSnapshot {
-    return this.capture(checkpointId, type, false).snapshot;
+    return this.takeSnapshots(checkpointId, type, false).snapshot;
   }
 
   /** A delta and a full snapshot of the same barrier (one frozen generation): the full one serializes once it is in the store. */
   override snapshotWithBase(checkpointId: number): { readonly delta: DiskStateSnapshot; readonly base: StateSnapshot } {
-    const { snapshot, base } = this.capture(checkpointId, "delta", true);
+    const { snapshot, base } = this.takeSnapshots(checkpointId, "delta", true);
     return { delta: snapshot, base: base! };
   }
 
-  private capture(checkpointId: number, type: SnapshotType, withBase: boolean): { snapshot: DiskStateSnapshot; base?: StateSnapshot } {
+  private takeSnapshots(checkpointId: number, type: SnapshotType, withBase: boolean): { snapshot: DiskStateSnapshot; base?: StateSnapshot } {
     this.decide();
     if (type === "delta" && !this.trackChanges) throw new Error(`weir: operator '${this.operatorUid}': a delta snapshot needs trackChanges`);
     const local: LocalSnapshotId = { checkpointId, token: randomUUID() };
@@ -267,12 +267,11 @@ export class DiskKeyedStateBackend extends KeyedStateBackend implements DiskMapH
       durable: () => full?.open(),
       failed: (e) => full?.fail(e), // a delta is ready already: its content does not depend on the flush
     });
-    return { snapshot: { ...this.tracked(delta ?? full!.snapshot), local }, ...(withBase ? { base: full!.snapshot } : {}) };
+    return { snapshot: { ...(delta ? this.tracked(delta) : full!.snapshot), local }, ...(withBase ? { base: full!.snapshot } : {}) };
   }
 
   /** `view`, counted among the live snapshots until released (`dispose()` releases them). */
   private tracked(view: StateSnapshot): StateSnapshot {
-    if (this.snapshots.has(view)) return view;
     const snap: StateSnapshot = {
       serialize: () => view.serialize(),
       release: () => {
