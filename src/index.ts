@@ -34,7 +34,7 @@ export { NullKeyError } from "./api/checked-key-selector.ts";
 export { AggregationFieldError, type AggregationArgs, type NumericField } from "./api/built-in-aggregations.ts";
 export { OperatorSettings } from "./api/operator-settings.ts";
 export { JobClient } from "./deploy/job-client.ts";
-export { WatermarkStrategy } from "./time/watermark-strategy.ts";
+export { WatermarkStrategy, type WatermarkAlignmentParams } from "./time/watermark-strategy.ts";
 export { getJobArgs, isWorker } from "./deploy/launch-context.ts";
 
 export type { Collector } from "./core/collector.ts";

@@ -44,4 +44,15 @@ describe("watermark generators", () => {
     expect(WatermarkStrategy.noWatermarks().generator(() => 0)).toBeNull();
     expect(() => s.withIdleness(0)).toThrow(/> 0/);
   });
+
+  it("takes a watermark alignment that the later settings keep, and refuses one it cannot honour", () => {
+    const aligned = WatermarkStrategy.forBoundedOutOfOrderness<{ t: number }>(10).withWatermarkAlignment("bids", 2_000);
+    expect(aligned.alignment).toEqual({ group: "bids", maxAllowedDriftMs: 2_000, updateIntervalMs: 1_000 });
+    expect(aligned.withTimestampAssigner((e) => e.t).withIdleness(5).alignment).toEqual(aligned.alignment);
+    expect(WatermarkStrategy.forMonotonousTimestamps().alignment).toBeNull();
+    expect(() => WatermarkStrategy.forMonotonousTimestamps().withWatermarkAlignment("", 1)).toThrow(/group name/);
+    expect(() => WatermarkStrategy.forMonotonousTimestamps().withWatermarkAlignment("g", -1)).toThrow(/drift/);
+    expect(() => WatermarkStrategy.forMonotonousTimestamps().withWatermarkAlignment("g", 1, 0)).toThrow(/update interval/);
+    expect(() => WatermarkStrategy.noWatermarks().withWatermarkAlignment("g", 1)).toThrow(/needs watermarks/);
+  });
 });

@@ -3,7 +3,7 @@ import type { Deployment, TaskManagerEvents } from "../../runtime/execution/depl
 import { WorkerDriver, type WorkerTransport } from "./worker-driver.ts";
 import type { ToWorker } from "./worker-protocol.ts";
 
-const events = { acknowledge() {}, decline() {}, running() {}, endOfData() {}, finished() {}, failed() {}, fatal() {} } as TaskManagerEvents;
+const events = { acknowledge() {}, decline() {}, running() {}, endOfData() {}, finished() {}, failed() {}, fatal() {}, watermark() {} } as TaskManagerEvents;
 const deployment = (attempt: number) => ({ jobId: "j", jobName: "job", attempt }) as unknown as Deployment;
 
 /** A transport that, like a cluster's, keeps a deployment until its worker has a slot (`place`), and withdraws it on a cancel. */

@@ -80,6 +80,7 @@ export class WorkerDriver {
       notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),
       terminate: (attempt) => post({ type: "terminate", attempt }),
       resumeSources: (attempt) => post({ type: "resume-sources", attempt }),
+      alignWatermarks: (attempt, group, minWatermark) => post({ type: "align-watermarks", attempt, group, minWatermark }),
       metrics: () => w.metrics,
       blocked: () => (w.state === "alive" ? this.transport.blocked(index) : { forMs: 0, activeTask: undefined }),
       shutdown: async () => {
@@ -101,6 +102,7 @@ export class WorkerDriver {
       case "end-of-data": return e.endOfData(m.attempt, m.taskId);
       case "finished": return e.finished(m.attempt, m.taskId, m.results);
       case "failed": return e.failed(m.attempt, m.taskId, m.error);
+      case "watermark": return e.watermark(m.attempt, m.taskId, m.group, m.watermark);
       case "fatal":
         w.state = "fatal";
         this.settleCancels(w);

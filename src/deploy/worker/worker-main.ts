@@ -57,6 +57,7 @@ function handle(m: ToWorker, tm: TaskManager): void {
       return;
     case "terminate": return tm.terminate(m.attempt);
     case "resume-sources": return tm.resumeSources(m.attempt);
+    case "align-watermarks": return tm.alignWatermarks(m.attempt, m.group, m.minWatermark);
     case "relink":
       links.get(m.peer)?.close();
       links.set(m.peer, new RemoteLink(m.link));
@@ -136,6 +137,7 @@ if (init.version !== WORKER_PROTOCOL_VERSION) {
             post({ type: "failed", attempt, taskId, error });
           },
           fatal: (error) => post({ type: "fatal", error }),
+          watermark: (attempt, taskId, group, watermark) => post({ type: "watermark", attempt, taskId, group, watermark }),
         },
         systemClock,
       );

@@ -48,6 +48,8 @@ export type ToWorker =
   | { type: "cancel"; attempt: number; graceful: boolean }
   | { type: "terminate"; attempt: number }
   | { type: "resume-sources"; attempt: number }
+  /** The lowest watermark of watermark alignment group `group`. */
+  | { type: "align-watermarks"; attempt: number; group: string; minWatermark: number }
   /** Worker `peer` was started again: this link replaces the one to it. */
   | { type: "relink"; peer: number; link: LinkEnd }
   /**
@@ -71,6 +73,8 @@ export type FromWorker =
   | { type: "end-of-data"; attempt: number; taskId: string }
   | { type: "finished"; attempt: number; taskId: string; results: TaskResults }
   | { type: "failed"; attempt: number; taskId: string; error: ErrorInfo }
+  /** A source task's watermark in its watermark alignment group. */
+  | { type: "watermark"; attempt: number; taskId: string; group: string; watermark: number }
   | { type: "fatal"; error: ErrorInfo }
   | { type: "cancelled"; attempt: number; positions: Record<string, unknown[]> }
   | { type: "metrics"; metrics: MetricSnapshot[] }

@@ -38,6 +38,8 @@ export interface TaskManagerEvents {
   endOfData(attempt: number, taskId: string): void;
   finished(attempt: number, taskId: string, results: TaskResults): void;
   failed(attempt: number, taskId: string, error: ErrorInfo): void;
+  /** Source task `taskId` with watermark alignment is at `watermark` in its alignment `group`. */
+  watermark(attempt: number, taskId: string, group: string, watermark: number): void;
   /** A thread died or could not start: the job cannot go on. */
   fatal(error: ErrorInfo): void;
 }
@@ -58,6 +60,8 @@ export interface TaskManagerHandle {
   terminate(attempt: number): void;
   /** A stop with savepoint failed and the job goes on: the source tasks of `attempt` that stopped at its barrier read again. */
   resumeSources(attempt: number): void;
+  /** The lowest watermark of watermark alignment group `group` is `minWatermark`: its source tasks of `attempt` pause ahead of it. */
+  alignWatermarks(attempt: number, group: string, minWatermark: number): void;
   /** Latest metrics of its tasks (those of the last attempt, until the next is deployed). */
   metrics(): readonly MetricSnapshot[];
   /**

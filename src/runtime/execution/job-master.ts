@@ -33,6 +33,7 @@ import { OWN_ROOT } from "../../util/own-files.ts";
 import { acquireRunLocks, type RunLocks } from "./run-locks.ts";
 import type { JobHa } from "./job-ha.ts";
 import { CheckpointCommitter } from "./checkpoint-committer.ts";
+import { WatermarkAlignment } from "./watermark-alignment.ts";
 
 /** Weir's own source directory: stack frames in it are not user code. */
 const OWN_SOURCE = fileURLToPath(OWN_ROOT);
@@ -135,6 +136,8 @@ export class JobMaster {
   private endOfDataTasks = new Set<string>();
   /** Tasks of the current attempt that restored their state and run: periodic checkpoints start when all do (as Flink triggers only when every task is RUNNING). */
   private runningTasks = new Set<string>();
+  /** The watermark alignment groups of the current attempt's source tasks. */
+  private alignment = new WatermarkAlignment();
   private results: Record<string, TaskResults> = {};
   private readonly sourceTasks: string[];
   private readonly allTasks: string[];
@@ -455,6 +458,7 @@ export class JobMaster {
     this.finishedTasks = new Set();
     this.endOfDataTasks = new Set();
     this.runningTasks = new Set();
+    this.alignment = new WatermarkAlignment();
     this.results = {};
     const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
     if (this.cancelRequested) return { kind: "cancelled" };
@@ -553,6 +557,7 @@ export class JobMaster {
       },
       endOfData: (a, taskId) => {
         if (!current(a)) return;
+        for (const [group, min] of this.alignment.leave(taskId)) this.announceAlignment(a, group, min);
         this.endOfDataTasks.add(taskId);
         if (this.endOfDataTasks.size === this.allTasks.length) void this.finalCheckpoint(a);
       },
@@ -569,11 +574,21 @@ export class JobMaster {
         error.message = `task ${this.describe(taskId)} failed: ${error.message}`;
         this.settle?.({ kind: "failed", error, taskId });
       },
+      watermark: (a, taskId, group, watermark) => {
+        if (!current(a)) return;
+        const min = this.alignment.report(group, taskId, watermark);
+        if (min !== undefined) this.announceAlignment(a, group, min);
+      },
       fatal: (info) => {
         this.fatalError ??= errorFromInfo(info);
         this.settle?.({ kind: "failed", error: this.fatalError, fatal: true });
       },
     };
+  }
+
+  /** Tells every task manager the lowest watermark of alignment group `group` (its source tasks pause ahead of it). */
+  private announceAlignment(attempt: number, group: string, minWatermark: number): void {
+    for (const m of this.managers) m.alignWatermarks(attempt, group, minWatermark);
   }
 
   /**

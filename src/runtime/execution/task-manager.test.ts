@@ -28,7 +28,7 @@ describe("TaskManager", () => {
   it("refuses to deploy an attempt while the tasks of the one before still run, and deploys it once they were cancelled", async () => {
     const { plan, deployment } = longJob();
     const failed: string[] = [];
-    const events = { acknowledge() {}, decline() {}, running() {}, endOfData() {}, finished() {}, failed: (_a: number, t: string, e: { message: string }) => failed.push(`${t}: ${e.message}`), fatal() {} } as TaskManagerEvents;
+    const events = { acknowledge() {}, decline() {}, running() {}, endOfData() {}, finished() {}, failed: (_a: number, t: string, e: { message: string }) => failed.push(`${t}: ${e.message}`), fatal() {}, watermark() {} } as TaskManagerEvents;
     const tm = localTaskManager(plan, events, systemClock);
     tm.deploy(deployment(0));
     expect(() => tm.deploy(deployment(1))).toThrow(/attempt 1 was deployed while 1 task\(s\) of attempt 0 still run \(it was not cancelled first\)/);

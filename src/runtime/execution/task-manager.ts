@@ -89,6 +89,7 @@ export class TaskManager {
         endOfData: (taskId) => ev.endOfData(attempt, taskId),
         finished: (taskId, results) => ev.finished(attempt, taskId, results),
         failed: (taskId, error) => ev.failed(attempt, taskId, errorInfo(error)),
+        reportWatermark: (taskId, group, watermark) => ev.watermark(attempt, taskId, group, watermark),
       });
       created.push(task);
     }
@@ -118,6 +119,11 @@ export class TaskManager {
   /** A failed stop with savepoint: the attempt's source tasks read again. */
   resumeSources(attempt: number): void {
     if (attempt === this.attempt) for (const t of this.tasks.values()) t.resumeSource();
+  }
+
+  /** The lowest watermark of alignment group `group`: the attempt's source tasks of that group pause ahead of it. */
+  alignWatermarks(attempt: number, group: string, minWatermark: number): void {
+    if (attempt === this.attempt) for (const t of this.tasks.values()) t.alignWatermarks(group, minWatermark);
   }
 
   /** Cancels the attempt's tasks and waits for them; returns the sources' positions at that moment. */

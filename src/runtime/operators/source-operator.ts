@@ -12,7 +12,7 @@
  */
 import type { PollStatus, ReaderOutput, Source, SourceReader } from "../../core/source.ts";
 import { ListStateDescriptor, type ListState } from "../../state/index.ts";
-import type { TimestampAssigner, WatermarkStrategy } from "../../time/watermark-strategy.ts";
+import type { TimestampAssigner, WatermarkAlignmentParams, WatermarkStrategy } from "../../time/watermark-strategy.ts";
 import { MAX_WATERMARK, NO_TIMESTAMP } from "../elements.ts";
 import type { OperatorContext, Output, SourceOperatorLike } from "./stream-operator.ts";
 import { SplitWatermarks } from "./split-watermarks.ts";
@@ -132,6 +132,14 @@ export class SourceOperator<T, Split> implements SourceOperatorLike<T> {
 
   notifyCheckpointComplete(checkpointId: number): void {
     this.reader.notifyCheckpointComplete?.(checkpointId);
+  }
+
+  get alignment(): WatermarkAlignmentParams | null {
+    return this.strategy?.alignment ?? null;
+  }
+
+  alignmentWatermark(): number {
+    return this.idle ? MAX_WATERMARK : this.lastWatermark;
   }
 
   /** Current positions of the reader's splits (at-most-once failover resumes from them). */

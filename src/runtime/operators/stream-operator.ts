@@ -10,6 +10,7 @@ import type { Clock } from "../../util/clock.ts";
 import type { KeyedStateBackend, OperatorStateBackend } from "../../state/index.ts";
 import type { KeySelector } from "../../graph/stream-graph.ts";
 import type { ProcessingTimeService } from "../../time/processing-time-service.ts";
+import type { WatermarkAlignmentParams } from "../../time/watermark-strategy.ts";
 import type { ElementContext } from "../elements.ts";
 
 /** Where an operator emits records. */
@@ -132,6 +133,10 @@ export interface SourceOperatorLike<OUT = unknown> extends StreamOperator<never,
   emitPeriodicWatermark(): void;
   /** Current positions of the reader's splits. */
   currentSplits(): unknown[];
+  /** The source's watermark alignment (its strategy's `withWatermarkAlignment`), if any. */
+  readonly alignment?: WatermarkAlignmentParams | null;
+  /** The watermark this subtask reports for alignment: the last it emitted, or the maximum while it is idle. */
+  alignmentWatermark?(): number;
 }
 
 /** True for source operators. */

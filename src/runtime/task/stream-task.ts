@@ -26,6 +26,7 @@ import type { TaskResults, TaskServices } from "./task-services.ts";
 import { yieldIfBusy } from "./yield.ts";
 import { markTaskActive } from "./task-activity.ts";
 import { TaskMetrics } from "./task-metrics.ts";
+import { SourceAlignment } from "./source-alignment.ts";
 
 /** Longest time a record may wait in a partly filled output batch while the task is busy (Flink's buffer timeout). */
 const FLUSH_INTERVAL_MS = 50;
@@ -68,6 +69,8 @@ export class StreamTask {
   private readonly timers = new Set<TimerHandle>();
   private readonly processingTime: ProcessingTimeService;
   private nextPeriodicWatermark = 0;
+  /** A source task's watermark alignment (its strategy's `withWatermarkAlignment`); null: none. */
+  private alignment: SourceAlignment | null = null;
   /** Resolved by `cancel()`: ends waits on operators (a sink's destination) that may never resolve. */
   private readonly cancellation: Promise<void>;
   private onCancel!: () => void;
@@ -223,6 +226,11 @@ export class StreamTask {
     if (head && isSourceOperator(head)) await head.finish?.();
   }
 
+  /** The job master announced the lowest watermark of watermark alignment group `group` (source tasks of that group pause ahead of it). */
+  alignWatermarks(group: string, minWatermark: number): void {
+    this.mailbox.put(() => this.alignment?.announce(group, minWatermark));
+  }
+
   /** A source task stops reading (stop-with-savepoint); mails still run. */
   suspendSource(): void {
     this.mailbox.put(() => void (this.sourceSuspended = true));
@@ -263,6 +271,9 @@ export class StreamTask {
     const clock = this.services.clock;
     const chain = this.chain!;
     this.nextPeriodicWatermark = clock.now() + interval;
+    const params = source.alignment ?? null;
+    const alignment = params === null ? null : new SourceAlignment(params, (group, wm) => this.services.reportWatermark(this.spec.taskId, group, wm), clock);
+    this.alignment = alignment;
     for (;;) {
       markTaskActive(this.spec.ordinal);
       if (await this.runMails()) continue;
@@ -277,6 +288,16 @@ export class StreamTask {
       if (!chain.acceptsInput()) {
         await this.idle();
         continue;
+      }
+      if (alignment !== null) {
+        const watermark = source.alignmentWatermark!();
+        alignment.update(watermark);
+        if (alignment.paused(watermark)) {
+          // ahead of its alignment group: no records (nor periodic watermarks, which could make it idle) until the group catches up
+          await this.flush();
+          if (this.mailbox.size === 0) await this.idleUntil(Promise.race([this.wake.wait(), this.sleep(alignment.reportDueInMs(watermark))]));
+          continue;
+        }
       }
       if (interval > 0 && clock.now() >= this.nextPeriodicWatermark) {
         source.emitPeriodicWatermark();
@@ -390,12 +411,17 @@ export class StreamTask {
 
   /** Resolves when the next periodic watermark of a source is due (never if disabled). */
   private untilPeriodicWatermark(interval: number): Promise<void> {
-    if (interval <= 0) return new Promise(() => {});
+    return this.sleep(interval <= 0 ? undefined : this.nextPeriodicWatermark - this.services.clock.now());
+  }
+
+  /** Resolves after `ms` on the task's clock (never for undefined). */
+  private sleep(ms: number | undefined): Promise<void> {
+    if (ms === undefined) return new Promise(() => {});
     return new Promise((r) => {
       const handle = this.services.clock.setTimeout(() => {
         this.timers.delete(handle);
         r();
-      }, this.nextPeriodicWatermark - this.services.clock.now());
+      }, ms);
       this.timers.add(handle);
     });
   }

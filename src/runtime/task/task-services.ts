@@ -37,4 +37,6 @@ export interface TaskServices {
   endOfData(taskId: string): void;
   finished(taskId: string, results: TaskResults): void;
   failed(taskId: string, error: Error): void;
+  /** A source task with watermark alignment reports its watermark in its alignment `group`. */
+  reportWatermark(taskId: string, group: string, watermark: number): void;
 }
