@@ -47,6 +47,7 @@ import { fieldGenerator } from "./datagen-field-generator.ts";
 import { datagenSource } from "./datagen-source.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSource } from "./dynamic-table-factory.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
+import { WATERMARK_ALIGNMENT_OPTIONS, watermarkAlignmentOf } from "./watermark-alignment-options.ts";
 
 /** The options of each column by suffix, refusing `fields.<f>.…` of a column the table does not have. */
 function fieldOptions(ctx: DynamicTableContext, table: string): Map<string, Map<string, OptionValue>> {
@@ -92,6 +93,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
     supportsWatermarkPushDown: true,
+    watermarkAlignment: watermarkAlignmentOf(ctx),
     unbounded: rows === undefined,
     produce(watermarks) {
       const strategy = watermarks === undefined ? WatermarkStrategy.noWatermarks<Row>() : sourceWatermarkStrategy(watermarks);
@@ -104,6 +106,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
 const OPTIONS: TableFactoryOptions = {
   requiredOptions: [],
   optionalOptions: [
+    ...WATERMARK_ALIGNMENT_OPTIONS,
     option("rows-per-second", { kind: "int" }, "Rows generated per second.", 10_000),
     option("number-of-rows", { kind: "int" }, "The number of rows to generate; unbounded when unset."),
     option("seed", { kind: "int" }, "The seed of the random values, for the same rows on every run (Weir's; Flink has none)."),

@@ -18,6 +18,7 @@ import type { LookupCacheOptions } from "../runtime/lookup-cache.ts";
 import type { LogicalType } from "../types/logical-type.ts";
 import type { SqlValue } from "../types/sql-value.ts";
 import type { RecordWatermarks, SourceWatermarks } from "./source-watermarks.ts";
+import type { WatermarkAlignmentParams } from "../../time/watermark-strategy.ts";
 
 /** What a connector knows when the planner creates its source or sink. */
 export interface DynamicTableContext {
@@ -53,6 +54,8 @@ export interface TableSource {
    * from its rows, so a source that does not read that argument still has watermarks.
    */
   readonly supportsWatermarkPushDown?: boolean;
+  /** With watermark push-down: the watermark alignment of the source's subtasks (`scan.watermark.alignment.*`). */
+  readonly watermarkAlignment?: WatermarkAlignmentParams;
   /**
    * Adds the source to the job: rows of `physicalType`'s columns in order.
    * With `watermarks` (the table has a WATERMARK), the source generates them

@@ -65,6 +65,7 @@ import { readTableFiles } from "./read-table-files.ts";
 import { bucketCommitOf } from "./partition-commit.ts";
 import { partitionPath } from "./partition-path.ts";
 import { layoutOf, partitionCodecs, withPartitionValues, type Layout } from "./partitioned-files.ts";
+import { WATERMARK_ALIGNMENT_OPTIONS, watermarkAlignmentOf } from "./watermark-alignment-options.ts";
 
 /** The format of the files: of the data columns; with `projection` (physical positions) it may leave the others NULL. */
 function formatOf(ctx: DynamicTableContext, layout: Layout, projection?: readonly number[]): TableFormat {
@@ -96,6 +97,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: format.changelogMode,
     supportsWatermarkPushDown: true,
+    watermarkAlignment: watermarkAlignmentOf(ctx),
     unbounded: monitorIntervalMs !== undefined,
     produce(watermarks, projection) {
       const read = projection === undefined ? records : withPartitionValues(ctx, layout, formatOf(ctx, layout, projection));
@@ -212,6 +214,7 @@ const OPTIONS: TableFactoryOptions = {
     option("format", { kind: "string" }, "The format of the files: 'json', 'csv', 'debezium-json', 'canal-json' or 'raw'."),
   ],
   optionalOptions: [
+    ...WATERMARK_ALIGNMENT_OPTIONS,
     option("source.monitor-interval", { kind: "duration" }, "How often a continuous source looks for new files; unset for a bounded source."),
     option("sink.rolling-policy.file-size", { kind: "memory" }, "The maximum size of a part file before it rolls.", 128 * 1024 * 1024),
     option("sink.rolling-policy.rollover-interval", { kind: "duration" }, "The maximum time a part file stays open before it rolls.", 30 * 60_000),

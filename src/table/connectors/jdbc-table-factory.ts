@@ -20,6 +20,7 @@ import { jdbcTableSink } from "./jdbc-table-sink.ts";
 import { scanJdbcTable, scanRanges } from "./jdbc-table-scan.ts";
 import { JdbcScanSource } from "./jdbc-scan-source.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
+import { WATERMARK_ALIGNMENT_OPTIONS, watermarkAlignmentOf } from "./watermark-alignment-options.ts";
 
 function createSource(ctx: DynamicTableContext): TableSource {
   const config = jdbcTableConfig(ctx);
@@ -30,6 +31,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
     supportsWatermarkPushDown: true,
+    watermarkAlignment: watermarkAlignmentOf(ctx),
     unbounded: false,
     produce(watermarks, projection) {
       const ranges = config.scanPartition === undefined ? [undefined] : scanRanges(config.scanPartition);
@@ -54,6 +56,7 @@ const OPTIONS: TableFactoryOptions = {
     option("table-name", { kind: "string" }, "The PostgreSQL table, 'name' or 'schema.name'."),
   ],
   optionalOptions: [
+    ...WATERMARK_ALIGNMENT_OPTIONS,
     option("driver", { kind: "string" }, "The JDBC driver class; only 'org.postgresql.Driver' (PostgreSQL) is supported."),
     option("username", { kind: "string" }, "The user to log in as (else the URL's 'user', else 'postgres')."),
     option("password", { kind: "string" }, "The user's password (else the URL's 'password')."),

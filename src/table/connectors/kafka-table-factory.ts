@@ -33,6 +33,7 @@ import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, Tab
 import { KAFKA_READABLE_METADATA, KAFKA_WRITABLE_METADATA, messageFormats, recordReader, recordWriter } from "./kafka-record-rows.ts";
 import { KAFKA_COMMON_OPTIONS, KAFKA_STARTUP_MODES, kafkaOptionError, kafkaTableConfig } from "./kafka-table-options.ts";
 import { kafkaRowSink, kafkaRowStream } from "./kafka-table-streams.ts";
+import { WATERMARK_ALIGNMENT_OPTIONS, watermarkAlignmentOf } from "./watermark-alignment-options.ts";
 
 function createSource(ctx: DynamicTableContext): TableSource {
   const config = kafkaTableConfig(ctx, "source", false);
@@ -41,6 +42,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: value.changelogMode,
     supportsWatermarkPushDown: true,
+    watermarkAlignment: watermarkAlignmentOf(ctx),
     unbounded: config.bounded === undefined,
     produce: (watermarks) => kafkaRowStream(ctx, config, read, `Source: ${config.table} (kafka, ${value.identifier})`, watermarks),
   };
@@ -68,6 +70,7 @@ const OPTIONS: TableFactoryOptions = {
   formatKeys: ["format", "key.format", "value.format"],
   requiredOptions: [option("properties.bootstrap.servers", { kind: "string" }, "The Kafka brokers, 'host:port,…'.")],
   optionalOptions: [
+    ...WATERMARK_ALIGNMENT_OPTIONS,
     ...KAFKA_COMMON_OPTIONS,
     option("topic-pattern", { kind: "string" }, "A regular expression of the topics to read."),
     option("format", { kind: "string" }, "The format of the message value (or 'value.format')."),

@@ -36,6 +36,7 @@ import { SqlValidationError } from "../validation/sql-validation-error.ts";
 import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, TableSource } from "./dynamic-table-factory.ts";
 import { nexmarkRecordColumns, nexmarkRowConverter } from "./nexmark-rows.ts";
 import { recordWatermarkStrategy, sourceWatermarkStrategy } from "./source-watermarks.ts";
+import { WATERMARK_ALIGNMENT_OPTIONS, watermarkAlignmentOf } from "./watermark-alignment-options.ts";
 
 /** The table option of each `NexmarkOptions` name that `NexmarkOptionError` can report. */
 const SQL_KEYS: Readonly<Record<string, string>> = {
@@ -127,6 +128,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: ChangelogMode.INSERT_ONLY,
     supportsWatermarkPushDown: true,
+    watermarkAlignment: watermarkAlignmentOf(ctx),
     unbounded: events.boundedness === "continuous",
     produce: (watermarks, projection, nested) =>
       add(nexmarkRowConverter(ctx.physicalType, projection, nested), watermarks === undefined ? WatermarkStrategy.noWatermarks() : sourceWatermarkStrategy(watermarks)),
@@ -143,6 +145,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
 const OPTIONS: TableFactoryOptions = {
   requiredOptions: [],
   optionalOptions: [
+    ...WATERMARK_ALIGNMENT_OPTIONS,
     option("events.num", { kind: "int" }, "The number of events; 0 (the default): unbounded.", 0),
     option("first-event.rate", { kind: "int" }, "Events per second of event time.", 10_000),
     option("next-event.rate", { kind: "int" }, "Must equal 'first-event.rate' (the generator has one rate).", 10_000),

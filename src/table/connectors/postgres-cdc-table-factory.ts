@@ -33,6 +33,7 @@ import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, Tab
 import { checkPgColumns, PostgresSchemaError } from "./postgres-columns.ts";
 import { fromPgText } from "./postgres-values.ts";
 import { sourceWatermarkStrategy } from "./source-watermarks.ts";
+import { WATERMARK_ALIGNMENT_OPTIONS, watermarkAlignmentOf } from "./watermark-alignment-options.ts";
 
 /** A change that cannot become a row of the declared table. */
 export class PostgresCdcRowError extends Error {
@@ -154,6 +155,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: ChangelogMode.RETRACT,
     supportsWatermarkPushDown: true,
+    watermarkAlignment: watermarkAlignmentOf(ctx),
     unbounded: true,
     produce(watermarks) {
       const name = `Source: ${table} (postgres-cdc)`;
@@ -179,6 +181,7 @@ const OPTIONS: TableFactoryOptions = {
     option("slot.name", { kind: "string" }, "The logical replication slot of this source (lower-case letters, digits, '_'); created when missing."),
   ],
   optionalOptions: [
+    ...WATERMARK_ALIGNMENT_OPTIONS,
     option("port", { kind: "int" }, "The server's port.", 5432),
     option("decoding.plugin.name", { kind: "string" }, "The logical decoding plugin: only 'pgoutput' (Flink CDC's default is 'decoderbufs').", "pgoutput"),
     option("scan.startup.mode", { kind: "enum", values: ["initial", "latest-offset"] }, "'initial': a snapshot of the table, then its changes; 'latest-offset': only changes.", "initial"),

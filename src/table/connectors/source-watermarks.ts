@@ -8,7 +8,7 @@
 import type { Row } from "../data/row.ts";
 import type { Evaluator } from "../expr/compile-expression.ts";
 import type { SqlValue } from "../types/sql-value.ts";
-import { WatermarkStrategy } from "../../time/watermark-strategy.ts";
+import { WatermarkStrategy, type WatermarkAlignmentParams } from "../../time/watermark-strategy.ts";
 import type { WatermarkGenerator, WatermarkOutput } from "../../time/watermark-generator.ts";
 
 /** What a source needs to generate a table's watermarks, over rows of its physical columns. */
@@ -30,6 +30,8 @@ export interface SourceWatermarks {
   readonly watermarkGrowsWithRowtime?: boolean;
   /** `table.exec.source.idle-timeout` (0: never idle). */
   readonly idleTimeoutMs: number;
+  /** The table's `scan.watermark.alignment.*`, if any. */
+  readonly alignment?: WatermarkAlignmentParams;
 }
 
 /** {@link SourceWatermarks} of a source of records (see `TableSourceRecords`), whose WATERMARK reads the rowtime only. */
@@ -81,7 +83,9 @@ function maxWatermarks<R>(spec: SourceWatermarks, rowsOf: ((record: R) => readon
     const t = rowtimeOf(record);
     return typeof t === "number" ? t : NO_ROWTIME;
   });
-  return spec.idleTimeoutMs > 0 ? strategy.withIdleness(spec.idleTimeoutMs) : strategy;
+  const idle = spec.idleTimeoutMs > 0 ? strategy.withIdleness(spec.idleTimeoutMs) : strategy;
+  const a = spec.alignment;
+  return a === undefined ? idle : idle.withWatermarkAlignment(a.group, a.maxAllowedDriftMs, a.updateIntervalMs);
 }
 
 /** The timestamp of a record whose last row has no rowtime (NULL). */

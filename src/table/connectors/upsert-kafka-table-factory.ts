@@ -26,6 +26,7 @@ import type { DynamicTableContext, DynamicTableFactory, TableFactoryOptions, Tab
 import { KAFKA_READABLE_METADATA, KAFKA_WRITABLE_METADATA, recordReader, recordWriter } from "./kafka-record-rows.ts";
 import { KAFKA_COMMON_OPTIONS, kafkaTableConfig } from "./kafka-table-options.ts";
 import { kafkaRowSink, kafkaRowStream } from "./kafka-table-streams.ts";
+import { WATERMARK_ALIGNMENT_OPTIONS, watermarkAlignmentOf } from "./watermark-alignment-options.ts";
 
 function createSource(ctx: DynamicTableContext): TableSource {
   const config = kafkaTableConfig(ctx, "source", true);
@@ -34,6 +35,7 @@ function createSource(ctx: DynamicTableContext): TableSource {
   return {
     changelogMode: ChangelogMode.RETRACT,
     supportsWatermarkPushDown: true,
+    watermarkAlignment: watermarkAlignmentOf(ctx),
     unbounded: config.bounded === undefined,
     produce(watermarks) {
       const upserts = kafkaRowStream(ctx, config, read, `Source: ${config.table} (upsert-kafka, ${config.value.identifier})`, watermarks);
@@ -57,7 +59,7 @@ function createSink(ctx: DynamicTableContext): TableSink {
 const OPTIONS: TableFactoryOptions = {
   formatKeys: ["key.format", "value.format"],
   requiredOptions: [option("properties.bootstrap.servers", { kind: "string" }, "The Kafka brokers, 'host:port,…'.")],
-  optionalOptions: [...KAFKA_COMMON_OPTIONS, option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset.")],
+  optionalOptions: [...WATERMARK_ALIGNMENT_OPTIONS, ...KAFKA_COMMON_OPTIONS, option("scan.parallelism", { kind: "int" }, "The parallelism of the source; the job's when unset.")],
 };
 
 /** The `upsert-kafka` connector's factory. */

@@ -382,7 +382,8 @@ export class PlanTranslator {
       };
     }
     const ofRowtime = watermarkOfRowtime === undefined ? {} : { watermarkOfRowtime, watermarkGrowsWithRowtime: growsWithField(wm.eval, field) };
-    this.sourceWatermarks.set(below.source, { rowtime, watermark, ...ofRowtime, idleTimeoutMs: this.settings.idleTimeoutMs });
+    const alignment = below.source.watermarkAlignment;
+    this.sourceWatermarks.set(below.source, { rowtime, watermark, ...ofRowtime, idleTimeoutMs: this.settings.idleTimeoutMs, ...(alignment === undefined ? {} : { alignment }) });
     this.rowtimes.set(below.source, rowtimeOfRow);
     this.folded.add(node);
     return true;
