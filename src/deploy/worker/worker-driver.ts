@@ -80,7 +80,7 @@ export class WorkerDriver {
       notifyAborted: (attempt, taskId, checkpointId) => post({ type: "aborted", attempt, taskId, checkpointId }),
       terminate: (attempt) => post({ type: "terminate", attempt }),
       resumeSources: (attempt) => post({ type: "resume-sources", attempt }),
-      alignWatermarks: (attempt, group, minWatermark) => post({ type: "align-watermarks", attempt, group, minWatermark }),
+      alignWatermarks: (attempt, group, lowest) => post({ type: "align-watermarks", attempt, group, lowest }),
       metrics: () => w.metrics,
       blocked: () => (w.state === "alive" ? this.transport.blocked(index) : { forMs: 0, activeTask: undefined }),
       shutdown: async () => {

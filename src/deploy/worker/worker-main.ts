@@ -57,7 +57,7 @@ function handle(m: ToWorker, tm: TaskManager): void {
       return;
     case "terminate": return tm.terminate(m.attempt);
     case "resume-sources": return tm.resumeSources(m.attempt);
-    case "align-watermarks": return tm.alignWatermarks(m.attempt, m.group, m.minWatermark);
+    case "align-watermarks": return tm.alignWatermarks(m.attempt, m.group, m.lowest);
     case "relink":
       links.get(m.peer)?.close();
       links.set(m.peer, new RemoteLink(m.link));

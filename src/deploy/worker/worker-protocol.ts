@@ -6,6 +6,7 @@ import type { CheckpointBarrier, TaskAcknowledgement } from "../../checkpoint/ty
 import type { Deployment, ErrorInfo } from "../../runtime/execution/deployment.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import type { TaskResults } from "../../runtime/task/task-services.ts";
+import type { GroupLowest } from "../../runtime/task/source-alignment.ts";
 import type { LinkEnd } from "../../runtime/channel/remote-link.ts";
 import type { LogLevel, LogRecord } from "../../util/logger.ts";
 
@@ -48,8 +49,8 @@ export type ToWorker =
   | { type: "cancel"; attempt: number; graceful: boolean }
   | { type: "terminate"; attempt: number }
   | { type: "resume-sources"; attempt: number }
-  /** The lowest watermark of watermark alignment group `group`. */
-  | { type: "align-watermarks"; attempt: number; group: string; minWatermark: number }
+  /** The lowest watermarks of watermark alignment group `group`. */
+  | { type: "align-watermarks"; attempt: number; group: string; lowest: GroupLowest }
   /** Worker `peer` was started again: this link replaces the one to it. */
   | { type: "relink"; peer: number; link: LinkEnd }
   /**

@@ -7,6 +7,7 @@
 import type { CheckpointBarrier, CheckpointSettings, CompletedCheckpoint, TaskAcknowledgement } from "../../checkpoint/types.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import type { TaskResults } from "../task/task-services.ts";
+import type { GroupLowest } from "../task/source-alignment.ts";
 
 /** Start every task of a thread for attempt `attempt`. */
 export interface Deployment {
@@ -60,8 +61,8 @@ export interface TaskManagerHandle {
   terminate(attempt: number): void;
   /** A stop with savepoint failed and the job goes on: the source tasks of `attempt` that stopped at its barrier read again. */
   resumeSources(attempt: number): void;
-  /** The lowest watermark of watermark alignment group `group` is `minWatermark`: its source tasks of `attempt` pause ahead of it. */
-  alignWatermarks(attempt: number, group: string, minWatermark: number): void;
+  /** The lowest watermarks of watermark alignment group `group`: its source tasks of `attempt` pause ahead of them. */
+  alignWatermarks(attempt: number, group: string, lowest: GroupLowest): void;
   /** Latest metrics of its tasks (those of the last attempt, until the next is deployed). */
   metrics(): readonly MetricSnapshot[];
   /**

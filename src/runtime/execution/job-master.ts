@@ -34,6 +34,7 @@ import { acquireRunLocks, type RunLocks } from "./run-locks.ts";
 import type { JobHa } from "./job-ha.ts";
 import { CheckpointCommitter } from "./checkpoint-committer.ts";
 import { WatermarkAlignment } from "./watermark-alignment.ts";
+import type { GroupLowest } from "../task/source-alignment.ts";
 
 /** Weir's own source directory: stack frames in it are not user code. */
 const OWN_SOURCE = fileURLToPath(OWN_ROOT);
@@ -557,7 +558,7 @@ export class JobMaster {
       },
       endOfData: (a, taskId) => {
         if (!current(a)) return;
-        for (const [group, min] of this.alignment.leave(taskId)) this.announceAlignment(a, group, min);
+        for (const [group, lowest] of this.alignment.leave(taskId)) this.announceAlignment(a, group, lowest);
         this.endOfDataTasks.add(taskId);
         if (this.endOfDataTasks.size === this.allTasks.length) void this.finalCheckpoint(a);
       },
@@ -576,8 +577,8 @@ export class JobMaster {
       },
       watermark: (a, taskId, group, watermark) => {
         if (!current(a)) return;
-        const min = this.alignment.report(group, taskId, watermark);
-        if (min !== undefined) this.announceAlignment(a, group, min);
+        const lowest = this.alignment.report(group, taskId, watermark);
+        if (lowest !== undefined) this.announceAlignment(a, group, lowest);
       },
       fatal: (info) => {
         this.fatalError ??= errorFromInfo(info);
@@ -586,9 +587,9 @@ export class JobMaster {
     };
   }
 
-  /** Tells every task manager the lowest watermark of alignment group `group` (its source tasks pause ahead of it). */
-  private announceAlignment(attempt: number, group: string, minWatermark: number): void {
-    for (const m of this.managers) m.alignWatermarks(attempt, group, minWatermark);
+  /** Tells every task manager the lowest watermarks of alignment group `group` (its source tasks pause ahead of them). */
+  private announceAlignment(attempt: number, group: string, lowest: GroupLowest): void {
+    for (const m of this.managers) m.alignWatermarks(attempt, group, lowest);
   }
 
   /**

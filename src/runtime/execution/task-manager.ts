@@ -11,6 +11,7 @@ import type { InputChannel, OutputChannel } from "../channel/channel.ts";
 import { LocalChannel } from "../channel/local-channel.ts";
 import type { Link } from "../channel/link.ts";
 import { StreamTask } from "../task/stream-task.ts";
+import type { GroupLowest } from "../task/source-alignment.ts";
 import { MetricRegistry } from "../../metrics/metric-registry.ts";
 import type { MetricSnapshot } from "../../metrics/metric-snapshot.ts";
 import { errorInfo, type Deployment, type TaskManagerEvents } from "./deployment.ts";
@@ -121,9 +122,9 @@ export class TaskManager {
     if (attempt === this.attempt) for (const t of this.tasks.values()) t.resumeSource();
   }
 
-  /** The lowest watermark of alignment group `group`: the attempt's source tasks of that group pause ahead of it. */
-  alignWatermarks(attempt: number, group: string, minWatermark: number): void {
-    if (attempt === this.attempt) for (const t of this.tasks.values()) t.alignWatermarks(group, minWatermark);
+  /** The lowest watermarks of alignment group `group`: the attempt's source tasks of that group pause ahead of them. */
+  alignWatermarks(attempt: number, group: string, lowest: GroupLowest): void {
+    if (attempt === this.attempt) for (const t of this.tasks.values()) t.alignWatermarks(group, lowest);
   }
 
   /** Cancels the attempt's tasks and waits for them; returns the sources' positions at that moment. */

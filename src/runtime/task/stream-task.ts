@@ -26,7 +26,7 @@ import type { TaskResults, TaskServices } from "./task-services.ts";
 import { yieldIfBusy } from "./yield.ts";
 import { markTaskActive } from "./task-activity.ts";
 import { TaskMetrics } from "./task-metrics.ts";
-import { SourceAlignment } from "./source-alignment.ts";
+import { SourceAlignment, type GroupLowest } from "./source-alignment.ts";
 
 /** Longest time a record may wait in a partly filled output batch while the task is busy (Flink's buffer timeout). */
 const FLUSH_INTERVAL_MS = 50;
@@ -226,9 +226,9 @@ export class StreamTask {
     if (head && isSourceOperator(head)) await head.finish?.();
   }
 
-  /** The job master announced the lowest watermark of watermark alignment group `group` (source tasks of that group pause ahead of it). */
-  alignWatermarks(group: string, minWatermark: number): void {
-    this.mailbox.put(() => this.alignment?.announce(group, minWatermark));
+  /** The job master announced the lowest watermarks of watermark alignment group `group` (source tasks of that group pause ahead of them). */
+  alignWatermarks(group: string, lowest: GroupLowest): void {
+    this.mailbox.put(() => this.alignment?.announce(group, lowest));
   }
 
   /** A source task stops reading (stop-with-savepoint); mails still run. */
@@ -272,7 +272,7 @@ export class StreamTask {
     const chain = this.chain!;
     this.nextPeriodicWatermark = clock.now() + interval;
     const params = source.alignment ?? null;
-    const alignment = params === null ? null : new SourceAlignment(params, (group, wm) => this.services.reportWatermark(this.spec.taskId, group, wm), clock);
+    const alignment = params === null ? null : new SourceAlignment(params, this.spec.taskId, (group, wm) => this.services.reportWatermark(this.spec.taskId, group, wm), clock);
     this.alignment = alignment;
     for (;;) {
       markTaskActive(this.spec.ordinal);

@@ -34,6 +34,9 @@ partition.default-name
 partition.time-extractor.timestamp-formatter
 partition.time-extractor.timestamp-pattern
 path
+scan.watermark.alignment.group
+scan.watermark.alignment.max-drift
+scan.watermark.alignment.update-interval
 sink.parallelism
 sink.partition-commit.delay
 sink.partition-commit.policy.kind

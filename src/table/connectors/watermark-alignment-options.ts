@@ -20,7 +20,7 @@ const UPDATE_INTERVAL = "scan.watermark.alignment.update-interval";
 export const WATERMARK_ALIGNMENT_OPTIONS: readonly ConfigOption[] = [
   option(GROUP, { kind: "string" }, "The watermark alignment group of the source: sources of one group keep their watermarks within 'scan.watermark.alignment.max-drift' of the group's lowest."),
   option(MAX_DRIFT, { kind: "duration" }, "How far a source subtask's watermark may be ahead of its alignment group's lowest before it pauses."),
-  option(UPDATE_INTERVAL, { kind: "duration" }, "How often at most a source subtask reports its watermark for alignment.", 1_000),
+  option(UPDATE_INTERVAL, { kind: "duration" }, "How often at most a source subtask reports its watermark for alignment (default 1 s)."),
 ];
 
 /**
