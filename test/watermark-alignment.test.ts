@@ -3,11 +3,19 @@
  * (test/fixtures/watermark-alignment-job.ts: subtask 1 reads one split, subtask 0 two, all with the
  * same event times, 6 s of event time each). Without alignment, subtask 1 runs up to 3 s of event time
  * ahead of subtask 0, which holds the watermark downstream; with a drift of 300 ms it pauses whenever it
- * is that far ahead, in-process and on worker threads, and the job still reads everything and ends.
+ * is that far ahead, in-process, on worker threads and on a cluster whose two task managers (processes)
+ * each run one source subtask, and the job still reads everything and ends.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
+import { clusterSuite, processDir, startJobManager, startTaskManager } from "./support/cluster-processes.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
+
+const JOB = fileURLToPath(new URL("./fixtures/watermark-alignment-job.ts", import.meta.url));
+const started = clusterSuite();
 
 const EVENTS_PER_SPLIT = 600_000;
 const tempDir = tempDirs("weir-watermark-alignment-");
@@ -33,6 +41,19 @@ describe("watermark alignment", () => {
     const r = await lead(300, workers);
     expect(r.records).toBe(3 * EVENTS_PER_SPLIT);
     // the drift, what a subtask reads between two of its watermarks (5 ms apart), and a report's round trip
+    expect(r.lead).toBeLessThan(1_500);
+  });
+
+  it("with a drift of 300 ms on a cluster: the subtasks' reports and the announcements cross processes", async () => {
+    const dir = tempDir();
+    const jm = await startJobManager(processDir(dir, "jm"));
+    started.push(jm.cli);
+    for (const tm of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, tm), jm.rpcPort, 1)).cli);
+    const out = join(dir, "lead.json");
+    const run = await runCli(["run", "-m", jm.url, JOB, "--parallelism", "2", "--checkpoint-dir", join(dir, "chk"), "--", String(EVENTS_PER_SPLIT), "300", out], 180_000, {}, { shipped: true });
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(out, "utf8")) as { lead: number; records: number };
+    expect(r.records).toBe(3 * EVENTS_PER_SPLIT);
     expect(r.lead).toBeLessThan(1_500);
   });
 });
