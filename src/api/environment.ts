@@ -240,6 +240,7 @@ export class StreamExecutionEnvironment {
       isSource: true,
       createOperator: () => new SourceOperator(source, watermarks),
       ...(source.copyRecord && !watermarks?.seesRecords ? { copyRecord: (r: unknown) => source.copyRecord!(r as T) } : {}),
+      ...(watermarks?.alignment ? { alignmentGroup: watermarks.alignment.group } : {}),
     });
     return new SingleOutputStreamOperator<T>(this, node);
   }

@@ -60,6 +60,8 @@ export interface StreamNode {
    * source operator): their deep copy, given by the source, trusted to be plain data (`Source.copyRecord`).
    */
   readonly copyRecord?: (record: unknown) => unknown;
+  /** A source node whose watermark strategy aligns its subtasks' watermarks: the alignment group (`withWatermarkAlignment`). */
+  readonly alignmentGroup?: string;
   /** Creates a fresh operator instance (one per parallel subtask and attempt). */
   readonly createOperator: () => object;
   /**

@@ -139,6 +139,8 @@ export class JobMaster {
   private runningTasks = new Set<string>();
   /** The watermark alignment groups of the current attempt's source tasks. */
   private alignment = new WatermarkAlignment();
+  /** The source tasks of each watermark alignment group (from the plan). */
+  private readonly alignmentGroups: ReadonlyMap<string, readonly string[]>;
   private results: Record<string, TaskResults> = {};
   private readonly sourceTasks: string[];
   private readonly allTasks: string[];
@@ -165,6 +167,7 @@ export class JobMaster {
     this.committer = o.ha ? new CheckpointCommitter(o.ha, this.storage, (w) => o.logger.warn(w)) : undefined;
     this.fileSystems = fileSystemsFor(o.checkpointing.s3);
     this.sourceTasks = o.plan.tasks.filter((t) => t.vertex.isSource).map((t) => t.taskId);
+    this.alignmentGroups = alignmentGroupsOf(o.plan);
     this.allTasks = o.plan.tasks.map((t) => t.taskId);
     this.locks = o.ha ? { release: () => {} } : acquireRunLocks(o.checkpointing, (note) => o.logger.warn(note), o.command);
     try {
@@ -459,7 +462,7 @@ export class JobMaster {
     this.finishedTasks = new Set();
     this.endOfDataTasks = new Set();
     this.runningTasks = new Set();
-    this.alignment = new WatermarkAlignment();
+    this.alignment = new WatermarkAlignment(this.alignmentGroups);
     this.results = {};
     const outcome = new Promise<Outcome>((resolve) => (this.settle = resolve));
     if (this.cancelRequested) return { kind: "cancelled" };
@@ -663,4 +666,17 @@ export class JobMaster {
     }
     return out;
   }
+}
+
+/** The source tasks of each watermark alignment group of `plan` (by their source node's `alignmentGroup`). */
+function alignmentGroupsOf(plan: ExecutionPlan): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const t of plan.tasks) {
+    const group = t.vertex.isSource ? t.vertex.nodes[0]!.alignmentGroup : undefined;
+    if (group === undefined) continue;
+    const tasks = groups.get(group) ?? [];
+    tasks.push(t.taskId);
+    groups.set(group, tasks);
+  }
+  return groups;
 }

@@ -10,11 +10,12 @@ function alignment() {
 }
 
 describe("SourceAlignment", () => {
-  it("reads until the job master announces its group, then pauses more than the drift ahead of the lowest other subtask", () => {
+  it("reads until it has a watermark, waits there for the group's first announcement, then pauses more than the drift ahead of the lowest other subtask", () => {
     const { a } = alignment();
-    expect(a.paused(1_000_000)).toBe(false);
+    expect(a.paused(Number.NEGATIVE_INFINITY)).toBe(false);
+    expect(a.paused(0)).toBe(true);
     a.announce("persons", { lowest: 0, lowestTask: "p#0", second: 0 }); // another group
-    expect(a.paused(1_000_000)).toBe(false);
+    expect(a.paused(0)).toBe(true);
     a.announce("bids", { lowest: 3_000, lowestTask: "src#0", second: 7_000 });
     expect(a.paused(4_000)).toBe(false);
     expect(a.paused(4_001)).toBe(true);

@@ -8,10 +8,12 @@
  * holds the lowest would otherwise pause behind its own report, which is older
  * than its watermark.
  *
- * Until the first announcement the source reads (nothing is known to be
- * behind it), and a source without a watermark yet reports nothing. An idle
- * source reports the maximum watermark, so it holds no other source back; a
- * finished one leaves its group (the job master drops it).
+ * A source without a watermark yet reads (and reports nothing); once it has
+ * one it waits for the first announcement, which comes when every subtask of
+ * the group has a watermark (the job master knows them all from the start).
+ * An idle source reports the maximum watermark, so it holds no other source
+ * back (give a source whose splits may stay empty `withIdleness`); a finished
+ * one leaves its group (the job master drops it).
  */
 import type { Clock } from "../../util/clock.ts";
 import type { WatermarkAlignmentParams } from "../../time/watermark-strategy.ts";
@@ -35,8 +37,8 @@ export interface GroupLowest {
  * ```
  */
 export class SourceAlignment {
-  /** The lowest watermark of the group's other subtasks, as last announced (reads on until the first announcement). */
-  private othersLowest = Number.POSITIVE_INFINITY;
+  /** The lowest watermark of the group's other subtasks, as last announced (none yet: waits at its first watermark). */
+  private othersLowest = Number.NEGATIVE_INFINITY;
   private reported: number | undefined;
   private nextReportAt = Number.NEGATIVE_INFINITY;
 
