@@ -27,6 +27,7 @@ import {
   uploadJar,
   waitForJobState,
   clusterSuite,
+  startCluster,
 } from "./support/cluster-processes.ts";
 
 const JOB = fileURLToPath(new URL("./fixtures/cluster-keyed-count-job.mjs", import.meta.url));
@@ -128,9 +129,7 @@ describe("a cluster of a job manager and task managers", () => {
 
   it("runs an uploaded SQL script (as weir sql -f) on the task managers", async () => {
     const dir = tempDir();
-    const jm = await startJobManager(processDir(dir, "jm"));
-    started.push(jm.cli);
-    for (const name of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, name), jm.rpcPort, 1)).cli);
+    const jm = await startCluster(dir, started);
     const out = join(dir, "out");
     const script = join(dir, "job.sql");
     writeFileSync(

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { jsonResult, runCli } from "./support/cli-process.ts";
-import { clusterSuite, processDir, startJobManager, startTaskManager } from "./support/cluster-processes.ts";
+import { clusterSuite, startCluster } from "./support/cluster-processes.ts";
 import { tempDirs } from "./support/temp-dirs.ts";
 
 const JOB = fileURLToPath(new URL("./fixtures/watermark-alignment-job.ts", import.meta.url));
@@ -46,9 +46,7 @@ describe("watermark alignment", () => {
 
   it("with a drift of 300 ms on a cluster: the subtasks' reports and the announcements cross processes", async () => {
     const dir = tempDir();
-    const jm = await startJobManager(processDir(dir, "jm"));
-    started.push(jm.cli);
-    for (const tm of ["tm-1", "tm-2"]) started.push((await startTaskManager(processDir(dir, tm), jm.rpcPort, 1)).cli);
+    const jm = await startCluster(dir, started);
     const out = join(dir, "lead.json");
     const run = await runCli(["run", "-m", jm.url, JOB, "--parallelism", "2", "--checkpoint-dir", join(dir, "chk"), "--", String(EVENTS_PER_SPLIT), "300", out], 180_000, {}, { shipped: true });
     expect(run.code, run.stderr).toBe(0);

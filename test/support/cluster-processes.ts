@@ -94,6 +94,14 @@ export async function startTaskManager(dir: string, rpcPort: number, slots: numb
   return { cli, id: id()! };
 }
 
+/** A job manager and `taskManagers` task managers of one slot each, in folders of `dir`; every process goes into `started` (stopped after the test). */
+export async function startCluster(dir: string, started: RunningCli[], taskManagers = 2): Promise<StartedJobManager> {
+  const jm = await startJobManager(processDir(dir, "jm"));
+  started.push(jm.cli);
+  for (let i = 1; i <= taskManagers; i++) started.push((await startTaskManager(processDir(dir, `tm-${i}`), jm.rpcPort, 1)).cli);
+  return jm;
+}
+
 /** `fetch` of a job manager's REST API, with its token when it asks for one (see {@link startJobManager}). */
 export function jobManagerFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const token = tokens.get(new URL(url).origin);
