@@ -133,10 +133,10 @@ export interface SourceOperatorLike<OUT = unknown> extends StreamOperator<never,
   emitPeriodicWatermark(): void;
   /** Current positions of the reader's splits. */
   currentSplits(): unknown[];
-  /** The source's watermark alignment (its strategy's `withWatermarkAlignment`), if any. */
-  readonly alignment?: WatermarkAlignmentParams | null;
+  /** The source's watermark alignment (its strategy's `withWatermarkAlignment`); null: none. */
+  readonly alignment: WatermarkAlignmentParams | null;
   /** The watermark this subtask reports for alignment: the last it emitted, or the maximum while it is idle. */
-  alignmentWatermark?(): number;
+  alignmentWatermark(): number;
 }
 
 /** True for source operators. */

@@ -271,7 +271,7 @@ export class StreamTask {
     const clock = this.services.clock;
     const chain = this.chain!;
     this.nextPeriodicWatermark = clock.now() + interval;
-    const params = source.alignment ?? null;
+    const params = source.alignment;
     const alignment = params === null ? null : new SourceAlignment(params, this.spec.taskId, (group, wm) => this.services.reportWatermark(this.spec.taskId, group, wm), clock);
     this.alignment = alignment;
     for (;;) {
@@ -290,7 +290,7 @@ export class StreamTask {
         continue;
       }
       if (alignment !== null) {
-        const watermark = source.alignmentWatermark!();
+        const watermark = source.alignmentWatermark();
         alignment.update(watermark);
         if (alignment.paused(watermark)) {
           // ahead of its alignment group: no records (nor periodic watermarks, which could make it idle) until the group catches up
